@@ -1,0 +1,139 @@
+import 'reflect-metadata';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import { loadConfig } from '../src/config';
+import { createLogger } from '../src/logger';
+import { startService } from '../src/start';
+import { onSurface } from '../src/registry/method';
+import { median, round } from './support/harness';
+
+/**
+ * npm run bench:mcp — what the stateless MCP transport costs per call. The service runs in this process
+ * (DATABASE_URL if set, else in-memory PGlite) on a loopback port; one agent calls get_balance N times over
+ * REST, then N times as an MCP tools/call, sequentially on keep-alive connections, alternating in ROUNDS
+ * rounds (median of the per-round means). Then, without HTTP, the per-request setup alone: our low-level
+ * Server with two handlers + transport, against McpServer re-registering every tool per request.
+ * Last line: one JSON object with every figure.
+ */
+const N = Number(process.env.BENCH_N ?? 2000);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const SETUPS = Number(process.env.BENCH_SETUPS ?? 2000);
+
+async function timeEach(n: number, call: () => Promise<void>): Promise<number> {
+  const start = performance.now();
+  for (let i = 0; i < n; i += 1) await call();
+  return (performance.now() - start) / n;
+}
+
+async function main(): Promise<void> {
+  const server = http.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const config = loadConfig({
+    ...process.env,
+    DATA_DIR: process.env.DATABASE_URL ? undefined : 'memory',
+    BASE_URL: baseUrl,
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_API_PER_MIN: '100000000',
+    RATE_LIMIT_REGISTER_PER_MIN: '1000',
+  });
+  const service = await startService(config, createLogger('warn'), { background: false });
+  server.on('request', service.app);
+  try {
+    const reg = await fetch(`${baseUrl}/api/auth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: `bench-mcp-${Date.now()}@example.com`, password: 'password123', displayName: 'BenchMcp', isAgent: true }),
+    });
+    const key = ((await reg.json()) as { user: { apiKey: string } }).user.apiKey;
+    const auth = `Bearer ${key}`;
+    const mcpBody = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_balance', arguments: {} } });
+
+    const rest = async () => {
+      const r = await fetch(`${baseUrl}/api/user/balance`, { headers: { authorization: auth } });
+      if (r.status !== 200) throw new Error(`REST ${r.status}`);
+      await r.arrayBuffer();
+    };
+    const mcp = async () => {
+      const r = await fetch(`${baseUrl}/mcp`, {
+        method: 'POST',
+        headers: { authorization: auth, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: mcpBody,
+      });
+      const body = (await r.json()) as { result?: { isError?: boolean } };
+      if (r.status !== 200 || !body.result || body.result.isError) throw new Error(`MCP ${r.status} ${JSON.stringify(body)}`);
+    };
+
+    await timeEach(200, rest);
+    await timeEach(200, mcp);
+    const restMs: number[] = [];
+    const mcpMs: number[] = [];
+    for (let round = 0; round < ROUNDS; round += 1) {
+      restMs.push(await timeEach(Math.ceil(N / ROUNDS), rest));
+      mcpMs.push(await timeEach(Math.ceil(N / ROUNDS), mcp));
+    }
+    const restMedian = median(restMs);
+    const mcpMedian = median(mcpMs);
+    console.log(`REST GET /api/user/balance      ${round(restMedian, 3)} ms/call (rounds: ${restMs.map((x) => round(x, 3)).join(', ')})`);
+    console.log(`MCP tools/call get_balance      ${round(mcpMedian, 3)} ms/call (rounds: ${mcpMs.map((x) => round(x, 3)).join(', ')})`);
+    console.log(`ratio MCP / REST                ${round(mcpMedian / restMedian, 2)}×, +${round((mcpMedian - restMedian) * 1000, 0)} µs per call`);
+
+    // Per-request setup alone (no HTTP, no database): what each stateless request builds before dispatch.
+    const methods = service.services.registry.methods.filter((m) => onSurface(m, 'mcp'));
+    const validator = new AjvJsonSchemaValidator();
+    const lowLevel = async () => {
+      const s = new Server({ name: 'bench', version: '1.0.0' }, { capabilities: { tools: { listChanged: false } }, jsonSchemaValidator: validator });
+      s.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [] }));
+      s.setRequestHandler(CallToolRequestSchema, () => ({ content: [] }));
+      await s.connect(new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true }));
+      await s.close();
+    };
+    const perTool = async () => {
+      const s = new McpServer({ name: 'bench', version: '1.0.0' });
+      for (const m of methods) {
+        s.registerTool(m.name, { description: m.description, inputSchema: m.input, outputSchema: m.output, annotations: m.annotations }, async () => ({
+          content: [],
+        }));
+      }
+      await s.connect(new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true }));
+      await s.close();
+    };
+    await timeEach(200, lowLevel);
+    await timeEach(200, perTool);
+    const lowLevelUs = (await timeEach(SETUPS, lowLevel)) * 1000;
+    const perToolUs = (await timeEach(SETUPS, perTool)) * 1000;
+    console.log(`setup per request, Server + 2 handlers + transport        ${round(lowLevelUs, 1)} µs`);
+    console.log(`setup per request, McpServer + registerTool × ${methods.length} tools    ${round(perToolUs, 1)} µs (before any tools/list schema conversion)`);
+
+    console.log(
+      JSON.stringify({
+        bench: 'mcp-overhead',
+        database: service.services.db.kind,
+        n: N,
+        rounds: ROUNDS,
+        restMsPerCall: round(restMedian, 4),
+        mcpMsPerCall: round(mcpMedian, 4),
+        ratio: round(mcpMedian / restMedian, 3),
+        mcpExtraUsPerCall: round((mcpMedian - restMedian) * 1000, 1),
+        tools: methods.length,
+        setupLowLevelUs: round(lowLevelUs, 2),
+        setupMcpServerPerToolUs: round(perToolUs, 2),
+      }),
+    );
+  } finally {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await service.stop();
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

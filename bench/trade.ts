@@ -1,0 +1,188 @@
+import 'reflect-metadata';
+import { randomUUID } from 'node:crypto';
+import { Pool } from 'pg';
+import { createDatabase, load, median, round, startServiceProcess, type LoadFigures, type RequestSetup } from './support/harness';
+import { BUY_STATEMENT } from '../src/domain/trading/trade-sql';
+import { buyFill } from '../src/domain/trading/fills';
+import { toMicro } from '../src/domain/money/micro';
+
+/**
+ * npm run bench:trade — N agents trading concurrently over HTTP (REST, then JSON-RPC and MCP) against
+ * the service in its own process on PostgreSQL, and in the same run the raw ceiling: the same buy
+ * transaction (BEGIN; BUY_STATEMENT; COMMIT) driven directly through pg at the same concurrency.
+ * Each figure is the median of RUNS runs. Last line: one JSON object with every figure.
+ */
+const AGENTS = Number(process.env.BENCH_AGENTS ?? 50);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const POOL = 10;
+const AMOUNT = 0.01;
+
+interface Agent {
+  id: string;
+  key: string;
+}
+interface Tradable {
+  marketId: string;
+  slug: string;
+  tokenId: string;
+  outcome: 'YES' | 'NO';
+}
+
+async function main(): Promise<void> {
+  const db = await createDatabase('bench_trade');
+  const service = await startServiceProcess({
+    DATABASE_URL: db.url,
+    DB_POOL_SIZE: String(POOL),
+    RATE_LIMIT_REGISTER_PER_MIN: '1000000',
+    RATE_LIMIT_API_PER_MIN: '1000000',
+    RATE_LIMIT_TRADE_PER_MIN: '1000000',
+    RATE_LIMIT_SELL_PER_MIN: '1000000',
+    PRICE_MAX_AGE_S: '3600',
+  });
+  const pool = new Pool({ connectionString: db.url, max: POOL });
+  try {
+    const agents: Agent[] = [];
+    for (let i = 0; i < AGENTS; i += 1) {
+      const r = await fetch(`${service.baseUrl}/api/auth/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: `bench${i}@example.com`, password: 'password123', displayName: `Bench${i}`, isAgent: true }),
+      });
+      const body = (await r.json()) as { user: { id: string; apiKey: string } };
+      agents.push({ id: body.user.id, key: body.user.apiKey });
+    }
+    const tradables = (
+      await pool.query<{ market_id: string; slug: string; token_id: string; outcome: 'YES' | 'NO' }>(
+        `SELECT m.id AS market_id, m.slug, t.token_id, t.outcome FROM markets m JOIN market_tokens t ON t.market_id = m.id
+         WHERE m.status = 'active' AND m.end_date > now() + interval '1 day' ORDER BY m.volume DESC NULLS LAST LIMIT 40`,
+      )
+    ).rows.map((r) => ({ marketId: r.market_id, slug: r.slug, tokenId: r.token_id, outcome: r.outcome }) as Tradable);
+    if (!tradables.length) throw new Error('no active markets: the simulated feed did not seed');
+
+    const order = (i: number) => {
+      const t = tradables[i % tradables.length]!;
+      return { marketId: t.marketId, marketSlug: t.slug, tokenId: t.tokenId, outcome: t.outcome, amount: AMOUNT };
+    };
+    let next = 0;
+    const agentOf = (ctx: Record<string, unknown>): Agent => {
+      if (!ctx.agent) ctx.agent = agents[next++ % agents.length];
+      return ctx.agent as Agent;
+    };
+    let n = 0;
+    const rest: RequestSetup = (ctx) => ({
+      method: 'POST',
+      path: '/api/trade',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${agentOf(ctx).key}` },
+      body: JSON.stringify(order(n++)),
+    });
+    const rpc: RequestSetup = (ctx) => ({
+      method: 'POST',
+      path: '/api/a2a',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${agentOf(ctx).key}` },
+      body: JSON.stringify({ jsonrpc: '2.0', id: n, method: 'paper_trade', params: order(n++) }),
+    });
+    const mcp: RequestSetup = (ctx) => ({
+      method: 'POST',
+      path: '/mcp',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${agentOf(ctx).key}` },
+      body: JSON.stringify({ jsonrpc: '2.0', id: n, method: 'tools/call', params: { name: 'paper_trade', arguments: order(n++) } }),
+    });
+
+    // Sanity: one trade over each transport must succeed, or the figures measure errors.
+    for (const [name, setup] of [
+      ['rest', rest],
+      ['jsonrpc', rpc],
+      ['mcp', mcp],
+    ] as const) {
+      const r = setup({});
+      const res = await fetch(`${service.baseUrl}${r.path}`, { method: 'POST', headers: r.headers, body: r.body });
+      const text = await res.text();
+      if (!res.ok || /"error"|isError":true/.test(text)) throw new Error(`${name} trade failed: ${res.status} ${text.slice(0, 300)}`);
+    }
+
+    const asks = new Map(
+      (
+        await pool.query<{ token_id: string; ask: string }>(
+          'SELECT token_id, coalesce(ask_micro, price_micro, 500000)::text AS ask FROM market_tokens WHERE token_id = ANY($1)',
+          [tradables.map((t) => t.tokenId)],
+        )
+      ).rows.map((r) => [r.token_id, BigInt(r.ask)] as const),
+    );
+    const rawRun = async (): Promise<LoadFigures> => {
+      const lat: number[] = [];
+      const stopAt = Date.now() + SECONDS * 1000;
+      let i = 0;
+      const worker = async (agent: Agent) => {
+        while (Date.now() < stopAt) {
+          const o = order(i++);
+          const fill = buyFill(toMicro(o.amount), asks.get(o.tokenId) ?? 500_000n);
+          const started = performance.now();
+          const c = await pool.connect();
+          try {
+            await c.query('BEGIN');
+            await c.query(BUY_STATEMENT, [
+              agent.id,
+              o.marketId,
+              o.tokenId,
+              fill.costMicro.toString(),
+              fill.quantityMicro.toString(),
+              fill.priceMicro.toString(),
+              o.outcome,
+              new Date(),
+              randomUUID(),
+              randomUUID(),
+            ]);
+            await c.query('COMMIT');
+          } finally {
+            c.release();
+          }
+          lat.push(performance.now() - started);
+        }
+      };
+      await Promise.all(agents.map(worker));
+      lat.sort((a, b) => a - b);
+      return { rps: lat.length / SECONDS, p50: lat[Math.floor(lat.length * 0.5)]!, p99: lat[Math.floor(lat.length * 0.99)]!, non2xx: 0, errors: 0 };
+    };
+
+    const runs: Record<string, LoadFigures[]> = { raw: [], rest: [], restOpen: [], jsonrpc: [], mcp: [] };
+    for (let r = 0; r < RUNS; r += 1) {
+      runs.raw!.push(await rawRun());
+      runs.rest!.push(await load(service.baseUrl, { connections: AGENTS, seconds: SECONDS, setup: rest }));
+      runs.restOpen!.push(await load(service.baseUrl, { connections: AGENTS, seconds: SECONDS, rate: runs.rest![r]!.rps / 2, setup: rest }));
+      runs.jsonrpc!.push(await load(service.baseUrl, { connections: AGENTS, seconds: SECONDS, setup: rpc }));
+      runs.mcp!.push(await load(service.baseUrl, { connections: AGENTS, seconds: SECONDS, setup: mcp }));
+    }
+    const med = (k: string) => ({
+      rps: round(median(runs[k]!.map((x) => x.rps)), 1),
+      p50: round(median(runs[k]!.map((x) => x.p50))),
+      p99: round(median(runs[k]!.map((x) => x.p99))),
+      non2xx: runs[k]!.reduce((s, x) => s + x.non2xx + x.errors, 0),
+    });
+    const fig = { raw: med('raw'), rest: med('rest'), restOpenLoop: med('restOpen'), jsonrpc: med('jsonrpc'), mcp: med('mcp') };
+    const ratios = {
+      restToRaw: round(fig.rest.rps / fig.raw.rps, 3),
+      jsonrpcToRest: round(fig.jsonrpc.rps / fig.rest.rps, 3),
+      mcpToRest: round(fig.mcp.rps / fig.rest.rps, 3),
+    };
+    console.log(`agents=${AGENTS} seconds=${SECONDS} runs=${RUNS} (medians) pool=${POOL}`);
+    console.log(`raw pg transaction   ${fig.raw.rps} tx/s   p50 ${fig.raw.p50} ms  p99 ${fig.raw.p99} ms`);
+    console.log(`REST closed-loop     ${fig.rest.rps} req/s  p50 ${fig.rest.p50} ms  p99 ${fig.rest.p99} ms  non-2xx ${fig.rest.non2xx}`);
+    console.log(`REST open-loop @½    ${fig.restOpenLoop.rps} req/s  p50 ${fig.restOpenLoop.p50} ms  p99 ${fig.restOpenLoop.p99} ms`);
+    console.log(`JSON-RPC closed-loop ${fig.jsonrpc.rps} req/s  p50 ${fig.jsonrpc.p50} ms  p99 ${fig.jsonrpc.p99} ms`);
+    console.log(`MCP closed-loop      ${fig.mcp.rps} req/s  p50 ${fig.mcp.p50} ms  p99 ${fig.mcp.p99} ms`);
+    console.log(
+      `ratios: REST/raw ${ratios.restToRaw} (target ≥ 0.6), JSON-RPC/REST ${ratios.jsonrpcToRest} (≥ 0.9), MCP/REST ${ratios.mcpToRest} (≥ 0.7); open-loop p99 target ≤ 25 ms`,
+    );
+    console.log(JSON.stringify({ bench: 'trade', agents: AGENTS, seconds: SECONDS, runs: RUNS, ...fig, ratios }));
+  } finally {
+    await pool.end();
+    await service.stop();
+    await db.drop();
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,154 @@
+import { AppError } from '../errors/app-error';
+import type { AuthMode } from '../registry/method';
+import type { CallInfo, Clock, Principal, Transport } from '../registry/context';
+import type { Queryable } from '../db/database';
+import type { RateLimiter } from '../http/rate-limiter';
+import { API_KEY_PATTERN, hashSecret } from './api-keys';
+import { isSameOrigin, isWrite } from './same-origin';
+import type { VerifiedToken } from './access-tokens';
+import { SESSION_LIFETIME_S, type VerifiedSession } from './sessions';
+
+/** Verifies an OAuth access token (src/auth/access-tokens.ts in production). */
+export interface AccessTokenVerifier {
+  verify(token: string, now: Date): Promise<VerifiedToken | null>;
+}
+
+/** Verifies a browser session token (src/auth/sessions.ts in production). */
+export interface SessionVerifier {
+  verify(token: string, now: Date): Promise<VerifiedSession | null>;
+}
+
+export interface AuthenticatorOptions {
+  db: Queryable;
+  baseUrl: string;
+  clock: Clock;
+  accessTokens?: AccessTokenVerifier;
+  sessions?: SessionVerifier;
+  /** Failed credentials count against the caller's per-IP `api` limit, so guessing is throttled too. */
+  limiter?: RateLimiter;
+}
+
+/** The scope every keyed operation needs (SPEC: "the OAuth token with scope agent"). */
+export const AGENT_SCOPE = 'agent';
+
+/** The audiences (RFC 8707 resources) this server issues tokens for: the whole API, or only its MCP endpoint. */
+export function audiences(baseUrl: string): { api: string; mcp: string } {
+  return { api: baseUrl, mcp: `${baseUrl}/mcp` };
+}
+
+/** RFC 9728 metadata URL of the resource a transport serves: MCP has its own, everything else shares the root. */
+export function resourceMetadataUrl(baseUrl: string, transport: Transport): string {
+  return `${baseUrl}/.well-known/oauth-protected-resource${transport === 'mcp' ? '/mcp' : ''}`;
+}
+
+/**
+ * Turns the credentials a transport extracted into a Principal, per the method's `auth`:
+ * - `public`: nobody is looked up;
+ * - `session`: only a browser session (cookie) counts; keys and tokens are refused with a hint;
+ * - `key` / `optional`: a bearer API key or access token, or else a browser session (people trade from
+ *   the browser). Access tokens must be meant for this resource (audience) and carry scope `agent`.
+ * Cookie-authenticated writes must come from BASE_URL's own origin (CSRF).
+ */
+export class Authenticator {
+  private readonly aud: { api: string; mcp: string };
+
+  constructor(private readonly opts: AuthenticatorOptions) {
+    this.aud = audiences(opts.baseUrl);
+  }
+
+  async authenticate(mode: AuthMode, call: CallInfo): Promise<Principal | null> {
+    const creds = call.credentials;
+    if (creds.misplaced) {
+      throw this.challenge(call, 'UNAUTHORIZED', `Credentials are accepted only in the Authorization header, never in the ${creds.misplaced}.`, {
+        error: 'invalid_request',
+        hint: 'Send Authorization: Bearer <API_KEY or access token>. A key that was put in a URL or body may have been logged somewhere: rotate it (POST /api/user/api-key/rotate).',
+      });
+    }
+    if (mode === 'public') return null;
+
+    if (mode === 'session') {
+      const p = creds.sessionToken ? await this.fromSession(call) : null;
+      if (p) return p;
+      if (creds.sessionToken) await this.countFailure(call);
+      throw new AppError('SESSION_REQUIRED', 'This operation needs a browser session; API keys and access tokens are not accepted here.', {
+        hint:
+          creds.bearer !== undefined
+            ? 'API keys and OAuth tokens cannot call browser-only operations. Sign in with POST /api/auth/login (email and password) and send the svc.session-token cookie it sets.'
+            : 'Sign in with POST /api/auth/login from a browser; the session cookie is sent automatically.',
+      });
+    }
+
+    if (creds.bearer !== undefined) {
+      const p = await this.fromBearer(creds.bearer, call);
+      if (!p) {
+        await this.countFailure(call);
+        throw this.challenge(call, 'UNAUTHORIZED', 'The API key or access token is invalid, expired, or meant for another resource.', {
+          error: 'invalid_token',
+        });
+      }
+      if (p.via === 'oauth' && !p.scopes.includes(AGENT_SCOPE)) {
+        throw this.challenge(call, 'FORBIDDEN', `The access token lacks scope ${AGENT_SCOPE}.`, {
+          error: 'insufficient_scope',
+          hint: `Request a new token with scope=${AGENT_SCOPE} at POST /oauth/token.`,
+        });
+      }
+      return p;
+    }
+    if (creds.sessionToken) {
+      const p = await this.fromSession(call);
+      if (p) return p;
+    }
+    if (mode === 'optional') return null;
+    throw this.challenge(call, 'UNAUTHORIZED', 'This operation needs an API key or OAuth access token.', {});
+  }
+
+  private async fromBearer(token: string, call: CallInfo): Promise<Principal | null> {
+    if (API_KEY_PATTERN.test(token)) {
+      const rows = await this.opts.db.query<{ id: string; is_agent: boolean }>('SELECT id, is_agent FROM users WHERE api_key_hash = $1', [hashSecret(token)]);
+      const row = rows[0];
+      return row ? { userId: row.id, isAgent: row.is_agent, via: 'key', scopes: [AGENT_SCOPE] } : null;
+    }
+    const verified = this.opts.accessTokens ? await this.opts.accessTokens.verify(token, this.opts.clock.now()) : null;
+    if (!verified) return null;
+    // A token for the whole API also works on /mcp (it is under BASE_URL); one for /mcp works only there.
+    const accepted = call.transport === 'mcp' ? [this.aud.api, this.aud.mcp] : [this.aud.api];
+    if (!accepted.includes(verified.audience)) return null;
+    return { userId: verified.userId, isAgent: verified.isAgent, via: 'oauth', scopes: verified.scopes };
+  }
+
+  private async fromSession(call: CallInfo): Promise<Principal | null> {
+    const { sessionToken, origin, httpMethod } = call.credentials;
+    if (!sessionToken || !this.opts.sessions) return null;
+    if (isWrite(httpMethod) && !isSameOrigin(origin, this.opts.baseUrl)) {
+      throw new AppError('FORBIDDEN', 'Cross-site request refused: a write authenticated by the session cookie must come from this site.', {
+        hint: `Send the request from ${this.opts.baseUrl} (its Origin or Referer must match), or use an API key in the Authorization header.`,
+      });
+    }
+    const s = await this.opts.sessions.verify(sessionToken, this.opts.clock.now());
+    if (!s) return null;
+    if (s.renewed) call.effects = { ...call.effects, setSession: { token: sessionToken, maxAgeS: SESSION_LIFETIME_S } };
+    return { userId: s.userId, isAgent: s.isAgent, via: 'session', scopes: [], sessionId: s.sessionId };
+  }
+
+  private async countFailure(call: CallInfo): Promise<void> {
+    await this.opts.limiter?.consume('api', `ip:${call.ip}`, call.ip);
+  }
+
+  /** An error with an RFC 6750 / RFC 9728 challenge: where to learn how to get a token, and what was wrong. */
+  private challenge(
+    call: CallInfo,
+    code: 'UNAUTHORIZED' | 'FORBIDDEN',
+    message: string,
+    extra: { error?: 'invalid_request' | 'invalid_token' | 'insufficient_scope'; hint?: string },
+  ): AppError {
+    const params = [`resource_metadata="${resourceMetadataUrl(this.opts.baseUrl, call.transport)}"`];
+    if (extra.error) params.push(`error="${extra.error}"`, `error_description="${message.replace(/["\\]/g, '')}"`);
+    if (extra.error === 'insufficient_scope') params.push(`scope="${AGENT_SCOPE}"`);
+    return new AppError(code, message, {
+      hint:
+        extra.hint ??
+        'Send Authorization: Bearer <API_KEY or access token>. Register with isAgent true at POST /api/auth/register to get a key; exchange it for a token at POST /oauth/token.',
+      headers: { 'WWW-Authenticate': `Bearer ${params.join(', ')}` },
+    });
+  }
+}

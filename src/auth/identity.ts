@@ -1,0 +1,35 @@
+import type { Config } from '../config';
+import type { Database } from '../db/database';
+import type { RateLimiter } from '../http/rate-limiter';
+import type { Clock, MethodContext } from '../registry/context';
+import { AccessTokenStore } from './access-tokens';
+import { Authenticator } from './authenticator';
+import { LoginService } from './login';
+import { SessionStore } from './sessions';
+
+/** The identity services a process needs: who is calling (authenticator), tokens, sessions and sign-in. */
+export interface Identity {
+  authenticator: Authenticator;
+  tokens: AccessTokenStore;
+  sessions: SessionStore;
+  login: LoginService;
+  /** Opens a browser session for a person who just registered (REST only: the cookie needs a browser). */
+  signInAfterRegistration: (ctx: MethodContext, userId: string) => Promise<void>;
+}
+
+export function createIdentity(args: { db: Database; config: Config; clock: Clock; limiter: RateLimiter }): Identity {
+  const { db, config, clock, limiter } = args;
+  const tokens = new AccessTokenStore(db);
+  const sessions = new SessionStore(db);
+  return {
+    authenticator: new Authenticator({ db, baseUrl: config.BASE_URL, clock, accessTokens: tokens, sessions, limiter }),
+    tokens,
+    sessions,
+    login: new LoginService(db, sessions, limiter),
+    signInAfterRegistration: async (ctx, userId) => {
+      if (ctx.call.transport !== 'rest') return;
+      const s = await sessions.create(userId, ctx.clock.now());
+      ctx.call.effects = { ...ctx.call.effects, setSession: { token: s.token, maxAgeS: s.maxAgeS } };
+    },
+  };
+}

@@ -1,0 +1,64 @@
+import { z } from 'zod';
+
+/** Every variable has a default that works offline (DESIGN.md, Configuration). */
+const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+const ConfigSchema = z
+  .object({
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    HOST: z.string().min(1).default('127.0.0.1'),
+    BASE_URL: z.url().optional(),
+    DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// connection string')
+      .optional(),
+    DATA_DIR: z.string().min(1).default('./data'),
+    DB_POOL_SIZE: positiveInt(10),
+    DB_CONNECT_TIMEOUT_MS: positiveInt(5000),
+    DB_STATEMENT_TIMEOUT_MS: positiveInt(10000),
+    REDIS_URL: z
+      .string()
+      .regex(/^rediss?:\/\//, 'must be a redis:// URL')
+      .optional(),
+    /** Prefix of every Redis key, so deployments (or test runs) can share one Redis. */
+    REDIS_PREFIX: z
+      .string()
+      .regex(/^[\w:.-]{1,64}$/, 'letters, digits and :._- only')
+      .default('svc:'),
+    MARKET_FEED: z.enum(['simulated', 'polymarket']).default('simulated'),
+    POLYMARKET_GAMMA_URL: z.url().default('https://gamma-api.polymarket.com'),
+    POLYMARKET_CLOB_URL: z.url().default('https://clob.polymarket.com'),
+    MARKET_SYNC_INTERVAL_S: positiveInt(60),
+    PRICE_MAX_AGE_S: positiveInt(120),
+    SIM_SEED: z.coerce.number().int().default(42),
+    SIM_SPEED: z.coerce.number().positive().default(1),
+    RATE_LIMIT_REGISTER_PER_MIN: positiveInt(5),
+    RATE_LIMIT_API_PER_MIN: positiveInt(30),
+    RATE_LIMIT_TRADE_PER_MIN: positiveInt(120),
+    RATE_LIMIT_SELL_PER_MIN: positiveInt(120),
+    TRUST_PROXY: z.coerce.number().int().min(0).max(10).optional(),
+    LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+    SUPPORT_EMAIL: z.email().default('support@example.com'),
+  })
+  .transform((c) => ({ ...c, BASE_URL: (c.BASE_URL ?? `http://localhost:${c.PORT}`).replace(/\/+$/, '') }));
+
+export type Config = z.infer<typeof ConfigSchema>;
+
+export class ConfigError extends Error {}
+
+/** Parses the environment; a bad value throws one line naming the variable. Empty strings count as unset. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = ConfigSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const name = String(issue.path[0] ?? 'environment');
+    throw new ConfigError(`Invalid configuration: ${name}=${JSON.stringify(env[name] ?? '')}: ${issue.message}`);
+  }
+  return parsed.data;
+}
+
+/** Config for tests and tools: defaults plus overrides, never reading the process environment. */
+export function testConfig(overrides: Record<string, string | number> = {}): Config {
+  return loadConfig(Object.fromEntries(Object.entries(overrides).map(([k, v]) => [k, String(v)])));
+}

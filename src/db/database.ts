@@ -1,0 +1,113 @@
+import { DataSource } from 'typeorm';
+import { types, type Pool } from 'pg';
+import type { Config } from '../config';
+import type { Logger } from '../logger';
+import { MIGRATIONS } from './migrations';
+import { openPglite } from './pglite';
+
+// int8 (sums, counts, micro-unit money) arrives as bigint, never as a float: JSON.stringify refuses a
+// bigint, so one that reaches the wire unconverted fails loudly in tests instead of losing precision.
+types.setTypeParser(20, (v: string) => BigInt(v));
+
+export interface Queryable {
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+}
+
+export type DatabaseKind = 'postgres' | 'pglite';
+
+/**
+ * The service's handle on storage: plain SQL on the pg pool TypeORM opened (its DataSource keeps
+ * migrations and the connection options). Going to the pool directly returns rows for every
+ * statement (TypeORM's query() answers an UPDATE … RETURNING with [rows, count]) and saves a layer
+ * on the trade path.
+ */
+export class Database implements Queryable {
+  constructor(
+    readonly dataSource: DataSource,
+    readonly kind: DatabaseKind,
+    private readonly onClose: () => Promise<void> = async () => {},
+  ) {}
+
+  private get pool(): Pool {
+    return (this.dataSource.driver as unknown as { master: Pool }).master;
+  }
+
+  async query<T = Record<string, unknown>>(sql: string, params: unknown[] = []): Promise<T[]> {
+    return (await this.pool.query(sql, params)).rows as T[];
+  }
+
+  /** Runs `fn` in one READ COMMITTED transaction; with a pool of one (PGlite) only `tx` may be used inside. */
+  async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    let broken: Error | undefined;
+    try {
+      await client.query('BEGIN');
+      const tx: Queryable = { query: async (sql, params = []) => (await client.query(sql, params)).rows };
+      const out = await fn(tx);
+      await client.query('COMMIT');
+      return out;
+    } catch (err) {
+      await client.query('ROLLBACK').catch((e: Error) => {
+        broken = e;
+      });
+      throw err;
+    } finally {
+      // A connection that cannot even roll back is discarded (PGlite has only the one: keep it).
+      client.release(this.kind === 'postgres' ? broken : undefined);
+    }
+  }
+
+  async pendingMigrations(): Promise<boolean> {
+    return this.dataSource.showMigrations();
+  }
+
+  async close(): Promise<void> {
+    if (this.dataSource.isInitialized) await this.dataSource.destroy();
+    await this.onClose();
+  }
+}
+
+const common = {
+  type: 'postgres' as const,
+  migrations: MIGRATIONS,
+  migrationsTableName: 'typeorm_migrations',
+  synchronize: false,
+  logging: false as const,
+  uuidExtension: 'pgcrypto' as const,
+};
+
+export function postgresDataSource(
+  config: Pick<Config, 'DATABASE_URL' | 'DB_POOL_SIZE' | 'DB_CONNECT_TIMEOUT_MS' | 'DB_STATEMENT_TIMEOUT_MS'>,
+  url?: string,
+): DataSource {
+  return new DataSource({
+    ...common,
+    url: url ?? config.DATABASE_URL,
+    installExtensions: false,
+    extra: {
+      max: config.DB_POOL_SIZE,
+      connectionTimeoutMillis: config.DB_CONNECT_TIMEOUT_MS,
+      statement_timeout: config.DB_STATEMENT_TIMEOUT_MS,
+      idle_in_transaction_session_timeout: config.DB_STATEMENT_TIMEOUT_MS * 2,
+      application_name: 'paper-trading',
+    },
+  });
+}
+
+/** Opens PostgreSQL on DATABASE_URL, else the embedded PGlite in DATA_DIR, and applies migrations. */
+export async function openDatabase(config: Config, log: Logger): Promise<Database> {
+  let db: Database;
+  if (config.DATABASE_URL) {
+    const ds = postgresDataSource(config);
+    await ds.initialize();
+    db = new Database(ds, 'postgres');
+  } else {
+    const embedded = await openPglite(config.DATA_DIR, log);
+    const ds = new DataSource({ ...common, installExtensions: false, extra: { ...embedded.pgConfig, max: 1, idleTimeoutMillis: 0 } });
+    await ds.initialize();
+    db = new Database(ds, 'pglite', embedded.close);
+  }
+  const applied = await db.dataSource.runMigrations({ transaction: 'each' });
+  if (applied.length) log.info('migrations applied', { migrations: applied.map((m) => m.name), database: db.kind });
+  return db;
+}

@@ -1,0 +1,57 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Logger } from '../logger';
+
+export interface EmbeddedPostgres {
+  pgConfig: Record<string, unknown>;
+  close: () => Promise<void>;
+}
+
+/**
+ * The embedded PostgreSQL (PGlite) behind pg's own adapter, so transactions and FOR UPDATE behave
+ * (typeorm-pglite shares one session across connections and loses updates: STACK.md).
+ * Two processes on one directory would silently lose writes, so a lockfile refuses the second.
+ */
+export async function openPglite(dataDir: string, log: Logger): Promise<EmbeddedPostgres> {
+  const { PGlite } = await import('@electric-sql/pglite');
+  const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
+  const { createPgConfig } = await import('@electric-sql/pglite/node-postgres');
+  const inMemory = dataDir === 'memory';
+  let releaseLock = () => {};
+  if (!inMemory) {
+    fs.mkdirSync(dataDir, { recursive: true });
+    releaseLock = takeLock(path.join(dataDir, 'service.lock'));
+    log.warn('embedded database in use: not crash-durable (no fsync); set DATABASE_URL for data you care about', { dataDir });
+  }
+  const pglite = await PGlite.create(inMemory ? undefined : path.resolve(dataDir), { extensions: { pg_trgm } });
+  const pgConfig = createPgConfig(pglite) as unknown as Record<string, unknown>;
+  return {
+    pgConfig: { ...pgConfig },
+    close: async () => {
+      await pglite.close();
+      releaseLock();
+    },
+  };
+}
+
+function takeLock(file: string): () => void {
+  try {
+    fs.writeFileSync(file, String(process.pid), { flag: 'wx' });
+  } catch {
+    const holder = Number(fs.readFileSync(file, 'utf8'));
+    if (holder && holder !== process.pid && isAlive(holder)) {
+      throw new Error(`DATA_DIR is in use by process ${holder} (${file}); two processes on one embedded database lose writes`);
+    }
+    fs.writeFileSync(file, String(process.pid));
+  }
+  return () => fs.rmSync(file, { force: true });
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,87 @@
+import express, { type Request, type Response, type NextFunction, type Router } from 'express';
+import type { InvokeDeps } from '../registry/invoke';
+import { AppError } from '../errors/app-error';
+import { methodNotAllowed } from '../transports/rest';
+import { openApiDocument } from './openapi';
+import { areaPage, fullReference, landingPage } from './content-pages';
+import { toHtml, toMarkdown, type Page } from './page';
+import { aiPluginManifest, LOGO_SVG } from './ai-plugin';
+import { AREAS, areaBySlug } from './service-info';
+import type { Area } from '../registry/method';
+
+interface Rendered {
+  markdown: string;
+  html: string;
+}
+
+const render = (page: Page, markdownHref: string): Rendered => ({ markdown: toMarkdown(page), html: toHtml(page, markdownHref) });
+
+/**
+ * Serves the generated documents. Everything is built here, once per app, from the registry: a registry
+ * that cannot be documented stops the start instead of serving a wrong document.
+ */
+export function documentsRouter(deps: InvokeDeps): Router {
+  const { registry, config } = deps.services;
+  const base = config.BASE_URL;
+  const openapi = openApiDocument(registry, config).json;
+  const landing = render(landingPage(registry, config), `${base}/llms.txt`);
+  const full = toMarkdown(fullReference(registry, config));
+  const areas = new Map<Area, Rendered>(
+    (Object.keys(AREAS) as Area[]).map((a) => [a, render(areaPage(registry, config, a), `${base}/docs/${AREAS[a].slug}.md`)]),
+  );
+  const plugin = JSON.stringify(aiPluginManifest(config));
+
+  const router = express.Router();
+  // Public documents: any origin may read them (API explorers, agents running in a browser).
+  const publicDoc = (_req: Request, res: Response, next: NextFunction) => {
+    res.setHeader('Access-Control-Allow-Origin', '*');
+    res.setHeader('Cache-Control', 'public, max-age=300');
+    next();
+  };
+  const get = (paths: string[], handler: (req: Request, res: Response, next: NextFunction) => void) => {
+    router.get(paths, publicDoc, handler);
+    router.all(paths, methodNotAllowed(['GET']));
+  };
+
+  /** Markdown when the caller asks for it (Accept: text/markdown), else HTML. */
+  const negotiated = (req: Request, res: Response, page: Rendered, forceMarkdown = false) => {
+    res.vary('Accept');
+    if (forceMarkdown || req.accepts(['text/html', 'text/markdown']) === 'text/markdown') res.type('text/markdown').send(page.markdown);
+    else res.type('text/html').send(page.html);
+  };
+  /** llms.txt files are markdown; plain text unless markdown is asked for by name. */
+  const markdownText = (req: Request, res: Response, markdown: string) => {
+    res.vary('Accept');
+    res.type(req.accepts(['text/plain', 'text/markdown']) === 'text/markdown' ? 'text/markdown' : 'text/plain').send(markdown);
+  };
+
+  get(['/openapi.json', '/api/openapi.json'], (_req, res) => {
+    res.type('application/json').send(openapi);
+  });
+  get(['/'], (req, res) => negotiated(req, res, landing));
+  get(['/llms.txt'], (req, res) => markdownText(req, res, landing.markdown));
+  get(['/llms-full.txt'], (req, res) => markdownText(req, res, full));
+  get(['/docs/:area'], (req, res, next) => {
+    const raw = String(req.params.area);
+    const asMarkdown = raw.endsWith('.md');
+    const area = areaBySlug(asMarkdown ? raw.slice(0, -3) : raw);
+    if (!area) {
+      next(
+        new AppError('NOT_FOUND', `No documentation page ${req.path}`, {
+          hint: `Areas: ${Object.values(AREAS)
+            .map((a) => a.slug)
+            .join(', ')}.`,
+        }),
+      );
+      return;
+    }
+    negotiated(req, res, areas.get(area)!, asMarkdown);
+  });
+  get(['/.well-known/ai-plugin.json'], (_req, res) => {
+    res.type('application/json').send(plugin);
+  });
+  get(['/logo.svg'], (_req, res) => {
+    res.type('image/svg+xml').send(LOGO_SVG);
+  });
+  return router;
+}

@@ -1,0 +1,126 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { AppError } from '../../errors/app-error';
+import type { Database, Queryable } from '../../db/database';
+import { generateApiKey, hashSecret } from '../../auth/api-keys';
+import { hashPassword } from '../../auth/passwords';
+import { appendLedger, STARTING_BALANCE_MICRO } from './ledger';
+import { fromMicro } from '../money/micro';
+
+export interface Registration {
+  email: string;
+  password: string;
+  displayName: string;
+  referralCode?: string;
+  isAgent: boolean;
+  agentDescription?: string;
+}
+
+export interface RegisteredAccount {
+  id: string;
+  email: string;
+  displayName: string;
+  balance: number;
+  isAgent: boolean;
+  referralCode: string;
+  apiKey?: string;
+}
+
+/** Hooks other areas attach to account creation, run inside its transaction (referral rewards). */
+export type RegistrationHook = (tx: Queryable, account: { id: string; referredBy: string | null; at: Date }) => Promise<void>;
+
+const REFERRAL_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+
+function referralCode(): string {
+  const bytes = randomBytes(8);
+  return Array.from(bytes, (b) => REFERRAL_ALPHABET[b % REFERRAL_ALPHABET.length]).join('');
+}
+
+export class AccountService {
+  private readonly hooks: RegistrationHook[] = [];
+
+  constructor(private readonly db: Database) {}
+
+  onRegister(hook: RegistrationHook): void {
+    this.hooks.push(hook);
+  }
+
+  async register(input: Registration, now: Date): Promise<RegisteredAccount> {
+    const email = input.email.trim();
+    const passwordHash = await hashPassword(input.password);
+    const apiKey = input.isAgent ? generateApiKey() : undefined;
+    const id = randomUUID();
+    const code = referralCode();
+    try {
+      return await this.db.transaction(async (tx) => {
+        let referredBy: string | null = null;
+        if (input.referralCode) {
+          const ref = await tx.query<{ id: string }>('SELECT id FROM users WHERE referral_code = $1', [input.referralCode.trim().toUpperCase()]);
+          if (!ref[0])
+            throw new AppError('VALIDATION_ERROR', 'referralCode does not name an existing user.', {
+              hint: 'Omit referralCode or use a code from an existing account.',
+            });
+          referredBy = ref[0].id;
+        }
+        await tx.query(
+          `INSERT INTO users (id, email, password_hash, display_name, is_agent, agent_description, referral_code, referred_by, api_key_hash, created_at, last_active_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10)`,
+          [
+            id,
+            email,
+            passwordHash,
+            input.displayName.trim(),
+            input.isAgent,
+            input.agentDescription ?? null,
+            code,
+            referredBy,
+            apiKey ? hashSecret(apiKey) : null,
+            now,
+          ],
+        );
+        await appendLedger(tx, { userId: id, type: 'grant', amountMicro: STARTING_BALANCE_MICRO, ref: 'registration', at: now });
+        for (const hook of this.hooks) await hook(tx, { id, referredBy, at: now });
+        return {
+          id,
+          email,
+          displayName: input.displayName.trim(),
+          balance: fromMicro(STARTING_BALANCE_MICRO),
+          isAgent: input.isAgent,
+          referralCode: code,
+          ...(apiKey ? { apiKey } : {}),
+        };
+      });
+    } catch (err) {
+      if ((err as { code?: string }).code === '23505' && /email/.test(String((err as { constraint?: string }).constraint ?? (err as Error).message))) {
+        throw emailTaken();
+      }
+      throw err;
+    }
+  }
+
+  async emailExists(email: string): Promise<boolean> {
+    const rows = await this.db.query('SELECT 1 FROM users WHERE lower(email) = lower($1)', [email.trim()]);
+    return rows.length > 0;
+  }
+
+  async balance(userId: string): Promise<number> {
+    const rows = await this.db.query<{ balance_micro: bigint }>('SELECT balance_micro FROM users WHERE id = $1', [userId]);
+    if (!rows[0]) throw new AppError('NOT_FOUND', 'Account not found.');
+    return fromMicro(rows[0].balance_micro);
+  }
+
+  /** Replaces an agent's API key; the old one stops working when this commits. */
+  async rotateApiKey(userId: string): Promise<string> {
+    const apiKey = generateApiKey();
+    // A bare UPDATE … RETURNING comes back from TypeORM as [rows, count]: select from a CTE to get plain rows.
+    const rows = await this.db.query<{ id: string }>(
+      'WITH r AS (UPDATE users SET api_key_hash = $2 WHERE id = $1 AND is_agent RETURNING id) SELECT id FROM r',
+      [userId, hashSecret(apiKey)],
+    );
+    if (!rows[0]) throw new AppError('FORBIDDEN', 'Only agent accounts have API keys.');
+    return apiKey;
+  }
+}
+
+export function emailTaken(): AppError {
+  return new AppError('EMAIL_TAKEN', 'This email is already registered.', { hint: 'Use another email, or sign in to the existing account.' });
+}

@@ -1,0 +1,54 @@
+import type { Queryable } from '../../db/database';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export interface NotificationView {
+  id: string;
+  type: string;
+  title: string;
+  message: string;
+  read: boolean;
+  createdAt: string;
+}
+
+/** Reading and acknowledging an account's notifications; only ever the caller's own rows. */
+export class NotificationService {
+  constructor(private readonly db: Queryable) {}
+
+  async list(userId: string, limit: number): Promise<{ notifications: NotificationView[]; unreadCount: number }> {
+    const [rows, unread] = await Promise.all([
+      this.db.query<{ id: string; type: string; title: string; message: string; read: boolean; created_at: Date }>(
+        'SELECT id, type, title, message, read, created_at FROM notifications WHERE user_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2',
+        [userId, limit],
+      ),
+      this.db.query<{ n: bigint }>('SELECT count(*) AS n FROM notifications WHERE user_id = $1 AND NOT read', [userId]),
+    ]);
+    return {
+      notifications: rows.map((r) => ({
+        id: r.id,
+        type: r.type,
+        title: r.title,
+        message: r.message,
+        read: r.read,
+        createdAt: new Date(r.created_at).toISOString(),
+      })),
+      unreadCount: Number(unread[0]?.n ?? 0n),
+    };
+  }
+
+  /** Marks the listed ids (or all, with markAll) read; ids of other accounts or unknown ids are ignored. Returns how many changed. */
+  async markRead(userId: string, ids: string[] | undefined, all: boolean): Promise<number> {
+    if (all) {
+      return this.count('UPDATE notifications SET read = true WHERE user_id = $1 AND NOT read RETURNING id', [userId]);
+    }
+    const valid = (ids ?? []).filter((id) => UUID.test(id));
+    if (!valid.length) return 0;
+    return this.count('UPDATE notifications SET read = true WHERE user_id = $1 AND id = ANY($2::uuid[]) AND NOT read RETURNING id', [userId, valid]);
+  }
+
+  /** Rows an UPDATE … RETURNING changed (wrapped in a CTE: TypeORM answers a bare UPDATE with [rows, count]). */
+  private async count(update: string, params: unknown[]): Promise<number> {
+    const rows = await this.db.query<{ n: bigint }>(`WITH changed AS (${update}) SELECT count(*) AS n FROM changed`, params);
+    return Number(rows[0]!.n);
+  }
+}

@@ -1,0 +1,53 @@
+import { randomUUID } from 'node:crypto';
+import type { Queryable } from '../../db/database';
+import { notify } from '../notifications/notify';
+import { BADGES, type BadgeId } from './badges';
+import { levelOf } from './levels';
+
+/**
+ * Awards a badge once; when it is new, the board card (trader_activity) gets it and a notification is written. One
+ * statement. (Lock order as in a trade: the account's rows before notifications.)
+ */
+export async function awardBadge(tx: Queryable, userId: string, badge: BadgeId, at: Date): Promise<void> {
+  const b = BADGES[badge];
+  await tx.query(
+    `WITH earned AS (
+       INSERT INTO user_badges (user_id, badge, earned_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING badge
+     ), card AS (
+       UPDATE trader_activity SET badges = badges || earned.badge FROM earned WHERE user_id = $1
+     )
+     INSERT INTO notifications (id, user_id, type, title, message, ref, created_at)
+     SELECT $4, $1, 'badge', $5, $6, $2, $3 FROM earned
+     ON CONFLICT (user_id, type, ref) WHERE ref IS NOT NULL DO NOTHING`,
+    [userId, badge, at, randomUUID(), `Badge earned: ${b.icon} ${b.name}`, b.description],
+  );
+}
+
+/** Writes a level-up notification when XP moved from `before` into a higher level. */
+export async function notifyLevelUp(tx: Queryable, userId: string, before: number, after: number, at: Date): Promise<void> {
+  const from = levelOf(before);
+  const to = levelOf(after);
+  if (to.current <= from.current) return;
+  await notify(tx, {
+    userId,
+    type: 'level_up',
+    title: `Level ${to.current}: ${to.title}`,
+    message: `You reached level ${to.current} (${to.title}) with ${after} XP.${to.xpToNext ? ` ${to.xpToNext} XP to the next level.` : ' This is the top level.'}`,
+    ref: `level-${to.current}`,
+    at,
+  });
+}
+
+/** Adds XP to an account (claims, referrals), with the board card's copy (trader_activity), and notifies a level-up. */
+export async function addXp(tx: Queryable, userId: string, xp: number, at: Date): Promise<number> {
+  // One statement (a bare UPDATE would come back from TypeORM as [rows, count]; in a CTE it is a SELECT).
+  const rows = await tx.query<{ xp: number }>(
+    `WITH u AS (UPDATE users SET xp = xp + $2 WHERE id = $1 RETURNING xp),
+          card AS (UPDATE trader_activity SET xp = xp + $2 WHERE user_id = $1)
+     SELECT xp FROM u`,
+    [userId, xp],
+  );
+  const after = rows[0]?.xp ?? 0;
+  await notifyLevelUp(tx, userId, after - xp, after, at);
+  return after;
+}

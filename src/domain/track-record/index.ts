@@ -1,0 +1,29 @@
+import type { Database } from '../../db/database';
+import type { AccountService } from '../accounts/account-service';
+import type { TradeHooks } from '../trading/trade-hooks';
+import { NotificationService } from '../notifications/notification-service';
+import { ChallengeService } from './challenge-service';
+import { LeaderboardService } from './leaderboard-service';
+import { rewardReferral } from './referrals';
+import { StatsService } from './stats-service';
+import { trackTrade } from './track-listener';
+
+/** The track record: leaderboards, trader stats and reputation, XP and badges, daily challenges, notifications. */
+export interface TrackRecord {
+  leaderboard: LeaderboardService;
+  stats: StatsService;
+  challenges: ChallengeService;
+  notifications: NotificationService;
+}
+
+/** Builds the services and attaches the listeners that keep the aggregates in the trades' and registrations' own transactions. */
+export function createTrackRecord(args: { db: Database; tradeHooks: TradeHooks; accounts: AccountService }): TrackRecord {
+  args.tradeHooks.on(trackTrade);
+  args.accounts.onRegister(rewardReferral);
+  return {
+    leaderboard: new LeaderboardService(args.db),
+    stats: new StatsService(args.db),
+    challenges: new ChallengeService(args.db),
+    notifications: new NotificationService(args.db),
+  };
+}

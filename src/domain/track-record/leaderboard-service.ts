@@ -1,0 +1,125 @@
+import type { Queryable } from '../../db/database';
+import { fromMicro } from '../money/micro';
+import { badgeOf } from './badges';
+import { levelOf } from './levels';
+import { bucketOf, periodStart, type Period } from './periods';
+import { compileNamed } from './sql-params';
+
+export type Metric = 'pnl' | 'volume' | 'accuracy' | 'trades';
+export type Audience = 'all' | 'bots' | 'everyone';
+
+/** Accuracy is ranked only with at least this many settled positions in the period (mirrored by the *_accuracy columns). */
+export const MIN_SETTLED_FOR_ACCURACY = 5;
+
+/** Where each metric lives: trades and volume move with every buy and sale, pnl and accuracy only with sales and settlements. */
+const SOURCE: Record<Metric, { table: string; col: string }> = {
+  trades: { table: 'trader_activity', col: 'trades' },
+  volume: { table: 'trader_activity', col: 'volume' },
+  pnl: { table: 'trader_results', col: 'pnl' },
+  accuracy: { table: 'trader_results', col: 'accuracy' },
+};
+
+const PREFIX: Record<Period, 'w' | 'm' | 'a'> = { weekly: 'w', monthly: 'm', alltime: 'a' };
+
+/** A metric's stored value (micro-dollars, a count, or parts per million) as the number on the wire. */
+export function metricValue(metric: Metric, stored: bigint | number): number {
+  if (metric === 'trades') return Number(stored);
+  if (metric === 'accuracy') return Number(stored) / 10_000; // ppm → percent with 4 decimals
+  return fromMicro(BigInt(stored));
+}
+
+export interface LeaderboardEntry {
+  rank: number;
+  user: { id: string; displayName: string; level: number; badges: Array<{ icon: string; name: string }> };
+  value: number;
+  isCurrentUser?: boolean;
+}
+
+export interface Leaderboard {
+  period: Period;
+  metric: Metric;
+  audience: Audience;
+  periodStart: string | null;
+  leaderboard: LeaderboardEntry[];
+  currentUserRank: number | null;
+}
+
+type Query = { sql: string; names: string[] };
+
+/**
+ * The board SQL of one (metric, period, audience, caller or not): the top `limit` rows are an index walk on
+ * (bucket, is_agent, value DESC, user_id) — `everyone` merges the people's and the agents' walks — and each
+ * row's card (name, XP, badges) comes from the trader's activity row, never from users or user_badges. The caller's rank is 1 + the rows with a strictly greater value
+ * (index range counts), the same competition rank the board shows.
+ */
+function boardSql(metric: Metric, period: Period, audience: Audience, withCaller: boolean): Query {
+  const { table } = SOURCE[metric];
+  const p = PREFIX[period];
+  const col = `${p}_${SOURCE[metric].col}`;
+  const where = (alias: string, agent: string) =>
+    [
+      period === 'alltime' ? null : `${alias}.${p}_bucket = @bucket::date`,
+      `${alias}.is_agent = ${agent}`,
+      metric === 'accuracy' ? `${alias}.${col} IS NOT NULL` : null,
+    ]
+      .filter(Boolean)
+      .join(' AND ');
+  const halves = audience === 'everyone' ? ['false', 'true'] : [audience === 'bots' ? 'true' : 'false'];
+  // The card (name, XP, badges) is on the activity row: read in the walk itself, or by primary key for results boards.
+  const card = table === 'trader_activity' ? 'h.display_name, h.xp, h.badges' : 'c.display_name, c.xp, c.badges';
+  const join = table === 'trader_activity' ? '' : ' JOIN trader_activity c ON c.user_id = h.user_id';
+  const walks = halves.map(
+    (a) => `(SELECT h.user_id, h.${col} AS v, ${card} FROM ${table} h${join} WHERE ${where('h', a)} ORDER BY h.${col} DESC, h.user_id LIMIT @limit)`,
+  );
+  const callerRank = withCaller
+    ? `, (SELECT 1 + ${halves.map((a) => `(SELECT count(*) FROM ${table} o WHERE ${where('o', a)} AND o.${col} > me.${col})`).join(' + ')}
+          FROM ${table} me WHERE me.user_id = @user AND ${where('me', audience === 'everyone' ? 'me.is_agent' : halves[0]!)}) AS my_rank`
+    : '';
+  const rows = halves.length === 1 ? walks[0]! : `SELECT * FROM (${walks.join(' UNION ALL ')}) w ORDER BY v DESC, user_id LIMIT @limit`;
+  return compileNamed(withCaller ? `SELECT t.*${callerRank} FROM (${rows}) t ORDER BY t.v DESC, t.user_id` : rows);
+}
+
+/**
+ * Serves boards from the aggregate rows, never from trades. A trader is on a period's trades and volume
+ * boards once they bought or sold in it, on its pnl board once they sold or had a position settled in it,
+ * and on its accuracy board with at least 5 settled positions in it. Ranking is standard competition
+ * ranking: equal values share a rank and the next rank skips (1, 2, 2, 4); equal values are listed by user id.
+ */
+export class LeaderboardService {
+  private readonly queries = new Map<string, Query>();
+
+  constructor(private readonly db: Queryable) {}
+
+  async get(q: { period: Period; metric: Metric; audience: Audience; limit: number; userId?: string; now: Date }): Promise<Leaderboard> {
+    const key = `${q.metric}/${q.period}/${q.audience}/${q.userId ? 1 : 0}`;
+    let query = this.queries.get(key);
+    if (!query) this.queries.set(key, (query = boardSql(q.metric, q.period, q.audience, q.userId !== undefined)));
+    const values: Record<string, unknown> = { bucket: bucketOf(q.period, q.now), limit: q.limit, user: q.userId };
+    const rows = await this.db.query<{ user_id: string; v: bigint | number; display_name: string; xp: number; badges: string[]; my_rank?: bigint | null }>(
+      query.sql,
+      query.names.map((n) => values[n]),
+    );
+    const leaderboard: LeaderboardEntry[] = [];
+    rows.forEach((r, i) => {
+      // Competition ranking: a row shares its predecessor's rank when the values are equal, else its position.
+      const rank = i > 0 && rows[i - 1]!.v === r.v ? leaderboard[i - 1]!.rank : i + 1;
+      // Badges in the order they were earned (the rows append them).
+      const badges = r.badges.map((b) => ({ icon: badgeOf(b).icon, name: badgeOf(b).name }));
+      leaderboard.push({
+        rank,
+        user: { id: r.user_id, displayName: r.display_name, level: levelOf(r.xp).current, badges },
+        value: metricValue(q.metric, r.v),
+        ...(q.userId ? { isCurrentUser: r.user_id === q.userId } : {}),
+      });
+    });
+    const start = periodStart(q.period, q.now);
+    return {
+      period: q.period,
+      metric: q.metric,
+      audience: q.audience,
+      periodStart: start ? start.toISOString() : null,
+      leaderboard,
+      currentUserRank: rows[0]?.my_rank != null ? Number(rows[0].my_rank) : null,
+    };
+  }
+}

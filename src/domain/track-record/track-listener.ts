@@ -1,0 +1,63 @@
+import type { Queryable } from '../../db/database';
+import type { TradeEvent } from '../trading/trade-hooks';
+import { MICRO } from '../money/micro';
+import { notify } from '../notifications/notify';
+import { fromMicro } from '../money/micro';
+import { awardBadge, notifyLevelUp } from './awards';
+import { STREAK_BADGES, TRADE_COUNT_BADGES, WELL_CALIBRATED, type BadgeId } from './badges';
+import { trackStatementFor, type TrackRow } from './track-sql';
+
+/**
+ * The TradeHooks listener: runs inside every buy's, sale's and settlement's transaction. One statement
+ * (track_event) maintains every aggregate; badges, level-ups and a completed challenge cost a statement each, only on
+ * the trade that earns them (thresholds are crossed exactly once because the trader's rows are locked).
+ */
+export async function trackTrade(tx: Queryable, e: TradeEvent): Promise<void> {
+  const { sql, params, challenge } = trackStatementFor(e);
+  const r = (await tx.query<TrackRow>(sql, params))[0];
+  if (!r) return;
+
+  const badges: BadgeId[] = [];
+  if (e.side !== 'SETTLE') {
+    for (const [n, badge] of TRADE_COUNT_BADGES) if (r.r_trades === n) badges.push(badge);
+    // The streak moves only on the first trade of a day.
+    if (r.r_day_trades === 1) for (const [n, badge] of STREAK_BADGES) if (r.r_streak === n) badges.push(badge);
+  }
+  if (e.side === 'SELL' && e.realizedPnlMicro > 0n && r.r_profitable_sells === 1) badges.push('first_profit');
+  if (e.side === 'SETTLE' && e.won === true && r.r_won === 1) badges.push('first_win');
+  if (e.side === 'SETTLE' && typeof e.won === 'boolean' && (r.r_settled ?? 0) >= WELL_CALIBRATED.minSettled && (await isWellCalibrated(tx, e.userId))) {
+    badges.push('well_calibrated');
+  }
+  for (const b of badges) await awardBadge(tx, e.userId, b, e.at);
+
+  if (r.r_xp !== null && r.r_xp_gain) await notifyLevelUp(tx, e.userId, r.r_xp - r.r_xp_gain, r.r_xp, e.at);
+
+  if (r.r_progress !== null && r.r_prev_progress !== null && r.r_prev_progress < challenge.targetUnits && r.r_progress >= challenge.targetUnits) {
+    const reward = `${challenge.xpReward} XP and ${fromMicro(challenge.cashRewardMicro)} dollars`;
+    await notify(tx, {
+      userId: e.userId,
+      type: 'challenge',
+      title: `Daily challenge complete: ${challenge.title}`,
+      message: `You completed today's challenge "${challenge.description}" Claim ${reward} with POST /api/challenges {"challengeId":"${challenge.id}"}.`,
+      ref: challenge.id,
+      at: e.at,
+    });
+  }
+}
+
+/** Expected calibration error over the trader's buckets: Σ (n_b / N) · |observed_b − forecast_b| = Σ |wins_b − forecast_b| / N. */
+export async function isWellCalibrated(tx: Queryable, userId: string): Promise<boolean> {
+  const rows = await tx.query<{ n: number; sum_forecast_micro: bigint; wins: number }>(
+    'SELECT n, sum_forecast_micro, wins FROM user_calibration WHERE user_id = $1',
+    [userId],
+  );
+  let n = 0;
+  let gapMicro = 0n;
+  for (const b of rows) {
+    n += b.n;
+    const gap = BigInt(b.wins) * MICRO - b.sum_forecast_micro;
+    gapMicro += gap < 0n ? -gap : gap;
+  }
+  if (n < WELL_CALIBRATED.minSettled) return false;
+  return Number(gapMicro) / 1e6 / n <= WELL_CALIBRATED.maxError;
+}

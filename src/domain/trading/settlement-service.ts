@@ -1,0 +1,112 @@
+import { randomUUID } from 'node:crypto';
+import type { Database } from '../../db/database';
+import type { Logger } from '../../logger';
+import { fromMicro } from '../money/micro';
+import { notify } from '../notifications/notify';
+import { avgPriceMicro, settlementFill, settlementPrice, type Winner } from './fills';
+import type { TradeHooks } from './trade-hooks';
+
+/**
+ * Settles resolved markets: every open position pays 1 per winning share, 0 per losing share and
+ * 0.5 per share of a void market, closes, and notifies its owner. Each position settles in its own
+ * transaction under the same lock order as trading (account, then position) and only if still open,
+ * so a repeated event, a second process or a racing sell can never pay twice.
+ */
+export class SettlementService {
+  constructor(
+    private readonly db: Database,
+    private readonly hooks: TradeHooks,
+    private readonly log: Logger,
+  ) {}
+
+  /** Processes pending resolution events; returns how many positions settled. */
+  async runOnce(now: Date): Promise<number> {
+    const events = await this.db.query<{ id: bigint; market_id: string; winner: Winner }>(
+      `SELECT id, market_id, winner FROM market_events WHERE type = 'resolved' AND processed_at IS NULL AND winner IS NOT NULL ORDER BY id LIMIT 100`,
+    );
+    let settled = 0;
+    for (const event of events) {
+      const open = await this.db.query<{ id: string; user_id: string }>('SELECT id, user_id FROM positions WHERE market_id = $1 AND NOT is_closed', [
+        event.market_id,
+      ]);
+      for (const p of open) if (await this.settlePosition(p.id, p.user_id, event.winner, now)) settled += 1;
+      await this.db.query('UPDATE market_events SET processed_at = $2 WHERE id = $1 AND processed_at IS NULL', [event.id.toString(), now]);
+      this.log.info('market settled', { marketId: event.market_id, winner: event.winner, positions: open.length });
+    }
+    return settled;
+  }
+
+  private async settlePosition(positionId: string, userId: string, winner: Winner, now: Date): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
+      await tx.query('SELECT 1 FROM users WHERE id = $1 FOR UPDATE', [userId]);
+      const rows = await tx.query<{
+        quantity_micro: bigint;
+        cost_micro: bigint;
+        is_closed: boolean;
+        outcome: 'YES' | 'NO';
+        market_id: string;
+        token_id: string;
+        question: string;
+      }>(
+        `SELECT p.quantity_micro, p.cost_micro, p.is_closed, p.outcome, p.market_id, p.token_id, m.question
+         FROM positions p JOIN markets m ON m.id = p.market_id WHERE p.id = $1 FOR UPDATE OF p`,
+        [positionId],
+      );
+      const pos = rows[0];
+      if (!pos || pos.is_closed) return false;
+      const perShare = settlementPrice(pos.outcome, winner);
+      const fill = settlementFill({ quantityMicro: pos.quantity_micro, costMicro: pos.cost_micro }, perShare);
+      const tradeId = randomUUID();
+      await tx.query(
+        `UPDATE positions SET settled_micro = settled_micro + quantity_micro, quantity_micro = 0, cost_micro = 0,
+           realized_pnl_micro = realized_pnl_micro + $2, is_closed = true, closed_at = $3, updated_at = $3 WHERE id = $1`,
+        [positionId, fill.realizedPnlMicro.toString(), now],
+      );
+      if (fill.payoutMicro > 0n) {
+        await tx.query(
+          `WITH credit AS (UPDATE users SET balance_micro = balance_micro + $2 WHERE id = $1 RETURNING id)
+           INSERT INTO ledger_entries (user_id, type, amount_micro, ref, created_at) SELECT $1, 'settlement', $2, $3, $4 FROM credit`,
+          [userId, fill.payoutMicro.toString(), tradeId, now],
+        );
+      }
+      await tx.query(
+        `INSERT INTO trades (id, user_id, position_id, market_id, token_id, side, quantity_micro, price_micro, cash_micro, realized_pnl_micro, created_at)
+         VALUES ($1, $2, $3, $4, $5, 'SETTLE', $6, $7, $8, $9, $10)`,
+        [
+          tradeId,
+          userId,
+          positionId,
+          pos.market_id,
+          pos.token_id,
+          pos.quantity_micro.toString(),
+          perShare.toString(),
+          fill.payoutMicro.toString(),
+          fill.realizedPnlMicro.toString(),
+          now,
+        ],
+      );
+      const won = winner === 'VOID' ? null : pos.outcome === winner;
+      await notify(tx, {
+        userId,
+        type: 'resolution',
+        title: winner === 'VOID' ? 'Market voided' : won ? 'Your position won' : 'Your position lost',
+        message: `"${pos.question}" resolved ${winner}. Your ${pos.outcome} position paid ${fromMicro(fill.payoutMicro)} dollars (PnL ${fromMicro(fill.realizedPnlMicro)}).`,
+        ref: positionId,
+        at: now,
+      });
+      await this.hooks.afterTrade(tx, {
+        userId,
+        side: 'SETTLE',
+        marketId: pos.market_id,
+        tokenId: pos.token_id,
+        quantityMicro: pos.quantity_micro,
+        cashMicro: fill.payoutMicro,
+        realizedPnlMicro: fill.realizedPnlMicro,
+        won,
+        entryPriceMicro: avgPriceMicro({ quantityMicro: pos.quantity_micro, costMicro: pos.cost_micro }),
+        at: now,
+      });
+      return true;
+    });
+  }
+}

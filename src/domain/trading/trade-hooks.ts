@@ -1,0 +1,36 @@
+import type { Queryable } from '../../db/database';
+import type { Micro } from '../money/micro';
+
+export interface TradeEvent {
+  userId: string;
+  side: 'BUY' | 'SELL' | 'SETTLE';
+  marketId: string;
+  tokenId: string;
+  quantityMicro: Micro;
+  /** Dollars moved: spent on a buy, received on a sell or settlement. */
+  cashMicro: Micro;
+  realizedPnlMicro: Micro;
+  /** On settlement: whether the position was on the winning side (null for a void market). */
+  won?: boolean | null;
+  /** On settlement: the entry price of the settled shares (micro-dollars), for calibration. */
+  entryPriceMicro?: Micro;
+  at: Date;
+}
+
+export type TradeListener = (tx: Queryable, event: TradeEvent) => Promise<void>;
+
+/**
+ * What other areas (leaderboard aggregates, XP, challenges, badges) do inside a trade's own
+ * transaction, so a trade and its consequences commit together.
+ */
+export class TradeHooks {
+  private readonly listeners: TradeListener[] = [];
+
+  on(listener: TradeListener): void {
+    this.listeners.push(listener);
+  }
+
+  async afterTrade(tx: Queryable, event: TradeEvent): Promise<void> {
+    for (const l of this.listeners) await l(tx, event);
+  }
+}

@@ -1,0 +1,324 @@
+import { randomUUID } from 'node:crypto';
+import type { Database, Queryable } from '../../db/database';
+import { AppError } from '../../errors/app-error';
+import type { PriceService } from '../../market-data/price-service';
+import { fromMicro, toMicro, MICRO, type Micro } from '../money/micro';
+import { avgPriceMicro, buyFill, sellFill } from './fills';
+import type { TradeHooks } from './trade-hooks';
+import { BUY_STATEMENT } from './trade-sql';
+
+export interface BuyOrder {
+  marketId: string;
+  marketSlug: string;
+  tokenId: string;
+  outcome: 'YES' | 'NO';
+  amount: number;
+}
+
+export interface BuyResult {
+  success: true;
+  quantity: number;
+  price: number;
+  totalCost: number;
+  positionId: string;
+  balance: number;
+}
+
+export interface SellResult {
+  success: true;
+  quantitySold: number;
+  price: number;
+  proceeds: number;
+  realizedPnl: number;
+  positionId: string;
+  isClosed: boolean;
+  balance: number;
+}
+
+/** Runs inside the trade's transaction just before it commits (idempotency record, aggregates, challenges). */
+export type BeforeCommit = (tx: Queryable, result: unknown) => Promise<void>;
+
+interface TokenRow {
+  market_id: string;
+  slug: string;
+  status: string;
+  outcome: 'YES' | 'NO';
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const marketClosed = (status: string) =>
+  new AppError('MARKET_CLOSED', `This market is ${status}; it no longer trades.`, { hint: 'Search for an active market with search_prediction_markets.' });
+
+/**
+ * Buys and sells against the ledger. Lock order, always: the account row, then the position row.
+ * A buy is one data-modifying statement (debit + ledger + position upsert + journal) inside a
+ * transaction that also runs the hooks, so it commits whole or not at all.
+ */
+export class TradingService {
+  constructor(
+    private readonly db: Database,
+    private readonly prices: PriceService,
+    private readonly hooks: TradeHooks,
+  ) {}
+
+  async buy(userId: string, order: BuyOrder, now: Date, beforeCommit?: BeforeCommit): Promise<BuyResult> {
+    const amountMicro = toMicro(order.amount);
+    const token = await this.tokenOf(order.tokenId);
+    if (!token || token.market_id !== order.marketId) {
+      const market = await this.db.query('SELECT 1 FROM markets WHERE id = $1', [order.marketId]);
+      if (!market[0]) throw new AppError('NOT_FOUND', `Market ${order.marketId} not found.`, { hint: 'Use the id from search_prediction_markets.' });
+      throw new AppError('VALIDATION_ERROR', `tokenId ${order.tokenId} is not a token of market ${order.marketId}.`, {
+        hint: 'Use outcomeTokens[].tokenId of that market.',
+      });
+    }
+    if (token.slug !== order.marketSlug)
+      throw new AppError('VALIDATION_ERROR', `marketSlug does not match market ${order.marketId} (its slug is ${token.slug}).`);
+    if (token.outcome !== order.outcome)
+      throw new AppError('VALIDATION_ERROR', `tokenId ${order.tokenId} is the ${token.outcome} token, not ${order.outcome}.`);
+    if (token.status !== 'active') throw marketClosed(token.status);
+
+    const quote = await this.prices.live(order.tokenId);
+    if (quote.askMicro <= 0n || quote.askMicro > MICRO) throw new AppError('PRICE_UNAVAILABLE', 'No valid ask for this token right now; nothing was bought.');
+    const fill = buyFill(amountMicro, quote.askMicro);
+    if (fill.quantityMicro <= 0n) throw new AppError('VALIDATION_ERROR', 'amount is too small to buy any share at the current price.');
+
+    return this.db.transaction(async (tx) => {
+      const tradeId = randomUUID();
+      const rows = await tx.query<{ market_ok: boolean; balance_micro: bigint | null; position_id: string | null }>(BUY_STATEMENT, [
+        userId,
+        order.marketId,
+        order.tokenId,
+        amountMicro.toString(),
+        fill.quantityMicro.toString(),
+        fill.priceMicro.toString(),
+        order.outcome,
+        now,
+        tradeId,
+        randomUUID(),
+      ]);
+      const row = rows[0]!;
+      if (!row.market_ok) throw marketClosed('closed');
+      if (row.balance_micro === null || row.position_id === null) {
+        const exists = await tx.query('SELECT 1 FROM users WHERE id = $1', [userId]);
+        if (!exists[0]) throw new AppError('NOT_FOUND', 'Account not found.');
+        throw new AppError('INSUFFICIENT_BALANCE', `Insufficient balance for a ${fromMicro(amountMicro)} dollar buy.`, {
+          hint: 'Read get_balance and buy a smaller amount.',
+        });
+      }
+      const result: BuyResult = {
+        success: true,
+        quantity: fromMicro(fill.quantityMicro),
+        price: fromMicro(fill.priceMicro),
+        totalCost: fromMicro(amountMicro),
+        positionId: row.position_id,
+        balance: fromMicro(row.balance_micro),
+      };
+      await this.hooks.afterTrade(tx, {
+        userId,
+        side: 'BUY',
+        marketId: order.marketId,
+        tokenId: order.tokenId,
+        quantityMicro: fill.quantityMicro,
+        cashMicro: amountMicro,
+        realizedPnlMicro: 0n,
+        at: now,
+      });
+      if (beforeCommit) await beforeCommit(tx, result);
+      return result;
+    });
+  }
+
+  async sell(userId: string, positionId: string, quantity: number | undefined, now: Date, beforeCommit?: BeforeCommit): Promise<SellResult> {
+    const found = UUID.test(positionId)
+      ? await this.db.query<{ token_id: string; is_closed: boolean; status: string }>(
+          `SELECT p.token_id, p.is_closed, m.status FROM positions p JOIN markets m ON m.id = p.market_id WHERE p.id = $1 AND p.user_id = $2`,
+          [positionId, userId],
+        )
+      : [];
+    // Another account's position answers exactly like a missing one: nothing is revealed.
+    if (!found[0]) throw new AppError('NOT_FOUND', `Position ${positionId} not found.`, { hint: 'List your positions with get_portfolio.' });
+    if (found[0].is_closed) throw positionClosed();
+    if (found[0].status !== 'active') throw marketClosed(found[0].status);
+    const quote = await this.prices.live(found[0].token_id);
+
+    return this.db.transaction(async (tx) => {
+      await tx.query('SELECT 1 FROM users WHERE id = $1 FOR UPDATE', [userId]);
+      const rows = await tx.query<{ quantity_micro: bigint; cost_micro: bigint; is_closed: boolean; market_id: string; token_id: string; status: string }>(
+        `SELECT p.quantity_micro, p.cost_micro, p.is_closed, p.market_id, p.token_id, m.status
+         FROM positions p JOIN markets m ON m.id = p.market_id WHERE p.id = $1 AND p.user_id = $2 FOR UPDATE OF p`,
+        [positionId, userId],
+      );
+      const pos = rows[0]!;
+      if (pos.is_closed) throw positionClosed();
+      if (pos.status !== 'active') throw marketClosed(pos.status);
+      const wanted = quantity === undefined ? pos.quantity_micro : toMicro(quantity);
+      if (wanted <= 0n) throw new AppError('VALIDATION_ERROR', 'quantity must be greater than 0.');
+      if (wanted > pos.quantity_micro) {
+        throw new AppError('VALIDATION_ERROR', `quantity ${fromMicro(wanted)} exceeds the ${fromMicro(pos.quantity_micro)} shares held.`, {
+          hint: 'Omit quantity to sell the whole position.',
+        });
+      }
+      const fill = sellFill({ quantityMicro: pos.quantity_micro, costMicro: pos.cost_micro }, wanted, quote.bidMicro);
+      const out = await tx.query<{ balance_micro: bigint }>(
+        `WITH upd AS (
+           UPDATE positions SET quantity_micro = quantity_micro - $3, cost_micro = cost_micro - $4, sold_micro = sold_micro + $3,
+             realized_pnl_micro = realized_pnl_micro + $5, is_closed = $6, closed_at = CASE WHEN $6 THEN $7::timestamptz END, updated_at = $7
+           WHERE id = $2 RETURNING id
+         ), credit AS (
+           UPDATE users SET balance_micro = balance_micro + $8, last_active_at = $7 WHERE id = $1 AND EXISTS (SELECT 1 FROM upd) RETURNING balance_micro
+         ), entry AS (
+           INSERT INTO ledger_entries (user_id, type, amount_micro, ref, created_at) SELECT $1, 'sell', $8, $9::text, $7 FROM credit
+         ), journal AS (
+           INSERT INTO trades (id, user_id, position_id, market_id, token_id, side, quantity_micro, price_micro, cash_micro, realized_pnl_micro, created_at)
+           SELECT $9::uuid, $1, $2, $10, $11, 'SELL', $3, $12, $8, $5, $7 FROM credit
+         )
+         SELECT balance_micro FROM credit`,
+        [
+          userId,
+          positionId,
+          fill.quantityMicro.toString(),
+          fill.costRemovedMicro.toString(),
+          fill.realizedPnlMicro.toString(),
+          fill.closes,
+          now,
+          fill.proceedsMicro.toString(),
+          randomUUID(),
+          pos.market_id,
+          pos.token_id,
+          fill.priceMicro.toString(),
+        ],
+      );
+      const result: SellResult = {
+        success: true,
+        quantitySold: fromMicro(fill.quantityMicro),
+        price: fromMicro(fill.priceMicro),
+        proceeds: fromMicro(fill.proceedsMicro),
+        realizedPnl: fromMicro(fill.realizedPnlMicro),
+        positionId,
+        isClosed: fill.closes,
+        balance: fromMicro(out[0]!.balance_micro),
+      };
+      await this.hooks.afterTrade(tx, {
+        userId,
+        side: 'SELL',
+        marketId: pos.market_id,
+        tokenId: pos.token_id,
+        quantityMicro: fill.quantityMicro,
+        cashMicro: fill.proceedsMicro,
+        realizedPnlMicro: fill.realizedPnlMicro,
+        at: now,
+      });
+      if (beforeCommit) await beforeCommit(tx, result);
+      return result;
+    });
+  }
+
+  /** What a buy of `amount` dollars or a sell of `quantity` shares would fill at now; changes nothing. */
+  async quote(input: { side: 'BUY' | 'SELL'; tokenId: string; amount?: number; quantity?: number }) {
+    const token = await this.tokenOf(input.tokenId);
+    if (!token) throw new AppError('NOT_FOUND', `Token ${input.tokenId} not found.`, { hint: 'Use outcomeTokens[].tokenId from search_prediction_markets.' });
+    const price = await this.prices.live(input.tokenId);
+    const base = {
+      side: input.side,
+      tokenId: input.tokenId,
+      marketId: token.market_id,
+      outcome: token.outcome,
+      marketStatus: token.status,
+      priceAsOf: price.asOf.toISOString(),
+      source: price.source,
+    };
+    if (input.side === 'BUY') {
+      if (input.amount === undefined) throw new AppError('VALIDATION_ERROR', 'amount is required for a BUY quote.');
+      const fill = buyFill(toMicro(input.amount), price.askMicro);
+      return { ...base, price: fromMicro(fill.priceMicro), quantity: fromMicro(fill.quantityMicro), amount: fromMicro(fill.costMicro) };
+    }
+    if (input.quantity === undefined) throw new AppError('VALIDATION_ERROR', 'quantity is required for a SELL quote.');
+    const q = toMicro(input.quantity);
+    const proceeds = sellFill({ quantityMicro: q, costMicro: 0n }, q, price.bidMicro).proceedsMicro;
+    return { ...base, price: fromMicro(price.bidMicro), quantity: fromMicro(q), amount: fromMicro(proceeds) };
+  }
+
+  async portfolio(userId: string) {
+    const [rows, bal] = await Promise.all([
+      this.db.query<{
+        id: string;
+        market_id: string;
+        token_id: string;
+        outcome: 'YES' | 'NO';
+        quantity_micro: bigint;
+        cost_micro: bigint;
+        bought_micro: bigint;
+        realized_pnl_micro: bigint;
+        is_closed: boolean;
+        created_at: Date;
+        closed_at: Date | null;
+        question: string;
+        slug: string;
+        price_micro: bigint | null;
+      }>(
+        `SELECT p.id, p.market_id, p.token_id, p.outcome, p.quantity_micro, p.cost_micro, p.bought_micro, p.realized_pnl_micro, p.is_closed,
+                p.created_at, p.closed_at, m.question, m.slug, t.price_micro
+         FROM positions p JOIN markets m ON m.id = p.market_id JOIN market_tokens t ON t.token_id = p.token_id
+         WHERE p.user_id = $1 ORDER BY p.created_at DESC, p.id DESC`,
+        [userId],
+      ),
+      this.db.query<{ balance_micro: bigint }>('SELECT balance_micro FROM users WHERE id = $1', [userId]),
+    ]);
+    let marketValue = 0n;
+    let unrealized = 0n;
+    let realized = 0n;
+    const positions = rows.map((r) => {
+      realized += r.realized_pnl_micro;
+      const open = !r.is_closed;
+      const mark = r.price_micro;
+      const value = open && mark !== null ? (r.quantity_micro * mark) / MICRO : null;
+      const upnl = value !== null ? value - r.cost_micro : null;
+      if (value !== null) marketValue += value;
+      if (upnl !== null) unrealized += upnl;
+      return {
+        id: r.id,
+        marketId: r.market_id,
+        marketSlug: r.slug,
+        question: r.question,
+        tokenId: r.token_id,
+        outcome: r.outcome,
+        quantity: fromMicro(r.quantity_micro),
+        avgPrice: fromMicro(open ? avgPriceMicro({ quantityMicro: r.quantity_micro, costMicro: r.cost_micro }) : 0n),
+        isClosed: r.is_closed,
+        realizedPnl: fromMicro(r.realized_pnl_micro),
+        createdAt: new Date(r.created_at).toISOString(),
+        closedAt: r.closed_at ? new Date(r.closed_at).toISOString() : null,
+        currentPrice: open && mark !== null ? fromMicro(mark) : null,
+        marketValue: value !== null ? fromMicro(value) : null,
+        unrealizedPnl: upnl !== null ? fromMicro(upnl) : null,
+      };
+    });
+    const cash = bal[0]?.balance_micro ?? 0n;
+    return {
+      positions,
+      balance: fromMicro(cash),
+      totals: {
+        cash: fromMicro(cash),
+        marketValue: fromMicro(marketValue),
+        equity: fromMicro(cash + marketValue),
+        realizedPnl: fromMicro(realized),
+        unrealizedPnl: fromMicro(unrealized),
+      },
+    };
+  }
+
+  private async tokenOf(tokenId: string): Promise<TokenRow | undefined> {
+    const rows = await this.db.query<TokenRow>(
+      'SELECT t.market_id, m.slug, m.status, t.outcome FROM market_tokens t JOIN markets m ON m.id = t.market_id WHERE t.token_id = $1',
+      [tokenId],
+    );
+    return rows[0];
+  }
+}
+
+export function positionClosed(): AppError {
+  return new AppError('POSITION_CLOSED', 'This position is already closed.', { hint: 'List open positions with get_portfolio.' });
+}
+
+export type { Micro };

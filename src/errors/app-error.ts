@@ -1,0 +1,86 @@
+/**
+ * The one error class of the service. Its `code` is stable; HTTP status and JSON-RPC code come
+ * from ERROR_TABLE so every transport answers the same condition the same way.
+ */
+export const ERROR_TABLE = {
+  VALIDATION_ERROR: { status: 400, rpc: -32602 },
+  INSUFFICIENT_BALANCE: { status: 400, rpc: -32010 },
+  POSITION_CLOSED: { status: 400, rpc: -32011 },
+  MARKET_CLOSED: { status: 400, rpc: -32012 },
+  NOT_COMPLETED: { status: 400, rpc: -32013 },
+  ALREADY_CLAIMED: { status: 400, rpc: -32014 },
+  EMAIL_TAKEN: { status: 400, rpc: -32015 },
+  // -32001..-32009 are A2A's own codes (TaskNotFound, UnsupportedOperation…) on the same endpoint: stay clear of them.
+  UNAUTHORIZED: { status: 401, rpc: -32041 },
+  SESSION_REQUIRED: { status: 401, rpc: -32042 },
+  FORBIDDEN: { status: 403, rpc: -32043 },
+  NOT_FOUND: { status: 404, rpc: -32044 },
+  ENDPOINT_NOT_FOUND: { status: 404, rpc: -32601 },
+  METHOD_NOT_ALLOWED: { status: 405, rpc: -32601 },
+  CONFLICT: { status: 409, rpc: -32049 },
+  PAYLOAD_TOO_LARGE: { status: 413, rpc: -32600 },
+  RATE_LIMITED: { status: 429, rpc: -32029 },
+  INTERNAL: { status: 500, rpc: -32603 },
+  UPSTREAM_UNAVAILABLE: { status: 500, rpc: -32050 },
+  PRICE_UNAVAILABLE: { status: 503, rpc: -32053 },
+  SERVICE_UNAVAILABLE: { status: 503, rpc: -32054 },
+} as const satisfies Record<string, { status: number; rpc: number }>;
+
+export type ErrorCode = keyof typeof ERROR_TABLE;
+export const ERROR_CODES = Object.keys(ERROR_TABLE) as ErrorCode[];
+
+export interface ErrorBody {
+  error: string;
+  code: ErrorCode;
+  hint?: string;
+  docs?: string;
+  details?: unknown;
+  requestId?: string;
+}
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly hint?: string;
+  readonly docs?: string;
+  readonly details?: unknown;
+  /** Extra response headers (Retry-After, WWW-Authenticate) a transport may honour. */
+  readonly headers?: Record<string, string>;
+
+  constructor(code: ErrorCode, message: string, extra: { hint?: string; docs?: string; details?: unknown; headers?: Record<string, string> } = {}) {
+    super(message);
+    this.name = 'AppError';
+    this.code = code;
+    this.hint = extra.hint;
+    this.docs = extra.docs;
+    this.details = extra.details;
+    this.headers = extra.headers;
+  }
+
+  get status(): number {
+    return ERROR_TABLE[this.code].status;
+  }
+
+  get rpcCode(): number {
+    return ERROR_TABLE[this.code].rpc;
+  }
+
+  toBody(requestId?: string): ErrorBody {
+    const body: ErrorBody = { error: this.message, code: this.code };
+    if (this.hint) body.hint = this.hint;
+    if (this.docs) body.docs = this.docs;
+    if (this.details !== undefined) body.details = this.details;
+    if (requestId && this.status >= 500) body.requestId = requestId;
+    return body;
+  }
+}
+
+/** Anything thrown that is not an AppError becomes INTERNAL: the message never leaves the process. */
+export function toAppError(err: unknown): AppError {
+  if (err instanceof AppError) return err;
+  const pgCode = (err as { code?: string } | null)?.code;
+  // Pool exhausted / connection timeouts / statement timeouts: the service is busy, not broken.
+  if (pgCode === '57014' || /timeout exceeded when trying to connect/i.test(String((err as Error)?.message))) {
+    return new AppError('SERVICE_UNAVAILABLE', 'The database is busy; retry shortly.', { hint: 'Retry after a second.' });
+  }
+  return new AppError('INTERNAL', 'Internal error. Quote the request id when reporting it.');
+}

@@ -1,0 +1,92 @@
+import express, { type Express, type Request, type Response, type NextFunction } from 'express';
+import type { Services } from '../services';
+import { restRouter } from '../transports/rest';
+import { errorHandler } from './error-handler';
+import { AppError } from '../errors/app-error';
+import type { InvokeDeps } from '../registry/invoke';
+import { requestIdOf } from '../transports/http-call';
+import { jsonRpcRouter } from '../transports/jsonrpc';
+import { mcpRouter } from '../transports/mcp';
+import { documentsRouter } from '../documents/routes';
+import { marketPageRouter } from '../market-data/market-page-routes';
+import { oauthRouter } from '../auth/oauth-routes';
+import { hardening } from './hardening';
+
+export interface AppOptions {
+  /** Check every method result against its output schema (tests). */
+  validateOutput?: boolean;
+}
+
+export function createApp(services: Services, options: AppOptions = {}): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('query parser', 'simple');
+  if (services.config.TRUST_PROXY !== undefined) app.set('trust proxy', services.config.TRUST_PROXY);
+
+  const deps: InvokeDeps = { services, clock: services.clock, log: services.log, validateOutput: options.validateOutput ?? false };
+
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    const started = process.hrtime.bigint();
+    const requestId = requestIdOf(req, res);
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.on('finish', () => {
+      services.log.debug('request', {
+        requestId,
+        method: req.method,
+        path: req.path,
+        status: res.statusCode,
+        ms: Number(process.hrtime.bigint() - started) / 1e6,
+      });
+    });
+    next();
+  });
+  app.use(hardening(services.config));
+
+  app.get('/health', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get('/ready', async (_req, res) => {
+    const checks: Record<string, string> = {};
+    let ok = true;
+    try {
+      await services.db.query('SELECT 1');
+      checks.database = 'ok';
+      const pending = await services.db.pendingMigrations();
+      checks.migrations = pending ? 'pending' : 'applied';
+      ok = ok && !pending;
+    } catch {
+      checks.database = 'unreachable';
+      ok = false;
+    }
+    const feed = services.readiness ? await services.readiness() : {};
+    for (const [k, v] of Object.entries(feed)) {
+      checks[k] = v.status;
+      ok = ok && v.ok;
+    }
+    res.status(ok ? 200 : 503).json({ status: ok ? 'ready' : 'not_ready', checks });
+  });
+
+  // JSON-RPC and MCP parse their own bodies: a malformed one is a protocol error there, not a REST 400.
+  app.use(oauthRouter(deps));
+  app.use(jsonRpcRouter(deps));
+  app.use(mcpRouter(deps));
+  app.use(express.json({ limit: '100kb', strict: false }));
+  app.use(restRouter(services.registry, deps));
+  app.use(documentsRouter(deps));
+  app.use(marketPageRouter(deps));
+
+  app.use('/api', (req: Request, _res: Response, next: NextFunction) => {
+    next(
+      new AppError('ENDPOINT_NOT_FOUND', `No endpoint ${req.method} ${req.originalUrl.split('?')[0]}`, {
+        hint: `See ${services.config.BASE_URL}/openapi.json for every endpoint.`,
+        docs: `${services.config.BASE_URL}/llms.txt`,
+      }),
+    );
+  });
+  app.use((req: Request, _res: Response, next: NextFunction) => {
+    next(new AppError('NOT_FOUND', `Nothing at ${req.method} ${req.path}`, { hint: `Start at ${services.config.BASE_URL}/` }));
+  });
+  app.use(errorHandler(services.log, services.config.BASE_URL));
+  return app;
+}

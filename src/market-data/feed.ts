@@ -1,0 +1,95 @@
+import type { Micro } from '../domain/money/micro';
+
+export type FeedSource = 'simulated' | 'polymarket';
+export type MarketStatus = 'active' | 'closed' | 'resolved';
+export type Winner = 'YES' | 'NO' | 'VOID';
+
+export interface FeedToken {
+  tokenId: string;
+  outcome: 'YES' | 'NO';
+  /** The venue's own label (Yes, No, or a team name). */
+  label: string;
+  priceMicro: Micro;
+  bidMicro: Micro | null;
+  askMicro: Micro | null;
+}
+
+/** One binary market as a venue describes it, already validated; the mirror stores nothing else. */
+export interface FeedMarket {
+  id: string;
+  slug: string;
+  question: string;
+  description: string | null;
+  category: string | null;
+  imageUrl: string | null;
+  volume: number | null;
+  createdAt: Date | null;
+  endDate: Date | null;
+  status: MarketStatus;
+  winner: Winner | null;
+  resolvedAt: Date | null;
+  tokens: [FeedToken, FeedToken];
+  /** When the venue described it (prices included). */
+  asOf: Date;
+}
+
+export interface MarketListing {
+  markets: FeedMarket[];
+  /** False when paging stopped early (upstream trouble): absence from the list then proves nothing. */
+  complete: boolean;
+  /** Records that failed validation and were left out. */
+  skipped: number;
+}
+
+export interface FeedQuote {
+  tokenId: string;
+  bidMicro: Micro;
+  askMicro: Micro;
+  midMicro: Micro;
+  asOf: Date;
+}
+
+export interface HistoryRange {
+  interval: string;
+  fromS: number;
+  toS: number;
+  stepS: number;
+}
+
+export interface PricePoint {
+  t: number;
+  p: number;
+}
+
+export interface FeedStatus {
+  state: 'up' | 'degraded' | 'down';
+  detail: string;
+}
+
+/** A source of markets and prices: the embedded simulated venue or the Polymarket adapter. */
+export interface MarketFeed {
+  readonly source: FeedSource;
+  /** Every market the venue currently lists as trading (and, for the simulator, awaiting resolution). */
+  listMarkets(): Promise<MarketListing>;
+  /** One market by id or slug; null when the venue does not know it. */
+  market(idOrSlug: string): Promise<FeedMarket | null>;
+  /** The token's book right now. Throws FeedError. */
+  quote(tokenId: string): Promise<FeedQuote>;
+  /** YES/NO probability points of a token over a range. Throws FeedError. */
+  history(tokenId: string, range: HistoryRange): Promise<PricePoint[]>;
+  status(): FeedStatus;
+}
+
+/**
+ * Why a feed could not answer: `unavailable` is upstream trouble (retry later, fall back to the mirror),
+ * `not-trading` means the market is closed or resolved, `unknown-token` that the venue has no such token.
+ */
+export class FeedError extends Error {
+  constructor(
+    readonly kind: 'unavailable' | 'not-trading' | 'unknown-token',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'FeedError';
+  }
+}

@@ -1,0 +1,54 @@
+import type { Config } from '../config';
+import type { Database } from '../db/database';
+import type { Logger } from '../logger';
+import type { Clock } from '../registry/context';
+import type { MarketFeed } from './feed';
+import { LivePriceService } from './live-price-service';
+import { MarketService } from './market-service';
+import { MarketStore } from './market-store';
+import { MarketSync } from './market-sync';
+import { PolymarketFeed } from './polymarket/polymarket-feed';
+import type { PriceService } from './price-service';
+import { SimulatedFeed } from './simulated/simulated-feed';
+
+export interface MarketData {
+  feed: MarketFeed;
+  prices: PriceService;
+  markets: MarketService;
+  marketSync: MarketSync;
+  readiness: () => Promise<Record<string, { status: string; ok: boolean }>>;
+}
+
+/** The feed chosen by MARKET_FEED, and everything built on it. `prices` replaces the live price service (tests). */
+export function createMarketData(args: { config: Config; db: Database; log: Logger; clock: Clock; prices?: PriceService }): MarketData {
+  const { config, db, clock } = args;
+  const log = args.log.child({ component: 'market-data' });
+  const feed: MarketFeed =
+    config.MARKET_FEED === 'polymarket'
+      ? new PolymarketFeed({ gammaUrl: config.POLYMARKET_GAMMA_URL, clobUrl: config.POLYMARKET_CLOB_URL, now: () => clock.now().getTime(), log })
+      : new SimulatedFeed({ seed: config.SIM_SEED, speed: config.SIM_SPEED }, clock);
+  const store = new MarketStore(db, log);
+  const prices = args.prices ?? new LivePriceService(feed, db, clock, log, { maxAgeS: config.PRICE_MAX_AGE_S });
+  const markets = new MarketService({ db, feed, store, prices, clock, log, syncIntervalS: config.MARKET_SYNC_INTERVAL_S });
+  const marketSync = new MarketSync({ db, feed, store, log, clock, intervalS: config.MARKET_SYNC_INTERVAL_S });
+
+  // Feed trouble is reported, not made fatal: every instance shares the same upstream, so taking one out
+  // of rotation would not help, and accounts, portfolios and the mirror keep working meanwhile.
+  const readiness = async () => {
+    const s = feed.status();
+    const last = marketSync.lastSuccessAt;
+    const ageS = last ? Math.round((clock.now().getTime() - last.getTime()) / 1000) : null;
+    const outcome = marketSync.lastOutcome;
+    const sync =
+      ageS !== null
+        ? `${ageS <= 3 * config.MARKET_SYNC_INTERVAL_S ? 'ok' : 'stale'}: last sync by this process ${ageS} s ago`
+        : outcome
+          ? `${outcome.status === 'failed' ? 'failing' : 'waiting'}: ${outcome.status}`
+          : 'not started';
+    return {
+      marketFeed: { status: `${feed.source} ${s.state}: ${s.detail}`, ok: true },
+      marketSync: { status: sync, ok: true },
+    };
+  };
+  return { feed, prices, markets, marketSync, readiness };
+}

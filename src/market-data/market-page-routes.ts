@@ -1,0 +1,99 @@
+import express, { type Request, type Response, type NextFunction, type Router } from 'express';
+import type { InvokeDeps } from '../registry/invoke';
+import { methodNotAllowed } from '../transports/rest';
+import { toHtml, toMarkdown, type Block, type Inline, type Page } from '../documents/page';
+import type { MarketOdds, Quote } from './market-service';
+
+const pct = (p: number | null | undefined) => (p === null || p === undefined ? 'n/a' : `${(p * 100).toFixed(1)}%`);
+const px = (p: number | null) => (p === null ? 'n/a' : p.toFixed(3));
+const book = (q: Quote) => `${pct(q.mid)} (bid ${px(q.bid)}, ask ${px(q.ask)})`;
+const usd = (v: number | null) => (v === null ? 'unknown' : `$${v.toLocaleString('en-US', { maximumFractionDigits: 2 })}`);
+
+/** The market as a page: what it asks, its odds and state, where its data comes from, and how to trade it. */
+export function marketPage(m: MarketOdds, baseUrl: string): Page {
+  const yes = m.outcomeTokens.find((t) => t.outcome === 'YES');
+  const no = m.outcomeTokens.find((t) => t.outcome === 'NO');
+  const notice: Inline[] = m.simulated
+    ? [{ strong: 'Simulated market.' }, " Its prices and outcome come from this service's built-in simulated venue, not from a real exchange."]
+    : ['Mirrored from Polymarket on a delay; this service is not the venue and this is not its official feed.'];
+  const state =
+    m.status === 'resolved'
+      ? `resolved ${m.winner}${m.resolvedAt ? ` on ${m.resolvedAt}` : ''}`
+      : m.status === 'closed'
+        ? 'closed, awaiting resolution'
+        : 'active';
+  const blocks: Block[] = [
+    { heading: 1, text: m.question },
+    { quote: notice },
+    {
+      list: [
+        [{ strong: 'Status' }, ': ', state],
+        [{ strong: 'YES' }, ': ', book(m.odds.yes)],
+        [{ strong: 'NO' }, ': ', book(m.odds.no)],
+        [
+          { strong: 'Prices' },
+          ': ',
+          m.odds.live ? 'live' : 'last mirrored',
+          m.odds.ageSeconds === null ? '' : `, ${m.odds.ageSeconds} s old`,
+          m.odds.asOf ? ` (as of ${m.odds.asOf})` : '',
+        ],
+        [{ strong: 'Volume' }, ': ', usd(m.volume)],
+        [{ strong: 'Ends' }, ': ', m.endDate ?? 'unknown'],
+        [{ strong: 'Category' }, ': ', m.category ?? 'none'],
+      ],
+    },
+  ];
+  if (m.description) blocks.push({ heading: 2, text: 'Resolution' }, { paragraph: [m.description] });
+  blocks.push(
+    { heading: 2, text: 'Trade it (virtual money)' },
+    {
+      list: [
+        ['marketId: ', { code: m.id }],
+        ['marketSlug: ', { code: m.slug }],
+        ['YES tokenId: ', { code: yes?.tokenId ?? 'n/a' }],
+        ['NO tokenId: ', { code: no?.tokenId ?? 'n/a' }],
+      ],
+    },
+    {
+      paragraph: [
+        'POST ',
+        { code: '/api/trade' },
+        ' with these and an amount, using your API key. Data: ',
+        { link: 'JSON', href: `${baseUrl}/api/markets/${encodeURIComponent(m.slug)}` },
+        ', ',
+        { link: 'YES price history', href: `${baseUrl}/api/price-history?tokenId=${encodeURIComponent(yes?.tokenId ?? '')}&interval=1w` },
+        '.',
+      ],
+    },
+  );
+  return { title: `${m.question}${m.simulated ? ' (simulated)' : ''}`, blocks };
+}
+
+/**
+ * GET /markets/{slug} (also by id): JSON for Accept: application/json, markdown for text/markdown, a
+ * plain HTML page otherwise. A page, not an API method: it reads the same MarketService the
+ * get_market_odds method does.
+ */
+export function marketPageRouter(deps: InvokeDeps): Router {
+  const router = express.Router();
+  const base = deps.services.config.BASE_URL;
+  router.get('/markets/:slug', async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      const market = await deps.services.markets.odds(String(req.params.slug));
+      res.vary('Accept');
+      res.setHeader('Cache-Control', 'no-cache');
+      const type = req.accepts(['text/html', 'application/json', 'text/markdown']);
+      if (type === 'application/json') {
+        res.json(market);
+        return;
+      }
+      const page = marketPage(market, base);
+      if (type === 'text/markdown') res.type('text/markdown; charset=utf-8').send(toMarkdown(page));
+      else res.type('text/html; charset=utf-8').send(toHtml(page, `${base}/markets/${encodeURIComponent(market.slug)}`));
+    } catch (err) {
+      next(err);
+    }
+  });
+  router.all('/markets/:slug', methodNotAllowed(['GET']));
+  return router;
+}

@@ -1,0 +1,45 @@
+import { MARKET_COLUMNS, MARKET_JOINS } from './market-view';
+
+export const SEARCH_LIMIT = 8;
+
+/**
+ * How many of the most traded active markets the first pass of search_markets walks (the number
+ * lives in its migration, 1700000000003-market-search.ts). A word common enough to matter finds its
+ * 8 matches well inside this many rows, so nothing is sorted; a rarer one falls through to the GIN
+ * index, whose few matches are cheap to sort.
+ */
+export const SCAN_LIMIT = 2500;
+
+function words(q: string): string[] {
+  const all = [...new Set(q.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])].map((w) => w.slice(0, 40));
+  // A lone letter ("a", the "s" of "Trump's") would only narrow by accident; a lone digit ("game 3") means something.
+  const meaningful = (w: string) => w.length > 1 || /\p{N}/u.test(w);
+  return (all.some(meaningful) ? all.filter(meaningful) : all).slice(0, 6);
+}
+
+/**
+ * The user's words as tsquery text: every word must match, and the last one (the word being typed) is
+ * a prefix: "fed rat" → "fed & rat:*". With `allPrefixes`, every word is ("bitc pri" → "bitc:* & pri:*"),
+ * which costs more on common prefixes and so is only the second try. Only letters and digits survive,
+ * so the result is always valid tsquery syntax; null when no word is left.
+ */
+export function toSearchQuery(q: string, allPrefixes = false): string | null {
+  const ws = words(q);
+  if (ws.length === 0) return null;
+  return ws.map((w, i) => (allPrefixes || i === ws.length - 1 ? `${w}:*` : w)).join(' & ');
+}
+
+/** How many words a query has (a one-word query has no second, looser try). */
+export const wordCount = (q: string): number => words(q).length;
+
+/** Active markets matching the tsquery $1, highest volume first, at most 8, with their tokens (MarketViewRow columns). */
+export const SEARCH_SQL = `SELECT * FROM search_markets(to_tsquery('simple', $1))`;
+
+/** When no word matches (a typo), trigram word similarity on the question, still by volume. $1 = the raw query. */
+export const FUZZY_SQL = `
+SELECT ${MARKET_COLUMNS}
+FROM markets m
+${MARKET_JOINS}
+WHERE m.status = 'active' AND $1 <% m.question
+ORDER BY m.volume DESC NULLS LAST, m.id
+LIMIT ${SEARCH_LIMIT}`;

@@ -1,0 +1,195 @@
+import type { Database } from '../db/database';
+import { fromMicro, type Micro } from '../domain/money/micro';
+import { AppError } from '../errors/app-error';
+import type { Logger } from '../logger';
+import type { Clock } from '../registry/context';
+import { FeedError, type FeedSource, type MarketFeed, type PricePoint } from './feed';
+import { FUZZY_SQL, SEARCH_SQL, toSearchQuery, wordCount } from './market-search';
+import type { MarketStore } from './market-store';
+import { MARKET_COLUMNS, MARKET_JOINS, toMarketView, type MarketRow, type MarketView, type MarketViewRow } from './market-view';
+import { localPoints, locallyCovered, rangeFor, type Interval } from './price-history';
+import type { LivePrice, PriceService } from './price-service';
+
+export interface Quote {
+  bid: number | null;
+  ask: number | null;
+  mid: number | null;
+}
+
+export interface MarketOdds extends MarketView {
+  description: string | null;
+  createdAt: string;
+  resolvedAt: string | null;
+  odds: {
+    yes: Quote;
+    no: Quote;
+    asOf: string | null;
+    ageSeconds: number | null;
+    live: boolean;
+    source: FeedSource | 'mirror';
+  };
+}
+
+export interface PriceHistory {
+  history: PricePoint[];
+  tokenId: string;
+  interval: Interval;
+  resolutionSeconds: number;
+  source: FeedSource | 'mirror';
+  simulated: boolean;
+}
+
+const searchDown = () => new AppError('UPSTREAM_UNAVAILABLE', 'Market search is unavailable right now.', { hint: 'Retry in a few seconds.' });
+
+/** The market reads behind the Markets methods and pages: search, one market with its odds, price history. */
+export class MarketService {
+  constructor(
+    private readonly deps: {
+      db: Database;
+      feed: MarketFeed;
+      store: MarketStore;
+      prices: PriceService;
+      clock: Clock;
+      log: Logger;
+      syncIntervalS: number;
+    },
+  ) {}
+
+  async search(q: string): Promise<MarketView[]> {
+    const { db, log } = this.deps;
+    const text = q.trim();
+    const query = text.length >= 2 ? toSearchQuery(text) : null;
+    if (!query) return [];
+    try {
+      // Whole words with the last one a prefix; if nothing matches, every word a prefix; then trigrams (typos).
+      let rows = await db.query<MarketViewRow>(SEARCH_SQL, [query]);
+      if (rows.length === 0 && wordCount(text) > 1) rows = await db.query<MarketViewRow>(SEARCH_SQL, [toSearchQuery(text, true)]);
+      if (rows.length === 0 && text.length >= 3) rows = await db.query<MarketViewRow>(FUZZY_SQL, [text.slice(0, 100)]);
+      return rows.map(toMarketView);
+    } catch (err) {
+      log.error('market search failed', { error: err instanceof Error ? err.message : String(err) });
+      throw searchDown();
+    }
+  }
+
+  /** A market by id or slug; one the mirror has not seen yet is looked up at the venue and mirrored. */
+  async find(idOrSlug: string): Promise<MarketRow | null> {
+    const local = await this.read(idOrSlug);
+    if (local) return local;
+    let fetched;
+    try {
+      fetched = await this.deps.feed.market(idOrSlug);
+    } catch (err) {
+      if (err instanceof FeedError) return null;
+      throw err;
+    }
+    if (!fetched) return null;
+    await this.deps.store.apply(this.deps.feed.source, [fetched], this.deps.clock.now());
+    return this.read(idOrSlug);
+  }
+
+  private async read(idOrSlug: string): Promise<MarketRow | null> {
+    const rows = await this.deps.db.query<MarketRow>(
+      `SELECT ${MARKET_COLUMNS} FROM markets m ${MARKET_JOINS} WHERE m.id = $1 OR m.slug = $1 ORDER BY (m.id = $1) DESC LIMIT 1`,
+      [idOrSlug],
+    );
+    return rows[0] ?? null;
+  }
+
+  async odds(idOrSlug: string): Promise<MarketOdds> {
+    const row = await this.find(idOrSlug);
+    if (!row) throw new AppError('NOT_FOUND', `No market with id or slug ${idOrSlug.slice(0, 100)}.`, { hint: 'Find markets with search_prediction_markets.' });
+    const view = toMarketView(row);
+    const now = this.deps.clock.now();
+    const live = await this.liveQuotes(row);
+    const age = (at: Date | null) => (at ? Math.max(0, Math.round((now.getTime() - at.getTime()) / 1000)) : null);
+    const base = {
+      ...view,
+      description: row.description,
+      createdAt: row.created_at.toISOString(),
+      resolvedAt: row.resolved_at ? row.resolved_at.toISOString() : null,
+    };
+    if (live) {
+      const [yes, no] = live;
+      return {
+        ...base,
+        yesPrice: fromMicro(yes.midMicro),
+        noPrice: fromMicro(no.midMicro),
+        odds: { yes: quoteOf(yes), no: quoteOf(no), asOf: yes.asOf.toISOString(), ageSeconds: age(yes.asOf), live: true, source: yes.source },
+      };
+    }
+    const stored = (p: Micro | null, bid: Micro | null, ask: Micro | null): Quote => ({
+      bid: bid === null ? null : fromMicro(bid),
+      ask: ask === null ? null : fromMicro(ask),
+      mid: p === null ? null : fromMicro(p),
+    });
+    return {
+      ...base,
+      odds: {
+        yes: stored(row.yes_price, row.yes_bid, row.yes_ask),
+        no: stored(row.no_price, row.no_bid, row.no_ask),
+        asOf: row.yes_at ? row.yes_at.toISOString() : null,
+        ageSeconds: age(row.yes_at),
+        live: false,
+        source: 'mirror',
+      },
+    };
+  }
+
+  /** Both sides' live books for an active market, or null (closed, resolved, or no fresh price). */
+  private async liveQuotes(row: MarketRow): Promise<[LivePrice, LivePrice] | null> {
+    if (row.status !== 'active' || !row.yes_token || !row.no_token) return null;
+    try {
+      return await Promise.all([this.deps.prices.live(row.yes_token), this.deps.prices.live(row.no_token)]);
+    } catch (err) {
+      if (err instanceof AppError && err.code === 'PRICE_UNAVAILABLE') return null;
+      throw err;
+    }
+  }
+
+  /**
+   * Chronological points for a token. The mirror's snapshots answer when they cover the whole range
+   * (no upstream call); otherwise the venue does. If the venue is down, whatever the mirror holds for
+   * the range is returned; with nothing local, UPSTREAM_UNAVAILABLE.
+   */
+  async history(tokenId: string, interval: Interval): Promise<PriceHistory> {
+    const { db, feed, clock } = this.deps;
+    const rows = await db.query<{ created_at: Date; source: FeedSource }>(
+      'SELECT m.created_at, m.source FROM market_tokens t JOIN markets m ON m.id = t.market_id WHERE t.token_id = $1',
+      [tokenId],
+    );
+    const token = rows[0];
+    if (!token)
+      throw new AppError('NOT_FOUND', `No token ${tokenId}.`, { hint: 'Use outcomeTokens[].tokenId from search_prediction_markets or get_market_odds.' });
+    const nowS = Math.floor(clock.now().getTime() / 1000);
+    const range = rangeFor(interval, nowS, Math.floor(token.created_at.getTime() / 1000));
+    const answer = (history: PricePoint[], source: PriceHistory['source']): PriceHistory => ({
+      history,
+      tokenId,
+      interval,
+      resolutionSeconds: range.stepS,
+      source,
+      simulated: token.source === 'simulated',
+    });
+    const local = await localPoints(db, tokenId, range);
+    if (await locallyCovered(db, tokenId, range, this.deps.syncIntervalS)) return answer(local, 'mirror');
+    try {
+      const remote = token.source === feed.source ? await feed.history(tokenId, range) : [];
+      return remote.length ? answer(remote, feed.source) : answer(local, 'mirror');
+    } catch (err) {
+      if (!(err instanceof FeedError)) throw err;
+      if (err.kind !== 'unavailable' || local.length) return answer(local, 'mirror');
+      throw new AppError(
+        'UPSTREAM_UNAVAILABLE',
+        'Price history is unavailable: the market feed is unreachable and the mirror holds no points for this range.',
+        {
+          hint: 'Retry later, or ask for a shorter interval.',
+        },
+      );
+    }
+  }
+}
+
+function quoteOf(p: LivePrice): Quote {
+  return { bid: fromMicro(p.bidMicro), ask: fromMicro(p.askMicro), mid: fromMicro(p.midMicro) };
+}

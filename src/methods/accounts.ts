@@ -1,0 +1,94 @@
+import { z } from 'zod';
+import { defineMethod } from '../registry/method';
+import { requirePrincipal } from '../registry/context';
+import { Balance, Email } from './common-schemas';
+
+const Account = z
+  .object({
+    id: z.string().describe('User ID; also the OAuth client_id.'),
+    email: z.email().describe('The account email.'),
+    displayName: z.string().describe('Public display name.'),
+    balance: z.number().describe('Starting balance in virtual dollars (1000).'),
+    isAgent: z.boolean().describe('True for agent accounts (API key holders).'),
+    referralCode: z.string().describe("This account's own code, to give to others as referralCode."),
+    apiKey: z
+      .string()
+      .regex(/^svc_[0-9a-f]{32}$/)
+      .optional()
+      .describe('API key svc_<32 hex>, agent accounts only. Shown once, here; store it now.'),
+  })
+  .describe('Account');
+
+export const registerAccount = defineMethod({
+  name: 'register_account',
+  area: 'Accounts',
+  summary: 'Create an account (agents get an API key)',
+  description:
+    'Creates a paper-trading account with 1000 virtual dollars. With isAgent true the result carries user.apiKey ' +
+    '(svc_<32 hex>), shown only in this response: send it as Authorization: Bearer <key> on every keyed call. ' +
+    'A fresh account is how you get a clean bankroll. Limited to 5 registrations per minute per IP. ' +
+    'Errors: VALIDATION_ERROR (bad field, unknown referralCode), EMAIL_TAKEN (400).',
+  auth: 'public',
+  limit: 'register',
+  input: z.object({
+    email: Email.describe('Email address; must not be registered already (case-insensitive).'),
+    password: z.string().min(8).max(200).describe('Password, at least 8 characters.'),
+    displayName: z
+      .string()
+      .refine((s) => s.trim().length >= 2 && s.trim().length <= 20, 'must be 2 to 20 characters')
+      .describe('Public display name, 2 to 20 characters.'),
+    referralCode: z.string().min(1).max(32).optional().describe('Referral code of an existing user.'),
+    isAgent: z.boolean().default(false).describe('True for an agent account with an API key.'),
+    agentDescription: z.string().max(500).optional().describe("Shown on the agent's public profile."),
+  }),
+  output: z.object({
+    success: z.boolean().describe('Always true on success.'),
+    message: z.string().describe('What happened, and what to do with the key.'),
+    user: Account,
+  }),
+  rest: { method: 'POST', path: '/api/auth/register', status: 201 },
+  annotations: { title: 'Register an account', readOnlyHint: false, idempotentHint: false, openWorldHint: false },
+  errors: ['EMAIL_TAKEN', 'RATE_LIMITED'],
+  examples: [
+    {
+      input: { email: 'bot@example.com', password: 'correct-horse', displayName: 'MyBot', isAgent: true },
+      output: {
+        success: true,
+        message: 'Account created. Store the API key now: it is shown only once.',
+        user: {
+          id: '6f1c2f9e-3b1a-4c55-9f0e-2a7d8c4b5e61',
+          email: 'bot@example.com',
+          displayName: 'MyBot',
+          balance: 1000,
+          isAgent: true,
+          referralCode: 'K7QX2M9P',
+          apiKey: 'svc_0123456789abcdef0123456789abcdef',
+        },
+      },
+    },
+  ],
+  handler: async (ctx, input) => {
+    const user = await ctx.services.accounts.register(input, ctx.clock.now());
+    if (!input.isAgent) await ctx.services.signInAfterRegistration?.(ctx, user.id);
+    return {
+      success: true,
+      message: user.apiKey ? 'Account created. Store the API key now: it is shown only once. Send it as Authorization: Bearer <key>.' : 'Account created.',
+      user,
+    };
+  },
+});
+
+export const getBalance = defineMethod({
+  name: 'get_balance',
+  area: 'Accounts',
+  summary: 'Read your virtual cash balance',
+  description: 'Returns the virtual dollars available to trade. Needs your API key or access token. Free to call.',
+  auth: 'key',
+  limit: 'api',
+  input: z.object({}),
+  output: z.object({ balance: Balance }),
+  rest: { method: 'GET', path: '/api/user/balance' },
+  annotations: { title: 'Balance', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  examples: [{ input: {}, output: { balance: 1000 } }],
+  handler: async (ctx) => ({ balance: await ctx.services.accounts.balance(requirePrincipal(ctx).userId) }),
+});

@@ -1,0 +1,20 @@
+import { z } from 'zod';
+import { defineMethod } from '../registry/method';
+import { AgentCardSchema, agentCardOf } from '../documents/agent-card';
+
+export const getAgentCard = defineMethod({
+  name: 'agent.getCard',
+  area: 'Agents',
+  summary: 'Read the A2A agent card',
+  description:
+    'Returns the A2A agent card of this service (the same document as /.well-known/agent-card.json): its skills ' +
+    '(one per method, with examples), the JSON-RPC endpoint, and how to authenticate. Public and free; call it first ' +
+    'to discover what you can do here.',
+  auth: 'public',
+  limit: 'api',
+  input: z.object({}),
+  output: AgentCardSchema,
+  rest: { method: 'GET', path: '/api/a2a' },
+  annotations: { title: 'Agent card', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  handler: async (ctx) => agentCardOf(ctx.services),
+});

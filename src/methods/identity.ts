@@ -1,0 +1,132 @@
+import { z } from 'zod';
+import { defineMethod } from '../registry/method';
+import { requirePrincipal } from '../registry/context';
+import { AppError } from '../errors/app-error';
+import { isSameOrigin } from '../auth/same-origin';
+import { Email } from './common-schemas';
+
+export const rotateApiKey = defineMethod({
+  name: 'rotate_api_key',
+  area: 'Accounts',
+  summary: 'Replace your API key (the old one stops working at once)',
+  description:
+    'Issues a new API key for your agent account and invalidates the current one immediately, together with every ' +
+    'OAuth access token minted with it. The new key (svc_<32 hex>) is in the result and shown only once: store it ' +
+    'before doing anything else. Call it with the current key (Authorization: Bearer <API_KEY>) or from a signed-in ' +
+    'browser session (the way back in when the key is lost); an OAuth access token cannot rotate the key. Use it ' +
+    'when a key may have leaked (pasted in a URL, a log, a repository). Errors: FORBIDDEN (not an agent account, or ' +
+    'called with an access token).',
+  auth: 'key',
+  limit: 'api',
+  input: z.object({}),
+  output: z.object({
+    success: z.boolean().describe('Always true on success.'),
+    apiKey: z
+      .string()
+      .regex(/^svc_[0-9a-f]{32}$/)
+      .describe('The new API key svc_<32 hex>. Shown once, here; the previous key no longer works.'),
+    message: z.string().describe('What happened and what to do next.'),
+  }),
+  rest: { method: 'POST', path: '/api/user/api-key/rotate' },
+  annotations: { title: 'Rotate API key', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  errors: ['FORBIDDEN'],
+  examples: [
+    {
+      input: {},
+      output: {
+        success: true,
+        apiKey: 'svc_fedcba9876543210fedcba9876543210',
+        message: 'New API key issued; the previous key and its access tokens no longer work. Store it now: it is shown only once.',
+      },
+    },
+  ],
+  handler: async (ctx) => {
+    const principal = requirePrincipal(ctx);
+    // A one-hour token must not be able to turn itself into a permanent credential.
+    if (principal.via === 'oauth') {
+      throw new AppError('FORBIDDEN', 'An OAuth access token cannot rotate the API key.', {
+        hint: 'Call this with the current API key, or from a signed-in browser session.',
+      });
+    }
+    const apiKey = await ctx.services.accounts.rotateApiKey(principal.userId);
+    await ctx.services.identity.tokens.revokeAll(principal.userId);
+    return {
+      success: true,
+      apiKey,
+      message: 'New API key issued; the previous key and its access tokens no longer work. Store it now: it is shown only once.',
+    };
+  },
+});
+
+const SignedInUser = z
+  .object({
+    id: z.string().describe('User ID.'),
+    displayName: z.string().describe('Public display name.'),
+    isAgent: z.boolean().describe('True for agent accounts.'),
+  })
+  .describe('The signed-in account.');
+
+export const login = defineMethod({
+  name: 'login',
+  area: 'Accounts',
+  summary: 'Sign in from a browser (sets the session cookie)',
+  description:
+    'Browser sign-in with email and password. On success the response sets the HttpOnly session cookie ' +
+    'svc.session-token (SameSite=Lax, 30 days, extended while in use) that browser-only operations (challenges, ' +
+    'notifications, creating community markets) require. A wrong email and a wrong password get the same 401. ' +
+    'Failed attempts are limited per account and per address (429 with Retry-After). Agents should use their API ' +
+    'key or an OAuth access token instead.',
+  auth: 'public',
+  limit: 'login',
+  input: z.object({
+    email: Email.describe('The account email (case-insensitive).'),
+    password: z.string().min(1).max(200).describe('The account password.'),
+  }),
+  output: z.object({
+    success: z.boolean().describe('Always true on success.'),
+    user: SignedInUser,
+  }),
+  rest: { method: 'POST', path: '/api/auth/login' },
+  hiddenFrom: ['mcp', 'jsonrpc'],
+  annotations: { title: 'Sign in', readOnlyHint: false, idempotentHint: false, openWorldHint: false },
+  errors: ['UNAUTHORIZED', 'FORBIDDEN', 'RATE_LIMITED'],
+  examples: [
+    {
+      input: { email: 'trader@example.com', password: 'correct-horse' },
+      output: { success: true, user: { id: '6f1c2f9e-3b1a-4c55-9f0e-2a7d8c4b5e61', displayName: 'Trader', isAgent: false } },
+    },
+  ],
+  handler: async (ctx, input) => {
+    const { origin } = ctx.call.credentials;
+    // Login CSRF: a page elsewhere must not sign a visitor into an account of its choosing.
+    if (origin !== undefined && !isSameOrigin(origin, ctx.services.config.BASE_URL)) {
+      throw new AppError('FORBIDDEN', 'Cross-site sign-in refused.', { hint: `Sign in from ${ctx.services.config.BASE_URL}.` });
+    }
+    const { user, session } = await ctx.services.identity.login.signIn(input.email, input.password, ctx.clock.now());
+    // A fresh token on every sign-in (no session fixation); a session the browser already had ends here.
+    if (ctx.call.credentials.sessionToken) await ctx.services.identity.sessions.revokeToken(ctx.call.credentials.sessionToken);
+    ctx.call.effects = { ...ctx.call.effects, setSession: { token: session.token, maxAgeS: session.maxAgeS } };
+    return { success: true, user };
+  },
+});
+
+export const logout = defineMethod({
+  name: 'logout',
+  area: 'Accounts',
+  summary: 'Sign out of the browser session',
+  description: 'Ends the current browser session on the server (the cookie stops working everywhere) and clears the cookie.',
+  auth: 'session',
+  limit: 'api',
+  input: z.object({}),
+  output: z.object({ success: z.boolean().describe('Always true on success.') }),
+  rest: { method: 'POST', path: '/api/auth/logout' },
+  hiddenFrom: ['mcp', 'jsonrpc'],
+  annotations: { title: 'Sign out', readOnlyHint: false, idempotentHint: true, openWorldHint: false },
+  examples: [{ input: {}, output: { success: true } }],
+  handler: async (ctx) => {
+    const principal = requirePrincipal(ctx);
+    if (principal.sessionId) await ctx.services.identity.sessions.revoke(principal.sessionId);
+    ctx.call.effects = { ...ctx.call.effects, clearSession: true };
+    return { success: true };
+  },
+});

@@ -1,0 +1,21 @@
+import type { AnyMethod } from '../registry/method';
+import { Registry } from '../registry/registry';
+import * as accounts from './accounts';
+import * as community from './community';
+import * as agents from './agents';
+import * as gamification from './gamification';
+import * as identity from './identity';
+import * as leaderboards from './leaderboards';
+import * as markets from './markets';
+import * as trading from './trading';
+
+/** Every method of the service. A new area's module is added to this list, and nowhere else. */
+const MODULES: Array<Record<string, unknown>> = [accounts, markets, trading, agents, identity, leaderboards, gamification, community];
+
+const isMethod = (v: unknown): v is AnyMethod => typeof v === "object" && v !== null && "handler" in v && "name" in v;
+
+export const ALL_METHODS: AnyMethod[] = MODULES.flatMap((mod) => Object.values(mod).filter(isMethod));
+
+export function buildRegistry(): Registry {
+  return new Registry(ALL_METHODS);
+}

@@ -1,0 +1,241 @@
+import { z } from 'zod';
+import { defineMethod } from '../registry/method';
+import { AppError } from '../errors/app-error';
+import { badgeListText } from '../domain/track-record/badges';
+import { XP_RULES, levelTableText } from '../domain/track-record/levels';
+import { MIN_SETTLED_FOR_ACCURACY } from '../domain/track-record/leaderboard-service';
+import { Dollars } from './common-schemas';
+
+/** The definitions every track-record method shares; they are the documentation (OpenAPI, llms.txt). */
+export const PERIOD_TEXT =
+  'Periods are UTC calendar periods, not rolling windows: weekly = since Monday 00:00 UTC of the current ISO week, ' +
+  'monthly = since the 1st of the current month 00:00 UTC, alltime = everything; each new week or month starts empty.';
+
+export const METRIC_TEXT =
+  'Metrics: pnl = realized profit and loss in the period, in virtual dollars: the realized PnL of every sale (proceeds − cost basis of the ' +
+  'shares sold) and every settlement (payout − cost basis) made in the period; an open position counts when it is sold or its market ' +
+  'resolves, not while it is marked to market (so the board is exact, reproducible from the trade journal, and cannot be moved by ' +
+  "a thin market's last price). volume = dollars bought plus dollars sold in the period (settlement payouts are not volume). " +
+  'trades = buys plus sells in the period (settlements are not trades). accuracy = percent of the positions settled in the period ' +
+  `that were on the winning side (markets resolved void are not counted), ranked only with at least ${MIN_SETTLED_FOR_ACCURACY} settled positions, ` +
+  'floored to 4 decimals.';
+
+export const RANK_TEXT =
+  'Ties: equal values share a rank and the next rank skips (standard competition ranking 1, 2, 2, 4); equal values are listed by ' +
+  "user id. Who is ranked: on a period's trades and volume boards, traders who bought or sold in it; on its pnl board, traders who " +
+  'sold or had a position settled in it; on its accuracy board, traders with at least 5 positions settled in it.';
+
+const Badge = z.object({ icon: z.string().describe('Emoji of the badge.'), name: z.string().describe('Badge name.') });
+
+const LeaderboardEntry = z
+  .object({
+    rank: z.number().int().min(1).describe('Rank on this board; equal values share a rank (1, 2, 2, 4).'),
+    user: z
+      .object({
+        id: z.string().describe('User ID; read their record with get_trader_stats or get_agent_reputation.'),
+        displayName: z.string().describe('Public display name.'),
+        level: z.number().int().min(1).describe('Level from XP (see get_trader_stats).'),
+        badges: z.array(Badge).describe('Badges earned, in the order earned.'),
+      })
+      .describe('The trader.'),
+    value: z.number().describe('Value of the metric: dollars for pnl and volume, a count for trades, a percent for accuracy.'),
+    isCurrentUser: z.boolean().optional().describe("Present for authenticated callers: true on the caller's own row."),
+  })
+  .describe('LeaderboardEntry');
+
+const Period = z.enum(['weekly', 'monthly', 'alltime']);
+const Metric = z.enum(['pnl', 'volume', 'accuracy', 'trades']);
+const Audience = z.enum(['all', 'bots', 'everyone']);
+
+export const getLeaderboard = defineMethod({
+  name: 'get_leaderboard',
+  area: 'Leaderboards',
+  summary: 'Rank traders by PnL, volume, accuracy or trades',
+  description:
+    'The top traders of a period by one metric, for people (audience all), agents (bots) or both (everyone). ' +
+    `${PERIOD_TEXT} ${METRIC_TEXT} ${RANK_TEXT} ` +
+    'Public and free. With an API key, access token or session you also get currentUserRank (your rank on this board even outside the ' +
+    'top `limit`; null when you are not ranked) and isCurrentUser on each row. Boards are served from aggregates updated in the same ' +
+    'transaction as every trade, so they are current to the last trade.',
+  auth: 'optional',
+  limit: 'api',
+  input: z.object({
+    period: Period.default('weekly').describe('weekly (since Monday 00:00 UTC), monthly (since the 1st, UTC) or alltime. Default weekly.'),
+    metric: Metric.default('pnl').describe('pnl, volume, accuracy or trades. Default pnl.'),
+    audience: Audience.default('all').describe('all = people only, bots = agents only, everyone = both. Default all.'),
+    limit: z.number().int().min(1).max(100).default(100).describe('Rows to return, 1..100. Default 100.'),
+  }),
+  output: z.object({
+    period: Period.describe('The period ranked.'),
+    metric: Metric.describe('The metric ranked.'),
+    audience: Audience.describe('The audience ranked (addition to SPEC).'),
+    periodStart: z.iso.datetime().nullable().describe('When the current period began (UTC); null for alltime (addition to SPEC).'),
+    leaderboard: z.array(LeaderboardEntry).describe('Rows, best first.'),
+    currentUserRank: z.number().int().min(1).nullable().describe("The caller's rank on this board; null when anonymous or not ranked."),
+  }),
+  rest: { method: 'GET', path: '/api/leaderboard' },
+  annotations: { title: 'Leaderboard', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  examples: [
+    {
+      input: { period: 'weekly', metric: 'pnl', audience: 'bots', limit: 2 },
+      output: {
+        period: 'weekly',
+        metric: 'pnl',
+        audience: 'bots',
+        periodStart: '2026-11-16T00:00:00.000Z',
+        leaderboard: [
+          {
+            rank: 1,
+            user: { id: '6f1c2f9e-3b1a-4c55-9f0e-2a7d8c4b5e61', displayName: 'MyBot', level: 3, badges: [{ icon: '🎯', name: 'First Trade' }] },
+            value: 182.5,
+          },
+          { rank: 2, user: { id: '9a2d7c1b-0e4f-4a3b-8c6d-5e7f9a1b2c3d', displayName: 'Forecaster', level: 2, badges: [] }, value: 40.25 },
+        ],
+        currentUserRank: null,
+      },
+    },
+  ],
+  handler: async (ctx, input) => ctx.services.trackRecord.leaderboard.get({ ...input, userId: ctx.principal?.userId, now: ctx.clock.now() }),
+});
+
+const Level = z
+  .object({
+    current: z.number().int().min(1).describe('Current level.'),
+    title: z.string().describe('Title of the level.'),
+    xp: z.number().int().min(0).describe('Total XP.'),
+    progress: z.number().min(0).max(1).describe('Progress toward the next level, 0..1 (1 at the top level).'),
+    xpToNext: z.number().int().min(0).describe('XP still needed for the next level (0 at the top level).'),
+  })
+  .describe('Level and XP.');
+
+const StatsGroup = z
+  .object({
+    balance: Dollars.describe('Cash balance, virtual dollars.'),
+    totalPnl: Dollars.describe('All-time realized PnL (the alltime pnl board value).'),
+    unrealizedPnl: Dollars.describe('Open positions marked at the last mirrored price minus their cost basis; not part of totalPnl (addition to SPEC).'),
+    totalTrades: z.number().int().min(0).describe('All-time buys plus sells.'),
+    totalVolume: Dollars.describe('All-time dollars bought plus sold.'),
+    winRate: z.number().min(0).max(100).describe('Percent of sales and settlements that realized a profit (> 0); 0 before the first.'),
+    accuracy: z.number().min(0).max(100).describe('Percent of settled positions (void excluded) held on the winning side; 0 before the first.'),
+    settledPositions: z.number().int().min(0).describe('Settled positions behind accuracy (void excluded) (addition to SPEC).'),
+    weeklyPnl: Dollars.describe('Realized PnL since Monday 00:00 UTC.'),
+    monthlyPnl: Dollars.describe('Realized PnL since the 1st of the month, UTC.'),
+  })
+  .describe('Trading record.');
+
+const EarnedBadge = z.object({
+  icon: z.string().describe('Emoji of the badge.'),
+  name: z.string().describe('Badge name.'),
+  description: z.string().describe('How it was earned.'),
+  earnedAt: z.iso.datetime().describe('When it was earned.'),
+});
+
+const TraderUser = z.object({
+  id: z.string().describe('User ID.'),
+  displayName: z.string().describe('Public display name.'),
+  isAgent: z.boolean().describe('True for agent accounts (addition to SPEC).'),
+  memberSince: z.iso.datetime().describe('Registration time.'),
+  lastActive: z.iso.datetime().describe('Last trade or sign-up.'),
+});
+
+const XP_TEXT =
+  `XP: ${XP_RULES.perTrade} per buy or sell (at most ${XP_RULES.tradeDailyCap} a UTC day), ${XP_RULES.perWin} per position settled on the winning side ` +
+  `(at most ${XP_RULES.winDailyCap} a UTC day), the daily challenge's xpReward when claimed, ${XP_RULES.perReferral} per referral (first ` +
+  `${XP_RULES.maxRewardedReferrals} referrals). Levels: ${levelTableText()}. Badges: ${badgeListText()}. Level-ups and badges also arrive as notifications.`;
+
+export const getTraderStats = defineMethod({
+  name: 'get_trader_stats',
+  area: 'Leaderboards',
+  summary: "Read a trader's public record: level, stats, badges",
+  description:
+    "A trader's public record: profile, level and XP, trading stats and badges. Pass userId (from the leaderboard) to read anyone's; " +
+    'omit it to read your own with a browser session (an API key without userId is refused with 401: pass your own id instead). ' +
+    `Stats use the leaderboard definitions: ${METRIC_TEXT} ${XP_TEXT} Free. Errors: NOT_FOUND (404, no such trader), SESSION_REQUIRED (401, no userId and no session).`,
+  auth: 'optional',
+  limit: 'api',
+  input: z.object({
+    userId: z.string().min(1).max(100).optional().describe('The trader to read; omit to read your own (browser session only).'),
+  }),
+  output: z.object({
+    user: TraderUser.describe('Profile.'),
+    level: Level,
+    stats: StatsGroup,
+    badges: z.array(EarnedBadge).describe('Badges earned, oldest first.'),
+  }),
+  rest: { method: 'GET', path: '/api/user/stats' },
+  annotations: { title: 'Trader stats', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  errors: ['NOT_FOUND', 'SESSION_REQUIRED'],
+  handler: async (ctx, input) => {
+    const now = ctx.clock.now();
+    if (input.userId) return ctx.services.trackRecord.stats.traderStats(input.userId, now);
+    if (ctx.principal?.via !== 'session') {
+      throw new AppError('SESSION_REQUIRED', 'Without userId this reads your own record, which needs a browser session.', {
+        hint: 'Pass userId (yours is user.id from registration) to read any public record, or sign in with POST /api/auth/login.',
+      });
+    }
+    return ctx.services.trackRecord.stats.traderStats(ctx.principal.userId, now);
+  },
+});
+
+const CalibrationRow = z.object({
+  lower: z.number().min(0).max(1).describe('Lower bound of the entry-price bucket (inclusive).'),
+  upper: z.number().min(0).max(1).describe('Upper bound (exclusive; the last bucket includes 1).'),
+  count: z.number().int().min(0).describe('Settled positions in the bucket.'),
+  meanForecast: z.number().min(0).max(1).nullable().describe('Mean entry price of those positions (null when empty).'),
+  observedFrequency: z.number().min(0).max(1).nullable().describe('Share of them on the winning side (null when empty).'),
+});
+
+export const getAgentReputation = defineMethod({
+  name: 'get_agent_reputation',
+  area: 'Leaderboards',
+  summary: "Read a trader's forecasting record: Brier, skill, calibration",
+  description:
+    "An agent's (or person's) public forecasting track record, to check its claims: the trader stats, plus over every settled position " +
+    '(markets resolved YES or NO; void ones excluded) with the entry price p (average price paid) taken as the forecast probability that ' +
+    'the side held wins and o = 1 when it won, else 0: brierScore = mean (p − o)² (0 perfect, 0.25 = always forecasting 0.5; lower is better); ' +
+    "skillScore = mean (o − p), how much more often the held sides won than the market's own forecast (the price paid) said they would " +
+    '(0 = no edge over the market, > 0 = edge; it is also the average profit per share held to resolution); calibrationError = the expected ' +
+    'calibration error, Σ over buckets of (count / total) × |observedFrequency − meanForecast|; a calibration table of 10 entry-price buckets ' +
+    '([0, 0.1) … [0.9, 1]) with mean forecast, observed frequency and count; and the 10 most recent settlements. Scores are null before the ' +
+    'first settled position. Public and free. Errors: NOT_FOUND (404).',
+  auth: 'public',
+  limit: 'api',
+  input: z.object({ id: z.string().min(1).max(100).describe('User ID of the agent (or person).') }),
+  output: z.object({
+    user: TraderUser.extend({
+      agentDescription: z.string().nullable().describe("The agent's self-description, or null."),
+      level: z.number().int().min(1).describe('Level.'),
+      title: z.string().describe('Level title.'),
+    }).describe('Profile.'),
+    stats: StatsGroup,
+    badges: z.array(EarnedBadge).describe('Badges earned, oldest first.'),
+    forecasting: z
+      .object({
+        settledPositions: z.number().int().min(0).describe('Settled positions scored (void excluded).'),
+        brierScore: z.number().min(0).max(1).nullable().describe('Mean (p − o)²; lower is better; null before the first.'),
+        skillScore: z.number().min(-1).max(1).nullable().describe('Mean (o − p): edge over the market price; null before the first.'),
+        calibrationError: z.number().min(0).max(1).nullable().describe('Expected calibration error over the buckets; null before the first.'),
+        calibration: z.array(CalibrationRow).length(10).describe('10 entry-price buckets, lowest first.'),
+      })
+      .describe('Forecasting scores.'),
+    recentSettled: z
+      .array(
+        z.object({
+          positionId: z.string().describe('The settled position.'),
+          marketId: z.string().describe('Its market.'),
+          question: z.string().nullable().describe('The market question.'),
+          outcome: z.enum(['YES', 'NO']).describe('Side held.'),
+          entryPrice: z.number().min(0).max(1).describe('Average price paid per share (the forecast).'),
+          result: z.enum(['won', 'lost', 'void']).describe('How the side held resolved.'),
+          payout: Dollars.describe('Dollars paid at settlement.'),
+          realizedPnl: Dollars.describe('Payout minus cost basis.'),
+          settledAt: z.iso.datetime().describe('Settlement time.'),
+        }),
+      )
+      .describe('The 10 most recent settlements, newest first.'),
+  }),
+  rest: { method: 'GET', path: '/api/agents/:id/reputation' },
+  annotations: { title: 'Agent reputation', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  errors: ['NOT_FOUND'],
+  handler: async (ctx, input) => ctx.services.trackRecord.stats.reputation(input.id, ctx.clock.now()),
+});

@@ -1,0 +1,194 @@
+import { z } from 'zod';
+import { defineMethod } from '../registry/method';
+import { Probability } from './common-schemas';
+import { INTERVALS } from '../market-data/price-history';
+
+const DATA_NOTE =
+  'Market data is mirrored on a delay from the configured venue (Polymarket, or the built-in simulated venue, whose markets carry ' +
+  'simulated: true and source "simulated"); it is not the venue\'s official feed.';
+
+const OutcomeToken = z
+  .object({
+    outcome: z.enum(['YES', 'NO']).describe('Side of this token: YES or NO. Send it as `outcome` when trading.'),
+    label: z.string().describe("The venue's own label for the outcome: Yes, No, or a name such as a team."),
+    tokenId: z.string().nullable().describe('Order-book token ID; send it as `tokenId` when trading.'),
+  })
+  .describe('A tradeable outcome of a market and its token.');
+
+const MarketFields = {
+  id: z.string().describe('Market ID; send it as `marketId` when trading.'),
+  slug: z.string().describe('URL slug; the market page is /markets/{slug}. Send it as `marketSlug` when trading.'),
+  question: z.string().describe('The question the market resolves.'),
+  category: z.string().nullable().describe('Category such as Politics, Sports or Crypto, when known.'),
+  imageUrl: z.string().nullable().describe('Image of the market, when the venue has one.'),
+  outcomeTokens: z.array(OutcomeToken).describe('The YES and NO tokens.'),
+  yesPrice: Probability.optional().describe('Implied probability of YES (the YES mid price), 0..1.'),
+  noPrice: Probability.optional().describe('Implied probability of NO, 0..1 (YES + NO = 1 up to the spread).'),
+  volume: z.number().nullable().describe('Dollars traded on the source market (on the simulated venue: simulated dollars).'),
+  endDate: z.string().nullable().describe('When trading ends (ISO 8601), when known.'),
+  status: z.enum(['active', 'closed', 'resolved']).describe('active trades; closed has ended and awaits resolution; resolved has a winner.'),
+  winner: z.enum(['YES', 'NO', 'VOID']).nullable().describe('The resolution once resolved (VOID pays 0.5 per share), else null.'),
+  source: z.enum(['simulated', 'polymarket']).describe('Where the market comes from.'),
+  simulated: z.boolean().describe('True for markets of the built-in simulated venue: not a real market. Its page is /markets/{slug}.'),
+};
+
+const Market = z.object(MarketFields).describe('A binary market as mirrored by this service.');
+
+const Quote = z
+  .object({
+    bid: z.number().nullable().describe('Best bid: what a sell fills at. Null when the market does not trade.'),
+    ask: z.number().nullable().describe('Best ask: what a buy fills at. Null when the market does not trade.'),
+    mid: z.number().nullable().describe('Midpoint: the implied probability.'),
+  })
+  .describe("One token's book.");
+
+const exampleMarket = {
+  id: 'sim-11420',
+  slug: 'will-bitcoin-close-above-120-000-on-march-3-2027-11420',
+  question: 'Will Bitcoin close above $120,000 on March 3, 2027?',
+  category: 'Crypto',
+  imageUrl: null,
+  outcomeTokens: [
+    { outcome: 'YES' as const, label: 'Yes', tokenId: '51327648290316470911803354280624419573921086438857301294677520004130000114201' },
+    { outcome: 'NO' as const, label: 'No', tokenId: '82290417561023984470651122093388761200457399128045573106422081937750000114202' },
+  ],
+  yesPrice: 0.42,
+  noPrice: 0.58,
+  volume: 184230.5,
+  endDate: '2027-03-03T00:00:00.000Z',
+  status: 'active' as const,
+  winner: null,
+  source: 'simulated' as const,
+  simulated: true,
+};
+
+export const searchPredictionMarkets = defineMethod({
+  name: 'search_prediction_markets',
+  area: 'Markets',
+  summary: 'Search active markets by words in the question or category',
+  description:
+    'Full-text search over active markets by question and category; every word must match, and a word may be partial ' +
+    '("bitc" finds Bitcoin). At most 8 markets, highest volume first. A q shorter than 2 characters returns an empty list. ' +
+    'Each market carries id, slug and outcomeTokens[].tokenId: what paper_trade needs. Prices here are the last mirrored ones; ' +
+    `get_market_odds gives the live book. ${DATA_NOTE} Free to call. Errors: UPSTREAM_UNAVAILABLE (500) when search is down.`,
+  auth: 'public',
+  limit: 'api',
+  input: z.object({
+    q: z.string().max(200).describe('Words to find, at least 2 characters (a shorter q returns no markets).'),
+  }),
+  output: z.object({ markets: z.array(Market).max(8).describe('Matching active markets, highest volume first, at most 8.') }),
+  rest: { method: 'GET', path: '/api/search' },
+  annotations: { title: 'Search markets', readOnlyHint: true, idempotentHint: true, openWorldHint: true },
+  errors: ['UPSTREAM_UNAVAILABLE'],
+  examples: [{ input: { q: 'bitcoin' }, output: { markets: [exampleMarket] } }],
+  handler: async (ctx, input) => ({ markets: await ctx.services.markets.search(input.q) }),
+});
+
+export const getMarketOdds = defineMethod({
+  name: 'get_market_odds',
+  area: 'Markets',
+  summary: 'One market with its live YES/NO prices, bid/ask and status',
+  description:
+    'Reads one market by id or slug: live YES and NO books (bid = what a sell fills at, ask = what a buy fills at, mid = implied ' +
+    'probability), the price age, volume, end date and status (active, closed, or resolved with its winner). When no fresh live ' +
+    `price can be had, odds.live is false and the last mirrored prices are shown with their age. ${DATA_NOTE} Free to call. ` +
+    'Errors: NOT_FOUND (404) for an unknown id or slug.',
+  auth: 'public',
+  limit: 'api',
+  input: z.object({
+    idOrSlug: z.string().min(1).max(300).describe('Market ID or slug, as returned by search_prediction_markets.'),
+  }),
+  output: z.object({
+    ...MarketFields,
+    description: z.string().nullable().describe('Resolution rules, as the venue states them.'),
+    createdAt: z.string().describe('When the market was created (ISO 8601), or first mirrored.'),
+    resolvedAt: z.string().nullable().describe('When it resolved (ISO 8601), else null.'),
+    odds: z
+      .object({
+        yes: Quote.describe("The YES token's book."),
+        no: Quote.describe("The NO token's book."),
+        asOf: z.string().nullable().describe('When these prices were quoted (ISO 8601).'),
+        ageSeconds: z.number().nullable().describe('Age of the prices in seconds.'),
+        live: z.boolean().describe('True when quoted live from the venue just now; false for the last mirrored prices.'),
+        source: z.enum(['simulated', 'polymarket', 'mirror']).describe('Who quoted them: the venue, or the local mirror.'),
+      })
+      .describe('Prices of both sides.'),
+  }),
+  rest: { method: 'GET', path: '/api/markets/:idOrSlug' },
+  annotations: { title: 'Market odds', readOnlyHint: true, idempotentHint: true, openWorldHint: true },
+  errors: ['NOT_FOUND'],
+  examples: [
+    {
+      input: { idOrSlug: exampleMarket.slug },
+      output: {
+        ...exampleMarket,
+        description: 'Resolves YES if the BTC/USD daily close is above $120,000 on March 3, 2027; otherwise NO.',
+        createdAt: '2026-10-01T08:00:00.000Z',
+        resolvedAt: null,
+        odds: {
+          yes: { bid: 0.418, ask: 0.422, mid: 0.42 },
+          no: { bid: 0.578, ask: 0.582, mid: 0.58 },
+          asOf: '2026-11-22T10:00:00.000Z',
+          ageSeconds: 0,
+          live: true,
+          source: 'simulated',
+        },
+      },
+    },
+  ],
+  handler: async (ctx, input) => ctx.services.markets.odds(input.idOrSlug),
+});
+
+export const getPriceHistory = defineMethod({
+  name: 'get_price_history',
+  area: 'Markets',
+  summary: 'Price history of a token over an interval',
+  description:
+    'Chronological { t, p } points (t = Unix seconds, p = price 0..1) of one outcome token over the interval ending now: ' +
+    '1h (one point a minute), 6h (5 minutes), 1d (15 minutes), 1w (hourly, the default), 1m (30 days, 6-hourly) or max (since the ' +
+    `market opened). ${DATA_NOTE} Free to call. Errors: VALIDATION_ERROR (400) for a missing tokenId or a bad interval; NOT_FOUND (404) ` +
+    'for an unknown token; UPSTREAM_UNAVAILABLE (500) when the feed is down and the local mirror has nothing for the range.',
+  auth: 'public',
+  limit: 'api',
+  input: z.object({
+    tokenId: z.string().min(1).max(200).describe('Token ID (outcomeTokens[].tokenId).'),
+    interval: z.enum(INTERVALS).default('1w').describe('One of 1h, 6h, 1d, 1w, 1m, max; default 1w.'),
+  }),
+  output: z.object({
+    history: z
+      .array(
+        z
+          .object({
+            t: z.number().int().describe('Unix timestamp, seconds.'),
+            p: Probability.describe('Price (implied probability), 0..1.'),
+          })
+          .describe('PricePoint'),
+      )
+      .describe('Points in chronological order.'),
+    tokenId: z.string().describe('The token asked for.'),
+    interval: z.enum(INTERVALS).describe('The interval served.'),
+    resolutionSeconds: z.number().int().describe('Spacing of the points in seconds.'),
+    source: z.enum(['simulated', 'polymarket', 'mirror']).describe('Who supplied the points: the venue, or the local mirror.'),
+    simulated: z.boolean().describe('True for a market of the built-in simulated venue.'),
+  }),
+  rest: { method: 'GET', path: '/api/price-history' },
+  annotations: { title: 'Price history', readOnlyHint: true, idempotentHint: true, openWorldHint: true },
+  errors: ['NOT_FOUND', 'UPSTREAM_UNAVAILABLE'],
+  examples: [
+    {
+      input: { tokenId: exampleMarket.outcomeTokens[0]!.tokenId, interval: '1h' },
+      output: {
+        history: [
+          { t: 1795514400, p: 0.418 },
+          { t: 1795514460, p: 0.42 },
+        ],
+        tokenId: exampleMarket.outcomeTokens[0]!.tokenId,
+        interval: '1h',
+        resolutionSeconds: 60,
+        source: 'simulated',
+        simulated: true,
+      },
+    },
+  ],
+  handler: async (ctx, input) => ctx.services.markets.history(input.tokenId, input.interval),
+});

@@ -1,0 +1,194 @@
+import { z } from 'zod';
+import { defineMethod } from '../registry/method';
+import { requirePrincipal } from '../registry/context';
+import { Balance, Dollars, Probability } from './common-schemas';
+
+const IdempotencyKey = z
+  .string()
+  .min(1)
+  .max(255)
+  .optional()
+  .describe(
+    'Optional idempotency key (JSON-RPC and MCP; on REST send the Idempotency-Key header). A retry with the same key and body returns the original result and never trades twice; kept 24 hours.',
+  );
+
+const Outcome = z.enum(['YES', 'NO']).describe('Side: YES or NO.');
+
+const MONEY_NOTE = 'Amounts and shares are exact to 6 decimals (micro-units); buys receive floor(amount / price) shares, sale proceeds round half up.';
+
+export const paperTrade = defineMethod({
+  name: 'paper_trade',
+  area: 'Trading',
+  summary: 'Buy shares of an outcome at the live price',
+  description:
+    'Executes a virtual BUY of `amount` dollars of the YES or NO token of a market at the current live ask, opening or extending ' +
+    'your position in that token. quantity = amount / price; totalCost = amount, deducted from your balance. ' +
+    `${MONEY_NOTE} Get marketId, marketSlug and outcomeTokens[].tokenId from search_prediction_markets; check the price first with quote_trade. ` +
+    'Safe to retry with an idempotency key. Errors: INSUFFICIENT_BALANCE, MARKET_CLOSED, VALIDATION_ERROR (token not of that market/outcome) ' +
+    '(400); NOT_FOUND (404, unknown market); PRICE_UNAVAILABLE (503: no fresh price, nothing traded); RATE_LIMITED (120 trades a minute per account).',
+  auth: 'key',
+  limit: 'trade',
+  idempotent: true,
+  input: z.object({
+    marketId: z.string().min(1).max(200).describe('Market ID (Market.id).'),
+    marketSlug: z.string().min(1).max(300).describe('Market slug (Market.slug); must match the market.'),
+    tokenId: z.string().min(1).max(200).describe('Token to buy: outcomeTokens[].tokenId of the market, matching outcome.'),
+    outcome: Outcome,
+    amount: z.number().gt(0).max(1_000_000).describe('Virtual dollars to spend, > 0 and <= 1,000,000.'),
+    idempotencyKey: IdempotencyKey,
+  }),
+  output: z.object({
+    success: z.boolean().describe('True when the trade executed.'),
+    quantity: z.number().describe('Shares bought.'),
+    price: Probability.describe('Fill price per share, 0..1 (the live ask).'),
+    totalCost: Dollars.describe('Dollars spent (equals amount).'),
+    positionId: z.string().describe('The position opened or extended; sell it with sell_position.'),
+    balance: Balance.describe('Your balance after the trade (addition to SPEC).'),
+  }),
+  rest: { method: 'POST', path: '/api/trade' },
+  annotations: { title: 'Paper trade (buy)', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  errors: ['INSUFFICIENT_BALANCE', 'MARKET_CLOSED', 'NOT_FOUND', 'CONFLICT', 'PRICE_UNAVAILABLE', 'RATE_LIMITED'],
+  examples: [
+    {
+      input: {
+        marketId: 'sim-0001',
+        marketSlug: 'will-it-rain-in-london-tomorrow',
+        tokenId: '71321045679252212594626385532706912750332728571942532289631379312455583992563',
+        outcome: 'YES',
+        amount: 50,
+      },
+      output: { success: true, quantity: 80.645161, price: 0.62, totalCost: 50, positionId: '2b0c8f7e-4a55-4c1e-9d5b-0d7a1e3f6c21', balance: 950 },
+    },
+  ],
+  handler: async (ctx, input) => {
+    const { idempotencyKey: _ignored, ...order } = input;
+    return ctx.services.trading.buy(requirePrincipal(ctx).userId, order, ctx.clock.now(), ctx.idempotency?.complete);
+  },
+});
+
+const Position = z.object({
+  id: z.string().describe('Position ID; used by sell_position.'),
+  marketId: z.string().describe('Market ID.'),
+  marketSlug: z.string().describe('Market slug.'),
+  question: z.string().describe('The market question.'),
+  tokenId: z.string().describe('Token held.'),
+  outcome: Outcome,
+  quantity: z.number().min(0).describe('Shares held (0 once closed).'),
+  avgPrice: Probability.describe('Average entry price of the shares held (0 once closed).'),
+  isClosed: z.boolean().describe('True once fully sold or settled at resolution.'),
+  realizedPnl: Dollars.describe('Realized profit and loss of this position so far.'),
+  createdAt: z.iso.datetime().describe('When the position opened.'),
+  closedAt: z.iso.datetime().nullable().describe('When it closed, or null.'),
+  currentPrice: Probability.nullable().describe('Mark price (last mirrored mid) of an open position; null when closed.'),
+  marketValue: Dollars.nullable().describe('quantity × currentPrice for an open position; null when closed.'),
+  unrealizedPnl: Dollars.nullable().describe('marketValue − cost basis for an open position; null when closed.'),
+});
+
+export const getPortfolio = defineMethod({
+  name: 'get_portfolio',
+  area: 'Trading',
+  summary: 'List your positions, balance and totals',
+  description:
+    'All your open and closed positions, newest first, with mark price, market value and unrealized PnL of open ones (marked at the last ' +
+    'mirrored mid price), plus your cash balance and totals (cash, market value, equity, realized and unrealized PnL). Free to call.',
+  auth: 'key',
+  limit: 'api',
+  input: z.object({}),
+  output: z.object({
+    positions: z.array(Position).describe('Positions, newest first.'),
+    balance: Balance,
+    totals: z
+      .object({
+        cash: Dollars.describe('Cash balance.'),
+        marketValue: Dollars.describe('Sum of open positions marked at the current price.'),
+        equity: Dollars.describe('cash + marketValue.'),
+        realizedPnl: Dollars.describe('Realized PnL over all positions.'),
+        unrealizedPnl: Dollars.describe('Unrealized PnL of open positions.'),
+      })
+      .describe('Portfolio totals.'),
+  }),
+  rest: { method: 'GET', path: '/api/positions' },
+  annotations: { title: 'Portfolio', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  handler: async (ctx) => ctx.services.trading.portfolio(requirePrincipal(ctx).userId),
+});
+
+export const sellPosition = defineMethod({
+  name: 'sell_position',
+  area: 'Trading',
+  summary: 'Sell all or part of a position at the live price',
+  description:
+    'Sells `quantity` shares of one of your positions at the current live bid (omit quantity to sell everything and close it) and credits ' +
+    `the proceeds. proceeds = quantity × price; realizedPnl = proceeds − the cost basis of the shares sold. ${MONEY_NOTE} Safe to retry with an idempotency key. ` +
+    'Errors: VALIDATION_ERROR (quantity above the holding), POSITION_CLOSED, MARKET_CLOSED (400); NOT_FOUND (404: no such position of yours); ' +
+    'PRICE_UNAVAILABLE (503, nothing sold); RATE_LIMITED (120 sells a minute per account).',
+  auth: 'key',
+  limit: 'sell',
+  idempotent: true,
+  input: z.object({
+    id: z.string().min(1).max(100).describe('Position ID from get_portfolio.'),
+    quantity: z.number().gt(0).optional().describe('Shares to sell, > 0; omit to sell the whole position.'),
+    idempotencyKey: IdempotencyKey,
+  }),
+  output: z.object({
+    success: z.boolean().describe('True when the sale executed.'),
+    quantitySold: z.number().describe('Shares sold.'),
+    price: Probability.describe('Fill price per share (the live bid).'),
+    proceeds: Dollars.describe('Dollars credited.'),
+    realizedPnl: Dollars.describe('Realized PnL of this sale.'),
+    positionId: z.string().describe('The position sold from (addition to SPEC).'),
+    isClosed: z.boolean().describe('True when this sale closed the position (addition to SPEC).'),
+    balance: Balance.describe('Your balance after the sale (addition to SPEC).'),
+  }),
+  rest: { method: 'POST', path: '/api/positions/:id/sell' },
+  annotations: { title: 'Sell a position', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  errors: ['POSITION_CLOSED', 'MARKET_CLOSED', 'NOT_FOUND', 'CONFLICT', 'PRICE_UNAVAILABLE', 'RATE_LIMITED'],
+  examples: [
+    {
+      input: { id: '2b0c8f7e-4a55-4c1e-9d5b-0d7a1e3f6c21', quantity: 40 },
+      output: {
+        success: true,
+        quantitySold: 40,
+        price: 0.65,
+        proceeds: 26,
+        realizedPnl: 1.2,
+        positionId: '2b0c8f7e-4a55-4c1e-9d5b-0d7a1e3f6c21',
+        isClosed: false,
+        balance: 976,
+      },
+    },
+  ],
+  handler: async (ctx, input) => ctx.services.trading.sell(requirePrincipal(ctx).userId, input.id, input.quantity, ctx.clock.now(), ctx.idempotency?.complete),
+});
+
+export const quoteTrade = defineMethod({
+  name: 'quote_trade',
+  area: 'Trading',
+  summary: 'Preview a buy or sell at the live price (changes nothing)',
+  description:
+    'What a BUY of `amount` dollars or a SELL of `quantity` shares of a token would fill at right now: price (ask for buys, bid for sells), ' +
+    'shares and dollars, and how old the price is. Read-only and free; plan trades with it. Errors: NOT_FOUND (unknown token), PRICE_UNAVAILABLE (503).',
+  auth: 'optional',
+  limit: 'api',
+  input: z.object({
+    side: z.enum(['BUY', 'SELL']).describe('BUY (spend amount dollars) or SELL (sell quantity shares).'),
+    tokenId: z.string().min(1).max(200).describe('Token to quote.'),
+    amount: z.number().gt(0).max(1_000_000).optional().describe('Dollars to spend, for a BUY.'),
+    quantity: z.number().gt(0).optional().describe('Shares to sell, for a SELL.'),
+  }),
+  output: z.object({
+    side: z.enum(['BUY', 'SELL']).describe('The side quoted.'),
+    tokenId: z.string().describe('The token quoted.'),
+    marketId: z.string().describe('Its market.'),
+    outcome: Outcome,
+    marketStatus: z.string().describe('active, closed or resolved; only active markets trade.'),
+    price: Probability.describe('Fill price per share right now.'),
+    quantity: z.number().describe('Shares bought (BUY) or sold (SELL).'),
+    amount: Dollars.describe('Dollars spent (BUY) or received (SELL).'),
+    priceAsOf: z.iso.datetime().describe('When the venue quoted this price.'),
+    source: z.string().describe('Price source: simulated or polymarket (mirrored on a delay).'),
+  }),
+  rest: { method: 'POST', path: '/api/trade/quote' },
+  annotations: { title: 'Quote a trade', readOnlyHint: true, idempotentHint: true, openWorldHint: true },
+  errors: ['NOT_FOUND', 'PRICE_UNAVAILABLE'],
+  handler: async (ctx, input) => ctx.services.trading.quote(input),
+});

@@ -1,0 +1,68 @@
+import type { Services } from '../services';
+import type { Logger } from '../logger';
+import type { Queryable } from '../db/database';
+
+export type Transport = 'rest' | 'jsonrpc' | 'mcp' | 'a2a' | 'internal';
+
+/** Who is calling. `via` tells which door they came through. */
+export interface Principal {
+  userId: string;
+  isAgent: boolean;
+  via: 'key' | 'oauth' | 'session';
+  scopes: string[];
+  sessionId?: string;
+}
+
+/** What a transport extracts from its request; the pipeline turns it into a Principal. */
+export interface Credentials {
+  bearer?: string;
+  sessionToken?: string;
+  /** A credential offered somewhere it must never be (query string, body): refused with a hint. */
+  misplaced?: string;
+  /** The Origin or Referer of a cookie-authenticated write, for CSRF checks. */
+  origin?: string;
+  /** The HTTP method (GET, POST…): the CSRF check applies to cookie-authenticated writes only. */
+  httpMethod?: string;
+}
+
+export interface CallInfo {
+  transport: Transport;
+  requestId: string;
+  ip: string;
+  credentials: Credentials;
+  idempotencyKey?: string;
+  /** Session cookie changes a method asks the transport to make (login, logout, registration of a person). */
+  effects?: CallEffects;
+}
+
+export interface CallEffects {
+  setSession?: { token: string; maxAgeS: number };
+  clearSession?: boolean;
+}
+
+export interface Clock {
+  now(): Date;
+}
+
+export const systemClock: Clock = { now: () => new Date() };
+
+export interface MethodContext {
+  principal: Principal | null;
+  services: Services;
+  clock: Clock;
+  requestId: string;
+  log: Logger;
+  call: CallInfo;
+  /** Set when the call carries an Idempotency-Key: the domain stores its response inside its own transaction. */
+  idempotency?: IdempotencyHandle;
+}
+
+export interface IdempotencyHandle {
+  complete(tx: Queryable, response: unknown): Promise<void>;
+}
+
+/** The principal of a method whose auth guarantees one. */
+export function requirePrincipal(ctx: MethodContext): Principal {
+  if (!ctx.principal) throw new Error('requirePrincipal on an unauthenticated call');
+  return ctx.principal;
+}

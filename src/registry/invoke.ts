@@ -1,0 +1,91 @@
+import { AppError, toAppError } from '../errors/app-error';
+import type { AnyMethod } from './method';
+import type { CallInfo, Clock, MethodContext, Principal } from './context';
+import type { Services } from '../services';
+import type { Logger } from '../logger';
+import { requestHash } from '../domain/idempotency/idempotency-store';
+
+export interface InvokeDeps {
+  services: Services;
+  clock: Clock;
+  log: Logger;
+  /** Check every result against the method's output schema (on in tests, off in production). */
+  validateOutput: boolean;
+}
+
+/**
+ * The one pipeline every transport calls: authenticate → rate limit → validate input → handler →
+ * (output check). Behaviour therefore cannot differ by transport.
+ */
+export async function invoke(deps: InvokeDeps, method: AnyMethod, rawInput: unknown, call: CallInfo): Promise<unknown> {
+  const principal = await authenticate(deps.services, method, call);
+  await deps.services.limiter.consume(method.limit, principal ? `user:${principal.userId}` : `ip:${call.ip}`, call.ip);
+
+  const parsed = method.input.safeParse(rawInput ?? {});
+  if (!parsed.success) {
+    throw new AppError('VALIDATION_ERROR', `Invalid input for ${method.name}: ${summarizeIssues(parsed.error.issues)}`, {
+      details: parsed.error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message, code: i.code })),
+      hint: 'See the method input schema in /openapi.json.',
+    });
+  }
+  const ctx: MethodContext = {
+    principal,
+    services: deps.services,
+    clock: deps.clock,
+    requestId: call.requestId,
+    log: deps.log.child({ requestId: call.requestId, method: method.name }),
+    call,
+  };
+  const result =
+    method.idempotent && principal ? await withIdempotency(deps, method, ctx, principal.userId, parsed.data) : await method.handler(ctx, parsed.data);
+  if (deps.validateOutput) {
+    const check = method.output.safeParse(result);
+    if (!check.success) {
+      deps.log.error('output schema violation', { method: method.name, issues: check.error.issues });
+      throw new AppError('INTERNAL', `Output of ${method.name} does not match its schema`);
+    }
+  }
+  return result;
+}
+
+/**
+ * Same key + same body → the stored response, no second execution; same key + other body, or still in
+ * flight → 409 CONFLICT. The handler's domain stores the response in its own transaction (atomic with
+ * the trade); a failure releases the key.
+ */
+async function withIdempotency(deps: InvokeDeps, method: AnyMethod, ctx: MethodContext, userId: string, input: Record<string, unknown>): Promise<unknown> {
+  const { idempotencyKey: fromInput, ...rest } = input as { idempotencyKey?: string };
+  const key = ctx.call.idempotencyKey ?? fromInput;
+  if (!key) return method.handler(ctx, input);
+  const claim = await deps.services.idempotency.claim(userId, key, method.name, requestHash(method.name, rest), deps.clock.now());
+  if (claim.kind === 'replay') return claim.response;
+  let stored = false;
+  ctx.idempotency = {
+    complete: async (tx, response) => {
+      await claim.complete(tx, response);
+      stored = true;
+    },
+  };
+  try {
+    const result = await method.handler(ctx, input);
+    if (!stored) await deps.services.db.transaction((tx) => claim.complete(tx, result));
+    return result;
+  } catch (err) {
+    await claim.release();
+    throw err;
+  }
+}
+
+async function authenticate(services: Services, method: AnyMethod, call: CallInfo): Promise<Principal | null> {
+  // Misplaced credentials, audiences (per transport), scopes, CSRF and session renewal: src/auth/authenticator.ts.
+  return services.authenticator.authenticate(method.auth, call);
+}
+
+function summarizeIssues(issues: ReadonlyArray<{ path: PropertyKey[]; message: string }>): string {
+  return issues
+    .slice(0, 3)
+    .map((i) => (i.path.length ? `${i.path.map(String).join('.')}: ${i.message}` : i.message))
+    .join('; ');
+}
+
+export { toAppError };

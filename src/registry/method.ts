@@ -1,0 +1,61 @@
+import type { z } from 'zod';
+import type { ErrorCode } from '../errors/app-error';
+import type { MethodContext } from './context';
+
+export type AuthMode = 'public' | 'key' | 'session' | 'optional';
+export type LimitClass = 'register' | 'login' | 'api' | 'trade' | 'sell';
+export type Area = 'Markets' | 'Trading' | 'Accounts' | 'Leaderboards' | 'Gamification' | 'Community markets' | 'Agents';
+
+export interface RestBinding {
+  method: 'GET' | 'POST' | 'DELETE';
+  /** Express 5 path with `:param` segments, e.g. `/api/positions/:id/sell`. */
+  path: string;
+  /** Success status; 200 unless stated (201 for registration). */
+  status?: number;
+}
+
+export interface ToolAnnotations {
+  title?: string;
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+
+// Method schemas are always objects at the top level (STYLE.md habit 1).
+export type ObjectSchema = z.ZodObject<z.ZodRawShape>;
+
+export interface MethodSpec<I extends ObjectSchema, O extends ObjectSchema> {
+  /** JSON-RPC method name, MCP tool name and agent-card skill id. */
+  name: string;
+  area: Area;
+  summary: string;
+  /** Written for an LLM reader: when to use it, what it costs, what can go wrong. */
+  description: string;
+  auth: AuthMode;
+  limit: LimitClass;
+  input: I;
+  output: O;
+  rest?: RestBinding;
+  annotations: ToolAnnotations;
+  /** Errors the method can answer besides VALIDATION_ERROR / auth / rate limit; they flow into the docs. */
+  errors?: ErrorCode[];
+  examples?: Array<{ input: z.input<I>; output: z.input<O> }>;
+  /** Surfaces the method is not offered on (session-only methods are never MCP tools or RPC methods). */
+  hiddenFrom?: Array<'mcp' | 'jsonrpc'>;
+  /** Reads an Idempotency-Key (header on REST, `idempotencyKey` input on RPC/MCP). */
+  idempotent?: boolean;
+  handler: (ctx: MethodContext, input: z.output<I>) => Promise<z.input<O>>;
+}
+
+export type AnyMethod = MethodSpec<ObjectSchema, ObjectSchema>;
+
+export function defineMethod<I extends ObjectSchema, O extends ObjectSchema>(spec: MethodSpec<I, O>): MethodSpec<I, O> {
+  return spec;
+}
+
+/** Whether a method is served on an RPC surface (JSON-RPC, A2A skills, MCP tools). */
+export function onSurface(method: AnyMethod, surface: 'mcp' | 'jsonrpc'): boolean {
+  if (method.auth === 'session') return false;
+  return !method.hiddenFrom?.includes(surface);
+}

@@ -1,0 +1,44 @@
+import type { Express } from 'express';
+import type { Config } from './config';
+import type { Logger } from './logger';
+import { openDatabase, type Database } from './db/database';
+import { createServices, type Services } from './services';
+import { buildRegistry } from './methods';
+import { createApp } from './http/app';
+import { systemClock, type Clock } from './registry/context';
+import type { RateLimiter } from './http/rate-limiter';
+import type { PriceService } from './market-data/price-service';
+
+export interface RunningService {
+  app: Express;
+  services: Services;
+  stop(): Promise<void>;
+}
+
+/** Assembles the whole service on a database (opened from config unless given). Used by main, tests and benches. */
+export async function startService(
+  config: Config,
+  log: Logger,
+  opts: { db?: Database; clock?: Clock; validateOutput?: boolean; limiter?: RateLimiter; background?: boolean; prices?: PriceService } = {},
+): Promise<RunningService> {
+  const registry = buildRegistry();
+  const db = opts.db ?? (await openDatabase(config, log));
+  const services = createServices({ config, db, log, clock: opts.clock ?? systemClock, registry, limiter: opts.limiter, prices: opts.prices });
+  // The market mirror: what it resolves gets settled; unless tests drive it by hand (background: false,
+  // then services.marketSync.runOnce()), it syncs once before serving, so the first request finds markets.
+  services.marketSync.afterSync.push((now) => services.settlement.runOnce(now));
+  // Idempotency keys are kept 24 hours; the leader drops older ones as part of its periodic work.
+  services.marketSync.afterSync.push((now) => services.idempotency.purge(now));
+  services.stoppers.push(() => services.marketSync.stop());
+  if (opts.background !== false) await services.marketSync.start();
+  const app = createApp(services, { validateOutput: opts.validateOutput });
+  return {
+    app,
+    services,
+    stop: async () => {
+      for (const stop of services.stoppers) await stop();
+      await services.limiter.close();
+      if (!opts.db) await db.close();
+    },
+  };
+}

@@ -1,0 +1,63 @@
+import { randomUUID } from 'node:crypto';
+import type { Request, Response } from 'express';
+import type { CallInfo, Credentials, Transport } from '../registry/context';
+
+export const SESSION_COOKIE = 'svc.session-token';
+
+const MISPLACED_KEYS = ['apiKey', 'api_key', 'access_token', 'accessToken', 'key', 'token', 'client_secret'];
+
+/** The request id given by the caller when sane, else a new one; always echoed as X-Request-Id. */
+export function requestIdOf(req: Request, res: Response): string {
+  const existing = res.getHeader('X-Request-Id');
+  if (typeof existing === 'string') return existing;
+  const given = req.get('x-request-id');
+  const id = given && /^[\w.-]{8,80}$/.test(given) ? given : randomUUID();
+  res.setHeader('X-Request-Id', id);
+  return id;
+}
+
+function cookieValue(header: string | undefined, name: string): string | undefined {
+  if (!header) return undefined;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) return decodeURIComponent(part.slice(eq + 1).trim());
+  }
+  return undefined;
+}
+
+/** What the invoke pipeline needs from an HTTP request; transports share it so credentials are read one way. */
+export function credentialsOf(req: Request): Credentials {
+  const creds: Credentials = {};
+  const auth = req.get('authorization');
+  if (auth) {
+    const m = /^Bearer\s+(\S+)\s*$/i.exec(auth);
+    creds.bearer = m ? m[1] : '';
+  }
+  const session = cookieValue(req.get('cookie'), SESSION_COOKIE);
+  if (session) creds.sessionToken = session;
+  const query = req.query as Record<string, unknown>;
+  if (MISPLACED_KEYS.some((k) => typeof query?.[k] === 'string' && /^svc_|^eyJ|^sat_/.test(String(query[k])))) creds.misplaced = 'query string';
+  if (carriesCredential(req.body)) creds.misplaced = 'request body';
+  const origin = req.get('origin') ?? req.get('referer');
+  if (origin) creds.origin = origin;
+  creds.httpMethod = req.method;
+  return creds;
+}
+
+/** True when a body (or JSON-RPC params) holds an API key or token under a credential-like name: it belongs in the header. */
+export function carriesCredential(body: unknown): boolean {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return false;
+  const obj = body as Record<string, unknown>;
+  return MISPLACED_KEYS.some((k) => typeof obj[k] === 'string' && /^svc_|^sat_/.test(obj[k]));
+}
+
+export function callInfoFrom(req: Request, res: Response, transport: Transport): CallInfo {
+  const idem = req.get('idempotency-key');
+  return {
+    transport,
+    requestId: requestIdOf(req, res),
+    ip: req.ip ?? req.socket.remoteAddress ?? '0.0.0.0',
+    credentials: credentialsOf(req),
+    ...(idem ? { idempotencyKey: idem } : {}),
+  };
+}

@@ -1,0 +1,119 @@
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { onSurface, type AnyMethod } from '../registry/method';
+import type { Registry } from '../registry/registry';
+import type { CallInfo } from '../registry/context';
+import { carriesCredential } from './http-call';
+import { invoke, type InvokeDeps } from '../registry/invoke';
+import { AppError, toAppError } from '../errors/app-error';
+import { ErrorBodySchema } from '../errors/error-body';
+import { inputSchemaOf, outputSchemaOf, toJsonSchema, type JsonSchema } from '../documents/json-schema';
+
+export interface McpTools {
+  /** The tools/list result, built once at start and served as is. */
+  list: { tools: Tool[] };
+  byName: Map<string, AnyMethod>;
+}
+
+export interface ToolOutcome {
+  result: CallToolResult;
+  /** The bearer credential of the request was refused (invalid, expired, wrong audience or scope): mcp.ts answers it at the HTTP level. */
+  rejection?: AppError;
+}
+
+/** One tool per registry method offered on MCP, with its schemas computed once. */
+export function buildMcpTools(registry: Registry): McpTools {
+  const errorSchema = toJsonSchema(ErrorBodySchema, 'output');
+  const byName = new Map<string, AnyMethod>();
+  const tools: Tool[] = [];
+  for (const method of registry.methods) {
+    if (!onSurface(method, 'mcp')) continue;
+    byName.set(method.name, method);
+    tools.push({
+      name: method.name,
+      title: method.annotations.title ?? method.summary,
+      description: method.description,
+      inputSchema: withIdempotencyKey(method, inputSchemaOf(method)) as Tool['inputSchema'],
+      outputSchema: admittingErrors(outputSchemaOf(method), errorSchema) as Tool['outputSchema'],
+      annotations: { ...method.annotations },
+    });
+  }
+  return { list: { tools }, byName };
+}
+
+/** Idempotent methods read `idempotencyKey` from the arguments on MCP (no headers per call): advertise it. */
+function withIdempotencyKey(method: AnyMethod, schema: JsonSchema): JsonSchema {
+  const properties = (schema.properties ?? {}) as Record<string, unknown>;
+  if (!method.idempotent || 'idempotencyKey' in properties) return schema;
+  return {
+    ...schema,
+    properties: {
+      ...properties,
+      idempotencyKey: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 255,
+        description: 'Optional. A retry with the same key and arguments returns the first result instead of acting twice.',
+      },
+    },
+  };
+}
+
+/**
+ * The method's output schema, or the error body. Error results carry the error body as structuredContent,
+ * and the TypeScript SDK client (1.x, including 1.32) checks structuredContent against outputSchema even
+ * when isError is true (modelcontextprotocol/typescript-sdk#1943), so an exact schema would turn every
+ * tool error into a client-side schema failure that hides our code and hint. `$defs` stay at the root so
+ * their `#/$defs/...` references still resolve.
+ */
+function admittingErrors(output: JsonSchema, error: JsonSchema): JsonSchema {
+  const { $defs, ...success } = output;
+  return { type: 'object', anyOf: [success, error], ...($defs ? { $defs } : {}) };
+}
+
+/** A refused Authorization header (the authenticator attaches an RFC 6750 challenge), as opposed to a missing one. */
+export function isBearerRejection(err: unknown, call: CallInfo): boolean {
+  return err instanceof AppError && call.credentials.bearer !== undefined && !call.credentials.misplaced && err.headers?.['WWW-Authenticate'] !== undefined;
+}
+
+/** Runs a tools/call through the one invoke pipeline and builds the result, success or error, ourselves. */
+export function toolCaller(deps: InvokeDeps, tools: McpTools) {
+  const docs = `${deps.services.config.BASE_URL}/llms-full.txt`;
+
+  const errorResult = (err: unknown, call: CallInfo): CallToolResult => {
+    const appErr = toAppError(err);
+    if (appErr.status >= 500) {
+      deps.log.error('mcp tool call failed', {
+        requestId: call.requestId,
+        code: appErr.code,
+        err: err instanceof Error ? { name: err.name, message: err.message, stack: err.stack } : String(err),
+      });
+    }
+    const body = appErr.toBody(call.requestId);
+    if (!body.docs) body.docs = docs;
+    return { isError: true, structuredContent: { ...body }, content: [{ type: 'text', text: JSON.stringify(body) }] };
+  };
+
+  return async (name: string, args: Record<string, unknown> | undefined, requestCall: CallInfo): Promise<ToolOutcome> => {
+    const method = tools.byName.get(name);
+    if (!method) {
+      const err = new AppError('ENDPOINT_NOT_FOUND', `No tool named ${name}.`, { hint: 'Call tools/list for the tools this server offers.' });
+      return { result: errorResult(err, requestCall) };
+    }
+    // Each call gets its own CallInfo: an idempotency key belongs to one call of a batch, not to all of them.
+    const call: CallInfo = { ...requestCall };
+    let input: Record<string, unknown> = args ?? {};
+    // A key pasted into the arguments is refused with a hint, like a key in a REST body.
+    if (carriesCredential(input)) call.credentials = { ...call.credentials, misplaced: 'tool arguments' };
+    if (typeof input.idempotencyKey === 'string') {
+      const { idempotencyKey, ...rest } = input;
+      call.idempotencyKey = idempotencyKey as string;
+      input = rest;
+    }
+    try {
+      const value = (await invoke(deps, method, input, call)) as Record<string, unknown>;
+      return { result: { structuredContent: value, content: [{ type: 'text', text: JSON.stringify(value) }] } };
+    } catch (err) {
+      return { result: errorResult(err, call), ...(isBearerRejection(err, call) ? { rejection: err as AppError } : {}) };
+    }
+  };
+}

@@ -1,0 +1,46 @@
+import { ConfigError, loadConfig } from '../src/config';
+
+describe('configuration', () => {
+  test('with no environment, every variable has an offline default', () => {
+    const c = loadConfig({});
+    expect(c).toMatchObject({
+      PORT: 3000,
+      HOST: '127.0.0.1',
+      BASE_URL: 'http://localhost:3000',
+      DATA_DIR: './data',
+      MARKET_FEED: 'simulated',
+      PRICE_MAX_AGE_S: 120,
+      RATE_LIMIT_REGISTER_PER_MIN: 5,
+      RATE_LIMIT_API_PER_MIN: 30,
+      RATE_LIMIT_TRADE_PER_MIN: 120,
+      RATE_LIMIT_SELL_PER_MIN: 120,
+      MARKET_SYNC_INTERVAL_S: 60,
+      LOG_LEVEL: 'info',
+    });
+    expect(c.DATABASE_URL).toBeUndefined();
+    expect(c.REDIS_URL).toBeUndefined();
+  });
+
+  test('BASE_URL follows PORT unless set, and loses a trailing slash', () => {
+    expect(loadConfig({ PORT: '8080' }).BASE_URL).toBe('http://localhost:8080');
+    expect(loadConfig({ BASE_URL: 'https://paper.example.com/' }).BASE_URL).toBe('https://paper.example.com');
+  });
+
+  test.each([
+    ['PORT', 'eighty'],
+    ['DATABASE_URL', 'mysql://x'],
+    ['MARKET_FEED', 'nasdaq'],
+    ['PRICE_MAX_AGE_S', '-1'],
+    ['RATE_LIMIT_TRADE_PER_MIN', '0'],
+    ['TRUST_PROXY', 'true'],
+    ['LOG_LEVEL', 'loud'],
+  ])('when %s=%s, then loading fails with one line naming the variable', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
+    try {
+      loadConfig({ [name]: value });
+    } catch (err) {
+      expect((err as Error).message).toContain(name);
+      expect((err as Error).message).not.toContain('\n');
+    }
+  });
+});

@@ -1,0 +1,110 @@
+import { backends } from '../support/backends';
+import { startTestApp, type TestApp } from '../support/app';
+import { ALL_METHODS } from '../../src/methods';
+import { inputSchemaOf, outputSchemaOf } from '../../src/documents/json-schema';
+import { AREAS } from '../../src/documents/service-info';
+
+const BASE = 'https://paper.example.com';
+const areasInUse = [...new Set(ALL_METHODS.map((m) => m.area))];
+const localPath = (href: string) => href.slice(BASE.length) || '/';
+
+describe.each(backends())('content pages on $name', (backend) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp(backend, { config: { BASE_URL: BASE } });
+  });
+  afterAll(async () => t.close());
+
+  test('when / is asked for markdown, then it answers text/markdown identical to llms.txt', async () => {
+    const md = await t.api.get('/').set('Accept', 'text/markdown');
+    expect(md.status).toBe(200);
+    expect(md.headers['content-type']).toMatch(/^text\/markdown/);
+    expect(md.headers.vary).toMatch(/Accept/);
+    const llms = await t.api.get('/llms.txt');
+    expect(llms.headers['content-type']).toMatch(/^text\/plain/);
+    expect(md.text).toBe(llms.text);
+    expect(md.text.startsWith('# ')).toBe(true);
+    expect(md.text).toMatch(/\n> .*All money is virtual/);
+  });
+
+  test('when / is opened in a browser, then it is HTML linking every document, /mcp, /api/a2a and the agent card, and each link answers', async () => {
+    const html = await t.api.get('/').set('Accept', 'text/html,application/xhtml+xml,*/*;q=0.8');
+    expect(html.status).toBe(200);
+    expect(html.headers['content-type']).toMatch(/^text\/html/);
+    const links = [...html.text.matchAll(/href="([^"]+)"/g)].map((m) => m[1]!.replace(/&amp;/g, '&'));
+    for (const path of ['/openapi.json', '/llms.txt', '/llms-full.txt', '/mcp', '/api/a2a', '/.well-known/agent-card.json', '/.well-known/ai-plugin.json']) {
+      expect(links).toContain(`${BASE}${path}`);
+    }
+    for (const href of new Set(links.filter((l) => l.startsWith(BASE) && !l.endsWith('/mcp')).map((l) => l.split('#')[0]!))) {
+      const res = await t.api.get(localPath(href));
+      expect([href, res.status]).toEqual([href, 200]);
+    }
+  });
+
+  test('when /docs/<area> is read, then it has every method of the area, as HTML or (Accept or .md) as markdown', async () => {
+    for (const area of areasInUse) {
+      const slug = AREAS[area].slug;
+      const html = await t.api.get(`/docs/${slug}`);
+      expect(html.headers['content-type']).toMatch(/^text\/html/);
+      const md = await t.api.get(`/docs/${slug}`).set('Accept', 'text/markdown');
+      expect(md.headers['content-type']).toMatch(/^text\/markdown/);
+      const dotMd = await t.api.get(`/docs/${slug}.md`);
+      expect(dotMd.headers['content-type']).toMatch(/^text\/markdown/);
+      expect(dotMd.text).toBe(md.text);
+      for (const m of ALL_METHODS.filter((x) => x.area === area)) {
+        expect(html.text).toContain(`id="${m.name}"`);
+        expect(md.text).toContain(`\n## ${m.name}\n`);
+      }
+    }
+  });
+
+  test('when an unknown docs page is asked for, then 404 NOT_FOUND as JSON', async () => {
+    const res = await t.api.get('/docs/nope');
+    expect(res.status).toBe(404);
+    expect(res.body.code).toBe('NOT_FOUND');
+  });
+
+  test('when llms-full.txt is read, then every method is there in full: REST path, RPC name, MCP tool, auth, limit, schemas, examples, errors', async () => {
+    const res = await t.api.get('/llms-full.txt').set('Accept', 'text/markdown');
+    expect(res.headers['content-type']).toMatch(/^text\/markdown/);
+    const text = res.text;
+    for (const m of ALL_METHODS) {
+      const start = text.indexOf(`\n### ${m.name}\n`);
+      expect(start).toBeGreaterThan(0);
+      const next = text.indexOf('\n### ', start + 1);
+      const section = text.slice(start, next < 0 ? undefined : next);
+      if (m.rest) expect(section).toContain(`\`${m.rest.method} ${m.rest.path.replace(/:(\w+)/g, '{$1}')}\``);
+      expect(section).toMatch(/JSON-RPC: /);
+      expect(section).toMatch(/MCP/);
+      expect(section).toMatch(/Auth: /);
+      expect(section).toMatch(/Rate limit: \d+ /);
+      expect(section).toContain('Errors: VALIDATION_ERROR (400)');
+      for (const code of m.errors ?? []) expect(section).toContain(code);
+      expect(section).toContain(JSON.stringify(inputSchemaOf(m), null, 2));
+      expect(section).toContain(JSON.stringify(outputSchemaOf(m), null, 2));
+      for (const e of m.examples ?? []) expect(section).toContain(JSON.stringify({ input: e.input, output: e.output }, null, 2));
+    }
+  });
+
+  test('when the legacy plugin manifest is read, then it points at this OpenAPI document', async () => {
+    const res = await t.api.get('/.well-known/ai-plugin.json');
+    expect(res.status).toBe(200);
+    expect(res.body.api).toEqual({ type: 'openapi', url: `${BASE}/openapi.json` });
+    const logo = await t.api.get(localPath(res.body.logo_url));
+    expect(logo.status).toBe(200);
+  });
+
+  test('when an /api error carries a docs link, then the link answers', async () => {
+    const res = await t.api.get('/api/nope');
+    expect(res.status).toBe(404);
+    expect(res.body.docs.startsWith(BASE)).toBe(true);
+    const docs = await t.api.get(localPath(res.body.docs.split('#')[0]));
+    expect(docs.status).toBe(200);
+  });
+
+  test('when a document path gets a wrong method, then 405 with an Error body', async () => {
+    const res = await t.api.post('/api/openapi.json').send({});
+    expect(res.status).toBe(405);
+    expect(res.body.code).toBe('METHOD_NOT_ALLOWED');
+  });
+});

@@ -1,0 +1,40 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import { ALL_METHODS } from '../../src/methods';
+import { SCHEMA_FILE_PATTERN, schemaFiles } from '../../src/documents/schema-files';
+
+const DIR = path.join(__dirname, '..', '..', 'schemas');
+
+describe('schemas/ (committed JSON Schemas of every method)', () => {
+  test('when the committed files differ from the code, then this fails and says to run npm run schemas', () => {
+    const expected = schemaFiles(ALL_METHODS);
+    const present = fs.existsSync(DIR) ? fs.readdirSync(DIR).filter((n) => SCHEMA_FILE_PATTERN.test(n)) : [];
+    const problems: string[] = [];
+    for (const [name, content] of expected) {
+      if (!present.includes(name)) problems.push(`missing: schemas/${name}`);
+      else if (fs.readFileSync(path.join(DIR, name), 'utf8') !== content) problems.push(`out of date: schemas/${name}`);
+    }
+    for (const name of present) if (!expected.has(name)) problems.push(`stale (no such method): schemas/${name}`);
+    if (problems.length) {
+      throw new Error(`schemas/ does not match the method registry. Run \`npm run schemas\` and commit the result.\n- ${problems.join('\n- ')}`);
+    }
+  });
+
+  test('every method has an input and an output file, each a compilable JSON Schema 2020-12 object schema ending in a newline', () => {
+    const ajv = new Ajv2020({ strict: false });
+    addFormats(ajv);
+    for (const m of ALL_METHODS) {
+      for (const io of ['input', 'output']) {
+        const file = path.join(DIR, `${m.name}.${io}.json`);
+        const text = fs.readFileSync(file, 'utf8');
+        expect(text.endsWith('}\n')).toBe(true);
+        const schema = JSON.parse(text);
+        expect(schema.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
+        expect(schema.type).toBe('object');
+        expect(() => ajv.compile(schema)).not.toThrow();
+      }
+    }
+  });
+});

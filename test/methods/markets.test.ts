@@ -1,0 +1,278 @@
+import { backends } from '../support/backends';
+import { startTestApp, type TestApp } from '../support/app';
+import type { Queryable } from '../../src/db/database';
+import { SCAN_LIMIT } from '../../src/market-data/market-search';
+import { FakePolymarket } from '../market-data/support/fake-polymarket';
+
+const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
+const clock = { now: () => new Date(NOW) };
+
+interface Row {
+  id: string;
+  question: string;
+  volume: number;
+  category?: string;
+  status?: 'active' | 'closed' | 'resolved';
+  winner?: 'YES' | 'NO' | 'VOID';
+}
+
+/** Markets straight into the mirror: tokens <id>-yes / <id>-no at 0.4 / 0.6 with a one-cent spread. */
+async function addMarkets(db: Queryable, rows: Row[]): Promise<void> {
+  await db.query(
+    `INSERT INTO markets (id, slug, question, category, volume, end_date, status, winner, source, created_at)
+     SELECT x.id, x.id || '-slug', x.question, x.category, x.volume, $7::timestamptz + interval '7 days', x.status, x.winner, 'simulated', $7::timestamptz - interval '30 days'
+     FROM unnest($1::text[], $2::text[], $3::text[], $4::float8[], $5::text[], $6::text[]) AS x(id, question, category, volume, status, winner)`,
+    [
+      rows.map((r) => r.id),
+      rows.map((r) => r.question),
+      rows.map((r) => r.category ?? 'Testing'),
+      rows.map((r) => r.volume),
+      rows.map((r) => r.status ?? 'active'),
+      rows.map((r) => r.winner ?? null),
+      new Date(NOW).toISOString(),
+    ],
+  );
+  await db.query(
+    `INSERT INTO market_tokens (token_id, market_id, outcome, label, price_micro, bid_micro, ask_micro, price_at)
+     SELECT id || '-yes', id, 'YES', 'Yes', 400000, 395000, 405000, $2::timestamptz - interval '5 minutes' FROM unnest($1::text[]) AS id
+     UNION ALL
+     SELECT id || '-no', id, 'NO', 'No', 600000, 595000, 605000, $2::timestamptz - interval '5 minutes' FROM unnest($1::text[]) AS id`,
+    [rows.map((r) => r.id), new Date(NOW).toISOString()],
+  );
+}
+
+const ids = (res: { body: { markets: Array<{ id: string }> } }) => res.body.markets.map((m) => m.id);
+
+describe.each(backends())('market methods on $name', (backend) => {
+  describe('search, odds and history over the mirror', () => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await startTestApp(backend, { clock, background: false });
+      await addMarkets(t.services.db, [
+        ...Array.from({ length: 12 }, (_, i) => ({
+          id: `lal-${i + 1}`,
+          question: `Will the Lakers win game ${i + 1} of the series?`,
+          category: 'Sports',
+          volume: 1000 * (i + 1),
+        })),
+        { id: 'lal-closed', question: 'Will the Lakers win the closed game?', category: 'Sports', volume: 1e9, status: 'closed' },
+        { id: 'lal-resolved', question: 'Will the Lakers win the resolved game?', category: 'Sports', volume: 1e9, status: 'resolved', winner: 'YES' },
+        { id: 'fed-1', question: 'Will the Fed cut interest rates in December?', category: 'Economics', volume: 500 },
+        { id: 'btc-1', question: 'Will Bitcoin close above $150,000 on December 31?', category: 'Crypto', volume: 800 },
+      ]);
+    });
+    afterAll(async () => t.close());
+
+    test('when searching a word, then at most 8 active markets come back, highest volume first', async () => {
+      const res = await t.api.get('/api/search').query({ q: 'lakers' });
+      expect(res.status).toBe(200);
+      expect(ids(res)).toEqual(['lal-12', 'lal-11', 'lal-10', 'lal-9', 'lal-8', 'lal-7', 'lal-6', 'lal-5']);
+      const m = res.body.markets[0];
+      expect(m).toMatchObject({
+        id: 'lal-12',
+        slug: 'lal-12-slug',
+        category: 'Sports',
+        yesPrice: 0.4,
+        noPrice: 0.6,
+        volume: 12000,
+        status: 'active',
+        simulated: true,
+      });
+      expect(m.outcomeTokens).toEqual([
+        { outcome: 'YES', label: 'Yes', tokenId: 'lal-12-yes' },
+        { outcome: 'NO', label: 'No', tokenId: 'lal-12-no' },
+      ]);
+    });
+
+    test('when a word is partial, mixed-case, or one of several, then it still finds its market', async () => {
+      expect(ids(await t.api.get('/api/search').query({ q: 'bitc' }))).toEqual(['btc-1']);
+      expect(ids(await t.api.get('/api/search').query({ q: 'FED rat' }))).toEqual(['fed-1']);
+      expect(ids(await t.api.get('/api/search').query({ q: 'lakers game 3' }))).toEqual(['lal-3']);
+      expect(ids(await t.api.get('/api/search').query({ q: 'crypto' }))).toEqual(['btc-1']); // the category counts too
+    });
+
+    test('when no word matches but the query is close (a typo), then the trigram fallback finds it', async () => {
+      expect(ids(await t.api.get('/api/search').query({ q: 'bitcoim' }))).toEqual(['btc-1']);
+    });
+
+    test('when q is shorter than 2 characters or has no word, then the list is empty; when q is missing, then 400', async () => {
+      for (const q of ['', 'l', ' ', '!!']) {
+        const res = await t.api.get('/api/search').query({ q });
+        expect(res.status).toBe(200);
+        expect(res.body).toEqual({ markets: [] });
+      }
+      const missing = await t.api.get('/api/search');
+      expect(missing.status).toBe(400);
+      expect(missing.body.code).toBe('VALIDATION_ERROR');
+    });
+
+    test('when a common word matches more than the scan window holds, then both passes of the plan still return the true top 8', async () => {
+      // SCAN_LIMIT + 100 'alpha' markets outrank everything; 'omega' is in 3 of the top SCAN_LIMIT and 7 far below.
+      const n = SCAN_LIMIT + 100;
+      const alpha = Array.from({ length: n }, (_, i) => ({ id: `alpha-${i}`, question: `Alpha question ${i}`, volume: 1e6 + i }));
+      for (const i of [5, 500, 900]) alpha[n - 1 - i]!.question += ' omega';
+      const low = Array.from({ length: 7 }, (_, i) => ({ id: `omega-low-${i}`, question: `Omega question ${i}`, volume: 10 + i }));
+      await addMarkets(t.services.db, [...alpha, ...low]);
+      const top = await t.api.get('/api/search').query({ q: 'alpha' });
+      expect(ids(top)).toEqual(Array.from({ length: 8 }, (_, i) => `alpha-${n - 1 - i}`));
+      const omega = await t.api.get('/api/search').query({ q: 'omega' });
+      expect(ids(omega)).toEqual([
+        `alpha-${n - 6}`,
+        `alpha-${n - 501}`,
+        `alpha-${n - 901}`,
+        'omega-low-6',
+        'omega-low-5',
+        'omega-low-4',
+        'omega-low-3',
+        'omega-low-2',
+      ]);
+      await t.services.db.query(`DELETE FROM market_tokens WHERE market_id LIKE 'alpha-%' OR market_id LIKE 'omega-%'`);
+      await t.services.db.query(`DELETE FROM markets WHERE id LIKE 'alpha-%' OR id LIKE 'omega-%'`);
+    });
+
+    test('when the search backend fails, then 500 UPSTREAM_UNAVAILABLE without internals', async () => {
+      await t.services.db.query('ALTER TABLE market_tokens RENAME TO market_tokens_away');
+      try {
+        const res = await t.api.get('/api/search').query({ q: 'lakers' });
+        expect(res.status).toBe(500);
+        expect(res.body.code).toBe('UPSTREAM_UNAVAILABLE');
+        expect(JSON.stringify(res.body)).not.toMatch(/market_tokens|relation|SELECT/i);
+      } finally {
+        await t.services.db.query('ALTER TABLE market_tokens_away RENAME TO market_tokens');
+      }
+    });
+
+    test('when odds are read by id or slug, then the market comes with both books, their age and its status', async () => {
+      const byId = await t.api.get('/api/markets/fed-1');
+      expect(byId.status).toBe(200);
+      expect(byId.body).toMatchObject({
+        id: 'fed-1',
+        question: 'Will the Fed cut interest rates in December?',
+        status: 'active',
+        winner: null,
+        volume: 500,
+        endDate: new Date(NOW + 7 * 86_400_000).toISOString(),
+        // The simulated venue does not quote these hand-made tokens: the mirror's book is shown, with its age.
+        odds: { yes: { bid: 0.395, ask: 0.405, mid: 0.4 }, no: { bid: 0.595, ask: 0.605, mid: 0.6 }, ageSeconds: 300, live: false, source: 'mirror' },
+      });
+      const bySlug = await t.api.get('/api/markets/fed-1-slug');
+      expect(bySlug.body.id).toBe('fed-1');
+    });
+
+    test('when a market has resolved, then its odds show the winner; an unknown market is 404', async () => {
+      const res = await t.api.get('/api/markets/lal-resolved');
+      expect(res.body).toMatchObject({ status: 'resolved', winner: 'YES', odds: { live: false } });
+      const missing = await t.api.get('/api/markets/no-such-market');
+      expect(missing.status).toBe(404);
+      expect(missing.body.code).toBe('NOT_FOUND');
+    });
+
+    test('when the mirror holds snapshots for the whole range, then price history comes from it, bucketed per step', async () => {
+      const points = Array.from({ length: 130 }, (_, i) => [new Date(NOW - i * 30_000).toISOString(), 400000 + i * 100] as const);
+      await t.services.db.query(
+        `INSERT INTO price_snapshots (token_id, t, price_micro) SELECT 'fed-1-yes', x.t, x.p FROM unnest($1::timestamptz[], $2::int8[]) AS x(t, p)`,
+        [points.map((p) => p[0]), points.map((p) => p[1])],
+      );
+      const res = await t.api.get('/api/price-history').query({ tokenId: 'fed-1-yes', interval: '1h' });
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ tokenId: 'fed-1-yes', interval: '1h', resolutionSeconds: 60, source: 'mirror', simulated: true });
+      const ts = res.body.history.map((p: { t: number }) => p.t);
+      expect(ts).toEqual([...ts].sort((a, b) => a - b));
+      expect(res.body.history.length).toBeGreaterThanOrEqual(60);
+      expect(res.body.history[res.body.history.length - 1]).toEqual({ t: NOW / 1000, p: 0.4 });
+    });
+
+    test('when tokenId is missing or the interval is unknown, then 400; when the token is unknown, then 404', async () => {
+      const missing = await t.api.get('/api/price-history');
+      expect(missing.status).toBe(400);
+      expect(missing.body.code).toBe('VALIDATION_ERROR');
+      const bad = await t.api.get('/api/price-history').query({ tokenId: 'fed-1-yes', interval: '2h' });
+      expect(bad.status).toBe(400);
+      const unknown = await t.api.get('/api/price-history').query({ tokenId: 'nope' });
+      expect(unknown.status).toBe(404);
+      expect(unknown.body.code).toBe('NOT_FOUND');
+    });
+  });
+
+  describe('price history from the simulated venue', () => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await startTestApp(backend, { clock, background: false });
+      await t.services.marketSync.runOnce();
+    });
+    afterAll(async () => t.close());
+
+    test.each([
+      ['1h', 60, 3600],
+      ['6h', 300, 6 * 3600],
+      ['1d', 900, 86_400],
+      ['1w', 3600, 7 * 86_400],
+      ['1m', 6 * 3600, 30 * 86_400],
+    ])('when the interval is %s, then points every %i s cover the interval and end now', async (interval, step, span) => {
+      const [row] = await t.services.db.query<{ token_id: string }>(
+        `SELECT t.token_id FROM market_tokens t JOIN markets m ON m.id = t.market_id WHERE m.status = 'active' AND m.created_at < $1 ORDER BY m.volume DESC LIMIT 1`,
+        [new Date(NOW - 40 * 86_400_000).toISOString()],
+      );
+      const res = await t.api.get('/api/price-history').query({ tokenId: row!.token_id, interval });
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ interval, resolutionSeconds: step, source: 'simulated', simulated: true });
+      const h: Array<{ t: number; p: number }> = res.body.history;
+      expect(h.length).toBe(span / step + 1);
+      for (let i = 1; i < h.length; i++) expect(h[i]!.t - h[i - 1]!.t).toBe(step);
+      expect(h[h.length - 1]!.t).toBe(NOW / 1000);
+      for (const p of h) expect(p.p > 0 && p.p < 1).toBe(true);
+    });
+
+    test('when no interval is given, then it is 1w; with max, then the points start at the market creation', async () => {
+      const [row] = await t.services.db.query<{ token_id: string; created_at: Date }>(
+        `SELECT t.token_id, m.created_at FROM market_tokens t JOIN markets m ON m.id = t.market_id WHERE m.status = 'active' ORDER BY m.created_at LIMIT 1`,
+      );
+      const def = await t.api.get('/api/price-history').query({ tokenId: row!.token_id });
+      expect(def.body.interval).toBe('1w');
+      const max = await t.api.get('/api/price-history').query({ tokenId: row!.token_id, interval: 'max' });
+      const first = max.body.history[0].t;
+      expect(first).toBeGreaterThanOrEqual(row!.created_at.getTime() / 1000);
+      expect(first - row!.created_at.getTime() / 1000).toBeLessThanOrEqual(max.body.resolutionSeconds);
+      expect(max.body.history.length).toBeLessThanOrEqual(302);
+    });
+  });
+
+  describe('price history when the Polymarket feed is down', () => {
+    let fake: FakePolymarket;
+    let t: TestApp;
+    const FED_YES = '71321045679252212594626385532706912750332728571942532289631379312455583992563';
+    beforeAll(async () => {
+      fake = await new FakePolymarket().start();
+      fake.histories.set(FED_YES, {
+        history: [
+          { t: Math.floor(Date.now() / 1000) - 7200, p: 0.51 },
+          { t: Math.floor(Date.now() / 1000) - 3600, p: 0.52 },
+        ],
+      });
+      t = await startTestApp(backend, { config: { MARKET_FEED: 'polymarket', POLYMARKET_GAMMA_URL: fake.url, POLYMARKET_CLOB_URL: fake.url } });
+    });
+    afterAll(async () => {
+      await t.close();
+      await fake.close();
+    });
+
+    test('when the venue answers, then its points are served', async () => {
+      const res = await t.api.get('/api/price-history').query({ tokenId: FED_YES, interval: '1d' });
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ source: 'polymarket', simulated: false });
+      expect(res.body.history.map((p: { p: number }) => p.p)).toEqual([0.51, 0.52]);
+    });
+
+    test('when the venue is down, then the mirror’s own points serve; with none for the range, then 500 UPSTREAM_UNAVAILABLE', async () => {
+      fake.fail('/prices-history', { kind: 'status', status: 500 });
+      const partial = await t.api.get('/api/price-history').query({ tokenId: FED_YES, interval: '1d' });
+      expect(partial.status).toBe(200);
+      expect(partial.body.source).toBe('mirror');
+      expect(partial.body.history).toHaveLength(1); // the snapshot taken by the start-up sync
+      await t.services.db.query('DELETE FROM price_snapshots WHERE token_id = $1', [FED_YES]);
+      const none = await t.api.get('/api/price-history').query({ tokenId: FED_YES, interval: '1d' });
+      expect(none.status).toBe(500);
+      expect(none.body.code).toBe('UPSTREAM_UNAVAILABLE');
+    });
+  });
+});

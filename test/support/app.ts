@@ -1,0 +1,88 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import request from 'supertest';
+import type { Backend } from './backends';
+import { testConfig, type Config } from '../../src/config';
+import { createLogger, type Logger } from '../../src/logger';
+import { startService, type RunningService } from '../../src/start';
+import type { Clock } from '../../src/registry/context';
+import type { PriceService } from '../../src/market-data/price-service';
+import { checkedAgent, type CheckedAgent } from './openapi-check';
+
+export interface TestApp extends RunningService {
+  config: Config;
+  /** supertest agent whose every response is checked against the generated OpenAPI document. */
+  api: CheckedAgent;
+  /** Set when started with listen: the server's own origin (also BASE_URL). */
+  baseUrl: string;
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  config?: Record<string, string | number>;
+  clock?: Clock;
+  /** Listen on a real port (MCP and A2A clients need one); BASE_URL is then that origin. */
+  listen?: boolean;
+  log?: Logger;
+  /** A price source the test controls (test/support/markets.ts ControlledPrices). */
+  prices?: PriceService;
+  /** false: no market sync at start nor on a timer; the test calls services.marketSync.runOnce(). */
+  background?: boolean;
+}
+
+/** High limits unless a test sets them: most tests are not about rate limiting. */
+const TEST_DEFAULTS = {
+  DATA_DIR: 'memory',
+  LOG_LEVEL: 'silent',
+  RATE_LIMIT_REGISTER_PER_MIN: 100000,
+  RATE_LIMIT_API_PER_MIN: 100000,
+  RATE_LIMIT_TRADE_PER_MIN: 100000,
+  RATE_LIMIT_SELL_PER_MIN: 100000,
+};
+
+export async function startTestApp(backend: Backend, opts: TestAppOptions = {}): Promise<TestApp> {
+  const opened = await backend.open();
+  let server: http.Server | undefined;
+  let baseUrl = 'http://localhost:3000';
+  if (opts.listen) {
+    server = http.createServer();
+    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  }
+  const config = testConfig({ ...TEST_DEFAULTS, BASE_URL: baseUrl, ...(opts.config ?? {}) });
+  const service = await startService(config, opts.log ?? createLogger('silent'), {
+    db: opened.db,
+    clock: opts.clock,
+    validateOutput: true,
+    prices: opts.prices,
+    background: opts.background,
+  });
+  if (server) server.on('request', service.app);
+  return {
+    ...service,
+    config,
+    baseUrl,
+    api: checkedAgent(service.app),
+    async close() {
+      if (server) {
+        server.closeAllConnections();
+        await new Promise<void>((resolve) => server!.close(() => resolve()));
+      }
+      await service.stop();
+      await opened.drop();
+    },
+  };
+}
+
+let counter = 0;
+
+/** Registers a fresh agent over REST and returns its id and key. */
+export async function registerAgent(t: TestApp, name = 'Agent'): Promise<{ id: string; apiKey: string; email: string }> {
+  counter += 1;
+  const email = `agent${counter}-${Date.now()}@example.com`;
+  const res = await t.api.post('/api/auth/register').send({ email, password: 'password123', displayName: `${name}${counter}`.slice(0, 20), isAgent: true });
+  if (res.status !== 201) throw new Error(`registration failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return { id: res.body.user.id, apiKey: res.body.user.apiKey, email };
+}
+
+export { request };

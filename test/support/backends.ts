@@ -1,0 +1,58 @@
+import { randomBytes } from 'node:crypto';
+import { Client } from 'pg';
+import { openDatabase, type Database } from '../../src/db/database';
+import { testConfig } from '../../src/config';
+import { createLogger } from '../../src/logger';
+
+export interface Backend {
+  name: 'pglite' | 'postgres';
+  /** A fresh, migrated, empty database of this kind; drop() closes and removes it. */
+  open(): Promise<{ db: Database; url?: string; drop(): Promise<void> }>;
+}
+
+const silent = createLogger('silent');
+
+const pglite: Backend = {
+  name: 'pglite',
+  async open() {
+    const db = await openDatabase(testConfig({ DATA_DIR: 'memory' }), silent);
+    return { db, drop: () => db.close() };
+  },
+};
+
+/** A throwaway database on TEST_DATABASE_URL's server, so test files never see each other's rows. */
+const postgres = (adminUrl: string): Backend => ({
+  name: 'postgres',
+  async open() {
+    const name = `t_${randomBytes(6).toString('hex')}`;
+    const admin = new Client({ connectionString: adminUrl });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.end();
+    const url = new URL(adminUrl);
+    url.pathname = `/${name}`;
+    const db = await openDatabase(testConfig({ DATABASE_URL: url.toString(), DB_POOL_SIZE: 20 }), silent);
+    return {
+      db,
+      url: url.toString(),
+      async drop() {
+        await db.close();
+        const c = new Client({ connectionString: adminUrl });
+        await c.connect();
+        await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        await c.end();
+      },
+    };
+  },
+});
+
+/** PGlite always; PostgreSQL too when TEST_DATABASE_URL is set (CI sets it). */
+export function backends(): Backend[] {
+  const url = process.env.TEST_DATABASE_URL;
+  return url ? [pglite, postgres(url)] : [pglite];
+}
+
+/** Only PostgreSQL: concurrency tests prove nothing on PGlite's single connection. */
+export function postgresOnly(): Backend[] {
+  return backends().filter((b) => b.name === 'postgres');
+}

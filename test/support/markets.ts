@@ -1,0 +1,59 @@
+import type { Queryable } from '../../src/db/database';
+import type { LivePrice, PriceService } from '../../src/market-data/price-service';
+import { AppError } from '../../src/errors/app-error';
+import { toMicro } from '../../src/domain/money/micro';
+
+export interface SeededMarket {
+  id: string;
+  slug: string;
+  yes: string;
+  no: string;
+}
+
+let n = 0;
+
+/** Inserts an active binary market with YES/NO tokens straight into the mirror tables. */
+export async function seedMarket(db: Queryable, over: Partial<{ status: string; question: string; category: string }> = {}): Promise<SeededMarket> {
+  n += 1;
+  const id = `test-${n}-${Math.random().toString(36).slice(2, 8)}`;
+  const m = { id, slug: `${id}-slug`, yes: `${id}-yes-${'7'.repeat(20)}`, no: `${id}-no-${'3'.repeat(20)}` };
+  await db.query(
+    `INSERT INTO markets (id, slug, question, category, volume, end_date, status, source) VALUES ($1, $2, $3, $4, 1000, now() + interval '7 days', $5, 'simulated')`,
+    [m.id, m.slug, over.question ?? `Will test market ${n} resolve YES?`, over.category ?? 'Testing', over.status ?? 'active'],
+  );
+  await db.query(
+    `INSERT INTO market_tokens (token_id, market_id, outcome, label, price_micro) VALUES ($1, $2, 'YES', 'Yes', 500000), ($3, $2, 'NO', 'No', 500000)`,
+    [m.yes, m.id, m.no],
+  );
+  return m;
+}
+
+/** Resolves a market the way the mirror does: status, winner and one 'resolved' event. */
+export async function resolveMarket(db: Queryable, marketId: string, winner: 'YES' | 'NO' | 'VOID'): Promise<void> {
+  await db.query(`UPDATE markets SET status = 'resolved', winner = $2, resolved_at = now() WHERE id = $1`, [marketId, winner]);
+  await db.query(`INSERT INTO market_events (market_id, type, winner) VALUES ($1, 'resolved', $2) ON CONFLICT DO NOTHING`, [marketId, winner]);
+}
+
+/**
+ * A price source the test controls: exact bid/ask per token, or unavailable. Trading tests use it
+ * so fills are exact numbers; the real feeds are tested in the market-data tests.
+ */
+export class ControlledPrices implements PriceService {
+  private readonly quotes = new Map<string, { bid: number; ask: number } | 'down'>();
+
+  set(tokenId: string, bid: number, ask = bid): void {
+    this.quotes.set(tokenId, { bid, ask });
+  }
+
+  down(tokenId: string): void {
+    this.quotes.set(tokenId, 'down');
+  }
+
+  async live(tokenId: string): Promise<LivePrice> {
+    const q = this.quotes.get(tokenId);
+    if (!q || q === 'down') throw new AppError('PRICE_UNAVAILABLE', 'Live price unavailable; nothing was traded.');
+    const bidMicro = toMicro(q.bid);
+    const askMicro = toMicro(q.ask);
+    return { tokenId, bidMicro, askMicro, midMicro: (bidMicro + askMicro) / 2n, asOf: new Date(), source: 'simulated' };
+  }
+}

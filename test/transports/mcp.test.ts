@@ -1,0 +1,246 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { backends } from '../support/backends';
+import { registerAgent, request, startTestApp, type TestApp } from '../support/app';
+import { onSurface } from '../../src/registry/method';
+import { inputSchemaOf, outputSchemaOf } from '../../src/documents/json-schema';
+
+const ACCEPT = 'application/json, text/event-stream';
+const BAD_KEY = 'svc_00000000000000000000000000000000';
+
+describe.each(backends())('MCP at /mcp on $name', (backend) => {
+  let t: TestApp;
+  let agent: { id: string; apiKey: string };
+  const clients: Client[] = [];
+
+  beforeAll(async () => {
+    t = await startTestApp(backend, { listen: true });
+    agent = await registerAgent(t, 'McpAgent');
+  });
+  afterAll(async () => {
+    for (const c of clients) await c.close();
+    await t.close();
+  });
+
+  /** The SDK's own client over Streamable HTTP, with an optional bearer key on every request. */
+  async function connect(apiKey?: string): Promise<Client> {
+    const headers: Record<string, string> = apiKey ? { Authorization: `Bearer ${apiKey}` } : {};
+    const transport = new StreamableHTTPClientTransport(new URL(`${t.baseUrl}/mcp`), { requestInit: { headers } });
+    const client = new Client({ name: 'test-client', version: '1.0.0' });
+    await client.connect(transport);
+    clients.push(client);
+    return client;
+  }
+
+  /** A raw JSON-RPC POST, for what the SDK client cannot show (status codes, headers). */
+  function post(body: unknown, headers: Record<string, string> = {}) {
+    return fetch(`${t.baseUrl}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: ACCEPT, ...headers },
+      body: JSON.stringify(body),
+    });
+  }
+
+  const text = (r: CallToolResult) => JSON.parse((r.content[0] as { type: 'text'; text: string }).text);
+
+  test('when a client without credentials lists tools, then every registry method on the mcp surface is a tool with its schemas and annotations', async () => {
+    const client = await connect();
+    expect(client.getServerVersion()?.name).toBe('paper-trading-service');
+    expect(client.getInstructions()).toContain('register_account');
+    const { tools } = await client.listTools();
+    const byName = new Map(tools.map((tool) => [tool.name, tool]));
+    const offered = t.services.registry.methods.filter((m) => onSurface(m, 'mcp'));
+    expect(offered.length).toBeGreaterThan(0);
+    expect(tools).toHaveLength(offered.length);
+    for (const m of t.services.registry.methods) {
+      const tool = byName.get(m.name);
+      if (!onSurface(m, 'mcp')) {
+        expect(tool).toBeUndefined();
+        continue;
+      }
+      expect(tool).toBeDefined();
+      expect(tool!.description).toBe(m.description);
+      expect(tool!.title).toBe(m.annotations.title ?? m.summary);
+      expect(tool!.annotations).toEqual(m.annotations);
+      const input = tool!.inputSchema as { type: string; properties?: Record<string, unknown> };
+      expect(input.type).toBe('object');
+      expect(input.properties ?? {}).toMatchObject(inputSchemaOf(m).properties ?? {});
+      if (m.idempotent) expect(input.properties).toHaveProperty('idempotencyKey');
+      const output = tool!.outputSchema as { type: string; anyOf: Array<Record<string, unknown>> };
+      expect(output.type).toBe('object');
+      const { $defs: _defs, ...success } = outputSchemaOf(m);
+      expect(output.anyOf[0]).toEqual(success);
+      expect(output.anyOf[1]).toMatchObject({ required: ['error', 'code'] });
+    }
+    expect(byName.get('get_balance')!.annotations).toMatchObject({ readOnlyHint: true });
+  });
+
+  test('when get_balance is called with a bearer key, then structuredContent is the balance and the text block holds the same JSON', async () => {
+    const client = await connect(agent.apiKey);
+    await client.listTools();
+    const result = (await client.callTool({ name: 'get_balance', arguments: {} })) as CallToolResult;
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toEqual({ balance: 1000 });
+    expect(result.content).toHaveLength(1);
+    expect(text(result)).toEqual({ balance: 1000 });
+  });
+
+  test('when a keyed tool is called without credentials, then the result is isError with code UNAUTHORIZED and a hint, not a thrown client error', async () => {
+    const client = await connect();
+    // Listing first makes the 1.x SDK client check structuredContent against outputSchema, even on errors.
+    await client.listTools();
+    const result = (await client.callTool({ name: 'get_balance', arguments: {} })) as CallToolResult;
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent).toMatchObject({ code: 'UNAUTHORIZED', error: expect.any(String), hint: expect.stringContaining('Bearer') });
+    expect(text(result)).toEqual(result.structuredContent);
+  });
+
+  test('when the same caller asks REST and MCP for get_balance, then both give the same data', async () => {
+    const fresh = await registerAgent(t, 'Same');
+    const rest = await t.api.get('/api/user/balance').set('Authorization', `Bearer ${fresh.apiKey}`);
+    expect(rest.status).toBe(200);
+    const client = await connect(fresh.apiKey);
+    const result = (await client.callTool({ name: 'get_balance', arguments: {} })) as CallToolResult;
+    expect(result.structuredContent).toEqual(rest.body);
+  });
+
+  test('when an agent registers over MCP without credentials, then the key in the result works on REST', async () => {
+    const client = await connect();
+    const email = `mcp-${Date.now()}@example.com`;
+    const result = (await client.callTool({
+      name: 'register_account',
+      arguments: { email, password: 'password123', displayName: 'McpBot', isAgent: true },
+    })) as CallToolResult;
+    expect(result.isError).toBeFalsy();
+    const user = (result.structuredContent as { user: { apiKey: string; email: string } }).user;
+    expect(user.email).toBe(email);
+    const rest = await t.api.get('/api/user/balance').set('Authorization', `Bearer ${user.apiKey}`);
+    expect(rest.body).toEqual({ balance: 1000 });
+  });
+
+  test('when tool arguments fail validation, then isError with VALIDATION_ERROR and the issues, and nothing is stored', async () => {
+    const client = await connect();
+    await client.listTools();
+    const before = await t.services.db.query<{ n: bigint }>('SELECT count(*) AS n FROM users');
+    const result = (await client.callTool({
+      name: 'register_account',
+      arguments: { email: 'not-an-email', password: 'password123', displayName: 'Bot' },
+    })) as CallToolResult;
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent).toMatchObject({ code: 'VALIDATION_ERROR', details: [expect.objectContaining({ path: 'email' })] });
+    const after = await t.services.db.query<{ n: bigint }>('SELECT count(*) AS n FROM users');
+    expect(after[0]!.n).toBe(before[0]!.n);
+  });
+
+  test('when the key is passed as a tool argument instead of the header, then isError UNAUTHORIZED says where it belongs', async () => {
+    const client = await connect();
+    const result = (await client.callTool({ name: 'get_balance', arguments: { apiKey: agent.apiKey } })) as CallToolResult;
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent).toMatchObject({
+      code: 'UNAUTHORIZED',
+      error: expect.stringContaining('tool arguments'),
+      hint: expect.stringContaining('Authorization'),
+    });
+  });
+
+  test('when an unknown tool is called, then isError with ENDPOINT_NOT_FOUND pointing at tools/list', async () => {
+    const client = await connect();
+    const result = (await client.callTool({ name: 'no_such_tool', arguments: {} })) as CallToolResult;
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent).toMatchObject({ code: 'ENDPOINT_NOT_FOUND', hint: expect.stringContaining('tools/list') });
+  });
+
+  test('when a client connects with an invalid bearer, then initialize fails with HTTP 401', async () => {
+    await expect(connect(BAD_KEY)).rejects.toMatchObject({ code: 401 });
+  });
+
+  test.each([
+    ['tools/list (checked before dispatch)', { jsonrpc: '2.0', id: 7, method: 'tools/list' }],
+    ['a public tool (checked before it runs)', { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'register_account', arguments: {} } }],
+    ['a keyed tool (checked by the call itself)', { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'get_balance', arguments: {} } }],
+  ])('when %s carries an invalid bearer, then 401 with a Bearer challenge naming the MCP resource metadata', async (_label, body) => {
+    const res = await post(body, { authorization: `Bearer ${BAD_KEY}` });
+    expect(res.status).toBe(401);
+    const challenge = res.headers.get('www-authenticate') ?? '';
+    expect(challenge).toContain(`resource_metadata="${t.baseUrl}/.well-known/oauth-protected-resource/mcp"`);
+    expect(challenge).toContain('error="invalid_token"');
+    const json = await res.json();
+    expect(json).toMatchObject({ jsonrpc: '2.0', id: 7, error: { data: { code: 'UNAUTHORIZED' } } });
+  });
+
+  test('when a client follows the 401 challenge, then the metadata names /mcp as the resource and this server as its authorization server', async () => {
+    const res = await post({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, { authorization: 'Bearer not-a-token' });
+    const url = /resource_metadata="([^"]+)"/.exec(res.headers.get('www-authenticate') ?? '')![1]!;
+    const meta = (await (await fetch(url)).json()) as { resource: string; authorization_servers: string[] };
+    expect(meta.resource).toBe(`${t.baseUrl}/mcp`);
+    expect(meta.authorization_servers).toContain(t.baseUrl);
+  });
+
+  test('when a request comes from a foreign Origin, then 403 with a JSON-RPC error and nothing runs', async () => {
+    const before = await t.services.db.query<{ n: bigint }>('SELECT count(*) AS n FROM users');
+    const res = await post(
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'register_account', arguments: { email: `o${Date.now()}@example.com`, password: 'password123', displayName: 'Evil', isAgent: true } },
+      },
+      { origin: 'https://evil.example' },
+    );
+    expect(res.status).toBe(403);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await res.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32000, data: { code: 'FORBIDDEN' } } });
+    const after = await t.services.db.query<{ n: bigint }>('SELECT count(*) AS n FROM users');
+    expect(after[0]!.n).toBe(before[0]!.n);
+  });
+
+  test('when the Origin is a loopback name on another port, then the request is served', async () => {
+    const res = await post({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, { origin: 'http://localhost:5173' });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { result: { tools: unknown[] } };
+    expect(body.result.tools.length).toBeGreaterThan(0);
+  });
+
+  test('when the Host header names a foreign host (DNS rebinding), then 403 with a JSON-RPC error', async () => {
+    const res = await request(t.app)
+      .post('/mcp')
+      .set('Host', 'attacker.example:80')
+      .set('Accept', ACCEPT)
+      .send({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+    expect(res.status).toBe(403);
+    expect(res.body).toMatchObject({ jsonrpc: '2.0', error: { data: { code: 'FORBIDDEN' } } });
+  });
+
+  test.each(['GET', 'DELETE'])('when %s /mcp is sent (no SSE stream, no session in stateless mode), then 405 with a JSON body', async (verb) => {
+    const res = await fetch(`${t.baseUrl}/mcp`, { method: verb, headers: { accept: 'text/event-stream' } });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('POST');
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await res.json()).toMatchObject({ error: { data: { code: 'METHOD_NOT_ALLOWED' } } });
+  });
+
+  test('when the client does not accept both JSON and SSE, then 406 with a JSON body', async () => {
+    const res = await post({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, { accept: 'application/json' });
+    expect(res.status).toBe(406);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await res.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32000, message: expect.stringContaining('Not Acceptable') } });
+  });
+
+  test('when the body is not JSON, then 400 with JSON-RPC parse error -32700', async () => {
+    const res = await fetch(`${t.baseUrl}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: ACCEPT }, body: '{"jsonrpc": ' });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32700 } });
+  });
+
+  test('when a tools/call is sent without initialize (stateless), then it is answered with a request id header', async () => {
+    const res = await post(
+      { jsonrpc: '2.0', id: 'a', method: 'tools/call', params: { name: 'get_balance', arguments: {} } },
+      { authorization: `Bearer ${agent.apiKey}` },
+    );
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-request-id')).toBeTruthy();
+    expect(res.headers.get('mcp-session-id')).toBeNull();
+    expect(await res.json()).toMatchObject({ jsonrpc: '2.0', id: 'a', result: { structuredContent: { balance: 1000 } } });
+  });
+});
