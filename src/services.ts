@@ -53,7 +53,15 @@ export interface Services {
   stoppers: Array<() => Promise<void> | void>;
 }
 
-export function createServices(args: { config: Config; db: Database; log: Logger; clock: Clock; registry: Registry; limiter?: RateLimiter; prices?: PriceService }): Services {
+export function createServices(args: {
+  config: Config;
+  db: Database;
+  log: Logger;
+  clock: Clock;
+  registry: Registry;
+  limiter?: RateLimiter;
+  prices?: PriceService;
+}): Services {
   const { config, db, log, clock, registry } = args;
   const marketData = createMarketData({ config, db, log, clock, prices: args.prices });
   const prices = marketData.prices;

@@ -6,7 +6,8 @@ import { requestIdOf } from '../transports/http-call';
 /** Turns body-parser failures into the service's own errors. */
 export function fromBodyParser(err: unknown): AppError | null {
   const type = (err as { type?: string } | null)?.type;
-  if (type === 'entity.parse.failed') return new AppError('VALIDATION_ERROR', 'Malformed JSON body.', { hint: 'Send a valid JSON object with Content-Type: application/json.' });
+  if (type === 'entity.parse.failed')
+    return new AppError('VALIDATION_ERROR', 'Malformed JSON body.', { hint: 'Send a valid JSON object with Content-Type: application/json.' });
   if (type === 'entity.too.large') return new AppError('PAYLOAD_TOO_LARGE', 'Request body is larger than 100 kB.');
   if (type === 'encoding.unsupported' || type === 'charset.unsupported') return new AppError('VALIDATION_ERROR', 'Unsupported body encoding.');
   return null;

@@ -12,7 +12,7 @@ import * as trading from './trading';
 /** Every method of the service. A new area's module is added to this list, and nowhere else. */
 const MODULES: Array<Record<string, unknown>> = [accounts, markets, trading, agents, identity, leaderboards, gamification, community];
 
-const isMethod = (v: unknown): v is AnyMethod => typeof v === "object" && v !== null && "handler" in v && "name" in v;
+const isMethod = (v: unknown): v is AnyMethod => typeof v === 'object' && v !== null && 'handler' in v && 'name' in v;
 
 export const ALL_METHODS: AnyMethod[] = MODULES.flatMap((mod) => Object.values(mod).filter(isMethod));
 

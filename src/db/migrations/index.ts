@@ -7,4 +7,12 @@ import { TrackRecord1700000000006 } from './1700000000006-track-record';
 import { CommunityMarkets1700000000007 } from './1700000000007-community-markets';
 
 /** Every migration, in order. A new one is appended here (no glob: the same list runs from ts and dist). */
-export const MIGRATIONS = [Accounts1700000000001, Markets1700000000002, MarketSearch1700000000003, Trading1700000000004, Identity1700000000005, TrackRecord1700000000006, CommunityMarkets1700000000007];
+export const MIGRATIONS = [
+  Accounts1700000000001,
+  Markets1700000000002,
+  MarketSearch1700000000003,
+  Trading1700000000004,
+  Identity1700000000005,
+  TrackRecord1700000000006,
+  CommunityMarkets1700000000007,
+];
