@@ -100,6 +100,8 @@ describe('graceful shutdown', () => {
     const serving = await serve(service, { ...config, PORT: 0 }, log);
     const port = (serving.server.address() as { port: number }).port;
     const body = JSON.stringify({ email: 'slow@example.com', password: 'password123', displayName: 'Slow', isAgent: true });
+    // Shut down only once the server holds the request: a fixed delay raced the connection on a busy machine.
+    const received = new Promise<void>((resolve) => serving.server.once('request', () => resolve()));
     const inFlight = new Promise<{ status: number; body: string }>((resolve, reject) => {
       const req = http.request(
         { port, host: '127.0.0.1', method: 'POST', path: '/api/auth/register', headers: { 'content-type': 'application/json' } },
@@ -112,6 +114,7 @@ describe('graceful shutdown', () => {
       req.on('error', reject);
       req.end(body);
     });
+    await received;
     await new Promise((r) => setTimeout(r, 5)); // the request is now being hashed (scrypt)
     const stopped = serving.shutdown('test');
     const done = await inFlight;
