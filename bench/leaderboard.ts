@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { Client, Pool, type PoolClient } from 'pg';
-import { createDatabase, load, median, round, startServiceProcess, type LoadFigures, type RequestSetup } from './support/harness';
+import { createDatabase, load, median, round, startServiceProcess, type LoadFigures, type RequestSetup, pacedLoad } from './support/harness';
 import { openDatabase, type Queryable } from '../src/db/database';
 import { testConfig } from '../src/config';
 import { createLogger } from '../src/logger';
@@ -212,7 +212,8 @@ function boardSetup(metric: Metric, key?: string): RequestSetup {
 async function boardLoad(baseUrl: string, metric: Metric, key?: string): Promise<{ closed: LoadFigures; open: LoadFigures }> {
   const setup = boardSetup(metric, key);
   const closed = await load(baseUrl, { connections: CONNECTIONS, seconds: SECONDS, setup });
-  const open = await load(baseUrl, { connections: CONNECTIONS, seconds: SECONDS, rate: closed.rps / 2, setup });
+  // Evenly paced (a true open loop); autocannon's overallRate sends each connection's quota in one burst per second.
+  const open = await pacedLoad(baseUrl, { rate: closed.rps / 2, seconds: SECONDS, connections: CONNECTIONS, setup });
   return { closed, open };
 }
 

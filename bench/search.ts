@@ -1,7 +1,6 @@
 import 'reflect-metadata';
-import http from 'node:http';
 import { Pool } from 'pg';
-import { createDatabase, load, median, round, startServiceProcess, type LoadFigures, type RequestSetup } from './support/harness';
+import { createDatabase, load, median, pacedLoad, round, startServiceProcess, type LoadFigures, type RequestSetup } from './support/harness';
 import { FUZZY_SQL, SEARCH_SQL, toSearchQuery, wordCount } from '../src/market-data/market-search';
 import { marketSpec } from '../src/market-data/simulated/catalog';
 import { uniform } from '../src/market-data/simulated/random';
@@ -68,54 +67,6 @@ function makeQueries(n: number): string[] {
   return out;
 }
 
-/**
- * A truly open loop: requests leave at evenly spaced instants whatever the answers do, and latency runs
- * from the scheduled instant (so a slow answer delays nobody's clock: no coordinated omission).
- * autocannon's overallRate is not that: each connection fires its per-second quota back to back when
- * its one-second timer ticks, so the load arrives in bursts of up to `connections` at once.
- */
-async function pacedLoad(baseUrl: string, rate: number, next: () => string): Promise<LoadFigures> {
-  const url = new URL(baseUrl);
-  const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
-  const total = Math.floor(rate * SECONDS);
-  const interval = 1000 / rate;
-  const lat: number[] = [];
-  let non2xx = 0;
-  let errors = 0;
-  let sent = 0;
-  let done = 0;
-  const start = performance.now();
-  await new Promise<void>((resolve) => {
-    const finish = () => {
-      done += 1;
-      if (done === total) resolve();
-    };
-    const tick = () => {
-      while (sent < total && start + sent * interval <= performance.now()) {
-        const scheduled = start + sent * interval;
-        sent += 1;
-        const req = http.get({ agent, host: url.hostname, port: url.port, path: next() }, (res) => {
-          res.resume();
-          res.on('end', () => {
-            if (res.statusCode !== 200) non2xx += 1;
-            lat.push(performance.now() - scheduled);
-            finish();
-          });
-        });
-        req.on('error', () => {
-          errors += 1;
-          finish();
-        });
-      }
-      if (sent < total) setTimeout(tick, Math.max(0, start + sent * interval - performance.now()));
-    };
-    tick();
-  });
-  agent.destroy();
-  lat.sort((a, b) => a - b);
-  return { rps: lat.length / SECONDS, p50: lat[Math.floor(lat.length * 0.5)]!, p99: lat[Math.floor(lat.length * 0.99)]!, non2xx, errors };
-}
-
 /** The exact statements the service runs for a query, through pg, CONNECTIONS at a time on a pool of POOL. */
 async function rawSql(pool: Pool, queries: string[]): Promise<LoadFigures> {
   const lat: number[] = [];
@@ -158,7 +109,7 @@ async function main(): Promise<void> {
     for (let r = 0; r < RUNS; r += 1) {
       runs.http.push(await load(service.baseUrl, { connections: CONNECTIONS, seconds: SECONDS, setup }));
       runs.httpOpen.push(await load(service.baseUrl, { connections: CONNECTIONS, seconds: SECONDS, rate: runs.http[r]!.rps / 2, setup }));
-      runs.httpPaced.push(await pacedLoad(service.baseUrl, runs.http[r]!.rps / 2, () => setup({}).path));
+      runs.httpPaced.push(await pacedLoad(service.baseUrl, { rate: runs.http[r]!.rps / 2, seconds: SECONDS, connections: CONNECTIONS, setup }));
       runs.sql.push(await rawSql(pool, queries));
     }
     const med = (k: keyof typeof runs) => ({

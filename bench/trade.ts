@@ -1,15 +1,17 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
-import { createDatabase, load, median, round, startServiceProcess, type LoadFigures, type RequestSetup } from './support/harness';
+import { createDatabase, load, median, pacedCalls, pacedLoad, round, startServiceProcess, type LoadFigures, type RequestSetup } from './support/harness';
 import { BUY_STATEMENT } from '../src/domain/trading/trade-sql';
 import { buyFill } from '../src/domain/trading/fills';
 import { toMicro } from '../src/domain/money/micro';
+import { trackStatementFor } from '../src/domain/track-record/track-sql';
 
 /**
  * npm run bench:trade — N agents trading concurrently over HTTP (REST, then JSON-RPC and MCP) against
- * the service in its own process on PostgreSQL, and in the same run the raw ceiling: the same buy
- * transaction (BEGIN; BUY_STATEMENT; COMMIT) driven directly through pg at the same concurrency.
+ * the service in its own process on PostgreSQL, and in the same run the raw ceiling: the service's own buy
+ * transaction (BEGIN; BUY_STATEMENT; the track record's statement; COMMIT) driven directly through pg at the
+ * same concurrency, closed-loop and evenly paced at the REST open-loop rate.
  * Each figure is the median of RUNS runs. Last line: one JSON object with every figure.
  */
 const AGENTS = Number(process.env.BENCH_AGENTS ?? 50);
@@ -17,6 +19,8 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const POOL = 10;
 const AMOUNT = 0.01;
+/** BENCH_ONLY_REST=1 skips JSON-RPC and MCP (a quicker loop while tuning the trade path). */
+const ONLY_REST = process.env.BENCH_ONLY_REST === '1';
 
 interface Agent {
   id: string;
@@ -39,6 +43,7 @@ async function main(): Promise<void> {
     RATE_LIMIT_TRADE_PER_MIN: '1000000',
     RATE_LIMIT_SELL_PER_MIN: '1000000',
     PRICE_MAX_AGE_S: '3600',
+    ...(process.env.BENCH_SYNC_INTERVAL_S ? { MARKET_SYNC_INTERVAL_S: process.env.BENCH_SYNC_INTERVAL_S } : {}),
   });
   const pool = new Pool({ connectionString: db.url, max: POOL });
   try {
@@ -109,34 +114,50 @@ async function main(): Promise<void> {
         )
       ).rows.map((r) => [r.token_id, BigInt(r.ask)] as const),
     );
+    // The service's own database transaction for a buy: BUY_STATEMENT, then the track record's statement.
+    const rawTrade = async (agent: Agent, i: number) => {
+      const o = order(i);
+      const fill = buyFill(toMicro(o.amount), asks.get(o.tokenId) ?? 500_000n);
+      const now = new Date();
+      const c = await pool.connect();
+      try {
+        await c.query('BEGIN');
+        await c.query(BUY_STATEMENT, [
+          agent.id,
+          o.marketId,
+          o.tokenId,
+          fill.costMicro.toString(),
+          fill.quantityMicro.toString(),
+          fill.priceMicro.toString(),
+          o.outcome,
+          now,
+          randomUUID(),
+          randomUUID(),
+        ]);
+        const track = trackStatementFor({
+          userId: agent.id,
+          side: 'BUY',
+          marketId: o.marketId,
+          tokenId: o.tokenId,
+          quantityMicro: fill.quantityMicro,
+          cashMicro: fill.costMicro,
+          realizedPnlMicro: 0n,
+          at: now,
+        });
+        await c.query(track.sql, track.params);
+        await c.query('COMMIT');
+      } finally {
+        c.release();
+      }
+    };
     const rawRun = async (): Promise<LoadFigures> => {
       const lat: number[] = [];
       const stopAt = Date.now() + SECONDS * 1000;
       let i = 0;
       const worker = async (agent: Agent) => {
         while (Date.now() < stopAt) {
-          const o = order(i++);
-          const fill = buyFill(toMicro(o.amount), asks.get(o.tokenId) ?? 500_000n);
           const started = performance.now();
-          const c = await pool.connect();
-          try {
-            await c.query('BEGIN');
-            await c.query(BUY_STATEMENT, [
-              agent.id,
-              o.marketId,
-              o.tokenId,
-              fill.costMicro.toString(),
-              fill.quantityMicro.toString(),
-              fill.priceMicro.toString(),
-              o.outcome,
-              new Date(),
-              randomUUID(),
-              randomUUID(),
-            ]);
-            await c.query('COMMIT');
-          } finally {
-            c.release();
-          }
+          await rawTrade(agent, i++);
           lat.push(performance.now() - started);
         }
       };
@@ -144,31 +165,36 @@ async function main(): Promise<void> {
       lat.sort((a, b) => a - b);
       return { rps: lat.length / SECONDS, p50: lat[Math.floor(lat.length * 0.5)]!, p99: lat[Math.floor(lat.length * 0.99)]!, non2xx: 0, errors: 0 };
     };
+    const rawPaced = (rate: number) => pacedCalls({ rate, seconds: SECONDS }, (i) => rawTrade(agents[i % agents.length]!, i));
 
-    const runs: Record<string, LoadFigures[]> = { raw: [], rest: [], restOpen: [], jsonrpc: [], mcp: [] };
+    const runs: Record<string, LoadFigures[]> = { raw: [], rawOpen: [], rest: [], restOpen: [], jsonrpc: [], mcp: [] };
     for (let r = 0; r < RUNS; r += 1) {
       runs.raw!.push(await rawRun());
       runs.rest!.push(await load(service.baseUrl, { connections: AGENTS, seconds: SECONDS, setup: rest }));
-      runs.restOpen!.push(await load(service.baseUrl, { connections: AGENTS, seconds: SECONDS, rate: runs.rest![r]!.rps / 2, setup: rest }));
+      runs.restOpen!.push(await pacedLoad(service.baseUrl, { rate: runs.rest![r]!.rps / 2, seconds: SECONDS, connections: AGENTS, setup: rest }));
+      // The same paced rate straight through pg: the machine's own open-loop latency (its commits' fsync stalls included).
+      runs.rawOpen!.push(await rawPaced(runs.rest![r]!.rps / 2));
+      if (ONLY_REST) continue;
       runs.jsonrpc!.push(await load(service.baseUrl, { connections: AGENTS, seconds: SECONDS, setup: rpc }));
       runs.mcp!.push(await load(service.baseUrl, { connections: AGENTS, seconds: SECONDS, setup: mcp }));
     }
     const med = (k: string) => ({
-      rps: round(median(runs[k]!.map((x) => x.rps)), 1),
+      rps: runs[k]!.length ? round(median(runs[k]!.map((x) => x.rps)), 1) : NaN,
       p50: round(median(runs[k]!.map((x) => x.p50))),
       p99: round(median(runs[k]!.map((x) => x.p99))),
       non2xx: runs[k]!.reduce((s, x) => s + x.non2xx + x.errors, 0),
     });
-    const fig = { raw: med('raw'), rest: med('rest'), restOpenLoop: med('restOpen'), jsonrpc: med('jsonrpc'), mcp: med('mcp') };
+    const fig = { raw: med('raw'), rawOpenLoop: med('rawOpen'), rest: med('rest'), restOpenLoop: med('restOpen'), jsonrpc: med('jsonrpc'), mcp: med('mcp') };
     const ratios = {
       restToRaw: round(fig.rest.rps / fig.raw.rps, 3),
       jsonrpcToRest: round(fig.jsonrpc.rps / fig.rest.rps, 3),
       mcpToRest: round(fig.mcp.rps / fig.rest.rps, 3),
     };
     console.log(`agents=${AGENTS} seconds=${SECONDS} runs=${RUNS} (medians) pool=${POOL}`);
-    console.log(`raw pg transaction   ${fig.raw.rps} tx/s   p50 ${fig.raw.p50} ms  p99 ${fig.raw.p99} ms`);
+    console.log(`raw pg transaction   ${fig.raw.rps} tx/s   p50 ${fig.raw.p50} ms  p99 ${fig.raw.p99} ms  (BEGIN; buy; track record; COMMIT)`);
+    console.log(`raw open-loop @ REST½ ${fig.rawOpenLoop.rps} tx/s  p50 ${fig.rawOpenLoop.p50} ms  p99 ${fig.rawOpenLoop.p99} ms`);
     console.log(`REST closed-loop     ${fig.rest.rps} req/s  p50 ${fig.rest.p50} ms  p99 ${fig.rest.p99} ms  non-2xx ${fig.rest.non2xx}`);
-    console.log(`REST open-loop @½    ${fig.restOpenLoop.rps} req/s  p50 ${fig.restOpenLoop.p50} ms  p99 ${fig.restOpenLoop.p99} ms`);
+    console.log(`REST open-loop @½ (paced) ${fig.restOpenLoop.rps} req/s  p50 ${fig.restOpenLoop.p50} ms  p99 ${fig.restOpenLoop.p99} ms`);
     console.log(`JSON-RPC closed-loop ${fig.jsonrpc.rps} req/s  p50 ${fig.jsonrpc.p50} ms  p99 ${fig.jsonrpc.p99} ms`);
     console.log(`MCP closed-loop      ${fig.mcp.rps} req/s  p50 ${fig.mcp.p50} ms  p99 ${fig.mcp.p99} ms`);
     console.log(

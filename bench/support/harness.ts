@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import net from 'node:net';
@@ -49,7 +50,9 @@ export interface ServiceProcess {
 export async function startServiceProcess(env: Record<string, string>): Promise<ServiceProcess> {
   const port = await freePort();
   const main = path.resolve(__dirname, '../../src/main.js');
-  const child = spawn(process.execPath, [main], {
+  // BENCH_SERVICE_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles the service under load.
+  const nodeArgs = (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, main], {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
@@ -112,3 +115,87 @@ export function median(xs: number[]): number {
 }
 
 export const round = (x: number, d = 2) => Math.round(x * 10 ** d) / 10 ** d;
+
+/**
+ * A truly open loop: requests leave at evenly spaced instants whatever the answers do, and latency runs
+ * from the scheduled instant (so a slow answer delays nobody's clock: no coordinated omission).
+ * autocannon's overallRate is not that: each connection fires its per-second quota back to back when
+ * its one-second timer ticks, so the load arrives in bursts of up to `connections` at once.
+ * Each request gets a fresh setup context.
+ */
+export async function pacedLoad(
+  baseUrl: string,
+  opts: { rate: number; seconds: number; connections: number; setup: RequestSetup },
+): Promise<LoadFigures> {
+  const url = new URL(baseUrl);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: opts.connections });
+  const total = Math.max(1, Math.floor(opts.rate * opts.seconds));
+  const interval = 1000 / opts.rate;
+  const lat: number[] = [];
+  let non2xx = 0;
+  let errors = 0;
+  let sent = 0;
+  let done = 0;
+  const start = performance.now();
+  await new Promise<void>((resolve) => {
+    const finish = () => {
+      done += 1;
+      if (done === total) resolve();
+    };
+    const tick = () => {
+      while (sent < total && start + sent * interval <= performance.now()) {
+        const scheduled = start + sent * interval;
+        sent += 1;
+        const r = opts.setup({});
+        const req = http.request({ agent, host: url.hostname, port: url.port, method: r.method ?? 'GET', path: r.path, headers: r.headers }, (res) => {
+          res.resume();
+          res.on('end', () => {
+            if ((res.statusCode ?? 0) >= 300) non2xx += 1;
+            lat.push(performance.now() - scheduled);
+            finish();
+          });
+        });
+        req.on('error', () => {
+          errors += 1;
+          finish();
+        });
+        req.end(r.body);
+      }
+      if (sent < total) setTimeout(tick, Math.max(0, start + sent * interval - performance.now()));
+    };
+    tick();
+  });
+  agent.destroy();
+  lat.sort((a, b) => a - b);
+  return { rps: lat.length / opts.seconds, p50: lat[Math.floor(lat.length * 0.5)]!, p99: lat[Math.floor(lat.length * 0.99)]!, non2xx, errors };
+}
+
+/** The same evenly paced open loop around any async call (the raw baselines): latency from the scheduled instant. */
+export async function pacedCalls(opts: { rate: number; seconds: number }, call: (i: number) => Promise<void>): Promise<LoadFigures> {
+  const total = Math.max(1, Math.floor(opts.rate * opts.seconds));
+  const interval = 1000 / opts.rate;
+  const lat: number[] = [];
+  let errors = 0;
+  let sent = 0;
+  let done = 0;
+  const start = performance.now();
+  await new Promise<void>((resolve) => {
+    const tick = () => {
+      while (sent < total && start + sent * interval <= performance.now()) {
+        const scheduled = start + sent * interval;
+        const i = sent++;
+        call(i)
+          .then(() => lat.push(performance.now() - scheduled))
+          .catch(() => (errors += 1))
+          .finally(() => {
+            done += 1;
+            if (done === total) resolve();
+          });
+      }
+      if (sent < total) setTimeout(tick, Math.max(0, start + sent * interval - performance.now()));
+    };
+    tick();
+  });
+  lat.sort((a, b) => a - b);
+  return { rps: lat.length / opts.seconds, p50: lat[Math.floor(lat.length * 0.5)]!, p99: lat[Math.floor(lat.length * 0.99)]!, non2xx: 0, errors };
+}

@@ -28,6 +28,9 @@ export interface AuthenticatorOptions {
   limiter?: RateLimiter;
 }
 
+const KEY_CACHE_MS = 5000;
+const KEY_CACHE_SIZE = 100_000;
+
 /** The scope every keyed operation needs (SPEC: "the OAuth token with scope agent"). */
 export const AGENT_SCOPE = 'agent';
 
@@ -51,6 +54,12 @@ export function resourceMetadataUrl(baseUrl: string, transport: Transport): stri
  */
 export class Authenticator {
   private readonly aud: { api: string; mcp: string };
+  /**
+   * Recently verified API keys (by hash), so a burst of calls with one key costs one lookup. Only hits
+   * are kept, for KEY_CACHE_MS; rotating a key forgets its account here at once (forgetKeysOf). Another
+   * process sharing the database may accept a rotated key for at most KEY_CACHE_MS more.
+   */
+  private readonly keys = new Map<string, { userId: string; isAgent: boolean; until: number }>();
 
   constructor(private readonly opts: AuthenticatorOptions) {
     this.aud = audiences(opts.baseUrl);
@@ -104,9 +113,18 @@ export class Authenticator {
 
   private async fromBearer(token: string, call: CallInfo): Promise<Principal | null> {
     if (API_KEY_PATTERN.test(token)) {
-      const rows = await this.opts.db.query<{ id: string; is_agent: boolean }>('SELECT id, is_agent FROM users WHERE api_key_hash = $1', [hashSecret(token)]);
+      const hash = hashSecret(token);
+      const known = this.keys.get(hash);
+      if (known && known.until > performance.now()) return { userId: known.userId, isAgent: known.isAgent, via: 'key', scopes: [AGENT_SCOPE] };
+      const rows = await this.opts.db.query<{ id: string; is_agent: boolean }>('SELECT id, is_agent FROM users WHERE api_key_hash = $1', [hash]);
       const row = rows[0];
-      return row ? { userId: row.id, isAgent: row.is_agent, via: 'key', scopes: [AGENT_SCOPE] } : null;
+      if (!row) {
+        this.keys.delete(hash);
+        return null;
+      }
+      if (this.keys.size >= KEY_CACHE_SIZE) this.keys.clear();
+      this.keys.set(hash, { userId: row.id, isAgent: row.is_agent, until: performance.now() + KEY_CACHE_MS });
+      return { userId: row.id, isAgent: row.is_agent, via: 'key', scopes: [AGENT_SCOPE] };
     }
     const verified = this.opts.accessTokens ? await this.opts.accessTokens.verify(token, this.opts.clock.now()) : null;
     if (!verified) return null;
@@ -114,6 +132,11 @@ export class Authenticator {
     const accepted = call.transport === 'mcp' ? [this.aud.api, this.aud.mcp] : [this.aud.api];
     if (!accepted.includes(verified.audience)) return null;
     return { userId: verified.userId, isAgent: verified.isAgent, via: 'oauth', scopes: verified.scopes };
+  }
+
+  /** Forgets every remembered key of an account: called when its key is rotated, so the old key fails at once. */
+  forgetKeysOf(userId: string): void {
+    for (const [hash, k] of this.keys) if (k.userId === userId) this.keys.delete(hash);
   }
 
   private async fromSession(call: CallInfo): Promise<Principal | null> {

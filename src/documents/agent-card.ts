@@ -167,7 +167,8 @@ export function buildAgentCard(services: Services): AgentCard {
       `${SERVICE_SUMMARY} ${marketDataNotice(config)} ` +
       'To run a skill, send a message whose data part is {"skill": "<skill id>", "input": {...}}; the reply is a ' +
       'message with the result in a data part. A text message gets the list of skills. The same endpoint also ' +
-      `answers plain JSON-RPC 2.0 with the skill id as the method and the input as params. Key rotation: ${config.SUPPORT_EMAIL}.`,
+      `answers plain JSON-RPC 2.0 with the skill id as the method and the input as params. An agent rotates its own key with ` +
+      `the rotate_api_key skill (POST /api/user/api-key/rotate); support: ${config.SUPPORT_EMAIL}.`,
     version: '1.0.0',
     supportedInterfaces: [
       { url: endpoint, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },

@@ -49,6 +49,7 @@ export const rotateApiKey = defineMethod({
       });
     }
     const apiKey = await ctx.services.accounts.rotateApiKey(principal.userId);
+    ctx.services.authenticator.forgetKeysOf(principal.userId);
     await ctx.services.identity.tokens.revokeAll(principal.userId);
     return {
       success: true,

@@ -29,8 +29,8 @@ export function prepareCall(params: Record<string, unknown>, base: CallInfo): { 
   let call = base;
   if ('idempotencyKey' in params) {
     const { idempotencyKey, ...rest } = params;
-    if (typeof idempotencyKey !== 'string' || idempotencyKey.length === 0 || idempotencyKey.length > 200) {
-      throw new AppError('VALIDATION_ERROR', 'idempotencyKey must be a string of 1 to 200 characters.', {
+    if (typeof idempotencyKey !== 'string' || idempotencyKey.length === 0 || idempotencyKey.length > 255) {
+      throw new AppError('VALIDATION_ERROR', 'idempotencyKey must be a string of 1 to 255 characters.', {
         hint: 'Use a fresh random string (a UUID) per distinct operation; repeat it only to retry that operation.',
       });
     }

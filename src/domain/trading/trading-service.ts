@@ -45,6 +45,17 @@ interface TokenRow {
   outcome: 'YES' | 'NO';
 }
 
+/** A token's unchanging facts; `status` only when just read, `cached` when remembered. */
+interface TokenFacts {
+  market_id: string;
+  slug: string;
+  outcome: 'YES' | 'NO';
+  status?: string;
+  cached?: boolean;
+}
+
+const TOKEN_CACHE_SIZE = 50_000;
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const marketClosed = (status: string) =>
@@ -62,9 +73,13 @@ export class TradingService {
     private readonly hooks: TradeHooks,
   ) {}
 
+  private readonly tokens = new Map<string, Omit<TokenFacts, 'status' | 'cached'>>();
+
   async buy(userId: string, order: BuyOrder, now: Date, beforeCommit?: BeforeCommit): Promise<BuyResult> {
     const amountMicro = toMicro(order.amount);
-    const token = await this.tokenOf(order.tokenId);
+    let token = await this.tokenOf(order.tokenId);
+    // A remembered token that disagrees with the order is read again before refusing (a slug may change upstream).
+    if (token?.cached && !this.matches(token, order)) token = await this.tokenOf(order.tokenId, true);
     if (!token || token.market_id !== order.marketId) {
       const market = await this.db.query('SELECT 1 FROM markets WHERE id = $1', [order.marketId]);
       if (!market[0]) throw new AppError('NOT_FOUND', `Market ${order.marketId} not found.`, { hint: 'Use the id from search_prediction_markets.' });
@@ -76,9 +91,16 @@ export class TradingService {
       throw new AppError('VALIDATION_ERROR', `marketSlug does not match market ${order.marketId} (its slug is ${token.slug}).`);
     if (token.outcome !== order.outcome)
       throw new AppError('VALIDATION_ERROR', `tokenId ${order.tokenId} is the ${token.outcome} token, not ${order.outcome}.`);
-    if (token.status !== 'active') throw marketClosed(token.status);
+    if (token.status !== undefined && token.status !== 'active') throw marketClosed(token.status);
 
-    const quote = await this.prices.live(order.tokenId);
+    let quote;
+    try {
+      quote = await this.prices.live(order.tokenId);
+    } catch (err) {
+      // With the token remembered, the market's status was not read: a market that has since closed says so.
+      if (token.cached) await this.refuseIfClosed(order.marketId);
+      throw err;
+    }
     if (quote.askMicro <= 0n || quote.askMicro > MICRO) throw new AppError('PRICE_UNAVAILABLE', 'No valid ask for this token right now; nothing was bought.');
     const fill = buyFill(amountMicro, quote.askMicro);
     if (fill.quantityMicro <= 0n) throw new AppError('VALIDATION_ERROR', 'amount is too small to buy any share at the current price.');
@@ -98,7 +120,10 @@ export class TradingService {
         randomUUID(),
       ]);
       const row = rows[0]!;
-      if (!row.market_ok) throw marketClosed('closed');
+      if (!row.market_ok) {
+        await this.refuseIfClosed(order.marketId, tx);
+        throw marketClosed('closed');
+      }
       if (row.balance_micro === null || row.position_id === null) {
         const exists = await tx.query('SELECT 1 FROM users WHERE id = $1', [userId]);
         if (!exists[0]) throw new AppError('NOT_FOUND', 'Account not found.');
@@ -216,7 +241,7 @@ export class TradingService {
 
   /** What a buy of `amount` dollars or a sell of `quantity` shares would fill at now; changes nothing. */
   async quote(input: { side: 'BUY' | 'SELL'; tokenId: string; amount?: number; quantity?: number }) {
-    const token = await this.tokenOf(input.tokenId);
+    const token = await this.tokenOf(input.tokenId, true); // fresh: the quote reports the market's status
     if (!token) throw new AppError('NOT_FOUND', `Token ${input.tokenId} not found.`, { hint: 'Use outcomeTokens[].tokenId from search_prediction_markets.' });
     const price = await this.prices.live(input.tokenId);
     const base = {
@@ -224,7 +249,7 @@ export class TradingService {
       tokenId: input.tokenId,
       marketId: token.market_id,
       outcome: token.outcome,
-      marketStatus: token.status,
+      marketStatus: token.status ?? 'active',
       priceAsOf: price.asOf.toISOString(),
       source: price.source,
     };
@@ -308,12 +333,32 @@ export class TradingService {
     };
   }
 
-  private async tokenOf(tokenId: string): Promise<TokenRow | undefined> {
+  /**
+   * A token's market, that market's slug and the token's outcome: facts that do not change, so they are
+   * remembered (bounded) and a buy skips a round trip. The market's status does change: on a remembered
+   * token it is left to the buy statement, which trades only an active market.
+   */
+  private async tokenOf(tokenId: string, fresh = false): Promise<TokenFacts | undefined> {
+    const known = fresh ? undefined : this.tokens.get(tokenId);
+    if (known) return { ...known, cached: true };
     const rows = await this.db.query<TokenRow>(
       'SELECT t.market_id, m.slug, m.status, t.outcome FROM market_tokens t JOIN markets m ON m.id = t.market_id WHERE t.token_id = $1',
       [tokenId],
     );
-    return rows[0];
+    const row = rows[0];
+    if (!row) return undefined;
+    if (this.tokens.size >= TOKEN_CACHE_SIZE) this.tokens.clear();
+    this.tokens.set(tokenId, { market_id: row.market_id, slug: row.slug, outcome: row.outcome });
+    return { ...row, cached: false };
+  }
+
+  private matches(token: TokenFacts, order: BuyOrder): boolean {
+    return token.market_id === order.marketId && token.slug === order.marketSlug && token.outcome === order.outcome;
+  }
+
+  private async refuseIfClosed(marketId: string, q: Queryable = this.db): Promise<void> {
+    const rows = await q.query<{ status: string }>('SELECT status FROM markets WHERE id = $1', [marketId]);
+    if (rows[0] && rows[0].status !== 'active') throw marketClosed(rows[0].status);
   }
 }
 
