@@ -112,6 +112,41 @@ describe.each(backends())('trading on $name', (backend) => {
     expect(res.body.code).toBe('MARKET_CLOSED');
   });
 
+  describe('after the token was remembered by an earlier buy', () => {
+    test('when its market then closes, then the next buy is refused with MARKET_CLOSED and nothing changes', async () => {
+      const a = await registerAgent(t);
+      expect((await buy(a.apiKey, { amount: 10 })).status).toBe(200);
+      await t.services.db.query(`UPDATE markets SET status = 'closed' WHERE id = $1`, [m.id]);
+      const before = await snapshot(a.id);
+      const res = await buy(a.apiKey, { amount: 10 });
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe('MARKET_CLOSED');
+      expect(res.body.error).toMatch(/closed/);
+      expect(await snapshot(a.id)).toEqual(before);
+    });
+
+    test('when its market resolves and the price goes away, then MARKET_CLOSED (not PRICE_UNAVAILABLE)', async () => {
+      const a = await registerAgent(t);
+      expect((await buy(a.apiKey, { amount: 10 })).status).toBe(200);
+      await t.services.db.query(`UPDATE markets SET status = 'resolved', winner = 'YES' WHERE id = $1`, [m.id]);
+      prices.down(m.yes);
+      const res = await buy(a.apiKey, { amount: 10 });
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe('MARKET_CLOSED');
+      expect(res.body.error).toMatch(/resolved/);
+    });
+
+    test('when the venue renames the market slug, then the new slug is accepted and the old one refused', async () => {
+      const a = await registerAgent(t);
+      expect((await buy(a.apiKey, { amount: 10 })).status).toBe(200);
+      await t.services.db.query(`UPDATE markets SET slug = $2 WHERE id = $1`, [m.id, `${m.slug}-renamed`]);
+      expect((await buy(a.apiKey, { amount: 10, marketSlug: `${m.slug}-renamed` })).status).toBe(200);
+      const old = await buy(a.apiKey, { amount: 10 });
+      expect(old.status).toBe(400);
+      expect(old.body.code).toBe('VALIDATION_ERROR');
+    });
+  });
+
   test('when selling part at the bid, then proceeds = quantity × price and realizedPnl = (price − avgPrice) × quantity', async () => {
     const a = await registerAgent(t);
     const b = await buy(a.apiKey); // 160 shares for 100 → avg 0.625
