@@ -21,6 +21,8 @@ export async function createDatabase(prefix: string): Promise<{ url: string; dro
   return {
     url: url.toString(),
     async drop() {
+      // BENCH_KEEP=1 keeps the database for a closer look (its URL is printed).
+      if (process.env.BENCH_KEEP === '1') return void console.log(`kept database ${url.toString()}`);
       const c = new Client({ connectionString: ADMIN_URL });
       await c.connect();
       await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
