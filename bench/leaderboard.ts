@@ -224,8 +224,8 @@ function medianFigures(runs: Array<{ closed: LoadFigures; open: LoadFigures }>) 
     p50: pick('closed', 'p50'),
     p99: pick('closed', 'p99'),
     openRate: round(pick('closed', 'rps') / 2),
-    openP50: pick('open', 'p50'),
-    openP99: pick('open', 'p99'),
+    openP50: round(pick('open', 'p50')),
+    openP99: round(pick('open', 'p99')),
     non2xx: runs.reduce((s, r) => s + r.closed.non2xx + r.open.non2xx, 0),
   };
 }

@@ -125,10 +125,7 @@ export const round = (x: number, d = 2) => Math.round(x * 10 ** d) / 10 ** d;
  * its one-second timer ticks, so the load arrives in bursts of up to `connections` at once.
  * Each request gets a fresh setup context.
  */
-export async function pacedLoad(
-  baseUrl: string,
-  opts: { rate: number; seconds: number; connections: number; setup: RequestSetup },
-): Promise<LoadFigures> {
+export async function pacedLoad(baseUrl: string, opts: { rate: number; seconds: number; connections: number; setup: RequestSetup }): Promise<LoadFigures> {
   const url = new URL(baseUrl);
   const agent = new http.Agent({ keepAlive: true, maxSockets: opts.connections });
   const total = Math.max(1, Math.floor(opts.rate * opts.seconds));

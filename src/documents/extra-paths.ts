@@ -5,6 +5,7 @@ import { toJsonSchema } from './json-schema';
 import { errorResponses, jsonResponse, type PathItem, type ResponseObject, type SecurityRequirement } from './openapi-parts';
 import { oauthPaths } from '../auth/oauth-openapi';
 import { marketPagePaths } from '../market-data/market-page-openapi';
+import { communityMarketPagePaths } from '../http/community-market-page-openapi';
 
 /**
  * The extension point for HTTP endpoints that are not registry methods (probes, documents, protocol
@@ -179,6 +180,7 @@ export const EXTRA_PATHS: ExtraPaths[] = [
   }),
   oauthPaths,
   marketPagePaths,
+  communityMarketPagePaths,
 ];
 
 export function extraPaths(config: Config): Record<string, PathItem> {

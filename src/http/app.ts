@@ -9,6 +9,7 @@ import { jsonRpcRouter } from '../transports/jsonrpc';
 import { mcpRouter } from '../transports/mcp';
 import { documentsRouter } from '../documents/routes';
 import { marketPageRouter } from '../market-data/market-page-routes';
+import { communityMarketPageRouter } from './community-market-page-routes';
 import { oauthRouter } from '../auth/oauth-routes';
 import { hardening } from './hardening';
 
@@ -75,6 +76,7 @@ export function createApp(services: Services, options: AppOptions = {}): Express
   app.use(restRouter(services.registry, deps));
   app.use(documentsRouter(deps));
   app.use(marketPageRouter(deps));
+  app.use(communityMarketPageRouter(deps));
 
   app.use('/api', (req: Request, _res: Response, next: NextFunction) => {
     next(

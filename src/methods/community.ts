@@ -2,9 +2,9 @@ import { z } from 'zod';
 import { defineMethod } from '../registry/method';
 import { requirePrincipal } from '../registry/context';
 
-const CommunityMarket = z.object({
+export const CommunityMarket = z.object({
   id: z.string().describe('Community market ID.'),
-  slug: z.string().describe('Slug, under /community-markets.'),
+  slug: z.string().describe('Slug; the market page is /community-markets/{slug}.'),
   question: z.string().describe('The question.'),
   description: z.string().describe('Resolution criteria.'),
   category: z.string().describe('Category.'),

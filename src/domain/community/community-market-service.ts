@@ -84,6 +84,14 @@ export class CommunityMarketService {
     return rows.map(toMarket);
   }
 
+  /** One community market by slug, or by id. */
+  async bySlug(slugOrId: string): Promise<CommunityMarket> {
+    const byId = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(slugOrId);
+    const rows = await this.db.query<Row>(`SELECT * FROM community_markets WHERE ${byId ? 'id = $1::uuid' : 'slug = $1'}`, [slugOrId]);
+    if (!rows[0]) throw new AppError('NOT_FOUND', `Community market ${slugOrId} not found.`, { hint: 'List them with list_community_markets.' });
+    return toMarket(rows[0]);
+  }
+
   async create(
     creatorId: string,
     input: { question: string; description?: string; category: string; outcomes: string[]; endDate: string; imageUrl?: string },

@@ -1,0 +1,61 @@
+import express, { type Request, type Response, type NextFunction, type Router } from 'express';
+import type { InvokeDeps } from '../registry/invoke';
+import { methodNotAllowed } from '../transports/rest';
+import { toHtml, toMarkdown, type Block, type Page } from '../documents/page';
+import type { CommunityMarket } from '../domain/community/community-market-service';
+
+/** A community market as a page: the question, its outcomes and state, and what it is (not a venue market). */
+export function communityMarketPage(m: CommunityMarket, baseUrl: string): Page {
+  const state = m.status === 'resolved' ? `resolved: ${m.resolvedOutcome ?? 'unknown'}` : 'active';
+  const blocks: Block[] = [
+    { heading: 1, text: m.question },
+    {
+      quote: [
+        { strong: 'Community market.' },
+        ' Created by a user of this service with its own outcome labels; it is not a venue market, has no live prices and cannot be traded with paper_trade.',
+      ],
+    },
+    {
+      list: [
+        [{ strong: 'Status' }, ': ', state],
+        [{ strong: 'Outcomes' }, ': ', m.outcomes.join(', ')],
+        [{ strong: 'Category' }, ': ', m.category],
+        [{ strong: 'Ends' }, ': ', m.endDate],
+        [{ strong: 'Created' }, ': ', m.createdAt, ' by user ', { code: m.creatorId }],
+      ],
+    },
+  ];
+  if (m.description) blocks.push({ heading: 2, text: 'Resolution' }, { paragraph: [m.description] });
+  blocks.push({
+    paragraph: ['Data: ', { link: 'JSON', href: `${baseUrl}/community-markets/${encodeURIComponent(m.slug)}` }, ' (Accept: application/json).'],
+  });
+  return { title: `${m.question} (community market)`, blocks };
+}
+
+/**
+ * GET /community-markets/{slug} (also by id), where a community market's slug lives: JSON for
+ * Accept: application/json, markdown for text/markdown, a plain HTML page otherwise.
+ */
+export function communityMarketPageRouter(deps: InvokeDeps): Router {
+  const router = express.Router();
+  const base = deps.services.config.BASE_URL;
+  router.get('/community-markets/:slug', async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      const market = await deps.services.community.bySlug(String(req.params.slug));
+      res.vary('Accept');
+      res.setHeader('Cache-Control', 'no-cache');
+      const type = req.accepts(['text/html', 'application/json', 'text/markdown']);
+      if (type === 'application/json') {
+        res.json(market);
+        return;
+      }
+      const page = communityMarketPage(market, base);
+      if (type === 'text/markdown') res.type('text/markdown; charset=utf-8').send(toMarkdown(page));
+      else res.type('text/html; charset=utf-8').send(toHtml(page, `${base}/community-markets/${encodeURIComponent(market.slug)}`));
+    } catch (err) {
+      next(err);
+    }
+  });
+  router.all('/community-markets/:slug', methodNotAllowed(['GET']));
+  return router;
+}
