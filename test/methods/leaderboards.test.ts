@@ -34,6 +34,38 @@ describe.each(backends())('leaderboards, trader stats and reputation on $name', 
   const valueOf = (b: { leaderboard: Row[] }, who: Trader) => b.leaderboard.find((r) => r.user.id === who.id)?.value;
   const ids = (b: { leaderboard: Row[] }) => b.leaderboard.map((r) => r.user.id);
 
+  describe('the boards cache', () => {
+    test('when a trade, a sale or a settlement commits in this process, then the very next read of the same board shows it', async () => {
+      setClock(clock, '2030-03-13T12:00:00Z');
+      const m = await seedMarket(t.services.db);
+      const a = await agentTrader(t);
+      const q = { period: 'weekly', metric: 'volume', audience: 'bots', limit: 100 };
+      const before = await board(q);
+      expect(valueOf(before, a)).toBeUndefined();
+      const pos = await buy(t, prices, a, m, 'YES', 30, 0.5);
+      expect(valueOf(await board(q), a)).toBe(30);
+      await sell(t, prices, a, m, 'YES', pos.positionId, 0.5, 10);
+      expect(valueOf(await board(q), a)).toBe(35);
+      const pnl = { period: 'weekly', metric: 'pnl', audience: 'bots', limit: 100 };
+      const beforeSettle = valueOf(await board(pnl), a);
+      await settle(t, m, 'YES'); // 50 shares left, cost 25: +25 realized
+      expect(valueOf(await board(pnl), a)).toBe((beforeSettle ?? 0) + 25);
+    });
+
+    test('when another process writes to the shared database, then the board shows it within a second', async () => {
+      setClock(clock, '2030-03-20T12:00:00Z');
+      const m = await seedMarket(t.services.db);
+      const a = await agentTrader(t);
+      await buy(t, prices, a, m, 'YES', 10, 0.5);
+      const q = { period: 'alltime', metric: 'trades', audience: 'bots', limit: 100 };
+      const first = valueOf(await board(q), a)!;
+      // What another gateway process's trade does to the aggregate row, without this process knowing.
+      await t.services.db.query('UPDATE trader_activity SET a_trades = a_trades + 1 WHERE user_id = $1', [a.id]);
+      await new Promise((r) => setTimeout(r, 1100));
+      expect(valueOf(await board(q), a)).toBe(first + 1);
+    });
+  });
+
   test('when agents and people trade, then audience all ranks people only, bots agents only, and everyone both', async () => {
     setClock(clock, '2030-02-13T12:00:00Z');
     const m = await seedMarket(t.services.db);

@@ -37,11 +37,17 @@ function referralCode(): string {
 
 export class AccountService {
   private readonly hooks: RegistrationHook[] = [];
+  private readonly registered: Array<() => void> = [];
 
   constructor(private readonly db: Database) {}
 
   onRegister(hook: RegistrationHook): void {
     this.hooks.push(hook);
+  }
+
+  /** Called after a registration has committed. */
+  onRegistered(listener: () => void): void {
+    this.registered.push(listener);
   }
 
   async register(input: Registration, now: Date): Promise<RegisteredAccount> {
@@ -51,7 +57,7 @@ export class AccountService {
     const id = randomUUID();
     const code = referralCode();
     try {
-      return await this.db.transaction(async (tx) => {
+      const account = await this.db.transaction(async (tx) => {
         let referredBy: string | null = null;
         if (input.referralCode) {
           const ref = await tx.query<{ id: string }>('SELECT id FROM users WHERE referral_code = $1', [input.referralCode.trim().toUpperCase()]);
@@ -89,6 +95,8 @@ export class AccountService {
           ...(apiKey ? { apiKey } : {}),
         };
       });
+      for (const l of this.registered) l();
+      return account;
     } catch (err) {
       if ((err as { code?: string }).code === '23505' && /email/.test(String((err as { constraint?: string }).constraint ?? (err as Error).message))) {
         throw emailTaken();

@@ -21,7 +21,11 @@ const units = (c: DailyChallenge, v: bigint) => (c.type === 'trade_volume' ? fro
  * and a unique (user, challenge) row makes a second claim — racing or not — pay nothing.
  */
 export class ChallengeService {
-  constructor(private readonly db: Database) {}
+  /** `onClaimed` runs after a claim has committed (its XP moves the claimer's level on the boards). */
+  constructor(
+    private readonly db: Database,
+    private readonly onClaimed: () => void = () => {},
+  ) {}
 
   async today(userId: string, now: Date): Promise<ChallengeView> {
     const c = challengeAt(now);
@@ -59,7 +63,7 @@ export class ChallengeService {
         hint: "Read today's challenge id with GET /api/challenges; a challenge can be claimed on its UTC day or the day after.",
       });
     }
-    return this.db.transaction(async (tx) => {
+    const paid = await this.db.transaction(async (tx) => {
       const rows = await tx.query<{ progress: bigint | null }>(`SELECT (${PROGRESS_OF_DAY}) AS progress`, [userId, c.day]);
       const done = (rows[0]?.progress ?? 0n) >= c.targetUnits;
       // The claim row first: a concurrent claim waits on its unique key and then finds it taken.
@@ -82,5 +86,7 @@ export class ChallengeService {
       const xp = await addXp(tx, userId, c.xpReward, now);
       return { success: true as const, cashReward: fromMicro(c.cashRewardMicro), xpReward: c.xpReward, balance: fromMicro(balance), xp };
     });
+    this.onClaimed();
+    return paid;
   }
 }

@@ -20,10 +20,15 @@ export interface TrackRecord {
 export function createTrackRecord(args: { db: Database; tradeHooks: TradeHooks; accounts: AccountService }): TrackRecord {
   args.tradeHooks.on(trackTrade);
   args.accounts.onRegister(rewardReferral);
+  // Every committed write that moves a board (trades, sales, settlements, referral rewards, claims) starts the boards' cache over.
+  const leaderboard = new LeaderboardService(args.db);
+  const changed = () => leaderboard.invalidate();
+  args.tradeHooks.onCommitted(changed);
+  args.accounts.onRegistered(changed);
   return {
-    leaderboard: new LeaderboardService(args.db),
+    leaderboard,
     stats: new StatsService(args.db),
-    challenges: new ChallengeService(args.db),
+    challenges: new ChallengeService(args.db, changed),
     notifications: new NotificationService(args.db),
   };
 }

@@ -79,6 +79,10 @@ function boardSql(metric: Metric, period: Period, audience: Audience, withCaller
   return compileNamed(withCaller ? `SELECT t.*${callerRank} FROM (${rows}) t ORDER BY t.v DESC, t.user_id` : rows);
 }
 
+/** How long a served board may be reused when nothing in this process has written since (other processes' writes show within it). */
+const BOARD_CACHE_MS = 1000;
+const BOARD_CACHE_SIZE = 10_000;
+
 /**
  * Serves boards from the aggregate rows, never from trades. A trader is on a period's trades and volume
  * boards once they bought or sold in it, on its pnl board once they sold or had a position settled in it,
@@ -87,14 +91,45 @@ function boardSql(metric: Metric, period: Period, audience: Audience, withCaller
  */
 export class LeaderboardService {
   private readonly queries = new Map<string, Query>();
+  /**
+   * Boards already served, by request, with the write version they were read at. A committed write in this
+   * process (invalidate) bumps the version, so a board is never staler than this process's last write;
+   * writes by other processes sharing the database show within cacheMs.
+   */
+  private readonly cache = new Map<string, { version: number; until: number; board: Leaderboard }>();
+  private version = 0;
 
-  constructor(private readonly db: Queryable) {}
+  constructor(
+    private readonly db: Queryable,
+    private readonly cacheMs = BOARD_CACHE_MS,
+  ) {}
+
+  /** Something a board shows has changed and committed: boards are read afresh. */
+  invalidate(): void {
+    this.version += 1;
+  }
 
   async get(q: { period: Period; metric: Metric; audience: Audience; limit: number; userId?: string; now: Date }): Promise<Leaderboard> {
+    const bucket = bucketOf(q.period, q.now);
+    const cacheKey = `${q.metric}/${q.period}/${q.audience}/${q.limit}/${q.userId ?? ''}/${bucket}`;
+    const hit = this.cache.get(cacheKey);
+    if (hit && hit.version === this.version && hit.until > performance.now()) return hit.board;
+    // The version before reading: a write that commits while this board is read makes the entry stale at once.
+    const version = this.version;
+    const board = await this.read(q, bucket);
+    if (this.cache.size >= BOARD_CACHE_SIZE) this.cache.clear();
+    if (this.cacheMs > 0) this.cache.set(cacheKey, { version, until: performance.now() + this.cacheMs, board });
+    return board;
+  }
+
+  private async read(
+    q: { period: Period; metric: Metric; audience: Audience; limit: number; userId?: string; now: Date },
+    bucket: string,
+  ): Promise<Leaderboard> {
     const key = `${q.metric}/${q.period}/${q.audience}/${q.userId ? 1 : 0}`;
     let query = this.queries.get(key);
     if (!query) this.queries.set(key, (query = boardSql(q.metric, q.period, q.audience, q.userId !== undefined)));
-    const values: Record<string, unknown> = { bucket: bucketOf(q.period, q.now), limit: q.limit, user: q.userId };
+    const values: Record<string, unknown> = { bucket, limit: q.limit, user: q.userId };
     const rows = await this.db.query<{ user_id: string; v: bigint | number; display_name: string; xp: number; badges: string[]; my_rank?: bigint | null }>(
       query.sql,
       query.names.map((n) => values[n]),

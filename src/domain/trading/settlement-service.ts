@@ -29,7 +29,12 @@ export class SettlementService {
       const open = await this.db.query<{ id: string; user_id: string }>('SELECT id, user_id FROM positions WHERE market_id = $1 AND NOT is_closed', [
         event.market_id,
       ]);
-      for (const p of open) if (await this.settlePosition(p.id, p.user_id, event.winner, now)) settled += 1;
+      for (const p of open) {
+        if (await this.settlePosition(p.id, p.user_id, event.winner, now)) {
+          settled += 1;
+          this.hooks.committed();
+        }
+      }
       await this.db.query('UPDATE market_events SET processed_at = $2 WHERE id = $1 AND processed_at IS NULL', [event.id.toString(), now]);
       this.log.info('market settled', { marketId: event.market_id, winner: event.winner, positions: open.length });
     }

@@ -25,9 +25,19 @@ export type TradeListener = (tx: Queryable, event: TradeEvent) => Promise<void>;
  */
 export class TradeHooks {
   private readonly listeners: TradeListener[] = [];
+  private readonly commitListeners: Array<() => void> = [];
 
   on(listener: TradeListener): void {
     this.listeners.push(listener);
+  }
+
+  /** Called after a trade, sale or settlement has committed (caches of derived data start over). */
+  onCommitted(listener: () => void): void {
+    this.commitListeners.push(listener);
+  }
+
+  committed(): void {
+    for (const l of this.commitListeners) l();
   }
 
   async afterTrade(tx: Queryable, event: TradeEvent): Promise<void> {

@@ -105,7 +105,7 @@ export class TradingService {
     const fill = buyFill(amountMicro, quote.askMicro);
     if (fill.quantityMicro <= 0n) throw new AppError('VALIDATION_ERROR', 'amount is too small to buy any share at the current price.');
 
-    return this.db.transaction(async (tx) => {
+    const done = await this.db.transaction(async (tx) => {
       const tradeId = randomUUID();
       const rows = await tx.query<{ market_ok: boolean; balance_micro: bigint | null; position_id: string | null }>(BUY_STATEMENT, [
         userId,
@@ -152,6 +152,8 @@ export class TradingService {
       if (beforeCommit) await beforeCommit(tx, result);
       return result;
     });
+    this.hooks.committed();
+    return done;
   }
 
   async sell(userId: string, positionId: string, quantity: number | undefined, now: Date, beforeCommit?: BeforeCommit): Promise<SellResult> {
@@ -167,7 +169,7 @@ export class TradingService {
     if (found[0].status !== 'active') throw marketClosed(found[0].status);
     const quote = await this.prices.live(found[0].token_id);
 
-    return this.db.transaction(async (tx) => {
+    const done = await this.db.transaction(async (tx) => {
       await tx.query('SELECT 1 FROM users WHERE id = $1 FOR UPDATE', [userId]);
       const rows = await tx.query<{ quantity_micro: bigint; cost_micro: bigint; is_closed: boolean; market_id: string; token_id: string; status: string }>(
         `SELECT p.quantity_micro, p.cost_micro, p.is_closed, p.market_id, p.token_id, m.status
@@ -237,6 +239,8 @@ export class TradingService {
       if (beforeCommit) await beforeCommit(tx, result);
       return result;
     });
+    this.hooks.committed();
+    return done;
   }
 
   /** What a buy of `amount` dollars or a sell of `quantity` shares would fill at now; changes nothing. */
