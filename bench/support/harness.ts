@@ -128,48 +128,28 @@ export const round = (x: number, d = 2) => Math.round(x * 10 ** d) / 10 ** d;
 export async function pacedLoad(baseUrl: string, opts: { rate: number; seconds: number; connections: number; setup: RequestSetup }): Promise<LoadFigures> {
   const url = new URL(baseUrl);
   const agent = new http.Agent({ keepAlive: true, maxSockets: opts.connections });
-  const total = Math.max(1, Math.floor(opts.rate * opts.seconds));
-  const interval = 1000 / opts.rate;
-  const lat: number[] = [];
   let non2xx = 0;
-  let errors = 0;
-  let sent = 0;
-  let done = 0;
-  const start = performance.now();
-  await new Promise<void>((resolve) => {
-    const finish = () => {
-      done += 1;
-      if (done === total) resolve();
-    };
-    const tick = () => {
-      while (sent < total && start + sent * interval <= performance.now()) {
-        const scheduled = start + sent * interval;
-        sent += 1;
+  const figures = await pacedCalls(
+    opts,
+    () =>
+      new Promise<void>((resolve, reject) => {
         const r = opts.setup({});
         const req = http.request({ agent, host: url.hostname, port: url.port, method: r.method ?? 'GET', path: r.path, headers: r.headers }, (res) => {
           res.resume();
           res.on('end', () => {
             if ((res.statusCode ?? 0) >= 300) non2xx += 1;
-            lat.push(performance.now() - scheduled);
-            finish();
+            resolve();
           });
         });
-        req.on('error', () => {
-          errors += 1;
-          finish();
-        });
+        req.on('error', reject);
         req.end(r.body);
-      }
-      if (sent < total) setTimeout(tick, Math.max(0, start + sent * interval - performance.now()));
-    };
-    tick();
-  });
+      }),
+  );
   agent.destroy();
-  lat.sort((a, b) => a - b);
-  return { rps: lat.length / opts.seconds, p50: lat[Math.floor(lat.length * 0.5)]!, p99: lat[Math.floor(lat.length * 0.99)]!, non2xx, errors };
+  return { ...figures, non2xx };
 }
 
-/** The same evenly paced open loop around any async call (the raw baselines): latency from the scheduled instant. */
+/** An evenly paced open loop around any async call (pacedLoad's HTTP requests, the raw baselines): latency from the scheduled instant. */
 export async function pacedCalls(opts: { rate: number; seconds: number }, call: (i: number) => Promise<void>): Promise<LoadFigures> {
   const total = Math.max(1, Math.floor(opts.rate * opts.seconds));
   const interval = 1000 / opts.rate;

@@ -1,7 +1,7 @@
-import express, { type Request, type Response, type NextFunction, type Router } from 'express';
+import type { Router } from 'express';
 import type { InvokeDeps } from '../registry/invoke';
-import { methodNotAllowed } from '../transports/rest';
-import { toHtml, toMarkdown, type Block, type Page } from '../documents/page';
+import { negotiatedPageRouter } from './negotiated-page';
+import type { Block, Page } from '../documents/page';
 import type { CommunityMarket } from '../domain/community/community-market-service';
 
 /** A community market as a page: the question, its outcomes and state, and what it is (not a venue market). */
@@ -37,25 +37,11 @@ export function communityMarketPage(m: CommunityMarket, baseUrl: string): Page {
  * Accept: application/json, markdown for text/markdown, a plain HTML page otherwise.
  */
 export function communityMarketPageRouter(deps: InvokeDeps): Router {
-  const router = express.Router();
   const base = deps.services.config.BASE_URL;
-  router.get('/community-markets/:slug', async (req: Request, res: Response, next: NextFunction) => {
-    try {
-      const market = await deps.services.community.bySlug(String(req.params.slug));
-      res.vary('Accept');
-      res.setHeader('Cache-Control', 'no-cache');
-      const type = req.accepts(['text/html', 'application/json', 'text/markdown']);
-      if (type === 'application/json') {
-        res.json(market);
-        return;
-      }
-      const page = communityMarketPage(market, base);
-      if (type === 'text/markdown') res.type('text/markdown; charset=utf-8').send(toMarkdown(page));
-      else res.type('text/html; charset=utf-8').send(toHtml(page, `${base}/community-markets/${encodeURIComponent(market.slug)}`));
-    } catch (err) {
-      next(err);
-    }
-  });
-  router.all('/community-markets/:slug', methodNotAllowed(['GET']));
-  return router;
+  return negotiatedPageRouter(
+    '/community-markets/:slug',
+    (slug) => deps.services.community.bySlug(slug),
+    (market) => communityMarketPage(market, base),
+    (market) => `${base}/community-markets/${encodeURIComponent(market.slug)}`,
+  );
 }

@@ -1,7 +1,7 @@
-import express, { type Request, type Response, type NextFunction, type Router } from 'express';
+import type { Router } from 'express';
 import type { InvokeDeps } from '../registry/invoke';
-import { methodNotAllowed } from '../transports/rest';
-import { toHtml, toMarkdown, type Block, type Inline, type Page } from '../documents/page';
+import { negotiatedPageRouter } from '../http/negotiated-page';
+import type { Block, Inline, Page } from '../documents/page';
 import type { MarketOdds, Quote } from './market-service';
 
 const pct = (p: number | null | undefined) => (p === null || p === undefined ? 'n/a' : `${(p * 100).toFixed(1)}%`);
@@ -75,25 +75,11 @@ export function marketPage(m: MarketOdds, baseUrl: string): Page {
  * get_market_odds method does.
  */
 export function marketPageRouter(deps: InvokeDeps): Router {
-  const router = express.Router();
   const base = deps.services.config.BASE_URL;
-  router.get('/markets/:slug', async (req: Request, res: Response, next: NextFunction) => {
-    try {
-      const market = await deps.services.markets.odds(String(req.params.slug));
-      res.vary('Accept');
-      res.setHeader('Cache-Control', 'no-cache');
-      const type = req.accepts(['text/html', 'application/json', 'text/markdown']);
-      if (type === 'application/json') {
-        res.json(market);
-        return;
-      }
-      const page = marketPage(market, base);
-      if (type === 'text/markdown') res.type('text/markdown; charset=utf-8').send(toMarkdown(page));
-      else res.type('text/html; charset=utf-8').send(toHtml(page, `${base}/markets/${encodeURIComponent(market.slug)}`));
-    } catch (err) {
-      next(err);
-    }
-  });
-  router.all('/markets/:slug', methodNotAllowed(['GET']));
-  return router;
+  return negotiatedPageRouter(
+    '/markets/:slug',
+    (slug) => deps.services.markets.odds(slug),
+    (market) => marketPage(market, base),
+    (market) => `${base}/markets/${encodeURIComponent(market.slug)}`,
+  );
 }

@@ -1,0 +1,31 @@
+import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import { toHtml, toMarkdown, type Page } from '../documents/page';
+import { methodNotAllowed } from '../transports/rest';
+
+/**
+ * A GET-only page route negotiated by Accept: the data as JSON for application/json, the page as markdown
+ * for text/markdown, plain HTML otherwise. `load` finds the data (or throws NOT_FOUND); `render` makes the
+ * page and `canonical` its address.
+ */
+export function negotiatedPageRouter<T>(path: string, load: (param: string) => Promise<T>, render: (data: T) => Page, canonical: (data: T) => string): Router {
+  const router = express.Router();
+  router.get(path, async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      const data = await load(String(req.params.slug));
+      res.vary('Accept');
+      res.setHeader('Cache-Control', 'no-cache');
+      const type = req.accepts(['text/html', 'application/json', 'text/markdown']);
+      if (type === 'application/json') {
+        res.json(data);
+        return;
+      }
+      const page = render(data);
+      if (type === 'text/markdown') res.type('text/markdown; charset=utf-8').send(toMarkdown(page));
+      else res.type('text/html; charset=utf-8').send(toHtml(page, canonical(data)));
+    } catch (err) {
+      next(err);
+    }
+  });
+  router.all(path, methodNotAllowed(['GET']));
+  return router;
+}
