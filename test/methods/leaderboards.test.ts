@@ -36,7 +36,7 @@ describe.each(backends())('leaderboards, trader stats and reputation on $name', 
 
   describe('the boards cache', () => {
     test('when a trade, a sale or a settlement commits in this process, then the very next read of the same board shows it', async () => {
-      setClock(clock, '2030-03-13T12:00:00Z');
+      setClock(clock, '2031-01-15T12:00:00Z');
       const m = await seedMarket(t.services.db);
       const a = await agentTrader(t);
       const q = { period: 'weekly', metric: 'volume', audience: 'bots', limit: 100 };
@@ -53,7 +53,7 @@ describe.each(backends())('leaderboards, trader stats and reputation on $name', 
     });
 
     test('when another process writes to the shared database, then the board shows it within a second', async () => {
-      setClock(clock, '2030-03-20T12:00:00Z');
+      setClock(clock, '2031-01-22T12:00:00Z');
       const m = await seedMarket(t.services.db);
       const a = await agentTrader(t);
       await buy(t, prices, a, m, 'YES', 10, 0.5);
