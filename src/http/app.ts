@@ -27,10 +27,16 @@ export function createApp(services: Services, options: AppOptions = {}): Express
 
   const deps: InvokeDeps = { services, clock: services.clock, log: services.log, validateOutput: options.validateOutput ?? false };
 
+  // The access log line is debug-level: below that, no per-request listener is attached at all.
+  const accessLog = services.config.LOG_LEVEL === 'debug';
   app.use((req: Request, res: Response, next: NextFunction) => {
     const started = process.hrtime.bigint();
     const requestId = requestIdOf(req, res);
     res.setHeader('X-Content-Type-Options', 'nosniff');
+    if (!accessLog) {
+      next();
+      return;
+    }
     res.on('finish', () => {
       services.log.debug('request', {
         requestId,

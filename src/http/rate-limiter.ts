@@ -35,6 +35,8 @@ interface Bucket {
   store: Store;
   /** Pending or failed `init` (Redis scripts not loaded yet): retried before the next use. */
   init: Promise<void> | null;
+  /** A store across the network (Redis) may hang: its calls get a deadline. The in-process one answers at once. */
+  timed: boolean;
 }
 
 export interface LimiterOptions {
@@ -60,7 +62,7 @@ export class WindowRateLimiter implements RateLimiter {
   ) {
     const makeStore = options.makeStore ?? (() => new MemoryStore());
     const add = (name: BucketName, limit: number, windowMs: number) => {
-      const bucket: Bucket = { name, limit, windowMs, store: makeStore(name), init: null };
+      const bucket: Bucket = { name, limit, windowMs, store: makeStore(name), init: null, timed: options.makeStore !== undefined };
       bucket.init = this.initialise(bucket);
       this.buckets.set(name, bucket);
     };
@@ -112,9 +114,9 @@ export class WindowRateLimiter implements RateLimiter {
   /** Runs a store operation; a store that fails or hangs lets the request through and is re-initialised next time. */
   private async guarded<T>(bucket: Bucket, op: () => Promise<T> | T): Promise<T | undefined> {
     try {
-      if (bucket.init) await withTimeout(bucket.init);
+      if (bucket.init) await (bucket.timed ? withTimeout(bucket.init) : bucket.init);
       bucket.init = null;
-      return await withTimeout(Promise.resolve(op()));
+      return await (bucket.timed ? withTimeout(Promise.resolve(op())) : op());
     } catch (err) {
       bucket.init = this.initialise(bucket);
       this.warn('rate-limit store unavailable; request allowed', { bucket: bucket.name, err: err instanceof Error ? err.message : String(err) });

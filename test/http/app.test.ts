@@ -10,7 +10,8 @@ describe.each(backends())('HTTP behaviour on $name', (backend) => {
   let t: TestApp;
   const lines: string[] = [];
   beforeAll(async () => {
-    t = await startTestApp(backend, { log: createLogger('info', {}, (l) => lines.push(l)) });
+    // Debug level, so the per-request access log line is written too (and checked for secrets below).
+    t = await startTestApp(backend, { log: createLogger('debug', {}, (l) => lines.push(l)), config: { LOG_LEVEL: 'debug' } });
   });
   afterAll(async () => t.close());
 
@@ -81,6 +82,7 @@ describe.each(backends())('HTTP behaviour on $name', (backend) => {
     const a = await registerAgent(t);
     await request(t.app).get('/api/user/balance').set('Authorization', `Bearer ${a.apiKey}`);
     await request(t.app).get(`/api/user/balance?apiKey=${a.apiKey}`);
+    expect(lines.some((l) => l.includes('"msg":"request"') && l.includes('/api/user/balance'))).toBe(true);
     expect(lines.join('\n')).not.toContain(a.apiKey);
     expect(lines.join('\n')).not.toContain(a.apiKey.slice(4));
   });
