@@ -17,7 +17,8 @@ const MARKETS = Number(process.env.BENCH_MARKETS ?? 100_000);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
-const POOL = 10;
+/** The service's pool and the raw driver's (BENCH_POOL overrides both). */
+const POOL = Number(process.env.BENCH_POOL ?? 10);
 const SEED = 20261122;
 
 /** 100k markets from the simulated venue's question bank, with its volumes, all active (source 'polymarket' so the simulated sync leaves them alone). */

@@ -17,7 +17,8 @@ import { trackStatementFor } from '../src/domain/track-record/track-sql';
 const AGENTS = Number(process.env.BENCH_AGENTS ?? 50);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
-const POOL = 10;
+/** The service's pool and the raw driver's (BENCH_POOL overrides both). */
+const POOL = Number(process.env.BENCH_POOL ?? 10);
 const AMOUNT = 0.01;
 /** BENCH_ONLY_REST=1 skips JSON-RPC and MCP (a quicker loop while tuning the trade path). */
 const ONLY_REST = process.env.BENCH_ONLY_REST === '1';
