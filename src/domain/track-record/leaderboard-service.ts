@@ -81,7 +81,8 @@ function boardSql(metric: Metric, period: Period, audience: Audience, withCaller
 
 /** How long a served board may be reused when nothing in this process has written since (other processes' writes show within it). */
 const BOARD_CACHE_MS = 1000;
-const BOARD_CACHE_SIZE = 10_000;
+// A board of 100 rows is some 30 kB: a thousand boards bound the cache near 30 MB.
+const BOARD_CACHE_SIZE = 1000;
 
 /**
  * Serves boards from the aggregate rows, never from trades. A trader is on a period's trades and volume
