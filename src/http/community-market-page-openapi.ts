@@ -1,9 +1,9 @@
 import type { Config } from '../config';
 import { toJsonSchema } from '../documents/json-schema';
 import { errorResponses, type PathItem } from '../documents/openapi-parts';
-import { CommunityMarket } from '../methods/community';
+import { getCommunityMarket } from '../methods/community';
 
-/** GET /community-markets/{slug} in the OpenAPI document: a page, negotiated, whose JSON is one community market. */
+/** GET /community-markets/{slug} in the OpenAPI document: a page, negotiated, whose JSON is get_community_market's result. */
 export function communityMarketPagePaths(_config: Config): Record<string, PathItem> {
   return {
     '/community-markets/{slug}': {
@@ -17,7 +17,7 @@ export function communityMarketPagePaths(_config: Config): Record<string, PathIt
           '200': {
             description: 'The community market, in the format asked for.',
             content: {
-              'application/json': { schema: toJsonSchema(CommunityMarket, 'output') },
+              'application/json': { schema: toJsonSchema(getCommunityMarket.output, 'output') },
               'text/markdown': { schema: { type: 'string' } },
               'text/html': { schema: { type: 'string' } },
             },

@@ -34,7 +34,8 @@ export function communityMarketPage(m: CommunityMarket, baseUrl: string): Page {
 
 /**
  * GET /community-markets/{slug} (also by id), where a community market's slug lives: JSON for
- * Accept: application/json, markdown for text/markdown, a plain HTML page otherwise.
+ * Accept: application/json, markdown for text/markdown, a plain HTML page otherwise. A page, not an API
+ * method: it reads the same CommunityMarketService the get_community_market method does.
  */
 export function communityMarketPageRouter(deps: InvokeDeps): Router {
   const base = deps.services.config.BASE_URL;

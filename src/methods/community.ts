@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineMethod } from '../registry/method';
 import { requirePrincipal } from '../registry/context';
 
-export const CommunityMarket = z.object({
+const CommunityMarket = z.object({
   id: z.string().describe('Community market ID.'),
   slug: z.string().describe('Slug; the market page is /community-markets/{slug}.'),
   question: z.string().describe('The question.'),
@@ -39,6 +39,23 @@ export const listCommunityMarkets = defineMethod({
   rest: { method: 'GET', path: '/api/user-markets' },
   annotations: { title: 'Community markets', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   handler: async (ctx, input) => ({ markets: await ctx.services.community.list(input) }),
+});
+
+export const getCommunityMarket = defineMethod({
+  name: 'get_community_market',
+  area: 'Community markets',
+  summary: 'One user-created market',
+  description:
+    'One community market by its slug (or id): question, outcome labels, status and, once resolved, the winning label. Its page, in HTML ' +
+    'or markdown, is /community-markets/{slug}. Unknown → 404 NOT_FOUND.',
+  auth: 'public',
+  limit: 'api',
+  input: z.object({ slug: z.string().min(1).max(200).describe('The community market slug, or its ID.') }),
+  output: CommunityMarket,
+  rest: { method: 'GET', path: '/api/user-markets/:slug' },
+  annotations: { title: 'Community market', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  errors: ['NOT_FOUND'],
+  handler: async (ctx, input) => ctx.services.community.bySlug(input.slug),
 });
 
 export const createCommunityMarket = defineMethod({

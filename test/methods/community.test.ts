@@ -64,6 +64,19 @@ describe.each(backends())('community markets on $name', (backend) => {
     expect(list.body.markets).toEqual([]);
   });
 
+  test('when one market is asked for by slug or id, then it comes back publicly; an unknown one is 404', async () => {
+    const p = await signedInPerson(t);
+    const made = (await create(p, valid({ question: 'Will the harbour ferry run on New Year’s Day?' }))).body;
+    const bySlug = await t.api.get(`/api/user-markets/${made.slug}`);
+    expect(bySlug.status).toBe(200);
+    expect(bySlug.body).toEqual(made);
+    const byId = await t.api.get(`/api/user-markets/${made.id}`);
+    expect(byId.body).toEqual(made);
+    const missing = await t.api.get('/api/user-markets/no-such-market');
+    expect(missing.status).toBe(404);
+    expect(missing.body.code).toBe('NOT_FOUND');
+  });
+
   test('when an API key is used to create, then 401: creating needs a browser session', async () => {
     const a = await registerAgent(t);
     const res = await t.api.post('/api/user-markets').set('Authorization', `Bearer ${a.apiKey}`).send(valid());
