@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { Client, Pool, type PoolClient } from 'pg';
-import { createDatabase, load, median, round, startServiceProcess, type LoadFigures, type RequestSetup, pacedLoad } from './support/harness';
+import { benchPool, createDatabase, load, median, round, startServiceProcess, type LoadFigures, type RequestSetup, pacedLoad } from './support/harness';
 import { openDatabase, type Queryable } from '../src/db/database';
 import { testConfig } from '../src/config';
 import { createLogger } from '../src/logger';
@@ -209,16 +209,18 @@ function boardSetup(metric: Metric, key?: string): RequestSetup {
   return () => ({ path: combos[n++ % combos.length]!, headers: key ? { authorization: `Bearer ${key}` } : ({} as Record<string, string>) });
 }
 
-async function boardLoad(baseUrl: string, metric: Metric, key?: string): Promise<{ closed: LoadFigures; open: LoadFigures }> {
+async function boardLoad(baseUrl: string, metric: Metric, key?: string): Promise<{ closed: LoadFigures; open: LoadFigures; floor: LoadFigures }> {
   const setup = boardSetup(metric, key);
   const closed = await load(baseUrl, { connections: CONNECTIONS, seconds: SECONDS, setup });
   // Evenly paced (a true open loop); autocannon's overallRate sends each connection's quota in one burst per second.
   const open = await pacedLoad(baseUrl, { rate: closed.rps / 2, seconds: SECONDS, connections: CONNECTIONS, setup });
-  return { closed, open };
+  // The floor in the same run: the same service's GET /health (no database, no work) paced at the same rate.
+  const floor = await pacedLoad(baseUrl, { rate: closed.rps / 2, seconds: SECONDS, connections: CONNECTIONS, setup: () => ({ path: '/health' }) });
+  return { closed, open, floor };
 }
 
-function medianFigures(runs: Array<{ closed: LoadFigures; open: LoadFigures }>) {
-  const pick = (k: 'closed' | 'open', f: keyof LoadFigures) => median(runs.map((r) => r[k][f]));
+function medianFigures(runs: Array<{ closed: LoadFigures; open: LoadFigures; floor: LoadFigures }>) {
+  const pick = (k: 'closed' | 'open' | 'floor', f: keyof LoadFigures) => median(runs.map((r) => r[k][f]));
   return {
     rps: round(pick('closed', 'rps')),
     p50: pick('closed', 'p50'),
@@ -226,7 +228,9 @@ function medianFigures(runs: Array<{ closed: LoadFigures; open: LoadFigures }>) 
     openRate: round(pick('closed', 'rps') / 2),
     openP50: round(pick('open', 'p50')),
     openP99: round(pick('open', 'p99')),
-    non2xx: runs.reduce((s, r) => s + r.closed.non2xx + r.open.non2xx, 0),
+    healthFloorP50: round(pick('floor', 'p50')),
+    healthFloorP99: round(pick('floor', 'p99')),
+    non2xx: runs.reduce((s, r) => s + r.closed.non2xx + r.open.non2xx + r.floor.non2xx, 0),
   };
 }
 
@@ -376,7 +380,7 @@ async function main(): Promise<void> {
   const db = await createDatabase('bench_board');
   const figures: Record<string, unknown> = { accounts: ACCOUNTS, trades: TRADES, seconds: SECONDS, runs: RUNS, connections: CONNECTIONS };
   let service: Awaited<ReturnType<typeof startServiceProcess>> | undefined;
-  const pool = new Pool({ connectionString: db.url, max: TRADE_WORKERS + 2 });
+  const pool = benchPool(db.url, TRADE_WORKERS + 2);
   try {
     log(`leaderboard bench: ${ACCOUNTS} accounts, ${TRADES} trades, PostgreSQL ${db.url.replace(/\/\/[^@]*@/, '//')}`);
     const migrated = await openDatabase(testConfig({ DATABASE_URL: db.url }), createLogger('silent'));
@@ -413,7 +417,8 @@ async function main(): Promise<void> {
       const m = medianFigures(runs);
       boards[metric] = m;
       log(
-        `GET /api/leaderboard metric=${metric} (9 period × audience, limit 100): ${m.rps} req/s, closed p50 ${m.p50} ms p99 ${m.p99} ms; open loop at ${m.openRate}/s p50 ${m.openP50} ms p99 ${m.openP99} ms; non-2xx ${m.non2xx}`,
+        `GET /api/leaderboard metric=${metric} (9 period × audience, limit 100): ${m.rps} req/s, closed p50 ${m.p50} ms p99 ${m.p99} ms; open loop at ${m.openRate}/s p50 ${m.openP50} ms p99 ${m.openP99} ms; ` +
+          `floor (GET /health at the same rate) p50 ${m.healthFloorP50} ms p99 ${m.healthFloorP99} ms; non-2xx ${m.non2xx}`,
       );
     }
     const authRuns = [];
@@ -421,7 +426,7 @@ async function main(): Promise<void> {
     const auth = medianFigures(authRuns);
     boards.pnlAuthenticated = auth;
     log(
-      `GET /api/leaderboard metric=pnl with an API key (currentUserRank of a mid-table agent): ${auth.rps} req/s, closed p50 ${auth.p50} ms p99 ${auth.p99} ms; open loop p50 ${auth.openP50} ms p99 ${auth.openP99} ms`,
+      `GET /api/leaderboard metric=pnl with an API key (currentUserRank of a mid-table agent): ${auth.rps} req/s, closed p50 ${auth.p50} ms p99 ${auth.p99} ms; open loop p50 ${auth.openP50} ms p99 ${auth.openP99} ms; floor p99 ${auth.healthFloorP99} ms`,
     );
     figures.leaderboard = boards;
     await service.stop();
@@ -469,10 +474,13 @@ async function main(): Promise<void> {
     figures.trade = trade;
 
     const worstOpenP99 = Math.max(...METRICS.map((m) => (boards[m] as { openP99: number }).openP99));
+    const bestFloorP99 = Math.min(...METRICS.map((m) => (boards[m] as { healthFloorP99: number }).healthFloorP99));
     figures.targets = {
       leaderboardP99Ms: 10,
       worstOpenP99,
       leaderboardMet: worstOpenP99 <= 10,
+      bestHealthFloorP99: bestFloorP99,
+      floorBelowTarget: bestFloorP99 <= 10,
       maintenanceMaxRatio: 1.15,
       maintenanceRatioHttp: h.ratioMean,
       maintenanceRatioSqlOneAtATime: oneRatio,

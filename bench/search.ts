@@ -1,6 +1,17 @@
 import 'reflect-metadata';
 import { Pool } from 'pg';
-import { createDatabase, load, median, pacedLoad, round, startServiceProcess, type LoadFigures, type RequestSetup } from './support/harness';
+import {
+  benchPool,
+  createDatabase,
+  load,
+  median,
+  pacedCalls,
+  pacedLoad,
+  round,
+  startServiceProcess,
+  type LoadFigures,
+  type RequestSetup,
+} from './support/harness';
 import { FUZZY_SQL, SEARCH_SQL, toSearchQuery, wordCount } from '../src/market-data/market-search';
 import { marketSpec } from '../src/market-data/simulated/catalog';
 import { uniform } from '../src/market-data/simulated/random';
@@ -68,7 +79,14 @@ function makeQueries(n: number): string[] {
   return out;
 }
 
-/** The exact statements the service runs for a query, through pg, CONNECTIONS at a time on a pool of POOL. */
+/** The exact statements the service runs for one query, through pg. */
+async function searchOnce(pool: Pool, q: string): Promise<void> {
+  let rows = (await pool.query(SEARCH_SQL, [toSearchQuery(q)])).rows;
+  if (rows.length === 0 && wordCount(q) > 1) rows = (await pool.query(SEARCH_SQL, [toSearchQuery(q, true)])).rows;
+  if (rows.length === 0) await pool.query(FUZZY_SQL, [q]);
+}
+
+/** The service's statements, CONNECTIONS at a time on a pool of POOL. */
 async function rawSql(pool: Pool, queries: string[]): Promise<LoadFigures> {
   const lat: number[] = [];
   let next = 0;
@@ -77,9 +95,7 @@ async function rawSql(pool: Pool, queries: string[]): Promise<LoadFigures> {
     while (Date.now() < stopAt) {
       const q = queries[next++ % queries.length]!;
       const started = performance.now();
-      let rows = (await pool.query(SEARCH_SQL, [toSearchQuery(q)])).rows;
-      if (rows.length === 0 && wordCount(q) > 1) rows = (await pool.query(SEARCH_SQL, [toSearchQuery(q, true)])).rows;
-      if (rows.length === 0) await pool.query(FUZZY_SQL, [q]);
+      await searchOnce(pool, q);
       lat.push(performance.now() - started);
     }
   };
@@ -91,7 +107,7 @@ async function rawSql(pool: Pool, queries: string[]): Promise<LoadFigures> {
 async function main(): Promise<void> {
   const db = await createDatabase('bench_search');
   const service = await startServiceProcess({ DATABASE_URL: db.url, DB_POOL_SIZE: String(POOL), RATE_LIMIT_API_PER_MIN: '100000000' });
-  const pool = new Pool({ connectionString: db.url, max: POOL });
+  const pool = benchPool(db.url, POOL);
   try {
     const loadStarted = Date.now();
     await loadMarkets(pool);
@@ -106,12 +122,24 @@ async function main(): Promise<void> {
     if (!probe.ok || body.markets?.length !== 8) throw new Error(`search sanity check failed: ${probe.status} ${JSON.stringify(body).slice(0, 300)}`);
     await load(service.baseUrl, { connections: CONNECTIONS, seconds: 3, setup }); // warm-up
 
-    const runs: Record<'http' | 'httpOpen' | 'httpPaced' | 'sql', LoadFigures[]> = { http: [], httpOpen: [], httpPaced: [], sql: [] };
+    const runs: Record<'http' | 'httpOpen' | 'httpPaced' | 'sql' | 'sqlPaced' | 'healthPaced', LoadFigures[]> = {
+      http: [],
+      httpOpen: [],
+      httpPaced: [],
+      sql: [],
+      sqlPaced: [],
+      healthPaced: [],
+    };
     for (let r = 0; r < RUNS; r += 1) {
       runs.http.push(await load(service.baseUrl, { connections: CONNECTIONS, seconds: SECONDS, setup }));
       runs.httpOpen.push(await load(service.baseUrl, { connections: CONNECTIONS, seconds: SECONDS, rate: runs.http[r]!.rps / 2, setup }));
       runs.httpPaced.push(await pacedLoad(service.baseUrl, { rate: runs.http[r]!.rps / 2, seconds: SECONDS, connections: CONNECTIONS, setup }));
       runs.sql.push(await rawSql(pool, queries));
+      // Floors at the same paced rate, in the same run: the raw SQL alone, and the service doing no work (GET /health).
+      runs.sqlPaced.push(await pacedCalls({ rate: runs.http[r]!.rps / 2, seconds: SECONDS }, (i) => searchOnce(pool, queries[i % queries.length]!)));
+      runs.healthPaced.push(
+        await pacedLoad(service.baseUrl, { rate: runs.http[r]!.rps / 2, seconds: SECONDS, connections: CONNECTIONS, setup: () => ({ path: '/health' }) }),
+      );
     }
     const med = (k: keyof typeof runs) => ({
       rps: round(median(runs[k].map((x) => x.rps)), 1),
@@ -120,13 +148,22 @@ async function main(): Promise<void> {
       non2xx: runs[k].reduce((s, x) => s + x.non2xx + x.errors, 0),
       all: runs[k].map((x) => ({ rps: round(x.rps, 1), p50: round(x.p50), p99: round(x.p99) })),
     });
-    const fig = { http: med('http'), httpOpenLoop: med('httpOpen'), httpPacedOpenLoop: med('httpPaced'), sql: med('sql') };
+    const fig = {
+      http: med('http'),
+      httpOpenLoop: med('httpOpen'),
+      httpPacedOpenLoop: med('httpPaced'),
+      sql: med('sql'),
+      sqlPacedFloor: med('sqlPaced'),
+      healthPacedFloor: med('healthPaced'),
+    };
     const ratios = { httpToSql: round(fig.http.rps / fig.sql.rps, 3) };
     const targets = {
       openLoopP99Ms: 10,
       httpToSql: 0.5,
       metAutocannon: fig.httpOpenLoop.p99 <= 10 && ratios.httpToSql >= 0.5,
       metPaced: fig.httpPacedOpenLoop.p99 <= 10 && ratios.httpToSql >= 0.5,
+      // Whether the machine itself gets under the target at this rate: the raw SQL, and the service answering nothing.
+      floorsBelowTarget: fig.sqlPacedFloor.p99 <= 10 && fig.healthPacedFloor.p99 <= 10,
     };
     console.log(`markets=${MARKETS} (loaded in ${loadSeconds} s) connections=${CONNECTIONS} seconds=${SECONDS} runs=${RUNS} (medians) pool=${POOL}`);
     console.log(`HTTP closed-loop   ${fig.http.rps} q/s  p50 ${fig.http.p50} ms  p99 ${fig.http.p99} ms  non-2xx ${fig.http.non2xx}`);
@@ -137,6 +174,9 @@ async function main(): Promise<void> {
       `HTTP paced @½      ${fig.httpPacedOpenLoop.rps} q/s  p50 ${fig.httpPacedOpenLoop.p50} ms  p99 ${fig.httpPacedOpenLoop.p99} ms  non-2xx ${fig.httpPacedOpenLoop.non2xx}`,
     );
     console.log(`raw SQL (pg)       ${fig.sql.rps} q/s  p50 ${fig.sql.p50} ms  p99 ${fig.sql.p99} ms`);
+    console.log(
+      `floors paced @½    raw SQL alone p50 ${fig.sqlPacedFloor.p50} ms p99 ${fig.sqlPacedFloor.p99} ms; GET /health p50 ${fig.healthPacedFloor.p50} ms p99 ${fig.healthPacedFloor.p99} ms`,
+    );
     console.log(
       `ratio HTTP/SQL ${ratios.httpToSql} (target ≥ 0.5); open-loop p99 (target ≤ 10 ms): autocannon overallRate ${fig.httpOpenLoop.p99} ms ` +
         `(${targets.metAutocannon ? 'met' : 'NOT met'}), evenly paced ${fig.httpPacedOpenLoop.p99} ms (${targets.metPaced ? 'met' : 'NOT met'})`,

@@ -1,7 +1,17 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
-import { Pool } from 'pg';
-import { createDatabase, load, median, pacedCalls, pacedLoad, round, startServiceProcess, type LoadFigures, type RequestSetup } from './support/harness';
+import {
+  benchPool,
+  createDatabase,
+  load,
+  median,
+  pacedCalls,
+  pacedLoad,
+  round,
+  startServiceProcess,
+  type LoadFigures,
+  type RequestSetup,
+} from './support/harness';
 import { BUY_STATEMENT } from '../src/domain/trading/trade-sql';
 import { buyFill } from '../src/domain/trading/fills';
 import { toMicro } from '../src/domain/money/micro';
@@ -46,7 +56,7 @@ async function main(): Promise<void> {
     PRICE_MAX_AGE_S: '3600',
     ...(process.env.BENCH_SYNC_INTERVAL_S ? { MARKET_SYNC_INTERVAL_S: process.env.BENCH_SYNC_INTERVAL_S } : {}),
   });
-  const pool = new Pool({ connectionString: db.url, max: POOL });
+  const pool = benchPool(db.url, POOL);
   try {
     const agents: Agent[] = [];
     for (let i = 0; i < AGENTS; i += 1) {
