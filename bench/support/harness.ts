@@ -141,6 +141,7 @@ export const round = (x: number, d = 2) => Math.round(x * 10 ** d) / 10 ** d;
 export async function pacedLoad(baseUrl: string, opts: { rate: number; seconds: number; connections: number; setup: RequestSetup }): Promise<LoadFigures> {
   const url = new URL(baseUrl);
   const client = new RawHttpClient(url.hostname, Number(url.port), opts.connections);
+  await client.ready();
   let non2xx = 0;
   const figures = await pacedCalls(opts, async () => {
     const status = await client.request(opts.setup({}));

@@ -26,6 +26,8 @@ const HEADER_END = Buffer.from('\r\n\r\n');
 
 class RawConnection {
   private readonly socket: net.Socket;
+  /** Settles once the socket is connected (or has failed). */
+  readonly connected: Promise<void>;
   private current: Pending | undefined;
   /** Header bytes seen so far for the current answer (headers are small; bodies are only counted). */
   private head = '';
@@ -49,6 +51,10 @@ class RawConnection {
       noDelay: true,
       onread: { buffer: this.readBuffer, callback: (n: number, buf: Uint8Array) => this.read(n, buf as Buffer) },
     } as net.NetConnectOpts);
+    this.connected = new Promise((resolve) => {
+      this.socket.once('connect', resolve);
+      this.socket.once('close', resolve);
+    });
     this.socket.on('error', () => {}); // 'close' follows
     this.socket.on('close', () => {
       const p = this.current;
@@ -128,6 +134,11 @@ export class RawHttpClient {
   ) {
     this.hostHeader = `${host}:${port}`;
     for (let i = 0; i < connections; i += 1) this.idle.push(this.open());
+  }
+
+  /** Resolves when every socket has connected, so that a paced run's clock does not include the handshakes. */
+  async ready(): Promise<void> {
+    await Promise.all([...this.all].map((c) => c.connected));
   }
 
   request(r: RawRequest): Promise<number> {

@@ -53,6 +53,19 @@ describe('RawHttpClient', () => {
     expect(seen.find((s) => s.url === '/post')).toEqual({ method: 'POST', url: '/post', body: '{"a":"é"}' });
   });
 
+  test('when ready, then all its sockets are open before any request is sent', async () => {
+    let accepted = 0;
+    const onConnection = () => (accepted += 1);
+    server.on('connection', onConnection);
+    const client = new RawHttpClient('127.0.0.1', port, 5);
+    await client.ready();
+    // The handshakes are done; the server's accept callbacks run on its next turns.
+    await new Promise((r) => setTimeout(r, 20));
+    server.off('connection', onConnection);
+    client.close();
+    expect(accepted).toBe(5);
+  });
+
   test('when the server drops a keep-alive socket, then the client opens another and goes on', async () => {
     const client = new RawHttpClient('127.0.0.1', port, 1);
     expect(await client.request({ path: '/fixed' })).toBe(200);
