@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
 import type { RunningService } from '../start';
+import { createAppServer } from './app-server';
 
 export interface Serving {
   server: Server;
@@ -12,7 +13,8 @@ export interface Serving {
 /** Listens on HOST:PORT and returns a graceful shutdown; main wires it to SIGTERM/SIGINT. */
 export function serve(service: RunningService, config: Pick<Config, 'PORT' | 'HOST'>, log: Logger, drainTimeoutMs = 15_000): Promise<Serving> {
   return new Promise((resolve, reject) => {
-    const server = service.app.listen(config.PORT, config.HOST);
+    const server = createAppServer(service.app);
+    server.listen(config.PORT, config.HOST);
     server.keepAliveTimeout = 65_000;
     server.once('error', reject);
     server.once('listening', () => {
