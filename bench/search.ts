@@ -12,7 +12,7 @@ import {
   type LoadFigures,
   type RequestSetup,
 } from './support/harness';
-import { FUZZY_SQL, SEARCH_SQL, toSearchQuery, wordCount } from '../src/market-data/market-search';
+import { FUZZY_SQL, SEARCH_SQL, searchParams, searchTerms, wordCount } from '../src/market-data/market-search';
 import { marketSpec } from '../src/market-data/simulated/catalog';
 import { uniform } from '../src/market-data/simulated/random';
 
@@ -60,6 +60,8 @@ async function loadMarkets(pool: Pool): Promise<void> {
   }
   await pool.query('VACUUM ANALYZE markets');
   await pool.query('VACUUM ANALYZE market_tokens');
+  // What the sync leader does after a sync: count the markets holding each search term (they steer the plan).
+  await pool.query('SELECT refresh_search_terms(now())');
 }
 
 /** Queries as people type them: 1 or 2 words of a real question, the last word cut to a prefix a third of the time. */
@@ -81,8 +83,8 @@ function makeQueries(n: number): string[] {
 
 /** The exact statements the service runs for one query, through pg. */
 async function searchOnce(pool: Pool, q: string): Promise<void> {
-  let rows = (await pool.query(SEARCH_SQL, [toSearchQuery(q)])).rows;
-  if (rows.length === 0 && wordCount(q) > 1) rows = (await pool.query(SEARCH_SQL, [toSearchQuery(q, true)])).rows;
+  let rows = (await pool.query(SEARCH_SQL, searchParams(searchTerms(q)!))).rows;
+  if (rows.length === 0 && wordCount(q) > 1) rows = (await pool.query(SEARCH_SQL, searchParams(searchTerms(q, true)!))).rows;
   if (rows.length === 0) await pool.query(FUZZY_SQL, [q]);
 }
 

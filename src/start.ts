@@ -29,6 +29,8 @@ export async function startService(
   services.marketSync.afterSync.push((now) => services.settlement.runOnce(now));
   // Idempotency keys are kept 24 hours; the leader drops older ones as part of its periodic work.
   services.marketSync.afterSync.push((now) => services.idempotency.purge(now));
+  // Search's term counts follow the mirror (they steer its plan, never its results).
+  services.marketSync.afterSync.push((now) => services.markets.refreshSearchTerms(now));
   services.stoppers.push(() => services.marketSync.stop());
   if (opts.background !== false) await services.marketSync.start();
   const app = createApp(services, { validateOutput: opts.validateOutput });

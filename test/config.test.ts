@@ -21,6 +21,13 @@ describe('configuration', () => {
     expect(c.REDIS_URL).toBeUndefined();
   });
 
+  test('SEARCH_CONCURRENCY defaults to the CPUs this process may use (at least 2), and takes a positive integer', () => {
+    const { availableParallelism } = jest.requireActual<typeof import('node:os')>('node:os');
+    expect(loadConfig({}).SEARCH_CONCURRENCY).toBe(Math.max(2, availableParallelism()));
+    expect(loadConfig({ SEARCH_CONCURRENCY: '5' }).SEARCH_CONCURRENCY).toBe(5);
+    expect(() => loadConfig({ SEARCH_CONCURRENCY: '0' })).toThrow(ConfigError);
+  });
+
   test('BASE_URL follows PORT unless set, and loses a trailing slash', () => {
     expect(loadConfig({ PORT: '8080' }).BASE_URL).toBe('http://localhost:8080');
     expect(loadConfig({ BASE_URL: 'https://paper.example.com/' }).BASE_URL).toBe('https://paper.example.com');

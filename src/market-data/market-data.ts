@@ -1,4 +1,5 @@
 import type { Config } from '../config';
+import { ConcurrencyGate } from '../db/concurrency-gate';
 import type { Database } from '../db/database';
 import type { Logger } from '../logger';
 import type { Clock } from '../registry/context';
@@ -29,7 +30,16 @@ export function createMarketData(args: { config: Config; db: Database; log: Logg
       : new SimulatedFeed({ seed: config.SIM_SEED, speed: config.SIM_SPEED }, clock);
   const store = new MarketStore(db, log);
   const prices = args.prices ?? new LivePriceService(feed, db, clock, log, { maxAgeS: config.PRICE_MAX_AGE_S });
-  const markets = new MarketService({ db, feed, store, prices, clock, log, syncIntervalS: config.MARKET_SYNC_INTERVAL_S });
+  const markets = new MarketService({
+    db,
+    feed,
+    store,
+    prices,
+    clock,
+    log,
+    syncIntervalS: config.MARKET_SYNC_INTERVAL_S,
+    searchGate: new ConcurrencyGate(config.SEARCH_CONCURRENCY),
+  });
   const marketSync = new MarketSync({ db, feed, store, log, clock, intervalS: config.MARKET_SYNC_INTERVAL_S });
 
   // Feed trouble is reported, not made fatal: every instance shares the same upstream, so taking one out

@@ -17,23 +17,39 @@ function words(q: string): string[] {
   return (all.some(meaningful) ? all.filter(meaningful) : all).slice(0, 6);
 }
 
+/** A query as search_markets takes it: the tsquery text, and its terms split into whole words and prefixes. */
+export interface SearchTerms {
+  query: string;
+  whole: string[];
+  prefixes: string[];
+}
+
 /**
  * The user's words as tsquery text: every word must match, and the last one (the word being typed) is
  * a prefix: "fed rat" → "fed & rat:*". With `allPrefixes`, every word is ("bitc pri" → "bitc:* & pri:*"),
  * which costs more on common prefixes and so is only the second try. Only letters and digits survive,
  * so the result is always valid tsquery syntax; null when no word is left.
  */
-export function toSearchQuery(q: string, allPrefixes = false): string | null {
+export function searchTerms(q: string, allPrefixes = false): SearchTerms | null {
   const ws = words(q);
   if (ws.length === 0) return null;
-  return ws.map((w, i) => (allPrefixes || i === ws.length - 1 ? `${w}:*` : w)).join(' & ');
+  const isPrefix = (i: number) => allPrefixes || i === ws.length - 1;
+  return {
+    query: ws.map((w, i) => (isPrefix(i) ? `${w}:*` : w)).join(' & '),
+    whole: ws.filter((_, i) => !isPrefix(i)),
+    prefixes: ws.filter((_, i) => isPrefix(i)),
+  };
 }
 
 /** How many words a query has (a one-word query has no second, looser try). */
 export const wordCount = (q: string): number => words(q).length;
 
-/** Active markets matching the tsquery $1, highest volume first, at most 8, with their tokens (MarketViewRow columns). */
-export const SEARCH_SQL = `SELECT * FROM search_markets(to_tsquery('simple', $1))`;
+/**
+ * Active markets matching the terms, highest volume first, at most 8, with their tokens (MarketViewRow
+ * columns); parameters from searchParams. The plan is search_markets' (migrations 3 and 8).
+ */
+export const SEARCH_SQL = `SELECT * FROM search_markets(to_tsquery('simple', $1), $2::text[], $3::text[])`;
+export const searchParams = (t: SearchTerms): [string, string[], string[]] => [t.query, t.whole, t.prefixes];
 
 /** When no word matches (a typo), trigram word similarity on the question, still by volume. $1 = the raw query. */
 export const FUZZY_SQL = `

@@ -4,7 +4,8 @@ import { AppError } from '../errors/app-error';
 import type { Logger } from '../logger';
 import type { Clock } from '../registry/context';
 import { FeedError, type FeedSource, type MarketFeed, type PricePoint } from './feed';
-import { FUZZY_SQL, SEARCH_SQL, toSearchQuery, wordCount } from './market-search';
+import type { ConcurrencyGate } from '../db/concurrency-gate';
+import { FUZZY_SQL, SEARCH_SQL, searchParams, searchTerms, wordCount } from './market-search';
 import type { MarketStore } from './market-store';
 import { MARKET_COLUMNS, MARKET_JOINS, toMarketView, type MarketRow, type MarketView, type MarketViewRow } from './market-view';
 import { localPoints, locallyCovered, rangeFor, type Interval } from './price-history';
@@ -39,6 +40,9 @@ export interface PriceHistory {
   simulated: boolean;
 }
 
+/** How long search's term counts serve before the sync leader recounts them. */
+export const SEARCH_TERMS_MAX_AGE_MS = 10 * 60_000;
+
 const searchDown = () => new AppError('UPSTREAM_UNAVAILABLE', 'Market search is unavailable right now.', { hint: 'Retry in a few seconds.' });
 
 /** The market reads behind the Markets methods and pages: search, one market with its odds, price history. */
@@ -52,24 +56,42 @@ export class MarketService {
       clock: Clock;
       log: Logger;
       syncIntervalS: number;
+      /** Bounds the searches in PostgreSQL at once (SEARCH_CONCURRENCY). */
+      searchGate: ConcurrencyGate;
     },
   ) {}
 
   async search(q: string): Promise<MarketView[]> {
-    const { db, log } = this.deps;
+    const { db, log, searchGate } = this.deps;
     const text = q.trim();
-    const query = text.length >= 2 ? toSearchQuery(text) : null;
-    if (!query) return [];
+    const terms = text.length >= 2 ? searchTerms(text) : null;
+    if (!terms) return [];
     try {
       // Whole words with the last one a prefix; if nothing matches, every word a prefix; then trigrams (typos).
-      let rows = await db.query<MarketViewRow>(SEARCH_SQL, [query]);
-      if (rows.length === 0 && wordCount(text) > 1) rows = await db.query<MarketViewRow>(SEARCH_SQL, [toSearchQuery(text, true)]);
-      if (rows.length === 0 && text.length >= 3) rows = await db.query<MarketViewRow>(FUZZY_SQL, [text.slice(0, 100)]);
+      const rows = await searchGate.run(async () => {
+        let found = await db.query<MarketViewRow>(SEARCH_SQL, searchParams(terms));
+        if (found.length === 0 && wordCount(text) > 1) found = await db.query<MarketViewRow>(SEARCH_SQL, searchParams(searchTerms(text, true)!));
+        if (found.length === 0 && text.length >= 3) found = await db.query<MarketViewRow>(FUZZY_SQL, [text.slice(0, 100)]);
+        return found;
+      });
       return rows.map(toMarketView);
     } catch (err) {
       log.error('market search failed', { error: err instanceof Error ? err.message : String(err) });
       throw searchDown();
     }
+  }
+
+  /**
+   * Recounts the markets holding each search lexeme (refresh_search_terms, migration 8) when the counts
+   * are missing or older than SEARCH_TERMS_MAX_AGE_MS. The sync leader calls it after each sync; the
+   * counts only steer search's plan, so ten minutes stale costs nothing but a slower road now and then.
+   */
+  async refreshSearchTerms(now: Date): Promise<boolean> {
+    const { db } = this.deps;
+    const [state] = await db.query<{ refreshed_at: Date }>('SELECT refreshed_at FROM search_terms_state');
+    if (state && now.getTime() - new Date(state.refreshed_at).getTime() < SEARCH_TERMS_MAX_AGE_MS) return false;
+    await db.query('SELECT refresh_search_terms($1)', [now.toISOString()]);
+    return true;
   }
 
   /** A market by id or slug; one the mirror has not seen yet is looked up at the venue and mirrored. */

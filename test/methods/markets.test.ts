@@ -3,43 +3,13 @@ import { startTestApp, type TestApp } from '../support/app';
 import type { Queryable } from '../../src/db/database';
 import { SCAN_LIMIT } from '../../src/market-data/market-search';
 import { FakePolymarket } from '../market-data/support/fake-polymarket';
+import { addMirrorMarkets, type MirrorMarket } from '../support/markets';
 
 const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
 const clock = { now: () => new Date(NOW) };
 
-interface Row {
-  id: string;
-  question: string;
-  volume: number;
-  category?: string;
-  status?: 'active' | 'closed' | 'resolved';
-  winner?: 'YES' | 'NO' | 'VOID';
-}
-
-/** Markets straight into the mirror: tokens <id>-yes / <id>-no at 0.4 / 0.6 with a one-cent spread. */
-async function addMarkets(db: Queryable, rows: Row[]): Promise<void> {
-  await db.query(
-    `INSERT INTO markets (id, slug, question, category, volume, end_date, status, winner, source, created_at)
-     SELECT x.id, x.id || '-slug', x.question, x.category, x.volume, $7::timestamptz + interval '7 days', x.status, x.winner, 'simulated', $7::timestamptz - interval '30 days'
-     FROM unnest($1::text[], $2::text[], $3::text[], $4::float8[], $5::text[], $6::text[]) AS x(id, question, category, volume, status, winner)`,
-    [
-      rows.map((r) => r.id),
-      rows.map((r) => r.question),
-      rows.map((r) => r.category ?? 'Testing'),
-      rows.map((r) => r.volume),
-      rows.map((r) => r.status ?? 'active'),
-      rows.map((r) => r.winner ?? null),
-      new Date(NOW).toISOString(),
-    ],
-  );
-  await db.query(
-    `INSERT INTO market_tokens (token_id, market_id, outcome, label, price_micro, bid_micro, ask_micro, price_at)
-     SELECT id || '-yes', id, 'YES', 'Yes', 400000, 395000, 405000, $2::timestamptz - interval '5 minutes' FROM unnest($1::text[]) AS id
-     UNION ALL
-     SELECT id || '-no', id, 'NO', 'No', 600000, 595000, 605000, $2::timestamptz - interval '5 minutes' FROM unnest($1::text[]) AS id`,
-    [rows.map((r) => r.id), new Date(NOW).toISOString()],
-  );
-}
+/** Markets straight into the mirror, as of NOW. */
+const addMarkets = (db: Queryable, rows: MirrorMarket[]) => addMirrorMarkets(db, rows, NOW);
 
 const ids = (res: { body: { markets: Array<{ id: string }> } }) => res.body.markets.map((m) => m.id);
 

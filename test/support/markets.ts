@@ -57,3 +57,37 @@ export class ControlledPrices implements PriceService {
     return { tokenId, bidMicro, askMicro, midMicro: (bidMicro + askMicro) / 2n, asOf: new Date(), source: 'simulated' };
   }
 }
+
+export interface MirrorMarket {
+  id: string;
+  question: string;
+  volume: number;
+  category?: string;
+  status?: 'active' | 'closed' | 'resolved';
+  winner?: 'YES' | 'NO' | 'VOID';
+}
+
+/** Markets straight into the mirror (source 'simulated', created 30 days before `now`): tokens <id>-yes / <id>-no at 0.4 / 0.6 with a one-cent spread. */
+export async function addMirrorMarkets(db: Queryable, rows: MirrorMarket[], now: number): Promise<void> {
+  await db.query(
+    `INSERT INTO markets (id, slug, question, category, volume, end_date, status, winner, source, created_at)
+     SELECT x.id, x.id || '-slug', x.question, x.category, x.volume, $7::timestamptz + interval '7 days', x.status, x.winner, 'simulated', $7::timestamptz - interval '30 days'
+     FROM unnest($1::text[], $2::text[], $3::text[], $4::float8[], $5::text[], $6::text[]) AS x(id, question, category, volume, status, winner)`,
+    [
+      rows.map((r) => r.id),
+      rows.map((r) => r.question),
+      rows.map((r) => r.category ?? 'Testing'),
+      rows.map((r) => r.volume),
+      rows.map((r) => r.status ?? 'active'),
+      rows.map((r) => r.winner ?? null),
+      new Date(now).toISOString(),
+    ],
+  );
+  await db.query(
+    `INSERT INTO market_tokens (token_id, market_id, outcome, label, price_micro, bid_micro, ask_micro, price_at)
+     SELECT id || '-yes', id, 'YES', 'Yes', 400000, 395000, 405000, $2::timestamptz - interval '5 minutes' FROM unnest($1::text[]) AS id
+     UNION ALL
+     SELECT id || '-no', id, 'NO', 'No', 600000, 595000, 605000, $2::timestamptz - interval '5 minutes' FROM unnest($1::text[]) AS id`,
+    [rows.map((r) => r.id), new Date(now).toISOString()],
+  );
+}

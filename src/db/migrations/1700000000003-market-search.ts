@@ -1,33 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
-/**
- * Search and sync support for the market mirror:
- * - search_tsv: the question and category as 'simple' lexemes (no stemming, so a prefix of a word the
- *   user is still typing matches), kept by PostgreSQL itself as a generated column, behind a GIN index;
- * - a partial index of active markets by volume that carries search_tsv, so a common word is answered
- *   by walking the most traded markets in order (an index-only scan) instead of sorting every match;
- * - search_markets(query): the search plan (see src/market-data/market-search.ts), in PL/pgSQL so
- *   its plans are prepared once per connection instead of planned on every search;
- * - a trigram index on the question for the fallback when no word matches (typos);
- * - market_sync_state: when each feed last synced, so a second process can see a fresh sync and skip.
- */
-export class MarketSearch1700000000003 implements MigrationInterface {
-  name = 'MarketSearch1700000000003';
-
-  async up(q: QueryRunner): Promise<void> {
-    await q.query('CREATE EXTENSION IF NOT EXISTS pg_trgm');
-    await q.query(`
-      ALTER TABLE markets ADD COLUMN search_tsv tsvector
-        GENERATED ALWAYS AS (to_tsvector('simple'::regconfig, question || ' ' || coalesce(category, ''))) STORED`);
-    await q.query('CREATE INDEX markets_search_tsv_idx ON markets USING gin (search_tsv)');
-    await q.query(`CREATE INDEX markets_active_volume_idx ON markets (volume DESC NULLS LAST, id) INCLUDE (search_tsv) WHERE status = 'active'`);
-    // Pass 1 walks the 2500 most traded active markets and stops at 8 matches: a word common enough to
-    // matter is answered here without sorting. Only when it finds fewer (a rarer word) does pass 2 take
-    // the GIN index, whose few matches are cheap to sort. If the 8 best matches by volume lie within the
-    // 2500 most traded markets, pass 1 is exactly the answer; otherwise pass 2 is. Generic plans: the
-    // plan shape is the point, and it does not depend on the words. The columns are MarketViewRow's
-    // (src/market-data/market-view.ts): what a market on the wire needs, with its YES and NO tokens.
-    await q.query(`
+/** The first search function (migration 8 replaces it; its down() puts this one back). */
+export const SEARCH_MARKETS_V1 = `
       CREATE FUNCTION search_markets(query tsquery) RETURNS TABLE (
         id text, slug text, question text, category text, image_url text, volume double precision, end_date timestamptz,
         status text, winner text, source text, yes_token text, yes_label text, yes_price bigint, no_token text, no_label text, no_price bigint)
@@ -56,7 +30,36 @@ export class MarketSearch1700000000003 implements MigrationInterface {
           LEFT JOIN market_tokens n ON n.market_id = m.id AND n.outcome = 'NO'
           ORDER BY h.ord;
       END
-      $$`);
+      $$`;
+
+/**
+ * Search and sync support for the market mirror:
+ * - search_tsv: the question and category as 'simple' lexemes (no stemming, so a prefix of a word the
+ *   user is still typing matches), kept by PostgreSQL itself as a generated column, behind a GIN index;
+ * - a partial index of active markets by volume that carries search_tsv, so a common word is answered
+ *   by walking the most traded markets in order (an index-only scan) instead of sorting every match;
+ * - search_markets(query): the search plan (see src/market-data/market-search.ts), in PL/pgSQL so
+ *   its plans are prepared once per connection instead of planned on every search;
+ * - a trigram index on the question for the fallback when no word matches (typos);
+ * - market_sync_state: when each feed last synced, so a second process can see a fresh sync and skip.
+ */
+export class MarketSearch1700000000003 implements MigrationInterface {
+  name = 'MarketSearch1700000000003';
+
+  async up(q: QueryRunner): Promise<void> {
+    await q.query('CREATE EXTENSION IF NOT EXISTS pg_trgm');
+    await q.query(`
+      ALTER TABLE markets ADD COLUMN search_tsv tsvector
+        GENERATED ALWAYS AS (to_tsvector('simple'::regconfig, question || ' ' || coalesce(category, ''))) STORED`);
+    await q.query('CREATE INDEX markets_search_tsv_idx ON markets USING gin (search_tsv)');
+    await q.query(`CREATE INDEX markets_active_volume_idx ON markets (volume DESC NULLS LAST, id) INCLUDE (search_tsv) WHERE status = 'active'`);
+    // Pass 1 walks the 2500 most traded active markets and stops at 8 matches: a word common enough to
+    // matter is answered here without sorting. Only when it finds fewer (a rarer word) does pass 2 take
+    // the GIN index, whose few matches are cheap to sort. If the 8 best matches by volume lie within the
+    // 2500 most traded markets, pass 1 is exactly the answer; otherwise pass 2 is. Generic plans: the
+    // plan shape is the point, and it does not depend on the words. The columns are MarketViewRow's
+    // (src/market-data/market-view.ts): what a market on the wire needs, with its YES and NO tokens.
+    await q.query(SEARCH_MARKETS_V1);
     await q.query('CREATE INDEX markets_question_trgm_idx ON markets USING gin (question gin_trgm_ops)');
     await q.query(`CREATE INDEX markets_unresolved_idx ON markets (source, end_date) WHERE status <> 'resolved'`);
     await q.query(`

@@ -5,6 +5,7 @@ import { Trading1700000000004 } from './1700000000004-trading';
 import { Identity1700000000005 } from './1700000000005-identity';
 import { TrackRecord1700000000006 } from './1700000000006-track-record';
 import { CommunityMarkets1700000000007 } from './1700000000007-community-markets';
+import { SearchTerms1700000000008 } from './1700000000008-search-terms';
 
 /** Every migration, in order. A new one is appended here (no glob: the same list runs from ts and dist). */
 export const MIGRATIONS = [
@@ -15,4 +16,5 @@ export const MIGRATIONS = [
   Identity1700000000005,
   TrackRecord1700000000006,
   CommunityMarkets1700000000007,
+  SearchTerms1700000000008,
 ];
