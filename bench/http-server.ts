@@ -8,7 +8,7 @@ import { loadConfig } from '../src/config';
 import { createLogger } from '../src/logger';
 import { startService } from '../src/start';
 import { createAppServer } from '../src/http/app-server';
-import { median, pacedLoad, round } from './support/harness';
+import { median, pacedLoadInChild, round } from './support/harness';
 
 /**
  * npm run bench:http-server — what creating the app's requests with express's prototypes (src/http/app-server.ts)
@@ -71,9 +71,9 @@ async function runOnce(mode: Mode) {
   const { port } = await new Promise<{ port: number }>((resolve) => c.once('message', (m) => resolve(m as { port: number })));
   const url = `http://127.0.0.1:${port}`;
   const setup = () => ({ path: '/health' });
-  await pacedLoad(url, { rate: RATE, seconds: 2, connections: 50, setup }); // warm-up
+  await pacedLoadInChild(url, { rate: RATE, seconds: 2, connections: 50, setup }); // warm-up
   c.send('reset');
-  const load = await pacedLoad(url, { rate: RATE, seconds: SECONDS, connections: 50, setup });
+  const load = await pacedLoadInChild(url, { rate: RATE, seconds: SECONDS, connections: 50, setup });
   const gc = await ask<GcStats>(c, 'stats');
   c.kill();
   return { p50: load.p50, p99: load.p99, non2xx: load.non2xx + load.errors, ...gc };

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { Client, Pool, type PoolClient } from 'pg';
-import { benchPool, createDatabase, load, median, round, startServiceProcess, type LoadFigures, type RequestSetup, pacedLoad } from './support/harness';
+import { benchPool, createDatabase, load, median, round, startServiceProcess, type LoadFigures, type RequestSetup, pacedLoadInChild } from './support/harness';
 import { openDatabase, type Queryable } from '../src/db/database';
 import { testConfig } from '../src/config';
 import { createLogger } from '../src/logger';
@@ -216,9 +216,9 @@ async function boardLoad(baseUrl: string, metric: Metric, key?: string): Promise
   const setup = boardSetup(metric, key);
   const closed = await load(baseUrl, { connections: CONNECTIONS, seconds: SECONDS, setup });
   // Evenly paced (a true open loop); autocannon's overallRate sends each connection's quota in one burst per second.
-  const open = await pacedLoad(baseUrl, { rate: closed.rps / 2, seconds: SECONDS, connections: CONNECTIONS, setup });
+  const open = await pacedLoadInChild(baseUrl, { rate: closed.rps / 2, seconds: SECONDS, connections: CONNECTIONS, setup });
   // The floor in the same run: the same service's GET /health (no database, no work) paced at the same rate.
-  const floor = await pacedLoad(baseUrl, { rate: closed.rps / 2, seconds: SECONDS, connections: CONNECTIONS, setup: () => ({ path: '/health' }) });
+  const floor = await pacedLoadInChild(baseUrl, { rate: closed.rps / 2, seconds: SECONDS, connections: CONNECTIONS, setup: () => ({ path: '/health' }) });
   return { closed, open, floor };
 }
 

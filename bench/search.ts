@@ -6,7 +6,7 @@ import {
   load,
   median,
   pacedCalls,
-  pacedLoad,
+  pacedLoadInChild,
   round,
   startServiceProcess,
   type LoadFigures,
@@ -15,6 +15,8 @@ import {
 import { FUZZY_SQL, SEARCH_SQL, searchParams, searchTerms, wordCount } from '../src/market-data/market-search';
 import { marketSpec } from '../src/market-data/simulated/catalog';
 import { uniform } from '../src/market-data/simulated/random';
+import { ConcurrencyGate } from '../src/db/concurrency-gate';
+import { loadConfig } from '../src/config';
 
 /**
  * npm run bench:search — search over 100,000 markets on PostgreSQL. The service runs in its own process;
@@ -22,7 +24,8 @@ import { uniform } from '../src/market-data/simulated/random';
  * and two-word queries (whole words and prefixes, drawn the way words occur in questions, so common
  * words like "will" and "the" come up often) from 50 connections: closed-loop, then open-loop at half
  * the measured rate. In the same run the raw SQL the service issues goes through pg at the same
- * concurrency. Each figure is the median of RUNS runs. Last line: one JSON object with every figure.
+ * concurrency, and paced at the same rate: alone, and at most SEARCH_CONCURRENCY at once, as the
+ * service runs it. Each figure is the median of RUNS runs. Last line: one JSON object with every figure.
  */
 const MARKETS = Number(process.env.BENCH_MARKETS ?? 100_000);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -31,6 +34,8 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 /** The service's pool and the raw driver's (BENCH_POOL overrides both). */
 const POOL = Number(process.env.BENCH_POOL ?? 10);
 const SEED = 20261122;
+/** The service's default SEARCH_CONCURRENCY (it runs with its defaults): the gated SQL floor uses the same. */
+const SEARCH_CONCURRENCY = loadConfig({}).SEARCH_CONCURRENCY;
 
 /** 100k markets from the simulated venue's question bank, with its volumes, all active (source 'polymarket' so the simulated sync leaves them alone). */
 async function loadMarkets(pool: Pool): Promise<void> {
@@ -124,23 +129,34 @@ async function main(): Promise<void> {
     if (!probe.ok || body.markets?.length !== 8) throw new Error(`search sanity check failed: ${probe.status} ${JSON.stringify(body).slice(0, 300)}`);
     await load(service.baseUrl, { connections: CONNECTIONS, seconds: 3, setup }); // warm-up
 
-    const runs: Record<'http' | 'httpOpen' | 'httpPaced' | 'sql' | 'sqlPaced' | 'healthPaced', LoadFigures[]> = {
+    const runs: Record<'http' | 'httpOpen' | 'httpPaced' | 'sql' | 'sqlPaced' | 'sqlPacedGated' | 'healthPaced', LoadFigures[]> = {
       http: [],
       httpOpen: [],
       httpPaced: [],
       sql: [],
       sqlPaced: [],
+      sqlPacedGated: [],
       healthPaced: [],
     };
+    const gate = new ConcurrencyGate(SEARCH_CONCURRENCY);
     for (let r = 0; r < RUNS; r += 1) {
       runs.http.push(await load(service.baseUrl, { connections: CONNECTIONS, seconds: SECONDS, setup }));
       runs.httpOpen.push(await load(service.baseUrl, { connections: CONNECTIONS, seconds: SECONDS, rate: runs.http[r]!.rps / 2, setup }));
-      runs.httpPaced.push(await pacedLoad(service.baseUrl, { rate: runs.http[r]!.rps / 2, seconds: SECONDS, connections: CONNECTIONS, setup }));
+      runs.httpPaced.push(await pacedLoadInChild(service.baseUrl, { rate: runs.http[r]!.rps / 2, seconds: SECONDS, connections: CONNECTIONS, setup }));
       runs.sql.push(await rawSql(pool, queries));
       // Floors at the same paced rate, in the same run: the raw SQL alone, and the service doing no work (GET /health).
       runs.sqlPaced.push(await pacedCalls({ rate: runs.http[r]!.rps / 2, seconds: SECONDS }, (i) => searchOnce(pool, queries[i % queries.length]!)));
+      // The same, at most SEARCH_CONCURRENCY at once, as the service runs them.
+      runs.sqlPacedGated.push(
+        await pacedCalls({ rate: runs.http[r]!.rps / 2, seconds: SECONDS }, (i) => gate.run(() => searchOnce(pool, queries[i % queries.length]!))),
+      );
       runs.healthPaced.push(
-        await pacedLoad(service.baseUrl, { rate: runs.http[r]!.rps / 2, seconds: SECONDS, connections: CONNECTIONS, setup: () => ({ path: '/health' }) }),
+        await pacedLoadInChild(service.baseUrl, {
+          rate: runs.http[r]!.rps / 2,
+          seconds: SECONDS,
+          connections: CONNECTIONS,
+          setup: () => ({ path: '/health' }),
+        }),
       );
     }
     const med = (k: keyof typeof runs) => ({
@@ -156,6 +172,7 @@ async function main(): Promise<void> {
       httpPacedOpenLoop: med('httpPaced'),
       sql: med('sql'),
       sqlPacedFloor: med('sqlPaced'),
+      sqlPacedGatedFloor: med('sqlPacedGated'),
       healthPacedFloor: med('healthPaced'),
     };
     const ratios = { httpToSql: round(fig.http.rps / fig.sql.rps, 3) };
@@ -165,7 +182,7 @@ async function main(): Promise<void> {
       metAutocannon: fig.httpOpenLoop.p99 <= 10 && ratios.httpToSql >= 0.5,
       metPaced: fig.httpPacedOpenLoop.p99 <= 10 && ratios.httpToSql >= 0.5,
       // Whether the machine itself gets under the target at this rate: the raw SQL, and the service answering nothing.
-      floorsBelowTarget: fig.sqlPacedFloor.p99 <= 10 && fig.healthPacedFloor.p99 <= 10,
+      floorsBelowTarget: Math.min(fig.sqlPacedFloor.p99, fig.sqlPacedGatedFloor.p99) <= 10 && fig.healthPacedFloor.p99 <= 10,
     };
     console.log(`markets=${MARKETS} (loaded in ${loadSeconds} s) connections=${CONNECTIONS} seconds=${SECONDS} runs=${RUNS} (medians) pool=${POOL}`);
     console.log(`HTTP closed-loop   ${fig.http.rps} q/s  p50 ${fig.http.p50} ms  p99 ${fig.http.p99} ms  non-2xx ${fig.http.non2xx}`);
@@ -177,7 +194,9 @@ async function main(): Promise<void> {
     );
     console.log(`raw SQL (pg)       ${fig.sql.rps} q/s  p50 ${fig.sql.p50} ms  p99 ${fig.sql.p99} ms`);
     console.log(
-      `floors paced @½    raw SQL alone p50 ${fig.sqlPacedFloor.p50} ms p99 ${fig.sqlPacedFloor.p99} ms; GET /health p50 ${fig.healthPacedFloor.p50} ms p99 ${fig.healthPacedFloor.p99} ms`,
+      `floors paced @½    raw SQL alone p50 ${fig.sqlPacedFloor.p50} ms p99 ${fig.sqlPacedFloor.p99} ms; ` +
+        `at most ${SEARCH_CONCURRENCY} at once p50 ${fig.sqlPacedGatedFloor.p50} ms p99 ${fig.sqlPacedGatedFloor.p99} ms; ` +
+        `GET /health p50 ${fig.healthPacedFloor.p50} ms p99 ${fig.healthPacedFloor.p99} ms`,
     );
     console.log(
       `ratio HTTP/SQL ${ratios.httpToSql} (target ≥ 0.5); open-loop p99 (target ≤ 10 ms): autocannon overallRate ${fig.httpOpenLoop.p99} ms ` +
@@ -191,6 +210,7 @@ async function main(): Promise<void> {
         seconds: SECONDS,
         runs: RUNS,
         pool: POOL,
+        searchConcurrency: SEARCH_CONCURRENCY,
         loadSeconds,
         ...fig,
         ratios,

@@ -6,7 +6,7 @@ import {
   load,
   median,
   pacedCalls,
-  pacedLoad,
+  pacedLoadInChild,
   round,
   startServiceProcess,
   type LoadFigures,
@@ -182,7 +182,7 @@ async function main(): Promise<void> {
     for (let r = 0; r < RUNS; r += 1) {
       runs.raw!.push(await rawRun());
       runs.rest!.push(await load(service.baseUrl, { connections: AGENTS, seconds: SECONDS, setup: rest }));
-      runs.restOpen!.push(await pacedLoad(service.baseUrl, { rate: runs.rest![r]!.rps / 2, seconds: SECONDS, connections: AGENTS, setup: rest }));
+      runs.restOpen!.push(await pacedLoadInChild(service.baseUrl, { rate: runs.rest![r]!.rps / 2, seconds: SECONDS, connections: AGENTS, setup: rest }));
       // The same paced rate straight through pg: the machine's own open-loop latency (its commits' fsync stalls included).
       runs.rawOpen!.push(await rawPaced(runs.rest![r]!.rps / 2));
       if (ONLY_REST) continue;

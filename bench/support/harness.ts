@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import path from 'node:path';
@@ -149,6 +149,42 @@ export async function pacedLoad(baseUrl: string, opts: { rate: number; seconds: 
   });
   client.close();
   return { ...figures, non2xx };
+}
+
+export type RawRequestSpec = ReturnType<RequestSetup>;
+
+/** What pacedLoadInChild sends its child: the target, the pace, and every request in order. */
+export interface PacedJob {
+  baseUrl: string;
+  rate: number;
+  seconds: number;
+  connections: number;
+  requests: RawRequestSpec[];
+}
+
+/** A setup that hands out `requests` in order, round and round. */
+export function replay(requests: RawRequestSpec[]): RequestSetup {
+  let i = 0;
+  return () => requests[i++ % requests.length]!;
+}
+
+/**
+ * pacedLoad from a process of its own (bench/support/paced-loader-child.ts), as BENCHMARKS.md asks: the
+ * requests are drawn here first, in the order pacedLoad would have drawn them, then sent over. Only from
+ * the built benches (dist), where the child is JavaScript; the tests drive pacedLoad itself.
+ */
+export async function pacedLoadInChild(
+  baseUrl: string,
+  opts: { rate: number; seconds: number; connections: number; setup: RequestSetup },
+): Promise<LoadFigures> {
+  const total = Math.max(1, Math.floor(opts.rate * opts.seconds));
+  const requests = Array.from({ length: total }, () => opts.setup({}));
+  const child = fork(path.resolve(__dirname, 'paced-loader-child.js'), { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  return new Promise<LoadFigures>((resolve, reject) => {
+    child.once('message', (figures) => resolve(figures as LoadFigures));
+    child.once('exit', (code) => reject(new Error(`paced loader exited with ${code} before answering`)));
+    child.send({ baseUrl, rate: opts.rate, seconds: opts.seconds, connections: opts.connections, requests } satisfies PacedJob);
+  });
 }
 
 /** An evenly paced open loop around any async call (pacedLoad's HTTP requests, the raw baselines): latency from the scheduled instant. */
