@@ -3,6 +3,7 @@ import type { AnyMethod } from '../registry/method';
 import type { Registry } from '../registry/registry';
 import { invoke, type InvokeDeps } from '../registry/invoke';
 import { inputSchemaOf } from '../documents/json-schema';
+import { jsonBody } from './json-body';
 import { callInfoFrom, SESSION_COOKIE } from './http-call';
 import { AppError } from '../errors/app-error';
 import type { CallEffects } from '../registry/context';
@@ -41,7 +42,8 @@ export function restRouter(registry: Registry, deps: InvokeDeps): Router {
         const input = Array.isArray(body) || typeof body !== 'object' ? body : { ...coerce(req.query as Record<string, unknown>), ...body, ...req.params };
         const result = await invoke(deps, method, input, call);
         applyEffects(res, call.effects, deps);
-        res.status(status).json(result);
+        // What res.json would send (same bytes and Content-Type), with a frozen result's text reused.
+        res.status(status).type('application/json').send(jsonBody(result));
       } catch (err) {
         next(err);
       }

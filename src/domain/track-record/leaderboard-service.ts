@@ -117,7 +117,8 @@ export class LeaderboardService {
     if (hit && hit.version === this.version && hit.until > performance.now()) return hit.board;
     // The version before reading: a write that commits while this board is read makes the entry stale at once.
     const version = this.version;
-    const board = await this.read(q, bucket);
+    // Frozen: the same board answers many requests, so transports may serialise it once (json-body.ts).
+    const board = Object.freeze(await this.read(q, bucket));
     if (this.cache.size >= BOARD_CACHE_SIZE) this.cache.clear();
     if (this.cacheMs > 0) this.cache.set(cacheKey, { version, until: performance.now() + this.cacheMs, board });
     return board;
