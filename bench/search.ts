@@ -12,7 +12,7 @@ import {
   type LoadFigures,
   type RequestSetup,
 } from './support/harness';
-import { FUZZY_SQL, SEARCH_SQL, searchParams, searchTerms, wordCount } from '../src/market-data/market-search';
+import { findMarketRows } from '../src/market-data/market-search';
 import { marketSpec } from '../src/market-data/simulated/catalog';
 import { uniform } from '../src/market-data/simulated/random';
 import { ConcurrencyGate } from '../src/db/concurrency-gate';
@@ -88,9 +88,7 @@ function makeQueries(n: number): string[] {
 
 /** The exact statements the service runs for one query, through pg. */
 async function searchOnce(pool: Pool, q: string): Promise<void> {
-  let rows = (await pool.query(SEARCH_SQL, searchParams(searchTerms(q)!))).rows;
-  if (rows.length === 0 && wordCount(q) > 1) rows = (await pool.query(SEARCH_SQL, searchParams(searchTerms(q, true)!))).rows;
-  if (rows.length === 0) await pool.query(FUZZY_SQL, [q]);
+  await findMarketRows(async (sql, params) => (await pool.query(sql, params)).rows, q);
 }
 
 /** The service's statements, CONNECTIONS at a time on a pool of POOL. */

@@ -13,16 +13,11 @@ const isPlainFunction = (f: unknown): boolean => typeof f === 'function' && !/^c
  * old way (a function with that prototype, calling Base on `this`): V8 gives all of them one map.
  * Object.setPrototypeOf on a fresh object, and even Reflect.construct with a new.target, leave each
  * object on a map of its own that the young-generation collector keeps alive (measured: the same
- * retention either way). Should Node ever make Base a class, Reflect.construct still works, only slower.
+ * retention either way). Should Node ever make Base a class (which cannot be called on `this`), Base
+ * itself is used and express re-parents its objects as it does under app.listen.
  */
 function bornWith<C extends RequestClass | ResponseClass>(Base: C, proto: object): C {
-  if (!isPlainFunction(Base)) {
-    const Constructed = function (...args: unknown[]) {
-      return Reflect.construct(Base, args, Constructed) as object;
-    };
-    Constructed.prototype = proto;
-    return Constructed as unknown as C;
-  }
+  if (!isPlainFunction(Base)) return Base;
   const Born = function (this: object, ...args: unknown[]) {
     (Base as unknown as Initialiser).apply(this, args);
   };

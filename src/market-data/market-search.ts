@@ -1,4 +1,4 @@
-import { MARKET_COLUMNS, MARKET_JOINS } from './market-view';
+import { MARKET_COLUMNS, MARKET_JOINS, type MarketViewRow } from './market-view';
 
 export const SEARCH_LIMIT = 8;
 
@@ -41,9 +41,6 @@ export function searchTerms(q: string, allPrefixes = false): SearchTerms | null 
   };
 }
 
-/** How many words a query has (a one-word query has no second, looser try). */
-export const wordCount = (q: string): number => words(q).length;
-
 /**
  * Active markets matching the terms, highest volume first, at most 8, with their tokens (MarketViewRow
  * columns); parameters from searchParams. The plan is search_markets' (migrations 3 and 8).
@@ -59,3 +56,17 @@ ${MARKET_JOINS}
 WHERE m.status = 'active' AND $1 <% m.question
 ORDER BY m.volume DESC NULLS LAST, m.id
 LIMIT ${SEARCH_LIMIT}`;
+
+/**
+ * The statements of one search, in order, through `query` (the service's database, or a bench's raw pool):
+ * whole words with the last one a prefix; if nothing matches, every word a prefix; then trigrams (typos).
+ * Nothing for a query without words.
+ */
+export async function findMarketRows(query: (sql: string, params: unknown[]) => Promise<MarketViewRow[]>, text: string): Promise<MarketViewRow[]> {
+  const terms = searchTerms(text);
+  if (!terms) return [];
+  let found = await query(SEARCH_SQL, searchParams(terms));
+  if (found.length === 0 && terms.whole.length + terms.prefixes.length > 1) found = await query(SEARCH_SQL, searchParams(searchTerms(text, true)!));
+  if (found.length === 0 && text.length >= 3) found = await query(FUZZY_SQL, [text.slice(0, 100)]);
+  return found;
+}

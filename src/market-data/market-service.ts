@@ -5,7 +5,7 @@ import type { Logger } from '../logger';
 import type { Clock } from '../registry/context';
 import { FeedError, type FeedSource, type MarketFeed, type PricePoint } from './feed';
 import type { ConcurrencyGate } from '../db/concurrency-gate';
-import { FUZZY_SQL, SEARCH_SQL, searchParams, searchTerms, wordCount } from './market-search';
+import { findMarketRows } from './market-search';
 import type { MarketStore } from './market-store';
 import { MARKET_COLUMNS, MARKET_JOINS, toMarketView, type MarketRow, type MarketView, type MarketViewRow } from './market-view';
 import { localPoints, locallyCovered, rangeFor, type Interval } from './price-history';
@@ -64,16 +64,9 @@ export class MarketService {
   async search(q: string): Promise<MarketView[]> {
     const { db, log, searchGate } = this.deps;
     const text = q.trim();
-    const terms = text.length >= 2 ? searchTerms(text) : null;
-    if (!terms) return [];
+    if (text.length < 2) return [];
     try {
-      // Whole words with the last one a prefix; if nothing matches, every word a prefix; then trigrams (typos).
-      const rows = await searchGate.run(async () => {
-        let found = await db.query<MarketViewRow>(SEARCH_SQL, searchParams(terms));
-        if (found.length === 0 && wordCount(text) > 1) found = await db.query<MarketViewRow>(SEARCH_SQL, searchParams(searchTerms(text, true)!));
-        if (found.length === 0 && text.length >= 3) found = await db.query<MarketViewRow>(FUZZY_SQL, [text.slice(0, 100)]);
-        return found;
-      });
+      const rows = await searchGate.run(() => findMarketRows((sql, params) => db.query<MarketViewRow>(sql, params), text));
       return rows.map(toMarketView);
     } catch (err) {
       log.error('market search failed', { error: err instanceof Error ? err.message : String(err) });
