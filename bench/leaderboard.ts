@@ -26,7 +26,7 @@ import type { PriceService } from '../src/market-data/price-service';
  *    the same with an API key (currentUserRank for a mid-table trader);
  * 2. one trade's latency without and with the track-record maintenance, alternating in the same run on the
  *    same data: POST /api/trade through the whole service one at a time (the target), and the bare buy
- *    transaction (BEGIN; BUY_STATEMENT; [trackTrade]; COMMIT through pg) one at a time and 8 at once.
+ *    transaction (BEGIN + BUY_STATEMENT [+ trackTrade] pipelined as the service sends them; COMMIT) one at a time and 8 at once.
  * Each figure is the median of RUNS runs. Last line: one JSON object with every figure.
  */
 const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 100_000);
@@ -268,34 +268,42 @@ async function tradeRun(pool: Pool, track: boolean, workers: number): Promise<Tr
         const side = rand(2) ? 'YES' : 'NO';
         const now = new Date();
         const t0 = process.hrtime.bigint();
-        await client.query('BEGIN');
-        const row = (
-          await client.query(BUY_STATEMENT, [
-            user,
-            `bench-${mk}`,
-            `bench-${mk}-${side.toLowerCase()}`,
-            '1000000',
-            '2000000',
-            '500000',
-            side,
-            now,
-            randomUUID(),
-            randomUUID(),
-          ])
-        ).rows[0] as { position_id: string | null };
-        if (track && row.position_id) {
-          await trackTrade(tx, {
-            userId: user,
-            side: 'BUY',
-            marketId: `bench-${mk}`,
-            tokenId: `bench-${mk}-${side.toLowerCase()}`,
-            quantityMicro: 2_000_000n,
-            cashMicro: 1_000_000n,
-            realizedPnlMicro: 0n,
-            at: now,
-          });
+        // The service's shape (Database.transaction, TradingService.buy): BEGIN, the buy and, when tracked,
+        // the track record's statement go out together; COMMIT once they have answered.
+        const begun = client.query('BEGIN');
+        const bought = client.query(BUY_STATEMENT, [
+          user,
+          `bench-${mk}`,
+          `bench-${mk}-${side.toLowerCase()}`,
+          '1000000',
+          '2000000',
+          '500000',
+          side,
+          now,
+          randomUUID(),
+          randomUUID(),
+        ]);
+        const tracked = track
+          ? trackTrade(tx, {
+              userId: user,
+              side: 'BUY',
+              marketId: `bench-${mk}`,
+              tokenId: `bench-${mk}-${side.toLowerCase()}`,
+              quantityMicro: 2_000_000n,
+              cashMicro: 1_000_000n,
+              realizedPnlMicro: 0n,
+              at: now,
+            })
+          : undefined;
+        const sent = await Promise.allSettled([begun, bought, tracked]);
+        const failed = sent.find((r) => r.status === 'rejected');
+        const row = failed ? { position_id: null } : ((await bought).rows[0] as { position_id: string | null });
+        if (failed) {
+          await client.query('ROLLBACK');
+          throw (failed as PromiseRejectedResult).reason;
         }
-        await client.query('COMMIT');
+        // A refused buy (no position) rolls back, as in the service, taking the track record's writes with it.
+        await client.query(row.position_id ? 'COMMIT' : 'ROLLBACK');
         lat.push(Number(process.hrtime.bigint() - t0) / 1e6);
       }
     } finally {

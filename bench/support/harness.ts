@@ -37,7 +37,8 @@ export async function createDatabase(prefix: string): Promise<{ url: string; dro
  * otherwise crash the bench before it prints its last line.
  */
 export function benchPool(url: string, max: number): Pool {
-  const pool = new Pool({ connectionString: url, max });
+  // Pipelined like the service's own pool (src/db/database.ts), so a baseline transaction can take the same shape.
+  const pool = new Pool({ connectionString: url, max, pipeline: true } as ConstructorParameters<typeof Pool>[0]);
   pool.on('error', () => {});
   return pool;
 }

@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { types, type Pool } from 'pg';
+import { types, type Pool, type QueryResult } from 'pg';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
 import { MIGRATIONS } from './migrations';
@@ -36,18 +36,46 @@ export class Database implements Queryable {
     return (await this.pool.query(sql, params)).rows as T[];
   }
 
-  /** Runs `fn` in one READ COMMITTED transaction; with a pool of one (PGlite) only `tx` may be used inside. */
+  /**
+   * Runs `fn` in one READ COMMITTED transaction; with a pool of one (PGlite) only `tx` may be used inside.
+   *
+   * On PostgreSQL the pool's connections pipeline (pg's `pipeline` option): BEGIN travels with the first
+   * statement instead of costing a round trip of its own, and statements `fn` issues without awaiting the
+   * previous one (a buy and its hooks) travel together; PostgreSQL still runs them one after the other, in
+   * the order they were issued. PGlite's adapter answers one statement at a time, so there the wrapper
+   * queues them itself, in the same order.
+   */
   async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
     let broken: Error | undefined;
+    let queue: Promise<unknown> = Promise.resolve();
+    const send = (sql: string, params: unknown[] = []): Promise<QueryResult> => {
+      if (this.kind === 'postgres') return client.query(sql, params);
+      const sent = queue.then(() => client.query(sql, params));
+      queue = sent.catch(() => {});
+      return sent;
+    };
+    // BEGIN can only fail on a connection that is already unusable, where nothing sent behind it runs
+    // either; its outcome is still checked before anything commits.
+    const begin = send('BEGIN');
+    begin.catch(() => {});
+    // Once `fn` has settled, a straggling statement would run after COMMIT or ROLLBACK, on its own: refused.
+    let open = true;
     try {
-      await client.query('BEGIN');
-      const tx: Queryable = { query: async (sql, params = []) => (await client.query(sql, params)).rows };
-      const out = await fn(tx);
-      await client.query('COMMIT');
+      const tx: Queryable = {
+        query: async (sql, params = []) => {
+          if (!open) throw new Error('a statement was issued after its transaction had ended');
+          return (await send(sql, params)).rows;
+        },
+      };
+      const out = await fn(tx).finally(() => {
+        open = false;
+      });
+      await begin;
+      await send('COMMIT');
       return out;
     } catch (err) {
-      await client.query('ROLLBACK').catch((e: Error) => {
+      await send('ROLLBACK').catch((e: Error) => {
         broken = e;
       });
       throw err;
@@ -90,6 +118,8 @@ export function postgresDataSource(
       statement_timeout: config.DB_STATEMENT_TIMEOUT_MS,
       idle_in_transaction_session_timeout: config.DB_STATEMENT_TIMEOUT_MS * 2,
       application_name: 'paper-trading',
+      // Statements issued together go out together (see Database.transaction); each still gets its own result or error.
+      pipeline: true,
     },
   });
 }

@@ -21,7 +21,9 @@ export type TradeListener = (tx: Queryable, event: TradeEvent) => Promise<void>;
 
 /**
  * What other areas (leaderboard aggregates, XP, challenges, badges) do inside a trade's own
- * transaction, so a trade and its consequences commit together.
+ * transaction, so a trade and its consequences commit together. A buy's listeners are called as soon as
+ * its statement has been sent, not after its result: their statements run behind it in the same
+ * transaction (and see it), and a refused buy rolls them back. Sales and settlements call them after.
  */
 export class TradeHooks {
   private readonly listeners: TradeListener[] = [];

@@ -4,7 +4,7 @@ import { AppError } from '../../errors/app-error';
 import type { PriceService } from '../../market-data/price-service';
 import { fromMicro, toMicro, MICRO, type Micro } from '../money/micro';
 import { avgPriceMicro, buyFill, sellFill } from './fills';
-import type { TradeHooks } from './trade-hooks';
+import type { TradeEvent, TradeHooks } from './trade-hooks';
 import { BUY_STATEMENT } from './trade-sql';
 
 export interface BuyOrder {
@@ -105,9 +105,19 @@ export class TradingService {
     const fill = buyFill(amountMicro, quote.askMicro);
     if (fill.quantityMicro <= 0n) throw new AppError('VALIDATION_ERROR', 'amount is too small to buy any share at the current price.');
 
+    const event: TradeEvent = {
+      userId,
+      side: 'BUY',
+      marketId: order.marketId,
+      tokenId: order.tokenId,
+      quantityMicro: fill.quantityMicro,
+      cashMicro: amountMicro,
+      realizedPnlMicro: 0n,
+      at: now,
+    };
     const done = await this.db.transaction(async (tx) => {
       const tradeId = randomUUID();
-      const rows = await tx.query<{ market_ok: boolean; balance_micro: bigint | null; position_id: string | null }>(BUY_STATEMENT, [
+      const bought = tx.query<{ market_ok: boolean; balance_micro: bigint | null; position_id: string | null }>(BUY_STATEMENT, [
         userId,
         order.marketId,
         order.tokenId,
@@ -119,7 +129,21 @@ export class TradingService {
         tradeId,
         randomUUID(),
       ]);
-      const row = rows[0]!;
+      // A buy's event is known before its statement runs, so the hooks' statements are sent right behind it
+      // (one round trip for both on a pipelined connection); PostgreSQL runs them after the buy, so they see it.
+      // A refused buy rolls the transaction back and takes the hooks' writes with it. The hooks are always
+      // awaited before this function returns or throws, so none of their statements can outlive the transaction.
+      const hooked = this.hooks.afterTrade(tx, event);
+      let row: { market_ok: boolean; balance_micro: bigint | null; position_id: string | null };
+      try {
+        row = (await bought)[0]!;
+      } catch (err) {
+        await hooked.catch(() => {});
+        throw err;
+      }
+      // The hooks finish before anything is decided. A refused buy's reason is read in the same transaction,
+      // behind them, and the rollback undoes whatever they wrote.
+      await hooked;
       if (!row.market_ok) {
         await this.refuseIfClosed(order.marketId, tx);
         throw marketClosed('closed');
@@ -139,16 +163,6 @@ export class TradingService {
         positionId: row.position_id,
         balance: fromMicro(row.balance_micro),
       };
-      await this.hooks.afterTrade(tx, {
-        userId,
-        side: 'BUY',
-        marketId: order.marketId,
-        tokenId: order.tokenId,
-        quantityMicro: fill.quantityMicro,
-        cashMicro: amountMicro,
-        realizedPnlMicro: 0n,
-        at: now,
-      });
       if (beforeCommit) await beforeCommit(tx, result);
       return result;
     });
