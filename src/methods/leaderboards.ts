@@ -57,7 +57,7 @@ export const getLeaderboard = defineMethod({
     'Public and free. With an API key, access token or session you also get currentUserRank (your rank on this board even outside the ' +
     'top `limit`; null when you are not ranked) and isCurrentUser on each row. Boards are served from aggregates updated in the same ' +
     'transaction as every trade, so they are current to the last trade (a board already served is reused until the next trade, sale, ' +
-    "settlement or claim; with several server processes, another process's trade shows within one second).",
+    "settlement or claim; with several server processes, another process's trade shows within two seconds).",
   auth: 'optional',
   limit: 'api',
   input: z.object({

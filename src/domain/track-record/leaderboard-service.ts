@@ -84,6 +84,8 @@ const BOARD_CACHE_MS = 1000;
 // A board of 100 rows is some 30 kB: a thousand boards bound the cache near 30 MB.
 const BOARD_CACHE_SIZE = 1000;
 
+type BoardQuery = { period: Period; metric: Metric; audience: Audience; limit: number; userId?: string; now: Date };
+
 /**
  * Serves boards from the aggregate rows, never from trades. A trader is on a period's trades and volume
  * boards once they bought or sold in it, on its pnl board once they sold or had a position settled in it,
@@ -94,15 +96,19 @@ export class LeaderboardService {
   private readonly queries = new Map<string, Query>();
   /**
    * Boards already served, by request, with the write version they were read at. A committed write in this
-   * process (invalidate) bumps the version, so a board is never staler than this process's last write;
-   * writes by other processes sharing the database show within cacheMs.
+   * process (invalidate) bumps the version, so a board is never staler than this process's last write.
+   * Writes by other processes sharing the database show within cacheMs: a board past its time is still
+   * served, for at most another cacheMs, while one read replaces it, so no request waits on that read.
    */
   private readonly cache = new Map<string, { version: number; until: number; board: Leaderboard }>();
+  /** Reads under way, by request and version: requests that miss together share one read. */
+  private readonly reading = new Map<string, Promise<Leaderboard>>();
   private version = 0;
 
   constructor(
     private readonly db: Queryable,
     private readonly cacheMs = BOARD_CACHE_MS,
+    private readonly clock: () => number = () => performance.now(),
   ) {}
 
   /** Something a board shows has changed and committed: boards are read afresh. */
@@ -110,24 +116,46 @@ export class LeaderboardService {
     this.version += 1;
   }
 
-  async get(q: { period: Period; metric: Metric; audience: Audience; limit: number; userId?: string; now: Date }): Promise<Leaderboard> {
+  async get(q: BoardQuery): Promise<Leaderboard> {
     const bucket = bucketOf(q.period, q.now);
     const cacheKey = `${q.metric}/${q.period}/${q.audience}/${q.limit}/${q.userId ?? ''}/${bucket}`;
     const hit = this.cache.get(cacheKey);
-    if (hit && hit.version === this.version && hit.until > performance.now()) return hit.board;
-    // The version before reading: a write that commits while this board is read makes the entry stale at once.
-    const version = this.version;
-    // Frozen: the same board answers many requests, so transports may serialise it once (json-body.ts).
-    const board = Object.freeze(await this.read(q, bucket));
-    if (this.cache.size >= BOARD_CACHE_SIZE) this.cache.clear();
-    if (this.cacheMs > 0) this.cache.set(cacheKey, { version, until: performance.now() + this.cacheMs, board });
-    return board;
+    if (hit && hit.version === this.version) {
+      const now = this.clock();
+      if (hit.until > now) return hit.board;
+      if (hit.until + this.cacheMs > now) {
+        // Past its time but recent: served while one read replaces it (a failed read leaves it to age out).
+        this.load(q, bucket, cacheKey).catch(() => {});
+        return hit.board;
+      }
+    }
+    return this.load(q, bucket, cacheKey);
   }
 
-  private async read(
-    q: { period: Period; metric: Metric; audience: Audience; limit: number; userId?: string; now: Date },
-    bucket: string,
-  ): Promise<Leaderboard> {
+  /** One read per request and version at a time; its board is cached unless a write came while it was read. */
+  private load(q: BoardQuery, bucket: string, cacheKey: string): Promise<Leaderboard> {
+    // The version before reading: a write that commits while this board is read makes the entry stale at once.
+    const version = this.version;
+    const key = `${version}|${cacheKey}`;
+    let pending = this.reading.get(key);
+    if (!pending) {
+      pending = this.read(q, bucket)
+        .then((read) => {
+          // Frozen: the same board answers many requests, so transports may serialise it once (json-body.ts).
+          const board = Object.freeze(read);
+          if (this.cache.size >= BOARD_CACHE_SIZE) this.cache.clear();
+          const cached = this.cache.get(cacheKey);
+          // A read that began before a newer one was cached does not replace it.
+          if (this.cacheMs > 0 && (!cached || cached.version <= version)) this.cache.set(cacheKey, { version, until: this.clock() + this.cacheMs, board });
+          return board;
+        })
+        .finally(() => this.reading.delete(key));
+      this.reading.set(key, pending);
+    }
+    return pending;
+  }
+
+  private async read(q: BoardQuery, bucket: string): Promise<Leaderboard> {
     const key = `${q.metric}/${q.period}/${q.audience}/${q.userId ? 1 : 0}`;
     let query = this.queries.get(key);
     if (!query) this.queries.set(key, (query = boardSql(q.metric, q.period, q.audience, q.userId !== undefined)));

@@ -2,6 +2,9 @@
  * A whole buy as one data-modifying statement: lock the market row (shared) and require it active,
  * debit the account only if the balance covers it, write the ledger entry, open or extend the
  * position, and journal the trade. Every part reads the debit, so a refused debit changes nothing.
+ * A refused buy still takes the account row (`held`; after the market, as a debit does): the trade hooks'
+ * statements are sent behind this one before its answer (TradingService.buy), and they rely on the lock
+ * order every trade keeps, the account row first. A successful buy skips `held` (its debit holds the row).
  * Parameters: $1 user, $2 market, $3 token, $4 amount µ$, $5 shares µ, $6 price µ$, $7 outcome,
  * $8 time, $9 trade id, $10 new position id. The benchmark drives this same statement directly.
  */
@@ -26,5 +29,8 @@ export const BUY_STATEMENT = `WITH market AS (
  ), journal AS (
    INSERT INTO trades (id, user_id, position_id, market_id, token_id, side, quantity_micro, price_micro, cash_micro, created_at)
    SELECT $9::uuid, $1, pos.id, $2, $3, 'BUY', $5, $6, -$4::bigint, $8 FROM pos
+ ), held AS (
+   SELECT id FROM users WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM debit) FOR UPDATE
  )
- SELECT EXISTS (SELECT 1 FROM market) AS market_ok, (SELECT balance_micro FROM debit) AS balance_micro, (SELECT id FROM pos) AS position_id`;
+ SELECT EXISTS (SELECT 1 FROM market) AS market_ok, (SELECT balance_micro FROM debit) AS balance_micro, (SELECT id FROM pos) AS position_id,
+   EXISTS (SELECT 1 FROM held) AS refused_held`;

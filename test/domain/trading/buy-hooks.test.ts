@@ -8,6 +8,8 @@ import { createLogger } from '../../../src/logger';
 import { TradingService } from '../../../src/domain/trading/trading-service';
 import { TradeHooks, type TradeListener } from '../../../src/domain/trading/trade-hooks';
 import { AppError } from '../../../src/errors/app-error';
+import { BUY_STATEMENT } from '../../../src/domain/trading/trade-sql';
+import { randomUUID } from 'node:crypto';
 
 /** A buy's hooks are sent behind its statement, before its answer: they must still see it, and roll back with it. */
 describe.each(backends())('a buy and its hooks on $name', (backend) => {
@@ -88,5 +90,33 @@ describe.each(postgresOnly())('a buy’s round trips on $name', (backend) => {
     await trading.buy(agent.id, order, new Date());
     // Awaiting each statement: BEGIN, the buy, the listener's UPDATE and COMMIT are four turns.
     expect(proxy.turns() - before).toBe(2);
+  });
+
+  test('when a buy is refused, then its statement still holds the account row, so the hooks behind it keep the lock order of every trade', async () => {
+    const agent = await registerAgent(t);
+    const m = await seedMarket(t.services.db);
+    const lockedElsewhere = await t.services.db
+      .transaction(async (tx) => {
+        const [row] = await tx.query<{ position_id: string | null }>(BUY_STATEMENT, [
+          agent.id,
+          m.id,
+          m.yes,
+          '5000000000',
+          '10000000000',
+          '500000',
+          'YES',
+          new Date(),
+          randomUUID(),
+          randomUUID(),
+        ]);
+        expect(row!.position_id).toBeNull();
+        // Another connection cannot take the account row while this transaction is open.
+        return t.services.db.query('SELECT 1 FROM users WHERE id = $1 FOR UPDATE NOWAIT', [agent.id]).then(
+          () => 'free',
+          (e: { code?: string }) => e.code,
+        );
+      })
+      .catch((e: unknown) => e);
+    expect(lockedElsewhere).toBe('55P03');
   });
 });
