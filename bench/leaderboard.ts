@@ -260,7 +260,8 @@ async function tradeRun(pool: Pool, track: boolean, workers: number): Promise<Tr
   };
   const worker = async () => {
     const client: PoolClient = await pool.connect();
-    const tx: Queryable = { query: async (sql, params) => (await client.query(sql, params)).rows as never[] };
+    // Prepared statements under the service's names, as the service prepares them.
+    const tx: Queryable = { query: async (sql, params, name) => (await client.query({ name, text: sql, values: params })).rows as never[] };
     try {
       while (Date.now() < until) {
         const user = userUuid(1 + rand(ACCOUNTS));
@@ -271,18 +272,11 @@ async function tradeRun(pool: Pool, track: boolean, workers: number): Promise<Tr
         // The service's shape (Database.transaction, TradingService.buy): BEGIN, the buy and, when tracked,
         // the track record's statement go out together; COMMIT once they have answered.
         const begun = client.query('BEGIN');
-        const bought = client.query(BUY_STATEMENT, [
-          user,
-          `bench-${mk}`,
-          `bench-${mk}-${side.toLowerCase()}`,
-          '1000000',
-          '2000000',
-          '500000',
-          side,
-          now,
-          randomUUID(),
-          randomUUID(),
-        ]);
+        const bought = client.query({
+          name: 'buy',
+          text: BUY_STATEMENT,
+          values: [user, `bench-${mk}`, `bench-${mk}-${side.toLowerCase()}`, '1000000', '2000000', '500000', side, now, randomUUID(), randomUUID()],
+        });
         const tracked = track
           ? trackTrade(tx, {
               userId: user,

@@ -146,19 +146,24 @@ async function main(): Promise<void> {
         });
         const sent = await Promise.allSettled([
           c.query('BEGIN'),
-          c.query(BUY_STATEMENT, [
-            agent.id,
-            o.marketId,
-            o.tokenId,
-            fill.costMicro.toString(),
-            fill.quantityMicro.toString(),
-            fill.priceMicro.toString(),
-            o.outcome,
-            now,
-            randomUUID(),
-            randomUUID(),
-          ]),
-          c.query(track.sql, track.params),
+          // Prepared under the service's names, as the service prepares them.
+          c.query({
+            name: 'buy',
+            text: BUY_STATEMENT,
+            values: [
+              agent.id,
+              o.marketId,
+              o.tokenId,
+              fill.costMicro.toString(),
+              fill.quantityMicro.toString(),
+              fill.priceMicro.toString(),
+              o.outcome,
+              now,
+              randomUUID(),
+              randomUUID(),
+            ],
+          }),
+          c.query({ name: 'track_event', text: track.sql, values: track.params }),
         ]);
         const failed = sent.find((r) => r.status === 'rejected');
         if (failed) {

@@ -10,7 +10,11 @@ import { openPglite } from './pglite';
 types.setTypeParser(20, (v: string) => BigInt(v));
 
 export interface Queryable {
-  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+  /**
+   * Runs one statement. With `name`, it is a named prepared statement: each connection parses and plans it
+   * once, for statements on a hot path. A name must always stand for the same text.
+   */
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[], name?: string): Promise<T[]>;
 }
 
 export type DatabaseKind = 'postgres' | 'pglite';
@@ -32,8 +36,8 @@ export class Database implements Queryable {
     return (this.dataSource.driver as unknown as { master: Pool }).master;
   }
 
-  async query<T = Record<string, unknown>>(sql: string, params: unknown[] = []): Promise<T[]> {
-    return (await this.pool.query(sql, params)).rows as T[];
+  async query<T = Record<string, unknown>>(sql: string, params: unknown[] = [], name?: string): Promise<T[]> {
+    return (await this.pool.query(name ? { name, text: sql, values: params } : { text: sql, values: params })).rows as T[];
   }
 
   /**
@@ -49,9 +53,10 @@ export class Database implements Queryable {
     const client = await this.pool.connect();
     let broken: Error | undefined;
     let queue: Promise<unknown> = Promise.resolve();
-    const send = (sql: string, params: unknown[] = []): Promise<QueryResult> => {
-      if (this.kind === 'postgres') return client.query(sql, params);
-      const sent = queue.then(() => client.query(sql, params));
+    const send = (sql: string, params: unknown[] = [], name?: string): Promise<QueryResult> => {
+      const statement = name ? { name, text: sql, values: params } : { text: sql, values: params };
+      if (this.kind === 'postgres') return client.query(statement);
+      const sent = queue.then(() => client.query(statement));
       queue = sent.catch(() => {});
       return sent;
     };
@@ -63,9 +68,9 @@ export class Database implements Queryable {
     let open = true;
     try {
       const tx: Queryable = {
-        query: async (sql, params = []) => {
+        query: async (sql, params = [], name) => {
           if (!open) throw new Error('a statement was issued after its transaction had ended');
-          return (await send(sql, params)).rows;
+          return (await send(sql, params, name)).rows;
         },
       };
       const out = await fn(tx).finally(() => {

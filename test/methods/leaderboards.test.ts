@@ -52,7 +52,7 @@ describe.each(backends())('leaderboards, trader stats and reputation on $name', 
       expect(valueOf(await board(pnl), a)).toBe((beforeSettle ?? 0) + 25);
     });
 
-    test('when another process writes to the shared database, then the board shows it within a second', async () => {
+    test('when another process writes to the shared database, then the board shows it within two seconds', async () => {
       setClock(clock, '2031-01-22T12:00:00Z');
       const m = await seedMarket(t.services.db);
       const a = await agentTrader(t);
@@ -61,7 +61,12 @@ describe.each(backends())('leaderboards, trader stats and reputation on $name', 
       const first = valueOf(await board(q), a)!;
       // What another gateway process's trade does to the aggregate row, without this process knowing.
       await t.services.db.query('UPDATE trader_activity SET a_trades = a_trades + 1 WHERE user_id = $1', [a.id]);
+      // Within its first second the board is reused as it was.
+      expect(valueOf(await board(q), a)).toBe(first);
       await new Promise((r) => setTimeout(r, 1100));
+      // Past it, the first request may still get it while one read replaces it; the requests after it do not.
+      expect([first, first + 1]).toContain(valueOf(await board(q), a));
+      await new Promise((r) => setTimeout(r, 400));
       expect(valueOf(await board(q), a)).toBe(first + 1);
     });
   });

@@ -14,7 +14,8 @@ import { trackStatementFor, type TrackRow } from './track-sql';
  */
 export async function trackTrade(tx: Queryable, e: TradeEvent): Promise<void> {
   const { sql, params, challenge } = trackStatementFor(e);
-  const r = (await tx.query<TrackRow>(sql, params))[0];
+  // Prepared once per connection: it runs in every trade.
+  const r = (await tx.query<TrackRow>(sql, params, 'track_event'))[0];
   if (!r) return;
 
   const badges: BadgeId[] = [];

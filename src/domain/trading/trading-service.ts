@@ -117,18 +117,22 @@ export class TradingService {
     };
     const done = await this.db.transaction(async (tx) => {
       const tradeId = randomUUID();
-      const bought = tx.query<{ market_ok: boolean; balance_micro: bigint | null; position_id: string | null }>(BUY_STATEMENT, [
-        userId,
-        order.marketId,
-        order.tokenId,
-        amountMicro.toString(),
-        fill.quantityMicro.toString(),
-        fill.priceMicro.toString(),
-        order.outcome,
-        now,
-        tradeId,
-        randomUUID(),
-      ]);
+      const bought = tx.query<{ market_ok: boolean; balance_micro: bigint | null; position_id: string | null }>(
+        BUY_STATEMENT,
+        [
+          userId,
+          order.marketId,
+          order.tokenId,
+          amountMicro.toString(),
+          fill.quantityMicro.toString(),
+          fill.priceMicro.toString(),
+          order.outcome,
+          now,
+          tradeId,
+          randomUUID(),
+        ],
+        'buy', // prepared once per connection
+      );
       // A buy's event is known before its statement runs, so the hooks' statements are sent right behind it
       // (one round trip for both on a pipelined connection); PostgreSQL runs them after the buy, so they see it.
       // A refused buy rolls the transaction back and takes the hooks' writes with it. The hooks are always

@@ -39,6 +39,19 @@ describe.each(backends())('a buy and its hooks on $name', (backend) => {
     expect(seen).toBe(1);
   });
 
+  test('when the service buys, then the buy and the track record are prepared statements of the connection', async () => {
+    const agent = await registerAgent(t);
+    const m = await seedMarket(t.services.db);
+    prices.set(m.yes, 0.5, 0.5);
+    let prepared: string[] = [];
+    // After the track record's listener, in the same transaction (so on the same connection).
+    t.services.tradeHooks.on(async (tx) => {
+      prepared = (await tx.query<{ name: string }>('SELECT name FROM pg_prepared_statements ORDER BY name')).map((r) => r.name);
+    });
+    await t.services.trading.buy(agent.id, { marketId: m.id, marketSlug: m.slug, tokenId: m.yes, outcome: 'YES', amount: 10 }, new Date());
+    expect(prepared).toEqual(expect.arrayContaining(['buy', 'track_event']));
+  });
+
   test('when a buy is refused, then what its listener wrote rolls back with it and the refusal is the error', async () => {
     const agent = await registerAgent(t);
     const m = await seedMarket(t.services.db);
