@@ -4,6 +4,7 @@ import { badgeOf } from './badges';
 import { levelOf } from './levels';
 import { bucketOf, periodStart, type Period } from './periods';
 import { compileNamed } from './sql-params';
+import { ConcurrencyGate } from '../../db/concurrency-gate';
 
 export type Metric = 'pnl' | 'volume' | 'accuracy' | 'trades';
 export type Audience = 'all' | 'bots' | 'everyone';
@@ -103,6 +104,13 @@ export class LeaderboardService {
   private readonly cache = new Map<string, { version: number; until: number; board: Leaderboard }>();
   /** Reads under way, by request and version: requests that miss together share one read. */
   private readonly reading = new Map<string, Promise<Leaderboard>>();
+  /**
+   * Boards being replaced in the background, one read at a time: boards served together age together, and
+   * re-reading them all in the same instant would put as many busy backends beside the service on a
+   * machine of few cores, while nobody waits for these reads.
+   */
+  private readonly replacing = new Set<string>();
+  private readonly replaceGate = new ConcurrencyGate(1);
   private version = 0;
 
   constructor(
@@ -125,7 +133,13 @@ export class LeaderboardService {
       if (hit.until > now) return hit.board;
       if (hit.until + this.cacheMs > now) {
         // Past its time but recent: served while one read replaces it (a failed read leaves it to age out).
-        this.load(q, bucket, cacheKey).catch(() => {});
+        if (!this.replacing.has(cacheKey)) {
+          this.replacing.add(cacheKey);
+          this.replaceGate
+            .run(() => this.load(q, bucket, cacheKey))
+            .catch(() => {})
+            .finally(() => this.replacing.delete(cacheKey));
+        }
         return hit.board;
       }
     }
@@ -163,6 +177,8 @@ export class LeaderboardService {
     const rows = await this.db.query<{ user_id: string; v: bigint | number; display_name: string; xp: number; badges: string[]; my_rank?: bigint | null }>(
       query.sql,
       query.names.map((n) => values[n]),
+      // Prepared once per connection: planning one of these took as long as running it (some 2 ms).
+      `board:${key}`,
     );
     const leaderboard: LeaderboardEntry[] = [];
     rows.forEach((r, i) => {

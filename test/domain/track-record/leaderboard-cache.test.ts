@@ -73,6 +73,31 @@ describe('LeaderboardService board cache', () => {
     expect(db.reads).toBe(2);
   });
 
+  test('when several boards are past their time, then they are replaced one read at a time', async () => {
+    const other = { ...query, audience: 'bots' as const };
+    const a = boards.get(query);
+    const b = boards.get(other);
+    await tick();
+    db.release();
+    db.release();
+    await Promise.all([a, b]);
+    clock = 1500;
+    await boards.get(query);
+    await boards.get(other);
+    await boards.get(query);
+    await tick();
+    expect(db.reads).toBe(3); // the second board's read waits for the first
+    db.release();
+    await tick();
+    await tick();
+    expect(db.reads).toBe(4);
+    db.release();
+    await tick();
+    expect(top(await boards.get(query))).toBe(3);
+    expect(top(await boards.get(other))).toBe(4);
+    expect(db.reads).toBe(4);
+  });
+
   test('when a board is older than twice cacheMs, then the request waits for a fresh read', async () => {
     await first();
     clock = 2001;
