@@ -199,10 +199,7 @@ export async function pacedLoadInChild(
  * counted: a fresh loader process compiles its own code while its first requests are due, and on two cores
  * its first quarter second alone put 1.6 % of a ten-second run's requests past 15 ms (a run's p99).
  */
-export async function pacedCalls(
-  opts: { rate: number; seconds: number; warmupSeconds?: number },
-  call: (i: number) => Promise<void>,
-): Promise<LoadFigures> {
+export async function pacedCalls(opts: { rate: number; seconds: number; warmupSeconds?: number }, call: (i: number) => Promise<void>): Promise<LoadFigures> {
   const warmup = Math.floor(opts.rate * (opts.warmupSeconds ?? 1));
   const total = warmup + Math.max(1, Math.floor(opts.rate * opts.seconds));
   const interval = 1000 / opts.rate;
