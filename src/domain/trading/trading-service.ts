@@ -138,6 +138,7 @@ export class TradingService {
       // A refused buy rolls the transaction back and takes the hooks' writes with it. The hooks are always
       // awaited before this function returns or throws, so none of their statements can outlive the transaction.
       const hooked = this.hooks.afterTrade(tx, event);
+      hooked.catch(() => {}); // awaited below; a failure arriving first must not count as unhandled meanwhile
       let row: { market_ok: boolean; balance_micro: bigint | null; position_id: string | null };
       try {
         row = (await bought)[0]!;

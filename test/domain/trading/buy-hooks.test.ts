@@ -52,6 +52,17 @@ describe.each(backends())('a buy and its hooks on $name', (backend) => {
     expect(prepared).toEqual(expect.arrayContaining(['buy', 'track_event']));
   });
 
+  test('when a listener fails, then the buy fails with its error and nothing commits', async () => {
+    const agent = await registerAgent(t);
+    const m = await seedMarket(t.services.db);
+    prices.set(m.yes, 0.5, 0.5);
+    const trading = tradingWith(async (tx) => void (await tx.query('SELECT 1 / 0')));
+    await expect(trading.buy(agent.id, { marketId: m.id, marketSlug: m.slug, tokenId: m.yes, outcome: 'YES', amount: 10 }, new Date())).rejects.toThrow(
+      /division by zero/,
+    );
+    expect(await t.services.db.query('SELECT 1 FROM trades WHERE user_id = $1', [agent.id])).toEqual([]);
+  });
+
   test('when a buy is refused, then what its listener wrote rolls back with it and the refusal is the error', async () => {
     const agent = await registerAgent(t);
     const m = await seedMarket(t.services.db);
