@@ -8,8 +8,7 @@ import { testConfig } from '../src/config';
 import { createLogger } from '../src/logger';
 import { createAppServer } from '../src/http/app-server';
 import { TRACK_RECORD_BACKFILL } from '../src/db/migrations/1700000000006-track-record';
-import { BUY_STATEMENT } from '../src/domain/trading/trade-sql';
-import { trackTrade } from '../src/domain/track-record/track-listener';
+import { rawBuy } from './support/raw-buy';
 import { LeaderboardService, type Audience, type Metric } from '../src/domain/track-record/leaderboard-service';
 import type { Period } from '../src/domain/track-record/periods';
 import { hashSecret } from '../src/auth/api-keys';
@@ -260,44 +259,30 @@ async function tradeRun(pool: Pool, track: boolean, workers: number): Promise<Tr
   };
   const worker = async () => {
     const client: PoolClient = await pool.connect();
-    // Prepared statements under the service's names, as the service prepares them.
-    const tx: Queryable = { query: async (sql, params, name) => (await client.query({ name, text: sql, values: params })).rows as never[] };
     try {
       while (Date.now() < until) {
         const user = userUuid(1 + rand(ACCOUNTS));
         const mk = 1 + rand(MARKETS);
         const side = rand(2) ? 'YES' : 'NO';
         const now = new Date();
+        const token = `bench-${mk}-${side.toLowerCase()}`;
         const t0 = process.hrtime.bigint();
-        // The service's shape (Database.transaction, TradingService.buy): BEGIN, the buy and, when tracked,
-        // the track record's statement go out together; COMMIT once they have answered.
-        const begun = client.query('BEGIN');
-        const bought = client.query({
-          name: 'buy',
-          text: BUY_STATEMENT,
-          values: [user, `bench-${mk}`, `bench-${mk}-${side.toLowerCase()}`, '1000000', '2000000', '500000', side, now, randomUUID(), randomUUID()],
-        });
-        const tracked = track
-          ? trackTrade(tx, {
-              userId: user,
-              side: 'BUY',
-              marketId: `bench-${mk}`,
-              tokenId: `bench-${mk}-${side.toLowerCase()}`,
-              quantityMicro: 2_000_000n,
-              cashMicro: 1_000_000n,
-              realizedPnlMicro: 0n,
-              at: now,
-            })
-          : undefined;
-        const sent = await Promise.allSettled([begun, bought, tracked]);
-        const failed = sent.find((r) => r.status === 'rejected');
-        const row = failed ? { position_id: null } : ((await bought).rows[0] as { position_id: string | null });
-        if (failed) {
-          await client.query('ROLLBACK');
-          throw (failed as PromiseRejectedResult).reason;
-        }
-        // A refused buy (no position) rolls back, as in the service, taking the track record's writes with it.
-        await client.query(row.position_id ? 'COMMIT' : 'ROLLBACK');
+        await rawBuy(
+          client,
+          [user, `bench-${mk}`, token, '1000000', '2000000', '500000', side, now, randomUUID(), randomUUID()],
+          track
+            ? {
+                userId: user,
+                side: 'BUY',
+                marketId: `bench-${mk}`,
+                tokenId: token,
+                quantityMicro: 2_000_000n,
+                cashMicro: 1_000_000n,
+                realizedPnlMicro: 0n,
+                at: now,
+              }
+            : undefined,
+        );
         lat.push(Number(process.hrtime.bigint() - t0) / 1e6);
       }
     } finally {

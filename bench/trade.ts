@@ -12,15 +12,14 @@ import {
   type LoadFigures,
   type RequestSetup,
 } from './support/harness';
-import { BUY_STATEMENT } from '../src/domain/trading/trade-sql';
 import { buyFill } from '../src/domain/trading/fills';
 import { toMicro } from '../src/domain/money/micro';
-import { trackStatementFor } from '../src/domain/track-record/track-sql';
+import { rawBuy } from './support/raw-buy';
 
 /**
  * npm run bench:trade — N agents trading concurrently over HTTP (REST, then JSON-RPC and MCP) against
  * the service in its own process on PostgreSQL, and in the same run the raw ceiling: the service's own buy
- * transaction (BEGIN; BUY_STATEMENT; the track record's statement; COMMIT) driven directly through pg at the
+ * transaction (support/raw-buy.ts: BEGIN + BUY_STATEMENT + the track record pipelined; COMMIT) driven directly through pg at the
  * same concurrency, closed-loop and evenly paced at the REST open-loop rate.
  * Each figure is the median of RUNS runs. Last line: one JSON object with every figure.
  */
@@ -125,52 +124,38 @@ async function main(): Promise<void> {
         )
       ).rows.map((r) => [r.token_id, BigInt(r.ask)] as const),
     );
-    // The service's own database transaction for a buy: BUY_STATEMENT, then the track record's statement.
+    // The service's own database transaction for a buy (support/raw-buy.ts), track record included.
     const rawTrade = async (agent: Agent, i: number) => {
       const o = order(i);
       const fill = buyFill(toMicro(o.amount), asks.get(o.tokenId) ?? 500_000n);
       const now = new Date();
       const c = await pool.connect();
       try {
-        // The service's shape (Database.transaction, TradingService.buy): BEGIN, the buy and the track
-        // record's statement go out together; COMMIT once all three have answered.
-        const track = trackStatementFor({
-          userId: agent.id,
-          side: 'BUY',
-          marketId: o.marketId,
-          tokenId: o.tokenId,
-          quantityMicro: fill.quantityMicro,
-          cashMicro: fill.costMicro,
-          realizedPnlMicro: 0n,
-          at: now,
-        });
-        const sent = await Promise.allSettled([
-          c.query('BEGIN'),
-          // Prepared under the service's names, as the service prepares them.
-          c.query({
-            name: 'buy',
-            text: BUY_STATEMENT,
-            values: [
-              agent.id,
-              o.marketId,
-              o.tokenId,
-              fill.costMicro.toString(),
-              fill.quantityMicro.toString(),
-              fill.priceMicro.toString(),
-              o.outcome,
-              now,
-              randomUUID(),
-              randomUUID(),
-            ],
-          }),
-          c.query({ name: 'track_event', text: track.sql, values: track.params }),
-        ]);
-        const failed = sent.find((r) => r.status === 'rejected');
-        if (failed) {
-          await c.query('ROLLBACK');
-          throw (failed as PromiseRejectedResult).reason;
-        }
-        await c.query('COMMIT');
+        await rawBuy(
+          c,
+          [
+            agent.id,
+            o.marketId,
+            o.tokenId,
+            fill.costMicro.toString(),
+            fill.quantityMicro.toString(),
+            fill.priceMicro.toString(),
+            o.outcome,
+            now,
+            randomUUID(),
+            randomUUID(),
+          ],
+          {
+            userId: agent.id,
+            side: 'BUY',
+            marketId: o.marketId,
+            tokenId: o.tokenId,
+            quantityMicro: fill.quantityMicro,
+            cashMicro: fill.costMicro,
+            realizedPnlMicro: 0n,
+            at: now,
+          },
+        );
       } finally {
         c.release();
       }

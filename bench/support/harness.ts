@@ -128,6 +128,9 @@ export function median(xs: number[]): number {
   return s[Math.floor(s.length / 2)]!;
 }
 
+/** How long a paced run sends at its pace before it starts counting (pacedCalls). */
+export const WARMUP_SECONDS = 1;
+
 export const round = (x: number, d = 2) => Math.round(x * 10 ** d) / 10 ** d;
 
 /**
@@ -146,7 +149,7 @@ export async function pacedLoad(
   const url = new URL(baseUrl);
   const client = new RawHttpClient(url.hostname, Number(url.port), opts.connections);
   await client.ready();
-  const warmup = Math.floor(opts.rate * (opts.warmupSeconds ?? 1));
+  const warmup = Math.floor(opts.rate * (opts.warmupSeconds ?? WARMUP_SECONDS));
   let non2xx = 0;
   const figures = await pacedCalls(opts, async (i) => {
     const status = await client.request(opts.setup({}));
@@ -182,8 +185,8 @@ export async function pacedLoadInChild(
   baseUrl: string,
   opts: { rate: number; seconds: number; connections: number; setup: RequestSetup },
 ): Promise<LoadFigures> {
-  // The warm-up second's requests too (pacedCalls), so the measured ones are those pacedLoad would send.
-  const total = Math.floor(opts.rate) + Math.max(1, Math.floor(opts.rate * opts.seconds));
+  // The warm-up's requests too (pacedCalls), so the measured ones are those pacedLoad would send.
+  const total = Math.floor(opts.rate * WARMUP_SECONDS) + Math.max(1, Math.floor(opts.rate * opts.seconds));
   const requests = Array.from({ length: total }, () => opts.setup({}));
   const child = fork(path.resolve(__dirname, 'paced-loader-child.js'), { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   return new Promise<LoadFigures>((resolve, reject) => {
@@ -200,7 +203,7 @@ export async function pacedLoadInChild(
  * its first quarter second alone put 1.6 % of a ten-second run's requests past 15 ms (a run's p99).
  */
 export async function pacedCalls(opts: { rate: number; seconds: number; warmupSeconds?: number }, call: (i: number) => Promise<void>): Promise<LoadFigures> {
-  const warmup = Math.floor(opts.rate * (opts.warmupSeconds ?? 1));
+  const warmup = Math.floor(opts.rate * (opts.warmupSeconds ?? WARMUP_SECONDS));
   const total = warmup + Math.max(1, Math.floor(opts.rate * opts.seconds));
   const interval = 1000 / opts.rate;
   const lat: number[] = [];

@@ -19,6 +19,9 @@ export interface Queryable {
 
 export type DatabaseKind = 'postgres' | 'pglite';
 
+/** A statement as pg takes it: named (prepared once per connection) when it has a name. */
+const statement = (text: string, values: unknown[], name?: string) => (name ? { name, text, values } : { text, values });
+
 /**
  * The service's handle on storage: plain SQL on the pg pool TypeORM opened (its DataSource keeps
  * migrations and the connection options). Going to the pool directly returns rows for every
@@ -37,7 +40,7 @@ export class Database implements Queryable {
   }
 
   async query<T = Record<string, unknown>>(sql: string, params: unknown[] = [], name?: string): Promise<T[]> {
-    return (await this.pool.query(name ? { name, text: sql, values: params } : { text: sql, values: params })).rows as T[];
+    return (await this.pool.query(statement(sql, params, name))).rows as T[];
   }
 
   /**
@@ -54,9 +57,8 @@ export class Database implements Queryable {
     let broken: Error | undefined;
     let queue: Promise<unknown> = Promise.resolve();
     const send = (sql: string, params: unknown[] = [], name?: string): Promise<QueryResult> => {
-      const statement = name ? { name, text: sql, values: params } : { text: sql, values: params };
-      if (this.kind === 'postgres') return client.query(statement);
-      const sent = queue.then(() => client.query(statement));
+      if (this.kind === 'postgres') return client.query(statement(sql, params, name));
+      const sent = queue.then(() => client.query(statement(sql, params, name)));
       queue = sent.catch(() => {});
       return sent;
     };

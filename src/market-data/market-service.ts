@@ -80,11 +80,13 @@ export class MarketService {
    * counts only steer search's plan, so ten minutes stale costs nothing but a slower road now and then.
    */
   async refreshSearchTerms(now: Date): Promise<boolean> {
-    const { db } = this.deps;
-    const [state] = await db.query<{ refreshed_at: Date }>('SELECT refreshed_at FROM search_terms_state');
-    if (state && now.getTime() - new Date(state.refreshed_at).getTime() < SEARCH_TERMS_MAX_AGE_MS) return false;
-    await db.query('SELECT refresh_search_terms($1)', [now.toISOString()]);
-    return true;
+    // One statement: the recount runs only when no count is younger than the limit.
+    const rows = await this.deps.db.query(
+      `SELECT refresh_search_terms($1) WHERE NOT EXISTS (
+         SELECT 1 FROM search_terms_state WHERE refreshed_at > $1::timestamptz - $2::bigint * interval '1 millisecond')`,
+      [now.toISOString(), SEARCH_TERMS_MAX_AGE_MS],
+    );
+    return rows.length > 0;
   }
 
   /** A market by id or slug; one the mirror has not seen yet is looked up at the venue and mirrored. */

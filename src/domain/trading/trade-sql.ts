@@ -4,7 +4,8 @@
  * position, and journal the trade. Every part reads the debit, so a refused debit changes nothing.
  * A refused buy still takes the account row (`held`; after the market, as a debit does): the trade hooks'
  * statements are sent behind this one before its answer (TradingService.buy), and they rely on the lock
- * order every trade keeps, the account row first. A successful buy skips `held` (its debit holds the row).
+ * order every trade keeps, the account row first. A successful buy skips `held` (its debit holds the row);
+ * the `refused_held` column is only there so that `held` runs (a plain CTE runs only when read).
  * Parameters: $1 user, $2 market, $3 token, $4 amount µ$, $5 shares µ, $6 price µ$, $7 outcome,
  * $8 time, $9 trade id, $10 new position id. The benchmark drives this same statement directly.
  */
