@@ -5,6 +5,7 @@ import { levelOf } from './levels';
 import { bucketOf, periodStart, type Period } from './periods';
 import { compileNamed } from './sql-params';
 import { ConcurrencyGate } from '../../db/concurrency-gate';
+import { CommitWatermark } from '../../db/commit-watermark';
 
 export type Metric = 'pnl' | 'volume' | 'accuracy' | 'trades';
 export type Audience = 'all' | 'bots' | 'everyone';
@@ -80,10 +81,13 @@ function boardSql(metric: Metric, period: Period, audience: Audience, withCaller
   return compileNamed(withCaller ? `SELECT t.*${callerRank} FROM (${rows}) t ORDER BY t.v DESC, t.user_id` : rows);
 }
 
-/** How long a served board may be reused when nothing in this process has written since (other processes' writes show within it). */
+/** How long a served board is fresh when nothing in this process has written since (other processes' writes show within twice it). */
 const BOARD_CACHE_MS = 1000;
 // A board of 100 rows is some 30 kB: a thousand boards bound the cache near 30 MB.
 const BOARD_CACHE_SIZE = 1000;
+
+/** A served board, this process's write version and the database's commit watermark before it was read, and until when it is fresh. */
+type CachedBoard = { version: number; mark: string; until: number; board: Leaderboard };
 
 type BoardQuery = { period: Period; metric: Metric; audience: Audience; limit: number; userId?: string; now: Date };
 
@@ -98,26 +102,30 @@ export class LeaderboardService {
   /**
    * Boards already served, by request, with the write version they were read at. A committed write in this
    * process (invalidate) bumps the version, so a board is never staler than this process's last write.
-   * Writes by other processes sharing the database show within cacheMs: a board past its time is still
-   * served, for at most another cacheMs, while one read replaces it, so no request waits on that read.
+   * Writes by other processes sharing the database show within twice cacheMs: a board past its time is still
+   * served, for at most another cacheMs, while the database's commit watermark is checked and, if it moved,
+   * one read replaces it, so no request waits on either.
    */
-  private readonly cache = new Map<string, { version: number; until: number; board: Leaderboard }>();
+  private readonly cache = new Map<string, CachedBoard>();
   /** Reads under way, by request and version: requests that miss together share one read. */
   private readonly reading = new Map<string, Promise<Leaderboard>>();
   /**
-   * Boards being replaced in the background, one read at a time: boards served together age together, and
+   * Boards being renewed in the background, one at a time: boards served together age together, and
    * re-reading them all in the same instant would put as many busy backends beside the service on a
    * machine of few cores, while nobody waits for these reads.
    */
   private readonly replacing = new Set<string>();
   private readonly replaceGate = new ConcurrencyGate(1);
   private version = 0;
+  private readonly watermark: CommitWatermark;
 
   constructor(
     private readonly db: Queryable,
     private readonly cacheMs = BOARD_CACHE_MS,
     private readonly clock: () => number = () => performance.now(),
-  ) {}
+  ) {
+    this.watermark = new CommitWatermark(db, clock);
+  }
 
   /** Something a board shows has changed and committed: boards are read afresh. */
   invalidate(): void {
@@ -132,16 +140,32 @@ export class LeaderboardService {
       const now = this.clock();
       if (hit.until > now) return hit.board;
       if (hit.until + this.cacheMs > now) {
-        // Past its time but recent: served while one read replaces it (a failed read leaves it to age out).
+        // Past its time but recent: served while one check (and, if anything committed, one read) renews it;
+        // a failed check or read leaves it to age out.
         if (!this.replacing.has(cacheKey)) {
           this.replacing.add(cacheKey);
           this.replaceGate
-            .run(() => this.load(q, bucket, cacheKey))
+            .run(() => this.renew(q, bucket, cacheKey, hit))
             .catch(() => {})
             .finally(() => this.replacing.delete(cacheKey));
         }
         return hit.board;
       }
+      return this.renew(q, bucket, cacheKey, hit);
+    }
+    return this.load(q, bucket, cacheKey);
+  }
+
+  /**
+   * A cached board past its time is read again only when some transaction has committed since it was read
+   * (the watermark moved); else it is good for another cacheMs from the moment of the check. Checking costs
+   * one tiny statement shared by every board checked at once, where a board read walks an index.
+   */
+  private async renew(q: BoardQuery, bucket: string, cacheKey: string, hit: CachedBoard): Promise<Leaderboard> {
+    const reading = await this.watermark.read();
+    if (reading.mark === hit.mark && hit.version === this.version && this.cache.get(cacheKey) === hit) {
+      hit.until = Math.max(hit.until, reading.at + this.cacheMs);
+      return hit.board;
     }
     return this.load(q, bucket, cacheKey);
   }
@@ -153,17 +177,19 @@ export class LeaderboardService {
     const key = `${version}|${cacheKey}`;
     let pending = this.reading.get(key);
     if (!pending) {
-      pending = this.read(q, bucket)
-        .then((read) => {
-          // Frozen: the same board answers many requests, so transports may serialise it once (json-body.ts).
-          const board = Object.freeze(read);
-          if (this.cache.size >= BOARD_CACHE_SIZE) this.cache.clear();
-          const cached = this.cache.get(cacheKey);
-          // A read that began before a newer one was cached does not replace it.
-          if (this.cacheMs > 0 && (!cached || cached.version <= version)) this.cache.set(cacheKey, { version, until: this.clock() + this.cacheMs, board });
-          return board;
-        })
-        .finally(() => this.reading.delete(key));
+      pending = (async () => {
+        // The watermark is read before the board, so whatever commits after the board's snapshot moves it.
+        const { mark } = await this.watermark.read();
+        // Frozen: the same board answers many requests, so transports may serialise it once (json-body.ts).
+        const board = Object.freeze(await this.read(q, bucket));
+        if (this.cache.size >= BOARD_CACHE_SIZE) this.cache.clear();
+        const cached = this.cache.get(cacheKey);
+        // A read that began before a newer one was cached does not replace it.
+        if (this.cacheMs > 0 && (!cached || cached.version <= version)) {
+          this.cache.set(cacheKey, { version, mark, until: this.clock() + this.cacheMs, board });
+        }
+        return board;
+      })().finally(() => this.reading.delete(key));
       this.reading.set(key, pending);
     }
     return pending;

@@ -1,11 +1,22 @@
 import type { Queryable } from '../../../src/db/database';
 import { LeaderboardService } from '../../../src/domain/track-record/leaderboard-service';
 
-/** A database whose board reads the test releases one by one; each read's top value is its number. */
+/**
+ * A database whose board reads the test releases one by one; each read's top value is its number. Commit
+ * watermark checks answer at once with `mark`, which a test moves to stand for another process's commit.
+ */
 class HeldReads implements Queryable {
   reads = 0;
+  checks = 0;
+  mark = 'm1';
+  watermarkDown = false;
   private readonly held: Array<{ release: () => void; fail: (e: Error) => void }> = [];
-  async query<T>(): Promise<T[]> {
+  async query<T>(sql: string): Promise<T[]> {
+    if (sql.includes('pg_current_snapshot')) {
+      this.checks += 1;
+      if (this.watermarkDown) throw new Error('database down');
+      return [{ mark: this.mark }] as T[];
+    }
     this.reads += 1;
     const n = this.reads;
     await new Promise<void>((release, fail) => this.held.push({ release, fail }));
@@ -70,8 +81,9 @@ describe('LeaderboardService board cache', () => {
     expect(db.reads).toBe(1);
   });
 
-  test('when a board is past its time by less than cacheMs, then it is served at once while one read replaces it', async () => {
+  test('when another process committed and a board is past its time by less than cacheMs, then it is served at once while one read replaces it', async () => {
     await first();
+    db.mark = 'm2';
     clock = 1500;
     expect(top(await boards.get(query))).toBe(1); // answered with the read still held
     expect(top(await boards.get(query))).toBe(1);
@@ -83,7 +95,7 @@ describe('LeaderboardService board cache', () => {
     expect(db.reads).toBe(2);
   });
 
-  test('when several boards are past their time, then they are replaced one read at a time', async () => {
+  test('when another process committed and several boards are past their time, then they are replaced one read at a time', async () => {
     const other = { ...query, audience: 'bots' as const };
     const a = boards.get(query);
     const b = boards.get(other);
@@ -91,6 +103,7 @@ describe('LeaderboardService board cache', () => {
     db.release();
     db.release();
     await Promise.all([a, b]);
+    db.mark = 'm2';
     clock = 1500;
     await boards.get(query);
     await boards.get(other);
@@ -108,8 +121,9 @@ describe('LeaderboardService board cache', () => {
     expect(db.reads).toBe(4);
   });
 
-  test('when a board is older than twice cacheMs, then the request waits for a fresh read', async () => {
+  test('when another process committed and a board is older than twice cacheMs, then the request waits for a fresh read', async () => {
     await first();
+    db.mark = 'm2';
     clock = 2001;
     await expectWaitsForRead(2);
   });
@@ -134,6 +148,7 @@ describe('LeaderboardService board cache', () => {
 
   test('when the replacing read fails, then the old board is served until it ages out and the next request reads again', async () => {
     await first();
+    db.mark = 'm2';
     clock = 1500;
     expect(top(await boards.get(query))).toBe(1);
     await tick();
@@ -147,5 +162,57 @@ describe('LeaderboardService board cache', () => {
     await tick();
     db.release(new Error('still down'));
     await expect(late).rejects.toThrow('still down');
+  });
+
+  test('when nothing has committed since a board was read, then past its time it is renewed by a watermark check alone', async () => {
+    await first();
+    clock = 1500;
+    expect(top(await boards.get(query))).toBe(1);
+    await tick();
+    await tick();
+    expect(db.checks).toBe(2); // one before the first read, one to renew it
+    expect(db.reads).toBe(1);
+    // Renewed from the check's moment: fresh until 2500 with no further check.
+    clock = 2499;
+    expect(top(await boards.get(query))).toBe(1);
+    expect(db.checks).toBe(2);
+    expect(db.reads).toBe(1);
+  });
+
+  test('when nothing has committed and a board is older than twice cacheMs, then the request is answered after a check, without a read', async () => {
+    await first();
+    clock = 5000;
+    expect(top(await boards.get(query))).toBe(1);
+    expect(db.checks).toBe(2);
+    expect(db.reads).toBe(1);
+    expect(db.waiting).toBe(0);
+  });
+
+  test('when a renewed board is past its time again and another process has committed since, then it is read again', async () => {
+    await first();
+    clock = 1500;
+    await boards.get(query);
+    await tick();
+    await tick();
+    db.mark = 'm2';
+    clock = 2600;
+    expect(top(await boards.get(query))).toBe(1); // served while the read replaces it
+    await tick();
+    await tick();
+    expect(db.reads).toBe(2);
+    db.release();
+    await tick();
+    expect(top(await boards.get(query))).toBe(2);
+  });
+
+  test('when the watermark check fails, then a board past its time is served until it ages out, and then the request fails', async () => {
+    await first();
+    db.watermarkDown = true;
+    clock = 1500;
+    expect(top(await boards.get(query))).toBe(1);
+    await tick();
+    expect(db.reads).toBe(1);
+    clock = 2500;
+    await expect(boards.get(query)).rejects.toThrow('database down');
   });
 });
