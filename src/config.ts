@@ -15,8 +15,11 @@ const ConfigSchema = z
       .optional(),
     DATA_DIR: z.string().min(1).default('./data'),
     DB_POOL_SIZE: positiveInt(10),
-    /** Searches running in PostgreSQL at once; the rest queue in the service (src/db/concurrency-gate.ts). */
-    SEARCH_CONCURRENCY: positiveInt(Math.max(2, availableParallelism())),
+    /**
+     * Searches running in PostgreSQL at once; the rest queue in the service (src/db/concurrency-gate.ts). Twice
+     * the CPUs: a search holds its place across its round trips, during which its backend computes nothing.
+     */
+    SEARCH_CONCURRENCY: positiveInt(2 * availableParallelism()),
     DB_CONNECT_TIMEOUT_MS: positiveInt(5000),
     DB_STATEMENT_TIMEOUT_MS: positiveInt(10000),
     REDIS_URL: z

@@ -21,9 +21,9 @@ describe('configuration', () => {
     expect(c.REDIS_URL).toBeUndefined();
   });
 
-  test('SEARCH_CONCURRENCY defaults to the CPUs this process may use (at least 2), and takes a positive integer', () => {
+  test('SEARCH_CONCURRENCY defaults to twice the CPUs this process may use, and takes a positive integer', () => {
     const { availableParallelism } = jest.requireActual<typeof import('node:os')>('node:os');
-    expect(loadConfig({}).SEARCH_CONCURRENCY).toBe(Math.max(2, availableParallelism()));
+    expect(loadConfig({}).SEARCH_CONCURRENCY).toBe(2 * availableParallelism());
     expect(loadConfig({ SEARCH_CONCURRENCY: '5' }).SEARCH_CONCURRENCY).toBe(5);
     expect(() => loadConfig({ SEARCH_CONCURRENCY: '0' })).toThrow(ConfigError);
   });
