@@ -83,7 +83,7 @@ const CARD = `display_name text NOT NULL, xp integer NOT NULL DEFAULT 0, badges 
  * challenge) need. Callers hold the account row lock (the trade locked it first), so one trader's events
  * never interleave.
  */
-const TRACK_EVENT_FUNCTION = `
+export const TRACK_EVENT_FUNCTION = `
 CREATE FUNCTION track_event(
   p_user uuid, p_week date, p_month date, p_day date,
   p_trades integer, p_volume bigint,

@@ -38,13 +38,19 @@ export async function notifyLevelUp(tx: Queryable, userId: string, before: numbe
   });
 }
 
-/** Adds XP to an account (claims, referrals), with the board card's copy (trader_activity), and notifies a level-up. */
+/**
+ * Adds XP to an account (claims, referrals) and notifies a level-up. The total lives on the trader's activity
+ * row once they have traded, on users.xp before (migration 1700000000009). The account row is locked first,
+ * as a trade locks it: a first trade running now creates the activity row from users.xp, so the update waits
+ * for it and then, in a new statement, sees which home the XP has.
+ */
 export async function addXp(tx: Queryable, userId: string, xp: number, at: Date): Promise<number> {
+  await tx.query('SELECT 1 FROM users WHERE id = $1 FOR NO KEY UPDATE', [userId]);
   // One statement (a bare UPDATE would come back from TypeORM as [rows, count]; in a CTE it is a SELECT).
   const rows = await tx.query<{ xp: number }>(
-    `WITH u AS (UPDATE users SET xp = xp + $2 WHERE id = $1 RETURNING xp),
-          card AS (UPDATE trader_activity SET xp = xp + $2 WHERE user_id = $1)
-     SELECT xp FROM u`,
+    `WITH card AS (UPDATE trader_activity SET xp = xp + $2 WHERE user_id = $1 RETURNING xp),
+          u AS (UPDATE users SET xp = xp + $2 WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM card) RETURNING xp)
+     SELECT xp FROM card UNION ALL SELECT xp FROM u`,
     [userId, xp],
   );
   const after = rows[0]?.xp ?? 0;

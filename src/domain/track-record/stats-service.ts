@@ -220,7 +220,9 @@ export class StatsService {
   private async user(userId: string): Promise<UserRow> {
     const rows = UUID.test(userId)
       ? await this.db.query<UserRow>(
-          'SELECT id, display_name, is_agent, agent_description, created_at, last_active_at, xp, balance_micro FROM users WHERE id = $1',
+          // The XP total is on the activity row once the account has traded (migration 1700000000009).
+          `SELECT u.id, u.display_name, u.is_agent, u.agent_description, u.created_at, u.last_active_at, coalesce(a.xp, u.xp) AS xp, u.balance_micro
+           FROM users u LEFT JOIN trader_activity a ON a.user_id = u.id WHERE u.id = $1`,
           [userId],
         )
       : [];

@@ -7,15 +7,16 @@ import { dayOf, monthStart, weekStart } from './periods';
 /**
  * Everything a trade, sale or settlement changes in the track record is ONE statement in the trade's own
  * transaction: a call of track_event() (installed by migration 1700000000006, where its rules are written
- * out). A buy updates the trader's activity row (and users.xp while today's XP cap allows); a sale also its
- * results row; a settlement its results and calibration rows, and its activity row only when it earns XP.
+ * out; its XP now lives on the activity row alone, migration 1700000000009). A buy updates the trader's
+ * activity row; a sale also its results row; a settlement its results and calibration rows, and its activity
+ * row only when it earns XP.
  */
 export const TRACK_EVENT_STATEMENT = `SELECT * FROM track_event($1::uuid, $2::date, $3::date, $4::date, $5::int, $6::bigint, $7::bigint, $8::text, $9::bigint,
   $10::int, $11::int, $12::int, $13::int, $14::boolean, $15::boolean, $16::bigint, $17::int, $18::int, $19::int, $20::int, $21::smallint, $22::bigint, $23::bigint)`;
 
 /** What the statement returns (nulls for the rows the event did not touch). */
 export interface TrackRow {
-  /** All-time trades, trading streak, today's trades, today's challenge progress before and after, XP earned, new XP. */
+  /** All-time trades, trading streak, today's trades, today's challenge progress before and after, XP earned, XP total. */
   r_trades: number | null;
   r_streak: number | null;
   r_day_trades: number | null;

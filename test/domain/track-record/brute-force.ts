@@ -1,6 +1,7 @@
 import type { Queryable } from '../../../src/db/database';
 import { bucketOf, type Period } from '../../../src/domain/track-record/periods';
 import { metricValue, type Audience, type Metric } from '../../../src/domain/track-record/leaderboard-service';
+import { XP_RULES } from '../../../src/domain/track-record/levels';
 
 /** One trade journal row, as the brute-force recomputation reads it. */
 export interface JournalRow {
@@ -61,4 +62,26 @@ export function bruteForceBoard(
   }
   rows.sort((x, y) => (x.v === y.v ? (x.id < y.id ? -1 : 1) : x.v > y.v ? -1 : 1));
   return rows.map((r) => ({ rank: 1 + rows.filter((o) => o.v > r.v).length, id: r.id, value: metricValue(q.metric, r.v) }));
+}
+
+/**
+ * Each trader's XP from the journal alone (accounts without referrals or claims): per UTC day, perTrade for
+ * each buy and sale up to the day's trade cap, and perWin for each winning settlement up to the win cap.
+ */
+export function bruteForceXp(journal: JournalRow[]): Map<string, number> {
+  const days = new Map<string, { trades: number; wins: number }>();
+  for (const t of journal) {
+    const key = `${t.user_id} ${new Date(t.created_at).toISOString().slice(0, 10)}`;
+    const d = days.get(key) ?? { trades: 0, wins: 0 };
+    if (t.side !== 'SETTLE') d.trades += 1;
+    else if (t.price_micro === 1_000_000n) d.wins += 1;
+    days.set(key, d);
+  }
+  const xp = new Map<string, number>();
+  for (const [key, d] of days) {
+    const user = key.split(' ')[0]!;
+    const earned = Math.min(XP_RULES.tradeDailyCap, d.trades * XP_RULES.perTrade) + Math.min(XP_RULES.winDailyCap, d.wins * XP_RULES.perWin);
+    xp.set(user, (xp.get(user) ?? 0) + earned);
+  }
+  return xp;
 }

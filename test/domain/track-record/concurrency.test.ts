@@ -85,5 +85,26 @@ const suites = postgresOnly();
       const notes = await t.services.db.query(`SELECT 1 FROM notifications WHERE user_id = $1 AND type = 'referral'`, [r.id]);
       expect(notes).toHaveLength(15);
     });
+
+    test("when referrals race the referrer's first trades, then every XP lands on the one total (before the first trade on the account, after it on the activity row)", async () => {
+      setClock(clock, '2030-11-05T10:00:00Z');
+      const r = await agentTrader(t);
+      const code = (await t.services.db.query<{ referral_code: string }>('SELECT referral_code FROM users WHERE id = $1', [r.id]))[0]!.referral_code;
+      const results = await Promise.all([
+        ...Array.from({ length: 5 }, () =>
+          t.api.post('/api/trade').set(r.headers).send({ marketId: m.id, marketSlug: m.slug, tokenId: m.yes, outcome: 'YES', amount: 1 }),
+        ),
+        ...Array.from({ length: 5 }, (_, i) =>
+          t.api
+            .post('/api/auth/register')
+            .send({ email: `xprace${i}-${Date.now()}@example.com`, password: 'password123', displayName: `XpRace${i}`, isAgent: true, referralCode: code }),
+        ),
+      ]);
+      expect(results.map((x) => x.status).sort()).toEqual([200, 200, 200, 200, 200, 201, 201, 201, 201, 201]);
+      // 5 trades × 10 XP and 5 referrals × 50 XP, however they interleaved.
+      expect((await t.api.get('/api/user/stats').query({ userId: r.id })).body.level.xp).toBe(300);
+      const card = await t.services.db.query<{ xp: number }>('SELECT xp FROM trader_activity WHERE user_id = $1', [r.id]);
+      expect(card).toEqual([{ xp: 300 }]);
+    });
   },
 );

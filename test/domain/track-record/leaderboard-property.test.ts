@@ -9,7 +9,7 @@ import { PERIODS } from '../../../src/domain/track-record/periods';
 import { levelOf } from '../../../src/domain/track-record/levels';
 import { badgeOf } from '../../../src/domain/track-record/badges';
 import { TRACK_RECORD_BACKFILL } from '../../../src/db/migrations/1700000000006-track-record';
-import { bruteForceBoard, readJournal } from './brute-force';
+import { bruteForceBoard, bruteForceXp, readJournal } from './brute-force';
 
 type Op =
   | { kind: 'buy'; who: number; market: number; side: 'YES' | 'NO'; amount: number; ask: number }
@@ -141,12 +141,22 @@ describe.each(backends())('leaderboards against a brute-force recomputation on $
               }
             }
           }
-          // Each row's card (level, badges) is what the account's XP and badges say.
-          const truth = await t.services.db.query<{ id: string; xp: number; badges: string[] }>(
-            'SELECT u.id, u.xp, ARRAY(SELECT b.badge FROM user_badges b WHERE b.user_id = u.id) AS badges FROM users u WHERE u.id = ANY($1::uuid[])',
+          // Each row's card (level, badges) is what the account's badges and its XP recomputed from the trades say.
+          const xp = bruteForceXp(journal);
+          const truth = await t.services.db.query<{ id: string; badges: string[] }>(
+            'SELECT u.id, ARRAY(SELECT b.badge FROM user_badges b WHERE b.user_id = u.id) AS badges FROM users u WHERE u.id = ANY($1::uuid[])',
             [[...cards.keys()]],
           );
-          for (const u of truth) expect(cards.get(u.id)).toEqual({ level: levelOf(u.xp).current, badges: u.badges.map((b) => badgeOf(b).name).sort() });
+          for (const u of truth)
+            expect({ id: u.id, card: cards.get(u.id) }).toEqual({
+              id: u.id,
+              card: { level: levelOf(xp.get(u.id) ?? 0).current, badges: u.badges.map((b) => badgeOf(b).name).sort() },
+            });
+          // And each trader's stats show exactly that XP.
+          for (const id of ids) {
+            const stats = await t.api.get('/api/user/stats').query({ userId: id });
+            expect({ id, xp: stats.body.level.xp }).toEqual({ id, xp: xp.get(id) ?? 0 });
+          }
           clock.advance(HOUR);
         },
       ),
@@ -169,6 +179,9 @@ describe.each(backends())('leaderboards against a brute-force recomputation on $
     const diff = await t.services.db
       .transaction(async (tx) => {
         for (const [table, cols] of tables) await tx.query(`CREATE TABLE live_${table} AS SELECT ${cols} FROM ${table}`);
+        // The backfill ran in migration 6, when users.xp was every account's total; migration 9 moved the total
+        // of traders to their activity row. Put it back as it was then.
+        await tx.query('UPDATE users u SET xp = a.xp FROM trader_activity a WHERE a.user_id = u.id');
         for (const [table] of tables) await tx.query(`DELETE FROM ${table}`);
         for (const sql of TRACK_RECORD_BACKFILL) await tx.query(sql);
         const counts: Record<string, bigint> = {};

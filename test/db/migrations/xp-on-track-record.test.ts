@@ -1,0 +1,70 @@
+import { backends } from '../../support/backends';
+import { startTestApp, type TestApp } from '../../support/app';
+import { ManualClock } from '../../support/identity';
+import { ControlledPrices, seedMarket, type SeededMarket } from '../../support/markets';
+import { agentTrader, buy, setClock, type Trader } from '../../support/traders';
+
+describe.each(backends())('migration 1700000000009 (XP on the activity row) on $name', (backend) => {
+  let t: TestApp;
+  const prices = new ControlledPrices();
+  const clock = new ManualClock();
+  let m: SeededMarket;
+
+  beforeAll(async () => {
+    t = await startTestApp(backend, { prices, clock });
+    m = await seedMarket(t.services.db);
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const stored = async (id: string) =>
+    (
+      await t.services.db.query<{ users_xp: number; card_xp: number | null }>(
+        'SELECT u.xp AS users_xp, (SELECT a.xp FROM trader_activity a WHERE a.user_id = u.id) AS card_xp FROM users u WHERE u.id = $1',
+        [id],
+      )
+    )[0];
+  const statsXp = async (id: string) => (await t.api.get('/api/user/stats').query({ userId: id })).body.level.xp as number;
+  const referTo = async (r: Trader) => {
+    const code = (await t.services.db.query<{ referral_code: string }>('SELECT referral_code FROM users WHERE id = $1', [r.id]))[0]!.referral_code;
+    const n = Math.random().toString(36).slice(2, 10);
+    const res = await t.api
+      .post('/api/auth/register')
+      .send({ email: `ref-${n}@example.com`, password: 'password123', displayName: `Ref${n}`, isAgent: true, referralCode: code });
+    expect(res.status).toBe(201);
+  };
+
+  test('XP before the first trade stays on the account and moves to the activity row with it; trades and later XP write the activity row only', async () => {
+    setClock(clock, '2030-03-04T10:00:00Z');
+    const r = await agentTrader(t);
+    await referTo(r);
+    expect(await stored(r.id)).toEqual({ users_xp: 50, card_xp: null });
+    expect(await statsXp(r.id)).toBe(50);
+    await buy(t, prices, r, m, 'YES', 1, 0.5);
+    await buy(t, prices, r, m, 'YES', 1, 0.5);
+    expect(await stored(r.id)).toEqual({ users_xp: 50, card_xp: 70 });
+    await referTo(r);
+    expect(await stored(r.id)).toEqual({ users_xp: 50, card_xp: 120 });
+    expect(await statsXp(r.id)).toBe(120);
+  });
+
+  test('undone, it brings users.xp up to the total and trades write both copies again; redone, the activity row alone', async () => {
+    setClock(clock, '2030-03-05T10:00:00Z');
+    const r = await agentTrader(t);
+    await buy(t, prices, r, m, 'YES', 1, 0.5);
+    expect(await stored(r.id)).toEqual({ users_xp: 0, card_xp: 10 });
+    const ds = t.services.db.dataSource;
+    await ds.undoLastMigration({ transaction: 'each' });
+    try {
+      expect(await stored(r.id)).toEqual({ users_xp: 10, card_xp: 10 });
+      await buy(t, prices, r, m, 'YES', 1, 0.5);
+      expect(await stored(r.id)).toEqual({ users_xp: 20, card_xp: 20 });
+    } finally {
+      expect((await ds.runMigrations({ transaction: 'each' })).map((x) => x.name)).toEqual(['XpOnTrackRecord1700000000009']);
+    }
+    await buy(t, prices, r, m, 'YES', 1, 0.5);
+    expect(await stored(r.id)).toEqual({ users_xp: 20, card_xp: 30 });
+    expect(await statsXp(r.id)).toBe(30);
+  });
+});
