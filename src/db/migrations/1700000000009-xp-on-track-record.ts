@@ -10,7 +10,7 @@ import { TRACK_EVENT_FUNCTION as TRACK_EVENT_V1 } from './1700000000006-track-re
  * into the new activity row, and from then on every XP writer (trades, wins, claims, referrals: addXp)
  * adds to the activity row only. The rest of the function is the first version's, unchanged.
  */
-const TRACK_EVENT_V2 = `
+export const TRACK_EVENT_V2 = `
 CREATE OR REPLACE FUNCTION track_event(
   p_user uuid, p_week date, p_month date, p_day date,
   p_trades integer, p_volume bigint,

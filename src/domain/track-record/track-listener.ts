@@ -5,17 +5,19 @@ import { notify } from '../notifications/notify';
 import { fromMicro } from '../money/micro';
 import { awardBadge, notifyLevelUp } from './awards';
 import { STREAK_BADGES, TRADE_COUNT_BADGES, WELL_CALIBRATED, type BadgeId } from './badges';
-import { trackStatementFor, type TrackRow } from './track-sql';
+import { BUY_ACTIVITY_PARAMS, BUY_ACTIVITY_STATEMENT, trackStatementFor, type TrackRow } from './track-sql';
 
 /**
  * The TradeHooks listener: runs inside every buy's, sale's and settlement's transaction. One statement
- * (track_event) maintains every aggregate; badges, level-ups and a completed challenge cost a statement each, only on
+ * (track_event, or for a buy its activity update alone) maintains every aggregate; badges, level-ups and a completed challenge cost a statement each, only on
  * the trade that earns them (thresholds are crossed exactly once because the trader's rows are locked).
  */
 export async function trackTrade(tx: Queryable, e: TradeEvent): Promise<void> {
   const { sql, params, challenge } = trackStatementFor(e);
-  // Prepared once per connection: it runs in every trade.
-  const r = (await tx.query<TrackRow>(sql, params, 'track_event'))[0];
+  // Prepared once per connection: they run in every trade. A buy updates its activity row directly; only
+  // the first one (no row yet) goes through track_event(), which creates it.
+  let r = e.side === 'BUY' ? (await tx.query<TrackRow>(BUY_ACTIVITY_STATEMENT, params.slice(0, BUY_ACTIVITY_PARAMS), 'track_buy'))[0] : undefined;
+  r ??= (await tx.query<TrackRow>(sql, params, 'track_event'))[0];
   if (!r) return;
 
   const badges: BadgeId[] = [];

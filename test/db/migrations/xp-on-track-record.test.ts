@@ -3,6 +3,7 @@ import { startTestApp, type TestApp } from '../../support/app';
 import { ManualClock } from '../../support/identity';
 import { ControlledPrices, seedMarket, type SeededMarket } from '../../support/markets';
 import { agentTrader, buy, setClock, type Trader } from '../../support/traders';
+import { trackStatementFor } from '../../../src/domain/track-record/track-sql';
 
 describe.each(backends())('migration 1700000000009 (XP on the activity row) on $name', (backend) => {
   let t: TestApp;
@@ -49,7 +50,7 @@ describe.each(backends())('migration 1700000000009 (XP on the activity row) on $
     expect(await statsXp(r.id)).toBe(120);
   });
 
-  test('undone, it brings users.xp up to the total and trades write both copies again; redone, the activity row alone', async () => {
+  test('undone, it brings users.xp up to the total and track_event() writes both copies again; redone, the activity row alone', async () => {
     setClock(clock, '2030-03-05T10:00:00Z');
     const r = await agentTrader(t);
     await buy(t, prices, r, m, 'YES', 1, 0.5);
@@ -58,7 +59,18 @@ describe.each(backends())('migration 1700000000009 (XP on the activity row) on $
     await ds.undoLastMigration({ transaction: 'each' });
     try {
       expect(await stored(r.id)).toEqual({ users_xp: 10, card_xp: 10 });
-      await buy(t, prices, r, m, 'YES', 1, 0.5);
+      // The first version of track_event() is back (the service's own code follows the latest migration).
+      const { sql, params } = trackStatementFor({
+        userId: r.id,
+        side: 'BUY',
+        marketId: m.id,
+        tokenId: m.yes,
+        quantityMicro: 2_000_000n,
+        cashMicro: 1_000_000n,
+        realizedPnlMicro: 0n,
+        at: clock.now(),
+      });
+      await t.services.db.transaction((tx) => tx.query(sql, params));
       expect(await stored(r.id)).toEqual({ users_xp: 20, card_xp: 20 });
     } finally {
       expect((await ds.runMigrations({ transaction: 'each' })).map((x) => x.name)).toEqual(['XpOnTrackRecord1700000000009']);
