@@ -40,12 +40,12 @@ export async function notifyLevelUp(tx: Queryable, userId: string, before: numbe
 
 /**
  * Adds XP to an account (claims, referrals) and notifies a level-up. The total lives on the trader's activity
- * row once they have traded, on users.xp before (migration 1700000000009). The account row is locked first,
- * as a trade locks it: a first trade running now creates the activity row from users.xp, so the update waits
- * for it and then, in a new statement, sees which home the XP has.
+ * row once they have traded, on users.xp before (migration 1700000000009). Callers hold the account row's lock
+ * from an earlier statement (a claim's ledger entry, a referral's lock on the referrer), as a trade takes it
+ * first: a first trade that creates the activity row from users.xp has then committed, and this statement
+ * sees which home the XP has.
  */
 export async function addXp(tx: Queryable, userId: string, xp: number, at: Date): Promise<number> {
-  await tx.query('SELECT 1 FROM users WHERE id = $1 FOR NO KEY UPDATE', [userId]);
   // One statement (a bare UPDATE would come back from TypeORM as [rows, count]; in a CTE it is a SELECT).
   const rows = await tx.query<{ xp: number }>(
     `WITH card AS (UPDATE trader_activity SET xp = xp + $2 WHERE user_id = $1 RETURNING xp),

@@ -18,23 +18,6 @@ export const TRACK_EVENT_STATEMENT = `SELECT * FROM track_event($1::uuid, $2::da
 /** The definition of track_event() the latest migration installed: the buy's statement below is cut from it. */
 export const TRACK_EVENT_DEFINITION = TRACK_EVENT_V2;
 
-/** track_event()'s parameters, in order, as the buy's plain statement types them. */
-const PARAMS = [
-  'p_user uuid',
-  'p_week date',
-  'p_month date',
-  'p_day date',
-  'p_trades int',
-  'p_volume bigint',
-  'p_progress bigint',
-  'p_market text',
-  'p_target bigint',
-  'p_trade_xp int',
-  'p_win_xp int',
-  'p_trade_cap int',
-  'p_win_cap int',
-].map((d) => d.split(' ') as [string, string]);
-
 /**
  * A buy's track record as a plain statement: the function's own UPDATE of the trader's activity row, its
  * p_* parameters turned into $n. A buy only ever updates that row (the results and calibration rows are a
@@ -43,25 +26,34 @@ const PARAMS = [
  * the function then inserts it. Cut from the text, so the two cannot drift; a test checks that text is
  * the function the database has.
  */
-export const BUY_ACTIVITY_STATEMENT = ((): string => {
-  const m =
+const BUY_ACTIVITY = ((): { sql: string; params: number } => {
+  // The function's parameters, in order, with their types: $1 is the first.
+  const signature = /FUNCTION track_event\(([^)]*)\)/.exec(TRACK_EVENT_DEFINITION);
+  const update =
     /UPDATE trader_activity s SET([\s\S]*?)WHERE s\.user_id = p_user\s+RETURNING s\.a_trades, s\.streak, s\.day_trades, s\.progress, s\.prev_progress, s\.xp_gain, s\.xp\s/.exec(
       TRACK_EVENT_DEFINITION,
     );
-  if (!m) throw new Error("track_event()'s activity update is not where the buy's statement expects it");
-  let set = m[1]!;
+  if (!signature || !update) throw new Error("track_event()'s activity update is not where the buy's statement expects it");
+  const declared = signature[1]!.split(',').map((d) => d.trim().split(/\s+/) as [string, string]);
+  let set = update[1]!;
+  let used = 1; // p_user, in the WHERE clause
   // Longest names first: p_trade_xp before p_trades.
-  const ordered = PARAMS.map(([name, type], i) => ({ name, ref: `$${i + 1}::${type}` })).sort((a, b) => b.name.length - a.name.length);
-  for (const { name, ref } of ordered) set = set.replace(new RegExp(`\\b${name}\\b`, 'g'), ref);
-  if (/\bp_[a-z_]+\b/.test(set))
-    throw new Error(`track_event()'s activity update uses a parameter the buy's statement lacks: ${/\bp_[a-z_]+\b/.exec(set)![0]}`);
-  return `UPDATE trader_activity s SET${set}WHERE s.user_id = $1::uuid
+  const byLength = declared.map(([name, type], i) => ({ name, ref: `$${i + 1}::${type}`, n: i + 1 })).sort((a, b) => b.name.length - a.name.length);
+  for (const { name, ref, n } of byLength) {
+    const next = set.replace(new RegExp(`\\b${name}\\b`, 'g'), ref);
+    if (next !== set) used = Math.max(used, n);
+    set = next;
+  }
+  const sql = `UPDATE trader_activity s SET${set}WHERE s.user_id = $1::uuid
     RETURNING s.a_trades AS r_trades, s.streak AS r_streak, s.day_trades AS r_day_trades, s.progress AS r_progress,
       s.prev_progress AS r_prev_progress, s.xp_gain AS r_xp_gain, s.xp AS r_xp, NULL::integer AS r_settled, NULL::integer AS r_won, NULL::integer AS r_profitable_sells`;
+  return { sql, params: used };
 })();
 
+export const BUY_ACTIVITY_STATEMENT = BUY_ACTIVITY.sql;
+
 /** How many of track_event()'s parameters (trackStatementFor's first ones) the buy's statement takes. */
-export const BUY_ACTIVITY_PARAMS = PARAMS.length;
+export const BUY_ACTIVITY_PARAMS = BUY_ACTIVITY.params;
 
 /** What the statement returns (nulls for the rows the event did not touch). */
 export interface TrackRow {
