@@ -1,5 +1,6 @@
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { Client, Pool } from 'pg';
@@ -60,12 +61,24 @@ export interface ServiceProcess {
   stop(): Promise<void>;
 }
 
-/** Starts the built service (dist/src/main.js) in its own process and waits for /ready. */
+/**
+ * The node flags between `node` and the script of a package.json start script ("node --flag x.js" → ["--flag"]):
+ * benches run the service with the runtime flags it is deployed with, written in one place.
+ */
+export function startScriptNodeArgs(startScript: string): string[] {
+  const words = startScript.trim().split(/\s+/);
+  if (words[0] !== 'node') throw new Error(`the start script does not run node: ${startScript}`);
+  const script = words.findIndex((w, i) => i > 0 && !w.startsWith('-'));
+  return words.slice(1, script === -1 ? undefined : script);
+}
+
+/** Starts the built service (dist/src/main.js) in its own process with `npm start`'s node flags, and waits for /ready. */
 export async function startServiceProcess(env: Record<string, string>): Promise<ServiceProcess> {
   const port = await freePort();
   const main = path.resolve(__dirname, '../../src/main.js');
-  // BENCH_SERVICE_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles the service under load.
-  const nodeArgs = (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const pkg = JSON.parse(readFileSync(path.resolve(__dirname, '../../../package.json'), 'utf8')) as { scripts: { start: string } };
+  // BENCH_SERVICE_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") adds flags, to profile the service under load.
+  const nodeArgs = [...startScriptNodeArgs(pkg.scripts.start), ...(process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean)];
   const child = spawn(process.execPath, [...nodeArgs, main], {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'inherit', 'inherit'],
