@@ -12,6 +12,7 @@ import { marketPageRouter } from '../market-data/market-page-routes';
 import { communityMarketPageRouter } from './community-market-page-routes';
 import { oauthRouter } from '../auth/oauth-routes';
 import { hardening } from './hardening';
+import { enterWhenRouted } from './enter-when-routed';
 
 export interface AppOptions {
   /** Check every method result against its output schema (tests). */
@@ -75,9 +76,9 @@ export function createApp(services: Services, options: AppOptions = {}): Express
   });
 
   // JSON-RPC and MCP parse their own bodies: a malformed one is a protocol error there, not a REST 400.
-  app.use(oauthRouter(deps));
-  app.use(jsonRpcRouter(deps));
-  app.use(mcpRouter(deps));
+  app.use(enterWhenRouted(oauthRouter(deps)));
+  app.use(enterWhenRouted(jsonRpcRouter(deps)));
+  app.use(enterWhenRouted(mcpRouter(deps)));
   app.use(express.json({ limit: '100kb', strict: false }));
   app.use(restRouter(services.registry, deps));
   app.use(documentsRouter(deps));
