@@ -11,11 +11,16 @@ const stackOf = (handle: unknown): RouterLayer[] | undefined => (handle as { sta
 
 /**
  * Whether some layer of a router could take a request for `path`. A router mounted at the root is looked
- * into; anything else that matches (a route, middleware, a router mounted at a prefix) counts.
+ * into; anything else that matches (a route, middleware, a router mounted at a prefix) counts, and so does a
+ * layer whose matcher throws (a malformed escape in a parameter): the router answers that as it always has.
  */
 export function mayRoute(stack: readonly RouterLayer[], path: string): boolean {
   return stack.some((layer) => {
-    if (!layer.match(path)) return false;
+    try {
+      if (!layer.match(path)) return false;
+    } catch {
+      return true;
+    }
     const inner = layer.slash ? stackOf(layer.handle) : undefined;
     return inner === undefined || mayRoute(inner, path);
   });

@@ -33,6 +33,18 @@ describe('mayRoute', () => {
     expect(mayRoute(stackOf(mounted), '/admin/whatever')).toBe(true);
     expect(mayRoute(stackOf(mounted), '/api/search')).toBe(false);
   });
+
+  test('a layer whose matcher throws (a malformed escape in a parameter) sends the request into the router, which answers it as before', () => {
+    const throwing = [
+      {
+        match: () => {
+          throw new URIError('URI malformed');
+        },
+        handle: null,
+      },
+    ];
+    expect(mayRoute(throwing, '/items/%E0%A4%A')).toBe(true);
+  });
 });
 
 describe('enterWhenRouted', () => {
