@@ -15,8 +15,27 @@ try {
   const results = JSON.parse(fs.readFileSync(out, 'utf8'));
   passed = results.numPassedTests;
   failed = results.numFailedTests + (results.numRuntimeErrorTestSuites ?? 0);
+  printSkipReasons(results);
 } catch {
   failed = Math.max(failed, 1);
 }
 process.stdout.write(`\n${passed} passed, ${failed} failed\n`);
 process.exit(r.status === 0 && failed === 0 ? 0 : 1);
+
+/** Suites skipped for a missing backend say why in their title ("… (skipped: TEST_DATABASE_URL is not set)"). */
+function printSkipReasons(results) {
+  const byReason = new Map();
+  for (const file of results.testResults) {
+    for (const t of file.assertionResults) {
+      const m = t.status === 'pending' && t.ancestorTitles.map((a) => /\(skipped: (.+)\)$/.exec(a)).find(Boolean);
+      if (!m) continue;
+      const r = byReason.get(m[1]) ?? { tests: 0, files: new Set() };
+      r.tests += 1;
+      r.files.add(path.relative(process.cwd(), file.name));
+      byReason.set(m[1], r);
+    }
+  }
+  for (const [reason, r] of byReason) {
+    process.stdout.write(`\nskipped ${r.tests} tests in ${r.files.size} files because ${reason}: ${[...r.files].join(', ')}\n`);
+  }
+}

@@ -1,10 +1,10 @@
-import { backends, postgresOnly } from '../support/backends';
+import { backends, describeOnPostgres } from '../support/backends';
 import { openDatabase, type Database, type Queryable } from '../../src/db/database';
 import { testConfig } from '../../src/config';
 import { createLogger } from '../../src/logger';
 import { turnCountingProxy } from '../support/turn-counting-proxy';
 
-describe.each(postgresOnly())('Database.transaction round trips on $name', (backend) => {
+describeOnPostgres('Database.transaction round trips on $name', (backend) => {
   let opened: Awaited<ReturnType<typeof backend.open>>;
   let proxy: Awaited<ReturnType<typeof turnCountingProxy>>;
   let viaProxy: Database;

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createClient } from 'redis';
-import { backends } from '../support/backends';
+import { backends, describeWithRedis } from '../support/backends';
 import { request, startTestApp, type TestApp } from '../support/app';
 import { startService, type RunningService } from '../../src/start';
 import { createLogger } from '../../src/logger';
@@ -11,9 +11,8 @@ import { createLogger } from '../../src/logger';
  * Redis connection and its own stores), as two processes would. Needs TEST_REDIS_URL (skipped otherwise).
  */
 const REDIS_URL = process.env.TEST_REDIS_URL;
-const describeWithRedis = REDIS_URL ? describe : describe.skip;
 
-describeWithRedis.each(backends())('rate limits shared through Redis on $name', (backend) => {
+describeWithRedis('rate limits shared through Redis on $name', (backend) => {
   const prefix = `test-${randomBytes(6).toString('hex')}:`;
   const config = {
     REDIS_URL: REDIS_URL!,

@@ -1,4 +1,4 @@
-import { backends, postgresOnly, type Backend } from '../support/backends';
+import { backends, describeOnPostgres, type Backend } from '../support/backends';
 import { startTestApp, type TestApp } from '../support/app';
 import { openDatabase } from '../../src/db/database';
 import { testConfig } from '../../src/config';
@@ -182,46 +182,42 @@ describe.each(backends())('the market mirror on $name', (backend) => {
 });
 
 // Two processes cannot share one PGlite directory (its lockfile refuses the second): PostgreSQL only.
-const shared = postgresOnly();
-(shared.length ? describe.each(shared) : describe.skip.each([{ name: 'postgres (TEST_DATABASE_URL unset)' }]))(
-  'two processes on one $name database',
-  (backend) => {
-    let fake: FakePolymarket;
-    let a: RunningService;
-    let b: RunningService;
-    let close: () => Promise<void>;
-    beforeAll(async () => {
-      fake = await new FakePolymarket().start();
-      // The resolved market is in the listing from the start, so each run would emit its event.
-      fake.keysetPages[1]!.markets.push(fixture('gamma-market-resolved'));
-      fake.keysetPages[0]!.markets = fake.keysetPages[0]!.markets.filter((m) => (m as { id: string }).id !== '516714');
-      const opened = await (backend as Backend).open();
-      const second = await openDatabase(testConfig({ DATABASE_URL: opened.url!, DB_POOL_SIZE: 5 }), silent);
-      const config = testConfig({ DATA_DIR: 'memory', LOG_LEVEL: 'silent', DATABASE_URL: opened.url!, ...polymarketConfig(fake.url) });
-      a = await startService(config, silent, { db: opened.db, background: false });
-      b = await startService(config, silent, { db: second, background: false });
-      close = async () => {
-        await a.stop();
-        await b.stop();
-        await second.close();
-        await opened.drop();
-        await fake.close();
-      };
-    });
-    afterAll(async () => close());
+describeOnPostgres('two processes on one $name database', (backend) => {
+  let fake: FakePolymarket;
+  let a: RunningService;
+  let b: RunningService;
+  let close: () => Promise<void>;
+  beforeAll(async () => {
+    fake = await new FakePolymarket().start();
+    // The resolved market is in the listing from the start, so each run would emit its event.
+    fake.keysetPages[1]!.markets.push(fixture('gamma-market-resolved'));
+    fake.keysetPages[0]!.markets = fake.keysetPages[0]!.markets.filter((m) => (m as { id: string }).id !== '516714');
+    const opened = await (backend as Backend).open();
+    const second = await openDatabase(testConfig({ DATABASE_URL: opened.url!, DB_POOL_SIZE: 5 }), silent);
+    const config = testConfig({ DATA_DIR: 'memory', LOG_LEVEL: 'silent', DATABASE_URL: opened.url!, ...polymarketConfig(fake.url) });
+    a = await startService(config, silent, { db: opened.db, background: false });
+    b = await startService(config, silent, { db: second, background: false });
+    close = async () => {
+      await a.stop();
+      await b.stop();
+      await second.close();
+      await opened.drop();
+      await fake.close();
+    };
+  });
+  afterAll(async () => close());
 
-    test('when both sync at the same moment, then one mirrors, the other skips, the upstream is listed once and the event is emitted once', async () => {
-      const outcomes = await Promise.all([a.services.marketSync.runOnce(), b.services.marketSync.runOnce()]);
-      const statuses = outcomes.map((o) => o.status);
-      expect(statuses.filter((s) => s === 'ran')).toHaveLength(1);
-      expect(statuses.filter((s) => s === 'locked' || s === 'fresh')).toHaveLength(1);
-      expect(fake.count('/markets/keyset')).toBe(2); // pages 1 and 2, by one process
-      const again = await Promise.all([a.services.marketSync.runOnce(), b.services.marketSync.runOnce()]);
-      // Within the interval neither syncs again (one may find the other holding the lock while it checks).
-      for (const o of again) expect(['fresh', 'locked']).toContain(o.status);
-      expect(fake.count('/markets/keyset')).toBe(2);
-      const events = await a.services.db.query<{ market_id: string; winner: string }>(`SELECT market_id, winner FROM market_events`);
-      expect(events).toEqual([{ market_id: '516714', winner: 'YES' }]);
-    });
-  },
-);
+  test('when both sync at the same moment, then one mirrors, the other skips, the upstream is listed once and the event is emitted once', async () => {
+    const outcomes = await Promise.all([a.services.marketSync.runOnce(), b.services.marketSync.runOnce()]);
+    const statuses = outcomes.map((o) => o.status);
+    expect(statuses.filter((s) => s === 'ran')).toHaveLength(1);
+    expect(statuses.filter((s) => s === 'locked' || s === 'fresh')).toHaveLength(1);
+    expect(fake.count('/markets/keyset')).toBe(2); // pages 1 and 2, by one process
+    const again = await Promise.all([a.services.marketSync.runOnce(), b.services.marketSync.runOnce()]);
+    // Within the interval neither syncs again (one may find the other holding the lock while it checks).
+    for (const o of again) expect(['fresh', 'locked']).toContain(o.status);
+    expect(fake.count('/markets/keyset')).toBe(2);
+    const events = await a.services.db.query<{ market_id: string; winner: string }>(`SELECT market_id, winner FROM market_events`);
+    expect(events).toEqual([{ market_id: '516714', winner: 'YES' }]);
+  });
+});

@@ -56,3 +56,32 @@ export function backends(): Backend[] {
 export function postgresOnly(): Backend[] {
   return backends().filter((b) => b.name === 'postgres');
 }
+
+export const POSTGRES_SKIP_REASON = 'TEST_DATABASE_URL is not set';
+export const REDIS_SKIP_REASON = 'TEST_REDIS_URL is not set';
+
+type SuiteBody = (backend: Backend) => void;
+
+/**
+ * `describe.each` over the PostgreSQL backend, or one skipped suite whose title carries the reason when
+ * TEST_DATABASE_URL is unset (jest refuses `.each` over an empty table, which fails the whole file).
+ * scripts/run-tests.js prints the skipped suites' reasons after the run.
+ */
+export function describeOnPostgres(title: string, body: SuiteBody): void {
+  describeOn(postgresOnly(), POSTGRES_SKIP_REASON, title, body);
+}
+
+/** `describe.each(backends())` that runs only when TEST_REDIS_URL is set; otherwise skipped with the reason. */
+export function describeWithRedis(title: string, body: SuiteBody): void {
+  if (process.env.TEST_REDIS_URL) describe.each(backends())(title, body);
+  else skipped(REDIS_SKIP_REASON, title, body);
+}
+
+function describeOn(list: Backend[], reason: string, title: string, body: SuiteBody): void {
+  if (list.length) describe.each(list)(title, body);
+  else skipped(reason, title, body);
+}
+
+function skipped(reason: string, title: string, body: SuiteBody): void {
+  describe.skip(`${title.replace('$name', 'postgres')} (skipped: ${reason})`, () => body(undefined as never));
+}

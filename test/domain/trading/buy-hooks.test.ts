@@ -1,4 +1,4 @@
-import { backends, postgresOnly } from '../../support/backends';
+import { backends, describeOnPostgres } from '../../support/backends';
 import { startTestApp, registerAgent, type TestApp } from '../../support/app';
 import { ControlledPrices, seedMarket } from '../../support/markets';
 import { turnCountingProxy } from '../../support/turn-counting-proxy';
@@ -84,7 +84,7 @@ describe.each(backends())('a buy and its hooks on $name', (backend) => {
   });
 });
 
-describe.each(postgresOnly())('a buy’s round trips on $name', (backend) => {
+describeOnPostgres('a buy’s round trips on $name', (backend) => {
   let t: TestApp;
   let proxy: Awaited<ReturnType<typeof turnCountingProxy>>;
   let viaProxy: Database;

@@ -1,11 +1,10 @@
-import { postgresOnly } from '../../support/backends';
+import { describeOnPostgres } from '../../support/backends';
 import { registerAgent, startTestApp, type TestApp } from '../../support/app';
 import { ControlledPrices, resolveMarket, seedMarket, type SeededMarket } from '../../support/markets';
 import { auditLedger } from '../../../src/domain/audit/ledger-audit';
 
 // PGlite runs transactions one at a time, so races only exist on PostgreSQL.
-const suites = postgresOnly();
-(suites.length ? describe.each(suites) : describe.skip.each([{ name: 'postgres (TEST_DATABASE_URL unset)' }]))('concurrent trading on $name', (backend) => {
+describeOnPostgres('concurrent trading on $name', (backend) => {
   let t: TestApp;
   const prices = new ControlledPrices();
   let m: SeededMarket;
