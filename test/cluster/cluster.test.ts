@@ -165,9 +165,6 @@ describeCluster('three processes behind HAProxy on one PostgreSQL and Redis', ()
       issuers.add(res.body.issuer);
     }
     expect([...issuers]).toEqual([cluster.url]);
-    // The operators' configuration (deploy/haproxy.cfg, for docker compose) is one HAProxy accepts.
-    const check = spawnSync(haproxyPath()!, ['-c', '-f', path.join(ROOT, 'deploy/haproxy.cfg')], { encoding: 'utf8' });
-    expect(`${check.status} ${check.stdout}${check.stderr}`).toMatch(/^0 /);
   });
 
   test('when a person signs in and an agent gets an OAuth token through the balancer, then the cookie and the token work on every process', async () => {
