@@ -24,6 +24,8 @@ const TIMER_SLACK_MS = 750;
 /** The README's bound: another process's writes show on a board within two seconds. */
 const BOARD_BOUND_MS = 2000;
 const TRADE_LIMIT = 30;
+/** Registrations per IP a minute: more than the test's agents need, fewer than the spoofing test sends. */
+const REGISTER_LIMIT = 20;
 
 const skipReason = !process.env.TEST_DATABASE_URL
   ? POSTGRES_SKIP_REASON
@@ -124,7 +126,7 @@ describeCluster('three processes behind HAProxy on one PostgreSQL and Redis', ()
         RATE_LIMIT_TRADE_PER_MIN: String(TRADE_LIMIT),
         RATE_LIMIT_SELL_PER_MIN: '1000',
         RATE_LIMIT_API_PER_MIN: '100000',
-        RATE_LIMIT_REGISTER_PER_MIN: '1000',
+        RATE_LIMIT_REGISTER_PER_MIN: String(REGISTER_LIMIT),
         // Debug: each process logs each sync it runs (and each request).
         LOG_LEVEL: 'debug',
       },
@@ -431,6 +433,22 @@ describeCluster('three processes behind HAProxy on one PostgreSQL and Redis', ()
     expect(boards[2]).toEqual(boards[0]);
     const firstShown = (name: string) => Math.min(...reads.filter((r) => r.process === name && r.shows).map((r) => r.sentAfterMs));
     console.log(`boards: app2 showed the trade in a read sent ${firstShown('app2')} ms after it, app3 ${firstShown('app3')} ms`);
+  });
+
+  test('when clients send their own X-Forwarded-For, then the processes still count them by the address HAProxy saw', async () => {
+    // Registration counts per IP. Were the balancer's address or a client's header taken for the client's, every
+    // spoofed address below would get its own counter and all would register.
+    const statuses: number[] = [];
+    for (let i = 0; i < REGISTER_LIMIT + 5; i += 1) {
+      const res = await checkedAgent(lb)
+        .post('/api/auth/register')
+        .set('X-Forwarded-For', `203.0.113.${i + 1}`)
+        .send({ email: `spoof-${i}-${randomBytes(3).toString('hex')}@example.com`, password: 'correct-horse', displayName: `Spoof${i}`, isAgent: true });
+      statuses.push(res.status);
+      if (res.status === 429) break;
+    }
+    expect(statuses.at(-1)).toBe(429);
+    expect(statuses.filter((s) => s === 201).length).toBeLessThanOrEqual(REGISTER_LIMIT);
   });
 
   test('when it is all over, then the ledger audit of the shared database passes', async () => {
