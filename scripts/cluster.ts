@@ -55,6 +55,8 @@ async function main(): Promise<void> {
         process.exit(1);
       });
   };
+  // Without the balancer the processes serve nobody at the one address: stop them too.
+  void cluster.haproxy.exited.then(() => stop('haproxy exited'));
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
 }

@@ -16,7 +16,8 @@ export class Haproxy {
   private constructor(
     private readonly child: ChildProcess,
     private readonly adminSocket: string,
-    private readonly exited: Promise<void>,
+    /** Settles when HAProxy exits, whoever stopped it. */
+    readonly exited: Promise<void>,
   ) {}
 
   /** Starts HAProxy on a configuration file; resolves once its runtime API answers. */

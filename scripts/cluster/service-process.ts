@@ -58,8 +58,9 @@ export class ServiceProcess {
       createInterface({ input: stream }).on('line', (line) => this.o.onLine?.(this.o.name, line));
     }
     this.exited = new Promise((resolve) =>
-      child.once('exit', (code) => {
+      child.once('exit', (code, signal) => {
         if (this.child === child) this.child = null;
+        this.o.onLine?.(this.o.name, `process ${child.pid} exited (${signal ?? `code ${code}`})`);
         resolve(code);
       }),
     );
