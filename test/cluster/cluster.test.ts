@@ -1,6 +1,5 @@
 import { spawnSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import request from 'supertest';
 import { checkedAgent } from '../support/openapi-check';
@@ -37,23 +36,10 @@ const skipReason = !process.env.TEST_DATABASE_URL
 // The same title form as test/support/backends.ts, so scripts/run-tests.js prints the reason.
 const describeCluster = skipReason ? (title: string, body: () => void) => describe.skip(`${title} (skipped: ${skipReason})`, body) : describe;
 
-/** The processes run dist/: build it when any source is newer than the last build. */
+/** The processes run dist/: build it as npm start would, when an input of the build changed since the last build. */
 function ensureBuilt(): void {
-  const newest = (dir: string): number =>
-    readdirSync(dir, { withFileTypes: true }).reduce((m, e) => {
-      const p = path.join(dir, e.name);
-      return Math.max(m, e.isDirectory() ? newest(p) : e.name.endsWith('.ts') ? statSync(p).mtimeMs : 0);
-    }, 0);
-  const built = (() => {
-    try {
-      return statSync(path.join(ROOT, 'dist/src/main.js')).mtimeMs;
-    } catch {
-      return 0;
-    }
-  })();
-  const sources = Math.max(newest(path.join(ROOT, 'src')), newest(path.join(ROOT, 'scripts')), statSync(path.join(ROOT, 'package.json')).mtimeMs);
-  if (built >= sources) return;
-  const r = spawnSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: ROOT, encoding: 'utf8' });
+  if (spawnSync(process.execPath, [path.join(ROOT, 'scripts/build-stamp.js'), 'check'], { cwd: ROOT }).status === 0) return;
+  const r = spawnSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`npm run build failed:\n${r.stdout}${r.stderr}`);
 }
 
