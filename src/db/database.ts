@@ -55,6 +55,13 @@ export class Database implements Queryable {
   async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
     let broken: Error | undefined;
+    // The pool listens for errors only on idle clients: a connection that drops while checked out emits
+    // 'error' on the client, which with no listener ends the process. Noted here, the client is discarded
+    // on release; the statements in flight reject on their own ("Connection terminated unexpectedly").
+    const onError = (err: Error) => {
+      broken = err;
+    };
+    client.on('error', onError);
     let queue: Promise<unknown> = Promise.resolve();
     const send = (sql: string, params: unknown[] = [], name?: string): Promise<QueryResult> => {
       if (this.kind === 'postgres') return client.query(statement(sql, params, name));
@@ -87,7 +94,8 @@ export class Database implements Queryable {
       });
       throw err;
     } finally {
-      // A connection that cannot even roll back is discarded (PGlite has only the one: keep it).
+      if (!broken) client.off('error', onError); // a broken client keeps it: it is discarded, late errors and all
+      // A connection that dropped or cannot even roll back is discarded (PGlite has only the one: keep it).
       client.release(this.kind === 'postgres' ? broken : undefined);
     }
   }

@@ -1,3 +1,5 @@
+import { isDatabaseUnavailable } from './database-unavailable';
+
 /**
  * The one error class of the service. Its `code` is stable; HTTP status and JSON-RPC code come
  * from ERROR_TABLE so every transport answers the same condition the same way.
@@ -79,7 +81,7 @@ export function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
   const pgCode = (err as { code?: string } | null)?.code;
   // Pool exhausted / connection timeouts / statement timeouts: the service is busy, not broken.
-  if (pgCode === '57014' || /timeout exceeded when trying to connect/i.test(String((err as Error)?.message))) {
+  if (pgCode === '57014' || /timeout exceeded when trying to connect/i.test(String((err as Error)?.message)) || isDatabaseUnavailable(err)) {
     return new AppError('SERVICE_UNAVAILABLE', 'The database is busy; retry shortly.', { hint: 'Retry after a second.' });
   }
   return new AppError('INTERNAL', 'Internal error. Quote the request id when reporting it.');
