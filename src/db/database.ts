@@ -120,9 +120,13 @@ const common = {
 };
 
 export function postgresDataSource(
-  config: Pick<Config, 'DATABASE_URL' | 'DB_POOL_SIZE' | 'DB_CONNECT_TIMEOUT_MS' | 'DB_STATEMENT_TIMEOUT_MS'>,
+  config: Pick<Config, 'DATABASE_URL' | 'DB_POOL_SIZE' | 'DB_CONNECT_TIMEOUT_MS' | 'DB_STATEMENT_TIMEOUT_MS' | 'DB_QUERY_TIMEOUT_MS'>,
   url?: string,
 ): DataSource {
+  // The server cancels a slow statement a little before the client gives up on it, so a statement that is
+  // merely slow costs only itself (57014, connection kept); the client-side bound then fires only when the
+  // server or the link stalls, and pg destroys that connection (a pipelined one cannot be reused).
+  const statementTimeout = Math.max(1, Math.min(config.DB_STATEMENT_TIMEOUT_MS, config.DB_QUERY_TIMEOUT_MS - 250));
   return new DataSource({
     ...common,
     url: url ?? config.DATABASE_URL,
@@ -130,7 +134,8 @@ export function postgresDataSource(
     extra: {
       max: config.DB_POOL_SIZE,
       connectionTimeoutMillis: config.DB_CONNECT_TIMEOUT_MS,
-      statement_timeout: config.DB_STATEMENT_TIMEOUT_MS,
+      query_timeout: config.DB_QUERY_TIMEOUT_MS,
+      statement_timeout: statementTimeout,
       idle_in_transaction_session_timeout: config.DB_STATEMENT_TIMEOUT_MS * 2,
       application_name: 'paper-trading',
       // Statements issued together go out together (see Database.transaction); each still gets its own result or error.
