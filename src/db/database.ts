@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { types, type Pool, type QueryResult } from 'pg';
+import { Client, types, type ClientConfig, type Pool, type QueryResult } from 'pg';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
 import { MIGRATIONS } from './migrations';
@@ -98,6 +98,18 @@ export class Database implements Queryable {
       // A connection that dropped or cannot even roll back is discarded (PGlite has only the one: keep it).
       client.release(this.kind === 'postgres' ? broken : undefined);
     }
+  }
+
+  /**
+   * A connection of its own, outside the pool and with the pool's options, for a session that must last as
+   * long as the process (a lease held as an advisory lock). `onLost` hears when it drops; it is then unusable.
+   */
+  async sessionClient(onLost: (err?: Error) => void): Promise<Client> {
+    const client = new Client(this.pool.options as ClientConfig);
+    client.on('error', onLost);
+    client.on('end', () => onLost());
+    await client.connect();
+    return client;
   }
 
   async pendingMigrations(): Promise<boolean> {

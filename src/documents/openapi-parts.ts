@@ -126,6 +126,12 @@ function errorHeaders(status: number): Record<string, unknown> {
     headers.RateLimit = { description: 'Remaining requests and reset (IETF RateLimit header).', schema: { type: 'string' } };
     headers['RateLimit-Policy'] = { description: 'Quota and window of the limit class.', schema: { type: 'string' } };
   }
+  if (status === 409) {
+    headers['Retry-After'] = {
+      description: 'When a request with the same Idempotency-Key is still running: seconds to wait before retrying it.',
+      schema: { type: 'integer', minimum: 1 },
+    };
+  }
   if (status === 503) {
     headers['Retry-After'] = {
       description: 'When the database is unavailable: seconds to wait before sending the same request again.',
