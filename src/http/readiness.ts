@@ -53,5 +53,8 @@ export async function readinessReport(services: Services, timeoutMs = READY_CHEC
     }
   };
   await Promise.all([database(), feed()]);
+  // Redis only shares rate-limit counters: without it limits hold per process, so it never fails readiness.
+  const redis = services.limiter.health?.().redis;
+  if (redis) checks.redis = redis;
   return { ok, checks };
 }
