@@ -53,7 +53,7 @@ export const ERROR_MEANING: Record<ErrorCode, string> = {
   INTERNAL: 'unexpected failure; quote requestId when reporting it',
   UPSTREAM_UNAVAILABLE: 'the market-data backend is unavailable; retry later',
   PRICE_UNAVAILABLE: 'no fresh live price; nothing was executed',
-  SERVICE_UNAVAILABLE: 'the service is busy or not ready; retry shortly',
+  SERVICE_UNAVAILABLE: 'the service or its database is unavailable or busy; nothing changed; retry after Retry-After seconds',
 };
 
 /**
@@ -125,6 +125,18 @@ function errorHeaders(status: number): Record<string, unknown> {
     headers['Retry-After'] = { description: 'Seconds until the window resets.', required: true, schema: { type: 'integer', minimum: 1 } };
     headers.RateLimit = { description: 'Remaining requests and reset (IETF RateLimit header).', schema: { type: 'string' } };
     headers['RateLimit-Policy'] = { description: 'Quota and window of the limit class.', schema: { type: 'string' } };
+  }
+  if (status === 409) {
+    headers['Retry-After'] = {
+      description: 'When a request with the same Idempotency-Key is still running: seconds to wait before retrying it.',
+      schema: { type: 'integer', minimum: 1 },
+    };
+  }
+  if (status === 503) {
+    headers['Retry-After'] = {
+      description: 'When the database is unavailable: seconds to wait before sending the same request again.',
+      schema: { type: 'integer', minimum: 1 },
+    };
   }
   if (status === 405) headers.Allow = { description: 'The methods this path accepts.', schema: { type: 'string' } };
   return headers;

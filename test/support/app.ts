@@ -6,6 +6,7 @@ import { testConfig, type Config } from '../../src/config';
 import { createLogger, type Logger } from '../../src/logger';
 import { startService, type RunningService } from '../../src/start';
 import type { Clock } from '../../src/registry/context';
+import type { RateLimiter } from '../../src/http/rate-limiter';
 import type { PriceService } from '../../src/market-data/price-service';
 import { checkedAgent, type CheckedAgent } from './openapi-check';
 
@@ -28,6 +29,8 @@ export interface TestAppOptions {
   prices?: PriceService;
   /** false: no market sync at start nor on a timer; the test calls services.marketSync.runOnce(). */
   background?: boolean;
+  /** A rate limiter built by the test (e.g. with a short circuit-breaker probe period). */
+  limiter?: (config: Config, log: Logger) => RateLimiter;
 }
 
 /** High limits unless a test sets them: most tests are not about rate limiting. */
@@ -56,6 +59,7 @@ export async function startTestApp(backend: Backend, opts: TestAppOptions = {}):
     validateOutput: true,
     prices: opts.prices,
     background: opts.background,
+    limiter: opts.limiter?.(config, opts.log ?? createLogger('silent')),
   });
   if (server) server.on('request', service.app);
   return {
