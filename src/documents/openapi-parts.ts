@@ -41,6 +41,7 @@ export const ERROR_MEANING: Record<ErrorCode, string> = {
   NOT_COMPLETED: 'the challenge is not completed yet',
   ALREADY_CLAIMED: 'the reward was already claimed',
   EMAIL_TAKEN: 'an account with this email exists (emails compare case-insensitively)',
+  WRONG_PASSWORD: 'the password confirming this account change is wrong; nothing changed',
   UNAUTHORIZED: 'missing or invalid API key or access token, or a credential sent outside the Authorization header',
   SESSION_REQUIRED: 'this operation needs a browser session; API keys and access tokens are not accepted',
   FORBIDDEN: 'authenticated, but not allowed to do this',

@@ -12,6 +12,8 @@ export const ERROR_TABLE = {
   NOT_COMPLETED: { status: 400, rpc: -32013 },
   ALREADY_CLAIMED: { status: 400, rpc: -32014 },
   EMAIL_TAKEN: { status: 400, rpc: -32015 },
+  // A password confirming an account change is wrong: 400, not 401, since the caller's credentials are fine.
+  WRONG_PASSWORD: { status: 400, rpc: -32016 },
   // -32001..-32009 are A2A's own codes (TaskNotFound, UnsupportedOperation…) on the same endpoint: stay clear of them.
   UNAUTHORIZED: { status: 401, rpc: -32041 },
   SESSION_REQUIRED: { status: 401, rpc: -32042 },
