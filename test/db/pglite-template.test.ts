@@ -30,7 +30,7 @@ describe('the embedded database template', () => {
 
     const dataDir = path.join(dir, 'data');
     const { log, lines } = recording();
-    const embedded = await openPglite(dataDir, log, template);
+    const embedded = await openPglite(dataDir, log, { templateDir: template });
     await embedded.close();
     expect(lines).toContain('embedded database created from the build template');
 
@@ -49,14 +49,14 @@ describe('the embedded database template', () => {
 
   test('when the data directory already holds a database, then the template is not copied over it', async () => {
     const { log, lines } = recording();
-    const embedded = await openPglite(path.join(dir, 'data'), log, path.join(dir, 'template'));
+    const embedded = await openPglite(path.join(dir, 'data'), log, { templateDir: path.join(dir, 'template') });
     await embedded.close();
     expect(lines).not.toContain('embedded database created from the build template');
   });
 
   test('when there is no template, then PGlite creates the database itself', async () => {
     const { log, lines } = recording();
-    const embedded = await openPglite(path.join(dir, 'fresh'), log, path.join(dir, 'missing'));
+    const embedded = await openPglite(path.join(dir, 'fresh'), log, { templateDir: path.join(dir, 'missing') });
     await embedded.close();
     expect(lines).not.toContain('embedded database created from the build template');
     expect(fs.existsSync(path.join(dir, 'fresh', 'PG_VERSION'))).toBe(true);
