@@ -156,6 +156,12 @@ describe.each(backends())('the market venue failing on $name', (backend: Backend
         expect(res.body.error).not.toMatch(/not trading/);
       }
       expect(await books()).toEqual(before);
+      // Reads of the market still answer, from the mirror, saying so.
+      const read = Date.now();
+      const odds = await t.api.get(`/api/markets/${FED_ID}`);
+      expect(Date.now() - read).toBeLessThan(inTime());
+      expect(odds.status).toBe(200);
+      expect(odds.body.odds).toMatchObject({ live: false, source: 'mirror' });
 
       // The sync fails in the background; meanwhile the process answers, and /ready reports the feed without failing.
       const started = Date.now();
