@@ -40,6 +40,13 @@ const ConfigSchema = z
     MARKET_FEED: z.enum(['simulated', 'polymarket']).default('simulated'),
     POLYMARKET_GAMMA_URL: z.url().default('https://gamma-api.polymarket.com'),
     POLYMARKET_CLOB_URL: z.url().default('https://clob.polymarket.com'),
+    /**
+     * Bound on each attempt of a call to the venue, headers and body together; with POLYMARKET_RETRIES it bounds
+     * how long a price (and so a trade) can wait on a venue that is slow or silent before answering 503.
+     */
+    POLYMARKET_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(4000),
+    /** Attempts after the first (timeouts, network errors, 429, 5xx only). */
+    POLYMARKET_RETRIES: z.coerce.number().int().min(0).max(5).default(2),
     MARKET_SYNC_INTERVAL_S: positiveInt(60),
     PRICE_MAX_AGE_S: positiveInt(120),
     SIM_SEED: z.coerce.number().int().default(42),

@@ -38,6 +38,13 @@ describe('configuration', () => {
     expect(extra({ DB_STATEMENT_TIMEOUT_MS: '1000' })).toMatchObject({ query_timeout: 5000, statement_timeout: 1000 });
   });
 
+  test('POLYMARKET_TIMEOUT_MS defaults to 4 s and POLYMARKET_RETRIES to 2; both take bounded integers only', () => {
+    expect(loadConfig({})).toMatchObject({ POLYMARKET_TIMEOUT_MS: 4000, POLYMARKET_RETRIES: 2 });
+    expect(loadConfig({ POLYMARKET_TIMEOUT_MS: '250', POLYMARKET_RETRIES: '0' })).toMatchObject({ POLYMARKET_TIMEOUT_MS: 250, POLYMARKET_RETRIES: 0 });
+    for (const bad of ['0', '99', '60001', 'slow', '1.5']) expect(() => loadConfig({ POLYMARKET_TIMEOUT_MS: bad })).toThrow(/POLYMARKET_TIMEOUT_MS/);
+    for (const bad of ['-1', '6', 'many', '0.5']) expect(() => loadConfig({ POLYMARKET_RETRIES: bad })).toThrow(/POLYMARKET_RETRIES/);
+  });
+
   test('BASE_URL follows PORT unless set, and loses a trailing slash', () => {
     expect(loadConfig({ PORT: '8080' }).BASE_URL).toBe('http://localhost:8080');
     expect(loadConfig({ BASE_URL: 'https://paper.example.com/' }).BASE_URL).toBe('https://paper.example.com');

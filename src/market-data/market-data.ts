@@ -26,7 +26,13 @@ export function createMarketData(args: { config: Config; db: Database; log: Logg
   const log = args.log.child({ component: 'market-data' });
   const feed: MarketFeed =
     config.MARKET_FEED === 'polymarket'
-      ? new PolymarketFeed({ gammaUrl: config.POLYMARKET_GAMMA_URL, clobUrl: config.POLYMARKET_CLOB_URL, now: () => clock.now().getTime(), log })
+      ? new PolymarketFeed({
+          gammaUrl: config.POLYMARKET_GAMMA_URL,
+          clobUrl: config.POLYMARKET_CLOB_URL,
+          now: () => clock.now().getTime(),
+          log,
+          upstream: { timeoutMs: config.POLYMARKET_TIMEOUT_MS, retries: config.POLYMARKET_RETRIES },
+        })
       : new SimulatedFeed({ seed: config.SIM_SEED, speed: config.SIM_SPEED }, clock);
   const store = new MarketStore(db, log);
   const prices = args.prices ?? new LivePriceService(feed, db, clock, log, { maxAgeS: config.PRICE_MAX_AGE_S });

@@ -208,8 +208,12 @@ export class PolymarketFeed implements MarketFeed {
     const midBody = await this.clob.getJson('/midpoint', { token_id: tokenId });
     const mid = midBody === null ? null : ClobMidpoint.safeParse(midBody);
     const midMicro = mid?.success ? priceToMicro(mid.data.mid ?? mid.data.mid_price) : null;
-    if (midMicro === null)
+    if (midMicro === null) {
+      // Bodies that fit none of the CLOB's shapes are venue trouble (an outage page, a changed API), not a closed market.
+      if ((book !== null && !parsed?.success) || (midBody !== null && !mid?.success))
+        throw new FeedError('unavailable', 'The CLOB answered /book and /midpoint with unexpected shapes.');
       throw new FeedError(book === null && midBody === null ? 'unknown-token' : 'not-trading', 'The venue quotes no price for this token.');
+    }
     return { tokenId, bidMicro: midMicro, askMicro: midMicro, midMicro, asOf: new Date(this.now()) };
   }
 

@@ -41,6 +41,13 @@ export class UpstreamClient {
     this.breaker = new CircuitBreaker({ threshold: opts.breakerThreshold, cooldownMs: opts.breakerCooldownMs, now: opts.now });
   }
 
+  /** The longest one getJson can take: every attempt timing out, plus the longest backoffs between them. */
+  get deadlineMs(): number {
+    let ms = (this.opts.retries + 1) * this.opts.timeoutMs;
+    for (let attempt = 1; attempt <= this.opts.retries; attempt++) ms += this.opts.backoffMs * 2 ** (attempt - 1) * 1.5;
+    return ms;
+  }
+
   async getJson(path: string, query: Record<string, string | number | boolean | undefined> = {}): Promise<unknown | null> {
     if (!this.breaker.allow()) throw new FeedError('unavailable', `${this.name} is unavailable (circuit open after repeated failures).`);
     const url = new URL(path, this.baseUrl.endsWith('/') ? this.baseUrl : `${this.baseUrl}/`);

@@ -191,6 +191,15 @@ describe('the Polymarket adapter against a fake upstream', () => {
     expect((err as FeedError).kind).toBe('unknown-token');
   });
 
+  test('when every CLOB answer has the wrong shape, then the quote fails as unavailable (venue trouble), not as a market that is not trading', async () => {
+    fake.fail('*', { kind: 'body', status: 200, contentType: 'application/json', body: '{"data":"maintenance","bids":7}' });
+    const err = await feed()
+      .quote(FED_YES)
+      .catch((e: unknown) => e);
+    expect((err as FeedError).kind).toBe('unavailable');
+    expect(fake.count('/midpoint')).toBe(1);
+  });
+
   test('when price history is asked, then /prices-history gets market, interval and fidelity, and bad points are dropped', async () => {
     fake.histories.set(FED_YES, fixture('clob-prices-history'));
     const from = 1763712000;

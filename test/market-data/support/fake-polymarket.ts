@@ -10,7 +10,14 @@ export function fixture<T = Record<string, unknown>>(name: string): T {
   return JSON.parse(fs.readFileSync(path.join(FIXTURES, `${name}.json`), 'utf8')) as T;
 }
 
-type Fault = { kind: 'status'; status: number } | { kind: 'hang' } | { kind: 'garbage' };
+type Fault =
+  | { kind: 'status'; status: number }
+  | { kind: 'hang' }
+  | { kind: 'garbage' }
+  /** Answers as usual, but only after `ms`. */
+  | { kind: 'slow'; ms: number }
+  /** Answers exactly this (HTML, truncated or wrongly shaped JSON, …). */
+  | { kind: 'body'; status: number; contentType: string; body: string };
 
 /**
  * A local stand-in for the Gamma and CLOB APIs (one server answers both), serving recorded responses
@@ -44,7 +51,7 @@ export class FakePolymarket {
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
 
-  /** After `after` good answers, the next `times` requests to `path` get the fault (Infinity: until healed). */
+  /** After `after` good answers, the next `times` requests to `path` (`*`: any path without its own fault) get the fault (Infinity: until healed). */
   fail(pathname: string, fault: Fault, times = Infinity, after = 0): void {
     this.faults.set(pathname, { fault, times, after });
   }
@@ -67,11 +74,21 @@ export class FakePolymarket {
     const url = new URL(req.url ?? '/', 'http://fake');
     const query = Object.fromEntries(url.searchParams.entries());
     this.requests.push({ path: url.pathname, query });
-    const f = this.faults.get(url.pathname);
+    const f = this.faults.get(url.pathname) ?? this.faults.get('*');
     if (f && f.after > 0) f.after -= 1;
     else if (f && f.times > 0) {
       f.times -= 1;
       if (f.fault.kind === 'hang') return; // never answers: the client's timeout has to end it
+      if (f.fault.kind === 'slow') {
+        setTimeout(() => {
+          if (!res.destroyed) this.answer(url.pathname, query, res);
+        }, f.fault.ms).unref();
+        return;
+      }
+      if (f.fault.kind === 'body') {
+        res.writeHead(f.fault.status, { 'content-type': f.fault.contentType }).end(f.fault.body);
+        return;
+      }
       if (f.fault.kind === 'garbage') {
         res.writeHead(200, { 'content-type': 'application/json' }).end('{"markets": [ {"id": "1"');
         return;
@@ -79,11 +96,15 @@ export class FakePolymarket {
       res.writeHead(f.fault.status, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'upstream trouble' }));
       return;
     }
+    this.answer(url.pathname, query, res);
+  }
+
+  private answer(pathname: string, query: Record<string, string>, res: http.ServerResponse): void {
     const send = (body: unknown) => {
       if (body === undefined) res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'not found' }));
       else res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     };
-    const p = url.pathname;
+    const p = pathname;
     if (p === '/markets/keyset') {
       if (!this.keysetAvailable) return send(undefined);
       const cursor = query.after_cursor;
