@@ -2,7 +2,7 @@
  * `npm run bench:soak`: memory over time under mixed agents (REST, JSON-RPC, MCP) with a fault in the middle,
  * on PostgreSQL (its connections terminated) and on the embedded database (the process stalled), each idle
  * first. SOAK_MINUTES sets the load time of each (default 3); SOAK_AGENTS the agents (default 12);
- * SOAK_COMPARE_FLAGS=1 also runs PostgreSQL without npm start's heap flags, to weigh them.
+ * SOAK_COMPARE_FLAGS=1 also runs both databases without npm start's heap flags, to weigh them.
  * Targets (issue 20): idle RSS ≤ 150 MB on PostgreSQL and ≤ 300 MB embedded, loaded ≤ 2× idle, a flat slope.
  * Last line: one JSON object; `rss` is the PostgreSQL run's.
  */
@@ -27,8 +27,11 @@ async function main(): Promise<void> {
   show('postgres', postgres);
   const embedded = await run('embedded');
   show('embedded', embedded);
-  const withoutFlags = process.env.SOAK_COMPARE_FLAGS === '1' ? await run('postgres', false) : undefined;
+  const compare = process.env.SOAK_COMPARE_FLAGS === '1';
+  const withoutFlags = compare ? await run('postgres', false) : undefined;
   if (withoutFlags) show('postgres without the heap flags', withoutFlags);
+  const embeddedWithoutFlags = compare ? await run('embedded', false) : undefined;
+  if (embeddedWithoutFlags) show('embedded without the heap flags', embeddedWithoutFlags);
   const targets = {
     idlePostgresMb: 150,
     idleEmbeddedMb: 300,
@@ -49,6 +52,7 @@ async function main(): Promise<void> {
       postgres,
       embedded,
       ...(withoutFlags ? { postgresWithoutHeapFlags: withoutFlags } : {}),
+      ...(embeddedWithoutFlags ? { embeddedWithoutHeapFlags: embeddedWithoutFlags } : {}),
       targets,
       met,
     }),

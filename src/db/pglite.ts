@@ -2,6 +2,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Logger } from '../logger';
 
+/**
+ * Postgres settings the embedded database runs with, on top of PGlite's own start parameters. PGlite puts
+ * Postgres's shared memory inside its WebAssembly memory and touches all of it at start, so initdb's 128 MB
+ * of shared_buffers was some 120 MB of the idle process (bench/README.md, "Embedded database's memory").
+ * The files sit in the OS's page cache behind it either way; 16 MB of buffers (2,048 pages) holds a
+ * trying-out database's working set. Durability is unchanged: this sizes a cache, not what is written.
+ */
+export const PGLITE_SETTINGS: Readonly<Record<string, string>> = { shared_buffers: '16MB' };
+
 /** Made by `npm run build` (scripts/write-pglite-template.ts) beside dist/src: migrated, empty. */
 export const PGLITE_TEMPLATE_DIR = path.join(__dirname, '..', '..', 'pglite-template');
 
@@ -39,6 +48,7 @@ export async function openPglite(dataDir: string, log: Logger, seed: EmbeddedSee
   }
   const pglite = await PGlite.create(inMemory ? undefined : path.resolve(dataDir), {
     extensions: { pg_trgm },
+    startParams: [...PGlite.defaultStartParams, ...Object.entries(PGLITE_SETTINGS).flatMap(([name, value]) => ['-c', `${name}=${value}`])],
     ...(inMemory && seed.image ? { loadDataDir: seed.image } : {}),
   });
   const pgConfig = createPgConfig(pglite) as unknown as Record<string, unknown>;

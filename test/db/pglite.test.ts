@@ -1,0 +1,52 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Client } from 'pg';
+import { openPglite, PGLITE_SETTINGS } from '../../src/db/pglite';
+import { openDatabase } from '../../src/db/database';
+import { testConfig } from '../../src/config';
+import { createLogger } from '../../src/logger';
+import { migratedImage } from '../support/pglite-image';
+
+/** The embedded database's Postgres settings are what keeps its idle memory down (bench/README.md). */
+describe('the embedded database settings', () => {
+  const silent = createLogger('silent');
+
+  test('when the service opens an in-memory embedded database, then it runs with the chosen shared_buffers', async () => {
+    const db = await openDatabase(testConfig({ DATA_DIR: 'memory' }), silent, { image: await migratedImage() });
+    try {
+      expect(await db.query('SHOW shared_buffers')).toEqual([{ shared_buffers: '16MB' }]);
+    } finally {
+      await db.close();
+    }
+  });
+
+  test('when an embedded database is opened on a data directory, then every chosen setting is in force', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pglite-settings-'));
+    const embedded = await openPglite(path.join(dir, 'data'), silent, { templateDir: path.join(dir, 'missing') });
+    const client = new Client(embedded.pgConfig);
+    try {
+      await client.connect();
+      for (const [name, value] of Object.entries(PGLITE_SETTINGS)) {
+        const { rows } = await client.query<Record<string, string>>(`SHOW ${name}`);
+        expect(rows).toEqual([{ [name]: value }]);
+      }
+      // A cache size, not durability: what is committed survives a reopen.
+      await client.query('CREATE TABLE kept (n int)');
+      await client.query('INSERT INTO kept VALUES (42)');
+    } finally {
+      await client.end();
+      await embedded.close();
+    }
+    const reopened = await openPglite(path.join(dir, 'data'), silent, { templateDir: path.join(dir, 'missing') });
+    const again = new Client(reopened.pgConfig);
+    try {
+      await again.connect();
+      expect((await again.query('SELECT n FROM kept')).rows).toEqual([{ n: 42 }]);
+    } finally {
+      await again.end();
+      await reopened.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
