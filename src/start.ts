@@ -19,7 +19,16 @@ export interface RunningService {
 export async function startService(
   config: Config,
   log: Logger,
-  opts: { db?: Database; clock?: Clock; validateOutput?: boolean; limiter?: RateLimiter; background?: boolean; prices?: PriceService } = {},
+  opts: {
+    db?: Database;
+    clock?: Clock;
+    validateOutput?: boolean;
+    limiter?: RateLimiter;
+    background?: boolean;
+    prices?: PriceService;
+    /** The built web app (default dist/web); null: plain server-rendered pages. */
+    webDir?: string | null;
+  } = {},
 ): Promise<RunningService> {
   const registry = buildRegistry();
   const db = opts.db ?? (await openDatabase(config, log));
@@ -33,7 +42,7 @@ export async function startService(
   services.marketSync.afterSync.push((now) => services.markets.refreshSearchTerms(now));
   services.stoppers.push(() => services.marketSync.stop());
   if (opts.background !== false) await services.marketSync.start();
-  const app = createApp(services, { validateOutput: opts.validateOutput });
+  const app = createApp(services, { validateOutput: opts.validateOutput, webDir: opts.webDir });
   return {
     app,
     services,

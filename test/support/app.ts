@@ -28,6 +28,8 @@ export interface TestAppOptions {
   prices?: PriceService;
   /** false: no market sync at start nor on a timer; the test calls services.marketSync.runOnce(). */
   background?: boolean;
+  /** The built web app to serve (default dist/web when built); null: plain server-rendered pages. */
+  webDir?: string | null;
 }
 
 /** High limits unless a test sets them: most tests are not about rate limiting. */
@@ -56,6 +58,7 @@ export async function startTestApp(backend: Backend, opts: TestAppOptions = {}):
     validateOutput: true,
     prices: opts.prices,
     background: opts.background,
+    webDir: opts.webDir,
   });
   if (server) server.on('request', service.app);
   return {
