@@ -2,6 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Logger } from '../logger';
 
+/** Made by `npm run build` (scripts/write-pglite-template.ts) beside dist/src: migrated, empty. */
+export const PGLITE_TEMPLATE_DIR = path.join(__dirname, '..', '..', 'pglite-template');
+
 export interface EmbeddedPostgres {
   pgConfig: Record<string, unknown>;
   close: () => Promise<void>;
@@ -12,7 +15,7 @@ export interface EmbeddedPostgres {
  * (typeorm-pglite shares one session across connections and loses updates: STACK.md).
  * Two processes on one directory would silently lose writes, so a lockfile refuses the second.
  */
-export async function openPglite(dataDir: string, log: Logger): Promise<EmbeddedPostgres> {
+export async function openPglite(dataDir: string, log: Logger, templateDir = PGLITE_TEMPLATE_DIR): Promise<EmbeddedPostgres> {
   const { PGlite } = await import('@electric-sql/pglite');
   const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
   const { createPgConfig } = await import('@electric-sql/pglite/node-postgres');
@@ -21,6 +24,7 @@ export async function openPglite(dataDir: string, log: Logger): Promise<Embedded
   if (!inMemory) {
     fs.mkdirSync(dataDir, { recursive: true });
     releaseLock = takeLock(path.join(dataDir, 'service.lock'));
+    if (seedFromTemplate(dataDir, templateDir)) log.info('embedded database created from the build template', { dataDir });
     log.warn('embedded database in use: not crash-durable (no fsync); set DATABASE_URL for data you care about', { dataDir });
   }
   const pglite = await PGlite.create(inMemory ? undefined : path.resolve(dataDir), { extensions: { pg_trgm } });
@@ -32,6 +36,16 @@ export async function openPglite(dataDir: string, log: Logger): Promise<Embedded
       releaseLock();
     },
   };
+}
+
+/**
+ * A new data directory starts as a copy of the build's template instead of PGlite's initdb and every
+ * migration (most of a first start's time). Without a template, PGlite creates the database as before.
+ */
+function seedFromTemplate(dataDir: string, templateDir: string): boolean {
+  if (fs.existsSync(path.join(dataDir, 'PG_VERSION')) || !fs.existsSync(path.join(templateDir, 'PG_VERSION'))) return false;
+  fs.cpSync(templateDir, dataDir, { recursive: true });
+  return true;
 }
 
 function takeLock(file: string): () => void {

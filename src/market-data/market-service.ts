@@ -6,6 +6,7 @@ import type { Clock } from '../registry/context';
 import { FeedError, type FeedSource, type MarketFeed, type PricePoint } from './feed';
 import type { ConcurrencyGate } from '../db/concurrency-gate';
 import { findMarketRows } from './market-search';
+import { CATEGORIES_SQL, decodeCursor, encodeCursor, listStatement, type ListedRow, type ListQuery } from './market-listing';
 import type { MarketStore } from './market-store';
 import { MARKET_COLUMNS, MARKET_JOINS, toMarketView, type MarketRow, type MarketView, type MarketViewRow } from './market-view';
 import { localPoints, locallyCovered, rangeFor, type Interval } from './price-history';
@@ -72,6 +73,25 @@ export class MarketService {
       log.error('market search failed', { error: err instanceof Error ? err.message : String(err) });
       throw searchDown();
     }
+  }
+
+  /** A page of the mirror's markets in one sort, after the cursor of the previous page (keyset: stable under inserts). */
+  async list(q: ListQuery): Promise<{ markets: MarketView[]; nextCursor: string | null }> {
+    const after = q.cursor !== undefined ? decodeCursor(q.cursor, q.sort) : null;
+    const { sql, params } = listStatement(q, after);
+    const rows = await this.deps.db.query<ListedRow>(sql, params);
+    const page = rows.slice(0, q.limit);
+    const last = page[page.length - 1];
+    return {
+      markets: page.map(toMarketView),
+      nextCursor: rows.length > q.limit && last ? encodeCursor({ s: q.sort, k: last.sort_key, i: last.id }) : null,
+    };
+  }
+
+  /** Categories of active markets with how many each has, most first. */
+  async categories(): Promise<Array<{ category: string; activeMarkets: number }>> {
+    const rows = await this.deps.db.query<{ category: string; n: number }>(CATEGORIES_SQL);
+    return rows.map((r) => ({ category: r.category, activeMarkets: r.n }));
   }
 
   /**

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineMethod } from '../registry/method';
 import { Probability } from './common-schemas';
 import { INTERVALS } from '../market-data/price-history';
+import { LIST_STATUSES, MARKET_SORTS } from '../market-data/market-listing';
 
 const DATA_NOTE =
   'Market data is mirrored on a delay from the configured venue (Polymarket, or the built-in simulated venue, whose markets carry ' +
@@ -82,6 +83,80 @@ export const searchPredictionMarkets = defineMethod({
   errors: ['UPSTREAM_UNAVAILABLE'],
   examples: [{ input: { q: 'bitcoin' }, output: { markets: [exampleMarket] } }],
   handler: async (ctx, input) => ({ markets: await ctx.services.markets.search(input.q) }),
+});
+
+export const listMarkets = defineMethod({
+  name: 'list_markets',
+  area: 'Markets',
+  summary: 'Browse markets page by page: most traded, ending soon or newest',
+  description:
+    'Lists the mirrored markets in one order, a page at a time: sort volume (most traded first, the default), ending (soonest end ' +
+    'date first; markets without one come last) or newest (most recently created first). Filter by category (exact name, as ' +
+    'list_market_categories returns it) and status: active (default; trades now), closed (ended, awaiting resolution), resolved, or all. ' +
+    'limit 1..100 (default 20). Each page carries nextCursor: pass it as cursor, with the same filters and sort, for the next page; ' +
+    'null means the last page. Pages are keyset-paged, so markets added meanwhile never shift or repeat rows. Each market has the ' +
+    `same shape as search_prediction_markets' (id, slug, outcomeTokens[].tokenId for paper_trade, endDate, status). ${DATA_NOTE} ` +
+    'Free to call. Errors: VALIDATION_ERROR (400) for a bad filter or a cursor that is not one of this sort.',
+  auth: 'public',
+  limit: 'api',
+  input: z.object({
+    category: z.string().min(1).max(100).optional().describe('Only markets of this category (exact, case-sensitive), e.g. Crypto.'),
+    status: z.enum(LIST_STATUSES).default('active').describe('active (default), closed, resolved, or all.'),
+    sort: z.enum(MARKET_SORTS).default('volume').describe('volume: most traded first (default); ending: soonest end date first; newest: newest first.'),
+    limit: z.number().int().min(1).max(100).default(20).describe('Markets per page, 1..100 (default 20).'),
+    cursor: z.string().min(1).max(600).optional().describe('nextCursor of the previous page (opaque); omit for the first page.'),
+  }),
+  output: z.object({
+    markets: z.array(Market).describe('This page of markets, in the order asked for.'),
+    nextCursor: z.string().nullable().describe('Pass as cursor for the next page; null when this is the last page.'),
+  }),
+  rest: { method: 'GET', path: '/api/markets' },
+  annotations: { title: 'List markets', readOnlyHint: true, idempotentHint: true, openWorldHint: true },
+  examples: [
+    {
+      input: { category: 'Crypto', sort: 'volume', limit: 1 },
+      output: { markets: [exampleMarket], nextCursor: 'eyJzIjoidm9sdW1lIiwiayI6IjE4NDIzMC41IiwiaSI6InNpbS0xMTQyMCJ9' },
+    },
+  ],
+  handler: async (ctx, input) => ctx.services.markets.list(input),
+});
+
+export const listMarketCategories = defineMethod({
+  name: 'list_market_categories',
+  area: 'Markets',
+  summary: 'Categories of active markets, with how many each has',
+  description:
+    'Every category that has active markets, with the number of active markets in it, most first. Use a category name as the ' +
+    `category filter of list_markets. ${DATA_NOTE} Free to call.`,
+  auth: 'public',
+  limit: 'api',
+  input: z.object({}),
+  output: z.object({
+    categories: z
+      .array(
+        z
+          .object({
+            category: z.string().describe('The category name, as list_markets filters by it.'),
+            activeMarkets: z.number().int().min(1).describe('How many active markets it has.'),
+          })
+          .describe('A category and its count of active markets.'),
+      )
+      .describe('Categories, most active markets first.'),
+  }),
+  rest: { method: 'GET', path: '/api/markets/categories' },
+  annotations: { title: 'Market categories', readOnlyHint: true, idempotentHint: true, openWorldHint: true },
+  examples: [
+    {
+      input: {},
+      output: {
+        categories: [
+          { category: 'Sports', activeMarkets: 412 },
+          { category: 'Crypto', activeMarkets: 168 },
+        ],
+      },
+    },
+  ],
+  handler: async (ctx) => ({ categories: await ctx.services.markets.categories() }),
 });
 
 export const getMarketOdds = defineMethod({

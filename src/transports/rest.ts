@@ -30,7 +30,7 @@ function queryCoercer(method: AnyMethod): Coercer {
 export function restRouter(registry: Registry, deps: InvokeDeps): Router {
   const router = express.Router();
   const allowed = new Map<string, Set<string>>();
-  for (const method of registry.methods) {
+  for (const method of byFixedPathsFirst(registry.methods)) {
     if (!method.rest) continue;
     const { path, status = 200 } = method.rest;
     const verb = method.rest.method;
@@ -54,6 +54,15 @@ export function restRouter(registry: Registry, deps: InvokeDeps): Router {
   }
   for (const [path, verbs] of allowed) router.all(path, methodNotAllowed([...verbs]));
   return router;
+}
+
+/**
+ * Methods in registry order, except that a route with fewer :params comes first: GET /api/markets/categories
+ * must be matched before GET /api/markets/:idOrSlug takes "categories" for a slug.
+ */
+function byFixedPathsFirst(methods: readonly AnyMethod[]): AnyMethod[] {
+  const params = (m: AnyMethod) => (m.rest?.path.match(/:\w+/g) ?? []).length;
+  return [...methods].sort((a, b) => params(a) - params(b));
 }
 
 export function methodNotAllowed(verbs: string[]) {

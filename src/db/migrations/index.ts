@@ -7,6 +7,7 @@ import { TrackRecord1700000000006 } from './1700000000006-track-record';
 import { CommunityMarkets1700000000007 } from './1700000000007-community-markets';
 import { SearchTerms1700000000008 } from './1700000000008-search-terms';
 import { XpOnTrackRecord1700000000009 } from './1700000000009-xp-on-track-record';
+import { MarketListing1700000000010 } from './1700000000010-market-listing';
 
 /** Every migration, in order. A new one is appended here (no glob: the same list runs from ts and dist). */
 export const MIGRATIONS = [
@@ -19,4 +20,5 @@ export const MIGRATIONS = [
   CommunityMarkets1700000000007,
   SearchTerms1700000000008,
   XpOnTrackRecord1700000000009,
+  MarketListing1700000000010,
 ];

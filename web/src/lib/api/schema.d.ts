@@ -70,6 +70,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/markets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Browse markets page by page: most traded, ending soon or newest
+         * @description Lists the mirrored markets in one order, a page at a time: sort volume (most traded first, the default), ending (soonest end date first; markets without one come last) or newest (most recently created first). Filter by category (exact name, as list_market_categories returns it) and status: active (default; trades now), closed (ended, awaiting resolution), resolved, or all. limit 1..100 (default 20). Each page carries nextCursor: pass it as cursor, with the same filters and sort, for the next page; null means the last page. Pages are keyset-paged, so markets added meanwhile never shift or repeat rows. Each market has the same shape as search_prediction_markets' (id, slug, outcomeTokens[].tokenId for paper_trade, endDate, status). Market data is mirrored on a delay from the configured venue (Polymarket, or the built-in simulated venue, whose markets carry simulated: true and source "simulated"); it is not the venue's official feed. Free to call. Errors: VALIDATION_ERROR (400) for a bad filter or a cursor that is not one of this sort.
+         *
+         *     Rate limit: 30 api requests per minute per account (per IP address when anonymous).
+         */
+        get: operations["list_markets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/markets/categories": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Categories of active markets, with how many each has
+         * @description Every category that has active markets, with the number of active markets in it, most first. Use a category name as the category filter of list_markets. Market data is mirrored on a delay from the configured venue (Polymarket, or the built-in simulated venue, whose markets carry simulated: true and source "simulated"); it is not the venue's official feed. Free to call.
+         *
+         *     Rate limit: 30 api requests per minute per account (per IP address when anonymous).
+         */
+        get: operations["list_market_categories"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/markets/{idOrSlug}": {
         parameters: {
             query?: never;
@@ -1213,6 +1257,250 @@ export interface operations {
                 };
             };
             /** @description INTERNAL: unexpected failure; quote requestId when reporting it. UPSTREAM_UNAVAILABLE: the market-data backend is unavailable; retry later. */
+            500: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the service is busy or not ready; retry shortly. */
+            503: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_markets: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only markets of this category (exact, case-sensitive), e.g. Crypto.
+                 * @example Crypto
+                 */
+                category?: string;
+                /** @description active (default), closed, resolved, or all. */
+                status?: "active" | "closed" | "resolved" | "all";
+                /**
+                 * @description volume: most traded first (default); ending: soonest end date first; newest: newest first.
+                 * @example volume
+                 */
+                sort?: "volume" | "ending" | "newest";
+                /**
+                 * @description Markets per page, 1..100 (default 20).
+                 * @example 1
+                 */
+                limit?: number;
+                /** @description nextCursor of the previous page (opaque); omit for the first page. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Browse markets page by page: most traded, ending soon or newest */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description This page of markets, in the order asked for. */
+                        markets: {
+                            /** @description Market ID; send it as `marketId` when trading. */
+                            id: string;
+                            /** @description URL slug; the market page is /markets/{slug}. Send it as `marketSlug` when trading. */
+                            slug: string;
+                            /** @description The question the market resolves. */
+                            question: string;
+                            /** @description Category such as Politics, Sports or Crypto, when known. */
+                            category: string | null;
+                            /** @description Image of the market, when the venue has one. */
+                            imageUrl: string | null;
+                            /** @description The YES and NO tokens. */
+                            outcomeTokens: {
+                                /**
+                                 * @description Side of this token: YES or NO. Send it as `outcome` when trading.
+                                 * @enum {string}
+                                 */
+                                outcome: "YES" | "NO";
+                                /** @description The venue's own label for the outcome: Yes, No, or a name such as a team. */
+                                label: string;
+                                /** @description Order-book token ID; send it as `tokenId` when trading. */
+                                tokenId: string | null;
+                            }[];
+                            /** @description Implied probability of YES (the YES mid price), 0..1. */
+                            yesPrice?: number;
+                            /** @description Implied probability of NO, 0..1 (YES + NO = 1 up to the spread). */
+                            noPrice?: number;
+                            /** @description Dollars traded on the source market (on the simulated venue: simulated dollars). */
+                            volume: number | null;
+                            /** @description When trading ends (ISO 8601), when known. */
+                            endDate: string | null;
+                            /**
+                             * @description active trades; closed has ended and awaits resolution; resolved has a winner.
+                             * @enum {string}
+                             */
+                            status: "active" | "closed" | "resolved";
+                            /** @description The resolution once resolved (VOID pays 0.5 per share), else null. */
+                            winner: ("YES" | "NO" | "VOID") | null;
+                            /**
+                             * @description Where the market comes from.
+                             * @enum {string}
+                             */
+                            source: "simulated" | "polymarket";
+                            /** @description True for markets of the built-in simulated venue: not a real market. Its page is /markets/{slug}. */
+                            simulated: boolean;
+                        }[];
+                        /** @description Pass as cursor for the next page; null when this is the last page. */
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: the input does not match the schema (details lists each problem), or the JSON body is malformed. */
+            400: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: a credential was sent in the query string or body (only the Authorization header is accepted). */
+            401: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description Bearer challenge with resource_metadata (RFC 9728). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests; wait the Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds until the window resets. */
+                    "Retry-After": number;
+                    /** @description Remaining requests and reset (IETF RateLimit header). */
+                    RateLimit?: string;
+                    /** @description Quota and window of the limit class. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: unexpected failure; quote requestId when reporting it. */
+            500: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the service is busy or not ready; retry shortly. */
+            503: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_market_categories: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Categories of active markets, with how many each has */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Categories, most active markets first. */
+                        categories: {
+                            /** @description The category name, as list_markets filters by it. */
+                            category: string;
+                            /** @description How many active markets it has. */
+                            activeMarkets: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: the input does not match the schema (details lists each problem), or the JSON body is malformed. */
+            400: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: a credential was sent in the query string or body (only the Authorization header is accepted). */
+            401: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description Bearer challenge with resource_metadata (RFC 9728). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests; wait the Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds until the window resets. */
+                    "Retry-After": number;
+                    /** @description Remaining requests and reset (IETF RateLimit header). */
+                    RateLimit?: string;
+                    /** @description Quota and window of the limit class. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: unexpected failure; quote requestId when reporting it. */
             500: {
                 headers: {
                     /** @description Identifies the request in the service logs. */
