@@ -118,6 +118,9 @@ describeWithChromium('browsing and trading in Chromium', () => {
     const cash = money(await page.locator('dt', { hasText: 'Cash' }).locator('xpath=following-sibling::dd').textContent());
     expect(cash).toBeGreaterThan(975);
     expect(cash).toBeLessThan(1000);
+    const history = page.getByRole('region', { name: 'Trade history' });
+    await history.getByRole('cell', { name: 'Sell NO' }).waitFor();
+    expect(await history.getByRole('cell', { name: 'Buy NO' }).count()).toBe(1);
     await saveScreenshot(page, 'portfolio');
     await expectNoSeriousAxeViolations(page);
 

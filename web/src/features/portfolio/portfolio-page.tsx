@@ -6,8 +6,9 @@ import { usePageTitle } from '../../components/page-title';
 import { ErrorMessage } from '../../components/error-message';
 import { Loading } from '../../components/loading';
 import { SellPosition } from '../../components/sell-position';
+import { TradeHistory } from './trade-history';
 
-/** The person's money: cash, equity and PnL; open positions (each with sell) and closed ones. */
+/** The person's money: cash, equity and PnL; open positions (each with sell), closed ones, and every trade. */
 export function PortfolioPage() {
   usePageTitle('Portfolio');
   const portfolio = usePortfolio();
@@ -113,6 +114,8 @@ export function PortfolioPage() {
           </div>
         )}
       </section>
+
+      <TradeHistory />
     </>
   );
 }
