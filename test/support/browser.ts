@@ -124,3 +124,21 @@ export async function saveScreenshot(page: Page, name: string): Promise<void> {
   fs.mkdirSync(dir, { recursive: true });
   await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: false });
 }
+
+/**
+ * Presses Tab until the focused element's accessible text (its label, aria-label or text) matches, as a
+ * keyboard-only person would reach it; fails after `max` presses.
+ */
+export async function tabTo(page: Page, name: RegExp, max = 60): Promise<void> {
+  const focusedName = `(() => {
+    const el = document.activeElement;
+    if (!el) return '';
+    const labelled = el.id ? document.querySelector('label[for="' + CSS.escape(el.id) + '"]') : null;
+    return (el.getAttribute('aria-label') || (labelled && labelled.textContent) || el.textContent || '').trim();
+  })()`;
+  for (let i = 0; i < max; i++) {
+    await page.keyboard.press('Tab');
+    if (name.test((await page.evaluate(focusedName)) as string)) return;
+  }
+  throw new Error(`Tab never reached an element named ${name}`);
+}
