@@ -33,7 +33,7 @@ export interface WebHarness {
   baseUrl: string;
   browser: Browser;
   /** A fresh browser context (its own cookies) and page; width 390 for the phone checks. */
-  newPage(opts?: { width?: number }): Promise<Page>;
+  newPage(opts?: { width?: number; javaScript?: boolean }): Promise<Page>;
   close(): Promise<void>;
 }
 
@@ -51,8 +51,13 @@ export async function startWebHarness(opts: TestAppOptions = {}): Promise<WebHar
     app,
     baseUrl: app.baseUrl,
     browser,
-    async newPage({ width = 1280 } = {}) {
-      const context = await browser.newContext({ baseURL: app.baseUrl, viewport: { width, height: width < 600 ? 844 : 900 }, reducedMotion: 'reduce' });
+    async newPage({ width = 1280, javaScript = true } = {}) {
+      const context = await browser.newContext({
+        baseURL: app.baseUrl,
+        viewport: { width, height: width < 600 ? 844 : 900 },
+        reducedMotion: 'reduce',
+        javaScriptEnabled: javaScript,
+      });
       contexts.push(context);
       const page = await context.newPage();
       const errors: string[] = [];

@@ -131,6 +131,10 @@ describeWithChromium('browsing and trading in Chromium', () => {
     await open.getByRole('button', { name: 'Confirm sale' }).click();
     await page.getByRole('region', { name: 'Closed positions' }).getByRole('link', { name: question }).first().waitFor();
     await open.getByText('No open positions.').waitFor();
+    await open
+      .getByRole('status')
+      .filter({ hasText: /^Sold [\d.,]+ shares at .* New balance \$[\d,.]+\.$/ })
+      .waitFor();
     expect(pageErrors(page)).toEqual([]);
   });
 
