@@ -44,7 +44,8 @@ describe('the embedded database template', () => {
     } finally {
       await db.close();
     }
-  });
+    // initdb and every migration, then two opens: a minute is not enough on a busy two-core machine.
+  }, 180_000);
 
   test('when the data directory already holds a database, then the template is not copied over it', async () => {
     const { log, lines } = recording();
