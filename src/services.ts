@@ -14,6 +14,7 @@ import type { MarketSync } from './market-data/market-sync';
 import { IdempotencyStore } from './domain/idempotency/idempotency-store';
 import { TradeHooks } from './domain/trading/trade-hooks';
 import { TradingService } from './domain/trading/trading-service';
+import { TradeHistory } from './domain/trading/trade-history';
 import { SettlementService } from './domain/trading/settlement-service';
 import { createTrackRecord, type TrackRecord } from './domain/track-record';
 import { CommunityMarketService } from './domain/community/community-market-service';
@@ -41,6 +42,8 @@ export interface Services {
   idempotency: IdempotencyStore;
   tradeHooks: TradeHooks;
   trading: TradingService;
+  /** The caller's own fills (list_trades). */
+  tradeHistory: TradeHistory;
   settlement: SettlementService;
   /** Leaderboards, stats and reputation, XP and badges, daily challenges, notifications. */
   trackRecord: TrackRecord;
@@ -88,6 +91,7 @@ export function createServices(args: {
     idempotency: new IdempotencyStore(db),
     tradeHooks,
     trading: new TradingService(db, prices, tradeHooks),
+    tradeHistory: new TradeHistory(db),
     settlement: new SettlementService(db, tradeHooks, log),
     trackRecord: createTrackRecord({ db, tradeHooks, accounts }),
     community: new CommunityMarketService(db),

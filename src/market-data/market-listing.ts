@@ -1,4 +1,4 @@
-import { AppError } from '../errors/app-error';
+import { decodeCursor, FLOAT_TEXT, TIMESTAMP_TEXT, type KeysetCursor } from '../db/keyset-cursor';
 import type { MarketStatus } from './feed';
 import { MARKET_COLUMNS, MARKET_JOINS, type MarketViewRow } from './market-view';
 
@@ -30,47 +30,11 @@ export interface ListQuery {
   cursor?: string;
 }
 
-/** Where the previous page ended: its sort, and the last row's key and id. */
-interface Cursor {
-  s: MarketSort;
-  k: string;
-  i: string;
-}
+/** A cursor's key for a sort: the text PostgreSQL wrote for that sort's key. */
+const validKey = (sort: MarketSort) => (k: string) => (SORTS[sort].type === 'float8' ? FLOAT_TEXT.test(k) : k === 'infinity' || TIMESTAMP_TEXT.test(k));
 
-export function encodeCursor(c: Cursor): string {
-  return Buffer.from(JSON.stringify(c)).toString('base64url');
-}
-
-function badCursor(): AppError {
-  return new AppError('VALIDATION_ERROR', 'cursor is not a cursor of this listing.', {
-    hint: 'Pass nextCursor from the previous page unchanged, with the same sort; omit cursor for the first page.',
-  });
-}
-
-// The text PostgreSQL writes for a float8 and (DateStyle ISO) for a timestamptz: anything else is not ours.
-const FLOAT_TEXT = /^-?\d+(\.\d+)?(e[+-]?\d+)?$/i;
-const TIMESTAMP_TEXT = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{1,6})?[+-]\d{2}(:\d{2}){0,2}$/;
-
-export function decodeCursor(text: string, sort: MarketSort): Cursor {
-  let c: unknown;
-  try {
-    c = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
-  } catch {
-    throw badCursor();
-  }
-  const ok =
-    typeof c === 'object' &&
-    c !== null &&
-    (c as Cursor).s === sort &&
-    typeof (c as Cursor).k === 'string' &&
-    typeof (c as Cursor).i === 'string' &&
-    (c as Cursor).k.length <= 64 &&
-    (c as Cursor).i.length <= 300;
-  if (!ok) throw badCursor();
-  const { k } = c as Cursor;
-  const valid = SORTS[sort].type === 'float8' ? FLOAT_TEXT.test(k) : k === 'infinity' || TIMESTAMP_TEXT.test(k);
-  if (!valid) throw badCursor();
-  return c as Cursor;
+export function decodeListCursor(text: string, sort: MarketSort): KeysetCursor {
+  return decodeCursor(text, sort, validKey(sort), 'Pass nextCursor from the previous page unchanged, with the same sort; omit cursor for the first page.');
 }
 
 export type ListedRow = MarketViewRow & { sort_key: string };
@@ -79,7 +43,7 @@ export type ListedRow = MarketViewRow & { sort_key: string };
  * The statement of one page and its parameters: one index walk of at most limit + 1 rows per status asked
  * for (three for 'all', merged), then the page's markets with their tokens.
  */
-export function listStatement(q: ListQuery, after: Cursor | null): { sql: string; params: unknown[] } {
+export function listStatement(q: ListQuery, after: KeysetCursor | null): { sql: string; params: unknown[] } {
   const { key, type, dir } = SORTS[q.sort];
   const cmp = dir === 'DESC' ? '<' : '>';
   const params: unknown[] = [q.limit + 1];

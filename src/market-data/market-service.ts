@@ -6,7 +6,8 @@ import type { Clock } from '../registry/context';
 import { FeedError, type FeedSource, type MarketFeed, type PricePoint } from './feed';
 import type { ConcurrencyGate } from '../db/concurrency-gate';
 import { findMarketRows } from './market-search';
-import { CATEGORIES_SQL, decodeCursor, encodeCursor, listStatement, type ListedRow, type ListQuery } from './market-listing';
+import { encodeCursor } from '../db/keyset-cursor';
+import { CATEGORIES_SQL, decodeListCursor, listStatement, type ListedRow, type ListQuery } from './market-listing';
 import type { MarketStore } from './market-store';
 import { MARKET_COLUMNS, MARKET_JOINS, toMarketView, type MarketRow, type MarketView, type MarketViewRow } from './market-view';
 import { localPoints, locallyCovered, rangeFor, type Interval } from './price-history';
@@ -77,7 +78,7 @@ export class MarketService {
 
   /** A page of the mirror's markets in one sort, after the cursor of the previous page (keyset: stable under inserts). */
   async list(q: ListQuery): Promise<{ markets: MarketView[]; nextCursor: string | null }> {
-    const after = q.cursor !== undefined ? decodeCursor(q.cursor, q.sort) : null;
+    const after = q.cursor !== undefined ? decodeListCursor(q.cursor, q.sort) : null;
     const { sql, params } = listStatement(q, after);
     const rows = await this.deps.db.query<ListedRow>(sql, params);
     const page = rows.slice(0, q.limit);

@@ -92,3 +92,65 @@ export const getBalance = defineMethod({
   examples: [{ input: {}, output: { balance: 1000 } }],
   handler: async (ctx) => ({ balance: await ctx.services.accounts.balance(requirePrincipal(ctx).userId) }),
 });
+
+export const getAccount = defineMethod({
+  name: 'get_account',
+  area: 'Accounts',
+  summary: 'Your account: name, email, balance, level and unread notifications',
+  description:
+    'One read of your own account for a header or a status check: id, email, display name, agent or person, cash balance, level ' +
+    '(number and title) with total XP, unread notification count, your referral code and when the account was created. Needs your ' +
+    'API key, access token or browser session. Free to call. Use get_portfolio for positions and get_trader_stats for the full record.',
+  auth: 'key',
+  limit: 'api',
+  input: z.object({}),
+  output: z.object({
+    user: z
+      .object({
+        id: z.string().describe('User ID; also the OAuth client_id.'),
+        email: z.string().describe('The account email.'),
+        displayName: z.string().describe('Public display name.'),
+        isAgent: z.boolean().describe('True for agent accounts (API key holders).'),
+        balance: Balance,
+        level: z.number().int().min(1).describe('Level, 1 upward (see get_trader_stats for the table and progress).'),
+        xp: z.number().int().min(0).describe('Total XP.'),
+        levelTitle: z.string().describe('Title of the level, e.g. Novice.'),
+        unreadNotifications: z.number().int().min(0).describe('Unread notifications (read them in a browser session with get_notifications).'),
+        referralCode: z.string().describe("This account's own code, to give to others as referralCode."),
+        createdAt: z.iso.datetime().describe('When the account was created.'),
+      })
+      .describe('Your account.'),
+  }),
+  rest: { method: 'GET', path: '/api/user/me' },
+  annotations: { title: 'My account', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  examples: [
+    {
+      input: {},
+      output: {
+        user: {
+          id: '6f1c2f9e-3b1a-4c55-9f0e-2a7d8c4b5e61',
+          email: 'trader@example.com',
+          displayName: 'Trader',
+          isAgent: false,
+          balance: 950,
+          level: 2,
+          xp: 120,
+          levelTitle: 'Apprentice',
+          unreadNotifications: 3,
+          referralCode: 'K7QX2M9P',
+          createdAt: '2026-11-20T09:00:00.000Z',
+        },
+      },
+    },
+  ],
+  handler: async (ctx) => {
+    const { userId } = requirePrincipal(ctx);
+    const { accounts, trackRecord } = ctx.services;
+    const [profile, level, unread] = await Promise.all([
+      accounts.profile(userId),
+      trackRecord.stats.level(userId),
+      trackRecord.notifications.unreadCount(userId),
+    ]);
+    return { user: { ...profile, level: level.current, xp: level.xp, levelTitle: level.title, unreadNotifications: unread } };
+  },
+});

@@ -192,3 +192,86 @@ export const quoteTrade = defineMethod({
   errors: ['NOT_FOUND', 'PRICE_UNAVAILABLE'],
   handler: async (ctx, input) => ctx.services.trading.quote(input),
 });
+
+export const listTrades = defineMethod({
+  name: 'list_trades',
+  area: 'Trading',
+  summary: 'Your trade history: buys, sells and settlements, newest first',
+  description:
+    'Your own fills from the trade journal, newest first, a page at a time: every buy (amount = dollars spent), sell (amount = proceeds) ' +
+    'and settlement at resolution (amount = payout: 1 per winning share, 0.5 per share of a voided market, 0 for a losing side), each ' +
+    'with its market, token, outcome, shares, price per share and realized PnL (null on buys). Filter by marketId. limit 1..100 (default ' +
+    '50); pass nextCursor as cursor for the next page (null on the last). Needs your API key, access token or browser session. Free to call. ' +
+    'Errors: VALIDATION_ERROR (400) for a bad limit or a cursor that is not one of this list.',
+  auth: 'key',
+  limit: 'api',
+  input: z.object({
+    limit: z.number().int().min(1).max(100).default(50).describe('Trades per page, 1..100 (default 50).'),
+    cursor: z.string().min(1).max(600).optional().describe('nextCursor of the previous page (opaque); omit for the first page.'),
+    marketId: z.string().min(1).max(200).optional().describe('Only trades in this market (Market.id).'),
+  }),
+  output: z.object({
+    trades: z
+      .array(
+        z
+          .object({
+            id: z.string().describe('Trade ID.'),
+            kind: z.enum(['buy', 'sell', 'settlement']).describe('buy, sell, or settlement (the position paid out when its market resolved).'),
+            marketId: z.string().describe('Market ID.'),
+            marketSlug: z.string().describe('Market slug.'),
+            question: z.string().describe('The market question.'),
+            tokenId: z.string().describe('Token traded.'),
+            outcome: Outcome,
+            quantity: z.number().min(0).describe('Shares bought, sold or settled.'),
+            price: Probability.describe('Price per share: the fill price, or the settlement value (1 won, 0 lost, 0.5 void).'),
+            amount: z.number().min(0).describe('Dollars moved: the cost of a buy, the proceeds of a sale, the payout of a settlement.'),
+            realizedPnl: Dollars.nullable().describe('Profit or loss this sale or settlement realized; null on buys.'),
+            createdAt: z.iso.datetime().describe('When it happened.'),
+          })
+          .describe('One fill.'),
+      )
+      .describe('This page of trades, newest first.'),
+    nextCursor: z.string().nullable().describe('Pass as cursor for the next page; null when this is the last page.'),
+  }),
+  rest: { method: 'GET', path: '/api/trades' },
+  annotations: { title: 'Trade history', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  examples: [
+    {
+      input: { limit: 2 },
+      output: {
+        trades: [
+          {
+            id: '9d2f7c1a-0b3e-4f6a-8c5d-1e2f3a4b5c6d',
+            kind: 'sell',
+            marketId: 'sim-0001',
+            marketSlug: 'will-it-rain-in-london-tomorrow',
+            question: 'Will it rain in London tomorrow?',
+            tokenId: '71321045679252212594626385532706912750332728571942532289631379312455583992563',
+            outcome: 'YES',
+            quantity: 40,
+            price: 0.65,
+            amount: 26,
+            realizedPnl: 1.2,
+            createdAt: '2026-11-22T10:05:00.000Z',
+          },
+          {
+            id: '4c8e1b2a-7d6f-4a5e-9b3c-2d1e0f9a8b7c',
+            kind: 'buy',
+            marketId: 'sim-0001',
+            marketSlug: 'will-it-rain-in-london-tomorrow',
+            question: 'Will it rain in London tomorrow?',
+            tokenId: '71321045679252212594626385532706912750332728571942532289631379312455583992563',
+            outcome: 'YES',
+            quantity: 80.645161,
+            price: 0.62,
+            amount: 50,
+            realizedPnl: null,
+            createdAt: '2026-11-22T10:00:00.000Z',
+          },
+        ],
+        nextCursor: 'eyJzIjoibmV3ZXN0IiwiayI6IjIwMjYtMTEtMjIgMTA6MDA6MDArMDAiLCJpIjoiNGM4ZTFiMmEtN2Q2Zi00YTVlLTliM2MtMmQxZTBmOWE4YjdjIn0',
+      },
+    },
+  ],
+  handler: async (ctx, input) => ctx.services.tradeHistory.list(requirePrincipal(ctx).userId, input),
+});

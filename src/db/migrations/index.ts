@@ -8,6 +8,7 @@ import { CommunityMarkets1700000000007 } from './1700000000007-community-markets
 import { SearchTerms1700000000008 } from './1700000000008-search-terms';
 import { XpOnTrackRecord1700000000009 } from './1700000000009-xp-on-track-record';
 import { MarketListing1700000000010 } from './1700000000010-market-listing';
+import { TradeHistory1700000000011 } from './1700000000011-trade-history';
 
 /** Every migration, in order. A new one is appended here (no glob: the same list runs from ts and dist). */
 export const MIGRATIONS = [
@@ -21,4 +22,5 @@ export const MIGRATIONS = [
   SearchTerms1700000000008,
   XpOnTrackRecord1700000000009,
   MarketListing1700000000010,
+  TradeHistory1700000000011,
 ];

@@ -25,6 +25,16 @@ export interface RegisteredAccount {
   apiKey?: string;
 }
 
+export interface AccountProfile {
+  id: string;
+  email: string;
+  displayName: string;
+  isAgent: boolean;
+  balance: number;
+  referralCode: string;
+  createdAt: string;
+}
+
 /** Hooks other areas attach to account creation, run inside its transaction (referral rewards). */
 export type RegistrationHook = (tx: Queryable, account: { id: string; referredBy: string | null; at: Date }) => Promise<void>;
 
@@ -103,6 +113,30 @@ export class AccountService {
       }
       throw err;
     }
+  }
+
+  /** The account's own record (the caller's: email included). */
+  async profile(userId: string): Promise<AccountProfile> {
+    const rows = await this.db.query<{
+      id: string;
+      email: string;
+      display_name: string;
+      is_agent: boolean;
+      balance_micro: bigint;
+      referral_code: string;
+      created_at: Date;
+    }>('SELECT id, email, display_name, is_agent, balance_micro, referral_code, created_at FROM users WHERE id = $1', [userId]);
+    const r = rows[0];
+    if (!r) throw new AppError('NOT_FOUND', 'Account not found.');
+    return {
+      id: r.id,
+      email: r.email,
+      displayName: r.display_name,
+      isAgent: r.is_agent,
+      balance: fromMicro(r.balance_micro),
+      referralCode: r.referral_code,
+      createdAt: new Date(r.created_at).toISOString(),
+    };
   }
 
   async emailExists(email: string): Promise<boolean> {

@@ -21,7 +21,7 @@ export class NotificationService {
         'SELECT id, type, title, message, read, created_at FROM notifications WHERE user_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2',
         [userId, limit],
       ),
-      this.db.query<{ n: bigint }>('SELECT count(*) AS n FROM notifications WHERE user_id = $1 AND NOT read', [userId]),
+      this.unreadCount(userId),
     ]);
     return {
       notifications: rows.map((r) => ({
@@ -32,8 +32,14 @@ export class NotificationService {
         read: r.read,
         createdAt: new Date(r.created_at).toISOString(),
       })),
-      unreadCount: Number(unread[0]?.n ?? 0n),
+      unreadCount: unread,
     };
+  }
+
+  /** How many of the account's notifications are unread. */
+  async unreadCount(userId: string): Promise<number> {
+    const rows = await this.db.query<{ n: bigint }>('SELECT count(*) AS n FROM notifications WHERE user_id = $1 AND NOT read', [userId]);
+    return Number(rows[0]?.n ?? 0n);
   }
 
   /** Marks the listed ids (or all, with markAll) read; ids of other accounts or unknown ids are ignored. Returns how many changed. */

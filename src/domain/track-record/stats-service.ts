@@ -217,6 +217,11 @@ export class StatsService {
     };
   }
 
+  /** The trader's level from their XP (the same XP the public record shows). */
+  async level(userId: string): Promise<LevelInfo> {
+    return levelOf((await this.user(userId)).xp);
+  }
+
   private async user(userId: string): Promise<UserRow> {
     const rows = UUID.test(userId)
       ? await this.db.query<UserRow>(
