@@ -48,6 +48,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/user/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your account: name, email, balance, level and unread notifications
+         * @description One read of your own account for a header or a status check: id, email, display name, agent or person, cash balance, level (number and title) with total XP, unread notification count, your referral code and when the account was created. Needs your API key, access token or browser session. Free to call. Use get_portfolio for positions and get_trader_stats for the full record.
+         *
+         *     Rate limit: 30 api requests per minute per account (per IP address when anonymous).
+         */
+        get: operations["get_account"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/search": {
         parameters: {
             query?: never;
@@ -240,6 +262,28 @@ export interface paths {
          *     Rate limit: 30 api requests per minute per account (per IP address when anonymous).
          */
         post: operations["quote_trade"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/trades": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your trade history: buys, sells and settlements, newest first
+         * @description Your own fills from the trade journal, newest first, a page at a time: every buy (amount = dollars spent), sell (amount = proceeds) and settlement at resolution (amount = payout: 1 per winning share, 0.5 per share of a voided market, 0 for a losing side), each with its market, token, outcome, shares, price per share and realized PnL (null on buys). Filter by marketId. limit 1..100 (default 50); pass nextCursor as cursor for the next page (null on the last). Needs your API key, access token or browser session. Free to call. Errors: VALIDATION_ERROR (400) for a bad limit or a cursor that is not one of this list.
+         *
+         *     Rate limit: 30 api requests per minute per account (per IP address when anonymous).
+         */
+        get: operations["list_trades"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1064,6 +1108,129 @@ export interface operations {
                     "application/json": {
                         /** @description Virtual dollars available, exact to 6 decimals. */
                         balance: number;
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: the input does not match the schema (details lists each problem), or the JSON body is malformed. */
+            400: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing or invalid API key or access token, or a credential sent outside the Authorization header. */
+            401: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description Bearer challenge with resource_metadata (RFC 9728). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the access token lacks scope agent, or a write authenticated by the session cookie came from another site. */
+            403: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests; wait the Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds until the window resets. */
+                    "Retry-After": number;
+                    /** @description Remaining requests and reset (IETF RateLimit header). */
+                    RateLimit?: string;
+                    /** @description Quota and window of the limit class. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: unexpected failure; quote requestId when reporting it. */
+            500: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the service is busy or not ready; retry shortly. */
+            503: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_account: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Your account: name, email, balance, level and unread notifications */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Your account. */
+                        user: {
+                            /** @description User ID; also the OAuth client_id. */
+                            id: string;
+                            /** @description The account email. */
+                            email: string;
+                            /** @description Public display name. */
+                            displayName: string;
+                            /** @description True for agent accounts (API key holders). */
+                            isAgent: boolean;
+                            /** @description Virtual dollars available, exact to 6 decimals. */
+                            balance: number;
+                            /** @description Level, 1 upward (see get_trader_stats for the table and progress). */
+                            level: number;
+                            /** @description Total XP. */
+                            xp: number;
+                            /** @description Title of the level, e.g. Novice. */
+                            levelTitle: string;
+                            /** @description Unread notifications (read them in a browser session with get_notifications). */
+                            unreadNotifications: number;
+                            /** @description This account's own code, to give to others as referralCode. */
+                            referralCode: string;
+                            /**
+                             * Format: date-time
+                             * @description When the account was created.
+                             */
+                            createdAt: string;
+                        };
                     };
                 };
             };
@@ -2460,6 +2627,149 @@ export interface operations {
                 };
             };
             /** @description SERVICE_UNAVAILABLE: the service is busy or not ready; retry shortly. PRICE_UNAVAILABLE: no fresh live price; nothing was executed. */
+            503: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_trades: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Trades per page, 1..100 (default 50).
+                 * @example 2
+                 */
+                limit?: number;
+                /** @description nextCursor of the previous page (opaque); omit for the first page. */
+                cursor?: string;
+                /** @description Only trades in this market (Market.id). */
+                marketId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Your trade history: buys, sells and settlements, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description This page of trades, newest first. */
+                        trades: {
+                            /** @description Trade ID. */
+                            id: string;
+                            /**
+                             * @description buy, sell, or settlement (the position paid out when its market resolved).
+                             * @enum {string}
+                             */
+                            kind: "buy" | "sell" | "settlement";
+                            /** @description Market ID. */
+                            marketId: string;
+                            /** @description Market slug. */
+                            marketSlug: string;
+                            /** @description The market question. */
+                            question: string;
+                            /** @description Token traded. */
+                            tokenId: string;
+                            /**
+                             * @description Side: YES or NO.
+                             * @enum {string}
+                             */
+                            outcome: "YES" | "NO";
+                            /** @description Shares bought, sold or settled. */
+                            quantity: number;
+                            /** @description Price per share: the fill price, or the settlement value (1 won, 0 lost, 0.5 void). */
+                            price: number;
+                            /** @description Dollars moved: the cost of a buy, the proceeds of a sale, the payout of a settlement. */
+                            amount: number;
+                            /** @description Profit or loss this sale or settlement realized; null on buys. */
+                            realizedPnl: number | null;
+                            /**
+                             * Format: date-time
+                             * @description When it happened.
+                             */
+                            createdAt: string;
+                        }[];
+                        /** @description Pass as cursor for the next page; null when this is the last page. */
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: the input does not match the schema (details lists each problem), or the JSON body is malformed. */
+            400: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing or invalid API key or access token, or a credential sent outside the Authorization header. */
+            401: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description Bearer challenge with resource_metadata (RFC 9728). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the access token lacks scope agent, or a write authenticated by the session cookie came from another site. */
+            403: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests; wait the Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds until the window resets. */
+                    "Retry-After": number;
+                    /** @description Remaining requests and reset (IETF RateLimit header). */
+                    RateLimit?: string;
+                    /** @description Quota and window of the limit class. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: unexpected failure; quote requestId when reporting it. */
+            500: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the service is busy or not ready; retry shortly. */
             503: {
                 headers: {
                     /** @description Identifies the request in the service logs. */
