@@ -14,22 +14,13 @@ export interface Account {
 
 export const ACCOUNT_QUERY_KEY = ['account'] as const;
 
-/**
- * The signed-in person from the session cookie. A 401 means "signed out" (null), not an error. Until the
- * registry has get_account this reads the trader's own stats and balance (two calls, cached a minute).
- */
+/** The signed-in person from the session cookie (get_account). A 401 means "signed out" (null), not an error. */
 async function fetchAccount(): Promise<Account | null> {
   try {
-    const [stats, balance] = await Promise.all([api.GET('/api/user/stats', {}), api.GET('/api/user/balance')]);
-    if (!stats.data || !balance.data) return null;
-    return {
-      id: stats.data.user.id,
-      displayName: stats.data.user.displayName,
-      balance: balance.data.balance,
-      level: stats.data.level.current,
-      levelTitle: stats.data.level.title,
-      unreadNotifications: null,
-    };
+    const { data } = await api.GET('/api/user/me');
+    if (!data) return null;
+    const u = data.user;
+    return { id: u.id, displayName: u.displayName, balance: u.balance, level: u.level, levelTitle: u.levelTitle, unreadNotifications: u.unreadNotifications };
   } catch (e) {
     if (e instanceof ApiError && e.needsSignIn) return null;
     throw e;
