@@ -122,13 +122,13 @@ export function AgentsPage() {
       <section aria-labelledby="mcp-heading">
         <h2 id="mcp-heading">MCP client configuration</h2>
         <p>For any MCP client that speaks Streamable HTTP{agent ? ', with the new key filled in' : ''}:</p>
-        <pre aria-label="MCP client configuration">{config}</pre>
+        <pre aria-label="MCP client configuration JSON">{config}</pre>
         <CopyButton text={config} what="MCP configuration" />
       </section>
 
       <section aria-labelledby="curl-heading">
         <h2 id="curl-heading">Quickstart with curl</h2>
-        <pre aria-label="curl quickstart">{curl}</pre>
+        <pre aria-label="curl quickstart commands">{curl}</pre>
         <CopyButton text={curl} what="curl quickstart" />
       </section>
     </>

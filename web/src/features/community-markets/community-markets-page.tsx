@@ -53,7 +53,7 @@ export function CommunityMarketsPage() {
       )}
       <form className="filters" aria-label="Filters" onSubmit={(e) => e.preventDefault()}>
         <SelectField label="Status" value={status} onChange={(e) => setStatus(e.target.value as Status)} options={STATUSES} />
-        <InputField label="Category" value={category} onChange={(e) => setCategory(e.target.value)} placeholder="any" />
+        <InputField label="Filter by category" value={category} onChange={(e) => setCategory(e.target.value)} placeholder="any" />
         <label className="check">
           <input type="checkbox" checked={featured} onChange={(e) => setFeatured(e.target.checked)} /> Featured only
         </label>
