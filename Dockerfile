@@ -23,4 +23,6 @@ EXPOSE 3000
 VOLUME ["/data"]
 HEALTHCHECK --interval=15s --timeout=3s --start-period=30s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/health').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"
-CMD ["node", "dist/src/main.js"]
+# package.json's start script is the one place the node flags are written (V8's heap sized for a server): the
+# image runs that command itself, exec'd so node is PID 1 and receives SIGTERM (npm start would rebuild first).
+CMD ["/bin/sh", "-c", "exec $(node -p \"require('./package.json').scripts.start\")"]

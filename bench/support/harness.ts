@@ -6,6 +6,10 @@ import path from 'node:path';
 import { Client, Pool } from 'pg';
 import autocannon from 'autocannon';
 import { RawHttpClient } from './raw-http-load';
+import { startScriptNodeArgs } from '../../scripts/node-flags';
+
+// Benches run the service with the runtime flags it is deployed with, written in one place (package.json's start script).
+export { startScriptNodeArgs };
 
 /** Shared pieces of the benchmarks: a throwaway PostgreSQL database, the service as a child process, autocannon runs. */
 
@@ -59,17 +63,6 @@ export interface ServiceProcess {
   baseUrl: string;
   child: ChildProcess;
   stop(): Promise<void>;
-}
-
-/**
- * The node flags between `node` and the script of a package.json start script ("node --flag x.js" → ["--flag"]):
- * benches run the service with the runtime flags it is deployed with, written in one place.
- */
-export function startScriptNodeArgs(startScript: string): string[] {
-  const words = startScript.trim().split(/\s+/);
-  if (words[0] !== 'node') throw new Error(`the start script does not run node: ${startScript}`);
-  const script = words.findIndex((w, i) => i > 0 && !w.startsWith('-'));
-  return words.slice(1, script === -1 ? undefined : script);
 }
 
 /** Starts the built service (dist/src/main.js) in its own process with `npm start`'s node flags, and waits for /ready. */

@@ -136,7 +136,8 @@ export class MarketSync {
       conflicts += second.conflicts;
     }
     if (resolved.length) log.info('markets resolved', { feed: feed.source, markets: resolved });
-    log.debug('market sync done', { feed: feed.source, markets: written, skipped: listing.skipped, complete: listing.complete });
+    // startedAt with the line's own time spans the run: test/cluster reads it to see one leader at a time.
+    log.debug('market sync done', { feed: feed.source, markets: written, skipped: listing.skipped, complete: listing.complete, startedAt: now.toISOString() });
     return { status: 'ran', markets: written, skipped: listing.skipped, conflicts, resolved, complete: listing.complete };
   }
 

@@ -150,10 +150,12 @@ class OpenApiChecker {
 }
 
 const checkers = new WeakMap<Express, Promise<OpenApiChecker>>();
+/** Running services reached over HTTP (test/cluster), by base URL. */
+const urlCheckers = new Map<string, Promise<OpenApiChecker>>();
 
-/** The checker of this app, from the document it serves (fetched once per app). */
-function checkerFor(app: Express): Promise<OpenApiChecker> {
-  let checker = checkers.get(app);
+/** The checker of this app, from the document it serves (fetched once per app or base URL). */
+function checkerFor(app: Express | string): Promise<OpenApiChecker> {
+  let checker = typeof app === 'string' ? urlCheckers.get(app) : checkers.get(app);
   if (!checker) {
     checker = request(app)
       .get('/openapi.json')
@@ -163,14 +165,16 @@ function checkerFor(app: Express): Promise<OpenApiChecker> {
         }
         return new OpenApiChecker(res.body as Document);
       });
-    checkers.set(app, checker);
+    if (typeof app === 'string') urlCheckers.set(app, checker);
+    else checkers.set(app, checker);
   }
   return checker;
 }
 
 const VERBS = ['get', 'post', 'put', 'patch', 'delete', 'del', 'head', 'options'] as const;
 
-export function checkedAgent(app: Express): CheckedAgent {
+/** Checked calls to an app, or to a running service at a base URL (http://host:port). */
+export function checkedAgent(app: Express | string): CheckedAgent {
   const agent = request(app);
   const checked = Object.create(agent) as CheckedAgent;
   for (const verb of VERBS) {
