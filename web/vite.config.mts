@@ -22,5 +22,4 @@ export default defineConfig({
       },
     },
   },
-  server: { proxy: { '/api': 'http://localhost:3000' } },
 });

@@ -44,11 +44,9 @@ export function Header() {
             <span aria-label="Level" title={me.levelTitle}>
               Level {me.level}
             </span>
-            {me.unreadNotifications !== null ? (
-              <span aria-label="Unread notifications" className="badge">
-                {me.unreadNotifications}
-              </span>
-            ) : null}
+            <span aria-label="Unread notifications" className="badge" title="Unread notifications">
+              {me.unreadNotifications}
+            </span>
             <button type="button" onClick={() => signOut.mutate()} disabled={signOut.isPending}>
               Sign out
             </button>

@@ -1,26 +1,17 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { api } from './api/client';
+import { api, type Ok } from './api/client';
 import { ApiError } from './api/api-error';
 
-/** What the header and pages know of the signed-in person; null when signed out. */
-export interface Account {
-  id: string;
-  displayName: string;
-  balance: number;
-  level: number;
-  levelTitle: string;
-  unreadNotifications: number | null;
-}
+/** What the header and pages know of the signed-in person (get_account); null when signed out. */
+export type Account = Ok<'/api/user/me', 'get'>['user'];
 
 export const ACCOUNT_QUERY_KEY = ['account'] as const;
 
-/** The signed-in person from the session cookie (get_account). A 401 means "signed out" (null), not an error. */
+/** The signed-in person from the session cookie, in one call. A 401 means "signed out" (null), not an error. */
 async function fetchAccount(): Promise<Account | null> {
   try {
     const { data } = await api.GET('/api/user/me');
-    if (!data) return null;
-    const u = data.user;
-    return { id: u.id, displayName: u.displayName, balance: u.balance, level: u.level, levelTitle: u.levelTitle, unreadNotifications: u.unreadNotifications };
+    return data?.user ?? null;
   } catch (e) {
     if (e instanceof ApiError && e.needsSignIn) return null;
     throw e;

@@ -5,8 +5,9 @@ import { usePageTitle } from '../../components/page-title';
 import { ErrorMessage } from '../../components/error-message';
 import { Loading } from '../../components/loading';
 import { MarketCard } from './market-card';
+import { MarketBrowser } from './market-browser';
 
-/** Markets home: search as you type (search_prediction_markets, at most 8 results). */
+/** Markets home: search as you type (search_prediction_markets, at most 8 results), else the active markets. */
 export function HomePage() {
   usePageTitle(undefined);
   const [text, setText] = useState('');
@@ -35,14 +36,16 @@ export function HomePage() {
           {search.isError ? <ErrorMessage error={search.error} /> : null}
           {search.data && search.data.markets.length === 0 ? <p>No market matches “{q}”.</p> : null}
           {search.data && search.data.markets.length > 0 ? (
-            <ul className="market-list">
+            <ul className="market-list" aria-label="Search results">
               {search.data.markets.map((m) => (
                 <MarketCard key={m.id} market={m} />
               ))}
             </ul>
           ) : null}
         </section>
-      ) : null}
+      ) : (
+        <MarketBrowser />
+      )}
     </>
   );
 }

@@ -29,4 +29,7 @@ api.use(errors);
 export const $api = createQueryClient(api);
 
 export type { paths };
-export type Schemas = import('./schema').components['schemas'];
+/** The JSON body of a path's 200 answer, e.g. `Ok<'/api/user/me', 'get'>`: types always come from the document. */
+export type Ok<P extends keyof paths, M extends 'get' | 'post'> = paths[P][M] extends { responses: { 200: { content: { 'application/json': infer T } } } }
+  ? T
+  : never;
