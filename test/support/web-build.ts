@@ -49,6 +49,8 @@ export async function ensureWebBuilt(): Promise<void> {
         [path.join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', 'web/vite.config.mts', '--logLevel', 'warn'],
         {
           cwd: ROOT,
+          // jest sets NODE_ENV=test, under which Vite builds unminified: the bundle test must weigh what npm run build ships.
+          env: { ...process.env, NODE_ENV: 'production' },
           stdio: ['ignore', 'ignore', 'inherit'],
         },
       );
