@@ -76,6 +76,7 @@ describeWithChromium('community markets, agents and settings in Chromium', () =>
     await signUp(other);
     await other.goto(marketUrl);
     await other.getByRole('heading', { level: 1, name: question }).waitFor();
+    await other.getByRole('link', { name: 'Market Maker' }).waitFor();
     await expect(other.getByRole('button', { name: 'Resolve market' }).count()).resolves.toBe(0);
 
     await page.getByRole('radio', { name: 'Maybe' }).check();

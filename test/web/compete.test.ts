@@ -64,7 +64,7 @@ describeWithChromium('leaderboards, profiles, challenge and notifications in Chr
     const won = await seedMarket(web.app.services.db);
     const lost = await seedMarket(web.app.services.db);
     await buy(web.app, prices, me, won, 'YES', 60, 0.65);
-    await buy(web.app, prices, me, lost, 'NO', 30, 0.35);
+    await buy(web.app, prices, me, lost, 'NO', 25, 0.25);
     await settle(web.app, won, 'YES');
     await settle(web.app, lost, 'YES');
     const rep = (await (await page.request.get(`/api/agents/${me.id}/reputation`)).json()) as {

@@ -28,7 +28,7 @@ export function CommunityMarketPage() {
       <h1>{m.question}</h1>
       <p className="muted">
         {m.category} · {m.status === 'resolved' ? 'resolved' : `ends ${dateTime(m.endDate)}`} · created {date(m.createdAt)} by{' '}
-        <Link href={traderHref(m.creatorId)}>{isCreator ? 'you' : 'its creator'}</Link>
+        <Link href={traderHref(m.creatorId)}>{isCreator ? 'you' : <CreatorName id={m.creatorId} />}</Link>
       </p>
       {m.status === 'resolved' ? (
         <p className="resolved" role="status">
@@ -49,6 +49,12 @@ export function CommunityMarketPage() {
       {isCreator && m.status === 'active' ? <ResolveForm id={m.id} slug={m.slug} outcomes={m.outcomes} /> : null}
     </>
   );
+}
+
+/** The creator's public display name (as text), or a neutral word while it loads or when the profile is gone. */
+function CreatorName({ id }: { id: string }) {
+  const stats = $api.useQuery('get', '/api/user/stats', { params: { query: { userId: id } } });
+  return <>{stats.data?.user.displayName ?? 'its creator'}</>;
 }
 
 function ResolveForm({ id, slug, outcomes }: { id: string; slug: string; outcomes: string[] }) {

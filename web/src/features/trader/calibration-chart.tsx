@@ -8,10 +8,12 @@ export interface CalibrationBucket {
   observedFrequency: number | null;
 }
 
-const SIZE = 300;
+const SIZE = 320;
 const PAD = 36;
-const INNER = SIZE - 2 * PAD;
-const x = (p: number) => PAD + p * INNER;
+/** Room on the left for the tick labels and, left of them, the rotated axis title. */
+const LEFT = 60;
+const INNER = SIZE - LEFT - PAD / 2;
+const x = (p: number) => LEFT + p * INNER;
 const y = (p: number) => SIZE - PAD - p * INNER;
 
 /**
@@ -30,7 +32,7 @@ export function CalibrationChart({ buckets }: { buckets: CalibrationBucket[] }) 
         role="img"
         aria-label={`Calibration chart: ${filled.length} of ${buckets.length} forecast buckets have settled positions; the table below lists them.`}
       >
-        <rect x={PAD} y={PAD} width={INNER} height={INNER} fill="#fff" stroke="#dcdee2" />
+        <rect x={LEFT} y={y(1)} width={INNER} height={INNER} fill="#fff" stroke="#dcdee2" />
         {ticks.map((t) => (
           <g key={t} fontSize="10" fill="#55595f">
             <line x1={x(t)} y1={y(0)} x2={x(t)} y2={y(1)} stroke="#eef0f2" />
@@ -38,7 +40,7 @@ export function CalibrationChart({ buckets }: { buckets: CalibrationBucket[] }) 
             <text x={x(t)} y={SIZE - PAD + 14} textAnchor="middle">
               {t * 100}%
             </text>
-            <text x={PAD - 6} y={y(t) + 3} textAnchor="end">
+            <text x={LEFT - 6} y={y(t) + 3} textAnchor="end">
               {t * 100}%
             </text>
           </g>
@@ -55,10 +57,10 @@ export function CalibrationChart({ buckets }: { buckets: CalibrationBucket[] }) 
             stroke="#17181c"
           />
         ))}
-        <text x={SIZE / 2} y={SIZE - 4} textAnchor="middle" fontSize="11" fill="#17181c">
+        <text x={LEFT + INNER / 2} y={SIZE - 4} textAnchor="middle" fontSize="11" fill="#17181c">
           Forecast (price paid)
         </text>
-        <text x={12} y={SIZE / 2} textAnchor="middle" fontSize="11" fill="#17181c" transform={`rotate(-90 12 ${SIZE / 2})`}>
+        <text x={14} y={y(0.5)} textAnchor="middle" fontSize="11" fill="#17181c" transform={`rotate(-90 14 ${y(0.5)})`}>
           Observed frequency
         </text>
       </svg>
