@@ -22,6 +22,12 @@ const ConfigSchema = z
     SEARCH_CONCURRENCY: positiveInt(2 * availableParallelism()),
     DB_CONNECT_TIMEOUT_MS: positiveInt(5000),
     DB_STATEMENT_TIMEOUT_MS: positiveInt(10000),
+    /**
+     * The service's own bound on every statement (pg's client-side query_timeout): one that has no answer by
+     * then fails with 503 and its connection is dropped. It is what catches a stalled link or server, which
+     * statement_timeout (counted by the server, on statements it received) cannot.
+     */
+    DB_QUERY_TIMEOUT_MS: positiveInt(5000),
     REDIS_URL: z
       .string()
       .regex(/^rediss?:\/\//, 'must be a redis:// URL')

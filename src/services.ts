@@ -4,6 +4,7 @@ import type { Logger } from './logger';
 import type { Registry } from './registry/registry';
 import type { MethodContext, Clock } from './registry/context';
 import { AccountService } from './domain/accounts/account-service';
+import { AccountDeletion } from './domain/accounts/account-deletion';
 import type { Authenticator } from './auth/authenticator';
 import { createIdentity, type Identity } from './auth/identity';
 import type { PriceService } from './market-data/price-service';
@@ -28,6 +29,8 @@ export interface Services {
   clock: Clock;
   registry: Registry;
   accounts: AccountService;
+  /** delete_account: erases an account's personal data, keeps its books. */
+  accountDeletion: AccountDeletion;
   authenticator: Authenticator;
   limiter: RateLimiter;
   /** Access tokens, browser sessions and sign-in (src/auth/identity.ts). */
@@ -72,6 +75,9 @@ export function createServices(args: {
   const limiter = args.limiter ?? createRateLimiter(config, log);
   const identity = createIdentity({ db, config, clock, limiter });
   const accounts = new AccountService(db);
+  const accountDeletion = new AccountDeletion(db);
+  // A deleted account's key must fail at once, not when the authenticator's cache entry expires.
+  accountDeletion.onDeleted((userId) => identity.authenticator.forgetKeysOf(userId));
   return {
     config,
     db,
@@ -79,6 +85,7 @@ export function createServices(args: {
     clock,
     registry,
     accounts,
+    accountDeletion,
     authenticator: identity.authenticator,
     limiter,
     identity,
@@ -93,7 +100,7 @@ export function createServices(args: {
     trading: new TradingService(db, prices, tradeHooks),
     tradeHistory: new TradeHistory(db),
     settlement: new SettlementService(db, tradeHooks, log),
-    trackRecord: createTrackRecord({ db, tradeHooks, accounts }),
+    trackRecord: createTrackRecord({ db, tradeHooks, accounts, deletion: accountDeletion }),
     community: new CommunityMarketService(db),
     stoppers: [],
   };

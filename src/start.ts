@@ -41,6 +41,7 @@ export async function startService(
   // Search's term counts follow the mirror (they steer its plan, never its results).
   services.marketSync.afterSync.push((now) => services.markets.refreshSearchTerms(now));
   services.stoppers.push(() => services.marketSync.stop());
+  services.stoppers.push(() => services.idempotency.close());
   if (opts.background !== false) await services.marketSync.start();
   const app = createApp(services, { validateOutput: opts.validateOutput, webDir: opts.webDir });
   return {

@@ -1,4 +1,5 @@
 import { ConfigError, loadConfig } from '../src/config';
+import { postgresDataSource } from '../src/db/database';
 
 describe('configuration', () => {
   test('with no environment, every variable has an offline default', () => {
@@ -26,6 +27,15 @@ describe('configuration', () => {
     expect(loadConfig({}).SEARCH_CONCURRENCY).toBe(2 * availableParallelism());
     expect(loadConfig({ SEARCH_CONCURRENCY: '5' }).SEARCH_CONCURRENCY).toBe(5);
     expect(() => loadConfig({ SEARCH_CONCURRENCY: '0' })).toThrow(ConfigError);
+  });
+
+  test('DB_QUERY_TIMEOUT_MS defaults to 5 s and takes a positive integer; the statement timeout is capped just under it', () => {
+    expect(loadConfig({}).DB_QUERY_TIMEOUT_MS).toBe(5000);
+    expect(loadConfig({ DB_QUERY_TIMEOUT_MS: '2000' }).DB_QUERY_TIMEOUT_MS).toBe(2000);
+    for (const bad of ['0', '-5', 'soon', '1.5']) expect(() => loadConfig({ DB_QUERY_TIMEOUT_MS: bad })).toThrow(ConfigError);
+    const extra = (env: Record<string, string>) => postgresDataSource(loadConfig({ DATABASE_URL: 'postgres://x@127.0.0.1/db', ...env })).options.extra;
+    expect(extra({})).toMatchObject({ query_timeout: 5000, statement_timeout: 4750 });
+    expect(extra({ DB_STATEMENT_TIMEOUT_MS: '1000' })).toMatchObject({ query_timeout: 5000, statement_timeout: 1000 });
   });
 
   test('BASE_URL follows PORT unless set, and loses a trailing slash', () => {

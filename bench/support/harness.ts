@@ -15,20 +15,20 @@ export { startScriptNodeArgs };
 
 export const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
-export async function createDatabase(prefix: string): Promise<{ url: string; drop(): Promise<void> }> {
+export async function createDatabase(prefix: string, adminUrl = ADMIN_URL): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `${prefix}_${randomBytes(4).toString('hex')}`;
-  const admin = new Client({ connectionString: ADMIN_URL });
+  const admin = new Client({ connectionString: adminUrl });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name}`);
   await admin.end();
-  const url = new URL(ADMIN_URL);
+  const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return {
     url: url.toString(),
     async drop() {
       // BENCH_KEEP=1 keeps the database for a closer look (its URL is printed).
       if (process.env.BENCH_KEEP === '1') return void console.log(`kept database ${url.toString()}`);
-      const c = new Client({ connectionString: ADMIN_URL });
+      const c = new Client({ connectionString: adminUrl });
       await c.connect();
       await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await c.end();

@@ -20,6 +20,8 @@ export interface SoakOptions {
   nodeArgs?: string[];
   startFlags?: boolean;
   log?: (line: string) => void;
+  /** PostgreSQL server on which the soak's throwaway database is made (default: the benches' ADMIN_URL). */
+  adminUrl?: string;
 }
 
 export interface MemoryFigures {
@@ -63,7 +65,7 @@ export async function runSoak(opts: SoakOptions): Promise<SoakFigures> {
 
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'soak-'));
-  const pg = opts.database === 'postgres' ? await createDatabase('soak') : undefined;
+  const pg = opts.database === 'postgres' ? await createDatabase('soak', opts.adminUrl) : undefined;
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     PORT: String(port),

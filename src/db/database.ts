@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { types, type Pool, type QueryResult } from 'pg';
+import { Client, types, type ClientConfig, type Pool, type QueryResult } from 'pg';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
 import { MIGRATIONS } from './migrations';
@@ -55,6 +55,13 @@ export class Database implements Queryable {
   async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
     let broken: Error | undefined;
+    // The pool listens for errors only on idle clients: a connection that drops while checked out emits
+    // 'error' on the client, which with no listener ends the process. Noted here, the client is discarded
+    // on release; the statements in flight reject on their own ("Connection terminated unexpectedly").
+    const onError = (err: Error) => {
+      broken = err;
+    };
+    client.on('error', onError);
     let queue: Promise<unknown> = Promise.resolve();
     const send = (sql: string, params: unknown[] = [], name?: string): Promise<QueryResult> => {
       if (this.kind === 'postgres') return client.query(statement(sql, params, name));
@@ -87,9 +94,22 @@ export class Database implements Queryable {
       });
       throw err;
     } finally {
-      // A connection that cannot even roll back is discarded (PGlite has only the one: keep it).
+      if (!broken) client.off('error', onError); // a broken client keeps it: it is discarded, late errors and all
+      // A connection that dropped or cannot even roll back is discarded (PGlite has only the one: keep it).
       client.release(this.kind === 'postgres' ? broken : undefined);
     }
+  }
+
+  /**
+   * A connection of its own, outside the pool and with the pool's options, for a session that must last as
+   * long as the process (a lease held as an advisory lock). `onLost` hears when it drops; it is then unusable.
+   */
+  async sessionClient(onLost: (err?: Error) => void): Promise<Client> {
+    const client = new Client(this.pool.options as ClientConfig);
+    client.on('error', onLost);
+    client.on('end', () => onLost());
+    await client.connect();
+    return client;
   }
 
   async pendingMigrations(): Promise<boolean> {
@@ -112,9 +132,13 @@ const common = {
 };
 
 export function postgresDataSource(
-  config: Pick<Config, 'DATABASE_URL' | 'DB_POOL_SIZE' | 'DB_CONNECT_TIMEOUT_MS' | 'DB_STATEMENT_TIMEOUT_MS'>,
+  config: Pick<Config, 'DATABASE_URL' | 'DB_POOL_SIZE' | 'DB_CONNECT_TIMEOUT_MS' | 'DB_STATEMENT_TIMEOUT_MS' | 'DB_QUERY_TIMEOUT_MS'>,
   url?: string,
 ): DataSource {
+  // The server cancels a slow statement a little before the client gives up on it, so a statement that is
+  // merely slow costs only itself (57014, connection kept); the client-side bound then fires only when the
+  // server or the link stalls, and pg destroys that connection (a pipelined one cannot be reused).
+  const statementTimeout = Math.max(1, Math.min(config.DB_STATEMENT_TIMEOUT_MS, config.DB_QUERY_TIMEOUT_MS - 250));
   return new DataSource({
     ...common,
     url: url ?? config.DATABASE_URL,
@@ -122,7 +146,8 @@ export function postgresDataSource(
     extra: {
       max: config.DB_POOL_SIZE,
       connectionTimeoutMillis: config.DB_CONNECT_TIMEOUT_MS,
-      statement_timeout: config.DB_STATEMENT_TIMEOUT_MS,
+      query_timeout: config.DB_QUERY_TIMEOUT_MS,
+      statement_timeout: statementTimeout,
       idle_in_transaction_session_timeout: config.DB_STATEMENT_TIMEOUT_MS * 2,
       application_name: 'paper-trading',
       // Statements issued together go out together (see Database.transaction); each still gets its own result or error.

@@ -41,6 +41,7 @@ export const ERROR_MEANING: Record<ErrorCode, string> = {
   NOT_COMPLETED: 'the challenge is not completed yet',
   ALREADY_CLAIMED: 'the reward was already claimed',
   EMAIL_TAKEN: 'an account with this email exists (emails compare case-insensitively)',
+  WRONG_PASSWORD: 'the password confirming this account change is wrong; nothing changed',
   UNAUTHORIZED: 'missing or invalid API key or access token, or a credential sent outside the Authorization header',
   SESSION_REQUIRED: 'this operation needs a browser session; API keys and access tokens are not accepted',
   FORBIDDEN: 'authenticated, but not allowed to do this',
@@ -53,7 +54,7 @@ export const ERROR_MEANING: Record<ErrorCode, string> = {
   INTERNAL: 'unexpected failure; quote requestId when reporting it',
   UPSTREAM_UNAVAILABLE: 'the market-data backend is unavailable; retry later',
   PRICE_UNAVAILABLE: 'no fresh live price; nothing was executed',
-  SERVICE_UNAVAILABLE: 'the service is busy or not ready; retry shortly',
+  SERVICE_UNAVAILABLE: 'the service or its database is unavailable or busy; nothing changed; retry after Retry-After seconds',
 };
 
 /**
@@ -125,6 +126,18 @@ function errorHeaders(status: number): Record<string, unknown> {
     headers['Retry-After'] = { description: 'Seconds until the window resets.', required: true, schema: { type: 'integer', minimum: 1 } };
     headers.RateLimit = { description: 'Remaining requests and reset (IETF RateLimit header).', schema: { type: 'string' } };
     headers['RateLimit-Policy'] = { description: 'Quota and window of the limit class.', schema: { type: 'string' } };
+  }
+  if (status === 409) {
+    headers['Retry-After'] = {
+      description: 'When a request with the same Idempotency-Key is still running: seconds to wait before retrying it.',
+      schema: { type: 'integer', minimum: 1 },
+    };
+  }
+  if (status === 503) {
+    headers['Retry-After'] = {
+      description: 'When the database is unavailable: seconds to wait before sending the same request again.',
+      schema: { type: 'integer', minimum: 1 },
+    };
   }
   if (status === 405) headers.Allow = { description: 'The methods this path accepts.', schema: { type: 'string' } };
   return headers;

@@ -1,3 +1,5 @@
+import { DATABASE_RETRY_AFTER_S, isDatabaseUnavailable } from './database-unavailable';
+
 /**
  * The one error class of the service. Its `code` is stable; HTTP status and JSON-RPC code come
  * from ERROR_TABLE so every transport answers the same condition the same way.
@@ -10,6 +12,8 @@ export const ERROR_TABLE = {
   NOT_COMPLETED: { status: 400, rpc: -32013 },
   ALREADY_CLAIMED: { status: 400, rpc: -32014 },
   EMAIL_TAKEN: { status: 400, rpc: -32015 },
+  // A password confirming an account change is wrong: 400, not 401, since the caller's credentials are fine.
+  WRONG_PASSWORD: { status: 400, rpc: -32016 },
   // -32001..-32009 are A2A's own codes (TaskNotFound, UnsupportedOperation…) on the same endpoint: stay clear of them.
   UNAUTHORIZED: { status: 401, rpc: -32041 },
   SESSION_REQUIRED: { status: 401, rpc: -32042 },
@@ -74,13 +78,20 @@ export class AppError extends Error {
   }
 }
 
-/** Anything thrown that is not an AppError becomes INTERNAL: the message never leaves the process. */
+/**
+ * Anything thrown that is not an AppError becomes INTERNAL (the message never leaves the process), except a
+ * database that is down, unreachable, stalled or full: that is SERVICE_UNAVAILABLE with Retry-After.
+ */
 export function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
-  const pgCode = (err as { code?: string } | null)?.code;
-  // Pool exhausted / connection timeouts / statement timeouts: the service is busy, not broken.
-  if (pgCode === '57014' || /timeout exceeded when trying to connect/i.test(String((err as Error)?.message))) {
-    return new AppError('SERVICE_UNAVAILABLE', 'The database is busy; retry shortly.', { hint: 'Retry after a second.' });
-  }
+  if (isDatabaseUnavailable(err)) return databaseUnavailable();
   return new AppError('INTERNAL', 'Internal error. Quote the request id when reporting it.');
+}
+
+/** The database cannot serve this request now; nothing was changed, and the same request may be sent again. */
+export function databaseUnavailable(): AppError {
+  return new AppError('SERVICE_UNAVAILABLE', 'The database is unavailable or busy; nothing was changed. Retry shortly.', {
+    hint: `Send the same request again after ${DATABASE_RETRY_AFTER_S} seconds (with the same Idempotency-Key for a trade).`,
+    headers: { 'Retry-After': String(DATABASE_RETRY_AFTER_S) },
+  });
 }

@@ -14,6 +14,7 @@ import { oauthRouter } from '../auth/oauth-routes';
 import { hardening } from './hardening';
 import { enterWhenRouted } from './enter-when-routed';
 import { appPageRenderer, defaultWebDir, webAppRouter } from './web-app';
+import { readinessReport } from './readiness';
 
 export interface AppOptions {
   /** Check every method result against its output schema (tests). */
@@ -58,23 +59,7 @@ export function createApp(services: Services, options: AppOptions = {}): Express
     res.json({ status: 'ok' });
   });
   app.get('/ready', async (_req, res) => {
-    const checks: Record<string, string> = {};
-    let ok = true;
-    try {
-      await services.db.query('SELECT 1');
-      checks.database = 'ok';
-      const pending = await services.db.pendingMigrations();
-      checks.migrations = pending ? 'pending' : 'applied';
-      ok = ok && !pending;
-    } catch {
-      checks.database = 'unreachable';
-      ok = false;
-    }
-    const feed = services.readiness ? await services.readiness() : {};
-    for (const [k, v] of Object.entries(feed)) {
-      checks[k] = v.status;
-      ok = ok && v.ok;
-    }
+    const { ok, checks } = await readinessReport(services);
     res.status(ok ? 200 : 503).json({ status: ok ? 'ready' : 'not_ready', checks });
   });
 

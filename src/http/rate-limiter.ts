@@ -14,6 +14,8 @@ export interface RateLimiter {
   beginLoginAttempt(email: string): Promise<void>;
   /** A successful sign-in is taken back out of the failure count. */
   loginSucceeded(email: string): Promise<void>;
+  /** The shared counter store, for /ready (never fails readiness): no entry when counters are in-process only. */
+  health?(): { redis?: 'ok' | 'degraded' };
   close(): Promise<void>;
 }
 
@@ -21,8 +23,12 @@ const MINUTE_MS = 60_000;
 /** Failed sign-ins per account: 10 per 15 minutes, whatever the address (a botnet cannot spread a guess list). */
 export const LOGIN_FAILURES_PER_ACCOUNT = 10;
 const LOGIN_FAILURE_WINDOW_MS = 15 * MINUTE_MS;
-/** A counter store that does not answer within this is skipped (fail open, logged): limits must not take the API down. */
+/** A counter store that does not answer within this is skipped for this call (counted in-process, logged). */
 const STORE_TIMEOUT_MS = 500;
+/** Consecutive store failures that open the circuit: from then on calls skip the store without waiting. */
+const FAILURES_TO_OPEN = 3;
+/** How long an open circuit waits before one call probes the store again. */
+const PROBE_AFTER_MS = 5_000;
 /** IPv6 clients are counted per /56, the smallest block a subscriber commonly gets (one host has many addresses). */
 const IPV6_PREFIX = 56;
 
@@ -37,6 +43,8 @@ interface Bucket {
   init: Promise<void> | null;
   /** A store across the network (Redis) may hang: its calls get a deadline. The in-process one answers at once. */
   timed: boolean;
+  /** For a store across the network: the in-process counters used while it is unreachable. */
+  fallback?: Store;
 }
 
 export interface LimiterOptions {
@@ -44,6 +52,58 @@ export interface LimiterOptions {
   /** A store per bucket; each gets its own (express-rate-limit stores must not be shared). */
   makeStore?: (bucket: BucketName) => Store;
   onClose?: () => Promise<void>;
+  /** Circuit over the shared store (defaults: open after 3 failures in a row, probe every 5 s). */
+  circuit?: CircuitOptions;
+  /** Whether the shared store is connected now (for health: a store that is away reads degraded before any call). */
+  storeReady?: () => boolean;
+}
+
+export interface CircuitOptions {
+  failuresToOpen?: number;
+  probeAfterMs?: number;
+}
+
+/**
+ * A circuit breaker over the shared counter store. Closed, every call goes to the store (with its deadline);
+ * after `failuresToOpen` failures in a row it opens and calls go to the in-process counters at once, so a
+ * Redis that is down costs nothing per request; every `probeAfterMs` one call also tries the store, in the
+ * background, and a success closes the circuit.
+ */
+class Circuit {
+  private failures = 0;
+  private openUntil = 0;
+  private probing = false;
+
+  constructor(
+    private readonly failuresToOpen: number,
+    private readonly probeAfterMs: number,
+  ) {}
+
+  get open(): boolean {
+    return this.openUntil > 0;
+  }
+
+  /** Whether this call should try the store (closed), or probe it (open, and a probe is due). */
+  tryStore(now: number): boolean {
+    if (!this.open) return true;
+    if (now < this.openUntil || this.probing) return false;
+    this.probing = true;
+    return true;
+  }
+
+  succeeded(): void {
+    this.failures = 0;
+    this.openUntil = 0;
+    this.probing = false;
+  }
+
+  /** Records a failure; true when it opened (or kept open) the circuit. */
+  failed(now: number): boolean {
+    this.probing = false;
+    this.failures += 1;
+    if (this.open || this.failures >= this.failuresToOpen) this.openUntil = now + this.probeAfterMs;
+    return this.open;
+  }
 }
 
 /**
@@ -55,15 +115,22 @@ export interface LimiterOptions {
 export class WindowRateLimiter implements RateLimiter {
   private readonly buckets = new Map<BucketName, Bucket>();
   private lastWarn = 0;
+  private readonly circuit: Circuit;
 
   constructor(
     limits: Record<LimitClass, number>,
     private readonly options: LimiterOptions = {},
   ) {
+    this.circuit = new Circuit(options.circuit?.failuresToOpen ?? FAILURES_TO_OPEN, options.circuit?.probeAfterMs ?? PROBE_AFTER_MS);
     const makeStore = options.makeStore ?? (() => new MemoryStore());
     const add = (name: BucketName, limit: number, windowMs: number) => {
-      const bucket: Bucket = { name, limit, windowMs, store: makeStore(name), init: null, timed: options.makeStore !== undefined };
+      const timed = options.makeStore !== undefined;
+      const bucket: Bucket = { name, limit, windowMs, store: makeStore(name), init: null, timed };
       bucket.init = this.initialise(bucket);
+      if (timed) {
+        bucket.fallback = new MemoryStore();
+        void bucket.fallback.init?.({ windowMs } as Options);
+      }
       this.buckets.set(name, bucket);
     };
     for (const cls of Object.keys(limits) as LimitClass[]) add(cls, limits[cls], MINUTE_MS);
@@ -81,17 +148,26 @@ export class WindowRateLimiter implements RateLimiter {
 
   async loginSucceeded(email: string): Promise<void> {
     const bucket = this.buckets.get('login-account')!;
-    await this.guarded(bucket, () => bucket.store.decrement(accountKey(email)));
+    await this.guarded(bucket, (store) => store.decrement(accountKey(email)));
+  }
+
+  health(): { redis?: 'ok' | 'degraded' } {
+    if (!this.options.makeStore) return {};
+    const ready = this.options.storeReady?.() ?? true;
+    return { redis: this.circuit.open || !ready ? 'degraded' : 'ok' };
   }
 
   async close(): Promise<void> {
-    for (const b of this.buckets.values()) await b.store.shutdown?.();
+    for (const b of this.buckets.values()) {
+      await b.store.shutdown?.();
+      await b.fallback?.shutdown?.();
+    }
     await this.options.onClose?.();
   }
 
   private async hit(name: BucketName, key: string, message?: string): Promise<void> {
     const bucket = this.buckets.get(name)!;
-    const info = await this.guarded(bucket, () => bucket.store.increment(key));
+    const info = await this.guarded(bucket, (store) => store.increment(key));
     if (!info || info.totalHits <= bucket.limit) return;
     const resetMs = info.resetTime ? info.resetTime.getTime() - Date.now() : bucket.windowMs;
     const retryAfter = Math.max(1, Math.ceil(resetMs / 1000));
@@ -111,16 +187,43 @@ export class WindowRateLimiter implements RateLimiter {
     );
   }
 
-  /** Runs a store operation; a store that fails or hangs lets the request through and is re-initialised next time. */
-  private async guarded<T>(bucket: Bucket, op: () => Promise<T> | T): Promise<T | undefined> {
+  /**
+   * Runs a store operation. A shared store that fails, hangs or sits behind an open circuit is replaced for
+   * this call by the in-process counters: limits hold per process while Redis is away, and it is
+   * re-initialised before its next use.
+   */
+  private async guarded<T>(bucket: Bucket, op: (store: Store) => Promise<T> | T): Promise<T | undefined> {
+    if (!bucket.timed) return op(bucket.store);
+    const fallback = bucket.fallback!;
+    const now = Date.now();
+    if (this.circuit.open) {
+      // The probe runs beside the call, which is answered from this process's counters: nobody waits on it.
+      if (this.circuit.tryStore(now)) void this.viaStore(bucket, op).catch(() => {});
+      return op(fallback);
+    }
     try {
-      if (bucket.init) await (bucket.timed ? withTimeout(bucket.init) : bucket.init);
+      return await this.viaStore(bucket, op);
+    } catch {
+      return op(fallback);
+    }
+  }
+
+  /** One call to the shared store under its deadline; its outcome drives the circuit. */
+  private async viaStore<T>(bucket: Bucket, op: (store: Store) => Promise<T> | T): Promise<T> {
+    try {
+      if (bucket.init) await withTimeout(bucket.init);
       bucket.init = null;
-      return await (bucket.timed ? withTimeout(Promise.resolve(op())) : op());
+      const out = await withTimeout(Promise.resolve(op(bucket.store)));
+      this.circuit.succeeded();
+      return out;
     } catch (err) {
       bucket.init = this.initialise(bucket);
-      this.warn('rate-limit store unavailable; request allowed', { bucket: bucket.name, err: err instanceof Error ? err.message : String(err) });
-      return undefined;
+      const open = this.circuit.failed(Date.now());
+      this.warn(open ? 'rate-limit store unavailable; counting in this process until it answers again' : 'rate-limit store failed; counted in this process', {
+        bucket: bucket.name,
+        err: err instanceof Error ? err.message : String(err),
+      });
+      throw err;
     }
   }
 
@@ -162,7 +265,7 @@ export function limitsFromConfig(config: Config): Record<LimitClass, number> {
 }
 
 /** In-process counters, or with REDIS_URL counters in Redis shared by every process (one prefix per bucket). */
-export function createRateLimiter(config: Config, log: Logger): RateLimiter {
+export function createRateLimiter(config: Config, log: Logger, circuit?: CircuitOptions): RateLimiter {
   const limits = limitsFromConfig(config);
   if (!config.REDIS_URL) return new WindowRateLimiter(limits, { log });
   const client = createClient({
@@ -180,6 +283,8 @@ export function createRateLimiter(config: Config, log: Logger): RateLimiter {
   client.connect().catch(() => {}); // errors arrive through the 'error' event; commands queue until ready
   return new WindowRateLimiter(limits, {
     log,
+    circuit,
+    storeReady: () => client.isReady,
     makeStore: (bucket) =>
       new RedisStore({
         sendCommand: (...args: string[]) => client.sendCommand(args) as Promise<never>,

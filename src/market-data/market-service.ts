@@ -1,6 +1,7 @@
 import type { Database } from '../db/database';
 import { fromMicro, type Micro } from '../domain/money/micro';
-import { AppError } from '../errors/app-error';
+import { AppError, toAppError } from '../errors/app-error';
+import { isDatabaseUnavailable } from '../errors/database-unavailable';
 import type { Logger } from '../logger';
 import type { Clock } from '../registry/context';
 import { FeedError, type FeedSource, type MarketFeed, type PricePoint } from './feed';
@@ -72,7 +73,8 @@ export class MarketService {
       return rows.map(toMarketView);
     } catch (err) {
       log.error('market search failed', { error: err instanceof Error ? err.message : String(err) });
-      throw searchDown();
+      // Search reads only the local mirror: its database being unreachable is not the venue's fault.
+      throw isDatabaseUnavailable(err) ? toAppError(err) : searchDown();
     }
   }
 

@@ -8,3 +8,23 @@ export const Balance = z.number().min(0).describe('Virtual dollars available, ex
 export const Dollars = z.number().describe('Virtual dollars, exact to 6 decimals.');
 
 export const Probability = z.number().min(0).max(1).describe('Implied probability, 0..1.');
+
+/** Decimals the ledger keeps for dollars and shares: integer micro-units (src/domain/money/micro.ts). */
+export const LEDGER_DECIMALS = 6;
+
+/** Largest share quantity a caller may send: far beyond any holding, and still exact in micro-units. */
+const MAX_SHARES = 1_000_000_000_000;
+
+/**
+ * Whether a wire number is exactly a decimal of at most LEDGER_DECIMALS places: rounding it to that many
+ * places gives back the same number. (Not zod's multipleOf: its float check lets 1e-7 through, and JSON
+ * Schema validators' own multipleOf refuses plain values such as 0.3.)
+ */
+const keepsLedgerPrecision = (v: number) => Number(v.toFixed(LEDGER_DECIMALS)) === v;
+const PRECISION_MESSAGE = `at most ${LEDGER_DECIMALS} decimal places: the ledger keeps micro-units and refuses, never rounds, finer amounts`;
+
+/** Dollars a caller asks to spend: > 0, at most 1,000,000, at most 6 decimals (a finer amount is refused). */
+export const SpendAmount = z.number().gt(0).max(1_000_000).refine(keepsLedgerPrecision, PRECISION_MESSAGE);
+
+/** Shares a caller asks to sell: > 0, at most 6 decimals (a finer quantity is refused). */
+export const ShareQuantity = z.number().gt(0).max(MAX_SHARES).refine(keepsLedgerPrecision, PRECISION_MESSAGE);

@@ -131,3 +131,40 @@ export const logout = defineMethod({
     return { success: true };
   },
 });
+
+export const deleteAccount = defineMethod({
+  name: 'delete_account',
+  area: 'Accounts',
+  summary: 'Delete your account for good (confirmed with your password)',
+  description:
+    'Permanently deletes your account, confirmed with its password. At once: your email is freed (it can register again), your display ' +
+    'name and agent description are erased, your API key, every OAuth access token and every browser session stop working (the next ' +
+    'call with any of them gets 401), your notifications are removed, and you leave every leaderboard and public profile ' +
+    '(get_trader_stats and get_agent_reputation answer 404). Your trades, positions and ledger stay, anonymous, so the books still ' +
+    'balance; open positions still settle when their markets resolve. Cannot be undone. Call it with your API key, an access token or ' +
+    'your browser session; in a browser the response also clears the session cookie. Errors: WRONG_PASSWORD (400, nothing changed).',
+  auth: 'key',
+  limit: 'api',
+  input: z.object({
+    password: z.string().min(1).max(200).describe("The account's current password, to confirm."),
+  }),
+  output: z.object({
+    success: z.boolean().describe('Always true on success.'),
+    message: z.string().describe('What happened.'),
+  }),
+  rest: { method: 'POST', path: '/api/user/delete' },
+  annotations: { title: 'Delete account', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  errors: ['WRONG_PASSWORD'],
+  examples: [
+    {
+      input: { password: 'correct-horse' },
+      output: { success: true, message: 'Account deleted. Its keys, tokens and sessions no longer work; its email can register again.' },
+    },
+  ],
+  handler: async (ctx, input) => {
+    await ctx.services.accountDeletion.delete(requirePrincipal(ctx).userId, input.password, ctx.clock.now());
+    // Only the clearing: a renewal of the session this call was made with must not set it again.
+    ctx.call.effects = { clearSession: true };
+    return { success: true, message: 'Account deleted. Its keys, tokens and sessions no longer work; its email can register again.' };
+  },
+});

@@ -71,7 +71,7 @@ export const searchPredictionMarkets = defineMethod({
     'Full-text search over active markets by question and category; every word must match, and a word may be partial ' +
     '("bitc" finds Bitcoin). At most 8 markets, highest volume first. A q shorter than 2 characters returns an empty list. ' +
     'Each market carries id, slug and outcomeTokens[].tokenId: what paper_trade needs. Prices here are the last mirrored ones; ' +
-    `get_market_odds gives the live book. ${DATA_NOTE} Free to call. Errors: UPSTREAM_UNAVAILABLE (500) when search is down.`,
+    `get_market_odds gives the live book. ${DATA_NOTE} Free to call. Errors: SERVICE_UNAVAILABLE (503, with Retry-After) when the database is unreachable; UPSTREAM_UNAVAILABLE (500) when search fails otherwise.`,
   auth: 'public',
   limit: 'api',
   input: z.object({

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineMethod } from '../registry/method';
 import { requirePrincipal } from '../registry/context';
-import { Balance, Dollars, Probability } from './common-schemas';
+import { Balance, Dollars, Probability, ShareQuantity, SpendAmount } from './common-schemas';
 
 const IdempotencyKey = z
   .string()
@@ -34,7 +34,7 @@ export const paperTrade = defineMethod({
     marketSlug: z.string().min(1).max(300).describe('Market slug (Market.slug); must match the market.'),
     tokenId: z.string().min(1).max(200).describe('Token to buy: outcomeTokens[].tokenId of the market, matching outcome.'),
     outcome: Outcome,
-    amount: z.number().gt(0).max(1_000_000).describe('Virtual dollars to spend, > 0 and <= 1,000,000.'),
+    amount: SpendAmount.describe('Virtual dollars to spend, > 0 and <= 1,000,000, at most 6 decimals (finer is refused).'),
     idempotencyKey: IdempotencyKey,
   }),
   output: z.object({
@@ -126,7 +126,7 @@ export const sellPosition = defineMethod({
   idempotent: true,
   input: z.object({
     id: z.string().min(1).max(100).describe('Position ID from get_portfolio.'),
-    quantity: z.number().gt(0).optional().describe('Shares to sell, > 0; omit to sell the whole position.'),
+    quantity: ShareQuantity.optional().describe('Shares to sell, > 0, at most 6 decimals (finer is refused); omit to sell the whole position.'),
     idempotencyKey: IdempotencyKey,
   }),
   output: z.object({
@@ -172,8 +172,8 @@ export const quoteTrade = defineMethod({
   input: z.object({
     side: z.enum(['BUY', 'SELL']).describe('BUY (spend amount dollars) or SELL (sell quantity shares).'),
     tokenId: z.string().min(1).max(200).describe('Token to quote.'),
-    amount: z.number().gt(0).max(1_000_000).optional().describe('Dollars to spend, for a BUY.'),
-    quantity: z.number().gt(0).optional().describe('Shares to sell, for a SELL.'),
+    amount: SpendAmount.optional().describe('Dollars to spend, for a BUY; at most 6 decimals.'),
+    quantity: ShareQuantity.optional().describe('Shares to sell, for a SELL; at most 6 decimals.'),
   }),
   output: z.object({
     side: z.enum(['BUY', 'SELL']).describe('The side quoted.'),

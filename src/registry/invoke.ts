@@ -71,8 +71,11 @@ async function withIdempotency(deps: InvokeDeps, method: AnyMethod, ctx: MethodC
     if (!stored) await deps.services.db.transaction((tx) => claim.complete(tx, result));
     return result;
   } catch (err) {
-    await claim.release();
+    // If the database is gone the key stays claimed; the next retry sees its request has ended and takes it.
+    await claim.release().catch(() => {});
     throw err;
+  } finally {
+    claim.end();
   }
 }
 

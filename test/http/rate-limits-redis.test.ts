@@ -3,6 +3,8 @@ import { createClient } from 'redis';
 import { backends, describeWithRedis } from '../support/backends';
 import { request, startTestApp, type TestApp } from '../support/app';
 import { startService, type RunningService } from '../../src/start';
+import { createRateLimiter } from '../../src/http/rate-limiter';
+import { faultProxy, type FaultProxy } from '../support/fault-proxy';
 import { createLogger } from '../../src/logger';
 
 /**
@@ -82,22 +84,97 @@ describeWithRedis('rate limits shared through Redis on $name', (backend) => {
   });
 });
 
+const timed = async <T>(work: PromiseLike<T>) => {
+  const started = Date.now();
+  const out = await work;
+  return { out, ms: Date.now() - started };
+};
+
+// Search: a cheap public call, counted per address in the 'api' class.
+const searchFrom = (t: TestApp, ip: string) => t.api.get('/api/search').set('X-Forwarded-For', ip).query({ q: 'bitcoin' });
+
 describe.each(backends())('when Redis is unreachable on $name', (backend) => {
   let t: TestApp;
   const lines: string[] = [];
   beforeAll(async () => {
     t = await startTestApp(backend, {
-      config: { REDIS_URL: 'redis://127.0.0.1:1', RATE_LIMIT_REGISTER_PER_MIN: 1 },
+      // A closed port: every connection attempt is refused.
+      config: { REDIS_URL: 'redis://127.0.0.1:1', RATE_LIMIT_API_PER_MIN: 3, TRUST_PROXY: 1 },
       log: createLogger('warn', {}, (line) => lines.push(line)),
     });
   });
   afterAll(async () => t.close());
 
-  test('then requests are still served (the limiter fails open) and the outage is logged', async () => {
-    for (let i = 0; i < 2; i++) {
-      const res = await t.api.post('/api/auth/register').send({ email: `down${i}${Date.now()}@example.com`, password: 'password123', displayName: 'Down' });
-      expect(res.status).toBe(201);
+  test('then after a few failures the limiter stops waiting for it, limits still hold per process, and /ready says degraded without failing', async () => {
+    // Warm the circuit open: a few calls may each wait for the store's deadline.
+    for (let i = 0; i < 3; i++) await searchFrom(t, `198.51.100.${i + 1}`);
+    const answers = [];
+    for (let i = 0; i < 5; i++) answers.push(await timed(searchFrom(t, '198.51.100.7')));
+    expect(answers.map((a) => a.out.status)).toEqual([200, 200, 200, 429, 429]);
+    for (const a of answers) expect(a.ms).toBeLessThan(300);
+    expect(answers[3]!.out.body.code).toBe('RATE_LIMITED');
+    expect(lines.some((l) => /rate-limit store (unavailable|failed)/.test(l))).toBe(true);
+    const ready = await t.api.get('/ready');
+    expect(ready.status).toBe(200);
+    expect(ready.body.checks.redis).toBe('degraded');
+  });
+});
+
+describeWithRedis('when Redis goes away and comes back on $name', (backend) => {
+  const prefix = `test-${randomBytes(6).toString('hex')}:`;
+  let t: TestApp;
+  let link: FaultProxy;
+  beforeAll(async () => {
+    link = await faultProxy(new URL(REDIS_URL!));
+    const redisUrl = new URL(link.url);
+    redisUrl.protocol = 'redis:';
+    t = await startTestApp(backend, {
+      config: { REDIS_URL: redisUrl.toString(), REDIS_PREFIX: prefix, RATE_LIMIT_API_PER_MIN: 2, TRUST_PROXY: 1 },
+      limiter: (config, log) => createRateLimiter(config, log, { probeAfterMs: 200 }),
+    });
+  });
+  afterAll(async () => {
+    await t.close();
+    await link.close();
+    const redis = createClient({ url: REDIS_URL });
+    await redis.connect();
+    for await (const keys of redis.scanIterator({ MATCH: `${prefix}*`, COUNT: 100 })) if (keys.length) await redis.del(keys);
+    await redis.close();
+  });
+
+  const keysFor = async (ip: string) => {
+    const redis = createClient({ url: REDIS_URL });
+    await redis.connect();
+    try {
+      const keys: string[] = [];
+      for await (const batch of redis.scanIterator({ MATCH: `${prefix}rl:api:ip:${ip}*`, COUNT: 100 })) keys.push(...batch);
+      return keys;
+    } finally {
+      await redis.close();
     }
-    expect(lines.some((l) => /rate-limit store unavailable|redis unavailable/.test(l))).toBe(true);
+  };
+
+  test('when it is cut, then calls are fast and limited in-process; once it is reachable, the circuit closes and counters are shared in Redis again', async () => {
+    expect((await searchFrom(t, '203.0.113.1')).status).toBe(200);
+    expect(await keysFor('203.0.113.1')).toHaveLength(1);
+    expect((await t.api.get('/ready')).body.checks.redis).toBe('ok');
+
+    await link.down();
+    for (let i = 0; i < 3; i++) await searchFrom(t, `203.0.113.${i + 10}`);
+    const during = [];
+    for (let i = 0; i < 3; i++) during.push(await timed(searchFrom(t, '203.0.113.2')));
+    expect(during.map((a) => a.out.status)).toEqual([200, 200, 429]);
+    for (const a of during) expect(a.ms).toBeLessThan(300);
+    expect((await t.api.get('/ready')).body).toMatchObject({ status: 'ready', checks: { redis: 'degraded' } });
+
+    await link.up();
+    const deadline = Date.now() + 15_000;
+    while ((await t.api.get('/ready')).body.checks.redis !== 'ok') {
+      if (Date.now() > deadline) throw new Error('the circuit did not close');
+      await searchFrom(t, `203.0.113.${Math.floor(Math.random() * 100) + 100}`); // calls probe the store
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect((await searchFrom(t, '203.0.113.3')).status).toBe(200);
+    expect(await keysFor('203.0.113.3')).toHaveLength(1);
   });
 });

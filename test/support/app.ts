@@ -6,6 +6,7 @@ import { testConfig, type Config } from '../../src/config';
 import { createLogger, type Logger } from '../../src/logger';
 import { startService, type RunningService } from '../../src/start';
 import type { Clock } from '../../src/registry/context';
+import type { RateLimiter } from '../../src/http/rate-limiter';
 import type { PriceService } from '../../src/market-data/price-service';
 import { checkedAgent, type CheckedAgent } from './openapi-check';
 
@@ -30,6 +31,8 @@ export interface TestAppOptions {
   background?: boolean;
   /** The built web app to serve (default dist/web when built); null: plain server-rendered pages. */
   webDir?: string | null;
+  /** A rate limiter built by the test (e.g. with a short circuit-breaker probe period). */
+  limiter?: (config: Config, log: Logger) => RateLimiter;
 }
 
 /** High limits unless a test sets them: most tests are not about rate limiting. */
@@ -59,6 +62,7 @@ export async function startTestApp(backend: Backend, opts: TestAppOptions = {}):
     prices: opts.prices,
     background: opts.background,
     webDir: opts.webDir,
+    limiter: opts.limiter?.(config, opts.log ?? createLogger('silent')),
   });
   if (server) server.on('request', service.app);
   return {

@@ -9,6 +9,8 @@ import { SearchTerms1700000000008 } from './1700000000008-search-terms';
 import { XpOnTrackRecord1700000000009 } from './1700000000009-xp-on-track-record';
 import { MarketListing1700000000010 } from './1700000000010-market-listing';
 import { TradeHistory1700000000011 } from './1700000000011-trade-history';
+import { IdempotencyLeases1700000000012 } from './1700000000012-idempotency-leases';
+import { AccountDeletion1700000000013 } from './1700000000013-account-deletion';
 
 /** Every migration, in order. A new one is appended here (no glob: the same list runs from ts and dist). */
 export const MIGRATIONS = [
@@ -23,4 +25,6 @@ export const MIGRATIONS = [
   XpOnTrackRecord1700000000009,
   MarketListing1700000000010,
   TradeHistory1700000000011,
+  IdempotencyLeases1700000000012,
+  AccountDeletion1700000000013,
 ];

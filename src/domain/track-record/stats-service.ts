@@ -227,7 +227,7 @@ export class StatsService {
       ? await this.db.query<UserRow>(
           // The XP total is on the activity row once the account has traded (migration 1700000000009).
           `SELECT u.id, u.display_name, u.is_agent, u.agent_description, u.created_at, u.last_active_at, coalesce(a.xp, u.xp) AS xp, u.balance_micro
-           FROM users u LEFT JOIN trader_activity a ON a.user_id = u.id WHERE u.id = $1`,
+           FROM users u LEFT JOIN trader_activity a ON a.user_id = u.id WHERE u.id = $1 AND u.deleted_at IS NULL`,
           [userId],
         )
       : [];

@@ -1,0 +1,21 @@
+import type { Queryable } from '../../db/database';
+import { monthStart, weekStart } from './periods';
+
+/**
+ * A deleted account leaves every leaderboard, inside the deletion's transaction: its aggregate rows get
+ * is_agent NULL, which neither audience matches (migration 1700000000012), and its card the deleted name.
+ * Both rows are made to exist, so a later settlement of a position it still holds updates them rather than
+ * creating rows that would put it back on a board.
+ */
+export async function leaveBoards(tx: Queryable, account: { id: string; at: Date }): Promise<void> {
+  await tx.query(
+    `INSERT INTO trader_activity (user_id, is_agent, display_name, xp) SELECT id, NULL, display_name, xp FROM users WHERE id = $1
+     ON CONFLICT (user_id) DO UPDATE SET is_agent = NULL, display_name = EXCLUDED.display_name`,
+    [account.id],
+  );
+  await tx.query(
+    `INSERT INTO trader_results (user_id, is_agent, w_bucket, m_bucket) VALUES ($1, NULL, $2, $3)
+     ON CONFLICT (user_id) DO UPDATE SET is_agent = NULL`,
+    [account.id, weekStart(account.at), monthStart(account.at)],
+  );
+}
