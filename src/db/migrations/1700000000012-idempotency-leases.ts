@@ -7,6 +7,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * instead of waiting for it to age out. Rows from before have neither and age out as they did.
  */
 export class IdempotencyLeases1700000000012 implements MigrationInterface {
+  name = 'IdempotencyLeases1700000000012';
+
   async up(q: QueryRunner): Promise<void> {
     await q.query(`ALTER TABLE idempotency_keys ADD COLUMN claim_id uuid, ADD COLUMN lease integer`);
   }
