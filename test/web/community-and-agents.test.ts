@@ -159,6 +159,41 @@ describeWithChromium('community markets, agents and settings in Chromium', () =>
     expect(pageErrors(page)).toEqual([]);
   });
 
+  test('when a person deletes their account with their password, then they are back on the home page signed out, and the session, the sign-in and the profile are gone', async () => {
+    const page = await web.newPage();
+    const person = await signUp(page, { displayName: 'Leaving Soon' });
+    const { user } = (await (await page.request.get('/api/user/me')).json()) as { user: { id: string } };
+    const cookie = (await page.context().cookies(web.baseUrl)).map((c) => `${c.name}=${c.value}`).join('; ');
+    await page.getByRole('link', { name: 'Settings' }).click();
+    await page.getByRole('heading', { level: 2, name: 'Delete your account' }).waitFor();
+
+    await page.getByLabel('Password to confirm deletion').fill('not-my-password');
+    await page.getByRole('button', { name: 'Delete my account' }).click();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: /password/i })
+      .waitFor();
+    expect(new URL(page.url()).pathname).toBe('/settings');
+    await expect(page.getByLabel('Signed in as').textContent()).resolves.toBe(person.displayName);
+
+    await page.getByLabel('Password to confirm deletion').fill(person.password);
+    await page.getByRole('button', { name: 'Delete my account' }).click();
+    await page.getByRole('link', { name: 'Sign in' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/');
+    expect((await page.request.get('/api/user/me')).status()).toBe(401);
+    expect((await fetch(`${web.baseUrl}/api/user/me`, { headers: { Cookie: cookie } })).status).toBe(401);
+    const login = await fetch(`${web.baseUrl}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', Origin: web.baseUrl },
+      body: JSON.stringify({ email: person.email, password: person.password }),
+    });
+    expect(login.status).toBe(401);
+    await page.goto(`/traders/${user.id}`);
+    await page.getByRole('alert').waitFor();
+    // The refused deletion (400) and the gone profile (404) are expected answers; nothing else went wrong.
+    expect(pageErrors(page).filter((e) => !/status of (400|404)/.test(e))).toEqual([]);
+  });
+
   test('when the community, agents and settings pages are 390 px wide, then none scrolls sideways', async () => {
     const page = await web.newPage({ width: 390 });
     await signUp(page);

@@ -5,6 +5,7 @@ import { Loading } from '../../components/loading';
 import { useAccount } from '../../lib/account';
 import { ApiError } from '../../lib/api/api-error';
 import { RotateKeySection } from './rotate-key-section';
+import { DeleteAccountSection } from './delete-account-section';
 
 /** Account settings: one section per thing a person can change. */
 export function SettingsPage() {
@@ -18,6 +19,7 @@ export function SettingsPage() {
     <>
       <h1>Account settings</h1>
       <RotateKeySection />
+      <DeleteAccountSection />
     </>
   );
 }
