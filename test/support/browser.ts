@@ -33,7 +33,7 @@ export interface WebHarness {
   baseUrl: string;
   browser: Browser;
   /** A fresh browser context (its own cookies) and page; width 390 for the phone checks. */
-  newPage(opts?: { width?: number }): Promise<Page>;
+  newPage(opts?: { width?: number; javaScript?: boolean }): Promise<Page>;
   close(): Promise<void>;
 }
 
@@ -51,8 +51,13 @@ export async function startWebHarness(opts: TestAppOptions = {}): Promise<WebHar
     app,
     baseUrl: app.baseUrl,
     browser,
-    async newPage({ width = 1280 } = {}) {
-      const context = await browser.newContext({ baseURL: app.baseUrl, viewport: { width, height: width < 600 ? 844 : 900 }, reducedMotion: 'reduce' });
+    async newPage({ width = 1280, javaScript = true } = {}) {
+      const context = await browser.newContext({
+        baseURL: app.baseUrl,
+        viewport: { width, height: width < 600 ? 844 : 900 },
+        reducedMotion: 'reduce',
+        javaScriptEnabled: javaScript,
+      });
       contexts.push(context);
       const page = await context.newPage();
       const errors: string[] = [];
@@ -123,4 +128,22 @@ export async function saveScreenshot(page: Page, name: string): Promise<void> {
   const dir = path.join(ROOT, 'docs', 'screenshots');
   fs.mkdirSync(dir, { recursive: true });
   await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: false });
+}
+
+/**
+ * Presses Tab until the focused element's accessible text (its label, aria-label or text) matches, as a
+ * keyboard-only person would reach it; fails after `max` presses.
+ */
+export async function tabTo(page: Page, name: RegExp, max = 60): Promise<void> {
+  const focusedName = `(() => {
+    const el = document.activeElement;
+    if (!el) return '';
+    const labelled = el.id ? document.querySelector('label[for="' + CSS.escape(el.id) + '"]') : null;
+    return (el.getAttribute('aria-label') || (labelled && labelled.textContent) || el.textContent || '').trim();
+  })()`;
+  for (let i = 0; i < max; i++) {
+    await page.keyboard.press('Tab');
+    if (name.test((await page.evaluate(focusedName)) as string)) return;
+  }
+  throw new Error(`Tab never reached an element named ${name}`);
 }

@@ -8,7 +8,13 @@ describe("the web app's error display (web/src/lib/api/api-error.ts)", () => {
     const e = await ApiError.fromResponse(
       json(400, { error: 'Balance 5.00 is short of 25.00.', code: 'INSUFFICIENT_BALANCE', hint: 'Trade a smaller amount.', requestId: 'r-1' }),
     );
-    expect(e).toMatchObject({ status: 400, code: 'INSUFFICIENT_BALANCE', message: 'Balance 5.00 is short of 25.00.', hint: 'Trade a smaller amount.', requestId: 'r-1' });
+    expect(e).toMatchObject({
+      status: 400,
+      code: 'INSUFFICIENT_BALANCE',
+      message: 'Balance 5.00 is short of 25.00.',
+      hint: 'Trade a smaller amount.',
+      requestId: 'r-1',
+    });
     expect(describeError(e)).toEqual({ message: 'Balance 5.00 is short of 25.00.', hint: 'Trade a smaller amount.' });
     expect(e.needsSignIn).toBe(false);
   });

@@ -60,6 +60,17 @@ describeWithChromium('web app shell in Chromium', () => {
     expect(new URL(page.url()).pathname).toBe('/portfolio');
   });
 
+  test('when JavaScript is off, then a market page still shows the question, the odds and the links the server rendered', async () => {
+    const page = await web.newPage({ javaScript: false });
+    const [row] = await web.app.services.db.query<{ slug: string; question: string }>("SELECT slug, question FROM markets WHERE status = 'active' LIMIT 1");
+    await page.goto(`/markets/${row!.slug}`);
+    await page.getByRole('heading', { level: 1, name: row!.question }).waitFor();
+    await expect(page.getByText(/^YES: /).textContent()).resolves.toMatch(/bid [\d.]+, ask [\d.]+/);
+    await page.getByRole('link', { name: 'JSON' }).waitFor();
+    await page.goto('/portfolio');
+    await page.getByText('This page is part of the web app and needs JavaScript.', { exact: false }).waitFor();
+  });
+
   test('when the pages are 390 px wide, then none scrolls sideways', async () => {
     const page = await web.newPage({ width: 390 });
     for (const path of ['/', '/signin', '/signup']) {

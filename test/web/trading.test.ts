@@ -7,6 +7,7 @@ import {
   saveScreenshot,
   signUp,
   startWebHarness,
+  tabTo,
   type WebHarness,
 } from '../support/browser';
 
@@ -130,6 +131,10 @@ describeWithChromium('browsing and trading in Chromium', () => {
     await open.getByRole('button', { name: 'Confirm sale' }).click();
     await page.getByRole('region', { name: 'Closed positions' }).getByRole('link', { name: question }).first().waitFor();
     await open.getByText('No open positions.').waitFor();
+    await open
+      .getByRole('status')
+      .filter({ hasText: /^Sold [\d.,]+ shares at .* New balance \$[\d,.]+\.$/ })
+      .waitFor();
     expect(pageErrors(page)).toEqual([]);
   });
 
@@ -144,6 +149,36 @@ describeWithChromium('browsing and trading in Chromium', () => {
     await alert.waitFor();
     expect(await alert.textContent()).toMatch(/balance/i);
     await expect(page.getByLabel('Cash balance').textContent()).resolves.toBe('$1,000.00');
+  });
+
+  test('when a person uses the keyboard alone, then they can sign in, open a market and buy', async () => {
+    const page = await web.newPage();
+    const person = await signUp(page);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.goto('/signin');
+    await tabTo(page, /^Email$/);
+    await page.keyboard.type(person.email);
+    await tabTo(page, /^Password$/);
+    await page.keyboard.type(person.password);
+    await page.keyboard.press('Enter');
+    await page.getByLabel('Signed in as').waitFor();
+
+    await page.goto('/');
+    await page.getByRole('list', { name: 'Markets' }).getByRole('link').first().waitFor();
+    await tabTo(page, /^Will /);
+    await page.keyboard.press('Enter');
+    await tabTo(page, /^Buy NO$/);
+    await page.keyboard.press('Enter');
+    await tabTo(page, /^Amount/);
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('7');
+    await page.getByText(/^Quote: .* NO shares/).waitFor();
+    await tabTo(page, /^Buy NO for \$7\.00$/);
+    await page.keyboard.press('Enter');
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^Bought .* NO shares/ })
+      .waitFor();
   });
 
   test('when a person is signed out, then the market page offers sign-in instead of a ticket', async () => {

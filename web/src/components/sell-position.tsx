@@ -18,7 +18,7 @@ export interface SellablePosition {
  * Sell part or all of an open position: the quantity (all by default), a quote first (quote_trade SELL),
  * then sell_position with an Idempotency-Key, so a double click or a retry sells once.
  */
-export function SellPosition({ position }: { position: SellablePosition }) {
+export function SellPosition({ position, onClosed }: { position: SellablePosition; onClosed?: (summary: string) => void }) {
   const id = useId();
   const [open, setOpen] = useState(false);
   const [text, setText] = useState(String(position.quantity));
@@ -34,7 +34,13 @@ export function SellPosition({ position }: { position: SellablePosition }) {
   );
   // One key per intended sale: the same quantity again (a double click, a retry) is the same sale.
   const key = useMemo(() => newIdempotencyKey(), [position.id, text]);
-  const sell = $api.useMutation('post', '/api/positions/{id}/sell', { onSuccess: () => refresh() });
+  const sell = $api.useMutation('post', '/api/positions/{id}/sell', {
+    onSuccess: (r) => {
+      // A sale of everything closes the position and this form leaves the list: the parent keeps the news.
+      if (r.isClosed) onClosed?.(soldText(r));
+      return refresh();
+    },
+  });
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -43,11 +49,9 @@ export function SellPosition({ position }: { position: SellablePosition }) {
   };
 
   if (sell.isSuccess) {
-    const r = sell.data;
     return (
       <div role="status" className="fill">
-        Sold {shares(r.quantitySold)} shares at {cents(r.price)} for {money(r.proceeds)} (realized {signedMoney(r.realizedPnl)}). New balance {money(r.balance)}
-        .
+        {soldText(sell.data)}
       </div>
     );
   }
@@ -82,4 +86,8 @@ export function SellPosition({ position }: { position: SellablePosition }) {
       </div>
     </form>
   );
+}
+
+function soldText(r: { quantitySold: number; price: number; proceeds: number; realizedPnl: number; balance: number }): string {
+  return `Sold ${shares(r.quantitySold)} shares at ${cents(r.price)} for ${money(r.proceeds)} (realized ${signedMoney(r.realizedPnl)}). New balance ${money(r.balance)}.`;
 }

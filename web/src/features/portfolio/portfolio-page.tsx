@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { Link } from 'wouter';
 import { usePortfolio } from '../../lib/portfolio';
 import { marketHref } from '../../lib/paths';
@@ -12,6 +13,7 @@ import { TradeHistory } from './trade-history';
 export function PortfolioPage() {
   usePageTitle('Portfolio');
   const portfolio = usePortfolio();
+  const [closedNews, setClosedNews] = useState('');
   if (portfolio.isPending) return <Loading what="your portfolio" />;
   if (portfolio.isError) return <ErrorMessage error={portfolio.error} />;
   const { totals, positions } = portfolio.data;
@@ -41,6 +43,11 @@ export function PortfolioPage() {
 
       <section aria-labelledby="open-heading">
         <h2 id="open-heading">Open positions</h2>
+        {closedNews ? (
+          <p role="status" className="fill">
+            {closedNews}
+          </p>
+        ) : null}
         {open.length === 0 ? (
           <p>
             No open positions. Find a market on the <Link href="/">markets page</Link>.
@@ -74,7 +81,7 @@ export function PortfolioPage() {
                     <dd>{signedMoney(p.unrealizedPnl)}</dd>
                   </div>
                 </dl>
-                <SellPosition position={p} />
+                <SellPosition position={p} onClosed={setClosedNews} />
               </li>
             ))}
           </ul>
