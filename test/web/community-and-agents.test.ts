@@ -5,6 +5,7 @@ import {
   pageErrors,
   signUp,
   startWebHarness,
+  tabTo,
   type WebHarness,
 } from '../support/browser';
 
@@ -192,6 +193,43 @@ describeWithChromium('community markets, agents and settings in Chromium', () =>
     await page.getByRole('alert').waitFor();
     // The refused deletion (400) and the gone profile (404) are expected answers; nothing else went wrong.
     expect(pageErrors(page).filter((e) => !/status of (400|404)/.test(e))).toEqual([]);
+  });
+
+  test('when a person uses the keyboard alone, then they can create an agent, copy its key and resolve their own community market', async () => {
+    const page = await web.newPage();
+    await signUp(page, { displayName: 'Keys Only' });
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: web.baseUrl });
+    await page.goto('/agents');
+    await page.getByRole('heading', { level: 1, name: 'Agents' }).waitFor();
+    await tabTo(page, /^Agent name$/);
+    await page.keyboard.type('Keyboard Bot');
+    await tabTo(page, /^Agent email$/);
+    await page.keyboard.type(`kbd-${Date.now()}@example.com`);
+    await tabTo(page, /^Agent password$/);
+    await page.keyboard.type('agent-password-1');
+    await tabTo(page, /^Create agent$/);
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { level: 2, name: 'Agent Keyboard Bot created' }).waitFor();
+    await tabTo(page, /^Copy API key$/);
+    await page.keyboard.press('Enter');
+    await page.getByText('Copied.').first().waitFor();
+    const key = (await page.getByRole('group', { name: 'API key' }).locator('code').textContent())!;
+    await expect(page.evaluate('navigator.clipboard.readText()')).resolves.toBe(key);
+
+    const created = await page.request.post('/api/user-markets', {
+      headers: { Origin: web.baseUrl },
+      data: { question: 'Will the keyboard resolve this market?', category: 'Keys', outcomes: ['Yes', 'No'], endDate: '2031-01-01T00:00:00Z' },
+    });
+    expect(created.status()).toBe(200);
+    const { slug } = (await created.json()) as { slug: string };
+    await page.goto(`/community-markets/${slug}`);
+    await page.getByRole('button', { name: 'Resolve market' }).waitFor();
+    await tabTo(page, /^Yes$/);
+    await page.keyboard.press('Space');
+    await tabTo(page, /^Resolve market$/);
+    await page.keyboard.press('Enter');
+    await page.getByRole('status').filter({ hasText: 'Resolved: Yes' }).waitFor();
+    expect(pageErrors(page)).toEqual([]);
   });
 
   test('when the community, agents and settings pages are 390 px wide, then none scrolls sideways', async () => {

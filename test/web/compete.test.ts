@@ -9,6 +9,7 @@ import {
   saveScreenshot,
   signUp,
   startWebHarness,
+  tabTo,
   type WebHarness,
 } from '../support/browser';
 
@@ -156,6 +157,35 @@ describeWithChromium('leaderboards, profiles, challenge and notifications in Chr
     await page.getByText('Nothing unread.').waitFor();
     await page.getByLabel('Unread notifications').filter({ hasText: /^0$/ }).waitFor();
     await expect(list.getByRole('button', { name: /as read/ }).count()).resolves.toBe(0);
+    expect(pageErrors(page)).toEqual([]);
+  });
+
+  test('when a person uses the keyboard alone, then they can claim the challenge, mark notifications read and open their profile from the leaderboard', async () => {
+    const page = await web.newPage();
+    const person = await signUp(page, { displayName: 'Keyboard Only' });
+    const me = await browserTrader(page, web.baseUrl);
+    const markets = [await seedMarket(web.app.services.db), await seedMarket(web.app.services.db), await seedMarket(web.app.services.db)];
+    const fills = [];
+    for (const m of markets) fills.push(await buy(web.app, prices, me, m, 'YES', 100, 0.5));
+    await sell(web.app, prices, me, markets[0]!, 'YES', fills[0]!.positionId, 0.6);
+
+    await page.goto('/challenge');
+    await page.getByRole('button', { name: 'Claim reward' }).waitFor();
+    await tabTo(page, /^Claim reward$/);
+    await page.keyboard.press('Enter');
+    await page.getByText('Claimed. Come back tomorrow for the next one.').waitFor();
+
+    await page.goto('/notifications');
+    await page.getByRole('button', { name: 'Mark all as read' }).waitFor();
+    await tabTo(page, /^Mark all as read$/);
+    await page.keyboard.press('Enter');
+    await page.getByText('Nothing unread.').waitFor();
+
+    await page.goto('/leaderboard');
+    await page.locator('tr[aria-current="true"]').waitFor();
+    await tabTo(page, new RegExp(`^${person.displayName}$`), 200);
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { level: 1, name: person.displayName }).waitFor();
     expect(pageErrors(page)).toEqual([]);
   });
 

@@ -75,10 +75,11 @@ function ResolveForm({ id, slug, outcomes }: { id: string; slug: string; outcome
     <form onSubmit={submit} className="card">
       <fieldset>
         <legend>Resolve your market: which outcome happened?</legend>
-        {outcomes.map((o) => (
-          <label key={o} className="check">
-            <input type="radio" name="outcome" value={o} checked={outcome === o} onChange={() => setOutcome(o)} /> {o}
-          </label>
+        {outcomes.map((o, i) => (
+          <div key={o} className="check">
+            <input type="radio" id={`${id}-outcome-${i}`} name="outcome" value={o} checked={outcome === o} onChange={() => setOutcome(o)} />
+            <label htmlFor={`${id}-outcome-${i}`}>{o}</label>
+          </div>
         ))}
       </fieldset>
       {resolve.isError ? <ErrorMessage error={resolve.error} /> : null}
