@@ -3,7 +3,7 @@ import { Client, types, type ClientConfig, type Pool, type QueryResult } from 'p
 import type { Config } from '../config';
 import type { Logger } from '../logger';
 import { MIGRATIONS } from './migrations';
-import { openPglite } from './pglite';
+import { openPglite, type EmbeddedPostgres, type EmbeddedSeed } from './pglite';
 
 // int8 (sums, counts, micro-unit money) arrives as bigint, never as a float: JSON.stringify refuses a
 // bigint, so one that reaches the wire unconverted fails loudly in tests instead of losing precision.
@@ -33,6 +33,8 @@ export class Database implements Queryable {
     readonly dataSource: DataSource,
     readonly kind: DatabaseKind,
     private readonly onClose: () => Promise<void> = async () => {},
+    /** The embedded database behind a 'pglite' one (its image is the tests' migrated start). */
+    readonly embedded?: EmbeddedPostgres,
   ) {}
 
   private get pool(): Pool {
@@ -157,17 +159,17 @@ export function postgresDataSource(
 }
 
 /** Opens PostgreSQL on DATABASE_URL, else the embedded PGlite in DATA_DIR, and applies migrations. */
-export async function openDatabase(config: Config, log: Logger): Promise<Database> {
+export async function openDatabase(config: Config, log: Logger, seed: EmbeddedSeed = {}): Promise<Database> {
   let db: Database;
   if (config.DATABASE_URL) {
     const ds = postgresDataSource(config);
     await ds.initialize();
     db = new Database(ds, 'postgres');
   } else {
-    const embedded = await openPglite(config.DATA_DIR, log);
+    const embedded = await openPglite(config.DATA_DIR, log, seed);
     const ds = new DataSource({ ...common, installExtensions: false, extra: { ...embedded.pgConfig, max: 1, idleTimeoutMillis: 0 } });
     await ds.initialize();
-    db = new Database(ds, 'pglite', embedded.close);
+    db = new Database(ds, 'pglite', embedded.close, embedded);
   }
   const applied = await db.dataSource.runMigrations({ transaction: 'each' });
   if (applied.length) log.info('migrations applied', { migrations: applied.map((m) => m.name), database: db.kind });

@@ -7,7 +7,17 @@ export const PGLITE_TEMPLATE_DIR = path.join(__dirname, '..', '..', 'pglite-temp
 
 export interface EmbeddedPostgres {
   pgConfig: Record<string, unknown>;
+  /** The whole database as one tar image, which `seed.image` of another openPglite starts from. */
+  dump: () => Promise<Blob>;
   close: () => Promise<void>;
+}
+
+/** Where a new embedded database starts from, instead of PGlite's initdb and every migration. */
+export interface EmbeddedSeed {
+  /** A data directory to copy into an empty DATA_DIR (default: the build's template). */
+  templateDir?: string;
+  /** A dumped image (EmbeddedPostgres.dump) for an in-memory database: the tests' migrated start. */
+  image?: Blob;
 }
 
 /**
@@ -15,7 +25,7 @@ export interface EmbeddedPostgres {
  * (typeorm-pglite shares one session across connections and loses updates: STACK.md).
  * Two processes on one directory would silently lose writes, so a lockfile refuses the second.
  */
-export async function openPglite(dataDir: string, log: Logger, templateDir = PGLITE_TEMPLATE_DIR): Promise<EmbeddedPostgres> {
+export async function openPglite(dataDir: string, log: Logger, seed: EmbeddedSeed = {}): Promise<EmbeddedPostgres> {
   const { PGlite } = await import('@electric-sql/pglite');
   const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
   const { createPgConfig } = await import('@electric-sql/pglite/node-postgres');
@@ -24,13 +34,17 @@ export async function openPglite(dataDir: string, log: Logger, templateDir = PGL
   if (!inMemory) {
     fs.mkdirSync(dataDir, { recursive: true });
     releaseLock = takeLock(path.join(dataDir, 'service.lock'));
-    if (seedFromTemplate(dataDir, templateDir)) log.info('embedded database created from the build template', { dataDir });
+    if (seedFromTemplate(dataDir, seed.templateDir ?? PGLITE_TEMPLATE_DIR)) log.info('embedded database created from the build template', { dataDir });
     log.warn('embedded database in use: not crash-durable (no fsync); set DATABASE_URL for data you care about', { dataDir });
   }
-  const pglite = await PGlite.create(inMemory ? undefined : path.resolve(dataDir), { extensions: { pg_trgm } });
+  const pglite = await PGlite.create(inMemory ? undefined : path.resolve(dataDir), {
+    extensions: { pg_trgm },
+    ...(inMemory && seed.image ? { loadDataDir: seed.image } : {}),
+  });
   const pgConfig = createPgConfig(pglite) as unknown as Record<string, unknown>;
   return {
     pgConfig: { ...pgConfig },
+    dump: () => pglite.dumpDataDir('none'),
     close: async () => {
       await pglite.close();
       releaseLock();

@@ -3,6 +3,7 @@ import { Client } from 'pg';
 import { openDatabase, type Database } from '../../src/db/database';
 import { testConfig } from '../../src/config';
 import { createLogger } from '../../src/logger';
+import { migratedImage } from './pglite-image';
 
 export interface Backend {
   name: 'pglite' | 'postgres';
@@ -15,7 +16,7 @@ const silent = createLogger('silent');
 const pglite: Backend = {
   name: 'pglite',
   async open() {
-    const db = await openDatabase(testConfig({ DATA_DIR: 'memory' }), silent);
+    const db = await openDatabase(testConfig({ DATA_DIR: 'memory' }), silent, { image: await migratedImage() });
     return { db, drop: () => db.close() };
   },
 };
