@@ -189,6 +189,24 @@ describeWithChromium('leaderboards, profiles, challenge and notifications in Chr
     expect(pageErrors(page)).toEqual([]);
   });
 
+  test('when a signed-out visitor opens the challenge or notifications, then they are sent to sign in and come back afterwards; the leaderboard invites them to sign in', async () => {
+    const page = await web.newPage();
+    const person = await signUp(page);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('link', { name: 'Sign in' }).waitFor();
+    await page.goto('/leaderboard');
+    await page.getByText('to see your rank.').waitFor();
+    for (const path of ['/challenge', '/notifications']) {
+      await page.goto(path);
+      await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
+      expect(new URL(page.url()).searchParams.get('next')).toBe(path);
+    }
+    await page.getByLabel('Email').fill(person.email);
+    await page.getByLabel('Password').fill(person.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Notifications' }).waitFor();
+  });
+
   test('when the leaderboard, a profile, the challenge and notifications are 390 px wide, then none scrolls sideways', async () => {
     const page = await web.newPage({ width: 390 });
     await signUp(page);
