@@ -5,6 +5,7 @@ import type { Registry } from './registry/registry';
 import type { MethodContext, Clock } from './registry/context';
 import { AccountService } from './domain/accounts/account-service';
 import { AccountDeletion } from './domain/accounts/account-deletion';
+import { AccountSettings } from './domain/accounts/account-settings';
 import type { Authenticator } from './auth/authenticator';
 import { createIdentity, type Identity } from './auth/identity';
 import type { PriceService } from './market-data/price-service';
@@ -31,6 +32,8 @@ export interface Services {
   accounts: AccountService;
   /** delete_account: erases an account's personal data, keeps its books. */
   accountDeletion: AccountDeletion;
+  /** update_profile and change_password. */
+  accountSettings: AccountSettings;
   authenticator: Authenticator;
   limiter: RateLimiter;
   /** Access tokens, browser sessions and sign-in (src/auth/identity.ts). */
@@ -76,6 +79,7 @@ export function createServices(args: {
   const identity = createIdentity({ db, config, clock, limiter });
   const accounts = new AccountService(db);
   const accountDeletion = new AccountDeletion(db);
+  const accountSettings = new AccountSettings(db);
   // A deleted account's key must fail at once, not when the authenticator's cache entry expires.
   accountDeletion.onDeleted((userId) => identity.authenticator.forgetKeysOf(userId));
   return {
@@ -86,6 +90,7 @@ export function createServices(args: {
     registry,
     accounts,
     accountDeletion,
+    accountSettings,
     authenticator: identity.authenticator,
     limiter,
     identity,
@@ -100,7 +105,7 @@ export function createServices(args: {
     trading: new TradingService(db, prices, tradeHooks),
     tradeHistory: new TradeHistory(db),
     settlement: new SettlementService(db, tradeHooks, log),
-    trackRecord: createTrackRecord({ db, tradeHooks, accounts, deletion: accountDeletion }),
+    trackRecord: createTrackRecord({ db, tradeHooks, accounts, deletion: accountDeletion, settings: accountSettings }),
     community: new CommunityMarketService(db),
     stoppers: [],
   };

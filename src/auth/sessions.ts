@@ -61,6 +61,14 @@ export class SessionStore {
     await this.db.query('DELETE FROM sessions WHERE id = $1', [sessionId]);
   }
 
+  /** Ends every session of an account (sign out everywhere); returns how many there were. */
+  async revokeAll(userId: string): Promise<number> {
+    const rows = await this.db.query<{ n: number }>('WITH d AS (DELETE FROM sessions WHERE user_id = $1 RETURNING 1) SELECT count(*)::int AS n FROM d', [
+      userId,
+    ]);
+    return rows[0]!.n;
+  }
+
   async revokeToken(token: string): Promise<void> {
     if (SESSION_TOKEN_PATTERN.test(token)) await this.db.query('DELETE FROM sessions WHERE token_hash = $1', [hashSecret(token)]);
   }

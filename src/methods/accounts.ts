@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineMethod } from '../registry/method';
 import { requirePrincipal } from '../registry/context';
-import { Balance, Email } from './common-schemas';
+import { Balance, DisplayName, Email } from './common-schemas';
 
 const Account = z
   .object({
@@ -33,10 +33,7 @@ export const registerAccount = defineMethod({
   input: z.object({
     email: Email.describe('Email address; must not be registered already (case-insensitive).'),
     password: z.string().min(8).max(200).describe('Password, at least 8 characters.'),
-    displayName: z
-      .string()
-      .refine((s) => s.trim().length >= 2 && s.trim().length <= 20, 'must be 2 to 20 characters')
-      .describe('Public display name, 2 to 20 characters.'),
+    displayName: DisplayName,
     referralCode: z.string().min(1).max(32).optional().describe('Referral code of an existing user.'),
     isAgent: z.boolean().default(false).describe('True for an agent account with an API key.'),
     agentDescription: z.string().max(500).optional().describe("Shown on the agent's public profile."),

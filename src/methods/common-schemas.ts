@@ -28,3 +28,8 @@ export const SpendAmount = z.number().gt(0).max(1_000_000).refine(keepsLedgerPre
 
 /** Shares a caller asks to sell: > 0, at most 6 decimals (a finer quantity is refused). */
 export const ShareQuantity = z.number().gt(0).max(MAX_SHARES).refine(keepsLedgerPrecision, PRECISION_MESSAGE);
+
+export const DisplayName = z
+  .string()
+  .refine((s) => s.trim().length >= 2 && s.trim().length <= 20, 'must be 2 to 20 characters')
+  .describe('Public display name, 2 to 20 characters.');

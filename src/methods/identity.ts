@@ -3,7 +3,7 @@ import { defineMethod } from '../registry/method';
 import { requirePrincipal } from '../registry/context';
 import { AppError } from '../errors/app-error';
 import { isSameOrigin } from '../auth/same-origin';
-import { Email } from './common-schemas';
+import { DisplayName, Email } from './common-schemas';
 
 export const rotateApiKey = defineMethod({
   name: 'rotate_api_key',
@@ -166,5 +166,90 @@ export const deleteAccount = defineMethod({
     // Only the clearing: a renewal of the session this call was made with must not set it again.
     ctx.call.effects = { clearSession: true };
     return { success: true, message: 'Account deleted. Its keys, tokens and sessions no longer work; its email can register again.' };
+  },
+});
+
+export const logoutAll = defineMethod({
+  name: 'logout_all',
+  area: 'Accounts',
+  summary: 'Sign out of every browser session of your account',
+  description:
+    'Ends every browser session of your account on the server, this one included (every signed-in browser has to sign in again), and ' +
+    'clears the cookie. API keys and access tokens are not sessions and keep working. Use it after signing in on a shared computer.',
+  auth: 'session',
+  limit: 'api',
+  input: z.object({}),
+  output: z.object({
+    success: z.boolean().describe('Always true on success.'),
+    sessionsEnded: z.number().int().min(0).describe('How many sessions were ended, this one included.'),
+  }),
+  rest: { method: 'POST', path: '/api/auth/logout-all' },
+  hiddenFrom: ['mcp', 'jsonrpc'],
+  annotations: { title: 'Sign out everywhere', readOnlyHint: false, idempotentHint: true, openWorldHint: false },
+  examples: [{ input: {}, output: { success: true, sessionsEnded: 3 } }],
+  handler: async (ctx) => {
+    const sessionsEnded = await ctx.services.identity.sessions.revokeAll(requirePrincipal(ctx).userId);
+    ctx.call.effects = { clearSession: true };
+    return { success: true, sessionsEnded };
+  },
+});
+
+const PublicName = z
+  .object({
+    id: z.string().describe('User ID.'),
+    displayName: z.string().describe('The public display name now.'),
+    isAgent: z.boolean().describe('True for agent accounts.'),
+  })
+  .describe('The account after the change.');
+
+export const updateProfile = defineMethod({
+  name: 'update_profile',
+  area: 'Accounts',
+  summary: 'Change your public display name',
+  description:
+    'Sets your public display name (2 to 20 characters, surrounding spaces trimmed), shown on leaderboards (at once) and your public ' +
+    'profile. Needs your API key, access token or browser session. Errors: VALIDATION_ERROR (400) for a name out of range.',
+  auth: 'key',
+  limit: 'api',
+  input: z.object({ displayName: DisplayName }),
+  output: z.object({ success: z.boolean().describe('Always true on success.'), user: PublicName }),
+  rest: { method: 'POST', path: '/api/user/profile' },
+  annotations: { title: 'Update profile', readOnlyHint: false, idempotentHint: true, openWorldHint: false },
+  examples: [
+    {
+      input: { displayName: 'Oracle of Delphi' },
+      output: { success: true, user: { id: '6f1c2f9e-3b1a-4c55-9f0e-2a7d8c4b5e61', displayName: 'Oracle of Delphi', isAgent: false } },
+    },
+  ],
+  handler: async (ctx, input) => ({ success: true, user: await ctx.services.accountSettings.rename(requirePrincipal(ctx).userId, input.displayName) }),
+});
+
+export const changePassword = defineMethod({
+  name: 'change_password',
+  area: 'Accounts',
+  summary: 'Change your password (other browser sessions are signed out)',
+  description:
+    'Replaces your password after checking the current one, and ends every other browser session of the account (a session making ' +
+    'the change stays signed in). API keys and access tokens are not tied to the password and keep working (rotate_api_key replaces ' +
+    'a key). Needs your API key, access token or browser session. Errors: WRONG_PASSWORD (400, nothing changed); VALIDATION_ERROR ' +
+    '(400) for a new password under 8 characters.',
+  auth: 'key',
+  limit: 'api',
+  input: z.object({
+    currentPassword: z.string().min(1).max(200).describe('The password now.'),
+    newPassword: z.string().min(8).max(200).describe('The new password, at least 8 characters.'),
+  }),
+  output: z.object({
+    success: z.boolean().describe('Always true on success.'),
+    sessionsEnded: z.number().int().min(0).describe('How many other browser sessions were signed out.'),
+  }),
+  rest: { method: 'POST', path: '/api/user/password' },
+  annotations: { title: 'Change password', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  errors: ['WRONG_PASSWORD'],
+  examples: [{ input: { currentPassword: 'correct-horse', newPassword: 'battery-staple' }, output: { success: true, sessionsEnded: 1 } }],
+  handler: async (ctx, input) => {
+    const p = requirePrincipal(ctx);
+    const sessionsEnded = await ctx.services.accountSettings.changePassword(p.userId, input.currentPassword, input.newPassword, p.sessionId);
+    return { success: true, sessionsEnded };
   },
 });

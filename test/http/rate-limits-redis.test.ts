@@ -90,6 +90,19 @@ const timed = async <T>(work: PromiseLike<T>) => {
   return { out, ms: Date.now() - started };
 };
 
+/**
+ * The limiter no longer waits on the store: 20 counted calls take less time together than one call that
+ * waits for the store's 500 ms deadline (timed on the limiter itself, so a loaded machine does not matter).
+ */
+const expectNoWaitOnStore = async (t: TestApp) => {
+  const { ms } = await timed(
+    (async () => {
+      for (let i = 0; i < 20; i++) await t.services.limiter.consume('api', `user:probe-${i}`, '192.0.2.99').catch(() => {});
+    })(),
+  );
+  expect(ms).toBeLessThan(500);
+};
+
 // Search: a cheap public call, counted per address in the 'api' class.
 const searchFrom = (t: TestApp, ip: string) => t.api.get('/api/search').set('X-Forwarded-For', ip).query({ q: 'bitcoin' });
 
@@ -111,7 +124,7 @@ describe.each(backends())('when Redis is unreachable on $name', (backend) => {
     const answers = [];
     for (let i = 0; i < 5; i++) answers.push(await timed(searchFrom(t, '198.51.100.7')));
     expect(answers.map((a) => a.out.status)).toEqual([200, 200, 200, 429, 429]);
-    for (const a of answers) expect(a.ms).toBeLessThan(300);
+    await expectNoWaitOnStore(t);
     expect(answers[3]!.out.body.code).toBe('RATE_LIMITED');
     expect(lines.some((l) => /rate-limit store (unavailable|failed)/.test(l))).toBe(true);
     const ready = await t.api.get('/ready');
@@ -164,7 +177,7 @@ describeWithRedis('when Redis goes away and comes back on $name', (backend) => {
     const during = [];
     for (let i = 0; i < 3; i++) during.push(await timed(searchFrom(t, '203.0.113.2')));
     expect(during.map((a) => a.out.status)).toEqual([200, 200, 429]);
-    for (const a of during) expect(a.ms).toBeLessThan(300);
+    await expectNoWaitOnStore(t);
     expect((await t.api.get('/ready')).body).toMatchObject({ status: 'ready', checks: { redis: 'degraded' } });
 
     await link.up();

@@ -1,6 +1,7 @@
 import type { Database } from '../../db/database';
 import type { AccountService } from '../accounts/account-service';
 import type { AccountDeletion } from '../accounts/account-deletion';
+import type { AccountSettings } from '../accounts/account-settings';
 import type { TradeHooks } from '../trading/trade-hooks';
 import { NotificationService } from '../notifications/notification-service';
 import { ChallengeService } from './challenge-service';
@@ -8,7 +9,7 @@ import { LeaderboardService } from './leaderboard-service';
 import { rewardReferral } from './referrals';
 import { StatsService } from './stats-service';
 import { trackTrade } from './track-listener';
-import { leaveBoards } from './leave-boards';
+import { leaveBoards, renameCard } from './account-changes';
 
 /** The track record: leaderboards, trader stats and reputation, XP and badges, daily challenges, notifications. */
 export interface TrackRecord {
@@ -19,16 +20,24 @@ export interface TrackRecord {
 }
 
 /** Builds the services and attaches the listeners that keep the aggregates in the trades' and registrations' own transactions. */
-export function createTrackRecord(args: { db: Database; tradeHooks: TradeHooks; accounts: AccountService; deletion: AccountDeletion }): TrackRecord {
+export function createTrackRecord(args: {
+  db: Database;
+  tradeHooks: TradeHooks;
+  accounts: AccountService;
+  deletion: AccountDeletion;
+  settings: AccountSettings;
+}): TrackRecord {
   args.tradeHooks.on(trackTrade);
   args.accounts.onRegister(rewardReferral);
   args.deletion.onDelete(leaveBoards);
+  args.settings.onRename(renameCard);
   // Every committed write that moves a board (trades, sales, settlements, referral rewards, claims) starts the boards' cache over.
   const leaderboard = new LeaderboardService(args.db);
   const changed = () => leaderboard.invalidate();
   args.tradeHooks.onCommitted(changed);
   args.accounts.onRegistered(changed);
   args.deletion.onDeleted(changed);
+  args.settings.onRenamed(changed);
   return {
     leaderboard,
     stats: new StatsService(args.db),

@@ -19,3 +19,8 @@ export async function leaveBoards(tx: Queryable, account: { id: string; at: Date
     [account.id, weekStart(account.at), monthStart(account.at)],
   );
 }
+
+/** A renamed trader's board card carries the new name (the boards never read users). */
+export async function renameCard(tx: Queryable, account: { id: string; displayName: string }): Promise<void> {
+  await tx.query('UPDATE trader_activity SET display_name = $2 WHERE user_id = $1', [account.id, account.displayName]);
+}
