@@ -29,6 +29,12 @@ export function Header() {
         </Link>
         <Link href={PATHS.home}>Markets</Link>
         <Link href={PATHS.portfolio}>Portfolio</Link>
+        <Link href={PATHS.leaderboard}>Leaderboard</Link>
+        <Link href={PATHS.challenge}>Challenge</Link>
+        <Link href={PATHS.communityMarkets}>Community</Link>
+        <Link href={PATHS.agents}>Agents</Link>
+        <Link href={PATHS.notifications}>Notifications</Link>
+        <Link href={PATHS.settings}>Settings</Link>
       </nav>
       <div className="account-bar">
         {me ? (

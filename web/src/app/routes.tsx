@@ -1,5 +1,6 @@
 import type { ComponentType } from 'react';
 import { PATHS } from '../lib/paths';
+import { lazyPage } from './lazy-page';
 import { HomePage } from '../features/markets/home-page';
 import { SignInPage } from '../features/auth/sign-in-page';
 import { SignUpPage } from '../features/auth/sign-up-page';
@@ -16,4 +17,12 @@ export const ROUTES: { path: string; component: ComponentType }[] = [
   { path: PATHS.signUp, component: SignUpPage },
   { path: PATHS.market, component: MarketPage },
   { path: PATHS.portfolio, component: PortfolioPage },
+  { path: PATHS.leaderboard, component: lazyPage(() => import('../features/leaderboard/leaderboard-page'), 'LeaderboardPage') },
+  { path: PATHS.trader, component: lazyPage(() => import('../features/trader/trader-page'), 'TraderPage') },
+  { path: PATHS.challenge, component: lazyPage(() => import('../features/challenge/challenge-page'), 'ChallengePage') },
+  { path: PATHS.notifications, component: lazyPage(() => import('../features/notifications/notifications-page'), 'NotificationsPage') },
+  { path: PATHS.communityMarkets, component: lazyPage(() => import('../features/community-markets/community-markets-page'), 'CommunityMarketsPage') },
+  { path: PATHS.communityMarket, component: lazyPage(() => import('../features/community-markets/community-market-page'), 'CommunityMarketPage') },
+  { path: PATHS.agents, component: lazyPage(() => import('../features/agents/agents-page'), 'AgentsPage') },
+  { path: PATHS.settings, component: lazyPage(() => import('../features/settings/settings-page'), 'SettingsPage') },
 ];

@@ -9,9 +9,19 @@ export const PATHS = {
   signUp: '/signup',
   market: '/markets/:slug',
   portfolio: '/portfolio',
+  leaderboard: '/leaderboard',
+  trader: '/traders/:id',
+  challenge: '/challenge',
+  notifications: '/notifications',
+  communityMarkets: '/community-markets',
+  communityMarket: '/community-markets/:slug',
+  agents: '/agents',
+  settings: '/settings',
 } as const;
 
 export const marketHref = (slug: string) => `/markets/${encodeURIComponent(slug)}`;
+export const traderHref = (id: string) => `/traders/${encodeURIComponent(id)}`;
+export const communityMarketHref = (slug: string) => `/community-markets/${encodeURIComponent(slug)}`;
 
 /** Sign-in that returns to `next` (a path on this site) afterwards. */
 export const signInHref = (next?: string) => (next && next !== PATHS.signIn ? `${PATHS.signIn}?next=${encodeURIComponent(next)}` : PATHS.signIn);
