@@ -7,6 +7,7 @@ COPY tsconfig.json tsconfig.build.json ormconfig.ts ./
 COPY src ./src
 COPY scripts ./scripts
 COPY bench ./bench
+COPY web ./web
 RUN npm run build
 
 FROM node:20-bookworm-slim AS run

@@ -14,4 +14,26 @@ export default tseslint.config(
       'no-constant-condition': ['error', { checkLoops: false }],
     },
   },
+  // The web app's layers (bulletproof-react): app -> features -> shared (components, lib). Feature folders are
+  // flat, so "../x" from a feature can only reach another feature.
+  {
+    files: ['web/src/features/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: '^\\.\\./(?!\\.\\./)', message: 'A feature never imports another feature: move what both need to web/src/components or web/src/lib.' },
+            { regex: '/app/', message: 'Features never import the app layer (web/src/app).' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['web/src/components/**/*.{ts,tsx}', 'web/src/lib/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ regex: '/(features|app)/', message: 'Shared code never imports features or the app.' }] }],
+    },
+  },
 );

@@ -19,7 +19,16 @@ export interface RunningService {
 export async function startService(
   config: Config,
   log: Logger,
-  opts: { db?: Database; clock?: Clock; validateOutput?: boolean; limiter?: RateLimiter; background?: boolean; prices?: PriceService } = {},
+  opts: {
+    db?: Database;
+    clock?: Clock;
+    validateOutput?: boolean;
+    limiter?: RateLimiter;
+    background?: boolean;
+    prices?: PriceService;
+    /** The built web app (default dist/web); null: plain server-rendered pages. */
+    webDir?: string | null;
+  } = {},
 ): Promise<RunningService> {
   const registry = buildRegistry();
   const db = opts.db ?? (await openDatabase(config, log));
@@ -34,7 +43,7 @@ export async function startService(
   services.stoppers.push(() => services.marketSync.stop());
   services.stoppers.push(() => services.idempotency.close());
   if (opts.background !== false) await services.marketSync.start();
-  const app = createApp(services, { validateOutput: opts.validateOutput });
+  const app = createApp(services, { validateOutput: opts.validateOutput, webDir: opts.webDir });
   return {
     app,
     services,

@@ -54,8 +54,12 @@ const STYLE =
   'body{font:16px/1.5 system-ui,sans-serif;max-width:52rem;margin:2rem auto;padding:0 1rem;color:#1b1b1b}' +
   'pre{background:#f4f4f4;padding:.75rem;overflow:auto;font-size:.85rem}code{font-size:.9em}blockquote{margin:0;padding-left:1rem;border-left:3px solid #ccc}';
 
-export function toHtml(page: Page, markdownHref: string): string {
-  const body = page.blocks
+/** A page as HTML: plain (toHtml) or inside the web app's shell (src/http/web-app.ts). */
+export type HtmlRenderer = (page: Page, markdownHref: string) => string;
+
+/** The page's content alone, as the HTML inside <main>. */
+export function toHtmlBody(page: Page): string {
+  return page.blocks
     .map((b) => {
       if ('heading' in b) return `<h${b.heading}${b.id ? ` id="${escapeHtml(b.id)}"` : ''}>${escapeHtml(b.text)}</h${b.heading}>`;
       if ('paragraph' in b) return `<p>${inlineHtml(b.paragraph)}</p>`;
@@ -64,11 +68,11 @@ export function toHtml(page: Page, markdownHref: string): string {
       return `<pre><code${b.lang ? ` class="language-${escapeHtml(b.lang)}"` : ''}>${escapeHtml(b.code)}</code></pre>`;
     })
     .join('\n');
-  return (
-    '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n' +
-    '<meta name="viewport" content="width=device-width, initial-scale=1">\n' +
-    `<title>${escapeHtml(page.title)}</title>\n` +
-    `<link rel="alternate" type="text/markdown" href="${escapeHtml(markdownHref)}">\n` +
-    `<style>${STYLE}</style>\n</head>\n<body>\n<main>\n${body}\n</main>\n</body>\n</html>\n`
-  );
 }
+
+export const toHtml: HtmlRenderer = (page, markdownHref) =>
+  '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n' +
+  '<meta name="viewport" content="width=device-width, initial-scale=1">\n' +
+  `<title>${escapeHtml(page.title)}</title>\n` +
+  `<link rel="alternate" type="text/markdown" href="${escapeHtml(markdownHref)}">\n` +
+  `<style>${STYLE}</style>\n</head>\n<body>\n<main>\n${toHtmlBody(page)}\n</main>\n</body>\n</html>\n`;

@@ -4,7 +4,7 @@ import { AppError } from '../errors/app-error';
 import { methodNotAllowed } from '../transports/rest';
 import { openApiDocument } from './openapi';
 import { areaPage, fullReference, landingPage } from './content-pages';
-import { toHtml, toMarkdown, type Page } from './page';
+import { toHtml, toMarkdown, type HtmlRenderer, type Page } from './page';
 import { aiPluginManifest, LOGO_SVG } from './ai-plugin';
 import { AREAS, areaBySlug } from './service-info';
 import type { Area } from '../registry/method';
@@ -14,17 +14,18 @@ interface Rendered {
   html: string;
 }
 
-const render = (page: Page, markdownHref: string): Rendered => ({ markdown: toMarkdown(page), html: toHtml(page, markdownHref) });
+const render = (page: Page, markdownHref: string, html: HtmlRenderer = toHtml): Rendered => ({ markdown: toMarkdown(page), html: html(page, markdownHref) });
 
 /**
- * Serves the generated documents. Everything is built here, once per app, from the registry: a registry
+ * Serves the generated documents (`pageHtml` renders the landing page's HTML). Everything is built here, once per app, from the registry: a registry
  * that cannot be documented stops the start instead of serving a wrong document.
  */
-export function documentsRouter(deps: InvokeDeps): Router {
+export function documentsRouter(deps: InvokeDeps, pageHtml: HtmlRenderer = toHtml): Router {
   const { registry, config } = deps.services;
   const base = config.BASE_URL;
   const openapi = openApiDocument(registry, config).json;
-  const landing = render(landingPage(registry, config), `${base}/llms.txt`);
+  // The landing page is also the web app's home: its HTML comes inside the app's shell when the app is built.
+  const landing = render(landingPage(registry, config), `${base}/llms.txt`, pageHtml);
   const full = toMarkdown(fullReference(registry, config));
   const areas = new Map<Area, Rendered>(
     (Object.keys(AREAS) as Area[]).map((a) => [a, render(areaPage(registry, config, a), `${base}/docs/${AREAS[a].slug}.md`)]),
@@ -58,7 +59,11 @@ export function documentsRouter(deps: InvokeDeps): Router {
   get(['/openapi.json', '/api/openapi.json'], (_req, res) => {
     res.type('application/json').send(openapi);
   });
-  get(['/'], (req, res) => negotiated(req, res, landing));
+  get(['/'], (req, res) => {
+    // The app's shell names hashed assets that the next build replaces: always revalidate it.
+    res.setHeader('Cache-Control', 'no-cache');
+    negotiated(req, res, landing);
+  });
   get(['/llms.txt'], (req, res) => markdownText(req, res, landing.markdown));
   get(['/llms-full.txt'], (req, res) => markdownText(req, res, full));
   get(['/docs/:area'], (req, res, next) => {

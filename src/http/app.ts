@@ -13,11 +13,14 @@ import { communityMarketPageRouter } from './community-market-page-routes';
 import { oauthRouter } from '../auth/oauth-routes';
 import { hardening } from './hardening';
 import { enterWhenRouted } from './enter-when-routed';
+import { appPageRenderer, defaultWebDir, webAppRouter } from './web-app';
 import { readinessReport } from './readiness';
 
 export interface AppOptions {
   /** Check every method result against its output schema (tests). */
   validateOutput?: boolean;
+  /** The built browser app (default dist/web); null serves every page as plain server-rendered HTML. */
+  webDir?: string | null;
 }
 
 export function createApp(services: Services, options: AppOptions = {}): Express {
@@ -66,9 +69,13 @@ export function createApp(services: Services, options: AppOptions = {}): Express
   app.use(enterWhenRouted(mcpRouter(deps)));
   app.use(express.json({ limit: '100kb', strict: false }));
   app.use(restRouter(services.registry, deps));
-  app.use(documentsRouter(deps));
-  app.use(marketPageRouter(deps));
-  app.use(communityMarketPageRouter(deps));
+  // Pages people open are the web app's shell with the server-rendered page inside (plain HTML when unbuilt).
+  const webDir = options.webDir === undefined ? defaultWebDir() : options.webDir;
+  const pageHtml = appPageRenderer(webDir);
+  app.use(documentsRouter(deps, pageHtml));
+  app.use(marketPageRouter(deps, pageHtml));
+  app.use(communityMarketPageRouter(deps, pageHtml));
+  if (webDir) app.use(webAppRouter(webDir, pageHtml, services.config.BASE_URL));
 
   app.use('/api', (req: Request, _res: Response, next: NextFunction) => {
     next(

@@ -1,7 +1,7 @@
 import type { Router } from 'express';
 import type { InvokeDeps } from '../registry/invoke';
 import { negotiatedPageRouter } from './negotiated-page';
-import type { Block, Page } from '../documents/page';
+import type { Block, HtmlRenderer, Page } from '../documents/page';
 import type { CommunityMarket } from '../domain/community/community-market-service';
 
 /** A community market as a page: the question, its outcomes and state, and what it is (not a venue market). */
@@ -37,12 +37,13 @@ export function communityMarketPage(m: CommunityMarket, baseUrl: string): Page {
  * Accept: application/json, markdown for text/markdown, a plain HTML page otherwise. A page, not an API
  * method: it reads the same CommunityMarketService the get_community_market method does.
  */
-export function communityMarketPageRouter(deps: InvokeDeps): Router {
+export function communityMarketPageRouter(deps: InvokeDeps, html?: HtmlRenderer): Router {
   const base = deps.services.config.BASE_URL;
   return negotiatedPageRouter(
     '/community-markets/:slug',
     (slug) => deps.services.community.bySlug(slug),
     (market) => communityMarketPage(market, base),
     (market) => `${base}/community-markets/${encodeURIComponent(market.slug)}`,
+    html,
   );
 }

@@ -1,13 +1,19 @@
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
-import { toHtml, toMarkdown, type Page } from '../documents/page';
+import { toHtml, toMarkdown, type HtmlRenderer, type Page } from '../documents/page';
 import { methodNotAllowed } from '../transports/rest';
 
 /**
  * A GET-only page route negotiated by Accept: the data as JSON for application/json, the page as markdown
  * for text/markdown, plain HTML otherwise. `load` finds the data (or throws NOT_FOUND); `render` makes the
- * page and `canonical` its address.
+ * page and `canonical` its address; `html` renders the HTML answer (plain, or inside the web app's shell).
  */
-export function negotiatedPageRouter<T>(path: string, load: (param: string) => Promise<T>, render: (data: T) => Page, canonical: (data: T) => string): Router {
+export function negotiatedPageRouter<T>(
+  path: string,
+  load: (param: string) => Promise<T>,
+  render: (data: T) => Page,
+  canonical: (data: T) => string,
+  html: HtmlRenderer = toHtml,
+): Router {
   const router = express.Router();
   router.get(path, async (req: Request, res: Response, next: NextFunction) => {
     try {
@@ -21,7 +27,7 @@ export function negotiatedPageRouter<T>(path: string, load: (param: string) => P
       }
       const page = render(data);
       if (type === 'text/markdown') res.type('text/markdown; charset=utf-8').send(toMarkdown(page));
-      else res.type('text/html; charset=utf-8').send(toHtml(page, canonical(data)));
+      else res.type('text/html; charset=utf-8').send(html(page, canonical(data)));
     } catch (err) {
       next(err);
     }

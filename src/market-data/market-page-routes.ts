@@ -1,7 +1,7 @@
 import type { Router } from 'express';
 import type { InvokeDeps } from '../registry/invoke';
 import { negotiatedPageRouter } from '../http/negotiated-page';
-import type { Block, Inline, Page } from '../documents/page';
+import type { Block, HtmlRenderer, Inline, Page } from '../documents/page';
 import type { MarketOdds, Quote } from './market-service';
 
 const pct = (p: number | null | undefined) => (p === null || p === undefined ? 'n/a' : `${(p * 100).toFixed(1)}%`);
@@ -74,12 +74,13 @@ export function marketPage(m: MarketOdds, baseUrl: string): Page {
  * plain HTML page otherwise. A page, not an API method: it reads the same MarketService the
  * get_market_odds method does.
  */
-export function marketPageRouter(deps: InvokeDeps): Router {
+export function marketPageRouter(deps: InvokeDeps, html?: HtmlRenderer): Router {
   const base = deps.services.config.BASE_URL;
   return negotiatedPageRouter(
     '/markets/:slug',
     (slug) => deps.services.markets.odds(slug),
     (market) => marketPage(market, base),
     (market) => `${base}/markets/${encodeURIComponent(market.slug)}`,
+    html,
   );
 }

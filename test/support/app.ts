@@ -29,6 +29,8 @@ export interface TestAppOptions {
   prices?: PriceService;
   /** false: no market sync at start nor on a timer; the test calls services.marketSync.runOnce(). */
   background?: boolean;
+  /** The built web app to serve (default dist/web when built); null: plain server-rendered pages. */
+  webDir?: string | null;
   /** A rate limiter built by the test (e.g. with a short circuit-breaker probe period). */
   limiter?: (config: Config, log: Logger) => RateLimiter;
 }
@@ -59,6 +61,7 @@ export async function startTestApp(backend: Backend, opts: TestAppOptions = {}):
     validateOutput: true,
     prices: opts.prices,
     background: opts.background,
+    webDir: opts.webDir,
     limiter: opts.limiter?.(config, opts.log ?? createLogger('silent')),
   });
   if (server) server.on('request', service.app);

@@ -1,0 +1,48 @@
+import type { Block, Page } from '../documents/page';
+
+/**
+ * The app's pages that exist only in the browser (no server-rendered content of their own): the service
+ * answers each with the app's HTML shell around a short fallback page. Keep in step with web/src/lib/paths.ts
+ * (test/http/web-app.test.ts checks). Pages with server content (/, /markets/{slug}, /community-markets/{slug})
+ * are served by their own routers.
+ */
+export const APP_ONLY_PAGES: { path: string; title: string; about: string }[] = [
+  { path: '/signin', title: 'Sign in', about: 'Sign in with your email and password.' },
+  { path: '/signup', title: 'Sign up', about: 'Create an account with 1000 virtual dollars to trade prediction markets.' },
+  { path: '/portfolio', title: 'Portfolio', about: 'Your cash, positions, profit and loss, and trade history.' },
+  {
+    path: '/leaderboard',
+    title: 'Leaderboards',
+    about: 'The top traders by profit, volume, accuracy or trades, weekly, monthly or all time (GET /api/leaderboard).',
+  },
+  {
+    path: '/traders/:id',
+    title: 'Trader profile',
+    about: "A trader's level, stats, badges and forecasting record (GET /api/user/stats?userId=…, GET /api/agents/{id}/reputation).",
+  },
+  { path: '/challenge', title: 'Daily challenge', about: "Today's challenge, your progress and its reward." },
+  { path: '/notifications', title: 'Notifications', about: 'Your badges, level-ups, settlements and referrals.' },
+  { path: '/community-markets', title: 'Community markets', about: 'Questions created by people, with their own outcomes (GET /api/user-markets).' },
+  { path: '/agents', title: 'Agents', about: 'Create an agent account and connect it over REST, MCP or JSON-RPC.' },
+  { path: '/settings', title: 'Account settings', about: 'Your display name, password, sessions and account.' },
+];
+
+/** What a reader without JavaScript (or an agent fetching HTML) gets at an app-only page. */
+export function appOnlyPage(entry: { title: string; about: string }, baseUrl: string): Page {
+  const blocks: Block[] = [
+    { heading: 1, text: entry.title },
+    { paragraph: [entry.about, ' This page is part of the web app and needs JavaScript.'] },
+    {
+      paragraph: [
+        'Agents: everything the app does is in the public API. Start at ',
+        { link: 'llms.txt', href: `${baseUrl}/llms.txt` },
+        ' or the ',
+        { link: 'OpenAPI document', href: `${baseUrl}/openapi.json` },
+        '. ',
+        { link: 'Home', href: `${baseUrl}/` },
+        '.',
+      ],
+    },
+  ];
+  return { title: entry.title, blocks };
+}

@@ -1,0 +1,64 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import express, { type Request, type Response, type Router } from 'express';
+import { escapeHtml, toHtml, toHtmlBody, type HtmlRenderer } from '../documents/page';
+import { methodNotAllowed } from '../transports/rest';
+import { APP_ONLY_PAGES, appOnlyPage } from './web-app-pages';
+
+/** Where `npm run build` puts the browser app (vite build): index.html, assets/, .vite/manifest.json. */
+export function defaultWebDir(): string {
+  let dir = __dirname;
+  while (!fs.existsSync(path.join(dir, 'package.json'))) {
+    const up = path.dirname(dir);
+    if (up === dir) return path.join(__dirname, 'web');
+    dir = up;
+  }
+  return path.join(dir, 'dist', 'web');
+}
+
+const ROOT_MARKER = '<!--server-rendered-->';
+
+/**
+ * The built app's index.html as a renderer: the page's title in <title>, and the page's server-rendered
+ * content inside the root element, which the app replaces when it starts. Null when the app is not built
+ * (the pages are then served as plain HTML, as before the app existed).
+ */
+export function webAppShell(dir: string): HtmlRenderer | null {
+  let shell: string;
+  try {
+    shell = fs.readFileSync(path.join(dir, 'index.html'), 'utf8');
+  } catch {
+    return null;
+  }
+  if (!shell.includes(ROOT_MARKER) || !/<title>[^<]*<\/title>/.test(shell)) return null;
+  const [before, after] = shell.split(ROOT_MARKER) as [string, string];
+  return (page, markdownHref) => {
+    const head = before
+      .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(page.title)}</title>`)
+      .replace('</head>', () => `  <link rel="alternate" type="text/markdown" href="${escapeHtml(markdownHref)}" />\n  </head>`);
+    return `${head}<main>\n${toHtmlBody(page)}\n</main>${after}`;
+  };
+}
+
+/**
+ * The browser app's own routes: its hashed assets (cached for a year: a new build has new names) and the
+ * app-only pages (sign-in, portfolio, …), each the shell around a short server-rendered fallback.
+ */
+export function webAppRouter(dir: string, html: HtmlRenderer, baseUrl: string): Router {
+  const router = express.Router();
+  router.use('/assets', express.static(path.join(dir, 'assets'), { immutable: true, maxAge: '365d', index: false, redirect: false, fallthrough: true }));
+  for (const entry of APP_ONLY_PAGES) {
+    const body = html(appOnlyPage(entry, baseUrl), `${baseUrl}/llms.txt`);
+    router.get(entry.path, (_req: Request, res: Response) => {
+      res.setHeader('Cache-Control', 'no-cache');
+      res.type('text/html; charset=utf-8').send(body);
+    });
+    router.all(entry.path, methodNotAllowed(['GET']));
+  }
+  return router;
+}
+
+/** The renderer for app pages: the shell when the app is built, plain HTML otherwise. */
+export function appPageRenderer(dir: string | null): HtmlRenderer {
+  return (dir && webAppShell(dir)) || toHtml;
+}

@@ -1,0 +1,115 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { backends } from '../support/backends';
+import { startTestApp, type TestApp } from '../support/app';
+import { APP_ONLY_PAGES } from '../../src/http/web-app-pages';
+import { PATHS } from '../../web/src/lib/paths';
+
+/** A stand-in for dist/web: the shell as vite writes it (root marker, one hashed script) and that asset. */
+function fakeBuild(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'web-shell-'));
+  fs.mkdirSync(path.join(dir, 'assets'));
+  fs.writeFileSync(
+    path.join(dir, 'index.html'),
+    '<!doctype html>\n<html lang="en">\n<head>\n<title>App</title>\n<script type="module" crossorigin src="/assets/index-abc123.js"></script>\n</head>\n<body>\n<div id="root"><!--server-rendered--></div>\n</body>\n</html>\n',
+  );
+  fs.writeFileSync(path.join(dir, 'assets', 'index-abc123.js'), 'console.log("app")');
+  return dir;
+}
+
+describe.each(backends())('the web app served by the service on $name', (backend) => {
+  let t: TestApp;
+  let plain: TestApp;
+  let dir: string;
+  const slug = 'will-the-shell-hold-test';
+  beforeAll(async () => {
+    dir = fakeBuild();
+    t = await startTestApp(backend, { background: false, webDir: dir });
+    plain = await startTestApp(backend, { background: false, webDir: null });
+    for (const s of [t, plain]) {
+      await s.services.db.query(
+        `INSERT INTO markets (id, slug, question, description, category, volume, end_date, status, source)
+         VALUES ('shell-1', $1, 'Will <b>the shell</b> hold?', 'Resolves YES if it holds.', 'Tech', 10, now() + interval '30 days', 'active', 'simulated')`,
+        [slug],
+      );
+      await s.services.db.query(
+        `INSERT INTO market_tokens (token_id, market_id, outcome, label, price_micro, bid_micro, ask_micro, price_at)
+         VALUES ('shell-1-yes', 'shell-1', 'YES', 'Yes', 400000, 395000, 405000, now()), ('shell-1-no', 'shell-1', 'NO', 'No', 600000, 595000, 605000, now())`,
+      );
+    }
+  });
+  afterAll(async () => {
+    await t?.close();
+    await plain?.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('when a browser opens the home page, then it gets the app shell with the landing page inside the root element, revalidated on every visit', async () => {
+    const res = await t.api.get('/').set('Accept', 'text/html');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
+    expect(res.headers['cache-control']).toBe('no-cache');
+    expect(res.text).toContain('<script type="module" crossorigin src="/assets/index-abc123.js"></script>');
+    expect(res.text).toMatch(/<div id="root"><main>\n<h1>Prediction-market paper trading<\/h1>[\s\S]*<\/main><\/div>/);
+    expect(res.text).toContain('<title>Prediction-market paper trading</title>');
+    expect(res.text).not.toContain('<!--server-rendered-->');
+  });
+
+  test('when markdown is asked for on the home page, then the answer is the same markdown as without the app', async () => {
+    const withApp = await t.api.get('/').set('Accept', 'text/markdown');
+    const without = await plain.api.get('/').set('Accept', 'text/markdown');
+    expect(withApp.headers['content-type']).toMatch(/^text\/markdown/);
+    expect(withApp.text.replace(t.baseUrl, '')).toBe(without.text.replace(plain.baseUrl, ''));
+    expect(withApp.text).not.toContain('<script');
+  });
+
+  test('when a market page is opened in a browser, then the shell carries the question, odds and links, escaped; JSON and markdown are unchanged', async () => {
+    const html = await t.api.get(`/markets/${slug}`).set('Accept', 'text/html');
+    expect(html.text).toContain('/assets/index-abc123.js');
+    expect(html.text).toContain('<title>Will &lt;b&gt;the shell&lt;/b&gt; hold? (simulated)</title>');
+    expect(html.text).toContain('<h1>Will &lt;b&gt;the shell&lt;/b&gt; hold?</h1>');
+    expect(html.text).toContain('bid 0.395, ask 0.405');
+    expect(html.text).toContain(`href="${t.baseUrl}/api/markets/${slug}"`);
+    const json = await t.api.get(`/markets/${slug}`).set('Accept', 'application/json');
+    expect(json.body).toMatchObject({ slug, yesPrice: 0.4 });
+    const md = await t.api.get(`/markets/${slug}`).set('Accept', 'text/markdown');
+    expect(md.text).toMatch(/^# Will <b>the shell<\/b> hold\?\n/);
+  });
+
+  test('when the app is not built, then the pages are the plain server-rendered HTML', async () => {
+    const res = await plain.api.get(`/markets/${slug}`).set('Accept', 'text/html');
+    expect(res.text).toMatch(/^<!doctype html>/);
+    expect(res.text).not.toContain('<script');
+    expect(res.text).toContain('<h1>Will &lt;b&gt;the shell&lt;/b&gt; hold?</h1>');
+    expect((await plain.api.get('/assets/index-abc123.js')).status).toBe(404);
+  });
+
+  test('when an app-only page is opened, then it is the shell with a short fallback page; other verbs are refused', async () => {
+    for (const p of APP_ONLY_PAGES) {
+      const res = await t.api.get(p.path).set('Accept', 'text/html');
+      expect(res.status).toBe(200);
+      expect(res.headers['cache-control']).toBe('no-cache');
+      expect(res.text).toContain('/assets/index-abc123.js');
+      expect(res.text).toContain(`<h1>${p.title}</h1>`);
+      expect(res.text).toContain(`href="${t.baseUrl}/llms.txt"`);
+    }
+    expect((await t.api.post('/portfolio').send({})).status).toBe(405);
+  });
+
+  test("when the app's route table names a page, then the service serves the shell there", async () => {
+    const served = APP_ONLY_PAGES.map((p) => p.path);
+    const withServerContent = ['/', '/markets/:slug', '/community-markets/:slug'];
+    for (const pattern of Object.values(PATHS)) {
+      expect([...served, ...withServerContent]).toContain(pattern);
+    }
+  });
+
+  test('when a hashed asset is fetched, then it is served with a year-long immutable cache; a missing one is a 404', async () => {
+    const res = await t.api.get('/assets/index-abc123.js');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/javascript/);
+    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect((await t.api.get('/assets/index-zzz.js')).status).toBe(404);
+  });
+});

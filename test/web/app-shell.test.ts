@@ -1,0 +1,82 @@
+import {
+  describeWithChromium,
+  expectNoSeriousAxeViolations,
+  expectNoSideScroll,
+  pageErrors,
+  signUp,
+  startWebHarness,
+  type WebHarness,
+} from '../support/browser';
+
+describeWithChromium('web app shell in Chromium', () => {
+  let web: WebHarness;
+  beforeAll(async () => {
+    web = await startWebHarness();
+  }, 120_000);
+  afterAll(async () => {
+    await web?.close();
+  });
+
+  test('when the home page opens, then the app replaces the server-rendered page, runs under the CSP without errors and shows sign-in links', async () => {
+    const page = await web.newPage();
+    await page.goto('/');
+    await page.getByRole('heading', { level: 1, name: 'Prediction markets' }).waitFor();
+    await expect(page.getByRole('link', { name: 'Sign in' }).isVisible()).resolves.toBe(true);
+    await expect(page.getByRole('link', { name: 'Sign up' }).isVisible()).resolves.toBe(true);
+    // The documents' landing text was the server's; the app replaced it.
+    await expect(page.getByText('Agent quickstart').count()).resolves.toBe(0);
+    expect(pageErrors(page)).toEqual([]);
+    await expectNoSeriousAxeViolations(page);
+  });
+
+  test('when a person signs up, then the header shows their name, balance and level, and signing out returns to the sign-in links', async () => {
+    const page = await web.newPage();
+    const person = await signUp(page, { displayName: 'Shell Tester' });
+    await expect(page.getByLabel('Signed in as').textContent()).resolves.toBe(person.displayName);
+    await expect(page.getByLabel('Cash balance').textContent()).resolves.toBe('$1,000.00');
+    await expect(page.getByLabel('Level').textContent()).resolves.toMatch(/^Level \d+$/);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('link', { name: 'Sign in' }).waitFor();
+    const res = await page.request.get('/api/user/balance');
+    expect(res.status()).toBe(401);
+    expect(pageErrors(page)).toEqual([]);
+  });
+
+  test('when a signed-out person opens the portfolio, then they are sent to sign in and come back to it afterwards', async () => {
+    const page = await web.newPage();
+    const person = await signUp(page);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('link', { name: 'Sign in' }).waitFor();
+    await page.goto('/portfolio');
+    await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
+    expect(new URL(page.url()).searchParams.get('next')).toBe('/portfolio');
+    await page.getByLabel('Email').fill(person.email);
+    await page.getByLabel('Password').fill('wrong-password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page.getByRole('alert').textContent()).resolves.toMatch(/password/i);
+    await page.getByLabel('Password').fill(person.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Portfolio' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/portfolio');
+  });
+
+  test('when JavaScript is off, then a market page still shows the question, the odds and the links the server rendered', async () => {
+    const page = await web.newPage({ javaScript: false });
+    const [row] = await web.app.services.db.query<{ slug: string; question: string }>("SELECT slug, question FROM markets WHERE status = 'active' LIMIT 1");
+    await page.goto(`/markets/${row!.slug}`);
+    await page.getByRole('heading', { level: 1, name: row!.question }).waitFor();
+    await expect(page.getByText(/^YES: /).textContent()).resolves.toMatch(/bid [\d.]+, ask [\d.]+/);
+    await page.getByRole('link', { name: 'JSON' }).waitFor();
+    await page.goto('/portfolio');
+    await page.getByText('This page is part of the web app and needs JavaScript.', { exact: false }).waitFor();
+  });
+
+  test('when the pages are 390 px wide, then none scrolls sideways', async () => {
+    const page = await web.newPage({ width: 390 });
+    for (const path of ['/', '/signin', '/signup']) {
+      await page.goto(path);
+      await page.getByRole('heading', { level: 1 }).waitFor();
+      await expectNoSideScroll(page);
+    }
+  });
+});

@@ -1,0 +1,50 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { ensureWebBuilt, WEB_DIST, WEB_MANIFEST } from '../support/web-build';
+
+interface Chunk {
+  file: string;
+  isEntry?: boolean;
+  isDynamicEntry?: boolean;
+  imports?: string[];
+  dynamicImports?: string[];
+}
+
+const FIRST_PAGE_JS_LIMIT = 150 * 1024;
+
+describe("the web app's build (dist/web/.vite/manifest.json)", () => {
+  let manifest: Record<string, Chunk>;
+  beforeAll(async () => {
+    await ensureWebBuilt();
+    manifest = JSON.parse(fs.readFileSync(WEB_MANIFEST, 'utf8')) as Record<string, Chunk>;
+  }, 120_000);
+
+  /** A chunk and everything it imports statically: what the browser must fetch before the page runs. */
+  function staticClosure(key: string, seen = new Set<string>()): Set<string> {
+    if (seen.has(key)) return seen;
+    seen.add(key);
+    for (const dep of manifest[key]?.imports ?? []) staticClosure(dep, seen);
+    return seen;
+  }
+
+  test('when the first page loads, then its JavaScript is at most 150 kB gzipped', () => {
+    const entry = Object.keys(manifest).find((k) => manifest[k]!.isEntry);
+    expect(entry).toBe('index.html');
+    const bytes = [...staticClosure(entry!)].reduce((sum, k) => sum + gzipSync(fs.readFileSync(path.join(WEB_DIST, manifest[k]!.file))).length, 0);
+    expect(bytes).toBeGreaterThan(10 * 1024);
+    expect(bytes).toBeLessThanOrEqual(FIRST_PAGE_JS_LIMIT);
+  });
+
+  test('when the app is built, then the chart code is its own chunk, loaded only on demand, and lightweight-charts is not in the first page', () => {
+    const chart = manifest['src/features/market/price-chart.tsx'];
+    expect(chart?.isDynamicEntry).toBe(true);
+    expect(manifest['index.html']!.dynamicImports).toContain('src/features/market/price-chart.tsx');
+    expect([...staticClosure('index.html')]).not.toContain('src/features/market/price-chart.tsx');
+    const entryCode = fs.readFileSync(path.join(WEB_DIST, manifest['index.html']!.file), 'utf8');
+    const chartCode = fs.readFileSync(path.join(WEB_DIST, chart!.file), 'utf8');
+    // lightweight-charts links its attribution to tradingview.com: that string marks where its code is.
+    expect(chartCode).toMatch(/tradingview\.com/i);
+    expect(entryCode).not.toMatch(/tradingview\.com/i);
+  });
+});

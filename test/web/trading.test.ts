@@ -1,0 +1,203 @@
+import type { Page } from 'playwright-core';
+import {
+  describeWithChromium,
+  expectNoSeriousAxeViolations,
+  expectNoSideScroll,
+  pageErrors,
+  saveScreenshot,
+  signUp,
+  startWebHarness,
+  tabTo,
+  type WebHarness,
+} from '../support/browser';
+
+/** The first market on the home page's list, opened by clicking its link; returns its question. */
+async function openFirstMarket(page: Page): Promise<string> {
+  await page.goto('/');
+  const first = page.getByRole('list', { name: 'Markets' }).getByRole('link').first();
+  const question = (await first.textContent())!;
+  await first.click();
+  await page.getByRole('heading', { level: 1, name: question }).waitFor();
+  return question;
+}
+
+const money = (text: string | null) => Number((text ?? '').replace(/[^0-9.]/g, ''));
+
+describeWithChromium('browsing and trading in Chromium', () => {
+  let web: WebHarness;
+  beforeAll(async () => {
+    web = await startWebHarness();
+  }, 120_000);
+  afterAll(async () => {
+    await web?.close();
+  });
+
+  test('when the home page opens, then it lists active markets by volume, ending soon and newest, by category, a page at a time, and searches as you type', async () => {
+    const page = await web.newPage();
+    const chartRequests: string[] = [];
+    page.on('request', (r) => {
+      if (/price-chart/.test(r.url())) chartRequests.push(r.url());
+    });
+    await page.goto('/');
+    const list = page.getByRole('list', { name: 'Markets' });
+    await list.getByRole('listitem').first().waitFor();
+    expect(await list.getByRole('listitem').count()).toBe(20);
+    await page.getByRole('button', { name: 'Show more markets' }).click();
+    await list.getByRole('listitem').nth(20).waitFor();
+
+    await page.getByRole('button', { name: 'Ending soon' }).click();
+    await expect(page.getByRole('button', { name: 'Ending soon' }).getAttribute('aria-pressed')).resolves.toBe('true');
+    await list.getByRole('listitem').first().waitFor();
+    await page.getByRole('button', { name: 'Newest' }).click();
+    await list.getByRole('listitem').first().waitFor();
+
+    const category = page.getByLabel('Category');
+    const option = (await category.locator('option').nth(1).getAttribute('value'))!;
+    await category.selectOption(option);
+    await list.getByRole('listitem').first().waitFor();
+    const metas = await list.getByRole('listitem').allTextContents();
+    expect(metas.every((t) => t.includes(option))).toBe(true);
+
+    const question = (await list.getByRole('link').first().textContent())!;
+    const word = question
+      .split(/\s+/)
+      .find((w) => w.replace(/\W/g, '').length >= 5)!
+      .replace(/\W/g, '');
+    await page.getByLabel('Search markets').pressSequentially(word, { delay: 30 });
+    const results = page.getByRole('list', { name: 'Search results' });
+    await results.getByRole('link').first().waitFor();
+    expect((await results.allTextContents()).join(' ').toLowerCase()).toContain(word.toLowerCase());
+
+    await saveScreenshot(page, 'home');
+    await expectNoSeriousAxeViolations(page);
+    expect(chartRequests).toEqual([]);
+    expect(pageErrors(page)).toEqual([]);
+  });
+
+  test('when a person quotes, buys (double click), sells part and opens the portfolio, then each step shows the fill and nothing trades twice', async () => {
+    const page = await web.newPage();
+    await signUp(page);
+    const question = await openFirstMarket(page);
+    await expect(page.getByText(/Simulated market\./).isVisible()).resolves.toBe(true);
+    await page.getByRole('heading', { name: 'Resolution' }).waitFor();
+    // The chart arrives as its own chunk, with the six intervals.
+    const chart = page.getByRole('img', { name: /YES price over 1w/ });
+    await chart.waitFor();
+    for (const i of ['1h', '6h', '1d', '1w', '1m', 'max'])
+      await page.getByRole('group', { name: 'Chart interval' }).getByRole('button', { name: i, exact: true }).waitFor();
+    await page.getByRole('button', { name: '1d', exact: true }).click();
+    await page.getByRole('img', { name: /YES price over 1d/ }).waitFor();
+
+    await page.getByRole('button', { name: 'Buy NO' }).click();
+    await page.getByLabel('Amount (virtual dollars)').fill('25');
+    await page.getByText(/^Quote: .* NO shares at .* for \$25\.00$/).waitFor();
+    await page.getByRole('button', { name: 'Buy NO for $25.00' }).dblclick();
+    const fill = page.getByRole('status').filter({ hasText: /^Bought/ });
+    await fill.waitFor();
+    const fillText = (await fill.textContent())!;
+    expect(fillText).toMatch(/^Bought [\d.,]+ NO shares at [\d.]+¢ for \$25\.00\. New balance \$975\.00\./);
+
+    // Exactly one buy: one position, and the header's balance moved once.
+    await page.getByLabel('Cash balance').filter({ hasText: '$975.00' }).waitFor();
+    const position = page.getByRole('region', { name: 'Your position' });
+    await position.getByText(/NO/).first().waitFor();
+    await saveScreenshot(page, 'market');
+    await expectNoSeriousAxeViolations(page);
+
+    await position.getByRole('button', { name: /^Sell NO shares/ }).click();
+    const held = Number((await position.getByLabel(/Shares to sell/).inputValue()).replace(/,/g, ''));
+    await position.getByLabel(/Shares to sell/).fill(String(Math.floor((held / 2) * 100) / 100));
+    await position.getByText(/^Quote: /).waitFor();
+    await position.getByRole('button', { name: 'Confirm sale' }).dblclick();
+    await position.getByRole('status').filter({ hasText: /^Sold/ }).waitFor();
+
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Portfolio' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Portfolio' }).waitFor();
+    const open = page.getByRole('region', { name: 'Open positions' });
+    await open.getByRole('link', { name: question }).waitFor();
+    expect(await open.getByRole('listitem').count()).toBe(1);
+    const cash = money(await page.locator('dt', { hasText: 'Cash' }).locator('xpath=following-sibling::dd').textContent());
+    expect(cash).toBeGreaterThan(975);
+    expect(cash).toBeLessThan(1000);
+    const history = page.getByRole('region', { name: 'Trade history' });
+    await history.getByRole('cell', { name: 'Sell NO' }).waitFor();
+    expect(await history.getByRole('cell', { name: 'Buy NO' }).count()).toBe(1);
+    await saveScreenshot(page, 'portfolio');
+    await expectNoSeriousAxeViolations(page);
+
+    // Selling the rest from the portfolio closes the position: it moves to the closed list.
+    await open.getByRole('button', { name: /^Sell NO shares/ }).click();
+    await open.getByText(/^Quote: /).waitFor();
+    await open.getByRole('button', { name: 'Confirm sale' }).click();
+    await page.getByRole('region', { name: 'Closed positions' }).getByRole('link', { name: question }).first().waitFor();
+    await open.getByText('No open positions.').waitFor();
+    await open
+      .getByRole('status')
+      .filter({ hasText: /^Sold [\d.,]+ shares at .* New balance \$[\d,.]+\.$/ })
+      .waitFor();
+    expect(pageErrors(page)).toEqual([]);
+  });
+
+  test('when a buy costs more than the cash, then the ticket shows INSUFFICIENT_BALANCE with its hint and nothing is traded', async () => {
+    const page = await web.newPage();
+    await signUp(page);
+    await openFirstMarket(page);
+    await page.getByLabel('Amount (virtual dollars)').fill('5000');
+    await page.getByText(/^Quote: /).waitFor();
+    await page.getByRole('button', { name: /^Buy YES for/ }).click();
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.textContent()).toMatch(/balance/i);
+    await expect(page.getByLabel('Cash balance').textContent()).resolves.toBe('$1,000.00');
+  });
+
+  test('when a person uses the keyboard alone, then they can sign in, open a market and buy', async () => {
+    const page = await web.newPage();
+    const person = await signUp(page);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.goto('/signin');
+    await tabTo(page, /^Email$/);
+    await page.keyboard.type(person.email);
+    await tabTo(page, /^Password$/);
+    await page.keyboard.type(person.password);
+    await page.keyboard.press('Enter');
+    await page.getByLabel('Signed in as').waitFor();
+
+    await page.goto('/');
+    await page.getByRole('list', { name: 'Markets' }).getByRole('link').first().waitFor();
+    await tabTo(page, /^Will /);
+    await page.keyboard.press('Enter');
+    await tabTo(page, /^Buy NO$/);
+    await page.keyboard.press('Enter');
+    await tabTo(page, /^Amount/);
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('7');
+    await page.getByText(/^Quote: .* NO shares/).waitFor();
+    await tabTo(page, /^Buy NO for \$7\.00$/);
+    await page.keyboard.press('Enter');
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^Bought .* NO shares/ })
+      .waitFor();
+  });
+
+  test('when a person is signed out, then the market page offers sign-in instead of a ticket', async () => {
+    const page = await web.newPage();
+    await openFirstMarket(page);
+    await page.getByRole('region', { name: 'Trade' }).getByRole('link', { name: 'Sign in' }).waitFor();
+  });
+
+  test('when the market page and the portfolio are 390 px wide, then nothing scrolls sideways and the trade ticket fits', async () => {
+    const page = await web.newPage({ width: 390 });
+    await signUp(page);
+    await openFirstMarket(page);
+    await page.getByRole('img', { name: /YES price/ }).waitFor();
+    await expectNoSideScroll(page);
+    const box = await page.getByRole('region', { name: 'Trade' }).boundingBox();
+    expect(box!.x).toBeGreaterThanOrEqual(0);
+    expect(box!.x + box!.width).toBeLessThanOrEqual(390);
+    await page.goto('/portfolio');
+    await page.getByRole('heading', { level: 1, name: 'Portfolio' }).waitFor();
+    await expectNoSideScroll(page);
+  });
+});

@@ -1,0 +1,37 @@
+import { useMemo } from 'react';
+import { Route, Switch, useLocation } from 'wouter';
+import { Providers, createQueryClient } from './providers';
+import { Header } from './header';
+import { ROUTES } from './routes';
+import { NotFoundPage } from './not-found-page';
+import { ErrorBoundary } from '../components/error-boundary';
+
+/** Providers → layout (header, main, footer) → the page the address names, inside an error boundary. */
+export function App() {
+  const client = useMemo(createQueryClient, []);
+  const [location] = useLocation();
+  return (
+    <Providers client={client}>
+      <a href="#main" className="skip-link">
+        Skip to content
+      </a>
+      <Header />
+      <main id="main" tabIndex={-1}>
+        <ErrorBoundary key={location}>
+          <Switch>
+            {ROUTES.map((r) => (
+              <Route key={r.path} path={r.path} component={r.component} />
+            ))}
+            <Route component={NotFoundPage} />
+          </Switch>
+        </ErrorBoundary>
+      </main>
+      <footer className="site-footer">
+        <p>
+          Virtual money only. For agents: <a href="/llms.txt">llms.txt</a> · <a href="/openapi.json">OpenAPI</a> ·{' '}
+          <a href="/.well-known/agent-card.json">agent card</a>
+        </p>
+      </footer>
+    </Providers>
+  );
+}

@@ -1,0 +1,66 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { Link, useLocation } from 'wouter';
+import { api } from '../lib/api/client';
+import { ACCOUNT_QUERY_KEY, useAccount } from '../lib/account';
+import { money } from '../lib/format';
+import { PATHS, signInHref } from '../lib/paths';
+import { SITE } from '../components/page-title';
+import { ErrorMessage } from '../components/error-message';
+
+/** Site header: where to go, and who is signed in (name, balance, level, unread notifications). */
+export function Header() {
+  const account = useAccount();
+  const [location, navigate] = useLocation();
+  const client = useQueryClient();
+  const signOut = useMutation({
+    mutationFn: () => api.POST('/api/auth/logout', { body: {} }),
+    onSettled: () => {
+      client.setQueryData(ACCOUNT_QUERY_KEY, null);
+      client.removeQueries({ predicate: (q) => q.queryKey[0] !== ACCOUNT_QUERY_KEY[0] });
+      navigate(PATHS.home);
+    },
+  });
+  const me = account.data;
+  return (
+    <header className="site-header">
+      <nav aria-label="Main" className="site-nav">
+        <Link href={PATHS.home} className="brand">
+          {SITE}
+        </Link>
+        <Link href={PATHS.home}>Markets</Link>
+        <Link href={PATHS.portfolio}>Portfolio</Link>
+        <Link href={PATHS.leaderboard}>Leaderboard</Link>
+        <Link href={PATHS.challenge}>Challenge</Link>
+        <Link href={PATHS.communityMarkets}>Community</Link>
+        <Link href={PATHS.agents}>Agents</Link>
+        <Link href={PATHS.notifications}>Notifications</Link>
+        <Link href={PATHS.settings}>Settings</Link>
+      </nav>
+      <div className="account-bar">
+        {me ? (
+          <>
+            <span aria-label="Signed in as">{me.displayName}</span>
+            <span aria-label="Cash balance">{money(me.balance)}</span>
+            <span aria-label="Level" title={me.levelTitle}>
+              Level {me.level}
+            </span>
+            <span aria-label="Unread notifications" className="badge" title="Unread notifications">
+              {me.unreadNotifications}
+            </span>
+            <button type="button" onClick={() => signOut.mutate()} disabled={signOut.isPending}>
+              Sign out
+            </button>
+          </>
+        ) : account.isPending ? null : (
+          <>
+            <Link href={signInHref(location === PATHS.signUp ? undefined : location)}>Sign in</Link>
+            <Link href={PATHS.signUp} className="button-link">
+              Sign up
+            </Link>
+          </>
+        )}
+      </div>
+      {account.isError ? <ErrorMessage error={account.error} /> : null}
+    </header>
+  );
+}

@@ -1,0 +1,28 @@
+import type { ComponentType } from 'react';
+import { PATHS } from '../lib/paths';
+import { lazyPage } from './lazy-page';
+import { HomePage } from '../features/markets/home-page';
+import { SignInPage } from '../features/auth/sign-in-page';
+import { SignUpPage } from '../features/auth/sign-up-page';
+import { MarketPage } from '../features/market/market-page';
+import { PortfolioPage } from '../features/portfolio/portfolio-page';
+
+/**
+ * The route table: one line per page. Adding a page = a folder under features/, its path in lib/paths.ts,
+ * a line here, and its path in the service's list of app pages (src/http/web-app-pages.ts).
+ */
+export const ROUTES: { path: string; component: ComponentType }[] = [
+  { path: PATHS.home, component: HomePage },
+  { path: PATHS.signIn, component: SignInPage },
+  { path: PATHS.signUp, component: SignUpPage },
+  { path: PATHS.market, component: MarketPage },
+  { path: PATHS.portfolio, component: PortfolioPage },
+  { path: PATHS.leaderboard, component: lazyPage(() => import('../features/leaderboard/leaderboard-page'), 'LeaderboardPage') },
+  { path: PATHS.trader, component: lazyPage(() => import('../features/trader/trader-page'), 'TraderPage') },
+  { path: PATHS.challenge, component: lazyPage(() => import('../features/challenge/challenge-page'), 'ChallengePage') },
+  { path: PATHS.notifications, component: lazyPage(() => import('../features/notifications/notifications-page'), 'NotificationsPage') },
+  { path: PATHS.communityMarkets, component: lazyPage(() => import('../features/community-markets/community-markets-page'), 'CommunityMarketsPage') },
+  { path: PATHS.communityMarket, component: lazyPage(() => import('../features/community-markets/community-market-page'), 'CommunityMarketPage') },
+  { path: PATHS.agents, component: lazyPage(() => import('../features/agents/agents-page'), 'AgentsPage') },
+  { path: PATHS.settings, component: lazyPage(() => import('../features/settings/settings-page'), 'SettingsPage') },
+];

@@ -1,0 +1,91 @@
+import { useState, type FormEvent } from 'react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { Link, useParams } from 'wouter';
+import { $api, api } from '../../lib/api/client';
+import { useAccount } from '../../lib/account';
+import { date, dateTime } from '../../lib/format';
+import { PATHS, traderHref } from '../../lib/paths';
+import { usePageTitle } from '../../components/page-title';
+import '../../components/pages.css';
+import { ErrorMessage } from '../../components/error-message';
+import { Loading } from '../../components/loading';
+
+/** One community market: question, criteria, outcomes, status; its creator can resolve it. */
+export function CommunityMarketPage() {
+  const { slug } = useParams<{ slug: string }>();
+  const market = $api.useQuery('get', '/api/user-markets/{slug}', { params: { path: { slug } } });
+  const account = useAccount();
+  usePageTitle(market.data?.question ?? 'Community market');
+  if (market.isPending) return <Loading what="the market" />;
+  if (market.isError) return <ErrorMessage error={market.error} />;
+  const m = market.data;
+  const isCreator = account.data?.id === m.creatorId;
+  return (
+    <>
+      <p>
+        <Link href={PATHS.communityMarkets}>← Community markets</Link>
+      </p>
+      <h1>{m.question}</h1>
+      <p className="muted">
+        {m.category} · {m.status === 'resolved' ? 'resolved' : `ends ${dateTime(m.endDate)}`} · created {date(m.createdAt)} by{' '}
+        <Link href={traderHref(m.creatorId)}>{isCreator ? 'you' : <CreatorName id={m.creatorId} />}</Link>
+      </p>
+      {m.status === 'resolved' ? (
+        <p className="resolved" role="status">
+          Resolved: <strong>{m.resolvedOutcome}</strong>
+        </p>
+      ) : null}
+      <h2>Resolution criteria</h2>
+      <p className="pre-line">{m.description || 'None given.'}</p>
+      <h2>Outcomes</h2>
+      <ul aria-label="Outcomes">
+        {m.outcomes.map((o) => (
+          <li key={o}>
+            {o}
+            {m.resolvedOutcome === o ? ' (winner)' : null}
+          </li>
+        ))}
+      </ul>
+      {isCreator && m.status === 'active' ? <ResolveForm id={m.id} slug={m.slug} outcomes={m.outcomes} /> : null}
+    </>
+  );
+}
+
+/** The creator's public display name (as text), or a neutral word while it loads or when the profile is gone. */
+function CreatorName({ id }: { id: string }) {
+  const stats = $api.useQuery('get', '/api/user/stats', { params: { query: { userId: id } } });
+  return <>{stats.data?.user.displayName ?? 'its creator'}</>;
+}
+
+function ResolveForm({ id, slug, outcomes }: { id: string; slug: string; outcomes: string[] }) {
+  const [outcome, setOutcome] = useState('');
+  const client = useQueryClient();
+  const resolve = useMutation({
+    mutationFn: () => api.POST('/api/user-markets/{id}/resolve', { params: { path: { id } }, body: { outcome } }).then((r) => r.data!),
+    onSuccess: async (resolved) => {
+      client.setQueryData(['get', '/api/user-markets/{slug}', { params: { path: { slug } } }], resolved);
+      await client.invalidateQueries({ queryKey: ['get', '/api/user-markets'] });
+    },
+  });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (outcome) resolve.mutate();
+  };
+  return (
+    <form onSubmit={submit} className="card">
+      <fieldset>
+        <legend>Resolve your market: which outcome happened?</legend>
+        {outcomes.map((o, i) => (
+          <div key={o} className="check">
+            <input type="radio" id={`${id}-outcome-${i}`} name="outcome" value={o} checked={outcome === o} onChange={() => setOutcome(o)} />
+            <label htmlFor={`${id}-outcome-${i}`}>{o}</label>
+          </div>
+        ))}
+      </fieldset>
+      {resolve.isError ? <ErrorMessage error={resolve.error} /> : null}
+      <button type="submit" disabled={!outcome || resolve.isPending}>
+        {resolve.isPending ? 'Resolving…' : 'Resolve market'}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,88 @@
+import { useState } from 'react';
+import { Link, useLocation } from 'wouter';
+import { $api } from '../../lib/api/client';
+import { useAccount } from '../../lib/account';
+import { date } from '../../lib/format';
+import { communityMarketHref, signInHref } from '../../lib/paths';
+import { useDebounced } from '../../lib/use-debounced';
+import { usePageTitle } from '../../components/page-title';
+import '../../components/pages.css';
+import { ErrorMessage } from '../../components/error-message';
+import { Loading } from '../../components/loading';
+import { InputField, SelectField } from '../../components/form-field';
+import { CreateCommunityMarketForm } from './create-form';
+
+const STATUSES = [
+  ['active', 'Active'],
+  ['resolved', 'Resolved'],
+  ['all', 'All'],
+] as const;
+type Status = (typeof STATUSES)[number][0];
+
+/** Community markets: a filtered list and, for a signed-in person, the create form. */
+export function CommunityMarketsPage() {
+  usePageTitle('Community markets');
+  const [location] = useLocation();
+  const account = useAccount();
+  const [status, setStatus] = useState<Status>('active');
+  const [category, setCategory] = useState('');
+  const [mine, setMine] = useState(false);
+  const [featured, setFeatured] = useState(false);
+  const [creating, setCreating] = useState(false);
+  const cat = useDebounced(category.trim(), 300);
+  const me = account.data;
+  const list = $api.useQuery('get', '/api/user-markets', {
+    params: { query: { status, featured, limit: 100, ...(cat ? { category: cat } : {}), ...(mine && me ? { creator: me.id } : {}) } },
+  });
+  return (
+    <>
+      <h1>Community markets</h1>
+      <p>Questions people created, with their own outcomes. They have no live prices: a place to propose and discuss questions.</p>
+      {me ? (
+        creating ? (
+          <CreateCommunityMarketForm />
+        ) : (
+          <button type="button" onClick={() => setCreating(true)}>
+            Create a market
+          </button>
+        )
+      ) : (
+        <p>
+          <Link href={signInHref(location)}>Sign in</Link> to create one.
+        </p>
+      )}
+      <form className="filters" aria-label="Filters" onSubmit={(e) => e.preventDefault()}>
+        <SelectField label="Status" value={status} onChange={(e) => setStatus(e.target.value as Status)} options={STATUSES} />
+        <InputField label="Filter by category" value={category} onChange={(e) => setCategory(e.target.value)} placeholder="any" />
+        <label className="check">
+          <input type="checkbox" checked={featured} onChange={(e) => setFeatured(e.target.checked)} /> Featured only
+        </label>
+        {me ? (
+          <label className="check">
+            <input type="checkbox" checked={mine} onChange={(e) => setMine(e.target.checked)} /> Mine only
+          </label>
+        ) : null}
+      </form>
+      {list.isPending ? (
+        <Loading what="community markets" />
+      ) : list.isError ? (
+        <ErrorMessage error={list.error} />
+      ) : list.data.markets.length === 0 ? (
+        <p>No community markets match.</p>
+      ) : (
+        <ul className="market-list" aria-label="Community markets">
+          {list.data.markets.map((m) => (
+            <li key={m.id} className="market-card">
+              <Link href={communityMarketHref(m.slug)} className="market-link">
+                {m.question}
+              </Link>
+              <p className="muted">
+                {m.category} · {m.outcomes.length} outcomes · {m.status === 'resolved' ? `resolved: ${m.resolvedOutcome ?? '—'}` : `ends ${date(m.endDate)}`}
+              </p>
+            </li>
+          ))}
+        </ul>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,120 @@
+import { useState, type FormEvent } from 'react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useLocation } from 'wouter';
+import { api } from '../../lib/api/client';
+import { communityMarketHref } from '../../lib/paths';
+import { ErrorMessage } from '../../components/error-message';
+import { InputField, TextAreaField } from '../../components/form-field';
+import { LIMITS, checkDraft, hasProblems, type Draft } from './limits';
+
+const EMPTY: Draft = { question: '', description: '', category: '', outcomes: ['Yes', 'No'], endDate: '' };
+
+/** Create a community market; every SPEC limit is shown next to its field and checked before sending. */
+export function CreateCommunityMarketForm() {
+  const [draft, setDraft] = useState<Draft>(EMPTY);
+  const [checked, setChecked] = useState(false);
+  const [, navigate] = useLocation();
+  const client = useQueryClient();
+  const create = useMutation({
+    mutationFn: () =>
+      api
+        .POST('/api/user-markets', {
+          body: {
+            question: draft.question.trim(),
+            ...(draft.description.trim() ? { description: draft.description } : {}),
+            category: draft.category.trim(),
+            outcomes: draft.outcomes.map((o) => o.trim()),
+            endDate: new Date(draft.endDate).toISOString(),
+          },
+        })
+        .then((r) => r.data!),
+    onSuccess: async (market) => {
+      await client.invalidateQueries({ queryKey: ['get', '/api/user-markets'] });
+      navigate(communityMarketHref(market.slug));
+    },
+  });
+  const problems = checkDraft(draft, new Date());
+  const shown = checked ? problems : {};
+  const set = (patch: Partial<Draft>) => setDraft((d) => ({ ...d, ...patch }));
+  const setOutcome = (i: number, v: string) => set({ outcomes: draft.outcomes.map((o, j) => (j === i ? v : o)) });
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    setChecked(true);
+    if (!hasProblems(problems)) create.mutate();
+  };
+  return (
+    <form onSubmit={submit} noValidate aria-labelledby="create-heading" className="card">
+      <h2 id="create-heading">Create a community market</h2>
+      <InputField
+        label="Question"
+        value={draft.question}
+        maxLength={LIMITS.question.max}
+        onChange={(e) => set({ question: e.target.value })}
+        help={`${LIMITS.question.min} to ${LIMITS.question.max} characters · ${draft.question.trim().length} so far`}
+        error={shown.question}
+      />
+      <TextAreaField
+        label="Resolution criteria (optional)"
+        rows={4}
+        value={draft.description}
+        maxLength={LIMITS.description.max}
+        onChange={(e) => set({ description: e.target.value })}
+        help={`At most ${LIMITS.description.max} characters · ${draft.description.length} so far`}
+        error={shown.description}
+      />
+      <InputField
+        label="Category"
+        value={draft.category}
+        maxLength={LIMITS.category.max}
+        onChange={(e) => set({ category: e.target.value })}
+        help="For example Sports, Politics, Science."
+        error={shown.category}
+      />
+      <fieldset>
+        <legend>
+          Outcomes ({LIMITS.outcomes.min} to {LIMITS.outcomes.max}, each {LIMITS.outcome.min} to {LIMITS.outcome.max} characters)
+        </legend>
+        {draft.outcomes.map((o, i) => (
+          <div key={i} className="outcome-row">
+            <InputField
+              label={`Outcome ${i + 1}`}
+              value={o}
+              maxLength={LIMITS.outcome.max}
+              onChange={(e) => setOutcome(i, e.target.value)}
+              error={shown.outcome?.[i]}
+            />
+            {draft.outcomes.length > LIMITS.outcomes.min ? (
+              <button
+                type="button"
+                className="secondary"
+                aria-label={`Remove outcome ${i + 1}`}
+                onClick={() => set({ outcomes: draft.outcomes.filter((_, j) => j !== i) })}
+              >
+                Remove
+              </button>
+            ) : null}
+          </div>
+        ))}
+        {draft.outcomes.length < LIMITS.outcomes.max ? (
+          <button type="button" className="secondary" onClick={() => set({ outcomes: [...draft.outcomes, ''] })}>
+            Add an outcome
+          </button>
+        ) : null}
+        {shown.outcomes ? <p className="field-error">{shown.outcomes}</p> : null}
+      </fieldset>
+      <InputField
+        label="End date"
+        type="datetime-local"
+        value={draft.endDate}
+        onChange={(e) => set({ endDate: e.target.value })}
+        help="In the future; your local time."
+        error={shown.endDate}
+      />
+      {create.isError ? <ErrorMessage error={create.error} /> : null}
+      <button type="submit" disabled={create.isPending}>
+        {create.isPending ? 'Creating…' : 'Create market'}
+      </button>
+    </form>
+  );
+}

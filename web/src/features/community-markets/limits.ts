@@ -1,0 +1,48 @@
+/** The SPEC's limits for a community market (create_community_market checks the same on the server). */
+export const LIMITS = {
+  question: { min: 10, max: 200 },
+  description: { max: 1000 },
+  category: { min: 1, max: 100 },
+  outcomes: { min: 2, max: 10 },
+  outcome: { min: 1, max: 50 },
+} as const;
+
+export interface Draft {
+  question: string;
+  description: string;
+  category: string;
+  outcomes: string[];
+  /** The value of a datetime-local input (local time, no zone). */
+  endDate: string;
+}
+
+export type DraftProblems = Partial<Record<'question' | 'description' | 'category' | 'outcomes' | 'endDate', string>> & { outcome?: (string | undefined)[] };
+
+/** What is wrong with a draft, field by field, in the words shown next to each field; empty when it can be sent. */
+export function checkDraft(d: Draft, now: Date): DraftProblems {
+  const p: DraftProblems = {};
+  const q = d.question.trim().length;
+  if (q < LIMITS.question.min || q > LIMITS.question.max)
+    p.question = `The question needs ${LIMITS.question.min} to ${LIMITS.question.max} characters (now ${q}).`;
+  if (d.description.length > LIMITS.description.max) p.description = `At most ${LIMITS.description.max} characters (now ${d.description.length}).`;
+  const c = d.category.trim().length;
+  if (c < LIMITS.category.min || c > LIMITS.category.max) p.category = `The category needs ${LIMITS.category.min} to ${LIMITS.category.max} characters.`;
+  const labels = d.outcomes.map((o) => o.trim());
+  const perOutcome = labels.map((o) =>
+    o.length < LIMITS.outcome.min || o.length > LIMITS.outcome.max
+      ? `Each outcome needs ${LIMITS.outcome.min} to ${LIMITS.outcome.max} characters.`
+      : undefined,
+  );
+  if (perOutcome.some(Boolean)) p.outcome = perOutcome;
+  if (labels.length < LIMITS.outcomes.min || labels.length > LIMITS.outcomes.max)
+    p.outcomes = `Give ${LIMITS.outcomes.min} to ${LIMITS.outcomes.max} outcomes.`;
+  else if (new Set(labels.map((o) => o.toLowerCase())).size !== labels.length) p.outcomes = 'The outcomes must all be different.';
+  const end = d.endDate ? new Date(d.endDate) : null;
+  if (!end || Number.isNaN(end.getTime())) p.endDate = 'Choose when the market closes.';
+  else if (end.getTime() <= now.getTime()) p.endDate = 'The end date must be in the future.';
+  return p;
+}
+
+export function hasProblems(p: DraftProblems): boolean {
+  return Object.keys(p).length > 0;
+}

@@ -1,0 +1,99 @@
+import { lazy, Suspense } from 'react';
+import { useParams } from 'wouter';
+import { $api } from '../../lib/api/client';
+import { useAccount } from '../../lib/account';
+import { age, cents, date, money, dateTime } from '../../lib/format';
+import { usePageTitle } from '../../components/page-title';
+import { ErrorMessage } from '../../components/error-message';
+import { ErrorBoundary } from '../../components/error-boundary';
+import { Loading } from '../../components/loading';
+import { TradeTicket } from './trade-ticket';
+import { MarketPosition } from './market-position';
+
+// The chart library is its own chunk, fetched only when a market page draws a chart.
+const PriceChart = lazy(() => import('./price-chart'));
+
+type Book = { bid: number | null; ask: number | null; mid: number | null };
+
+function Side({ label, book, className }: { label: string; book: Book; className: string }) {
+  return (
+    <div className={`side ${className}`}>
+      <p className="side-label">{label}</p>
+      <p className="side-price">{cents(book.mid)}</p>
+      <p className="muted">
+        bid {cents(book.bid)} · ask {cents(book.ask)}
+      </p>
+    </div>
+  );
+}
+
+/** One market: question, prices with bid/ask and age, chart, resolution rules, source, trade ticket, position. */
+export function MarketPage() {
+  const { slug = '' } = useParams<{ slug: string }>();
+  const market = $api.useQuery('get', '/api/markets/{idOrSlug}', { params: { path: { idOrSlug: slug } } });
+  const account = useAccount();
+  usePageTitle(market.data?.question);
+  if (market.isPending) return <Loading what="the market" />;
+  if (market.isError) return <ErrorMessage error={market.error} />;
+  const m = market.data;
+  const yes = m.outcomeTokens.find((t) => t.outcome === 'YES');
+  const state =
+    m.status === 'resolved'
+      ? `Resolved ${m.winner ?? ''}${m.resolvedAt ? ` on ${date(m.resolvedAt)}` : ''}`
+      : m.status === 'closed'
+        ? 'Closed, awaiting resolution'
+        : 'Active';
+  const signedIn = Boolean(account.data);
+  return (
+    <article className="market">
+      <h1>{m.question}</h1>
+      <p className="market-meta">
+        <span>{m.category ?? 'Uncategorised'}</span>
+        <span>{state}</span>
+        <span>Volume {money(m.volume)}</span>
+        <span>Ends {date(m.endDate)}</span>
+      </p>
+      <p className="source">
+        {m.simulated ? (
+          <>
+            <strong>Simulated market.</strong> Its prices and outcome come from this service&apos;s built-in simulated venue, not from a real exchange.
+          </>
+        ) : (
+          <>
+            <strong>Mirrored from Polymarket</strong> on a delay; this service is not the venue and this is not its official feed.
+          </>
+        )}
+      </p>
+      <div className="sides">
+        <Side label="YES" book={m.odds.yes} className="yes" />
+        <Side label="NO" book={m.odds.no} className="no" />
+      </div>
+      <p className="muted">
+        Prices {m.odds.live ? 'live' : 'last mirrored'}, {age(m.odds.ageSeconds)} old{m.odds.asOf ? ` (as of ${dateTime(m.odds.asOf)})` : ''}.
+      </p>
+      <div className="market-columns">
+        <div>
+          {yes?.tokenId ? (
+            <ErrorBoundary>
+              <Suspense fallback={<Loading what="the chart" />}>
+                <PriceChart tokenId={yes.tokenId} outcome="YES" />
+              </Suspense>
+            </ErrorBoundary>
+          ) : null}
+          <section aria-labelledby="rules-heading">
+            <h2 id="rules-heading">Resolution</h2>
+            <p>{m.description ?? 'The venue gives no resolution text for this market.'}</p>
+          </section>
+        </div>
+        <div>
+          {m.status === 'active' ? (
+            <TradeTicket market={{ id: m.id, slug: m.slug, outcomeTokens: m.outcomeTokens }} signedIn={signedIn} />
+          ) : (
+            <p className="card">This market is {m.status}: it cannot be traded.</p>
+          )}
+          {signedIn ? <MarketPosition marketId={m.id} /> : null}
+        </div>
+      </div>
+    </article>
+  );
+}

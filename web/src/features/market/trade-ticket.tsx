@@ -1,0 +1,133 @@
+import { useId, useMemo, useState, type FormEvent } from 'react';
+import { Link, useLocation } from 'wouter';
+import { $api } from '../../lib/api/client';
+import { cents, money, shares } from '../../lib/format';
+import { newIdempotencyKey } from '../../lib/idempotency';
+import { useDebounced } from '../../lib/use-debounced';
+import { useRefreshAfterTrade } from '../../lib/portfolio';
+import { signInHref } from '../../lib/paths';
+import { ErrorMessage } from '../../components/error-message';
+
+type Outcome = 'YES' | 'NO';
+
+export interface TicketMarket {
+  id: string;
+  slug: string;
+  outcomeTokens: { outcome: Outcome; tokenId: string | null }[];
+}
+
+/**
+ * Buy YES or NO for an amount of virtual dollars: a live quote (quote_trade, once typing pauses) before
+ * confirming, then paper_trade with an Idempotency-Key tied to this outcome and amount, so a double click or
+ * a retry never trades twice. The fill is shown: shares, price, cost and the new balance.
+ */
+export function TradeTicket({ market, signedIn }: { market: TicketMarket; signedIn: boolean }) {
+  const id = useId();
+  const [location] = useLocation();
+  const [outcome, setOutcome] = useState<Outcome>('YES');
+  const [text, setText] = useState('10');
+  const [round, setRound] = useState(0);
+  const refresh = useRefreshAfterTrade();
+  const tokenId = market.outcomeTokens.find((t) => t.outcome === outcome)?.tokenId ?? null;
+  const amount = Number(text);
+  const valid = text.trim() !== '' && Number.isFinite(amount) && amount >= 0.01 && amount <= 1_000_000;
+  const settled = useDebounced(valid ? amount : 0, 400);
+  const quote = $api.useQuery(
+    'post',
+    '/api/trade/quote',
+    { body: { side: 'BUY', tokenId: tokenId ?? '', amount: settled } },
+    { enabled: signedIn && tokenId !== null && settled > 0, staleTime: 10_000 },
+  );
+  const key = useMemo(() => newIdempotencyKey(), [outcome, text, round]);
+  const trade = $api.useMutation('post', '/api/trade', { onSuccess: () => refresh() });
+  const quoteIsCurrent = quote.data !== undefined && settled === amount && quote.data.tokenId === tokenId;
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (!valid || !tokenId || trade.isPending) return;
+    trade.mutate({
+      params: { header: { 'Idempotency-Key': key } },
+      body: { marketId: market.id, marketSlug: market.slug, tokenId, outcome, amount },
+    });
+  };
+
+  if (!signedIn) {
+    return (
+      <section className="card" aria-labelledby={`${id}-h`}>
+        <h2 id={`${id}-h`}>Trade</h2>
+        <p>
+          <Link href={signInHref(location)}>Sign in</Link> or <Link href="/signup">create an account</Link> to trade this market with virtual dollars.
+        </p>
+      </section>
+    );
+  }
+  return (
+    <section className="card ticket" aria-labelledby={`${id}-h`}>
+      <h2 id={`${id}-h`}>Trade</h2>
+      <form onSubmit={submit}>
+        <div className="tabs" role="group" aria-label="Outcome">
+          {(['YES', 'NO'] as const).map((o) => (
+            <button
+              key={o}
+              type="button"
+              className={`secondary outcome-${o.toLowerCase()}`}
+              aria-pressed={outcome === o}
+              onClick={() => {
+                setOutcome(o);
+                trade.reset();
+              }}
+            >
+              Buy {o}
+            </button>
+          ))}
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-amount`}>Amount (virtual dollars)</label>
+          <input
+            id={`${id}-amount`}
+            inputMode="decimal"
+            value={text}
+            onChange={(e) => {
+              setText(e.target.value);
+              trade.reset();
+            }}
+            aria-invalid={!valid || undefined}
+          />
+        </div>
+        {!valid ? <p className="field-error">Enter an amount of at least $0.01.</p> : null}
+        <div aria-live="polite">
+          {valid && quoteIsCurrent ? (
+            <p className="quote">
+              Quote: {shares(quote.data.quantity)} {outcome} shares at {cents(quote.data.price)} for {money(quote.data.amount)}
+            </p>
+          ) : valid && quote.isFetching ? (
+            <p className="muted">Getting a quote…</p>
+          ) : null}
+        </div>
+        {quote.isError ? <ErrorMessage error={quote.error} /> : null}
+        {trade.isError ? <ErrorMessage error={trade.error} /> : null}
+        <button type="submit" disabled={!valid || !quoteIsCurrent || trade.isPending}>
+          {trade.isPending ? 'Buying…' : `Buy ${outcome} for ${valid ? money(amount) : '—'}`}
+        </button>
+      </form>
+      {trade.isSuccess ? (
+        <div role="status" className="fill">
+          <p>
+            Bought {shares(trade.data.quantity)} {outcome} shares at {cents(trade.data.price)} for {money(trade.data.totalCost)}. New balance{' '}
+            {money(trade.data.balance)}.
+          </p>
+          <button
+            type="button"
+            className="secondary"
+            onClick={() => {
+              trade.reset();
+              setRound((r) => r + 1);
+            }}
+          >
+            New trade
+          </button>
+        </div>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,51 @@
+import { useState } from 'react';
+import { $api } from '../../lib/api/client';
+import { useDebounced } from '../../lib/use-debounced';
+import { usePageTitle } from '../../components/page-title';
+import { ErrorMessage } from '../../components/error-message';
+import { Loading } from '../../components/loading';
+import { MarketCard } from './market-card';
+import { MarketBrowser } from './market-browser';
+
+/** Markets home: search as you type (search_prediction_markets, at most 8 results), else the active markets. */
+export function HomePage() {
+  usePageTitle(undefined);
+  const [text, setText] = useState('');
+  const q = useDebounced(text.trim(), 300);
+  const searching = q.length >= 2;
+  const search = $api.useQuery('get', '/api/search', { params: { query: { q } } }, { enabled: searching, staleTime: 60_000 });
+  return (
+    <>
+      <h1>Prediction markets</h1>
+      <p>Trade real-world questions with virtual money. Prices are probabilities: 62¢ means the market thinks 62%.</p>
+      <div role="search" className="market-search">
+        <label htmlFor="market-search">Search markets</label>
+        <input
+          id="market-search"
+          type="search"
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          placeholder="bitcoin, election, rain…"
+          autoComplete="off"
+        />
+      </div>
+      {searching ? (
+        <section aria-labelledby="results-heading">
+          <h2 id="results-heading">Results for “{q}”</h2>
+          {search.isPending ? <Loading what="results" /> : null}
+          {search.isError ? <ErrorMessage error={search.error} /> : null}
+          {search.data && search.data.markets.length === 0 ? <p>No market matches “{q}”.</p> : null}
+          {search.data && search.data.markets.length > 0 ? (
+            <ul className="market-list" aria-label="Search results">
+              {search.data.markets.map((m) => (
+                <MarketCard key={m.id} market={m} />
+              ))}
+            </ul>
+          ) : null}
+        </section>
+      ) : (
+        <MarketBrowser />
+      )}
+    </>
+  );
+}

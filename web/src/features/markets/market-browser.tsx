@@ -1,0 +1,78 @@
+import { useId, useState } from 'react';
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { $api, api } from '../../lib/api/client';
+import { ErrorMessage } from '../../components/error-message';
+import { Loading } from '../../components/loading';
+import { MarketCard } from './market-card';
+
+const SORTS = [
+  { sort: 'volume', label: 'Most traded' },
+  { sort: 'ending', label: 'Ending soon' },
+  { sort: 'newest', label: 'Newest' },
+] as const;
+type Sort = (typeof SORTS)[number]['sort'];
+
+const PAGE = 20;
+
+/** Active markets by volume, end date or age, optionally of one category, a page at a time (list_markets). */
+export function MarketBrowser() {
+  const [sort, setSort] = useState<Sort>('volume');
+  const [category, setCategory] = useState('');
+  const categoryId = useId();
+  const categories = $api.useQuery('get', '/api/markets/categories', {}, { staleTime: 300_000 });
+  const markets = useInfiniteQuery({
+    queryKey: ['markets', sort, category],
+    initialPageParam: undefined as string | undefined,
+    queryFn: async ({ pageParam, signal }) => {
+      const { data } = await api.GET('/api/markets', {
+        params: { query: { status: 'active', sort, limit: PAGE, ...(category ? { category } : {}), ...(pageParam ? { cursor: pageParam } : {}) } },
+        signal,
+      });
+      return data!;
+    },
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
+    staleTime: 60_000,
+  });
+  const list = markets.data?.pages.flatMap((p) => p.markets) ?? [];
+  return (
+    <section aria-labelledby="browse-heading">
+      <h2 id="browse-heading">Active markets</h2>
+      <div className="row">
+        <div className="tabs" role="group" aria-label="Order">
+          {SORTS.map((s) => (
+            <button key={s.sort} type="button" className="secondary" aria-pressed={sort === s.sort} onClick={() => setSort(s.sort)}>
+              {s.label}
+            </button>
+          ))}
+        </div>
+        <div className="row">
+          <label htmlFor={categoryId}>Category</label>
+          <select id={categoryId} value={category} onChange={(e) => setCategory(e.target.value)}>
+            <option value="">All categories</option>
+            {categories.data?.categories.map((c) => (
+              <option key={c.category} value={c.category}>
+                {c.category} ({c.activeMarkets})
+              </option>
+            ))}
+          </select>
+        </div>
+      </div>
+      {categories.isError ? <ErrorMessage error={categories.error} /> : null}
+      {markets.isPending ? <Loading what="markets" /> : null}
+      {markets.isError ? <ErrorMessage error={markets.error} /> : null}
+      {markets.isSuccess && list.length === 0 ? <p>No active markets here yet.</p> : null}
+      {list.length > 0 ? (
+        <ul className="market-list" aria-label="Markets">
+          {list.map((m) => (
+            <MarketCard key={m.id} market={m} />
+          ))}
+        </ul>
+      ) : null}
+      {markets.hasNextPage ? (
+        <button type="button" className="secondary" onClick={() => void markets.fetchNextPage()} disabled={markets.isFetchingNextPage}>
+          {markets.isFetchingNextPage ? 'Loading…' : 'Show more markets'}
+        </button>
+      ) : null}
+    </section>
+  );
+}

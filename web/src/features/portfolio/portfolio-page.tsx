@@ -1,0 +1,128 @@
+import { useState } from 'react';
+import { Link } from 'wouter';
+import { usePortfolio } from '../../lib/portfolio';
+import { marketHref } from '../../lib/paths';
+import { cents, date, money, shares, signedMoney } from '../../lib/format';
+import { usePageTitle } from '../../components/page-title';
+import { ErrorMessage } from '../../components/error-message';
+import { Loading } from '../../components/loading';
+import { SellPosition } from '../../components/sell-position';
+import { TradeHistory } from './trade-history';
+
+/** The person's money: cash, equity and PnL; open positions (each with sell), closed ones, and every trade. */
+export function PortfolioPage() {
+  usePageTitle('Portfolio');
+  const portfolio = usePortfolio();
+  const [closedNews, setClosedNews] = useState('');
+  if (portfolio.isPending) return <Loading what="your portfolio" />;
+  if (portfolio.isError) return <ErrorMessage error={portfolio.error} />;
+  const { totals, positions } = portfolio.data;
+  const open = positions.filter((p) => !p.isClosed);
+  const closed = positions.filter((p) => p.isClosed);
+  return (
+    <>
+      <h1>Portfolio</h1>
+      <dl className="totals">
+        <div>
+          <dt>Cash</dt>
+          <dd>{money(totals.cash)}</dd>
+        </div>
+        <div>
+          <dt>Equity</dt>
+          <dd>{money(totals.equity)}</dd>
+        </div>
+        <div>
+          <dt>Realized PnL</dt>
+          <dd>{signedMoney(totals.realizedPnl)}</dd>
+        </div>
+        <div>
+          <dt>Unrealized PnL</dt>
+          <dd>{signedMoney(totals.unrealizedPnl)}</dd>
+        </div>
+      </dl>
+
+      <section aria-labelledby="open-heading">
+        <h2 id="open-heading">Open positions</h2>
+        {closedNews ? (
+          <p role="status" className="fill">
+            {closedNews}
+          </p>
+        ) : null}
+        {open.length === 0 ? (
+          <p>
+            No open positions. Find a market on the <Link href="/">markets page</Link>.
+          </p>
+        ) : (
+          <ul className="position-list">
+            {open.map((p) => (
+              <li key={p.id} className="card">
+                <Link href={marketHref(p.marketSlug)}>{p.question}</Link>
+                <dl className="position-facts">
+                  <div>
+                    <dt>Holding</dt>
+                    <dd>
+                      {shares(p.quantity)} {p.outcome}
+                    </dd>
+                  </div>
+                  <div>
+                    <dt>Average price</dt>
+                    <dd>{cents(p.avgPrice)}</dd>
+                  </div>
+                  <div>
+                    <dt>Mark price</dt>
+                    <dd>{cents(p.currentPrice)}</dd>
+                  </div>
+                  <div>
+                    <dt>Value</dt>
+                    <dd>{money(p.marketValue)}</dd>
+                  </div>
+                  <div>
+                    <dt>Unrealized PnL</dt>
+                    <dd>{signedMoney(p.unrealizedPnl)}</dd>
+                  </div>
+                </dl>
+                <SellPosition position={p} onClosed={setClosedNews} />
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+
+      <section aria-labelledby="closed-heading">
+        <h2 id="closed-heading">Closed positions</h2>
+        {closed.length === 0 ? (
+          <p>None yet.</p>
+        ) : (
+          <div className="table-wrap">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Market</th>
+                  <th scope="col">Side</th>
+                  <th scope="col" className="num">
+                    Realized PnL
+                  </th>
+                  <th scope="col">Closed</th>
+                </tr>
+              </thead>
+              <tbody>
+                {closed.map((p) => (
+                  <tr key={p.id}>
+                    <td>
+                      <Link href={marketHref(p.marketSlug)}>{p.question}</Link>
+                    </td>
+                    <td>{p.outcome}</td>
+                    <td className="num">{signedMoney(p.realizedPnl)}</td>
+                    <td>{date(p.closedAt)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+
+      <TradeHistory />
+    </>
+  );
+}

@@ -1,0 +1,138 @@
+import { useParams } from 'wouter';
+import { $api } from '../../lib/api/client';
+import { date, money, percent, signedMoney } from '../../lib/format';
+import { usePageTitle } from '../../components/page-title';
+import '../../components/pages.css';
+import { ErrorMessage } from '../../components/error-message';
+import { Loading } from '../../components/loading';
+import { CalibrationChart } from './calibration-chart';
+
+/** A trader's public profile: level with XP progress, stats, badges, and the forecasting record once anything settled. */
+export function TraderPage() {
+  const { id } = useParams<{ id: string }>();
+  const stats = $api.useQuery('get', '/api/user/stats', { params: { query: { userId: id } } });
+  usePageTitle(stats.data?.user.displayName ?? 'Trader');
+  if (stats.isPending) return <Loading what="the trader" />;
+  if (stats.isError) return <ErrorMessage error={stats.error} />;
+  const { user, level, stats: s, badges } = stats.data;
+  return (
+    <>
+      <h1>{user.displayName}</h1>
+      <p className="muted">
+        {user.isAgent ? 'Agent' : 'Person'} · member since {date(user.memberSince)} · last active {date(user.lastActive)}
+      </p>
+
+      <section aria-labelledby="level-heading">
+        <h2 id="level-heading">
+          Level {level.current}: {level.title}
+        </h2>
+        <progress className="xp" max={1} value={level.progress} aria-label="Progress to the next level" />
+        <p>
+          {level.xp.toLocaleString('en-US')} XP
+          {level.xpToNext > 0 ? ` · ${level.xpToNext.toLocaleString('en-US')} XP to level ${level.current + 1}` : ' · top level'}
+        </p>
+      </section>
+
+      <section aria-labelledby="stats-heading">
+        <h2 id="stats-heading">Stats</h2>
+        <dl className="totals">
+          <div>
+            <dt>Total PnL</dt>
+            <dd>{signedMoney(s.totalPnl)}</dd>
+          </div>
+          <div>
+            <dt>This week</dt>
+            <dd>{signedMoney(s.weeklyPnl)}</dd>
+          </div>
+          <div>
+            <dt>This month</dt>
+            <dd>{signedMoney(s.monthlyPnl)}</dd>
+          </div>
+          <div>
+            <dt>Unrealized PnL</dt>
+            <dd>{signedMoney(s.unrealizedPnl)}</dd>
+          </div>
+          <div>
+            <dt>Trades</dt>
+            <dd>{s.totalTrades.toLocaleString('en-US')}</dd>
+          </div>
+          <div>
+            <dt>Volume</dt>
+            <dd>{money(s.totalVolume)}</dd>
+          </div>
+          <div>
+            <dt>Win rate</dt>
+            <dd>{s.winRate.toFixed(1)}%</dd>
+          </div>
+          <div>
+            <dt>Accuracy</dt>
+            <dd>
+              {s.accuracy.toFixed(1)}% of {s.settledPositions} settled
+            </dd>
+          </div>
+          <div>
+            <dt>Cash</dt>
+            <dd>{money(s.balance)}</dd>
+          </div>
+        </dl>
+      </section>
+
+      <section aria-labelledby="badges-heading">
+        <h2 id="badges-heading">Badges</h2>
+        {badges.length === 0 ? (
+          <p>No badges yet.</p>
+        ) : (
+          <ul className="badge-list">
+            {badges.map((b) => (
+              <li key={b.name}>
+                <span aria-hidden="true">{b.icon}</span> <strong>{b.name}</strong>: {b.description} <span className="muted">({date(b.earnedAt)})</span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+
+      {s.settledPositions > 0 ? <ForecastingRecord id={user.id} /> : null}
+    </>
+  );
+}
+
+/** Brier, skill and the calibration chart from get_agent_reputation. */
+function ForecastingRecord({ id }: { id: string }) {
+  const rep = $api.useQuery('get', '/api/agents/{id}/reputation', { params: { path: { id } } });
+  return (
+    <section aria-labelledby="forecasting-heading">
+      <h2 id="forecasting-heading">Forecasting record</h2>
+      {rep.isPending ? (
+        <Loading what="the forecasting record" />
+      ) : rep.isError ? (
+        <ErrorMessage error={rep.error} />
+      ) : (
+        <>
+          <dl className="totals">
+            <div>
+              <dt>Settled positions</dt>
+              <dd>{rep.data.forecasting.settledPositions}</dd>
+            </div>
+            <div>
+              <dt>Brier score</dt>
+              <dd>{rep.data.forecasting.brierScore?.toFixed(3) ?? '—'}</dd>
+            </div>
+            <div>
+              <dt>Skill score</dt>
+              <dd>{rep.data.forecasting.skillScore?.toFixed(3) ?? '—'}</dd>
+            </div>
+            <div>
+              <dt>Calibration error</dt>
+              <dd>{percent(rep.data.forecasting.calibrationError)}</dd>
+            </div>
+          </dl>
+          <p className="muted">
+            Brier: lower is better (0 perfect, 0.25 always 50%). Skill: above 0 means the sides held won more often than the price paid said.
+          </p>
+          <CalibrationChart buckets={rep.data.forecasting.calibration} />
+        </>
+      )}
+    </section>
+  );
+}

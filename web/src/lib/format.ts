@@ -1,0 +1,46 @@
+/** Virtual dollars, always with cents. */
+export function money(v: number | null | undefined): string {
+  if (v === null || v === undefined) return '—';
+  return v.toLocaleString('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 2 });
+}
+
+/** A signed amount (PnL): +$1.20 / −$0.40. */
+export function signedMoney(v: number | null | undefined): string {
+  if (v === null || v === undefined) return '—';
+  return `${v > 0 ? '+' : v < 0 ? '−' : ''}${money(Math.abs(v))}`;
+}
+
+/** A probability price (0..1) as cents, the way prediction markets quote: 0.625 → 62.5¢. */
+export function cents(p: number | null | undefined): string {
+  if (p === null || p === undefined) return '—';
+  return `${(p * 100).toFixed(1)}¢`;
+}
+
+/** A probability (0..1) as a percentage. */
+export function percent(p: number | null | undefined): string {
+  if (p === null || p === undefined) return '—';
+  return `${(p * 100).toFixed(1)}%`;
+}
+
+export function shares(q: number): string {
+  return q.toLocaleString('en-US', { maximumFractionDigits: 4 });
+}
+
+/** How long ago, in the largest whole unit: "12 s", "3 min", "2 h", "5 d". */
+export function age(seconds: number | null | undefined): string {
+  if (seconds === null || seconds === undefined) return 'unknown';
+  if (seconds < 60) return `${Math.round(seconds)} s`;
+  if (seconds < 3600) return `${Math.floor(seconds / 60)} min`;
+  if (seconds < 86400) return `${Math.floor(seconds / 3600)} h`;
+  return `${Math.floor(seconds / 86400)} d`;
+}
+
+export function date(iso: string | null | undefined): string {
+  if (!iso) return '—';
+  return new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric' });
+}
+
+export function dateTime(iso: string | null | undefined): string {
+  if (!iso) return '—';
+  return new Date(iso).toLocaleString('en-US', { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
+}

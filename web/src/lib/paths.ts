@@ -1,0 +1,38 @@
+/**
+ * Every page of the app and its address pattern (wouter syntax). The route table (app/routes.tsx) maps
+ * them to pages; the service serves the app's HTML shell at each (src/http/web-app-pages.ts, checked by
+ * test/http/web-app.test.ts). Features link with the href helpers, never by hand-built strings.
+ */
+export const PATHS = {
+  home: '/',
+  signIn: '/signin',
+  signUp: '/signup',
+  market: '/markets/:slug',
+  portfolio: '/portfolio',
+  leaderboard: '/leaderboard',
+  trader: '/traders/:id',
+  challenge: '/challenge',
+  notifications: '/notifications',
+  communityMarkets: '/community-markets',
+  communityMarket: '/community-markets/:slug',
+  agents: '/agents',
+  settings: '/settings',
+} as const;
+
+export const marketHref = (slug: string) => `/markets/${encodeURIComponent(slug)}`;
+export const traderHref = (id: string) => `/traders/${encodeURIComponent(id)}`;
+export const communityMarketHref = (slug: string) => `/community-markets/${encodeURIComponent(slug)}`;
+
+/** Sign-in that returns to `next` (a path on this site) afterwards. */
+export const signInHref = (next?: string) => (next && next !== PATHS.signIn ? `${PATHS.signIn}?next=${encodeURIComponent(next)}` : PATHS.signIn);
+
+/** A `next` parameter is followed only when it is a path on this site (no open redirect). */
+export function safeNext(next: string | null | undefined): string {
+  return next && next.startsWith('/') && !next.startsWith('//') && !next.startsWith('/\\') ? next : PATHS.home;
+}
+
+/** Whether a path fits a pattern of PATHS (`:name` matches one segment). */
+export function pathMatches(pattern: string, path: string): boolean {
+  const re = new RegExp(`^${pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:\w+/g, '[^/]+')}/?$`);
+  return re.test(path);
+}
