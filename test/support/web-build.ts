@@ -49,7 +49,7 @@ export async function ensureWebBuilt(): Promise<void> {
         [path.join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', 'web/vite.config.mts', '--logLevel', 'warn'],
         {
           cwd: ROOT,
-          // jest sets NODE_ENV=test, under which Vite builds unminified: the bundle test must weigh what npm run build ships.
+          // jest sets NODE_ENV=test, with which Vite bundles React's development build: build as npm run build does.
           env: { ...process.env, NODE_ENV: 'production' },
           stdio: ['ignore', 'ignore', 'inherit'],
         },
