@@ -160,6 +160,62 @@ describeWithChromium('community markets, agents and settings in Chromium', () =>
     expect(pageErrors(page)).toEqual([]);
   });
 
+  test('when a person changes their display name and password in settings, then the header shows the new name and only the new password signs in', async () => {
+    const page = await web.newPage();
+    const person = await signUp(page, { displayName: 'Old Name' });
+    await page.getByRole('link', { name: 'Settings' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Account settings' }).waitFor();
+    await expect(page.getByLabel('Display name', { exact: true }).inputValue()).resolves.toBe('Old Name');
+    await page.getByLabel('Display name', { exact: true }).fill('N');
+    await page.getByRole('button', { name: 'Save name' }).click();
+    await page.getByText('The display name needs 2 to 20 characters.').waitFor();
+    await page.getByLabel('Display name', { exact: true }).fill('New <i>Name</i>');
+    await page.getByRole('button', { name: 'Save name' }).click();
+    await page.getByLabel('Signed in as').filter({ hasText: 'New <i>Name</i>' }).waitFor();
+    await expect(page.locator('header i').count()).resolves.toBe(0);
+    await expectNoSeriousAxeViolations(page);
+
+    await page.getByLabel('Current password').fill('not-the-password');
+    await page.getByLabel('New password', { exact: true }).fill('brand-new-password');
+    await page.getByLabel('New password again').fill('brand-new-password');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: /password/i })
+      .waitFor();
+    expect(new URL(page.url()).pathname).toBe('/settings');
+    await page.getByLabel('Current password').fill(person.password);
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await page.getByText(/^Password changed\./).waitFor();
+
+    const login = (password: string) =>
+      fetch(`${web.baseUrl}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', Origin: web.baseUrl },
+        body: JSON.stringify({ email: person.email, password }),
+      });
+    expect((await login(person.password)).status).toBe(401);
+    expect((await login('brand-new-password')).status).toBe(200);
+    expect(pageErrors(page).filter((e) => !/status of (400|401)/.test(e))).toEqual([]);
+  });
+
+  test('when a person signs out of every session, then this browser and their other browser are both signed out', async () => {
+    const page = await web.newPage();
+    const person = await signUp(page, { displayName: 'Two Browsers' });
+    const other = await web.newPage();
+    await other.goto('/signin');
+    await other.getByLabel('Email').fill(person.email);
+    await other.getByLabel('Password').fill(person.password);
+    await other.getByRole('button', { name: 'Sign in' }).click();
+    await other.getByLabel('Signed in as').filter({ hasText: person.displayName }).waitFor();
+
+    await page.goto('/settings');
+    await page.getByRole('button', { name: 'Sign out of every session' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
+    expect((await page.request.get('/api/user/me')).status()).toBe(401);
+    expect((await other.request.get('/api/user/me')).status()).toBe(401);
+  });
+
   test('when a person deletes their account with their password, then they are back on the home page signed out, and the session, the sign-in and the profile are gone', async () => {
     const page = await web.newPage();
     const person = await signUp(page, { displayName: 'Leaving Soon' });

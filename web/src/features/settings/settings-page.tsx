@@ -4,6 +4,9 @@ import { ErrorMessage } from '../../components/error-message';
 import { Loading } from '../../components/loading';
 import { useAccount } from '../../lib/account';
 import { ApiError } from '../../lib/api/api-error';
+import { ProfileSection } from './profile-section';
+import { PasswordSection } from './password-section';
+import { LogoutAllSection } from './logout-all-section';
 import { RotateKeySection } from './rotate-key-section';
 import { DeleteAccountSection } from './delete-account-section';
 
@@ -18,6 +21,9 @@ export function SettingsPage() {
   return (
     <>
       <h1>Account settings</h1>
+      <ProfileSection displayName={account.data.displayName} />
+      <PasswordSection />
+      <LogoutAllSection />
       <RotateKeySection />
       <DeleteAccountSection />
     </>
