@@ -39,6 +39,14 @@ async function timeToReady(command: string, args: string[], env: Record<string, 
     }
   } finally {
     await stop(child);
+    // npm start's node outlives npm by its graceful shutdown: wait until nothing answers there any more.
+    while (
+      await fetch(url).then(
+        () => true,
+        () => false,
+      )
+    )
+      await new Promise((r) => setTimeout(r, 20));
   }
 }
 
