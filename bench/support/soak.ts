@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import { createDatabase, freePort, startScriptNodeArgs } from './harness';
+import { ERROR_TABLE, type ErrorCode } from '../../src/errors/app-error';
 
 /**
  * The soak: the built service in its own process (npm start's node flags, plus a memory probe), idle, then
@@ -37,6 +38,8 @@ export interface SoakFigures {
   heap: MemoryFigures;
   afterMb: number;
   requests: { ok: number; refused: number; unavailable: number; failed: number; perSecond: number };
+  /** What each failed call was: transport, call and status (599: no answer), with how often. */
+  failures: Record<string, number>;
   transports: Record<Transport, number>;
   fault: { kind: string; atSecond: number; serviceAlive: boolean };
   auditViolations: number;
@@ -100,6 +103,7 @@ export async function runSoak(opts: SoakOptions): Promise<SoakFigures> {
     log(`${opts.database}: ${agents.length} agents on ${markets.length} markets for ${opts.loadSeconds} s, a fault at half time`);
     const counts = { ok: 0, refused: 0, unavailable: 0, failed: 0 };
     const transports: Record<Transport, number> = { rest: 0, jsonrpc: 0, mcp: 0 };
+    const failures: Record<string, number> = {};
     const loadFrom = Date.now();
     const deadline = loadFrom + opts.loadSeconds * 1000;
     const faultAt = loadFrom + (opts.loadSeconds * 1000) / 2;
@@ -119,11 +123,16 @@ export async function runSoak(opts: SoakOptions): Promise<SoakFigures> {
         for (let i = a; Date.now() < deadline; i++) {
           const transport: Transport = (['rest', 'rest', 'jsonrpc', 'mcp'] as const)[i % 4]!;
           transports[transport] += 1;
+          const call = callName(agent, transport, i);
           const status = await agentStep(base, agent, markets[i % markets.length]!, transport, i);
           if (status < 300) counts.ok += 1;
           else if (status === 503) counts.unavailable += 1;
           else if (status < 500) counts.refused += 1;
-          else counts.failed += 1;
+          else {
+            counts.failed += 1;
+            const what = `${transport} ${call} ${status}`;
+            failures[what] = (failures[what] ?? 0) + 1;
+          }
         }
       }),
     );
@@ -148,6 +157,7 @@ export async function runSoak(opts: SoakOptions): Promise<SoakFigures> {
       afterMb: round(median(after.map((s) => s.rss)) / MB),
       requests: { ...counts, perSecond: round((counts.ok + counts.refused + counts.unavailable + counts.failed) / ((loadTo - loadFrom) / 1000)) },
       transports,
+      failures,
       fault,
       auditViolations: -1,
     };
@@ -192,6 +202,14 @@ async function tradeableMarkets(base: string): Promise<MarketRef[]> {
   return markets;
 }
 
+/** The name of the call agentStep makes next (for the failures' tally). */
+function callName(agent: Agent, transport: Transport, i: number): string {
+  if (transport === 'jsonrpc') return i % 2 ? 'paper_trade' : 'get_portfolio';
+  if (transport === 'mcp') return i % 2 ? 'get_market_odds' : 'get_balance';
+  const kind = i % 5;
+  return kind === 0 ? 'search' : kind === 1 ? 'list_markets' : kind === 2 && agent.positions.length ? 'sell' : kind === 3 ? 'positions' : 'trade';
+}
+
 /** One call of an agent's mix; returns the HTTP status (or the status the RPC error carries; 599 for a network error). */
 async function agentStep(base: string, agent: Agent, m: MarketRef, transport: Transport, i: number): Promise<number> {
   const auth = { authorization: `Bearer ${agent.key}`, 'content-type': 'application/json' };
@@ -230,8 +248,11 @@ async function agentStep(base: string, agent: Agent, m: MarketRef, transport: Tr
           .find((l) => l.startsWith('data:'))
           ?.slice(5) ?? '{}')
       : text;
-    const answer = JSON.parse(line) as { result?: { isError?: boolean; structuredContent?: { httpStatus?: number } } };
-    return answer.result?.isError ? (answer.result.structuredContent?.httpStatus ?? 500) : res.status;
+    const answer = JSON.parse(line) as { result?: { isError?: boolean; structuredContent?: { code?: string } } };
+    if (!answer.result?.isError) return res.status;
+    // An MCP tool error carries the REST error body (its stable code), not an HTTP status: the code's status.
+    const code = answer.result.structuredContent?.code as ErrorCode | undefined;
+    return (code && ERROR_TABLE[code]?.status) || 500;
   } catch {
     return 599;
   }
