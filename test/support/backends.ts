@@ -78,6 +78,12 @@ export function describeWithRedis(title: string, body: SuiteBody): void {
   else skipped(REDIS_SKIP_REASON, title, body);
 }
 
+/** PostgreSQL and Redis both: fault tests that cut Redis under load on the real database. */
+export function describeOnPostgresWithRedis(title: string, body: SuiteBody): void {
+  if (!process.env.TEST_REDIS_URL) skipped(REDIS_SKIP_REASON, title, body);
+  else describeOnPostgres(title, body);
+}
+
 function describeOn(list: Backend[], reason: string, title: string, body: SuiteBody): void {
   if (list.length) describe.each(list)(title, body);
   else skipped(reason, title, body);
