@@ -20,6 +20,7 @@ async function main(): Promise<void> {
     console.log(
       `${name}: RSS idle ${f.rss.idleMb} MB, loaded ${f.rss.loadedMb} MB (${(f.rss.loadedMb / f.rss.idleMb).toFixed(2)}× idle), after ${f.afterMb} MB, ` +
         `slope ${f.rss.slopeMbPerMin} MB/min; heap idle ${f.heap.idleMb}, loaded ${f.heap.loadedMb}, slope ${f.heap.slopeMbPerMin} MB/min; ` +
+        `live heap after ${f.liveHeap.collections} full collections ${f.liveHeap.firstMb} → ${f.liveHeap.lastMb} MB (slope ${f.liveHeap.slopeMbPerMin} MB/min); ` +
         `${f.requests.perSecond} req/s (ok ${f.requests.ok}, refused ${f.requests.refused}, 503 ${f.requests.unavailable}, failed ${f.requests.failed}); ` +
         `fault: ${f.fault.kind}, service alive: ${f.fault.serviceAlive}; audit violations: ${f.auditViolations}`,
     );

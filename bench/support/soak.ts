@@ -32,10 +32,20 @@ export interface MemoryFigures {
   slopeMbPerMin: number;
 }
 
+/** The heap left after each full collection while loaded (past the warm-up): a leak climbs, garbage does not. */
+export interface LiveHeapFigures {
+  collections: number;
+  firstMb: number | null;
+  lastMb: number | null;
+  /** Least-squares slope over those collections, MB per minute (null with fewer than 3). */
+  slopeMbPerMin: number | null;
+}
+
 export interface SoakFigures {
   database: SoakOptions['database'];
   rss: MemoryFigures;
   heap: MemoryFigures;
+  liveHeap: LiveHeapFigures;
   afterMb: number;
   requests: { ok: number; refused: number; unavailable: number; failed: number; perSecond: number };
   /** What each failed call was: transport, call and status (599: no answer), with how often. */
@@ -50,6 +60,8 @@ interface Sample {
   t: number;
   rss: number;
   heapUsed: number;
+  /** The heap in use just after the latest full collection, and when it ran (memory-probe.ts). */
+  liveHeap?: { t: number; bytes: number };
 }
 
 const ROOT = path.resolve(__dirname, ...(__dirname.includes(`${path.sep}dist${path.sep}`) ? ['..', '..', '..'] : ['..', '..']));
@@ -87,8 +99,8 @@ export async function runSoak(opts: SoakOptions): Promise<SoakFigures> {
   }
   const samples: Sample[] = [];
   const child = spawn(process.execPath, [...flags, ...(opts.nodeArgs ?? []), '--require', probe, main], { env, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
-  child.on('message', (m: { probe?: string; t: number; rss: number; heapUsed: number }) => {
-    if (m.probe === 'memory') samples.push({ t: m.t, rss: m.rss, heapUsed: m.heapUsed });
+  child.on('message', (m: Sample & { probe?: string }) => {
+    if (m.probe === 'memory') samples.push({ t: m.t, rss: m.rss, heapUsed: m.heapUsed, liveHeap: m.liveHeap });
   });
   const base = `http://127.0.0.1:${port}`;
   try {
@@ -154,6 +166,7 @@ export async function runSoak(opts: SoakOptions): Promise<SoakFigures> {
       database: opts.database,
       rss: figures((s) => s.rss),
       heap: figures((s) => s.heapUsed),
+      liveHeap: liveHeapFigures(samples, loadFrom + (loadTo - loadFrom) / 5, loadTo),
       afterMb: round(median(after.map((s) => s.rss)) / MB),
       requests: { ...counts, perSecond: round((counts.ok + counts.refused + counts.unavailable + counts.failed) / ((loadTo - loadFrom) / 1000)) },
       transports,
@@ -309,6 +322,18 @@ const round = (x: number) => Math.round(x * 10) / 10;
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   return s.length ? s[Math.floor(s.length / 2)]! : NaN;
+}
+
+function liveHeapFigures(samples: Sample[], from: number, to: number): LiveHeapFigures {
+  const byTime = new Map<number, number>();
+  for (const s of samples) if (s.liveHeap && s.liveHeap.t >= from && s.liveHeap.t <= to) byTime.set(s.liveHeap.t, s.liveHeap.bytes);
+  const points = [...byTime].sort((a, b) => a[0] - b[0]);
+  return {
+    collections: points.length,
+    firstMb: points.length ? round(points[0]![1] / MB) : null,
+    lastMb: points.length ? round(points[points.length - 1]![1] / MB) : null,
+    slopeMbPerMin: points.length >= 3 ? round(slope(points.map(([t, b]) => [t / 60000, b / MB]))) : null,
+  };
 }
 
 /** Least-squares slope of y over x. */

@@ -1,7 +1,5 @@
 import { createHash } from 'node:crypto';
 import { MemoryStore, ipKeyGenerator, type Store, type Options } from 'express-rate-limit';
-import { RedisStore } from 'rate-limit-redis';
-import { createClient } from 'redis';
 import { AppError } from '../errors/app-error';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
@@ -268,6 +266,9 @@ export function limitsFromConfig(config: Config): Record<LimitClass, number> {
 export function createRateLimiter(config: Config, log: Logger, circuit?: CircuitOptions): RateLimiter {
   const limits = limitsFromConfig(config);
   if (!config.REDIS_URL) return new WindowRateLimiter(limits, { log });
+  // Loaded only when Redis is configured: the client and its modules are a third of a start's module loading.
+  const { createClient } = require('redis') as typeof import('redis');
+  const { RedisStore } = require('rate-limit-redis') as typeof import('rate-limit-redis');
   const client = createClient({
     url: config.REDIS_URL,
     // Queue while (re)connecting, but never without bound: past this, commands fail at once (fail open).
