@@ -21,7 +21,7 @@ async function main(): Promise<void> {
       `${name}: RSS idle ${f.rss.idleMb} MB, loaded ${f.rss.loadedMb} MB (${(f.rss.loadedMb / f.rss.idleMb).toFixed(2)}× idle), after ${f.afterMb} MB, ` +
         `slope ${f.rss.slopeMbPerMin} MB/min; heap idle ${f.heap.idleMb}, loaded ${f.heap.loadedMb}, slope ${f.heap.slopeMbPerMin} MB/min; ` +
         `live heap after ${f.liveHeap.collections} full collections ${f.liveHeap.firstMb} → ${f.liveHeap.lastMb} MB (slope ${f.liveHeap.slopeMbPerMin} MB/min); ` +
-        `${f.requests.perSecond} req/s (ok ${f.requests.ok}, refused ${f.requests.refused}, 503 ${f.requests.unavailable}, failed ${f.requests.failed}); ` +
+        `${f.requests.perSecond} req/s, p50 ${f.requests.p50Ms} ms, p99 ${f.requests.p99Ms} ms (ok ${f.requests.ok}, refused ${f.requests.refused}, 503 ${f.requests.unavailable}, failed ${f.requests.failed}); ` +
         `fault: ${f.fault.kind}, service alive: ${f.fault.serviceAlive}; audit violations: ${f.auditViolations}`,
     );
   const postgres = await run('postgres');

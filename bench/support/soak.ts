@@ -47,7 +47,8 @@ export interface SoakFigures {
   heap: MemoryFigures;
   liveHeap: LiveHeapFigures;
   afterMb: number;
-  requests: { ok: number; refused: number; unavailable: number; failed: number; perSecond: number };
+  /** Closed loop: each agent sends its next call when the last is answered; p50 and p99 in ms over the whole load. */
+  requests: { ok: number; refused: number; unavailable: number; failed: number; perSecond: number; p50Ms: number; p99Ms: number };
   /** What each failed call was: transport, call and status (599: no answer), with how often. */
   failures: Record<string, number>;
   transports: Record<Transport, number>;
@@ -116,6 +117,7 @@ export async function runSoak(opts: SoakOptions): Promise<SoakFigures> {
     const counts = { ok: 0, refused: 0, unavailable: 0, failed: 0 };
     const transports: Record<Transport, number> = { rest: 0, jsonrpc: 0, mcp: 0 };
     const failures: Record<string, number> = {};
+    const latencies: number[] = [];
     const loadFrom = Date.now();
     const deadline = loadFrom + opts.loadSeconds * 1000;
     const faultAt = loadFrom + (opts.loadSeconds * 1000) / 2;
@@ -136,7 +138,9 @@ export async function runSoak(opts: SoakOptions): Promise<SoakFigures> {
           const transport: Transport = (['rest', 'rest', 'jsonrpc', 'mcp'] as const)[i % 4]!;
           transports[transport] += 1;
           const call = callName(agent, transport, i);
+          const sent = performance.now();
           const status = await agentStep(base, agent, markets[i % markets.length]!, transport, i);
+          latencies.push(performance.now() - sent);
           if (status < 300) counts.ok += 1;
           else if (status === 503) counts.unavailable += 1;
           else if (status < 500) counts.refused += 1;
@@ -168,7 +172,12 @@ export async function runSoak(opts: SoakOptions): Promise<SoakFigures> {
       heap: figures((s) => s.heapUsed),
       liveHeap: liveHeapFigures(samples, loadFrom + (loadTo - loadFrom) / 5, loadTo),
       afterMb: round(median(after.map((s) => s.rss)) / MB),
-      requests: { ...counts, perSecond: round((counts.ok + counts.refused + counts.unavailable + counts.failed) / ((loadTo - loadFrom) / 1000)) },
+      requests: {
+        ...counts,
+        perSecond: round((counts.ok + counts.refused + counts.unavailable + counts.failed) / ((loadTo - loadFrom) / 1000)),
+        p50Ms: round(percentile(latencies, 0.5)),
+        p99Ms: round(percentile(latencies, 0.99)),
+      },
       transports,
       failures,
       fault,
@@ -334,6 +343,12 @@ function liveHeapFigures(samples: Sample[], from: number, to: number): LiveHeapF
     lastMb: points.length ? round(points[points.length - 1]![1] / MB) : null,
     slopeMbPerMin: points.length >= 3 ? round(slope(points.map(([t, b]) => [t / 60000, b / MB]))) : null,
   };
+}
+
+function percentile(values: number[], q: number): number {
+  if (!values.length) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 }
 
 /** Least-squares slope of y over x. */
