@@ -1,8 +1,7 @@
 import type { Request } from 'express';
-import { originGuard } from '../../src/transports/origin-guard';
+import { originProblem } from '../../src/transports/origin-guard';
 
-const guard = originGuard('https://trade.example.com');
-const check = (headers: Record<string, string>) => guard({ headers } as unknown as Request);
+const check = (headers: Record<string, string>) => originProblem({ headers } as unknown as Request, { own: ['https://trade.example.com'] });
 
 describe('DNS-rebinding guard for /mcp', () => {
   test.each([
