@@ -25,4 +25,11 @@ describe('DNS-rebinding guard for /mcp', () => {
   ])('when the request carries %s, then it is refused', (_label, headers) => {
     expect(check(headers)).toEqual(expect.any(String));
   });
+
+  test("when the request reached a name that is not the service's (no own address), then only loopback names pass", () => {
+    const none = (headers: Record<string, string>) => originProblem({ headers } as unknown as Request, { own: [] });
+    expect(none({ host: 'localhost:3000' })).toBeNull();
+    expect(none({ host: 'attacker.example:3000' })).toEqual(expect.any(String));
+    expect(none({ host: 'localhost:3000', origin: 'http://attacker.example:3000' })).toEqual(expect.any(String));
+  });
 });
