@@ -8,7 +8,11 @@ const ConfigSchema = z
   .object({
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
     HOST: z.string().min(1).default('127.0.0.1'),
-    BASE_URL: z.url().optional(),
+    /**
+     * The service's one public address. Unset, the service names itself by the address each request reached
+     * (src/transports/public-origin.ts): loopback names on its port, or what a trusted proxy reports.
+     */
+    BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
     DATABASE_URL: z
       .string()
       .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// connection string')
@@ -55,11 +59,15 @@ const ConfigSchema = z
     RATE_LIMIT_API_PER_MIN: positiveInt(30),
     RATE_LIMIT_TRADE_PER_MIN: positiveInt(120),
     RATE_LIMIT_SELL_PER_MIN: positiveInt(120),
+    /**
+     * Proxy hops in front of the service (express `trust proxy`): the client IP comes from X-Forwarded-For, and
+     * with BASE_URL unset the address from X-Forwarded-Host / X-Forwarded-Proto (else Forwarded, RFC 7239).
+     */
     TRUST_PROXY: z.coerce.number().int().min(0).max(10).optional(),
     LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
     SUPPORT_EMAIL: z.email().default('support@example.com'),
   })
-  .transform((c) => ({ ...c, BASE_URL: (c.BASE_URL ?? `http://localhost:${c.PORT}`).replace(/\/+$/, '') }));
+  .transform((c) => ({ ...c, BASE_URL: c.BASE_URL?.replace(/\/+$/, '') }));
 
 export type Config = z.infer<typeof ConfigSchema>;
 

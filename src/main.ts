@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { loadConfig, ConfigError, type Config } from './config';
+import { defaultOrigin } from './transports/public-origin';
 import { createLogger } from './logger';
 import { startService } from './start';
 import { serve } from './http/server';
@@ -19,7 +20,14 @@ async function main(): Promise<void> {
   const log = createLogger(config.LOG_LEVEL);
   const service = await startService(config, log);
   const { shutdown } = await serve(service, config, log);
-  log.info('listening', { url: config.BASE_URL, host: config.HOST, port: config.PORT, database: service.services.db.kind, feed: config.MARKET_FEED });
+  log.info('listening', {
+    url: defaultOrigin(config),
+    baseUrl: config.BASE_URL ?? 'unset: named by each request',
+    host: config.HOST,
+    port: config.PORT,
+    database: service.services.db.kind,
+    feed: config.MARKET_FEED,
+  });
   const onSignal = (signal: string) => {
     shutdown(signal)
       .then(() => process.exit(0))

@@ -76,7 +76,7 @@ export function createServices(args: {
   const prices = marketData.prices;
   const tradeHooks = new TradeHooks();
   const limiter = args.limiter ?? createRateLimiter(config, log);
-  const identity = createIdentity({ db, config, clock, limiter });
+  const identity = createIdentity({ db, clock, limiter });
   const accounts = new AccountService(db);
   const accountDeletion = new AccountDeletion(db);
   const accountSettings = new AccountSettings(db);

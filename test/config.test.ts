@@ -7,7 +7,6 @@ describe('configuration', () => {
     expect(c).toMatchObject({
       PORT: 3000,
       HOST: '127.0.0.1',
-      BASE_URL: 'http://localhost:3000',
       DATA_DIR: './data',
       MARKET_FEED: 'simulated',
       PRICE_MAX_AGE_S: 120,
@@ -20,6 +19,7 @@ describe('configuration', () => {
     });
     expect(c.DATABASE_URL).toBeUndefined();
     expect(c.REDIS_URL).toBeUndefined();
+    expect(c.BASE_URL).toBeUndefined(); // each request names the address it reached (src/transports/public-origin.ts)
   });
 
   test('SEARCH_CONCURRENCY defaults to twice the CPUs this process may use, and takes a positive integer', () => {
@@ -45,9 +45,10 @@ describe('configuration', () => {
     for (const bad of ['-1', '6', 'many', '0.5']) expect(() => loadConfig({ POLYMARKET_RETRIES: bad })).toThrow(/POLYMARKET_RETRIES/);
   });
 
-  test('BASE_URL follows PORT unless set, and loses a trailing slash', () => {
-    expect(loadConfig({ PORT: '8080' }).BASE_URL).toBe('http://localhost:8080');
+  test('BASE_URL stays unset unless set (each request then names the address), and loses a trailing slash', () => {
+    expect(loadConfig({ PORT: '8080' }).BASE_URL).toBeUndefined();
     expect(loadConfig({ BASE_URL: 'https://paper.example.com/' }).BASE_URL).toBe('https://paper.example.com');
+    expect(() => loadConfig({ BASE_URL: 'ftp://paper.example.com' })).toThrow(/BASE_URL/);
   });
 
   test.each([

@@ -20,7 +20,6 @@ export interface SessionVerifier {
 
 export interface AuthenticatorOptions {
   db: Queryable;
-  baseUrl: string;
   clock: Clock;
   accessTokens?: AccessTokenVerifier;
   sessions?: SessionVerifier;
@@ -34,14 +33,14 @@ const KEY_CACHE_SIZE = 100_000;
 /** The scope every keyed operation needs (SPEC: "the OAuth token with scope agent"). */
 export const AGENT_SCOPE = 'agent';
 
-/** The audiences (RFC 8707 resources) this server issues tokens for: the whole API, or only its MCP endpoint. */
-export function audiences(baseUrl: string): { api: string; mcp: string } {
-  return { api: baseUrl, mcp: `${baseUrl}/mcp` };
+/** The audiences (RFC 8707 resources) of one of the service's addresses: the whole API, or only its MCP endpoint. */
+export function audiences(origin: string): { api: string; mcp: string } {
+  return { api: origin, mcp: `${origin}/mcp` };
 }
 
 /** RFC 9728 metadata URL of the resource a transport serves: MCP has its own, everything else shares the root. */
-export function resourceMetadataUrl(baseUrl: string, transport: Transport): string {
-  return `${baseUrl}/.well-known/oauth-protected-resource${transport === 'mcp' ? '/mcp' : ''}`;
+export function resourceMetadataUrl(origin: string, transport: Transport): string {
+  return `${origin}/.well-known/oauth-protected-resource${transport === 'mcp' ? '/mcp' : ''}`;
 }
 
 /**
@@ -49,11 +48,11 @@ export function resourceMetadataUrl(baseUrl: string, transport: Transport): stri
  * - `public`: nobody is looked up;
  * - `session`: only a browser session (cookie) counts; keys and tokens are refused with a hint;
  * - `key` / `optional`: a bearer API key or access token, or else a browser session (people trade from
- *   the browser). Access tokens must be meant for this resource (audience) and carry scope `agent`.
- * Cookie-authenticated writes must come from BASE_URL's own origin (CSRF).
+ *   the browser). Access tokens must be meant for this resource (audience) at one of the service's own addresses
+ *   (call.address.own: the Host of a request never adds one) and carry scope `agent`.
+ * Cookie-authenticated writes must come from the origin the request reached, and it must be the service's (CSRF).
  */
 export class Authenticator {
-  private readonly aud: { api: string; mcp: string };
   /**
    * Recently verified API keys (by hash), so a burst of calls with one key costs one lookup. Only hits
    * are kept, for KEY_CACHE_MS; rotating a key forgets its account here at once (forgetKeysOf). Another
@@ -61,9 +60,7 @@ export class Authenticator {
    */
   private readonly keys = new Map<string, { userId: string; isAgent: boolean; until: number }>();
 
-  constructor(private readonly opts: AuthenticatorOptions) {
-    this.aud = audiences(opts.baseUrl);
-  }
+  constructor(private readonly opts: AuthenticatorOptions) {}
 
   async authenticate(mode: AuthMode, call: CallInfo): Promise<Principal | null> {
     const creds = call.credentials;
@@ -128,8 +125,11 @@ export class Authenticator {
     }
     const verified = this.opts.accessTokens ? await this.opts.accessTokens.verify(token, this.opts.clock.now()) : null;
     if (!verified) return null;
-    // A token for the whole API also works on /mcp (it is under BASE_URL); one for /mcp works only there.
-    const accepted = call.transport === 'mcp' ? [this.aud.api, this.aud.mcp] : [this.aud.api];
+    // A token for the whole API also works on /mcp (it is under that address); one for /mcp works only there.
+    const accepted = call.address.own.flatMap((origin) => {
+      const aud = audiences(origin);
+      return call.transport === 'mcp' ? [aud.api, aud.mcp] : [aud.api];
+    });
     if (!accepted.includes(verified.audience)) return null;
     return { userId: verified.userId, isAgent: verified.isAgent, via: 'oauth', scopes: verified.scopes };
   }
@@ -142,9 +142,9 @@ export class Authenticator {
   private async fromSession(call: CallInfo): Promise<Principal | null> {
     const { sessionToken, origin, httpMethod } = call.credentials;
     if (!sessionToken || !this.opts.sessions) return null;
-    if (isWrite(httpMethod) && !isSameOrigin(origin, this.opts.baseUrl)) {
+    if (isWrite(httpMethod) && !isSameOrigin(origin, call.address)) {
       throw new AppError('FORBIDDEN', 'Cross-site request refused: a write authenticated by the session cookie must come from this site.', {
-        hint: `Send the request from ${this.opts.baseUrl} (its Origin or Referer must match), or use an API key in the Authorization header.`,
+        hint: `Send the request from ${call.address.own[0] ?? call.address.origin} (its Origin or Referer must match), or use an API key in the Authorization header.`,
       });
     }
     const s = await this.opts.sessions.verify(sessionToken, this.opts.clock.now());
@@ -164,7 +164,7 @@ export class Authenticator {
     message: string,
     extra: { error?: 'invalid_request' | 'invalid_token' | 'insufficient_scope'; hint?: string },
   ): AppError {
-    const params = [`resource_metadata="${resourceMetadataUrl(this.opts.baseUrl, call.transport)}"`];
+    const params = [`resource_metadata="${resourceMetadataUrl(call.address.origin, call.transport)}"`];
     if (extra.error) params.push(`error="${extra.error}"`, `error_description="${message.replace(/["\\]/g, '')}"`);
     if (extra.error === 'insufficient_scope') params.push(`scope="${AGENT_SCOPE}"`);
     return new AppError(code, message, {

@@ -8,27 +8,27 @@ export const SUPPORTED_SCOPES = [AGENT_SCOPE];
  * credentials; `authorization_endpoint` is still listed because RFC 8414 clients such as the MCP SDK
  * refuse metadata without one; that endpoint answers every request with unsupported_response_type.
  */
-export function authorizationServerMetadata(baseUrl: string): Record<string, unknown> {
+export function authorizationServerMetadata(origin: string): Record<string, unknown> {
   return {
-    issuer: baseUrl,
-    token_endpoint: `${baseUrl}/oauth/token`,
-    authorization_endpoint: `${baseUrl}/oauth/authorize`,
+    issuer: origin,
+    token_endpoint: `${origin}/oauth/token`,
+    authorization_endpoint: `${origin}/oauth/authorize`,
     grant_types_supported: ['client_credentials'],
     token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
     scopes_supported: SUPPORTED_SCOPES,
     response_types_supported: [],
-    service_documentation: `${baseUrl}/llms.txt`,
+    service_documentation: `${origin}/llms.txt`,
   };
 }
 
-/** RFC 9728 protected resource metadata: the whole API at BASE_URL, or only the MCP endpoint. */
-export function protectedResourceMetadata(baseUrl: string, which: 'api' | 'mcp'): Record<string, unknown> {
+/** RFC 9728 protected resource metadata: the whole API at an address of the service, or only its MCP endpoint. */
+export function protectedResourceMetadata(origin: string, which: 'api' | 'mcp'): Record<string, unknown> {
   return {
-    resource: audiences(baseUrl)[which],
-    authorization_servers: [baseUrl],
+    resource: audiences(origin)[which],
+    authorization_servers: [origin],
     scopes_supported: SUPPORTED_SCOPES,
     bearer_methods_supported: ['header'],
     resource_name: which === 'mcp' ? 'Paper-trading MCP server' : 'Paper-trading API',
-    resource_documentation: `${baseUrl}/llms.txt`,
+    resource_documentation: `${origin}/llms.txt`,
   };
 }

@@ -1,4 +1,3 @@
-import type { Config } from '../config';
 import type { Database } from '../db/database';
 import type { RateLimiter } from '../http/rate-limiter';
 import type { Clock, MethodContext } from '../registry/context';
@@ -17,12 +16,12 @@ export interface Identity {
   signInAfterRegistration: (ctx: MethodContext, userId: string) => Promise<void>;
 }
 
-export function createIdentity(args: { db: Database; config: Config; clock: Clock; limiter: RateLimiter }): Identity {
-  const { db, config, clock, limiter } = args;
+export function createIdentity(args: { db: Database; clock: Clock; limiter: RateLimiter }): Identity {
+  const { db, clock, limiter } = args;
   const tokens = new AccessTokenStore(db);
   const sessions = new SessionStore(db);
   return {
-    authenticator: new Authenticator({ db, baseUrl: config.BASE_URL, clock, accessTokens: tokens, sessions, limiter }),
+    authenticator: new Authenticator({ db, clock, accessTokens: tokens, sessions, limiter }),
     tokens,
     sessions,
     login: new LoginService(db, sessions, limiter),

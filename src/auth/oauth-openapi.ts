@@ -78,8 +78,7 @@ const PR_METADATA = {
   required: ['resource', 'authorization_servers', 'scopes_supported', 'bearer_methods_supported'],
 };
 
-export function oauthPaths(config: Pick<Config, 'BASE_URL'>): Record<string, PathItem> {
-  const base = config.BASE_URL;
+export function oauthPaths(_config: Config, base: string): Record<string, PathItem> {
   return {
     '/oauth/token': {
       post: {

@@ -3,6 +3,7 @@ import OAuth2Server from '@node-oauth/oauth2-server';
 import type { InvokeDeps } from '../registry/invoke';
 import { AppError } from '../errors/app-error';
 import { requestIdOf } from '../transports/http-call';
+import { siteAddressOf } from '../transports/public-origin';
 import { methodNotAllowed } from '../transports/rest';
 import { API_KEY_PATTERN, hashSecret } from './api-keys';
 import { ACCESS_TOKEN_LIFETIME_S, generateAccessToken } from './access-tokens';
@@ -25,21 +26,28 @@ type TokenEndpointModel = Omit<OAuth2Server.ClientCredentialsModel, 'getAccessTo
  * the library leaves out: both client authentication methods at once is invalid_request (the library lets
  * Basic win silently), Basic credentials are form-urldecoded (§2.3.1), grant types other than
  * client_credentials are unsupported_grant_type, RFC 8707 `resource` picks the audience (invalid_target
- * otherwise), and expiry follows the injected clock. Also the RFC 8414 / RFC 9728 discovery documents.
+ * otherwise), and expiry follows the injected clock. Also the RFC 8414 / RFC 9728 discovery documents, which
+ * name the address the request reached (src/transports/public-origin.ts), so a client that checks the issuer and
+ * the resource against the URL it used accepts them. Tokens are issued only for the service's own addresses.
  */
 export function oauthRouter(deps: InvokeDeps): Router {
   const { services } = deps;
-  const base = services.config.BASE_URL;
-  const aud = audiences(base);
+  const { config } = services;
   const router = express.Router();
   const form = express.urlencoded({ extended: false, limit: '10kb', parameterLimit: 20 });
 
-  const metadata = (doc: Record<string, unknown>) => (_req: Request, res: Response) => {
-    res.set('Cache-Control', 'public, max-age=3600').json(doc);
+  const metadata = (doc: (origin: string) => Record<string, unknown>) => (req: Request, res: Response) => {
+    res.set('Cache-Control', 'public, max-age=3600').json(doc(siteAddressOf(req, config).origin));
   };
-  router.get('/.well-known/oauth-authorization-server', metadata(authorizationServerMetadata(base)));
-  router.get('/.well-known/oauth-protected-resource', metadata(protectedResourceMetadata(base, 'api')));
-  router.get('/.well-known/oauth-protected-resource/mcp', metadata(protectedResourceMetadata(base, 'mcp')));
+  router.get('/.well-known/oauth-authorization-server', metadata(authorizationServerMetadata));
+  router.get(
+    '/.well-known/oauth-protected-resource',
+    metadata((origin) => protectedResourceMetadata(origin, 'api')),
+  );
+  router.get(
+    '/.well-known/oauth-protected-resource/mcp',
+    metadata((origin) => protectedResourceMetadata(origin, 'mcp')),
+  );
 
   // Listed in the metadata for clients that require the field; no response type is supported (RFC 6749 §4.1.2.1).
   router.get('/oauth/authorize', (_req, res) => {
@@ -99,8 +107,18 @@ export function oauthRouter(deps: InvokeDeps): Router {
       }
     }
 
+    const address = siteAddressOf(req, config);
+    const aud = audiences(address.origin);
+    if (!address.own.includes(address.origin)) {
+      return oauthError(
+        res,
+        400,
+        'invalid_target',
+        `${address.origin} is not an address of this service, so no token is issued for it: use the service at localhost or 127.0.0.1 on its port, or set BASE_URL (or TRUST_PROXY behind a proxy).`,
+      );
+    }
     const resources = body.resource === undefined ? [] : ([] as string[]).concat(body.resource);
-    const targets = new Set(resources.map((r) => audienceOf(r, aud)));
+    const targets = new Set(resources.map((r) => audienceOf(r, address.own)));
     if (targets.has(null) || targets.size > 1) {
       return oauthError(res, 400, 'invalid_target', `Unknown resource: tokens are issued for ${aud.api} or ${aud.mcp}, one per token.`);
     }
@@ -197,8 +215,8 @@ function parseBasic(header: string): { id: string; secret: string } | null {
   }
 }
 
-/** The audience an RFC 8707 resource indicator names, or null when it is not one of ours. */
-function audienceOf(resource: string, aud: { api: string; mcp: string }): string | null {
+/** The audience an RFC 8707 resource indicator names at one of the service's own origins, or null. */
+function audienceOf(resource: string, own: readonly string[]): string | null {
   let url: URL;
   try {
     url = new URL(resource);
@@ -207,5 +225,9 @@ function audienceOf(resource: string, aud: { api: string; mcp: string }): string
   }
   if (url.hash || url.search) return null;
   const normalised = `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
-  return normalised === aud.api ? aud.api : normalised === aud.mcp ? aud.mcp : null;
+  for (const origin of own) {
+    const aud = audiences(origin);
+    if (normalised === aud.api || normalised === aud.mcp) return normalised;
+  }
+  return null;
 }

@@ -1,3 +1,5 @@
+import type { SiteAddress } from '../registry/context';
+
 /** HTTP methods that never change state: a cookie may authenticate them from anywhere (SameSite=Lax allows it). */
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -7,14 +9,15 @@ export function isWrite(httpMethod: string | undefined): boolean {
 }
 
 /**
- * Whether an Origin or Referer header names exactly BASE_URL's origin (scheme, host and port). Used as the
- * CSRF defence for cookie-authenticated writes, on top of SameSite=Lax: an opaque origin ("null") or an
- * unparseable value never matches.
+ * Whether an Origin or Referer header names exactly the origin (scheme, host and port) of the address the request
+ * reached, and that address is one of the service's own (BASE_URL when set). Used as the CSRF defence for
+ * cookie-authenticated writes, on top of SameSite=Lax: an opaque origin ("null"), an unparseable value, or a
+ * request that reached a name the service does not answer to never matches.
  */
-export function isSameOrigin(originOrReferer: string | undefined, baseUrl: string): boolean {
-  if (!originOrReferer || originOrReferer === 'null') return false;
+export function isSameOrigin(originOrReferer: string | undefined, address: SiteAddress): boolean {
+  if (!originOrReferer || originOrReferer === 'null' || !address.own.includes(address.origin)) return false;
   try {
-    return new URL(originOrReferer).origin === new URL(baseUrl).origin;
+    return new URL(originOrReferer).origin === new URL(address.origin).origin;
   } catch {
     return false;
   }

@@ -2,9 +2,10 @@ import { z } from 'zod';
 import type { Services } from '../services';
 import { onSurface, type AnyMethod } from '../registry/method';
 import { inputSchemaOf } from './json-schema';
+import { perOrigin } from '../transports/public-origin';
 import { SERVICE_SUMMARY, SERVICE_TITLE, marketDataNotice } from './service-info';
 
-/** The JSON-RPC / A2A endpoint, relative to BASE_URL. */
+/** The JSON-RPC / A2A endpoint, relative to the service's address. */
 export const A2A_PATH = '/api/a2a';
 export const AGENT_CARD_PATHS = ['/.well-known/agent-card.json', '/.well-known/agent.json'] as const;
 
@@ -107,26 +108,28 @@ export type AgentCard = z.input<typeof AgentCardSchema>;
 /** Identifies the calling convention of this agent: a data part {skill, input} runs a skill. */
 export const SKILL_CALL_EXTENSION = 'skill-call/v1';
 
-const cache = new WeakMap<Services, { card: AgentCard; json: string }>();
+const cache = new WeakMap<Services, (origin: string) => { card: AgentCard; json: string }>();
 
-/** The card of this process, built once per Services (it depends only on BASE_URL and the registry). */
-export function agentCardOf(services: Services): AgentCard {
-  return cached(services).card;
+/** The card at one of the service's addresses, built once per Services and address (it depends on nothing else). */
+export function agentCardOf(services: Services, origin: string): AgentCard {
+  return cached(services, origin).card;
 }
 
-/** The card serialized once, for the static well-known routes. */
-export function agentCardJsonOf(services: Services): string {
-  return cached(services).json;
+/** The card serialized once per address, for the well-known routes. */
+export function agentCardJsonOf(services: Services, origin: string): string {
+  return cached(services, origin).json;
 }
 
-function cached(services: Services): { card: AgentCard; json: string } {
-  let entry = cache.get(services);
-  if (!entry) {
-    const card = buildAgentCard(services);
-    entry = { card, json: JSON.stringify(card) };
-    cache.set(services, entry);
+function cached(services: Services, origin: string): { card: AgentCard; json: string } {
+  let byOrigin = cache.get(services);
+  if (!byOrigin) {
+    byOrigin = perOrigin((at) => {
+      const card = buildAgentCard(services, at);
+      return { card, json: JSON.stringify(card) };
+    });
+    cache.set(services, byOrigin);
   }
-  return entry;
+  return byOrigin(origin);
 }
 
 type Access = 'public' | 'key-optional' | 'requires-key';
@@ -147,9 +150,8 @@ export function accessOf(m: AnyMethod): Access {
   return m.auth === 'public' ? 'public' : m.auth === 'optional' ? 'key-optional' : 'requires-key';
 }
 
-export function buildAgentCard(services: Services): AgentCard {
+export function buildAgentCard(services: Services, base: string): AgentCard {
   const { config, registry } = services;
-  const base = config.BASE_URL;
   const endpoint = `${base}${A2A_PATH}`;
   const methods = registry.methods.filter((m) => onSurface(m, 'jsonrpc'));
   const bearerDescription =

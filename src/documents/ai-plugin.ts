@@ -2,8 +2,7 @@ import type { Config } from '../config';
 import { SERVICE_SUMMARY, SERVICE_TITLE, marketDataNotice } from './service-info';
 
 /** The legacy AI plugin manifest (schema v1): older clients find the OpenAPI document through it. */
-export function aiPluginManifest(config: Config): Record<string, unknown> {
-  const base = config.BASE_URL;
+export function aiPluginManifest(config: Config, base: string): Record<string, unknown> {
   return {
     schema_version: 'v1',
     name_for_human: SERVICE_TITLE,

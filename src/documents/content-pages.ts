@@ -25,13 +25,12 @@ const restLine = (m: AnyMethod): Inline[] =>
   m.rest ? [{ code: `${m.rest.method} ${m.rest.path.replace(/:(\w+)/g, '{$1}')}` }] : ['not on REST (JSON-RPC and MCP only)'];
 
 /** One line of llms.txt per method: link to its docs entry, summary, REST route and auth. */
-function indexEntry(m: AnyMethod, config: Config): Inline[] {
-  return [{ link: m.name, href: methodDocsUrl(config.BASE_URL, m) }, `: ${m.summary}. `, ...restLine(m), ` (${m.auth})`];
+function indexEntry(m: AnyMethod, base: string): Inline[] {
+  return [{ link: m.name, href: methodDocsUrl(base, m) }, `: ${m.summary}. `, ...restLine(m), ` (${m.auth})`];
 }
 
 /** llms.txt, and the landing page in markdown and HTML: one source. */
-export function landingPage(registry: Registry, config: Config): Page {
-  const base = config.BASE_URL;
+export function landingPage(registry: Registry, config: Config, base: string): Page {
   const blocks: Block[] = [{ heading: 1, text: SERVICE_TITLE }, { quote: [SERVICE_SUMMARY] }, { paragraph: [marketDataNotice(config)] }];
   const register = registry.get('register_account');
   if (register?.rest) {
@@ -78,7 +77,7 @@ export function landingPage(registry: Registry, config: Config): Page {
       {
         list: [
           [{ link: `${area} reference`, href: page }, `: ${AREAS[area].description(config)}`],
-          ...registry.methods.filter((m) => m.area === area).map((m) => indexEntry(m, config)),
+          ...registry.methods.filter((m) => m.area === area).map((m) => indexEntry(m, base)),
         ],
       },
     );
@@ -100,7 +99,7 @@ function json(value: unknown): string {
 }
 
 /** Everything an agent needs to call one method, on any surface. `level` is the heading level of its title. */
-export function methodBlocks(m: AnyMethod, config: Config, level: 2 | 3): Block[] {
+export function methodBlocks(m: AnyMethod, config: Config, base: string, level: 2 | 3): Block[] {
   const errors = errorCodesOf(m)
     .sort((a, b) => ERROR_TABLE[a].status - ERROR_TABLE[b].status)
     .map((c) => `${c} (${ERROR_TABLE[c].status})`)
@@ -112,8 +111,8 @@ export function methodBlocks(m: AnyMethod, config: Config, level: 2 | 3): Block[
     {
       list: [
         ['REST: ', ...restLine(m), m.rest ? ` → ${m.rest.status ?? 200}` : ''],
-        onSurface(m, 'jsonrpc') ? ['JSON-RPC: method ', { code: m.name }, ` at POST ${config.BASE_URL}/api/a2a`] : ['JSON-RPC: not offered'],
-        onSurface(m, 'mcp') ? ['MCP tool: ', { code: m.name }, ` at ${config.BASE_URL}/mcp`] : ['MCP: not offered'],
+        onSurface(m, 'jsonrpc') ? ['JSON-RPC: method ', { code: m.name }, ` at POST ${base}/api/a2a`] : ['JSON-RPC: not offered'],
+        onSurface(m, 'mcp') ? ['MCP tool: ', { code: m.name }, ` at ${base}/mcp`] : ['MCP: not offered'],
         [`Auth: ${AUTH_TEXT[m.auth]}`],
         [`Rate limit: ${limitText(m.limit, config)}`],
         ...(m.idempotent ? [['Idempotency: send an Idempotency-Key header (REST) or idempotencyKey (RPC, MCP) to make retries safe.'] as Inline[]] : []),
@@ -136,7 +135,7 @@ function errorList(): Block {
 }
 
 /** llms-full.txt: every method in full. */
-export function fullReference(registry: Registry, config: Config): Page {
+export function fullReference(registry: Registry, config: Config, base: string): Page {
   const blocks: Block[] = [
     { heading: 1, text: `${SERVICE_TITLE}: full reference` },
     { quote: [SERVICE_SUMMARY] },
@@ -144,11 +143,11 @@ export function fullReference(registry: Registry, config: Config): Page {
     {
       paragraph: [
         'Every method below is one operation, offered on REST (OpenAPI at ',
-        { code: `${config.BASE_URL}/openapi.json` },
+        { code: `${base}/openapi.json` },
         '), as a JSON-RPC 2.0 method at ',
-        { code: `${config.BASE_URL}/api/a2a` },
+        { code: `${base}/api/a2a` },
         ' and as an MCP tool at ',
-        { code: `${config.BASE_URL}/mcp` },
+        { code: `${base}/mcp` },
         ', with the same input, output and errors everywhere. Keyed methods take Authorization: Bearer <API_KEY or access token>.',
       ],
     },
@@ -162,14 +161,13 @@ export function fullReference(registry: Registry, config: Config): Page {
   ];
   for (const area of areasInUse(registry)) {
     blocks.push({ heading: 2, text: area }, { paragraph: [AREAS[area].description(config)] });
-    for (const m of registry.methods.filter((x) => x.area === area)) blocks.push(...methodBlocks(m, config, 3));
+    for (const m of registry.methods.filter((x) => x.area === area)) blocks.push(...methodBlocks(m, config, base, 3));
   }
   return { title: `${SERVICE_TITLE}: full reference`, blocks };
 }
 
 /** /docs/<area-slug>: the methods of one area. */
-export function areaPage(registry: Registry, config: Config, area: Area): Page {
-  const base = config.BASE_URL;
+export function areaPage(registry: Registry, config: Config, base: string, area: Area): Page {
   const blocks: Block[] = [
     { heading: 1, text: area },
     { paragraph: [AREAS[area].description(config)] },
@@ -185,6 +183,6 @@ export function areaPage(registry: Registry, config: Config, area: Area): Page {
   ];
   const methods = registry.methods.filter((m) => m.area === area);
   if (!methods.length) blocks.push({ paragraph: ['No methods in this area yet.'] });
-  for (const m of methods) blocks.push(...methodBlocks(m, config, 2));
+  for (const m of methods) blocks.push(...methodBlocks(m, config, base, 2));
   return { title: `${area} · ${SERVICE_TITLE}`, blocks };
 }

@@ -13,7 +13,7 @@ import { communityMarketPagePaths } from '../http/community-market-page-openapi'
  * non-registry endpoint adds its path item to EXTRA_PATHS; the OpenAPI test then validates it and the
  * response check in the tests holds its responses to it.
  */
-export type ExtraPaths = (config: Config) => Record<string, PathItem>;
+export type ExtraPaths = (config: Config, base: string) => Record<string, PathItem>;
 
 const text = (description: string, types: string[]): ResponseObject => ({
   description,
@@ -183,10 +183,10 @@ export const EXTRA_PATHS: ExtraPaths[] = [
   communityMarketPagePaths,
 ];
 
-export function extraPaths(config: Config): Record<string, PathItem> {
+export function extraPaths(config: Config, base: string): Record<string, PathItem> {
   const out: Record<string, PathItem> = {};
   for (const provide of EXTRA_PATHS) {
-    for (const [path, item] of Object.entries(provide(config))) {
+    for (const [path, item] of Object.entries(provide(config, base))) {
       for (const [verb, op] of Object.entries(item)) {
         const existing = out[path] ?? (out[path] = {});
         if (existing[verb as keyof PathItem]) throw new Error(`extra path ${verb.toUpperCase()} ${path} is described twice`);

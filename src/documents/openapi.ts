@@ -17,6 +17,7 @@ import {
   type PathItem,
 } from './openapi-parts';
 import { AREAS, SERVICE_SUMMARY, SERVICE_TITLE, marketDataNotice, methodDocsUrl } from './service-info';
+import { perOrigin } from '../transports/public-origin';
 
 export interface OpenApiDocument {
   openapi: '3.1.0';
@@ -92,7 +93,7 @@ function withoutDescription(schema: JsonSchema): JsonSchema {
   return rest;
 }
 
-function operationOf(m: AnyMethod, config: Config, hoist: ComponentHoister): OperationObject {
+function operationOf(m: AnyMethod, config: Config, base: string, hoist: ComponentHoister): OperationObject {
   const rest = m.rest!;
   const pathParams = pathParamsOf(rest.path);
   const input = hoist.embed(inputSchemaOf(m), m.name, 'input');
@@ -124,7 +125,7 @@ function operationOf(m: AnyMethod, config: Config, hoist: ComponentHoister): Ope
     summary: m.summary,
     description: `${m.description}\n\nRate limit: ${limitText(m.limit, config)}.`,
     tags: [m.area],
-    externalDocs: { url: methodDocsUrl(config.BASE_URL, m) },
+    externalDocs: { url: methodDocsUrl(base, m) },
     security: SECURITY_BY_AUTH[m.auth],
     responses: {},
   };
@@ -175,7 +176,7 @@ function operationOf(m: AnyMethod, config: Config, hoist: ComponentHoister): Ope
 }
 
 /** Builds the document by walking the registry, then the extra (non-registry) paths. Collects every problem before failing. */
-export function buildOpenApi(registry: Registry, config: Config): OpenApiDocument {
+export function buildOpenApi(registry: Registry, config: Config, base: string): OpenApiDocument {
   const schemas: Record<string, JsonSchema> = { Error: ERROR_SCHEMA };
   const hoist = new ComponentHoister(schemas);
   const paths: Record<string, PathItem> = {};
@@ -192,12 +193,12 @@ export function buildOpenApi(registry: Registry, config: Config): OpenApiDocumen
   for (const m of registry.methods) {
     if (!m.rest) continue;
     try {
-      put(openApiPath(m.rest.path), m.rest.method.toLowerCase() as HttpVerb, operationOf(m, config, hoist), m.name);
+      put(openApiPath(m.rest.path), m.rest.method.toLowerCase() as HttpVerb, operationOf(m, config, base, hoist), m.name);
     } catch (err) {
       problems.push(`${m.name}: ${(err as Error).message}`);
     }
   }
-  for (const [path, item] of Object.entries(extraPaths(config))) {
+  for (const [path, item] of Object.entries(extraPaths(config, base))) {
     for (const [verb, op] of Object.entries(item)) put(path, verb as HttpVerb, op, 'extra path');
   }
   const operationIds = new Set<string>();
@@ -226,29 +227,32 @@ export function buildOpenApi(registry: Registry, config: Config): OpenApiDocumen
         'Authenticate with Authorization: Bearer <API_KEY> (register with isAgent true to get one) or an OAuth 2.0 ' +
           'client-credentials access token (scope agent). The same operations are JSON-RPC methods at POST /api/a2a ' +
           '(x-jsonrpc-method) and MCP tools at /mcp (x-mcp-tool). Every error is an Error body with a stable code.',
-        `Also: ${config.BASE_URL}/llms.txt, ${config.BASE_URL}/llms-full.txt, ${config.BASE_URL}/.well-known/agent-card.json.`,
+        `Also: ${base}/llms.txt, ${base}/llms-full.txt, ${base}/.well-known/agent-card.json.`,
       ].join('\n\n'),
       contact: { email: config.SUPPORT_EMAIL },
     },
-    servers: [{ url: config.BASE_URL }],
+    servers: [{ url: base }],
     security: DEFAULT_SECURITY,
     tags,
     paths,
-    components: { schemas, securitySchemes: SECURITY_SCHEMES(config.BASE_URL) },
+    components: { schemas, securitySchemes: SECURITY_SCHEMES(base) },
   };
 }
 
-const cache = new WeakMap<Config, WeakMap<Registry, { doc: OpenApiDocument; json: string }>>();
+type Built = { doc: OpenApiDocument; json: string };
+const cache = new WeakMap<Config, WeakMap<Registry, (base: string) => Built>>();
 
-/** The document for this registry and configuration, built once and kept (with its serialization). */
-export function openApiDocument(registry: Registry, config: Config): { doc: OpenApiDocument; json: string } {
+/** The document for this registry, configuration and address (`base`), built once and kept (with its serialization). */
+export function openApiDocument(registry: Registry, config: Config, base: string): Built {
   let byRegistry = cache.get(config);
   if (!byRegistry) cache.set(config, (byRegistry = new WeakMap()));
-  let built = byRegistry.get(registry);
-  if (!built) {
-    const doc = buildOpenApi(registry, config);
-    built = { doc, json: JSON.stringify(doc) };
-    byRegistry.set(registry, built);
+  let byOrigin = byRegistry.get(registry);
+  if (!byOrigin) {
+    byOrigin = perOrigin((at) => {
+      const doc = buildOpenApi(registry, config, at);
+      return { doc, json: JSON.stringify(doc) };
+    });
+    byRegistry.set(registry, byOrigin);
   }
-  return built;
+  return byOrigin(base);
 }

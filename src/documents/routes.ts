@@ -2,12 +2,13 @@ import express, { type Request, type Response, type NextFunction, type Router } 
 import type { InvokeDeps } from '../registry/invoke';
 import { AppError } from '../errors/app-error';
 import { methodNotAllowed } from '../transports/rest';
-import { openApiDocument } from './openapi';
+import { buildOpenApi } from './openapi';
 import { areaPage, fullReference, landingPage } from './content-pages';
 import { toHtml, toMarkdown, type HtmlRenderer, type Page } from './page';
 import { aiPluginManifest, LOGO_SVG } from './ai-plugin';
 import { AREAS, areaBySlug } from './service-info';
 import type { Area } from '../registry/method';
+import { defaultOrigin, perOrigin, publicOriginOf } from '../transports/public-origin';
 
 interface Rendered {
   markdown: string;
@@ -17,20 +18,25 @@ interface Rendered {
 const render = (page: Page, markdownHref: string, html: HtmlRenderer = toHtml): Rendered => ({ markdown: toMarkdown(page), html: html(page, markdownHref) });
 
 /**
- * Serves the generated documents (`pageHtml` renders the landing page's HTML). Everything is built here, once per app, from the registry: a registry
- * that cannot be documented stops the start instead of serving a wrong document.
+ * Serves the generated documents (`pageHtml` renders the landing page's HTML). Everything is built here from the
+ * registry, once per app and address (the documents name the address the reader reached: public-origin.ts). The
+ * default address is built at once, so a registry that cannot be documented stops the start instead of serving a
+ * wrong document.
  */
 export function documentsRouter(deps: InvokeDeps, pageHtml: HtmlRenderer = toHtml): Router {
   const { registry, config } = deps.services;
-  const base = config.BASE_URL;
-  const openapi = openApiDocument(registry, config).json;
-  // The landing page is also the web app's home: its HTML comes inside the app's shell when the app is built.
-  const landing = render(landingPage(registry, config), `${base}/llms.txt`, pageHtml);
-  const full = toMarkdown(fullReference(registry, config));
-  const areas = new Map<Area, Rendered>(
-    (Object.keys(AREAS) as Area[]).map((a) => [a, render(areaPage(registry, config, a), `${base}/docs/${AREAS[a].slug}.md`)]),
-  );
-  const plugin = JSON.stringify(aiPluginManifest(config));
+  const documents = perOrigin((base) => ({
+    openapi: JSON.stringify(buildOpenApi(registry, config, base)),
+    // The landing page is also the web app's home: its HTML comes inside the app's shell when the app is built.
+    landing: render(landingPage(registry, config, base), `${base}/llms.txt`, pageHtml),
+    full: toMarkdown(fullReference(registry, config, base)),
+    areas: new Map<Area, Rendered>(
+      (Object.keys(AREAS) as Area[]).map((a) => [a, render(areaPage(registry, config, base, a), `${base}/docs/${AREAS[a].slug}.md`)]),
+    ),
+    plugin: JSON.stringify(aiPluginManifest(config, base)),
+  }));
+  documents(defaultOrigin(config));
+  const at = (req: Request) => documents(publicOriginOf(req, config));
 
   const router = express.Router();
   // Public documents: any origin may read them (API explorers, agents running in a browser).
@@ -56,16 +62,16 @@ export function documentsRouter(deps: InvokeDeps, pageHtml: HtmlRenderer = toHtm
     res.type(req.accepts(['text/plain', 'text/markdown']) === 'text/markdown' ? 'text/markdown' : 'text/plain').send(markdown);
   };
 
-  get(['/openapi.json', '/api/openapi.json'], (_req, res) => {
-    res.type('application/json').send(openapi);
+  get(['/openapi.json', '/api/openapi.json'], (req, res) => {
+    res.type('application/json').send(at(req).openapi);
   });
   get(['/'], (req, res) => {
     // The app's shell names hashed assets that the next build replaces: always revalidate it.
     res.setHeader('Cache-Control', 'no-cache');
-    negotiated(req, res, landing);
+    negotiated(req, res, at(req).landing);
   });
-  get(['/llms.txt'], (req, res) => markdownText(req, res, landing.markdown));
-  get(['/llms-full.txt'], (req, res) => markdownText(req, res, full));
+  get(['/llms.txt'], (req, res) => markdownText(req, res, at(req).landing.markdown));
+  get(['/llms-full.txt'], (req, res) => markdownText(req, res, at(req).full));
   get(['/docs/:area'], (req, res, next) => {
     const raw = String(req.params.area);
     const asMarkdown = raw.endsWith('.md');
@@ -80,10 +86,10 @@ export function documentsRouter(deps: InvokeDeps, pageHtml: HtmlRenderer = toHtm
       );
       return;
     }
-    negotiated(req, res, areas.get(area)!, asMarkdown);
+    negotiated(req, res, at(req).areas.get(area)!, asMarkdown);
   });
-  get(['/.well-known/ai-plugin.json'], (_req, res) => {
-    res.type('application/json').send(plugin);
+  get(['/.well-known/ai-plugin.json'], (req, res) => {
+    res.type('application/json').send(at(req).plugin);
   });
   get(['/logo.svg'], (_req, res) => {
     res.type('image/svg+xml').send(LOGO_SVG);

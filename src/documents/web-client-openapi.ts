@@ -1,6 +1,7 @@
 import { testConfig } from '../config';
 import { buildRegistry } from '../methods';
 import { openApiDocument } from './openapi';
+import { defaultOrigin } from '../transports/public-origin';
 
 /**
  * The OpenAPI document the web app's typed client is generated from: the registry's own document under the
@@ -8,5 +9,6 @@ import { openApiDocument } from './openapi';
  * rate limits appear in descriptions). Pretty-printed so a diff of it reads well.
  */
 export function webClientOpenApiJson(): string {
-  return `${JSON.stringify(openApiDocument(buildRegistry(), testConfig()).doc, null, 2)}\n`;
+  const config = testConfig();
+  return `${JSON.stringify(openApiDocument(buildRegistry(), config, defaultOrigin(config)).doc, null, 2)}\n`;
 }

@@ -15,6 +15,7 @@ import { hardening } from './hardening';
 import { enterWhenRouted } from './enter-when-routed';
 import { appPageRenderer, defaultWebDir, webAppRouter } from './web-app';
 import { readinessReport } from './readiness';
+import { publicOriginOf } from '../transports/public-origin';
 
 export interface AppOptions {
   /** Check every method result against its output schema (tests). */
@@ -75,19 +76,20 @@ export function createApp(services: Services, options: AppOptions = {}): Express
   app.use(documentsRouter(deps, pageHtml));
   app.use(marketPageRouter(deps, pageHtml));
   app.use(communityMarketPageRouter(deps, pageHtml));
-  if (webDir) app.use(webAppRouter(webDir, pageHtml, services.config.BASE_URL));
+  const origin = (req: Request) => publicOriginOf(req, services.config);
+  if (webDir) app.use(webAppRouter(webDir, pageHtml, origin));
 
   app.use('/api', (req: Request, _res: Response, next: NextFunction) => {
     next(
       new AppError('ENDPOINT_NOT_FOUND', `No endpoint ${req.method} ${req.originalUrl.split('?')[0]}`, {
-        hint: `See ${services.config.BASE_URL}/openapi.json for every endpoint.`,
-        docs: `${services.config.BASE_URL}/llms.txt`,
+        hint: `See ${origin(req)}/openapi.json for every endpoint.`,
+        docs: `${origin(req)}/llms.txt`,
       }),
     );
   });
   app.use((req: Request, _res: Response, next: NextFunction) => {
-    next(new AppError('NOT_FOUND', `Nothing at ${req.method} ${req.path}`, { hint: `Start at ${services.config.BASE_URL}/` }));
+    next(new AppError('NOT_FOUND', `Nothing at ${req.method} ${req.path}`, { hint: `Start at ${origin(req)}/` }));
   });
-  app.use(errorHandler(services.log, services.config.BASE_URL));
+  app.use(errorHandler(services.log, origin));
   return app;
 }

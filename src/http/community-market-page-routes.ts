@@ -1,6 +1,7 @@
 import type { Router } from 'express';
 import type { InvokeDeps } from '../registry/invoke';
 import { negotiatedPageRouter } from './negotiated-page';
+import { publicOriginOf } from '../transports/public-origin';
 import type { Block, HtmlRenderer, Page } from '../documents/page';
 import type { CommunityMarket } from '../domain/community/community-market-service';
 
@@ -38,12 +39,12 @@ export function communityMarketPage(m: CommunityMarket, baseUrl: string): Page {
  * method: it reads the same CommunityMarketService the get_community_market method does.
  */
 export function communityMarketPageRouter(deps: InvokeDeps, html?: HtmlRenderer): Router {
-  const base = deps.services.config.BASE_URL;
   return negotiatedPageRouter(
     '/community-markets/:slug',
     (slug) => deps.services.community.bySlug(slug),
-    (market) => communityMarketPage(market, base),
-    (market) => `${base}/community-markets/${encodeURIComponent(market.slug)}`,
+    (market, base) => communityMarketPage(market, base),
+    (market, base) => `${base}/community-markets/${encodeURIComponent(market.slug)}`,
+    (req) => publicOriginOf(req, deps.services.config),
     html,
   );
 }

@@ -14,7 +14,7 @@ export function fromBodyParser(err: unknown): AppError | null {
 }
 
 /** The last express error handler: JSON for everything, no stack or SQL text, 5xx logged with the request id. */
-export function errorHandler(log: Logger, docsBase: string) {
+export function errorHandler(log: Logger, origin: (req: Request) => string) {
   return (err: unknown, req: Request, res: Response, _next: NextFunction) => {
     const appErr = fromBodyParser(err) ?? toAppError(err);
     const requestId = requestIdOf(req, res);
@@ -24,7 +24,7 @@ export function errorHandler(log: Logger, docsBase: string) {
     if (res.headersSent) return;
     for (const [k, v] of Object.entries(appErr.headers ?? {})) res.setHeader(k, v);
     const body = appErr.toBody(requestId);
-    if (!body.docs && req.path.startsWith('/api/')) body.docs = `${docsBase}/llms-full.txt`;
+    if (!body.docs && req.path.startsWith('/api/')) body.docs = `${origin(req)}/llms-full.txt`;
     res.status(appErr.status).json(body);
   };
 }

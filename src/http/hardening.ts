@@ -1,5 +1,5 @@
 import type { Request, Response, NextFunction, RequestHandler } from 'express';
-import type { Config } from '../config';
+import { publicOriginOf, type AddressConfig } from '../transports/public-origin';
 
 /** Headers a browser-based agent may send, and those it may read, on a cross-origin call. */
 const ALLOW_HEADERS = 'Authorization, Content-Type, Accept, Idempotency-Key, X-Request-Id, Mcp-Protocol-Version, Mcp-Session-Id, Last-Event-ID';
@@ -24,9 +24,10 @@ const CSP = [
  * never with credentials (no Access-Control-Allow-Credentials, and `*` forbids them anyway), so a page
  * elsewhere can never act with a visitor's session cookie.
  */
-export function hardening(config: Pick<Config, 'BASE_URL'>): RequestHandler {
-  const hsts = config.BASE_URL.startsWith('https://');
+export function hardening(config: AddressConfig): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
+    // HSTS only where the service's address is https: BASE_URL, or (unset) what a trusted proxy reports.
+    const hsts = publicOriginOf(req, config).startsWith('https://');
     res.setHeader('Content-Security-Policy', CSP);
     res.setHeader('X-Frame-Options', 'DENY');
     res.setHeader('Referrer-Policy', 'strict-origin-when-cross-origin');

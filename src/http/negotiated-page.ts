@@ -5,13 +5,15 @@ import { methodNotAllowed } from '../transports/rest';
 /**
  * A GET-only page route negotiated by Accept: the data as JSON for application/json, the page as markdown
  * for text/markdown, plain HTML otherwise. `load` finds the data (or throws NOT_FOUND); `render` makes the
- * page and `canonical` its address; `html` renders the HTML answer (plain, or inside the web app's shell).
+ * page and `canonical` its address, both at the service's address `origin` gives for the request; `html`
+ * renders the HTML answer (plain, or inside the web app's shell).
  */
 export function negotiatedPageRouter<T>(
   path: string,
   load: (param: string) => Promise<T>,
-  render: (data: T) => Page,
-  canonical: (data: T) => string,
+  render: (data: T, base: string) => Page,
+  canonical: (data: T, base: string) => string,
+  origin: (req: Request) => string,
   html: HtmlRenderer = toHtml,
 ): Router {
   const router = express.Router();
@@ -25,9 +27,10 @@ export function negotiatedPageRouter<T>(
         res.json(data);
         return;
       }
-      const page = render(data);
+      const base = origin(req);
+      const page = render(data, base);
       if (type === 'text/markdown') res.type('text/markdown; charset=utf-8').send(toMarkdown(page));
-      else res.type('text/html; charset=utf-8').send(html(page, canonical(data)));
+      else res.type('text/html; charset=utf-8').send(html(page, canonical(data, base)));
     } catch (err) {
       next(err);
     }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import express, { type Request, type Response, type Router } from 'express';
 import { escapeHtml, toHtml, toHtmlBody, type HtmlRenderer } from '../documents/page';
 import { methodNotAllowed } from '../transports/rest';
+import { perOrigin } from '../transports/public-origin';
 import { APP_ONLY_PAGES, appOnlyPage } from './web-app-pages';
 
 /** Where `npm run build` puts the browser app (vite build): index.html, assets/, .vite/manifest.json. */
@@ -44,14 +45,15 @@ export function webAppShell(dir: string): HtmlRenderer | null {
  * The browser app's own routes: its hashed assets (cached for a year: a new build has new names) and the
  * app-only pages (sign-in, portfolio, …), each the shell around a short server-rendered fallback.
  */
-export function webAppRouter(dir: string, html: HtmlRenderer, baseUrl: string): Router {
+export function webAppRouter(dir: string, html: HtmlRenderer, origin: (req: Request) => string): Router {
   const router = express.Router();
   router.use('/assets', express.static(path.join(dir, 'assets'), { immutable: true, maxAge: '365d', index: false, redirect: false, fallthrough: true }));
   for (const entry of APP_ONLY_PAGES) {
-    const body = html(appOnlyPage(entry, baseUrl), `${baseUrl}/llms.txt`);
-    router.get(entry.path, (_req: Request, res: Response) => {
+    // Each page links to the service's documents at the address the reader reached.
+    const body = perOrigin((base) => html(appOnlyPage(entry, base), `${base}/llms.txt`));
+    router.get(entry.path, (req: Request, res: Response) => {
       res.setHeader('Cache-Control', 'no-cache');
-      res.type('text/html; charset=utf-8').send(body);
+      res.type('text/html; charset=utf-8').send(body(origin(req)));
     });
     router.all(entry.path, methodNotAllowed(['GET']));
   }

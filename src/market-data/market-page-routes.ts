@@ -1,6 +1,7 @@
 import type { Router } from 'express';
 import type { InvokeDeps } from '../registry/invoke';
 import { negotiatedPageRouter } from '../http/negotiated-page';
+import { publicOriginOf } from '../transports/public-origin';
 import type { Block, HtmlRenderer, Inline, Page } from '../documents/page';
 import type { MarketOdds, Quote } from './market-service';
 
@@ -75,12 +76,12 @@ export function marketPage(m: MarketOdds, baseUrl: string): Page {
  * get_market_odds method does.
  */
 export function marketPageRouter(deps: InvokeDeps, html?: HtmlRenderer): Router {
-  const base = deps.services.config.BASE_URL;
   return negotiatedPageRouter(
     '/markets/:slug',
     (slug) => deps.services.markets.odds(slug),
-    (market) => marketPage(market, base),
-    (market) => `${base}/markets/${encodeURIComponent(market.slug)}`,
+    (market, base) => marketPage(market, base),
+    (market, base) => `${base}/markets/${encodeURIComponent(market.slug)}`,
+    (req) => publicOriginOf(req, deps.services.config),
     html,
   );
 }

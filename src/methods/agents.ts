@@ -16,5 +16,5 @@ export const getAgentCard = defineMethod({
   output: AgentCardSchema,
   rest: { method: 'GET', path: '/api/a2a' },
   annotations: { title: 'Agent card', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-  handler: async (ctx) => agentCardOf(ctx.services),
+  handler: async (ctx) => agentCardOf(ctx.services, ctx.call.address.origin),
 });

@@ -100,8 +100,8 @@ export const login = defineMethod({
   handler: async (ctx, input) => {
     const { origin } = ctx.call.credentials;
     // Login CSRF: a page elsewhere must not sign a visitor into an account of its choosing.
-    if (origin !== undefined && !isSameOrigin(origin, ctx.services.config.BASE_URL)) {
-      throw new AppError('FORBIDDEN', 'Cross-site sign-in refused.', { hint: `Sign in from ${ctx.services.config.BASE_URL}.` });
+    if (origin !== undefined && !isSameOrigin(origin, ctx.call.address)) {
+      throw new AppError('FORBIDDEN', 'Cross-site sign-in refused.', { hint: `Sign in from ${ctx.call.address.own[0] ?? ctx.call.address.origin}.` });
     }
     const { user, session } = await ctx.services.identity.login.signIn(input.email, input.password, ctx.clock.now());
     // A fresh token on every sign-in (no session fixation); a session the browser already had ends here.

@@ -25,11 +25,24 @@ export interface Credentials {
   httpMethod?: string;
 }
 
+/** The service's address as one request reached it (src/transports/public-origin.ts builds it). */
+export interface SiteAddress {
+  /** The origin documents, links and hints name: BASE_URL when set, else the address the request reached. */
+  origin: string;
+  /**
+   * The service's own origins this request may use credentials for: an access token's audience must name one,
+   * and a cookie write must come from `origin` and `origin` must be one. Empty when the request named an
+   * address that is not the service's.
+   */
+  own: readonly string[];
+}
+
 export interface CallInfo {
   transport: Transport;
   requestId: string;
   ip: string;
   credentials: Credentials;
+  address: SiteAddress;
   idempotencyKey?: string;
   /** Session cookie changes a method asks the transport to make (login, logout, registration of a person). */
   effects?: CallEffects;

@@ -5,6 +5,7 @@ import type { AnyMethod } from '../registry/method';
 import { A2A_PATH, AGENT_CARD_PATHS, accessOf } from '../documents/agent-card';
 import { SERVICE_SUMMARY, SERVICE_TITLE, marketDataNotice } from '../documents/service-info';
 import { RpcError, isPlainObject, prepareCall, type RpcCallContext } from './rpc-call';
+import { perOrigin } from './public-origin';
 
 /**
  * A2A proper on the JSON-RPC endpoint. Standard A2A clients only call A2A's own methods, so a message whose
@@ -29,13 +30,16 @@ type Part = Record<string, unknown>;
 const HOW_TO = 'Send {"message": {"messageId": "<uuid>", "role": "ROLE_USER", "parts": [{"data": {"skill": "<skill id>", "input": {...}}}]}}.';
 
 export function a2aHandlers(deps: InvokeDeps, skills: ReadonlyMap<string, AnyMethod>): Map<string, RpcHandler> {
-  const cardUrl = `${deps.services.config.BASE_URL}${AGENT_CARD_PATHS[0]}`;
-  const help = helpText(deps, [...skills.values()]);
-  const hint = { hint: `${HOW_TO} Skills and their inputs: ${cardUrl}`, docs: cardUrl };
+  // The texts name the agent card at the address the caller reached.
+  const texts = perOrigin((origin) => {
+    const cardUrl = `${origin}${AGENT_CARD_PATHS[0]}`;
+    return { cardUrl, help: helpText(deps, [...skills.values()], origin), hint: { hint: `${HOW_TO} Skills and their inputs: ${cardUrl}`, docs: cardUrl } };
+  });
 
   const send =
     (wire: Wire): RpcHandler =>
     async (params, ctx) => {
+      const { cardUrl, help, hint } = texts(ctx.call.address.origin);
       const message = readMessage(params, hint);
       // No task is ever created, so a message continuing one refers to a task that does not exist.
       if (typeof message.taskId === 'string' && message.taskId) throw taskNotFound(message.taskId, hint);
@@ -56,20 +60,25 @@ export function a2aHandlers(deps: InvokeDeps, skills: ReadonlyMap<string, AnyMet
       return reply(wire, contextId, [dataPart(wire, result)], { skill: method.name });
     };
 
-  const noTask: RpcHandler = async (params) => {
-    throw taskNotFound(typeof params?.id === 'string' ? params.id : '', hint);
+  const noTask: RpcHandler = async (params, ctx) => {
+    throw taskNotFound(typeof params?.id === 'string' ? params.id : '', texts(ctx.call.address.origin).hint);
   };
-  const noStreaming: RpcHandler = async () => {
-    throw new RpcError(A2A_ERROR.UNSUPPORTED_OPERATION, 'Streaming is not supported: send SendMessage (v0.3: message/send); every answer is immediate.', hint);
+  const noStreaming: RpcHandler = async (_params, ctx) => {
+    throw new RpcError(
+      A2A_ERROR.UNSUPPORTED_OPERATION,
+      'Streaming is not supported: send SendMessage (v0.3: message/send); every answer is immediate.',
+      texts(ctx.call.address.origin).hint,
+    );
   };
-  const noPush: RpcHandler = async () => {
+  const noPush: RpcHandler = async (_params, ctx) => {
     throw new RpcError(
       A2A_ERROR.PUSH_NOTIFICATION_NOT_SUPPORTED,
       'Push notifications are not supported: every answer is immediate and no task is ever created.',
-      hint,
+      texts(ctx.call.address.origin).hint,
     );
   };
-  const noExtendedCard: RpcHandler = async () => {
+  const noExtendedCard: RpcHandler = async (_params, ctx) => {
+    const { cardUrl, hint } = texts(ctx.call.address.origin);
     throw new RpcError(A2A_ERROR.UNSUPPORTED_OPERATION, `There is no extended agent card: the public card is complete (${cardUrl}).`, hint);
   };
 
@@ -136,8 +145,8 @@ function reply(wire: Wire, contextId: string, parts: Part[], metadata?: Record<s
 const dataPart = (wire: Wire, data: unknown): Part => (wire === '1.0' ? { data, mediaType: 'application/json' } : { kind: 'data', data });
 const textPart = (wire: Wire, text: string): Part => (wire === '1.0' ? { text, mediaType: 'text/plain' } : { kind: 'text', text });
 
-/** What a text message gets back: what this is and how to call each skill. Built once. */
-function helpText(deps: InvokeDeps, skills: AnyMethod[]): string {
+/** What a text message gets back: what this is and how to call each skill. Built once per address. */
+function helpText(deps: InvokeDeps, skills: AnyMethod[], origin: string): string {
   const { config } = deps.services;
   const lines = skills.map((m) => {
     const example = m.examples?.[0]?.input ?? {};
@@ -150,11 +159,11 @@ function helpText(deps: InvokeDeps, skills: AnyMethod[]): string {
     '',
     'To run a skill, send a message with one data part {"skill": "<skill id>", "input": {...}}; the answer is a message whose data part holds the result.',
     'Skills marked [needs key] need the header Authorization: Bearer <API key or OAuth access token>. Get a key with register_account and isAgent true (it is shown once).',
-    `The same endpoint (${config.BASE_URL}${A2A_PATH}) also answers plain JSON-RPC 2.0: method = skill id, params = input.`,
+    `The same endpoint (${origin}${A2A_PATH}) also answers plain JSON-RPC 2.0: method = skill id, params = input.`,
     '',
     'Skills:',
     ...lines,
     '',
-    `Input schemas and examples: ${config.BASE_URL}${AGENT_CARD_PATHS[0]}`,
+    `Input schemas and examples: ${origin}${AGENT_CARD_PATHS[0]}`,
   ].join('\n');
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Request, Response } from 'express';
 import type { CallInfo, Credentials, Transport } from '../registry/context';
+import { siteAddressOf, type AddressConfig } from './public-origin';
 
 export const SESSION_COOKIE = 'svc.session-token';
 
@@ -51,13 +52,14 @@ export function carriesCredential(body: unknown): boolean {
   return MISPLACED_KEYS.some((k) => typeof obj[k] === 'string' && /^svc_|^sat_/.test(obj[k]));
 }
 
-export function callInfoFrom(req: Request, res: Response, transport: Transport): CallInfo {
+export function callInfoFrom(req: Request, res: Response, transport: Transport, config: AddressConfig): CallInfo {
   const idem = req.get('idempotency-key');
   return {
     transport,
     requestId: requestIdOf(req, res),
     ip: req.ip ?? req.socket.remoteAddress ?? '0.0.0.0',
     credentials: credentialsOf(req),
+    address: siteAddressOf(req, config),
     ...(idem ? { idempotencyKey: idem } : {}),
   };
 }

@@ -16,6 +16,7 @@ import { A2A_PATH, AGENT_CARD_PATHS } from '../documents/agent-card';
 import { agentCardRouter } from '../documents/agent-card-routes';
 import { methodDocsUrl } from '../documents/service-info';
 import { callInfoFrom } from './http-call';
+import { publicOriginOf } from './public-origin';
 import { methodNotAllowed } from './rest';
 import { a2aHandlers } from './a2a';
 import { RpcError, isPlainObject, prepareCall, type RpcCallContext } from './rpc-call';
@@ -43,8 +44,9 @@ interface Outcome {
  * own `idempotencyKey` param. Session cookies are never set here (agents carry keys, not cookies).
  */
 export function jsonRpcRouter(deps: InvokeDeps): Router {
-  const baseUrl = deps.services.config.BASE_URL;
-  const cardUrl = `${baseUrl}${AGENT_CARD_PATHS[0]}`;
+  const { config } = deps.services;
+  /** The agent card at the address the caller reached. */
+  const cardUrl = (origin: string) => `${origin}${AGENT_CARD_PATHS[0]}`;
   const methods = new Map<string, AnyMethod>(deps.services.registry.methods.filter((m) => onSurface(m, 'jsonrpc')).map((m) => [m.name, m]));
 
   // Errors are logged where they happen (run below); the library's console.warn would print every AppError.
@@ -63,7 +65,8 @@ export function jsonRpcRouter(deps: InvokeDeps): Router {
       }
       const data: Record<string, unknown> = { code: appErr.code, httpStatus: appErr.status };
       if (appErr.hint) data.hint = appErr.hint;
-      data.docs = appErr.docs ?? (method ? methodDocsUrl(baseUrl, method) : cardUrl);
+      const origin = ctx.call.address.origin;
+      data.docs = appErr.docs ?? (method ? methodDocsUrl(origin, method) : cardUrl(origin));
       if (appErr.details !== undefined) data.details = appErr.details;
       if (appErr.status >= 500) data.requestId = ctx.call.requestId;
       throw new RpcError(appErr.rpcCode, appErr.message, data);
@@ -88,22 +91,31 @@ export function jsonRpcRouter(deps: InvokeDeps): Router {
     err instanceof RpcError
       ? createJSONRPCErrorResponse(id, err.code, err.message, err.data)
       : createJSONRPCErrorResponse(id, JSONRPCErrorCode.InternalError, 'Internal error.');
-  server.handleMethodNotFound = async (request: JSONRPCRequest) =>
-    request.id === undefined
-      ? null
-      : createJSONRPCErrorResponse(request.id, JSONRPCErrorCode.MethodNotFound, `Method not found: ${request.method}.`, {
-          hint: `Methods are the skill ids on the agent card (${cardUrl}), plus the A2A methods SendMessage and message/send.`,
-          docs: cardUrl,
-        });
+  server.handleMethodNotFound = async <ServerParams>(request: JSONRPCRequest, ctx: ServerParams) => {
+    if (request.id === undefined) return null;
+    const card = cardUrl((ctx as RpcCallContext).call.address.origin);
+    return createJSONRPCErrorResponse(request.id, JSONRPCErrorCode.MethodNotFound, `Method not found: ${request.method}.`, {
+      hint: `Methods are the skill ids on the agent card (${card}), plus the A2A methods SendMessage and message/send.`,
+      docs: card,
+    });
+  };
 
-  const protocolError = (id: JSONRPCID, code: number, message: string, httpStatus: number, hint: string): JSONRPCResponse =>
-    createJSONRPCErrorResponse(id, code, message, { code: httpStatus === 413 ? 'PAYLOAD_TOO_LARGE' : 'VALIDATION_ERROR', httpStatus, hint, docs: cardUrl });
+  const protocolError = (origin: string, id: JSONRPCID, code: number, message: string, httpStatus: number, hint: string): JSONRPCResponse =>
+    createJSONRPCErrorResponse(id, code, message, {
+      code: httpStatus === 413 ? 'PAYLOAD_TOO_LARGE' : 'VALIDATION_ERROR',
+      httpStatus,
+      hint,
+      docs: cardUrl(origin),
+    });
 
   const one = async (raw: unknown, base: CallInfo): Promise<Outcome> => {
     const problem = envelopeProblem(raw);
     if (problem) {
       const id = isPlainObject(raw) && isJSONRPCID(raw.id) ? raw.id : null;
-      return { invalid: true, response: protocolError(id, JSONRPCErrorCode.InvalidRequest, `Invalid Request: ${problem}.`, 400, ENVELOPE_HINT) };
+      return {
+        invalid: true,
+        response: protocolError(base.address.origin, id, JSONRPCErrorCode.InvalidRequest, `Invalid Request: ${problem}.`, 400, ENVELOPE_HINT),
+      };
     }
     const request = raw as unknown as JSONRPCRequest;
     if (Array.isArray(request.params) && server.hasMethod(request.method)) {
@@ -116,8 +128,8 @@ export function jsonRpcRouter(deps: InvokeDeps): Router {
           {
             code: 'VALIDATION_ERROR',
             httpStatus: 400,
-            hint: `The field names are the input schema of the method; see ${cardUrl}.`,
-            docs: cardUrl,
+            hint: `The field names are the input schema of the method; see ${cardUrl(base.address.origin)}.`,
+            docs: cardUrl(base.address.origin),
           },
         ),
       };
@@ -129,12 +141,14 @@ export function jsonRpcRouter(deps: InvokeDeps): Router {
 
   const handle = async (req: Request, res: Response): Promise<void> => {
     const body: unknown = req.body;
-    const base = callInfoFrom(req, res, 'jsonrpc');
+    const base = callInfoFrom(req, res, 'jsonrpc', config);
     if (Array.isArray(body)) {
       if (body.length === 0 || body.length > BATCH_LIMIT) {
         const message =
           body.length === 0 ? 'Invalid Request: empty batch.' : `Invalid Request: a batch holds at most ${BATCH_LIMIT} calls; this one has ${body.length}.`;
-        res.status(400).json(protocolError(null, JSONRPCErrorCode.InvalidRequest, message, 400, `Send 1 to ${BATCH_LIMIT} calls per batch.`));
+        res
+          .status(400)
+          .json(protocolError(base.address.origin, null, JSONRPCErrorCode.InvalidRequest, message, 400, `Send 1 to ${BATCH_LIMIT} calls per batch.`));
         return;
       }
       const { idempotencyKey: _header, ...batchBase } = base;
@@ -171,11 +185,13 @@ export function jsonRpcRouter(deps: InvokeDeps): Router {
       if (err) {
         const failure = parseFailure(err);
         if (!failure) return next(err);
-        res.status(failure.status).json(protocolError(null, failure.code, failure.message, failure.status, failure.hint));
+        res.status(failure.status).json(protocolError(publicOriginOf(req, config), null, failure.code, failure.message, failure.status, failure.hint));
         return;
       }
       if (req.body === undefined) {
-        res.status(400).json(protocolError(null, JSONRPCErrorCode.ParseError, 'Parse error: the body is empty.', 400, ENVELOPE_HINT));
+        res
+          .status(400)
+          .json(protocolError(publicOriginOf(req, config), null, JSONRPCErrorCode.ParseError, 'Parse error: the body is empty.', 400, ENVELOPE_HINT));
         return;
       }
       handle(req, res).catch(next);

@@ -77,8 +77,6 @@ export function isBearerRejection(err: unknown, call: CallInfo): boolean {
 
 /** Runs a tools/call through the one invoke pipeline and builds the result, success or error, ourselves. */
 export function toolCaller(deps: InvokeDeps, tools: McpTools) {
-  const docs = `${deps.services.config.BASE_URL}/llms-full.txt`;
-
   const errorResult = (err: unknown, call: CallInfo): CallToolResult => {
     const appErr = toAppError(err);
     if (appErr.status >= 500) {
@@ -89,7 +87,7 @@ export function toolCaller(deps: InvokeDeps, tools: McpTools) {
       });
     }
     const body = appErr.toBody(call.requestId);
-    if (!body.docs) body.docs = docs;
+    if (!body.docs) body.docs = `${call.address.origin}/llms-full.txt`;
     return { isError: true, structuredContent: { ...body }, content: [{ type: 'text', text: JSON.stringify(body) }] };
   };
 

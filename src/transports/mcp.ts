@@ -7,7 +7,8 @@ import type { InvokeDeps } from '../registry/invoke';
 import type { CallInfo } from '../registry/context';
 import { AppError, toAppError } from '../errors/app-error';
 import { callInfoFrom } from './http-call';
-import { originGuard } from './origin-guard';
+import { originProblem } from './origin-guard';
+import { siteAddressOf } from './public-origin';
 import { buildMcpTools, isBearerRejection, toolCaller } from './mcp-tools';
 
 const INSTRUCTIONS =
@@ -44,12 +45,10 @@ export function mcpRouter(deps: InvokeDeps): Router {
   const { config, log, authenticator } = deps.services;
   const tools = buildMcpTools(deps.services.registry);
   const callTool = toolCaller(deps, tools);
-  const guard = originGuard(config.BASE_URL);
   // Server builds an Ajv instance per construction unless given one: share one across requests.
   const jsonSchemaValidator = new AjvJsonSchemaValidator();
   const parseJson = express.json({ limit: '100kb' });
-  const endpoint = `${config.BASE_URL}/mcp`;
-  const serverInfo = { name: 'paper-trading-service', title: 'Prediction-market paper trading', version: '1.0.0', websiteUrl: config.BASE_URL };
+  const serverInfo = (origin: string) => ({ name: 'paper-trading-service', title: 'Prediction-market paper trading', version: '1.0.0', websiteUrl: origin });
 
   /** A request whose every message is a keyed tool call checks the bearer itself, in invoke(): no second lookup. */
   const checksOwnCredentials = (message: unknown): boolean => {
@@ -66,7 +65,7 @@ export function mcpRouter(deps: InvokeDeps): Router {
   };
 
   const handle = async (req: Request, res: Response) => {
-    const call: CallInfo = callInfoFrom(req, res, 'mcp');
+    const call: CallInfo = callInfoFrom(req, res, 'mcp', config);
     delete call.credentials.sessionToken;
     const id = rpcIdOf(req.body);
     try {
@@ -81,7 +80,11 @@ export function mcpRouter(deps: InvokeDeps): Router {
       }
 
       let rejected: AppError | undefined;
-      const server = new Server(serverInfo, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS, jsonSchemaValidator });
+      const server = new Server(serverInfo(call.address.origin), {
+        capabilities: { tools: { listChanged: false } },
+        instructions: INSTRUCTIONS,
+        jsonSchemaValidator,
+      });
       server.setRequestHandler(ListToolsRequestSchema, () => tools.list);
       server.setRequestHandler(CallToolRequestSchema, async (request) => {
         const outcome = await callTool(request.params.name, request.params.arguments, call);
@@ -92,7 +95,7 @@ export function mcpRouter(deps: InvokeDeps): Router {
       transport.onerror = (err) => log.debug('mcp transport', { requestId: call.requestId, err: err.message });
       await server.connect(transport);
       try {
-        const response = await transport.handleRequest(webRequestOf(req, endpoint), { parsedBody: req.body });
+        const response = await transport.handleRequest(webRequestOf(req, `${call.address.origin}/mcp`), { parsedBody: req.body });
         if (rejected) return refuseCredential(res, rejected, id);
         res.status(response.status);
         response.headers.forEach((value, name) => res.setHeader(name, value));
@@ -117,11 +120,12 @@ export function mcpRouter(deps: InvokeDeps): Router {
 
   const router = express.Router();
   router.all('/mcp', (req, res, next) => {
-    const problem = guard(req);
+    const address = siteAddressOf(req, config);
+    const problem = originProblem(req, address);
     if (!problem) return next();
     sendRpcError(res, 403, null, -32000, `Forbidden: ${problem}.`, {
       code: 'FORBIDDEN',
-      hint: `DNS-rebinding protection: connect to ${endpoint} by its own name, from a native client or a page on this origin.`,
+      hint: `DNS-rebinding protection: connect to ${address.own[0] ? `${address.own[0]}/mcp` : '/mcp at localhost, 127.0.0.1 or the host of BASE_URL'} by its own name, from a native client or a page on this origin.`,
       httpStatus: 403,
     });
   });

@@ -6,7 +6,7 @@ import { inputSchemaOf } from '../documents/json-schema';
 import { jsonBody } from './json-body';
 import { callInfoFrom, SESSION_COOKIE } from './http-call';
 import { AppError } from '../errors/app-error';
-import type { CallEffects } from '../registry/context';
+import type { CallInfo } from '../registry/context';
 
 type Coercer = (query: Record<string, unknown>) => Record<string, unknown>;
 
@@ -37,11 +37,11 @@ export function restRouter(registry: Registry, deps: InvokeDeps): Router {
     const coerce = queryCoercer(method);
     const handler = async (req: Request, res: Response, next: NextFunction) => {
       try {
-        const call = callInfoFrom(req, res, 'rest');
+        const call = callInfoFrom(req, res, 'rest', deps.services.config);
         const body = req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? req.body : req.body === undefined ? {} : req.body;
         const input = Array.isArray(body) || typeof body !== 'object' ? body : { ...coerce(req.query as Record<string, unknown>), ...body, ...req.params };
         const result = await invoke(deps, method, input, call);
-        applyEffects(res, call.effects, deps);
+        applyEffects(res, call);
         // What res.json would send (same bytes and Content-Type), with a frozen result's text reused.
         res.status(status).type('application/json').send(jsonBody(result));
       } catch (err) {
@@ -76,9 +76,11 @@ export function methodNotAllowed(verbs: string[]) {
   };
 }
 
-export function applyEffects(res: Response, effects: CallEffects | undefined, deps: InvokeDeps): void {
+/** Session cookie changes a method asked for; the cookie is Secure when the address the caller reached is https. */
+export function applyEffects(res: Response, call: CallInfo): void {
+  const { effects } = call;
   if (!effects) return;
-  const secure = deps.services.config.BASE_URL.startsWith('https://');
+  const secure = call.address.origin.startsWith('https://');
   if (effects.setSession) {
     res.cookie(SESSION_COOKIE, effects.setSession.token, { httpOnly: true, sameSite: 'lax', secure, path: '/', maxAge: effects.setSession.maxAgeS * 1000 });
   }

@@ -8,7 +8,7 @@ describe.each(backends())('OAuth discovery and bearer challenges on $name', (bac
   let base: string;
   beforeAll(async () => {
     t = await startTestApp(backend);
-    base = t.config.BASE_URL;
+    base = t.config.BASE_URL!;
   });
   afterAll(async () => t.close());
 

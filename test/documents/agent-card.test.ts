@@ -31,9 +31,9 @@ describe.each(backends())('agent card on $name', (backend) => {
     expect(wellKnown.headers['access-control-allow-origin']).toBe('*');
   });
 
-  test('the card is built once per process: the same object every time', () => {
-    expect(agentCardOf(t.services)).toBe(agentCardOf(t.services));
-    expect(card).toEqual(agentCardOf(t.services));
+  test('the card is built once per process and address: the same object every time', () => {
+    expect(agentCardOf(t.services, BASE)).toBe(agentCardOf(t.services, BASE));
+    expect(card).toEqual(agentCardOf(t.services, BASE));
   });
 
   test('the card matches the output schema of agent.getCard', () => {

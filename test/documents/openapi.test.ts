@@ -39,7 +39,7 @@ describe.each(backends())('OpenAPI document on $name', (backend) => {
     expect(validator.version).toBe('3.1');
     expect(doc.openapi).toBe('3.1.0');
     expect(doc.info.version).toBe('1.0.0');
-    expect(doc.servers).toEqual([{ url: t.config.BASE_URL }]);
+    expect(doc.servers).toEqual([{ url: t.config.BASE_URL! }]);
   });
 
   test('when /api/openapi.json is read, then it is byte-identical to /openapi.json', async () => {
@@ -111,7 +111,7 @@ describe.each(backends())('OpenAPI document on $name', (backend) => {
   test('security follows each method: public → none, key → bearer or OAuth (scope agent), session → the session cookie only', () => {
     const schemes = doc.components.securitySchemes;
     expect(schemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
-    expect(schemes.oauth2.flows.clientCredentials).toMatchObject({ tokenUrl: `${t.config.BASE_URL}/oauth/token`, scopes: { agent: expect.any(String) } });
+    expect(schemes.oauth2.flows.clientCredentials).toMatchObject({ tokenUrl: `${t.config.BASE_URL!}/oauth/token`, scopes: { agent: expect.any(String) } });
     expect(schemes.sessionCookie).toMatchObject({ type: 'apiKey', in: 'cookie', name: 'svc.session-token' });
     expect(doc.security).toEqual([{ bearerAuth: [] }, { oauth2: ['agent'] }]);
     for (const m of restMethods) {
@@ -150,7 +150,7 @@ describe.each(backends())('OpenAPI document on $name', (backend) => {
   });
 
   test('when market data is mirrored (MARKET_FEED=polymarket), then the document says it lags and is not the official feed', () => {
-    const mirrored = buildOpenApi(buildRegistry(), testConfig({ MARKET_FEED: 'polymarket', MARKET_SYNC_INTERVAL_S: 45 }));
+    const mirrored = buildOpenApi(buildRegistry(), testConfig({ MARKET_FEED: 'polymarket', MARKET_SYNC_INTERVAL_S: 45 }), 'http://localhost:3000');
     expect(mirrored.info.description).toMatch(/mirrored from Polymarket every 45 seconds/);
     expect(mirrored.info.description).toMatch(/not its official feed/);
   });

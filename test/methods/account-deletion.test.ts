@@ -41,9 +41,9 @@ describe.each(backends())('delete_account on $name', (backend) => {
     prices.set(open.yes, 0.5, 0.5);
     expect((await buy(open, 50)).status).toBe(200);
     const token = await accessToken(t, { id, apiKey });
-    const login = await t.api.post('/api/auth/login').set('Origin', t.config.BASE_URL).send({ email, password: 'password123' });
+    const login = await t.api.post('/api/auth/login').set('Origin', t.config.BASE_URL!).send({ email, password: 'password123' });
     const cookie = sessionCookieOf(login)!;
-    return { id, apiKey, email, token, cookie, open, session: { Cookie: cookie, Origin: t.config.BASE_URL } };
+    return { id, apiKey, email, token, cookie, open, session: { Cookie: cookie, Origin: t.config.BASE_URL! } };
   }
 
   const boardIds = async (query: Record<string, string>) =>
@@ -68,7 +68,7 @@ describe.each(backends())('delete_account on $name', (backend) => {
     }
     expect((await rpcCall(t, 'get_balance', {}, bearer(a.apiKey))).error.data.code).toBe('UNAUTHORIZED');
     expect((await mcpCall(t, 'get_balance', {}, bearer(a.token))).error.data.code).toBe('UNAUTHORIZED');
-    const relogin = await t.api.post('/api/auth/login').set('Origin', t.config.BASE_URL).send({ email: a.email, password: 'password123' });
+    const relogin = await t.api.post('/api/auth/login').set('Origin', t.config.BASE_URL!).send({ email: a.email, password: 'password123' });
     expect(relogin.status).toBe(401);
     expect((await auditLedger(t.services.db)).violations).toEqual([]);
   });

@@ -14,7 +14,7 @@ describe.each(backends())('update_profile, change_password and logout_all on $na
   afterAll(async () => t.close());
 
   const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
-  const site = () => t.config.BASE_URL;
+  const site = () => t.config.BASE_URL!;
   const balance = (headers: Record<string, string>) => t.api.get('/api/user/balance').set(headers);
   const login = async (email: string, password: string) => {
     const res = await t.api.post('/api/auth/login').set('Origin', site()).send({ email, password });

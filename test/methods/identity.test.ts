@@ -14,7 +14,7 @@ describe.each(backends())('identity: key rotation, sessions and CSRF on $name', 
 
   beforeAll(async () => {
     t = await startTestApp(backend, { clock, log: createLogger('debug', {}, (line) => logLines.push(line)) });
-    base = t.config.BASE_URL;
+    base = t.config.BASE_URL!;
   });
   afterAll(async () => t.close());
 

@@ -46,7 +46,7 @@ describe.each(backends())('get_account on $name', (backend) => {
 
   test('when a person has traded from the browser, then balance, level and unread count agree with the portfolio, the trader stats and the notifications', async () => {
     const { user, cookie } = await register();
-    const session = { Cookie: cookie!, Origin: t.config.BASE_URL };
+    const session = { Cookie: cookie!, Origin: t.config.BASE_URL! };
     const m = await seedMarket(t.services.db);
     prices.set(m.yes, 0.5, 0.5);
     const bought = await t.api.post('/api/trade').set(session).send({ marketId: m.id, marketSlug: m.slug, tokenId: m.yes, outcome: 'YES', amount: 40 });

@@ -62,13 +62,13 @@ export async function signedInPerson(
   if (over.isAgent) {
     const reg = await t.api.post('/api/auth/register').send({ email, password, displayName: `Bot${counter}`.slice(0, 20), isAgent: true });
     if (reg.status !== 201) throw new Error(`registration failed: ${reg.status}`);
-    const login = await t.api.post('/api/auth/login').set('Origin', t.config.BASE_URL).send({ email, password });
+    const login = await t.api.post('/api/auth/login').set('Origin', t.config.BASE_URL!).send({ email, password });
     const cookie = sessionCookieOf(login);
     if (login.status !== 200 || !cookie) throw new Error(`login failed: ${login.status} ${JSON.stringify(login.body)}`);
-    return { id: reg.body.user.id, email, password, cookie, origin: t.config.BASE_URL };
+    return { id: reg.body.user.id, email, password, cookie, origin: t.config.BASE_URL! };
   }
   const res = await t.api.post('/api/auth/register').send({ email, password, displayName: `Person${counter}`.slice(0, 20) });
   const cookie = sessionCookieOf(res);
   if (res.status !== 201 || !cookie) throw new Error(`registration did not sign in: ${res.status} ${JSON.stringify(res.headers['set-cookie'])}`);
-  return { id: res.body.user.id, email, password, cookie, origin: t.config.BASE_URL };
+  return { id: res.body.user.id, email, password, cookie, origin: t.config.BASE_URL! };
 }

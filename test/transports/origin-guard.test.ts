@@ -1,8 +1,7 @@
 import type { Request } from 'express';
-import { originGuard } from '../../src/transports/origin-guard';
+import { originProblem } from '../../src/transports/origin-guard';
 
-const guard = originGuard('https://trade.example.com');
-const check = (headers: Record<string, string>) => guard({ headers } as unknown as Request);
+const check = (headers: Record<string, string>) => originProblem({ headers } as unknown as Request, { own: ['https://trade.example.com'] });
 
 describe('DNS-rebinding guard for /mcp', () => {
   test.each([
@@ -25,5 +24,12 @@ describe('DNS-rebinding guard for /mcp', () => {
     ['a non-web Origin scheme', { host: 'localhost:3000', origin: 'chrome-extension://abc' }],
   ])('when the request carries %s, then it is refused', (_label, headers) => {
     expect(check(headers)).toEqual(expect.any(String));
+  });
+
+  test("when the request reached a name that is not the service's (no own address), then only loopback names pass", () => {
+    const none = (headers: Record<string, string>) => originProblem({ headers } as unknown as Request, { own: [] });
+    expect(none({ host: 'localhost:3000' })).toBeNull();
+    expect(none({ host: 'attacker.example:3000' })).toEqual(expect.any(String));
+    expect(none({ host: 'localhost:3000', origin: 'http://attacker.example:3000' })).toEqual(expect.any(String));
   });
 });
