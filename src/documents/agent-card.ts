@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Services } from '../services';
+import type { MethodServices } from '../registry/method-services';
 import { onSurface, type AnyMethod } from '../registry/method';
 import { inputSchemaOf } from './json-schema';
 import { SERVICE_SUMMARY, SERVICE_TITLE, marketDataNotice } from './service-info';
@@ -107,19 +107,22 @@ export type AgentCard = z.input<typeof AgentCardSchema>;
 /** Identifies the calling convention of this agent: a data part {skill, input} runs a skill. */
 export const SKILL_CALL_EXTENSION = 'skill-call/v1';
 
-const cache = new WeakMap<Services, { card: AgentCard; json: string }>();
+/** What the card is built from: BASE_URL and the registry. */
+type CardSource = Pick<MethodServices, 'config' | 'registry'>;
+
+const cache = new WeakMap<CardSource, { card: AgentCard; json: string }>();
 
 /** The card of this process, built once per Services (it depends only on BASE_URL and the registry). */
-export function agentCardOf(services: Services): AgentCard {
+export function agentCardOf(services: CardSource): AgentCard {
   return cached(services).card;
 }
 
 /** The card serialized once, for the static well-known routes. */
-export function agentCardJsonOf(services: Services): string {
+export function agentCardJsonOf(services: CardSource): string {
   return cached(services).json;
 }
 
-function cached(services: Services): { card: AgentCard; json: string } {
+function cached(services: CardSource): { card: AgentCard; json: string } {
   let entry = cache.get(services);
   if (!entry) {
     const card = buildAgentCard(services);
@@ -147,7 +150,7 @@ export function accessOf(m: AnyMethod): Access {
   return m.auth === 'public' ? 'public' : m.auth === 'optional' ? 'key-optional' : 'requires-key';
 }
 
-export function buildAgentCard(services: Services): AgentCard {
+export function buildAgentCard(services: CardSource): AgentCard {
   const { config, registry } = services;
   const base = config.BASE_URL;
   const endpoint = `${base}${A2A_PATH}`;
