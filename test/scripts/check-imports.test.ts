@@ -29,6 +29,7 @@ describe('scripts/check-imports.js', () => {
     });
     const r = check(dir);
     expect(r.stderr).toBe('');
+    expect(r.stdout).toContain('no import cycle, every import points down the layers');
     expect(r.status).toBe(0);
   });
 
@@ -64,6 +65,7 @@ describe('scripts/check-imports.js', () => {
   it('src/ itself has no import cycle and no upward import', () => {
     const r = check('src');
     expect(r.stderr).toBe('');
+    expect(r.stdout).toMatch(/^src: \d+ files, no import cycle, every import points down the layers$/m);
     expect(r.status).toBe(0);
   }, 60_000);
 });
