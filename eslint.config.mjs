@@ -1,6 +1,12 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+// The server's layers (src/), top to bottom; a file imports its own layer or one below, never one above:
+//   entry (main.ts, start.ts) → http (incl. http/pages/) → services.ts → transports + documents → registry + methods
+//   → market-data → domain → auth → limits → db → base (errors, config, logger, clock).
+// Checked with no import cycle (type-only imports included) by scripts/check-imports.js, which `npm run lint`
+// runs after eslint; the table and its reasons live there.
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'data/**', 'coverage/**', 'schemas/**'] },
   js.configs.recommended,

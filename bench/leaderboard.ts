@@ -15,7 +15,7 @@ import { hashSecret } from '../src/auth/api-keys';
 import { startService } from '../src/start';
 import { TradingService } from '../src/domain/trading/trading-service';
 import { TradeHooks } from '../src/domain/trading/trade-hooks';
-import type { PriceService } from '../src/market-data/price-service';
+import type { PriceService } from '../src/domain/trading/price-service';
 
 /**
  * npm run bench:leaderboard — 100,000 accounts and 5,000,000 trades generated set-based in PostgreSQL, the

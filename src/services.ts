@@ -2,60 +2,34 @@ import type { Config } from './config';
 import type { Database } from './db/database';
 import type { Logger } from './logger';
 import type { Registry } from './registry/registry';
-import type { MethodContext, Clock } from './registry/context';
+import type { Clock } from './clock';
+import type { MethodServices } from './registry/method-services';
 import { AccountService } from './domain/accounts/account-service';
 import { AccountDeletion } from './domain/accounts/account-deletion';
 import { AccountSettings } from './domain/accounts/account-settings';
-import type { Authenticator } from './auth/authenticator';
-import { createIdentity, type Identity } from './auth/identity';
-import type { PriceService } from './market-data/price-service';
+import { createIdentity } from './auth/identity';
+import type { PriceService } from './domain/trading/price-service';
 import { createMarketData } from './market-data/market-data';
 import type { MarketFeed } from './market-data/feed';
-import type { MarketService } from './market-data/market-service';
 import type { MarketSync } from './market-data/market-sync';
 import { IdempotencyStore } from './domain/idempotency/idempotency-store';
 import { TradeHooks } from './domain/trading/trade-hooks';
 import { TradingService } from './domain/trading/trading-service';
 import { TradeHistory } from './domain/trading/trade-history';
 import { SettlementService } from './domain/trading/settlement-service';
-import { createTrackRecord, type TrackRecord } from './domain/track-record';
+import { createTrackRecord } from './domain/track-record';
 import { CommunityMarketService } from './domain/community/community-market-service';
-import { createRateLimiter, type RateLimiter } from './http/rate-limiter';
+import { createRateLimiter, type RateLimiter } from './limits/rate-limiter';
 
-/** Everything a handler can reach through ctx.services. Built once per process (or per test app). */
-export interface Services {
-  config: Config;
-  db: Database;
-  log: Logger;
-  clock: Clock;
-  registry: Registry;
-  accounts: AccountService;
-  /** delete_account: erases an account's personal data, keeps its books. */
-  accountDeletion: AccountDeletion;
-  /** update_profile and change_password. */
-  accountSettings: AccountSettings;
-  authenticator: Authenticator;
-  limiter: RateLimiter;
-  /** Access tokens, browser sessions and sign-in (src/auth/identity.ts). */
-  identity: Identity;
+/** Everything the process holds, built once per process (or per test app): what a handler reaches through
+ * ctx.services (MethodServices, owned by the registry) and what only the process needs (the feed, the sync job). */
+export interface Services extends MethodServices {
   prices: PriceService;
   /** The venue chosen by MARKET_FEED (simulated or polymarket). */
   feed: MarketFeed;
-  /** Market reads: search, odds, price history. */
-  markets: MarketService;
   /** The mirror job; tests drive it with runOnce(). */
   marketSync: MarketSync;
-  idempotency: IdempotencyStore;
   tradeHooks: TradeHooks;
-  trading: TradingService;
-  /** The caller's own fills (list_trades). */
-  tradeHistory: TradeHistory;
-  settlement: SettlementService;
-  /** Leaderboards, stats and reputation, XP and badges, daily challenges, notifications. */
-  trackRecord: TrackRecord;
-  community: CommunityMarketService;
-  /** Set by the sessions module: signs a person in after registration (isAgent false). */
-  signInAfterRegistration?: (ctx: MethodContext, userId: string) => Promise<void>;
   /** Extra readiness checks (market feed status) for GET /ready. */
   readiness?: () => Promise<Record<string, { status: string; ok: boolean }>>;
   /** Background work to stop on shutdown (sync jobs, timers). */

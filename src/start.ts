@@ -6,8 +6,8 @@ import { createServices, type Services } from './services';
 import { buildRegistry } from './methods';
 import { createApp } from './http/app';
 import { systemClock, type Clock } from './registry/context';
-import type { RateLimiter } from './http/rate-limiter';
-import type { PriceService } from './market-data/price-service';
+import type { RateLimiter } from './limits/rate-limiter';
+import type { PriceService } from './domain/trading/price-service';
 
 export interface RunningService {
   app: Express;

@@ -3,7 +3,7 @@ import { defineConfig } from 'vite';
 
 /**
  * The browser app: built into dist/web (hashed files under assets/, the manifest under .vite/) and served
- * by the service itself (src/http/web-app.ts). No React plugin: Vite's own transformer compiles JSX, and
+ * by the service itself (src/http/pages/web-app.ts). No React plugin: Vite's own transformer compiles JSX, and
  * fast refresh is not worth a Babel toolchain here.
  */
 export default defineConfig({

@@ -1,8 +1,8 @@
 import { AppError } from '../errors/app-error';
-import type { AuthMode } from '../registry/method';
-import type { CallInfo, Clock, Principal, Transport } from '../registry/context';
+import type { Clock } from '../clock';
+import type { AuthMode, CallInfo, Principal, Transport } from './caller';
 import type { Queryable } from '../db/database';
-import type { RateLimiter } from '../http/rate-limiter';
+import type { RateLimiter } from '../limits/rate-limiter';
 import { API_KEY_PATTERN, hashSecret } from './api-keys';
 import { isSameOrigin, isWrite } from './same-origin';
 import type { VerifiedToken } from './access-tokens';

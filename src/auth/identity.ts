@@ -1,6 +1,7 @@
 import type { Database } from '../db/database';
-import type { RateLimiter } from '../http/rate-limiter';
-import type { Clock, MethodContext } from '../registry/context';
+import type { RateLimiter } from '../limits/rate-limiter';
+import type { Clock } from '../clock';
+import type { CallInfo } from './caller';
 import { AccessTokenStore } from './access-tokens';
 import { Authenticator } from './authenticator';
 import { LoginService } from './login';
@@ -13,8 +14,11 @@ export interface Identity {
   sessions: SessionStore;
   login: LoginService;
   /** Opens a browser session for a person who just registered (REST only: the cookie needs a browser). */
-  signInAfterRegistration: (ctx: MethodContext, userId: string) => Promise<void>;
+  signInAfterRegistration: SignInAfterRegistration;
 }
+
+/** What it reads of the method context: the call (to set the cookie on) and the clock. */
+export type SignInAfterRegistration = (ctx: { call: CallInfo; clock: Clock }, userId: string) => Promise<void>;
 
 export function createIdentity(args: { db: Database; clock: Clock; limiter: RateLimiter }): Identity {
   const { db, clock, limiter } = args;

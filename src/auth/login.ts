@@ -1,6 +1,6 @@
 import { AppError } from '../errors/app-error';
 import type { Queryable } from '../db/database';
-import type { RateLimiter } from '../http/rate-limiter';
+import type { RateLimiter } from '../limits/rate-limiter';
 import { DUMMY_PASSWORD_HASH, verifyPassword } from './passwords';
 import type { SessionStore } from './sessions';
 

@@ -1,4 +1,4 @@
-import type { SiteAddress } from '../registry/context';
+import type { SiteAddress } from './caller';
 
 /** HTTP methods that never change state: a cookie may authenticate them from anywhere (SameSite=Lax allows it). */
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);

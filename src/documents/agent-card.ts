@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Services } from '../services';
+import type { MethodServices } from '../registry/method-services';
 import { onSurface, type AnyMethod } from '../registry/method';
 import { inputSchemaOf } from './json-schema';
 import { perOrigin } from '../transports/public-origin';
@@ -108,19 +108,22 @@ export type AgentCard = z.input<typeof AgentCardSchema>;
 /** Identifies the calling convention of this agent: a data part {skill, input} runs a skill. */
 export const SKILL_CALL_EXTENSION = 'skill-call/v1';
 
-const cache = new WeakMap<Services, (origin: string) => { card: AgentCard; json: string }>();
+/** What the card is built from: the registry (and the address it is served at). */
+type CardSource = Pick<MethodServices, 'config' | 'registry'>;
+
+const cache = new WeakMap<CardSource, (origin: string) => { card: AgentCard; json: string }>();
 
 /** The card at one of the service's addresses, built once per Services and address (it depends on nothing else). */
-export function agentCardOf(services: Services, origin: string): AgentCard {
+export function agentCardOf(services: CardSource, origin: string): AgentCard {
   return cached(services, origin).card;
 }
 
 /** The card serialized once per address, for the well-known routes. */
-export function agentCardJsonOf(services: Services, origin: string): string {
+export function agentCardJsonOf(services: CardSource, origin: string): string {
   return cached(services, origin).json;
 }
 
-function cached(services: Services, origin: string): { card: AgentCard; json: string } {
+function cached(services: CardSource, origin: string): { card: AgentCard; json: string } {
   let byOrigin = cache.get(services);
   if (!byOrigin) {
     byOrigin = perOrigin((at) => {
@@ -150,7 +153,7 @@ export function accessOf(m: AnyMethod): Access {
   return m.auth === 'public' ? 'public' : m.auth === 'optional' ? 'key-optional' : 'requires-key';
 }
 
-export function buildAgentCard(services: Services, base: string): AgentCard {
+export function buildAgentCard(services: CardSource, base: string): AgentCard {
   const { config, registry } = services;
   const endpoint = `${base}${A2A_PATH}`;
   const methods = registry.methods.filter((m) => onSurface(m, 'jsonrpc'));

@@ -3,9 +3,9 @@ import { AREAS } from './service-info';
 import { AgentCardSchema } from './agent-card';
 import { toJsonSchema } from './json-schema';
 import { errorResponses, jsonResponse, type PathItem, type ResponseObject, type SecurityRequirement } from './openapi-parts';
-import { oauthPaths } from '../auth/oauth-openapi';
-import { marketPagePaths } from '../market-data/market-page-openapi';
-import { communityMarketPagePaths } from '../http/community-market-page-openapi';
+import { oauthPaths } from './oauth-openapi';
+import { marketPagePaths } from './market-page-openapi';
+import { communityMarketPagePaths } from './community-market-page-openapi';
 
 /**
  * The extension point for HTTP endpoints that are not registry methods (probes, documents, protocol

@@ -3,7 +3,7 @@ import { toJsonSchema } from './json-schema';
 import { errorResponses, type PathItem } from './openapi-parts';
 
 /**
- * The OpenAPI entry of a page served by negotiatedPageRouter (src/http/negotiated-page.ts): GET only, public,
+ * The OpenAPI entry of a page served by negotiatedPageRouter (src/http/pages/negotiated-page.ts): GET only, public,
  * JSON for Accept: application/json (the given registry method's output), markdown for text/markdown,
  * plain HTML otherwise; 404 when the slug names nothing.
  */

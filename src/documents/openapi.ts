@@ -1,6 +1,6 @@
 import type { Config } from '../config';
 import type { ErrorCode } from '../errors/app-error';
-import { limitsFromConfig } from '../http/rate-limiter';
+import { limitsFromConfig } from '../limits/rate-limiter';
 import { onSurface, type AnyMethod, type LimitClass } from '../registry/method';
 import type { Registry } from '../registry/registry';
 import { extraPaths } from './extra-paths';

@@ -54,7 +54,7 @@ const STYLE =
   'body{font:16px/1.5 system-ui,sans-serif;max-width:52rem;margin:2rem auto;padding:0 1rem;color:#1b1b1b}' +
   'pre{background:#f4f4f4;padding:.75rem;overflow:auto;font-size:.85rem}code{font-size:.9em}blockquote{margin:0;padding-left:1rem;border-left:3px solid #ccc}';
 
-/** A page as HTML: plain (toHtml) or inside the web app's shell (src/http/web-app.ts). */
+/** A page as HTML: plain (toHtml) or inside the web app's shell (src/http/pages/web-app.ts). */
 export type HtmlRenderer = (page: Page, markdownHref: string) => string;
 
 /** The page's content alone, as the HTML inside <main>. */

@@ -7,13 +7,13 @@ import type { InvokeDeps } from '../registry/invoke';
 import { requestIdOf } from '../transports/http-call';
 import { jsonRpcRouter } from '../transports/jsonrpc';
 import { mcpRouter } from '../transports/mcp';
-import { documentsRouter } from '../documents/routes';
-import { marketPageRouter } from '../market-data/market-page-routes';
-import { communityMarketPageRouter } from './community-market-page-routes';
-import { oauthRouter } from '../auth/oauth-routes';
+import { documentsRouter } from './pages/documents-routes';
+import { marketPageRouter } from './pages/market-page-routes';
+import { communityMarketPageRouter } from './pages/community-market-page-routes';
+import { oauthRouter } from './oauth-routes';
 import { hardening } from './hardening';
 import { enterWhenRouted } from './enter-when-routed';
-import { appPageRenderer, defaultWebDir, webAppRouter } from './web-app';
+import { appPageRenderer, defaultWebDir, webAppRouter } from './pages/web-app';
 import { readinessReport } from './readiness';
 import { publicOriginOf } from '../transports/public-origin';
 

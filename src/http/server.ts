@@ -1,8 +1,14 @@
 import type { Server } from 'node:http';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
-import type { RunningService } from '../start';
+import type { Express } from 'express';
 import { createAppServer } from './app-server';
+
+/** What it serves: the app, and how to stop the rest of the service after the drain (src/start.ts's RunningService). */
+export interface Servable {
+  app: Express;
+  stop(): Promise<void>;
+}
 
 export interface Serving {
   server: Server;
@@ -11,7 +17,7 @@ export interface Serving {
 }
 
 /** Listens on HOST:PORT and returns a graceful shutdown; main wires it to SIGTERM/SIGINT. */
-export function serve(service: RunningService, config: Pick<Config, 'PORT' | 'HOST'>, log: Logger, drainTimeoutMs = 15_000): Promise<Serving> {
+export function serve(service: Servable, config: Pick<Config, 'PORT' | 'HOST'>, log: Logger, drainTimeoutMs = 15_000): Promise<Serving> {
   return new Promise((resolve, reject) => {
     const server = createAppServer(service.app);
     server.listen(config.PORT, config.HOST);

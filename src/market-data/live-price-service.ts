@@ -1,9 +1,9 @@
 import type { Database } from '../db/database';
 import { AppError } from '../errors/app-error';
 import type { Logger } from '../logger';
-import type { Clock } from '../registry/context';
+import type { Clock } from '../clock';
 import { FeedError, type MarketFeed } from './feed';
-import type { LivePrice, PriceService } from './price-service';
+import type { LivePrice, PriceService } from '../domain/trading/price-service';
 
 export interface LivePriceOptions {
   maxAgeS: number;

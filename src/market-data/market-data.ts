@@ -2,14 +2,14 @@ import type { Config } from '../config';
 import { ConcurrencyGate } from '../db/concurrency-gate';
 import type { Database } from '../db/database';
 import type { Logger } from '../logger';
-import type { Clock } from '../registry/context';
+import type { Clock } from '../clock';
 import type { MarketFeed } from './feed';
 import { LivePriceService } from './live-price-service';
 import { MarketService } from './market-service';
 import { MarketStore } from './market-store';
 import { MarketSync } from './market-sync';
 import { PolymarketFeed } from './polymarket/polymarket-feed';
-import type { PriceService } from './price-service';
+import type { PriceService } from '../domain/trading/price-service';
 import { SimulatedFeed } from './simulated/simulated-feed';
 
 export interface MarketData {

@@ -3,7 +3,7 @@ import { fromMicro, type Micro } from '../domain/money/micro';
 import { AppError, toAppError } from '../errors/app-error';
 import { isDatabaseUnavailable } from '../errors/database-unavailable';
 import type { Logger } from '../logger';
-import type { Clock } from '../registry/context';
+import type { Clock } from '../clock';
 import { FeedError, type FeedSource, type MarketFeed, type PricePoint } from './feed';
 import type { ConcurrencyGate } from '../db/concurrency-gate';
 import { findMarketRows } from './market-search';
@@ -12,7 +12,7 @@ import { CATEGORIES_SQL, decodeListCursor, listStatement, type ListedRow, type L
 import type { MarketStore } from './market-store';
 import { MARKET_COLUMNS, MARKET_JOINS, toMarketView, type MarketRow, type MarketView, type MarketViewRow } from './market-view';
 import { localPoints, locallyCovered, rangeFor, type Interval } from './price-history';
-import type { LivePrice, PriceService } from './price-service';
+import type { LivePrice, PriceService } from '../domain/trading/price-service';
 
 export interface Quote {
   bid: number | null;

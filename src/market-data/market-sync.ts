@@ -1,6 +1,6 @@
 import type { Database } from '../db/database';
 import type { Logger } from '../logger';
-import type { Clock } from '../registry/context';
+import type { Clock } from '../clock';
 import { tryAdvisoryLock } from './advisory-lock';
 import { FeedError, type FeedMarket, type MarketFeed } from './feed';
 import type { MarketStore } from './market-store';

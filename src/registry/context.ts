@@ -1,67 +1,15 @@
-import type { Services } from '../services';
+import type { CallInfo, Principal } from '../auth/caller';
+import type { Clock } from '../clock';
+import type { MethodServices } from './method-services';
 import type { Logger } from '../logger';
 import type { Queryable } from '../db/database';
 
-export type Transport = 'rest' | 'jsonrpc' | 'mcp' | 'a2a' | 'internal';
-
-/** Who is calling. `via` tells which door they came through. */
-export interface Principal {
-  userId: string;
-  isAgent: boolean;
-  via: 'key' | 'oauth' | 'session';
-  scopes: string[];
-  sessionId?: string;
-}
-
-/** What a transport extracts from its request; the pipeline turns it into a Principal. */
-export interface Credentials {
-  bearer?: string;
-  sessionToken?: string;
-  /** A credential offered somewhere it must never be (query string, body): refused with a hint. */
-  misplaced?: string;
-  /** The Origin or Referer of a cookie-authenticated write, for CSRF checks. */
-  origin?: string;
-  /** The HTTP method (GET, POST…): the CSRF check applies to cookie-authenticated writes only. */
-  httpMethod?: string;
-}
-
-/** The service's address as one request reached it (src/transports/public-origin.ts builds it). */
-export interface SiteAddress {
-  /** The origin documents, links and hints name: BASE_URL when set, else the address the request reached. */
-  origin: string;
-  /**
-   * The service's own origins this request may use credentials for: an access token's audience must name one,
-   * and a cookie write must come from `origin` and `origin` must be one. Empty when the request named an
-   * address that is not the service's.
-   */
-  own: readonly string[];
-}
-
-export interface CallInfo {
-  transport: Transport;
-  requestId: string;
-  ip: string;
-  credentials: Credentials;
-  address: SiteAddress;
-  idempotencyKey?: string;
-  /** Session cookie changes a method asks the transport to make (login, logout, registration of a person). */
-  effects?: CallEffects;
-}
-
-export interface CallEffects {
-  setSession?: { token: string; maxAgeS: number };
-  clearSession?: boolean;
-}
-
-export interface Clock {
-  now(): Date;
-}
-
-export const systemClock: Clock = { now: () => new Date() };
+export type { Transport, Principal, Credentials, CallInfo, CallEffects, SiteAddress } from '../auth/caller';
+export { systemClock, type Clock } from '../clock';
 
 export interface MethodContext {
   principal: Principal | null;
-  services: Services;
+  services: MethodServices;
   clock: Clock;
   requestId: string;
   log: Logger;

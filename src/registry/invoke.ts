@@ -1,12 +1,12 @@
 import { AppError, toAppError } from '../errors/app-error';
 import type { AnyMethod } from './method';
 import type { CallInfo, Clock, MethodContext, Principal } from './context';
-import type { Services } from '../services';
+import type { MethodServices } from './method-services';
 import type { Logger } from '../logger';
 import { requestHash } from '../domain/idempotency/idempotency-store';
 
 export interface InvokeDeps {
-  services: Services;
+  services: MethodServices;
   clock: Clock;
   log: Logger;
   /** Check every result against the method's output schema (on in tests, off in production). */
@@ -79,7 +79,7 @@ async function withIdempotency(deps: InvokeDeps, method: AnyMethod, ctx: MethodC
   }
 }
 
-async function authenticate(services: Services, method: AnyMethod, call: CallInfo): Promise<Principal | null> {
+async function authenticate(services: MethodServices, method: AnyMethod, call: CallInfo): Promise<Principal | null> {
   // Misplaced credentials, audiences (per transport), scopes, CSRF and session renewal: src/auth/authenticator.ts.
   return services.authenticator.authenticate(method.auth, call);
 }

@@ -1,9 +1,10 @@
 import type { z } from 'zod';
 import type { ErrorCode } from '../errors/app-error';
+import type { AuthMode } from '../auth/caller';
+import type { LimitClass } from '../limits/rate-limiter';
 import type { MethodContext } from './context';
 
-export type AuthMode = 'public' | 'key' | 'session' | 'optional';
-export type LimitClass = 'register' | 'login' | 'api' | 'trade' | 'sell';
+export type { AuthMode, LimitClass };
 export type Area = 'Markets' | 'Trading' | 'Accounts' | 'Leaderboards' | 'Gamification' | 'Community markets' | 'Agents';
 
 export interface RestBinding {

@@ -1,5 +1,12 @@
 import type { AnyMethod } from './method';
 
+declare module './method-services' {
+  interface MethodServices {
+    /** The methods of this process (the agent card and the transports walk it). */
+    registry: Registry;
+  }
+}
+
 /** The list of methods, checked once at start: unique names, unique REST routes, path params in the input. */
 export class Registry {
   private readonly byName = new Map<string, AnyMethod>();

@@ -4,7 +4,7 @@ import { describeOnPostgres, describeOnPostgresWithRedis } from '../support/back
 import { registerAgent, startTestApp, type TestApp } from '../support/app';
 import { faultProxy, type FaultProxy } from '../support/fault-proxy';
 import { ControlledPrices, seedMarket, type SeededMarket } from '../support/markets';
-import { createRateLimiter } from '../../src/http/rate-limiter';
+import { createRateLimiter } from '../../src/limits/rate-limiter';
 import { expectBooksMatch, keyedLoad, type LoadAgent, type Outcome } from './keyed-load';
 
 const AMOUNT = 1;

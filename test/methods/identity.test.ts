@@ -2,7 +2,7 @@ import { backends } from '../support/backends';
 import { registerAgent, startTestApp, type TestApp } from '../support/app';
 import { accessToken, DAY, HOUR, ManualClock, sessionCookieOf, signedInPerson } from '../support/identity';
 import { createLogger } from '../../src/logger';
-import { LOGIN_FAILURES_PER_ACCOUNT } from '../../src/http/rate-limiter';
+import { LOGIN_FAILURES_PER_ACCOUNT } from '../../src/limits/rate-limiter';
 
 const EVIL = 'https://evil.example';
 

@@ -6,8 +6,8 @@ import { testConfig, type Config } from '../../src/config';
 import { createLogger, type Logger } from '../../src/logger';
 import { startService, type RunningService } from '../../src/start';
 import type { Clock } from '../../src/registry/context';
-import type { RateLimiter } from '../../src/http/rate-limiter';
-import type { PriceService } from '../../src/market-data/price-service';
+import type { RateLimiter } from '../../src/limits/rate-limiter';
+import type { PriceService } from '../../src/domain/trading/price-service';
 import { checkedAgent, type CheckedAgent } from './openapi-check';
 
 export interface TestApp extends RunningService {

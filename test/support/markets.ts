@@ -1,5 +1,5 @@
 import type { Queryable } from '../../src/db/database';
-import type { LivePrice, PriceService } from '../../src/market-data/price-service';
+import type { LivePrice, PriceService } from '../../src/domain/trading/price-service';
 import { AppError } from '../../src/errors/app-error';
 import { toMicro } from '../../src/domain/money/micro';
 

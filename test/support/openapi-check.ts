@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { APP_ONLY_PAGES } from '../../src/http/web-app-pages';
+import { APP_ONLY_PAGES } from '../../src/http/pages/web-app-pages';
 import type { Express } from 'express';
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
@@ -21,11 +21,11 @@ export type CheckedAgent = ReturnType<typeof request>;
 export const UNCHECKED: ReadonlyArray<{ method: string; path: RegExp; why: string }> = [
   { method: '*', path: /^\/mcp(\/.*)?$/, why: 'MCP Streamable HTTP: JSON-RPC over HTTP or SSE (test/transports/mcp.test.ts)' },
   { method: 'POST', path: /^\/api\/a2a$/, why: 'JSON-RPC 2.0 envelopes; errors are JSON-RPC error objects (test/transports/jsonrpc.test.ts)' },
-  { method: 'GET', path: /^\/assets\//, why: "the web app's hashed build files, not an API (test/http/web-app.test.ts)" },
+  { method: 'GET', path: /^\/assets\//, why: "the web app's hashed build files, not an API (test/http/pages/web-app.test.ts)" },
   ...APP_ONLY_PAGES.map((p) => ({
     method: 'GET',
     path: new RegExp(`^${p.path.replace(/:\w+/g, '[^/]+')}$`),
-    why: 'a page of the web app (HTML for browsers), not an API (test/http/web-app.test.ts)',
+    why: 'a page of the web app (HTML for browsers), not an API (test/http/pages/web-app.test.ts)',
   })),
 ];
 

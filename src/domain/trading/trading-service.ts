@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Database, Queryable } from '../../db/database';
 import { AppError } from '../../errors/app-error';
-import type { PriceService } from '../../market-data/price-service';
+import type { PriceService } from './price-service';
 import { fromMicro, toMicro, MICRO, type Micro } from '../money/micro';
 import { avgPriceMicro, buyFill, sellFill } from './fills';
 import type { TradeEvent, TradeHooks } from './trade-hooks';

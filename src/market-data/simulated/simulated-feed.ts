@@ -1,4 +1,4 @@
-import type { Clock } from '../../registry/context';
+import type { Clock } from '../../clock';
 import { MICRO, type Micro } from '../../domain/money/micro';
 import {
   FeedError,

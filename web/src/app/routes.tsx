@@ -9,7 +9,7 @@ import { PortfolioPage } from '../features/portfolio/portfolio-page';
 
 /**
  * The route table: one line per page. Adding a page = a folder under features/, its path in lib/paths.ts,
- * a line here, and its path in the service's list of app pages (src/http/web-app-pages.ts).
+ * a line here, and its path in the service's list of app pages (src/http/pages/web-app-pages.ts).
  */
 export const ROUTES: { path: string; component: ComponentType }[] = [
   { path: PATHS.home, component: HomePage },

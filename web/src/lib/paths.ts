@@ -1,7 +1,7 @@
 /**
  * Every page of the app and its address pattern (wouter syntax). The route table (app/routes.tsx) maps
- * them to pages; the service serves the app's HTML shell at each (src/http/web-app-pages.ts, checked by
- * test/http/web-app.test.ts). Features link with the href helpers, never by hand-built strings.
+ * them to pages; the service serves the app's HTML shell at each (src/http/pages/web-app-pages.ts, checked by
+ * test/http/pages/web-app.test.ts). Features link with the href helpers, never by hand-built strings.
  */
 export const PATHS = {
   home: '/',

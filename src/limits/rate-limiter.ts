@@ -3,7 +3,9 @@ import { MemoryStore, ipKeyGenerator, type Store, type Options } from 'express-r
 import { AppError } from '../errors/app-error';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
-import type { LimitClass } from '../registry/method';
+
+/** A method's rate-limit class (declared on the method as `limit`); each has its own per-minute budget. */
+export type LimitClass = 'register' | 'login' | 'api' | 'trade' | 'sell';
 
 export interface RateLimiter {
   /** Counts one call of `cls` for `key` (`user:<id>` or `ip:<addr>`); throws RATE_LIMITED (429) when over the limit. */

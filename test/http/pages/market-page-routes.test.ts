@@ -1,5 +1,5 @@
-import { backends } from '../support/backends';
-import { startTestApp, type TestApp } from '../support/app';
+import { backends } from '../../support/backends';
+import { startTestApp, type TestApp } from '../../support/app';
 
 describe.each(backends())('the market page on $name', (backend) => {
   let t: TestApp;

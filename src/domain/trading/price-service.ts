@@ -1,4 +1,4 @@
-import type { Micro } from '../domain/money/micro';
+import type { Micro } from '../money/micro';
 
 export type Side = 'YES' | 'NO';
 

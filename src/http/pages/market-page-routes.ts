@@ -1,9 +1,9 @@
 import type { Router } from 'express';
-import type { InvokeDeps } from '../registry/invoke';
-import { negotiatedPageRouter } from '../http/negotiated-page';
-import { publicOriginOf } from '../transports/public-origin';
-import type { Block, HtmlRenderer, Inline, Page } from '../documents/page';
-import type { MarketOdds, Quote } from './market-service';
+import type { InvokeDeps } from '../../registry/invoke';
+import { negotiatedPageRouter } from './negotiated-page';
+import { publicOriginOf } from '../../transports/public-origin';
+import type { Block, HtmlRenderer, Inline, Page } from '../../documents/page';
+import type { MarketOdds, Quote } from '../../market-data/market-service';
 
 const pct = (p: number | null | undefined) => (p === null || p === undefined ? 'n/a' : `${(p * 100).toFixed(1)}%`);
 const px = (p: number | null) => (p === null ? 'n/a' : p.toFixed(3));

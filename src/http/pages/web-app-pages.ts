@@ -1,9 +1,9 @@
-import type { Block, Page } from '../documents/page';
+import type { Block, Page } from '../../documents/page';
 
 /**
  * The app's pages that exist only in the browser (no server-rendered content of their own): the service
  * answers each with the app's HTML shell around a short fallback page. Keep in step with web/src/lib/paths.ts
- * (test/http/web-app.test.ts checks). Pages with server content (/, /markets/{slug}, /community-markets/{slug})
+ * (test/http/pages/web-app.test.ts checks). Pages with server content (/, /markets/{slug}, /community-markets/{slug})
  * are served by their own routers.
  */
 export const APP_ONLY_PAGES: { path: string; title: string; about: string }[] = [

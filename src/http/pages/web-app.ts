@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import express, { type Request, type Response, type Router } from 'express';
-import { escapeHtml, toHtml, toHtmlBody, type HtmlRenderer } from '../documents/page';
-import { methodNotAllowed } from '../transports/rest';
-import { perOrigin } from '../transports/public-origin';
+import { escapeHtml, toHtml, toHtmlBody, type HtmlRenderer } from '../../documents/page';
+import { methodNotAllowed } from '../../transports/rest';
+import { perOrigin } from '../../transports/public-origin';
 import { APP_ONLY_PAGES, appOnlyPage } from './web-app-pages';
 
 /** Where `npm run build` puts the browser app (vite build): index.html, assets/, .vite/manifest.json. */

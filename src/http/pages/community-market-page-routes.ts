@@ -1,9 +1,9 @@
 import type { Router } from 'express';
-import type { InvokeDeps } from '../registry/invoke';
+import type { InvokeDeps } from '../../registry/invoke';
 import { negotiatedPageRouter } from './negotiated-page';
-import { publicOriginOf } from '../transports/public-origin';
-import type { Block, HtmlRenderer, Page } from '../documents/page';
-import type { CommunityMarket } from '../domain/community/community-market-service';
+import { publicOriginOf } from '../../transports/public-origin';
+import type { Block, HtmlRenderer, Page } from '../../documents/page';
+import type { CommunityMarket } from '../../domain/community/community-market-service';
 
 /** A community market as a page: the question, its outcomes and state, and what it is (not a venue market). */
 export function communityMarketPage(m: CommunityMarket, baseUrl: string): Page {

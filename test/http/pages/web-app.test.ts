@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { backends } from '../support/backends';
-import { startTestApp, type TestApp } from '../support/app';
-import { APP_ONLY_PAGES } from '../../src/http/web-app-pages';
-import { PATHS } from '../../web/src/lib/paths';
+import { backends } from '../../support/backends';
+import { startTestApp, type TestApp } from '../../support/app';
+import { APP_ONLY_PAGES } from '../../../src/http/pages/web-app-pages';
+import { PATHS } from '../../../web/src/lib/paths';
 
 /** A stand-in for dist/web: the shell as vite writes it (root marker, one hashed script) and that asset. */
 function fakeBuild(): string {

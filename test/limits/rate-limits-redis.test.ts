@@ -3,7 +3,7 @@ import { createClient } from 'redis';
 import { backends, describeWithRedis } from '../support/backends';
 import { request, startTestApp, type TestApp } from '../support/app';
 import { startService, type RunningService } from '../../src/start';
-import { createRateLimiter } from '../../src/http/rate-limiter';
+import { createRateLimiter } from '../../src/limits/rate-limiter';
 import { faultProxy, type FaultProxy } from '../support/fault-proxy';
 import { createLogger } from '../../src/logger';
 

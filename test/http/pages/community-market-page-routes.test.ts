@@ -1,6 +1,6 @@
-import { backends } from '../support/backends';
-import { registerAgent, startTestApp, type TestApp } from '../support/app';
-import type { CommunityMarket } from '../../src/domain/community/community-market-service';
+import { backends } from '../../support/backends';
+import { registerAgent, startTestApp, type TestApp } from '../../support/app';
+import type { CommunityMarket } from '../../../src/domain/community/community-market-service';
 
 describe.each(backends())('the community market page on $name', (backend) => {
   let t: TestApp;

@@ -1,6 +1,6 @@
 import type { Config } from '../config';
-import { negotiatedPagePath } from '../documents/negotiated-page-openapi';
-import type { PathItem } from '../documents/openapi-parts';
+import { negotiatedPagePath } from './negotiated-page-openapi';
+import type { PathItem } from './openapi-parts';
 import { getCommunityMarket } from '../methods/community';
 
 /** GET /community-markets/{slug} in the OpenAPI document: a negotiated page whose JSON is get_community_market's result. */

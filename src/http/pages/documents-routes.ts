@@ -1,14 +1,14 @@
 import express, { type Request, type Response, type NextFunction, type Router } from 'express';
-import type { InvokeDeps } from '../registry/invoke';
-import { AppError } from '../errors/app-error';
-import { methodNotAllowed } from '../transports/rest';
-import { buildOpenApi } from './openapi';
-import { areaPage, fullReference, landingPage } from './content-pages';
-import { toHtml, toMarkdown, type HtmlRenderer, type Page } from './page';
-import { aiPluginManifest, LOGO_SVG } from './ai-plugin';
-import { AREAS, areaBySlug } from './service-info';
-import type { Area } from '../registry/method';
-import { defaultOrigin, perOrigin, publicOriginOf } from '../transports/public-origin';
+import type { InvokeDeps } from '../../registry/invoke';
+import { AppError } from '../../errors/app-error';
+import { methodNotAllowed } from '../../transports/rest';
+import { buildOpenApi } from '../../documents/openapi';
+import { areaPage, fullReference, landingPage } from '../../documents/content-pages';
+import { toHtml, toMarkdown, type HtmlRenderer, type Page } from '../../documents/page';
+import { aiPluginManifest, LOGO_SVG } from '../../documents/ai-plugin';
+import { AREAS, areaBySlug } from '../../documents/service-info';
+import type { Area } from '../../registry/method';
+import { defaultOrigin, perOrigin, publicOriginOf } from '../../transports/public-origin';
 
 interface Rendered {
   markdown: string;

@@ -1,6 +1,6 @@
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
-import { toHtml, toMarkdown, type HtmlRenderer, type Page } from '../documents/page';
-import { methodNotAllowed } from '../transports/rest';
+import { toHtml, toMarkdown, type HtmlRenderer, type Page } from '../../documents/page';
+import { methodNotAllowed } from '../../transports/rest';
 
 /**
  * A GET-only page route negotiated by Accept: the data as JSON for application/json, the page as markdown

@@ -1,6 +1,6 @@
 import type { Config } from '../config';
-import type { PathItem, ResponseObject } from '../documents/openapi-parts';
-import { errorResponses, jsonResponse } from '../documents/openapi-parts';
+import type { PathItem, ResponseObject } from './openapi-parts';
+import { errorResponses, jsonResponse } from './openapi-parts';
 
 /** OpenAPI path items of the OAuth endpoints (they are protocol endpoints, not registry methods). */
 

@@ -5,10 +5,10 @@ import { AppError } from '../errors/app-error';
 import { requestIdOf } from '../transports/http-call';
 import { siteAddressOf } from '../transports/public-origin';
 import { methodNotAllowed } from '../transports/rest';
-import { API_KEY_PATTERN, hashSecret } from './api-keys';
-import { ACCESS_TOKEN_LIFETIME_S, generateAccessToken } from './access-tokens';
-import { AGENT_SCOPE, audiences } from './authenticator';
-import { authorizationServerMetadata, protectedResourceMetadata, SUPPORTED_SCOPES } from './discovery';
+import { API_KEY_PATTERN, hashSecret } from '../auth/api-keys';
+import { ACCESS_TOKEN_LIFETIME_S, generateAccessToken } from '../auth/access-tokens';
+import { AGENT_SCOPE, audiences } from '../auth/authenticator';
+import { authorizationServerMetadata, protectedResourceMetadata, SUPPORTED_SCOPES } from '../auth/discovery';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const BASIC_REALM = 'Basic realm="oauth", charset="UTF-8"';

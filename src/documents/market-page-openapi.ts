@@ -1,6 +1,6 @@
 import type { Config } from '../config';
-import { negotiatedPagePath } from '../documents/negotiated-page-openapi';
-import type { PathItem } from '../documents/openapi-parts';
+import { negotiatedPagePath } from './negotiated-page-openapi';
+import type { PathItem } from './openapi-parts';
 import { getMarketOdds } from '../methods/markets';
 
 /** GET /markets/{slug} in the OpenAPI document: a negotiated page whose JSON is get_market_odds's result. */

@@ -1,0 +1,52 @@
+import type { Config } from '../config';
+import type { Clock } from '../clock';
+import type { Database } from '../db/database';
+import type { Logger } from '../logger';
+import type { RateLimiter } from '../limits/rate-limiter';
+import type { Authenticator } from '../auth/authenticator';
+import type { Identity, SignInAfterRegistration } from '../auth/identity';
+import type { AccountService } from '../domain/accounts/account-service';
+import type { AccountDeletion } from '../domain/accounts/account-deletion';
+import type { AccountSettings } from '../domain/accounts/account-settings';
+import type { IdempotencyStore } from '../domain/idempotency/idempotency-store';
+import type { TradingService } from '../domain/trading/trading-service';
+import type { TradeHistory } from '../domain/trading/trade-history';
+import type { SettlementService } from '../domain/trading/settlement-service';
+import type { TrackRecord } from '../domain/track-record';
+import type { CommunityMarketService } from '../domain/community/community-market-service';
+import type { MarketService } from '../market-data/market-service';
+
+/**
+ * What a handler, the invoke pipeline and the transports reach through ctx.services: owned here, in terms of
+ * the layers below the registry, so the registry never imports the composition root. src/services.ts builds
+ * one (its Services extends this with what only the process needs: the feed, the sync job, stoppers).
+ */
+export interface MethodServices {
+  config: Config;
+  db: Database;
+  log: Logger;
+  clock: Clock;
+  // `registry: Registry` is declared by src/registry/registry.ts (declaration merging): a method's type
+  // names its context, so importing the registry's type here would loop back to this file.
+  accounts: AccountService;
+  /** delete_account: erases an account's personal data, keeps its books. */
+  accountDeletion: AccountDeletion;
+  /** update_profile and change_password. */
+  accountSettings: AccountSettings;
+  authenticator: Authenticator;
+  limiter: RateLimiter;
+  /** Access tokens, browser sessions and sign-in (src/auth/identity.ts). */
+  identity: Identity;
+  /** Market reads: search, odds, price history. */
+  markets: MarketService;
+  idempotency: IdempotencyStore;
+  trading: TradingService;
+  /** The caller's own fills (list_trades). */
+  tradeHistory: TradeHistory;
+  settlement: SettlementService;
+  /** Leaderboards, stats and reputation, XP and badges, daily challenges, notifications. */
+  trackRecord: TrackRecord;
+  community: CommunityMarketService;
+  /** Set by the sessions module: signs a person in after registration (isAgent false). */
+  signInAfterRegistration?: SignInAfterRegistration;
+}
