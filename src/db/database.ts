@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { Client, types, type ClientConfig, type Pool, type QueryResult } from 'pg';
+import { Client, types, type ClientConfig, type Pool, type PoolClient, type QueryResult } from 'pg';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
 import { MIGRATIONS } from './migrations';
@@ -35,7 +35,9 @@ export class Database implements Queryable {
     private readonly onClose: () => Promise<void> = async () => {},
     /** The embedded database behind a 'pglite' one (its image is the tests' migrated start). */
     readonly embedded?: EmbeddedPostgres,
-  ) {}
+  ) {
+    if (kind === 'postgres') guardConnections(this.pool);
+  }
 
   private get pool(): Pool {
     return (this.dataSource.driver as unknown as { master: Pool }).master;
@@ -122,6 +124,24 @@ export class Database implements Queryable {
     if (this.dataSource.isInitialized) await this.dataSource.destroy();
     await this.onClose();
   }
+}
+
+const guarded = new WeakSet<PoolClient>();
+const ignore = () => {};
+
+/**
+ * Every connection the pool hands out keeps an 'error' listener for its whole life. Its holders (pg-pool's
+ * own query, TypeORM's query runner, Database.transaction) listen only while they hold it, and an error
+ * event with no listener ends the process: bench:soak saw the service die of an unhandled 57P01 ("terminating
+ * connection due to administrator command") when its connections were terminated under load. The holders
+ * still see every failure (their statements reject) and the pool discards the broken connection.
+ */
+function guardConnections(pool: Pool): void {
+  pool.on('acquire', (client) => {
+    if (guarded.has(client)) return;
+    guarded.add(client);
+    client.on('error', ignore);
+  });
 }
 
 const common = {
