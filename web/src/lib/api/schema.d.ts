@@ -79,7 +79,7 @@ export interface paths {
         };
         /**
          * Search active markets by words in the question or category
-         * @description Full-text search over active markets by question and category; every word must match, and a word may be partial ("bitc" finds Bitcoin). At most 8 markets, highest volume first. A q shorter than 2 characters returns an empty list. Each market carries id, slug and outcomeTokens[].tokenId: what paper_trade needs. Prices here are the last mirrored ones; get_market_odds gives the live book. Market data is mirrored on a delay from the configured venue (Polymarket, or the built-in simulated venue, whose markets carry simulated: true and source "simulated"); it is not the venue's official feed. Free to call. Errors: SERVICE_UNAVAILABLE (503, with Retry-After) when the database is unreachable; UPSTREAM_UNAVAILABLE (500) when search fails otherwise.
+         * @description Full-text search over active markets by question and category; every word must match, and a word may be partial ("bitc" finds Bitcoin). At most `limit` markets (1..8, default 8), highest volume first. A q shorter than 2 characters returns an empty list. Each market carries id, slug and outcomeTokens[].tokenId: what paper_trade needs. Prices here are the last mirrored ones; get_market_odds gives the live book. Market data is mirrored on a delay from the configured venue (Polymarket, or the built-in simulated venue, whose markets carry simulated: true and source "simulated"); it is not the venue's official feed. Free to call. Errors: SERVICE_UNAVAILABLE (503, with Retry-After) when the database is unreachable; UPSTREAM_UNAVAILABLE (500) when search fails otherwise.
          *
          *     Rate limit: 30 api requests per minute per account (per IP address when anonymous).
          */
@@ -145,7 +145,7 @@ export interface paths {
         };
         /**
          * One market with its live YES/NO prices, bid/ask and status
-         * @description Reads one market by id or slug: live YES and NO books (bid = what a sell fills at, ask = what a buy fills at, mid = implied probability), the price age, volume, end date and status (active, closed, or resolved with its winner). When no fresh live price can be had, odds.live is false and the last mirrored prices are shown with their age. Market data is mirrored on a delay from the configured venue (Polymarket, or the built-in simulated venue, whose markets carry simulated: true and source "simulated"); it is not the venue's official feed. Free to call. Errors: NOT_FOUND (404) for an unknown id or slug.
+         * @description Reads one market by marketId or marketSlug (the identifiers paper_trade and list_trades take; send either, or both of the same market): live YES and NO books (bid = what a sell fills at, ask = what a buy fills at, mid = implied probability), the price age, volume, end date and status (active, closed, or resolved with its winner). When no fresh live price can be had, odds.live is false and the last mirrored prices are shown with their age. Market data is mirrored on a delay from the configured venue (Polymarket, or the built-in simulated venue, whose markets carry simulated: true and source "simulated"); it is not the venue's official feed. Free to call. Errors: NOT_FOUND (404) for an unknown market; VALIDATION_ERROR (400) when no identifier is given, or the identifiers sent name different markets. The older argument idOrSlug (an ID or a slug) is still accepted but deprecated; on REST the path segment /api/markets/{idOrSlug} takes either.
          *
          *     Rate limit: 30 api requests per minute per account (per IP address when anonymous).
          */
@@ -1022,8 +1022,17 @@ export interface components {
              * @description Link to documentation.
              */
             docs?: string;
-            /** @description Structured details, e.g. the validation issues (path, message, code). */
-            details?: unknown;
+            /** @description On VALIDATION_ERROR: each problem with the input (path, message, code). */
+            details?: {
+                /** @description Dotted path of the input field at fault (empty for the input as a whole), e.g. "amount" or "notificationIds.0". */
+                path: string;
+                /** @description What is wrong with it. */
+                message: string;
+                /** @description Kind of problem, e.g. invalid_type, too_small, too_big, invalid_value, custom. */
+                code: string;
+            }[];
+            /** @description Seconds to wait before sending the same request again (RATE_LIMITED; SERVICE_UNAVAILABLE; CONFLICT while a request with the same Idempotency-Key runs). REST also says it in the Retry-After header; a call inside a JSON-RPC batch or an MCP tool call has only this. */
+            retryAfterSeconds?: number;
             /** @description On server errors (5xx): quote it when reporting the problem. */
             requestId?: string;
         };
@@ -1412,6 +1421,11 @@ export interface operations {
                  * @example bitcoin
                  */
                 q: string;
+                /**
+                 * @description Markets to return at most, 1..8 (default 8); the first ones of the full answer, by volume.
+                 * @example 3
+                 */
+                limit?: number;
             };
             header?: never;
             path?: never;
@@ -1426,7 +1440,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Matching active markets, highest volume first, at most 8. */
+                        /** @description Matching active markets, highest volume first, at most `limit`. */
                         markets: {
                             /** @description Market ID; send it as `marketId` when trading. */
                             id: string;
@@ -1793,13 +1807,18 @@ export interface operations {
     };
     get_market_odds: {
         parameters: {
-            query?: never;
-            header?: never;
-            path: {
+            query?: {
+                /** @description Market ID (Market.id), as paper_trade and list_trades take it. */
+                marketId?: string;
                 /**
-                 * @description Market ID or slug, as returned by search_prediction_markets.
+                 * @description Market slug (Market.slug), as paper_trade takes it.
                  * @example will-bitcoin-close-above-120-000-on-march-3-2027-11420
                  */
+                marketSlug?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Deprecated as a named argument: send marketId or marketSlug. A market ID or slug; on REST it is the path segment of /api/markets/{idOrSlug}, which takes either. */
                 idOrSlug: string;
             };
             cookie?: never;
