@@ -17,6 +17,7 @@ import { IdempotencyStore } from './domain/idempotency/idempotency-store';
 import { TradeHooks } from './domain/trading/trade-hooks';
 import { TradingService } from './domain/trading/trading-service';
 import { TradeHistory } from './domain/trading/trade-history';
+import { PortfolioHistoryService } from './domain/portfolio/portfolio-history';
 import { SettlementService } from './domain/trading/settlement-service';
 import { createTrackRecord, type TrackRecord } from './domain/track-record';
 import { CommunityMarketService } from './domain/community/community-market-service';
@@ -50,6 +51,8 @@ export interface Services {
   trading: TradingService;
   /** The caller's own fills (list_trades). */
   tradeHistory: TradeHistory;
+  /** Hourly account snapshots and the equity curve (get_portfolio_history). */
+  portfolioHistory: PortfolioHistoryService;
   settlement: SettlementService;
   /** Leaderboards, stats and reputation, XP and badges, daily challenges, notifications. */
   trackRecord: TrackRecord;
@@ -104,6 +107,7 @@ export function createServices(args: {
     tradeHooks,
     trading: new TradingService(db, prices, tradeHooks),
     tradeHistory: new TradeHistory(db),
+    portfolioHistory: new PortfolioHistoryService(db),
     settlement: new SettlementService(db, tradeHooks, log),
     trackRecord: createTrackRecord({ db, tradeHooks, accounts, deletion: accountDeletion, settings: accountSettings }),
     community: new CommunityMarketService(db),

@@ -224,6 +224,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/portfolio/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your equity, cash and positions value over time (the equity curve)
+         * @description Your account over a period ending now, like a broker's portfolio history: points of equity (cash + positions value), cash and positionsValue (open positions marked at the mirrored mid price, as get_portfolio marks them), with profitLoss and profitLossPct against baseValue, the equity of the first point. period 1d (last 24 hours), 1w (7 days, the default), 1m (30 days) or all (since the first snapshot); timeframe 1h (one point an hour) or 1d (one a UTC day: the last hourly snapshot of the day), by default 1h for 1d and 1w, 1d for 1m and all (1h is not served for all). The service snapshots every account once an hour, so points start from the hour after the account opened; the last point is always live, computed now (live: true). Free to call. Errors: VALIDATION_ERROR (400) for an unknown period or timeframe, or 1h with all.
+         *
+         *     Rate limit: 30 api requests per minute per account (per IP address when anonymous).
+         */
+        get: operations["get_portfolio_history"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/positions/{id}/sell": {
         parameters: {
             query?: never;
@@ -2363,6 +2385,146 @@ export interface operations {
                             /** @description Unrealized PnL of open positions. */
                             unrealizedPnl: number;
                         };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: the input does not match the schema (details lists each problem), or the JSON body is malformed. */
+            400: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing or invalid API key or access token, or a credential sent outside the Authorization header. */
+            401: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description Bearer challenge with resource_metadata (RFC 9728). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the access token lacks scope agent, or a write authenticated by the session cookie came from another site. */
+            403: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests; wait the Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds until the window resets. */
+                    "Retry-After": number;
+                    /** @description Remaining requests and reset (IETF RateLimit header). */
+                    RateLimit?: string;
+                    /** @description Quota and window of the limit class. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: unexpected failure; quote requestId when reporting it. */
+            500: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the service or its database is unavailable or busy; nothing changed; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description When the database is unavailable: seconds to wait before sending the same request again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_portfolio_history: {
+        parameters: {
+            query?: {
+                /**
+                 * @description 1d, 1w (default), 1m or all.
+                 * @example 1d
+                 */
+                period?: "1d" | "1w" | "1m" | "all";
+                /**
+                 * @description 1h or 1d between points; default 1h for 1d and 1w, 1d for 1m and all.
+                 * @example 1h
+                 */
+                timeframe?: "1h" | "1d";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Your equity, cash and positions value over time (the equity curve) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The period served.
+                         * @enum {string}
+                         */
+                        period: "1d" | "1w" | "1m" | "all";
+                        /**
+                         * @description The spacing of the points served.
+                         * @enum {string}
+                         */
+                        timeframe: "1h" | "1d";
+                        /** @description Equity of the first point: what profitLoss is measured against. */
+                        baseValue: number;
+                        /** @description Oldest first; the last one is live. */
+                        points: {
+                            /**
+                             * Format: date-time
+                             * @description When the account stood so: the snapshot hour (UTC), or now for the live point.
+                             */
+                            time: string;
+                            /** @description cash + positionsValue. */
+                            equity: number;
+                            /** @description Cash balance. */
+                            cash: number;
+                            /** @description Open positions marked at the mirrored mid price. */
+                            positionsValue: number;
+                            /** @description equity − baseValue. */
+                            profitLoss: number;
+                            /** @description profitLoss / baseValue as a fraction (0.05 = +5 %), 6 decimals; null when baseValue is 0. */
+                            profitLossPct: number | null;
+                            /** @description True for the last point, computed at request time; false for stored hourly snapshots. */
+                            live: boolean;
+                        }[];
                     };
                 };
             };
