@@ -59,17 +59,15 @@ export interface PortfolioHistory {
 
 /** Hourly account snapshots (taken by the sync leader) and the equity curve read from them. */
 export class PortfolioHistoryService {
-  /** The last hour this process has snapshotted: later syncs in the same hour skip the statement. */
-  private lastBucket = 0;
-
   constructor(private readonly db: Database) {}
 
-  /** Takes this hour's snapshot of every account, once per hour (idempotent in the database as well). Returns the rows written. */
+  /**
+   * Takes this hour's snapshot of every account that has none yet (idempotent: the key is account and hour). It runs
+   * after every sync, so an account opened during the hour gets its row at the next sync; the rows already taken stay.
+   * Returns the rows written.
+   */
   async snapshot(now: Date): Promise<number> {
-    const bucket = hourBucket(now);
-    if (bucket.getTime() === this.lastBucket) return 0;
-    const rows = await this.db.query<{ n: number }>(`WITH w AS (${SNAPSHOT_SQL} RETURNING 1) SELECT count(*)::int AS n FROM w`, [bucket, now]);
-    this.lastBucket = bucket.getTime();
+    const rows = await this.db.query<{ n: number }>(`WITH w AS (${SNAPSHOT_SQL} RETURNING 1) SELECT count(*)::int AS n FROM w`, [hourBucket(now), now]);
     return rows[0]?.n ?? 0;
   }
 
