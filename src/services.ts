@@ -16,6 +16,7 @@ import { IdempotencyStore } from './domain/idempotency/idempotency-store';
 import { TradeHooks } from './domain/trading/trade-hooks';
 import { TradingService } from './domain/trading/trading-service';
 import { TradeHistory } from './domain/trading/trade-history';
+import { PortfolioHistoryService } from './domain/portfolio/portfolio-history';
 import { SettlementService } from './domain/trading/settlement-service';
 import { createTrackRecord } from './domain/track-record';
 import { CommunityMarketService } from './domain/community/community-market-service';
@@ -78,6 +79,7 @@ export function createServices(args: {
     tradeHooks,
     trading: new TradingService(db, prices, tradeHooks),
     tradeHistory: new TradeHistory(db),
+    portfolioHistory: new PortfolioHistoryService(db),
     settlement: new SettlementService(db, tradeHooks, log),
     trackRecord: createTrackRecord({ db, tradeHooks, accounts, deletion: accountDeletion, settings: accountSettings }),
     community: new CommunityMarketService(db),

@@ -40,6 +40,9 @@ export async function startService(
   services.marketSync.afterSync.push((now) => services.idempotency.purge(now));
   // Search's term counts follow the mirror (they steer its plan, never its results).
   services.marketSync.afterSync.push((now) => services.markets.refreshSearchTerms(now));
+  // Each account's equity once an hour, at the prices this sync mirrored (get_portfolio_history); after settlement,
+  // so a market resolved in this sync is counted as its payout, not as a position.
+  services.marketSync.afterSync.push((now) => services.portfolioHistory.snapshot(now));
   services.stoppers.push(() => services.marketSync.stop());
   services.stoppers.push(() => services.idempotency.close());
   if (opts.background !== false) await services.marketSync.start();

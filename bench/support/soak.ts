@@ -257,7 +257,7 @@ async function agentStep(base: string, agent: Agent, m: MarketRef, transport: Tr
       const body = (await res.json()) as { error?: { data?: { httpStatus?: number } } };
       return body.error ? (body.error.data?.httpStatus ?? 500) : res.status;
     }
-    const tool = i % 2 ? { name: 'get_market_odds', arguments: { idOrSlug: m.slug } } : { name: 'get_balance', arguments: {} };
+    const tool = i % 2 ? { name: 'get_market_odds', arguments: { marketSlug: m.slug } } : { name: 'get_balance', arguments: {} };
     const res = await fetch(`${base}/mcp`, {
       method: 'POST',
       headers: { ...auth, accept: 'application/json, text/event-stream' },

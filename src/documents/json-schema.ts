@@ -10,7 +10,7 @@ export function toJsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSch
   const cache = caches[io];
   let json = cache.get(schema);
   if (!json) {
-    json = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
+    json = portable(z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema) as JsonSchema;
     delete json.$schema;
     cache.set(schema, json);
   }
@@ -19,3 +19,51 @@ export function toJsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSch
 
 export const inputSchemaOf = (m: AnyMethod): JsonSchema => toJsonSchema(m.input, 'input');
 export const outputSchemaOf = (m: AnyMethod): JsonSchema => toJsonSchema(m.output, 'output');
+
+// Keywords that describe a schema rather than constrain its value: they stay beside an `anyOf`, not in a branch.
+const ANNOTATIONS = new Set(['description', 'title', 'default', 'examples', 'deprecated', 'readOnly', 'writeOnly', '$comment', 'id', '$id']);
+// Keywords whose value is a map of names to schemas (each value is a schema, the map itself is not).
+const SCHEMA_MAPS = new Set(['properties', '$defs', 'patternProperties', 'dependentSchemas']);
+
+/**
+ * The spelling of zod's output that every client reads the same way (the MCP Inspector's schema
+ * portability check, single-`type` dialects such as Gemini's function declarations):
+ * - `type: [X, "null"]` becomes `anyOf: [{type: X, …its constraints}, {type: "null"}]`, annotations kept outside;
+ * - an empty schema `{}` (zod's spelling of "any value", e.g. `additionalProperties` of a loose object) becomes `true`,
+ *   the explicit boolean schema with the same meaning.
+ * The meaning of every schema is unchanged.
+ */
+export function portable(node: unknown, schemaPosition = true): unknown {
+  if (Array.isArray(node)) return node.map((n) => portable(n, schemaPosition));
+  if (!node || typeof node !== 'object') return node;
+  const obj = node as JsonSchema;
+  if (!schemaPosition) return Object.fromEntries(Object.entries(obj).map(([k, v]) => [k, portable(v)]));
+  if (Object.keys(obj).length === 0) return true;
+  const out: JsonSchema = {};
+  for (const [k, v] of Object.entries(obj)) {
+    // `enum`, `const`, `default`, `examples` and `required` hold values, not schemas: left as they are.
+    if (k === 'enum' || k === 'const' || k === 'default' || k === 'examples' || k === 'required') out[k] = v;
+    else if (SCHEMA_MAPS.has(k)) out[k] = portable(v, false);
+    else out[k] = portable(v);
+  }
+  const type = out.type;
+  if (!Array.isArray(type) || type.length < 2) return out;
+  const nonNull = type.filter((t) => t !== 'null');
+  const annotations: JsonSchema = {};
+  const constraints: JsonSchema = {};
+  for (const [k, v] of Object.entries(out)) {
+    if (k === 'type') continue;
+    (ANNOTATIONS.has(k) ? annotations : constraints)[k] = v;
+  }
+  const branches: JsonSchema[] = nonNull.map((t) => ({ type: t, ...constraints }));
+  if (nonNull.length !== type.length) branches.push({ type: 'null' });
+  return { anyOf: branches, ...annotations };
+}
+
+/** The single JSON type a property's schema declares (looking through `anyOf` with null), for query-string coercion. */
+export function declaredType(schema: JsonSchema | undefined): string | undefined {
+  if (!schema) return undefined;
+  if (typeof schema.type === 'string') return schema.type;
+  const branches = Array.isArray(schema.anyOf) ? (schema.anyOf as JsonSchema[]) : [];
+  return branches.map((b) => b.type).find((t): t is string => typeof t === 'string' && t !== 'null');
+}

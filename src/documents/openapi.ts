@@ -93,6 +93,11 @@ function withoutDescription(schema: JsonSchema): JsonSchema {
   return rest;
 }
 
+function withoutDeprecation(schema: JsonSchema): JsonSchema {
+  const { deprecated: _omit, ...rest } = schema;
+  return rest;
+}
+
 function operationOf(m: AnyMethod, config: Config, base: string, hoist: ComponentHoister): OperationObject {
   const rest = m.rest!;
   const pathParams = pathParamsOf(rest.path);
@@ -106,7 +111,8 @@ function operationOf(m: AnyMethod, config: Config, base: string, hoist: Componen
     in: 'path',
     required: true,
     description: props[name]?.description,
-    schema: withoutDescription(props[name] ?? { type: 'string' }),
+    // A path segment is how REST names the resource: an argument deprecated on the RPC surfaces is not deprecated here.
+    schema: withoutDeprecation(withoutDescription(props[name] ?? { type: 'string' })),
     ...(example?.[name] !== undefined ? { example: example[name] } : {}),
   }));
   if (m.idempotent) {

@@ -33,12 +33,20 @@ export const ERROR_TABLE = {
 export type ErrorCode = keyof typeof ERROR_TABLE;
 export const ERROR_CODES = Object.keys(ERROR_TABLE) as ErrorCode[];
 
+/** One problem with the input (VALIDATION_ERROR's `details`). */
+export interface ErrorDetail {
+  path: string;
+  message: string;
+  code: string;
+}
+
 export interface ErrorBody {
   error: string;
   code: ErrorCode;
   hint?: string;
   docs?: string;
-  details?: unknown;
+  details?: ErrorDetail[];
+  retryAfterSeconds?: number;
   requestId?: string;
 }
 
@@ -46,11 +54,11 @@ export class AppError extends Error {
   readonly code: ErrorCode;
   readonly hint?: string;
   readonly docs?: string;
-  readonly details?: unknown;
+  readonly details?: ErrorDetail[];
   /** Extra response headers (Retry-After, WWW-Authenticate) a transport may honour. */
   readonly headers?: Record<string, string>;
 
-  constructor(code: ErrorCode, message: string, extra: { hint?: string; docs?: string; details?: unknown; headers?: Record<string, string> } = {}) {
+  constructor(code: ErrorCode, message: string, extra: { hint?: string; docs?: string; details?: ErrorDetail[]; headers?: Record<string, string> } = {}) {
     super(message);
     this.name = 'AppError';
     this.code = code;
@@ -68,11 +76,23 @@ export class AppError extends Error {
     return ERROR_TABLE[this.code].rpc;
   }
 
+  /**
+   * The Retry-After header's seconds, when the error has one. A call that has no response headers of its own
+   * (inside a JSON-RPC batch, an MCP tool call) carries it in its error body instead.
+   */
+  get retryAfterSeconds(): number | undefined {
+    const header = this.headers?.['Retry-After'];
+    const seconds = header === undefined ? NaN : Number(header);
+    return Number.isInteger(seconds) && seconds >= 1 ? seconds : undefined;
+  }
+
   toBody(requestId?: string): ErrorBody {
     const body: ErrorBody = { error: this.message, code: this.code };
     if (this.hint) body.hint = this.hint;
     if (this.docs) body.docs = this.docs;
     if (this.details !== undefined) body.details = this.details;
+    const retryAfter = this.retryAfterSeconds;
+    if (retryAfter !== undefined) body.retryAfterSeconds = retryAfter;
     if (requestId && this.status >= 500) body.requestId = requestId;
     return body;
   }

@@ -6,7 +6,7 @@ import type { Logger } from '../logger';
 import type { Clock } from '../clock';
 import { FeedError, type FeedSource, type MarketFeed, type PricePoint } from './feed';
 import type { ConcurrencyGate } from '../db/concurrency-gate';
-import { findMarketRows } from './market-search';
+import { SEARCH_LIMIT, findMarketRows } from './market-search';
 import { encodeCursor } from '../db/keyset-cursor';
 import { CATEGORIES_SQL, decodeListCursor, listStatement, type ListedRow, type ListQuery } from './market-listing';
 import type { MarketStore } from './market-store';
@@ -49,6 +49,16 @@ export const SEARCH_TERMS_MAX_AGE_MS = 10 * 60_000;
 const searchDown = () => new AppError('UPSTREAM_UNAVAILABLE', 'Market search is unavailable right now.', { hint: 'Retry in a few seconds.' });
 
 /** The market reads behind the Markets methods and pages: search, one market with its odds, price history. */
+/** How a lookup reads its string: a market id, a slug, or either (an id first). */
+export type MarketKey = 'id' | 'slug' | 'idOrSlug';
+
+/** The identifiers market methods take: marketId and/or marketSlug; idOrSlug is the older either-one form. */
+export interface MarketRef {
+  marketId?: string;
+  marketSlug?: string;
+  idOrSlug?: string;
+}
+
 export class MarketService {
   constructor(
     private readonly deps: {
@@ -64,13 +74,15 @@ export class MarketService {
     },
   ) {}
 
-  async search(q: string): Promise<MarketView[]> {
+  /** Up to `limit` (at most SEARCH_LIMIT) matching active markets, highest volume first. */
+  async search(q: string, limit: number = SEARCH_LIMIT): Promise<MarketView[]> {
     const { db, log, searchGate } = this.deps;
     const text = q.trim();
     if (text.length < 2) return [];
     try {
       const rows = await searchGate.run(() => findMarketRows((sql, params) => db.query<MarketViewRow>(sql, params), text));
-      return rows.map(toMarketView);
+      // The statements always find the top SEARCH_LIMIT (their plan is fixed); a smaller limit keeps the first ones.
+      return rows.slice(0, limit).map(toMarketView);
     } catch (err) {
       log.error('market search failed', { error: err instanceof Error ? err.message : String(err) });
       // Search reads only the local mirror: its database being unreachable is not the venue's fault.
@@ -112,33 +124,37 @@ export class MarketService {
     return rows.length > 0;
   }
 
-  /** A market by id or slug; one the mirror has not seen yet is looked up at the venue and mirrored. */
-  async find(idOrSlug: string): Promise<MarketRow | null> {
-    const local = await this.read(idOrSlug);
+  /** A market by id, by slug, or by either; one the mirror has not seen yet is looked up at the venue and mirrored. */
+  async find(ref: string, by: MarketKey = 'idOrSlug'): Promise<MarketRow | null> {
+    const local = await this.read(ref, by);
     if (local) return local;
     let fetched;
     try {
-      fetched = await this.deps.feed.market(idOrSlug);
+      fetched = await this.deps.feed.market(ref);
     } catch (err) {
       if (err instanceof FeedError) return null;
       throw err;
     }
     if (!fetched) return null;
     await this.deps.store.apply(this.deps.feed.source, [fetched], this.deps.clock.now());
-    return this.read(idOrSlug);
+    return this.read(ref, by);
   }
 
-  private async read(idOrSlug: string): Promise<MarketRow | null> {
+  private async read(ref: string, by: MarketKey): Promise<MarketRow | null> {
+    const where = by === 'id' ? 'm.id = $1' : by === 'slug' ? 'm.slug = $1' : '(m.id = $1 OR m.slug = $1)';
     const rows = await this.deps.db.query<MarketRow>(
-      `SELECT ${MARKET_COLUMNS} FROM markets m ${MARKET_JOINS} WHERE m.id = $1 OR m.slug = $1 ORDER BY (m.id = $1) DESC LIMIT 1`,
-      [idOrSlug],
+      `SELECT ${MARKET_COLUMNS} FROM markets m ${MARKET_JOINS} WHERE ${where} ORDER BY (m.id = $1) DESC LIMIT 1`,
+      [ref],
     );
     return rows[0] ?? null;
   }
 
-  async odds(idOrSlug: string): Promise<MarketOdds> {
-    const row = await this.find(idOrSlug);
-    if (!row) throw new AppError('NOT_FOUND', `No market with id or slug ${idOrSlug.slice(0, 100)}.`, { hint: 'Find markets with search_prediction_markets.' });
+  /**
+   * One market with both books. `ref` names it by id, by slug, by both (which must then name the same market), or by
+   * one string that may be either (a URL segment such as /markets/{slug}, or the deprecated idOrSlug argument).
+   */
+  async odds(ref: MarketRef | string): Promise<MarketOdds> {
+    const row = await this.findRef(typeof ref === 'string' ? { idOrSlug: ref } : ref);
     const view = toMarketView(row);
     const now = this.deps.clock.now();
     const live = await this.liveQuotes(row);
@@ -174,6 +190,25 @@ export class MarketService {
         source: 'mirror',
       },
     };
+  }
+
+  /** The market every identifier of `ref` names; identifiers that name different markets are a VALIDATION_ERROR. */
+  private async findRef(ref: MarketRef): Promise<MarketRow> {
+    const [key, by]: [string, MarketKey] =
+      ref.marketId !== undefined ? [ref.marketId, 'id'] : ref.marketSlug !== undefined ? [ref.marketSlug, 'slug'] : [ref.idOrSlug ?? '', 'idOrSlug'];
+    const row = await this.find(key, by);
+    if (!row) {
+      const what = by === 'id' ? 'id' : by === 'slug' ? 'slug' : 'id or slug';
+      throw new AppError('NOT_FOUND', `No market with ${what} ${key.slice(0, 100)}.`, { hint: 'Find markets with search_prediction_markets or list_markets.' });
+    }
+    const disagrees =
+      (ref.marketSlug !== undefined && ref.marketSlug !== row.slug) || (ref.idOrSlug !== undefined && ref.idOrSlug !== row.id && ref.idOrSlug !== row.slug);
+    if (disagrees) {
+      throw new AppError('VALIDATION_ERROR', `The identifiers sent name different markets (market ${row.id} has slug ${row.slug}).`, {
+        hint: 'Send marketId or marketSlug alone, or identifiers of the same market.',
+      });
+    }
+    return row;
   }
 
   /** Both sides' live books for an active market, or null (closed, resolved, or no fresh price). */

@@ -146,7 +146,8 @@ const XP_TEXT =
 
 export const getTraderStats = defineMethod({
   name: 'get_trader_stats',
-  area: 'Leaderboards',
+  // SPEC lists GET /api/user/stats under Accounts; it is declared here beside the definitions it shares with the boards.
+  area: 'Accounts',
   summary: "Read a trader's public record: level, stats, badges",
   description:
     "A trader's public record: profile, level and XP, trading stats and badges. Pass userId (from the leaderboard) to read anyone's; " +

@@ -3,6 +3,7 @@ import { defineMethod } from '../registry/method';
 import { Probability } from './common-schemas';
 import { INTERVALS } from '../market-data/price-history';
 import { LIST_STATUSES, MARKET_SORTS } from '../market-data/market-listing';
+import { SEARCH_LIMIT } from '../market-data/market-search';
 
 const DATA_NOTE =
   'Market data is mirrored on a delay from the configured venue (Polymarket, or the built-in simulated venue, whose markets carry ' +
@@ -69,20 +70,27 @@ export const searchPredictionMarkets = defineMethod({
   summary: 'Search active markets by words in the question or category',
   description:
     'Full-text search over active markets by question and category; every word must match, and a word may be partial ' +
-    '("bitc" finds Bitcoin). At most 8 markets, highest volume first. A q shorter than 2 characters returns an empty list. ' +
+    '("bitc" finds Bitcoin). At most `limit` markets (1..8, default 8), highest volume first. A q shorter than 2 characters returns an empty list. ' +
     'Each market carries id, slug and outcomeTokens[].tokenId: what paper_trade needs. Prices here are the last mirrored ones; ' +
     `get_market_odds gives the live book. ${DATA_NOTE} Free to call. Errors: SERVICE_UNAVAILABLE (503, with Retry-After) when the database is unreachable; UPSTREAM_UNAVAILABLE (500) when search fails otherwise.`,
   auth: 'public',
   limit: 'api',
   input: z.object({
     q: z.string().max(200).describe('Words to find, at least 2 characters (a shorter q returns no markets).'),
+    limit: z
+      .number()
+      .int()
+      .min(1)
+      .max(SEARCH_LIMIT)
+      .default(SEARCH_LIMIT)
+      .describe(`Markets to return at most, 1..${SEARCH_LIMIT} (default ${SEARCH_LIMIT}); the first ones of the full answer, by volume.`),
   }),
-  output: z.object({ markets: z.array(Market).max(8).describe('Matching active markets, highest volume first, at most 8.') }),
+  output: z.object({ markets: z.array(Market).max(SEARCH_LIMIT).describe('Matching active markets, highest volume first, at most `limit`.') }),
   rest: { method: 'GET', path: '/api/search' },
   annotations: { title: 'Search markets', readOnlyHint: true, idempotentHint: true, openWorldHint: true },
   errors: ['UPSTREAM_UNAVAILABLE'],
-  examples: [{ input: { q: 'bitcoin' }, output: { markets: [exampleMarket] } }],
-  handler: async (ctx, input) => ({ markets: await ctx.services.markets.search(input.q) }),
+  examples: [{ input: { q: 'bitcoin', limit: 3 }, output: { markets: [exampleMarket] } }],
+  handler: async (ctx, input) => ({ markets: await ctx.services.markets.search(input.q, input.limit) }),
 });
 
 export const listMarkets = defineMethod({
@@ -164,15 +172,34 @@ export const getMarketOdds = defineMethod({
   area: 'Markets',
   summary: 'One market with its live YES/NO prices, bid/ask and status',
   description:
-    'Reads one market by id or slug: live YES and NO books (bid = what a sell fills at, ask = what a buy fills at, mid = implied ' +
+    'Reads one market by marketId or marketSlug (the identifiers paper_trade and list_trades take; send either, or both of the same ' +
+    'market): live YES and NO books (bid = what a sell fills at, ask = what a buy fills at, mid = implied ' +
     'probability), the price age, volume, end date and status (active, closed, or resolved with its winner). When no fresh live ' +
     `price can be had, odds.live is false and the last mirrored prices are shown with their age. ${DATA_NOTE} Free to call. ` +
-    'Errors: NOT_FOUND (404) for an unknown id or slug.',
+    'Errors: NOT_FOUND (404) for an unknown market; VALIDATION_ERROR (400) when no identifier is given, or the identifiers sent name ' +
+    'different markets. The older argument idOrSlug (an ID or a slug) is still accepted but deprecated; on REST the path segment ' +
+    '/api/markets/{idOrSlug} takes either.',
   auth: 'public',
   limit: 'api',
-  input: z.object({
-    idOrSlug: z.string().min(1).max(300).describe('Market ID or slug, as returned by search_prediction_markets.'),
-  }),
+  input: z
+    .object({
+      marketId: z.string().min(1).max(200).optional().describe('Market ID (Market.id), as paper_trade and list_trades take it.'),
+      marketSlug: z.string().min(1).max(300).optional().describe('Market slug (Market.slug), as paper_trade takes it.'),
+      idOrSlug: z
+        .string()
+        .min(1)
+        .max(300)
+        .optional()
+        .meta({ deprecated: true })
+        .describe(
+          'Deprecated as a named argument: send marketId or marketSlug. A market ID or slug; on REST it is the path segment of ' +
+            '/api/markets/{idOrSlug}, which takes either.',
+        ),
+    })
+    .refine((v) => v.marketId !== undefined || v.marketSlug !== undefined || v.idOrSlug !== undefined, {
+      path: ['marketId'],
+      message: 'send marketId or marketSlug (the market to read)',
+    }),
   output: z.object({
     ...MarketFields,
     description: z.string().nullable().describe('Resolution rules, as the venue states them.'),
@@ -194,7 +221,7 @@ export const getMarketOdds = defineMethod({
   errors: ['NOT_FOUND'],
   examples: [
     {
-      input: { idOrSlug: exampleMarket.slug },
+      input: { marketSlug: exampleMarket.slug },
       output: {
         ...exampleMarket,
         description: 'Resolves YES if the BTC/USD daily close is above $120,000 on March 3, 2027; otherwise NO.',
@@ -211,7 +238,7 @@ export const getMarketOdds = defineMethod({
       },
     },
   ],
-  handler: async (ctx, input) => ctx.services.markets.odds(input.idOrSlug),
+  handler: async (ctx, input) => ctx.services.markets.odds(input),
 });
 
 export const getPriceHistory = defineMethod({

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineMethod } from '../registry/method';
 import { requirePrincipal } from '../registry/context';
 import { Balance, Dollars, Probability, ShareQuantity, SpendAmount } from './common-schemas';
+import { HISTORY_PERIODS, HISTORY_TIMEFRAMES } from '../domain/portfolio/history-rules';
 
 const IdempotencyKey = z
   .string()
@@ -110,6 +111,81 @@ export const getPortfolio = defineMethod({
   rest: { method: 'GET', path: '/api/positions' },
   annotations: { title: 'Portfolio', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   handler: async (ctx) => ctx.services.trading.portfolio(requirePrincipal(ctx).userId),
+});
+
+export const getPortfolioHistory = defineMethod({
+  name: 'get_portfolio_history',
+  area: 'Trading',
+  summary: 'Your equity, cash and positions value over time (the equity curve)',
+  description:
+    "Your account over a period ending now, like a broker's portfolio history: points of equity (cash + positions value), cash and " +
+    'positionsValue (open positions marked at the mirrored mid price, as get_portfolio marks them), with profitLoss and profitLossPct ' +
+    'against baseValue, the equity of the first point. period 1d (last 24 hours), 1w (7 days, the default), 1m (30 days) or all (since the ' +
+    'first snapshot); timeframe 1h (one point an hour) or 1d (one a UTC day: the last hourly snapshot of the day), by default 1h for 1d and 1w, ' +
+    '1d for 1m and all (1h is not served for all). The service snapshots every account once an hour, so points start from the hour after ' +
+    'the account opened; the last point is always live, computed now (live: true). Free to call. Errors: VALIDATION_ERROR (400) for an ' +
+    'unknown period or timeframe, or 1h with all.',
+  auth: 'key',
+  limit: 'api',
+  input: z.object({
+    period: z.enum(HISTORY_PERIODS).default('1w').describe('1d, 1w (default), 1m or all.'),
+    timeframe: z.enum(HISTORY_TIMEFRAMES).optional().describe('1h or 1d between points; default 1h for 1d and 1w, 1d for 1m and all.'),
+  }),
+  output: z.object({
+    period: z.enum(HISTORY_PERIODS).describe('The period served.'),
+    timeframe: z.enum(HISTORY_TIMEFRAMES).describe('The spacing of the points served.'),
+    baseValue: Dollars.describe('Equity of the first point: what profitLoss is measured against.'),
+    points: z
+      .array(
+        z
+          .object({
+            time: z.iso.datetime().describe('When the account stood so: the snapshot hour (UTC), or now for the live point.'),
+            equity: Dollars.describe('cash + positionsValue.'),
+            cash: Dollars.describe('Cash balance.'),
+            positionsValue: Dollars.describe('Open positions marked at the mirrored mid price.'),
+            profitLoss: Dollars.describe('equity − baseValue.'),
+            profitLossPct: z.number().nullable().describe('profitLoss / baseValue as a fraction (0.05 = +5 %), 6 decimals; null when baseValue is 0.'),
+            live: z.boolean().describe('True for the last point, computed at request time; false for stored hourly snapshots.'),
+          })
+          .describe('The account at one time.'),
+      )
+      .min(1)
+      .describe('Oldest first; the last one is live.'),
+  }),
+  rest: { method: 'GET', path: '/api/portfolio/history' },
+  annotations: { title: 'Portfolio history', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  examples: [
+    {
+      input: { period: '1d', timeframe: '1h' },
+      output: {
+        period: '1d',
+        timeframe: '1h',
+        baseValue: 1000,
+        points: [
+          { time: '2026-11-22T09:00:00.000Z', equity: 1000, cash: 1000, positionsValue: 0, profitLoss: 0, profitLossPct: 0, live: false },
+          {
+            time: '2026-11-22T10:00:00.000Z',
+            equity: 1004.032258,
+            cash: 950,
+            positionsValue: 54.032258,
+            profitLoss: 4.032258,
+            profitLossPct: 0.004032,
+            live: false,
+          },
+          {
+            time: '2026-11-22T10:25:13.000Z',
+            equity: 1002.41935,
+            cash: 950,
+            positionsValue: 52.41935,
+            profitLoss: 2.41935,
+            profitLossPct: 0.002419,
+            live: true,
+          },
+        ],
+      },
+    },
+  ],
+  handler: async (ctx, input) => ctx.services.portfolioHistory.history(requirePrincipal(ctx).userId, input, ctx.clock.now()),
 });
 
 export const sellPosition = defineMethod({

@@ -11,6 +11,7 @@ import type { AccountSettings } from '../domain/accounts/account-settings';
 import type { IdempotencyStore } from '../domain/idempotency/idempotency-store';
 import type { TradingService } from '../domain/trading/trading-service';
 import type { TradeHistory } from '../domain/trading/trade-history';
+import type { PortfolioHistoryService } from '../domain/portfolio/portfolio-history';
 import type { SettlementService } from '../domain/trading/settlement-service';
 import type { TrackRecord } from '../domain/track-record';
 import type { CommunityMarketService } from '../domain/community/community-market-service';
@@ -43,6 +44,8 @@ export interface MethodServices {
   trading: TradingService;
   /** The caller's own fills (list_trades). */
   tradeHistory: TradeHistory;
+  /** Hourly account snapshots and the equity curve (get_portfolio_history). */
+  portfolioHistory: PortfolioHistoryService;
   settlement: SettlementService;
   /** Leaderboards, stats and reputation, XP and badges, daily challenges, notifications. */
   trackRecord: TrackRecord;

@@ -68,6 +68,8 @@ export function jsonRpcRouter(deps: InvokeDeps): Router {
       const origin = ctx.call.address.origin;
       data.docs = appErr.docs ?? (method ? methodDocsUrl(origin, method) : cardUrl(origin));
       if (appErr.details !== undefined) data.details = appErr.details;
+      // No Retry-After header inside a batch (nor on a 200 answer): the wait travels in the error data.
+      if (appErr.retryAfterSeconds !== undefined) data.retryAfterSeconds = appErr.retryAfterSeconds;
       if (appErr.status >= 500) data.requestId = ctx.call.requestId;
       throw new RpcError(appErr.rpcCode, appErr.message, data);
     }

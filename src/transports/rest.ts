@@ -2,7 +2,7 @@ import express, { type Request, type Response, type NextFunction, type Router } 
 import type { AnyMethod } from '../registry/method';
 import type { Registry } from '../registry/registry';
 import { invoke, type InvokeDeps } from '../registry/invoke';
-import { inputSchemaOf } from '../documents/json-schema';
+import { declaredType, inputSchemaOf, type JsonSchema } from '../documents/json-schema';
 import { jsonBody } from './json-body';
 import { callInfoFrom, SESSION_COOKIE } from './http-call';
 import { AppError } from '../errors/app-error';
@@ -12,8 +12,8 @@ type Coercer = (query: Record<string, unknown>) => Record<string, unknown>;
 
 /** Query strings carry text: turn each declared number/boolean property into its type, once-built per method. */
 function queryCoercer(method: AnyMethod): Coercer {
-  const props = (inputSchemaOf(method).properties ?? {}) as Record<string, { type?: string | string[] }>;
-  const kinds = Object.entries(props).map(([k, s]) => [k, Array.isArray(s.type) ? s.type[0] : s.type] as const);
+  const props = (inputSchemaOf(method).properties ?? {}) as Record<string, JsonSchema>;
+  const kinds = Object.entries(props).map(([k, s]) => [k, declaredType(s)] as const);
   return (query) => {
     const out: Record<string, unknown> = { ...query };
     for (const [key, type] of kinds) {

@@ -105,7 +105,7 @@ describe.each(backends())('OpenAPI document on $name', (backend) => {
     const error = doc.components.schemas.Error;
     expect(error.required).toEqual(['error', 'code']);
     expect(error.properties.code.enum).toEqual(ERROR_CODES);
-    expect(Object.keys(error.properties)).toEqual(['error', 'code', 'hint', 'docs', 'details', 'requestId']);
+    expect(Object.keys(error.properties)).toEqual(['error', 'code', 'hint', 'docs', 'details', 'retryAfterSeconds', 'requestId']);
   });
 
   test('security follows each method: public → none, key → bearer or OAuth (scope agent), session → the session cookie only', () => {

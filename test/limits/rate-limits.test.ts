@@ -21,6 +21,7 @@ function expect429(res: { status: number; body: Record<string, unknown>; headers
   const retryAfter = Number(res.headers['retry-after']);
   expect(retryAfter).toBeGreaterThanOrEqual(1);
   expect(retryAfter).toBeLessThanOrEqual(60);
+  expect(res.body.retryAfterSeconds).toBe(retryAfter);
   expect(res.headers['ratelimit']).toBe(`"${cls}";r=0;t=${retryAfter}`);
   expect(res.headers['ratelimit-policy']).toBe(`"${cls}";q=${limit};w=60`);
 }
@@ -150,6 +151,7 @@ describe.each(backends())('rate limits on $name', (backend) => {
       expect(res.headers['ratelimit-policy']).toBe('"api";q=3;w=60');
       expect(res.body.error.code).toBe(-32029);
       expect(res.body.error.data).toMatchObject({ code: 'RATE_LIMITED', httpStatus: 429, hint: expect.stringMatching(/^Retry after \d+ seconds\.$/) });
+      expect(res.body.error.data.retryAfterSeconds).toBe(Number(res.headers['retry-after']));
     });
 
     test('when a batch holds more calls than the limit allows, then each call counts and the excess calls answer RATE_LIMITED', async () => {
@@ -162,6 +164,21 @@ describe.each(backends())('rate limits on $name', (backend) => {
       const byId = new Map<number, { result?: unknown; error?: { data: { code: string } } }>(res.body.map((r: { id: number }) => [r.id, r]));
       expect([1, 2, 3].map((id) => byId.get(id)!.result)).toEqual([{ balance: 1000 }, { balance: 1000 }, { balance: 1000 }]);
       expect([4, 5].map((id) => byId.get(id)!.error!.data.code)).toEqual(['RATE_LIMITED', 'RATE_LIMITED']);
+    });
+
+    test('when a call inside a batch is rate limited, then its error data carries retryAfterSeconds, since the batch answers 200 with no Retry-After', async () => {
+      const a = await agentFrom();
+      const res = await rpc(
+        [1, 2, 3, 4].map((id) => rpcCall('get_balance', {}, id)),
+        { ...bearer(a.apiKey), 'X-Forwarded-For': freshIp() },
+      );
+      expect(res.status).toBe(200);
+      expect(res.headers['retry-after']).toBeUndefined();
+      const limited = res.body.find((r: { id: number }) => r.id === 4);
+      expect(limited.error.data).toMatchObject({ code: 'RATE_LIMITED', httpStatus: 429 });
+      const wait = limited.error.data.retryAfterSeconds;
+      expect(Number.isInteger(wait) && wait >= 1 && wait <= 60).toBe(true);
+      expect(limited.error.data.hint).toBe(`Retry after ${wait} seconds.`);
     });
 
     test('when registrations come over REST and JSON-RPC from one address, then they share the register limit', async () => {
@@ -193,8 +210,15 @@ describe.each(backends())('rate limits on $name', (backend) => {
         expect(ok.body.result.structuredContent).toEqual({ balance: 1000 });
       }
       const res = await mcpCall('get_balance', headers);
+      expect(res.status).toBe(200);
+      expect(res.headers['retry-after']).toBeUndefined();
       expect(res.body.result.isError).toBe(true);
       expect(res.body.result.structuredContent).toMatchObject({ code: 'RATE_LIMITED', hint: expect.stringMatching(/^Retry after \d+ seconds\.$/) });
+      // A tool result has no header of its own: the wait is in the error body, and in the text block that mirrors it.
+      const wait = res.body.result.structuredContent.retryAfterSeconds;
+      expect(Number.isInteger(wait) && wait >= 1 && wait <= 60).toBe(true);
+      expect(res.body.result.structuredContent.hint).toBe(`Retry after ${wait} seconds.`);
+      expect(JSON.parse(res.body.result.content[0].text).retryAfterSeconds).toBe(wait);
     });
 
     test('when one agent calls over REST, JSON-RPC and MCP, then all three draw on one per-account budget', async () => {

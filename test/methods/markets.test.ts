@@ -4,6 +4,7 @@ import type { Queryable } from '../../src/db/database';
 import { SCAN_LIMIT } from '../../src/market-data/market-search';
 import { FakePolymarket } from '../market-data/support/fake-polymarket';
 import { addMirrorMarkets, type MirrorMarket } from '../support/markets';
+import { mcpCall, rpcCall } from '../support/rpc';
 
 const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
 const clock = { now: () => new Date(NOW) };
@@ -52,6 +53,23 @@ describe.each(backends())('market methods on $name', (backend) => {
         { outcome: 'YES', label: 'Yes', tokenId: 'lal-12-yes' },
         { outcome: 'NO', label: 'No', tokenId: 'lal-12-no' },
       ]);
+    });
+
+    test('when a limit is given, then at most that many markets come back, still the highest volume first; outside 1..8 it is 400', async () => {
+      const three = await t.api.get('/api/search').query({ q: 'lakers', limit: 3 });
+      expect(three.status).toBe(200);
+      expect(ids(three)).toEqual(['lal-12', 'lal-11', 'lal-10']);
+      expect(ids(await t.api.get('/api/search').query({ q: 'lakers', limit: 8 }))).toHaveLength(8);
+      for (const limit of [0, 9, 2.5]) {
+        const bad = await t.api.get('/api/search').query({ q: 'lakers', limit });
+        expect(bad.status).toBe(400);
+        expect(bad.body.code).toBe('VALIDATION_ERROR');
+        expect(bad.body.details[0].path).toBe('limit');
+      }
+      const overRpc = await rpcCall(t, 'search_prediction_markets', { q: 'lakers', limit: 1 });
+      expect(overRpc.result.markets.map((m: { id: string }) => m.id)).toEqual(['lal-12']);
+      const overMcp = await mcpCall(t, 'search_prediction_markets', { q: 'lakers', limit: 2 });
+      expect(overMcp.result.structuredContent.markets.map((m: { id: string }) => m.id)).toEqual(['lal-12', 'lal-11']);
     });
 
     test('when a word is partial, mixed-case, or one of several, then it still finds its market', async () => {
@@ -127,6 +145,46 @@ describe.each(backends())('market methods on $name', (backend) => {
       });
       const bySlug = await t.api.get('/api/markets/fed-1-slug');
       expect(bySlug.body.id).toBe('fed-1');
+    });
+
+    test('when odds are read over JSON-RPC and MCP, then marketId and marketSlug name the market as paper_trade takes them', async () => {
+      const byId = await rpcCall(t, 'get_market_odds', { marketId: 'fed-1' });
+      expect(byId.result).toMatchObject({ id: 'fed-1', slug: 'fed-1-slug' });
+      const bySlug = await mcpCall(t, 'get_market_odds', { marketSlug: 'fed-1-slug' });
+      expect(bySlug.result.structuredContent).toMatchObject({ id: 'fed-1', slug: 'fed-1-slug' });
+      const both = await rpcCall(t, 'get_market_odds', { marketId: 'fed-1', marketSlug: 'fed-1-slug' });
+      expect(both.result.id).toBe('fed-1');
+      // Each name means what it says: a slug sent as marketId, or an id sent as marketSlug, is no market.
+      expect((await rpcCall(t, 'get_market_odds', { marketId: 'fed-1-slug' })).error.data.code).toBe('NOT_FOUND');
+      expect((await mcpCall(t, 'get_market_odds', { marketSlug: 'fed-1' })).result.structuredContent.code).toBe('NOT_FOUND');
+    });
+
+    test('when the deprecated idOrSlug is sent, then it still reads the market by id or by slug, on every surface', async () => {
+      expect((await rpcCall(t, 'get_market_odds', { idOrSlug: 'fed-1' })).result.id).toBe('fed-1');
+      expect((await rpcCall(t, 'get_market_odds', { idOrSlug: 'fed-1-slug' })).result.id).toBe('fed-1');
+      expect((await mcpCall(t, 'get_market_odds', { idOrSlug: 'btc-1-slug' })).result.structuredContent.id).toBe('btc-1');
+      // On REST the path segment is that argument, and query identifiers must agree with it.
+      expect((await t.api.get('/api/markets/btc-1').query({ marketSlug: 'btc-1-slug' })).body.id).toBe('btc-1');
+      // The tool's schema says so, for clients that read it.
+      const { result } = await t.api
+        .post('/mcp')
+        .set('Accept', 'application/json, text/event-stream')
+        .send({ jsonrpc: '2.0', id: 1, method: 'tools/list' })
+        .then((r) => r.body as { result: { tools: Array<{ name: string; inputSchema: { properties: Record<string, { deprecated?: boolean }> } }> } });
+      const props = result.tools.find((tool) => tool.name === 'get_market_odds')!.inputSchema.properties;
+      expect(props.idOrSlug!.deprecated).toBe(true);
+      expect(props.marketId!.deprecated).toBeUndefined();
+      expect(props.marketSlug!.deprecated).toBeUndefined();
+    });
+
+    test('when no identifier is sent, or the identifiers name different markets, then 400 VALIDATION_ERROR', async () => {
+      const none = await rpcCall(t, 'get_market_odds', {});
+      expect(none.error.data).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ path: 'marketId' }] });
+      const mixed = await rpcCall(t, 'get_market_odds', { marketId: 'fed-1', marketSlug: 'btc-1-slug' });
+      expect(mixed.error.data.code).toBe('VALIDATION_ERROR');
+      const restMixed = await t.api.get('/api/markets/fed-1').query({ marketId: 'btc-1' });
+      expect(restMixed.status).toBe(400);
+      expect(restMixed.body.code).toBe('VALIDATION_ERROR');
     });
 
     test('when a market has resolved, then its odds show the winner; an unknown market is 404', async () => {

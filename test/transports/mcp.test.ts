@@ -76,6 +76,26 @@ describe.each(backends())('MCP at /mcp on $name', (backend) => {
     expect(byName.get('get_balance')!.annotations).toMatchObject({ readOnlyHint: true });
   });
 
+  test('when tools are listed, then no schema is portable only in part: no `type` array (nullable is anyOf with {type: null}) and no empty schema `{}`', async () => {
+    const { tools } = await (await connect()).listTools();
+    const problems: string[] = [];
+    for (const tool of tools) {
+      portabilityProblems(tool.inputSchema, `${tool.name}.inputSchema`, problems);
+      portabilityProblems(tool.outputSchema, `${tool.name}.outputSchema`, problems);
+    }
+    expect(problems).toEqual([]);
+    // The error branch's details are the validation issues, not an unconstrained value.
+    const errorBranch = (
+      tools.find((tool) => tool.name === 'get_balance')!.outputSchema as unknown as { anyOf: Array<{ properties: Record<string, unknown> }> }
+    ).anyOf[1]!;
+    expect(errorBranch.properties.details).toMatchObject({ type: 'array', items: { type: 'object', required: ['path', 'message', 'code'] } });
+    expect(errorBranch.properties.retryAfterSeconds).toMatchObject({ type: 'integer', minimum: 1 });
+    // And the walk does see what it forbids.
+    const seen: string[] = [];
+    portabilityProblems({ type: 'object', properties: { a: { type: ['string', 'null'] }, b: {} } }, 'probe', seen);
+    expect(seen).toEqual(['probe.properties.a: type is an array', 'probe.properties.b: empty schema']);
+  });
+
   test('when get_balance is called with a bearer key, then structuredContent is the balance and the text block holds the same JSON', async () => {
     const client = await connect(agent.apiKey);
     await client.listTools();
@@ -244,3 +264,22 @@ describe.each(backends())('MCP at /mcp on $name', (backend) => {
     expect(await res.json()).toMatchObject({ jsonrpc: '2.0', id: 'a', result: { structuredContent: { balance: 1000 } } });
   });
 });
+
+// Keywords whose value is a map of names to schemas, and keywords whose value is data rather than a schema.
+const SCHEMA_MAPS = new Set(['properties', '$defs', 'patternProperties', 'dependentSchemas']);
+const DATA = new Set(['enum', 'const', 'default', 'examples', 'required']);
+
+/** What the MCP Inspector's schema portability check warns about: `type: [X, "null"]` and `{}` (a schema with no keyword). */
+function portabilityProblems(node: unknown, path: string, out: string[]): void {
+  if (Array.isArray(node)) return node.forEach((n, i) => portabilityProblems(n, `${path}[${i}]`, out));
+  if (!node || typeof node !== 'object') return;
+  const schema = node as Record<string, unknown>;
+  if (Object.keys(schema).length === 0) out.push(`${path}: empty schema`);
+  if (Array.isArray(schema.type)) out.push(`${path}: type is an array`);
+  for (const [k, v] of Object.entries(schema)) {
+    if (DATA.has(k)) continue;
+    if (SCHEMA_MAPS.has(k) && v && typeof v === 'object') {
+      for (const [name, sub] of Object.entries(v)) portabilityProblems(sub, `${path}.${k}.${name}`, out);
+    } else portabilityProblems(v, `${path}.${k}`, out);
+  }
+}

@@ -122,6 +122,8 @@ describeWithChromium('browsing and trading in Chromium', () => {
     const history = page.getByRole('region', { name: 'Trade history' });
     await history.getByRole('cell', { name: 'Sell NO' }).waitFor();
     expect(await history.getByRole('cell', { name: 'Buy NO' }).count()).toBe(1);
+    // The equity chart (its own chunk) is drawn before the picture is taken.
+    await page.getByRole('img', { name: /^Equity over the last week: / }).waitFor();
     await saveScreenshot(page, 'portfolio');
     await expectNoSeriousAxeViolations(page);
 

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Link } from 'wouter';
 import { usePortfolio } from '../../lib/portfolio';
 import { marketHref } from '../../lib/paths';
@@ -6,8 +6,11 @@ import { cents, date, money, shares, signedMoney } from '../../lib/format';
 import { usePageTitle } from '../../components/page-title';
 import { ErrorMessage } from '../../components/error-message';
 import { Loading } from '../../components/loading';
+import { ErrorBoundary } from '../../components/error-boundary';
 import { SellPosition } from '../../components/sell-position';
 import { TradeHistory } from './trade-history';
+
+const EquityChart = lazy(() => import('./equity-chart'));
 
 /** The person's money: cash, equity and PnL; open positions (each with sell), closed ones, and every trade. */
 export function PortfolioPage() {
@@ -40,6 +43,12 @@ export function PortfolioPage() {
           <dd>{signedMoney(totals.unrealizedPnl)}</dd>
         </div>
       </dl>
+
+      <ErrorBoundary>
+        <Suspense fallback={<Loading what="the equity chart" />}>
+          <EquityChart />
+        </Suspense>
+      </ErrorBoundary>
 
       <section aria-labelledby="open-heading">
         <h2 id="open-heading">Open positions</h2>

@@ -79,7 +79,7 @@ export interface paths {
         };
         /**
          * Search active markets by words in the question or category
-         * @description Full-text search over active markets by question and category; every word must match, and a word may be partial ("bitc" finds Bitcoin). At most 8 markets, highest volume first. A q shorter than 2 characters returns an empty list. Each market carries id, slug and outcomeTokens[].tokenId: what paper_trade needs. Prices here are the last mirrored ones; get_market_odds gives the live book. Market data is mirrored on a delay from the configured venue (Polymarket, or the built-in simulated venue, whose markets carry simulated: true and source "simulated"); it is not the venue's official feed. Free to call. Errors: SERVICE_UNAVAILABLE (503, with Retry-After) when the database is unreachable; UPSTREAM_UNAVAILABLE (500) when search fails otherwise.
+         * @description Full-text search over active markets by question and category; every word must match, and a word may be partial ("bitc" finds Bitcoin). At most `limit` markets (1..8, default 8), highest volume first. A q shorter than 2 characters returns an empty list. Each market carries id, slug and outcomeTokens[].tokenId: what paper_trade needs. Prices here are the last mirrored ones; get_market_odds gives the live book. Market data is mirrored on a delay from the configured venue (Polymarket, or the built-in simulated venue, whose markets carry simulated: true and source "simulated"); it is not the venue's official feed. Free to call. Errors: SERVICE_UNAVAILABLE (503, with Retry-After) when the database is unreachable; UPSTREAM_UNAVAILABLE (500) when search fails otherwise.
          *
          *     Rate limit: 30 api requests per minute per account (per IP address when anonymous).
          */
@@ -145,7 +145,7 @@ export interface paths {
         };
         /**
          * One market with its live YES/NO prices, bid/ask and status
-         * @description Reads one market by id or slug: live YES and NO books (bid = what a sell fills at, ask = what a buy fills at, mid = implied probability), the price age, volume, end date and status (active, closed, or resolved with its winner). When no fresh live price can be had, odds.live is false and the last mirrored prices are shown with their age. Market data is mirrored on a delay from the configured venue (Polymarket, or the built-in simulated venue, whose markets carry simulated: true and source "simulated"); it is not the venue's official feed. Free to call. Errors: NOT_FOUND (404) for an unknown id or slug.
+         * @description Reads one market by marketId or marketSlug (the identifiers paper_trade and list_trades take; send either, or both of the same market): live YES and NO books (bid = what a sell fills at, ask = what a buy fills at, mid = implied probability), the price age, volume, end date and status (active, closed, or resolved with its winner). When no fresh live price can be had, odds.live is false and the last mirrored prices are shown with their age. Market data is mirrored on a delay from the configured venue (Polymarket, or the built-in simulated venue, whose markets carry simulated: true and source "simulated"); it is not the venue's official feed. Free to call. Errors: NOT_FOUND (404) for an unknown market; VALIDATION_ERROR (400) when no identifier is given, or the identifiers sent name different markets. The older argument idOrSlug (an ID or a slug) is still accepted but deprecated; on REST the path segment /api/markets/{idOrSlug} takes either.
          *
          *     Rate limit: 30 api requests per minute per account (per IP address when anonymous).
          */
@@ -216,6 +216,28 @@ export interface paths {
          *     Rate limit: 30 api requests per minute per account (per IP address when anonymous).
          */
         get: operations["get_portfolio"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/portfolio/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your equity, cash and positions value over time (the equity curve)
+         * @description Your account over a period ending now, like a broker's portfolio history: points of equity (cash + positions value), cash and positionsValue (open positions marked at the mirrored mid price, as get_portfolio marks them), with profitLoss and profitLossPct against baseValue, the equity of the first point. period 1d (last 24 hours), 1w (7 days, the default), 1m (30 days) or all (since the first snapshot); timeframe 1h (one point an hour) or 1d (one a UTC day: the last hourly snapshot of the day), by default 1h for 1d and 1w, 1d for 1m and all (1h is not served for all). The service snapshots every account once an hour, so points start from the hour after the account opened; the last point is always live, computed now (live: true). Free to call. Errors: VALIDATION_ERROR (400) for an unknown period or timeframe, or 1h with all.
+         *
+         *     Rate limit: 30 api requests per minute per account (per IP address when anonymous).
+         */
+        get: operations["get_portfolio_history"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1022,8 +1044,17 @@ export interface components {
              * @description Link to documentation.
              */
             docs?: string;
-            /** @description Structured details, e.g. the validation issues (path, message, code). */
-            details?: unknown;
+            /** @description On VALIDATION_ERROR: each problem with the input (path, message, code). */
+            details?: {
+                /** @description Dotted path of the input field at fault (empty for the input as a whole), e.g. "amount" or "notificationIds.0". */
+                path: string;
+                /** @description What is wrong with it. */
+                message: string;
+                /** @description Kind of problem, e.g. invalid_type, too_small, too_big, invalid_value, custom. */
+                code: string;
+            }[];
+            /** @description Seconds to wait before sending the same request again (RATE_LIMITED; SERVICE_UNAVAILABLE; CONFLICT while a request with the same Idempotency-Key runs). REST also says it in the Retry-After header; a call inside a JSON-RPC batch or an MCP tool call has only this. */
+            retryAfterSeconds?: number;
             /** @description On server errors (5xx): quote it when reporting the problem. */
             requestId?: string;
         };
@@ -1412,6 +1443,11 @@ export interface operations {
                  * @example bitcoin
                  */
                 q: string;
+                /**
+                 * @description Markets to return at most, 1..8 (default 8); the first ones of the full answer, by volume.
+                 * @example 3
+                 */
+                limit?: number;
             };
             header?: never;
             path?: never;
@@ -1426,7 +1462,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Matching active markets, highest volume first, at most 8. */
+                        /** @description Matching active markets, highest volume first, at most `limit`. */
                         markets: {
                             /** @description Market ID; send it as `marketId` when trading. */
                             id: string;
@@ -1793,13 +1829,18 @@ export interface operations {
     };
     get_market_odds: {
         parameters: {
-            query?: never;
-            header?: never;
-            path: {
+            query?: {
+                /** @description Market ID (Market.id), as paper_trade and list_trades take it. */
+                marketId?: string;
                 /**
-                 * @description Market ID or slug, as returned by search_prediction_markets.
+                 * @description Market slug (Market.slug), as paper_trade takes it.
                  * @example will-bitcoin-close-above-120-000-on-march-3-2027-11420
                  */
+                marketSlug?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Deprecated as a named argument: send marketId or marketSlug. A market ID or slug; on REST it is the path segment of /api/markets/{idOrSlug}, which takes either. */
                 idOrSlug: string;
             };
             cookie?: never;
@@ -2344,6 +2385,146 @@ export interface operations {
                             /** @description Unrealized PnL of open positions. */
                             unrealizedPnl: number;
                         };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: the input does not match the schema (details lists each problem), or the JSON body is malformed. */
+            400: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing or invalid API key or access token, or a credential sent outside the Authorization header. */
+            401: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description Bearer challenge with resource_metadata (RFC 9728). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the access token lacks scope agent, or a write authenticated by the session cookie came from another site. */
+            403: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests; wait the Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds until the window resets. */
+                    "Retry-After": number;
+                    /** @description Remaining requests and reset (IETF RateLimit header). */
+                    RateLimit?: string;
+                    /** @description Quota and window of the limit class. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: unexpected failure; quote requestId when reporting it. */
+            500: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the service or its database is unavailable or busy; nothing changed; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description When the database is unavailable: seconds to wait before sending the same request again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_portfolio_history: {
+        parameters: {
+            query?: {
+                /**
+                 * @description 1d, 1w (default), 1m or all.
+                 * @example 1d
+                 */
+                period?: "1d" | "1w" | "1m" | "all";
+                /**
+                 * @description 1h or 1d between points; default 1h for 1d and 1w, 1d for 1m and all.
+                 * @example 1h
+                 */
+                timeframe?: "1h" | "1d";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Your equity, cash and positions value over time (the equity curve) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The period served.
+                         * @enum {string}
+                         */
+                        period: "1d" | "1w" | "1m" | "all";
+                        /**
+                         * @description The spacing of the points served.
+                         * @enum {string}
+                         */
+                        timeframe: "1h" | "1d";
+                        /** @description Equity of the first point: what profitLoss is measured against. */
+                        baseValue: number;
+                        /** @description Oldest first; the last one is live. */
+                        points: {
+                            /**
+                             * Format: date-time
+                             * @description When the account stood so: the snapshot hour (UTC), or now for the live point.
+                             */
+                            time: string;
+                            /** @description cash + positionsValue. */
+                            equity: number;
+                            /** @description Cash balance. */
+                            cash: number;
+                            /** @description Open positions marked at the mirrored mid price. */
+                            positionsValue: number;
+                            /** @description equity − baseValue. */
+                            profitLoss: number;
+                            /** @description profitLoss / baseValue as a fraction (0.05 = +5 %), 6 decimals; null when baseValue is 0. */
+                            profitLossPct: number | null;
+                            /** @description True for the last point, computed at request time; false for stored hourly snapshots. */
+                            live: boolean;
+                        }[];
                     };
                 };
             };

@@ -1,0 +1,76 @@
+import { useEffect, useRef, useState } from 'react';
+import { createChart, LineSeries, type UTCTimestamp } from 'lightweight-charts';
+import { $api } from '../../lib/api/client';
+import { money, signedMoney } from '../../lib/format';
+import { ErrorMessage } from '../../components/error-message';
+import { Loading } from '../../components/loading';
+
+const PERIODS = ['1d', '1w', '1m', 'all'] as const;
+type Period = (typeof PERIODS)[number];
+const PERIOD_NAMES: Record<Period, string> = { '1d': 'the last day', '1w': 'the last week', '1m': 'the last month', all: 'all time' };
+
+/**
+ * The account's equity over a period (get_portfolio_history), drawn with lightweight-charts like the market page's
+ * price chart. Loaded lazily by the portfolio page, so the chart library is fetched only where a chart is drawn.
+ */
+export default function EquityChart() {
+  const [period, setPeriod] = useState<Period>('1w');
+  const history = $api.useQuery('get', '/api/portfolio/history', { params: { query: { period } } }, { staleTime: 60_000 });
+  const box = useRef<HTMLDivElement>(null);
+  const points = history.data?.points ?? [];
+
+  useEffect(() => {
+    if (!box.current || points.length === 0) return;
+    const chart = createChart(box.current, {
+      autoSize: true,
+      layout: { background: { color: '#ffffff' }, textColor: '#17181c', attributionLogo: false },
+      rightPriceScale: { borderVisible: false },
+      timeScale: { timeVisible: true, borderVisible: false },
+      grid: { vertLines: { visible: false } },
+    });
+    const series = chart.addSeries(LineSeries, {
+      color: '#0b6b3a',
+      lineWidth: 2,
+      priceFormat: { type: 'custom', formatter: (v: number) => money(v), minMove: 0.01 },
+    });
+    // Strictly ascending times: a live point in the same second as a snapshot replaces it.
+    const data: { time: UTCTimestamp; value: number }[] = [];
+    for (const p of points) {
+      const time = Math.floor(Date.parse(p.time) / 1000) as UTCTimestamp;
+      const last = data[data.length - 1];
+      if (last && last.time >= time) last.value = p.equity;
+      else data.push({ time, value: p.equity });
+    }
+    series.setData(data);
+    chart.timeScale().fitContent();
+    return () => chart.remove();
+  }, [points]);
+
+  const first = points[0];
+  const last = points[points.length - 1];
+  const summary =
+    first && last
+      ? `Equity over ${PERIOD_NAMES[period]}: from ${money(first.equity)} to ${money(last.equity)} (${signedMoney(last.profitLoss)}), ${points.length} ${points.length === 1 ? 'point' : 'points'}.`
+      : '';
+  return (
+    <section className="card" aria-labelledby="equity-heading">
+      <h2 id="equity-heading">Equity</h2>
+      <div className="tabs" role="group" aria-label="Equity period">
+        {PERIODS.map((p) => (
+          <button key={p} type="button" className="secondary" aria-pressed={period === p} onClick={() => setPeriod(p)}>
+            {p}
+          </button>
+        ))}
+      </div>
+      {history.isPending ? <Loading what="your equity history" /> : null}
+      {history.isError ? <ErrorMessage error={history.error} /> : null}
+      <div ref={box} className="chart" role="img" aria-label={summary || 'Equity chart'} hidden={points.length === 0} />
+      {summary ? (
+        <p className="muted">
+          {summary} Snapshots are hourly; the last point is now. Chart:{' '}
+          <a href="https://www.tradingview.com/lightweight-charts/">TradingView Lightweight Charts</a>.
+        </p>
+      ) : null}
+    </section>
+  );
+}
