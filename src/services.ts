@@ -20,6 +20,7 @@ import { TradeHistory } from './domain/trading/trade-history';
 import { SettlementService } from './domain/trading/settlement-service';
 import { createTrackRecord, type TrackRecord } from './domain/track-record';
 import { CommunityMarketService } from './domain/community/community-market-service';
+import { CommunityTradingService } from './domain/community/community-trading-service';
 import { createRateLimiter, type RateLimiter } from './http/rate-limiter';
 
 /** Everything a handler can reach through ctx.services. Built once per process (or per test app). */
@@ -54,6 +55,8 @@ export interface Services {
   /** Leaderboards, stats and reputation, XP and badges, daily challenges, notifications. */
   trackRecord: TrackRecord;
   community: CommunityMarketService;
+  /** The community markets' LMSR market makers: quotes, buys, sells, price history, settlement. */
+  communityTrading: CommunityTradingService;
   /** Set by the sessions module: signs a person in after registration (isAgent false). */
   signInAfterRegistration?: (ctx: MethodContext, userId: string) => Promise<void>;
   /** Extra readiness checks (market feed status) for GET /ready. */
@@ -80,6 +83,8 @@ export function createServices(args: {
   const accounts = new AccountService(db);
   const accountDeletion = new AccountDeletion(db);
   const accountSettings = new AccountSettings(db);
+  const settlement = new SettlementService(db, tradeHooks, log);
+  const communityTrading = new CommunityTradingService(db, tradeHooks, settlement);
   // A deleted account's key must fail at once, not when the authenticator's cache entry expires.
   accountDeletion.onDeleted((userId) => identity.authenticator.forgetKeysOf(userId));
   return {
@@ -104,9 +109,10 @@ export function createServices(args: {
     tradeHooks,
     trading: new TradingService(db, prices, tradeHooks),
     tradeHistory: new TradeHistory(db),
-    settlement: new SettlementService(db, tradeHooks, log),
+    settlement,
     trackRecord: createTrackRecord({ db, tradeHooks, accounts, deletion: accountDeletion, settings: accountSettings }),
-    community: new CommunityMarketService(db),
+    community: new CommunityMarketService(db, communityTrading),
+    communityTrading,
     stoppers: [],
   };
 }
