@@ -1,6 +1,8 @@
 import 'reflect-metadata';
 import type { Pool } from 'pg';
 import { benchPool, createDatabase, load, median, round, startServiceProcess, type LoadFigures, type RequestSetup } from './support/harness';
+// Loaded for its effect too: pg's int8 parser returns bigint, as in the service, so the domain code reads the same values.
+import '../src/db/database';
 import type { Database, Queryable } from '../src/db/database';
 import { CommunityMarketService } from '../src/domain/community/community-market-service';
 import { CommunityTradingService } from '../src/domain/community/community-trading-service';
@@ -131,8 +133,8 @@ async function main(): Promise<void> {
           const started = performance.now();
           try {
             await amm.buy(agent.id, { tokenId: tokenFor(shape, i++), amount: AMOUNT }, new Date());
-          } catch {
-            errors += 1;
+          } catch (err) {
+            if (errors++ === 0) console.error(`raw ${shape} buy failed: ${err instanceof Error ? err.message : String(err)}`);
           }
           lat.push(performance.now() - started);
         }
