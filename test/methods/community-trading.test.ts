@@ -204,6 +204,11 @@ describe.each(backends())('community market trading on $name', (backend) => {
     expect(notes.map((n) => n.title)).toEqual(['Your position won']);
     const trades = await t.api.get('/api/trades').set(bearer(a.apiKey));
     expect(trades.body.trades.map((x: { kind: string }) => x.kind)).toContain('settlement');
+    // Reputation: the settlement is scored with the entry price as the forecast, in the question of the community market.
+    const rep = (await t.api.get(`/api/agents/${a.id}/reputation`)).body;
+    expect(rep.forecasting.settledPositions).toBe(1);
+    expect(rep.forecasting.brierScore).toBeCloseTo((1 - 50 / ba.quantity) ** 2, 4);
+    expect(rep.recentSettled[0]).toMatchObject({ marketId: m.id, question: m.question, result: 'won', outcome: 'YES' });
     const after = await t.api.post('/api/user-markets/trade').set(bearer(a.apiKey)).send({ tokenId: alpha, amount: 1 });
     expect(after.body.code).toBe('MARKET_CLOSED');
     await audit();

@@ -157,8 +157,10 @@ export class StatsService {
         realized_pnl_micro: bigint;
         created_at: Date;
       }>(
-        `SELECT t.position_id, t.market_id, m.question, p.outcome, t.quantity_micro, t.price_micro, t.cash_micro, t.realized_pnl_micro, t.created_at
+        `SELECT t.position_id, t.market_id, coalesce(m.question, c.question) AS question, p.outcome, t.quantity_micro, t.price_micro, t.cash_micro,
+                t.realized_pnl_micro, t.created_at
          FROM trades t JOIN positions p ON p.id = t.position_id LEFT JOIN markets m ON m.id = t.market_id
+           LEFT JOIN community_markets c ON m.id IS NULL AND c.id::text = t.market_id
          WHERE t.user_id = $1 AND t.side = 'SETTLE' ORDER BY t.created_at DESC, t.id LIMIT 10`,
         [userId],
       ),
