@@ -11,7 +11,9 @@ async function main(): Promise<void> {
   try {
     const report = await auditLedger(db);
     for (const v of report.violations) process.stdout.write(`VIOLATION ${v}\n`);
-    process.stdout.write(`${JSON.stringify({ accounts: report.accounts, positions: report.positions, violations: report.violations.length })}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ accounts: report.accounts, positions: report.positions, pools: report.pools, violations: report.violations.length })}\n`,
+    );
     process.exitCode = report.violations.length ? 1 : 0;
   } finally {
     await db.close();

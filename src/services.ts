@@ -20,6 +20,7 @@ import { PortfolioHistoryService } from './domain/portfolio/portfolio-history';
 import { SettlementService } from './domain/trading/settlement-service';
 import { createTrackRecord } from './domain/track-record';
 import { CommunityMarketService } from './domain/community/community-market-service';
+import { CommunityTradingService } from './domain/community/community-trading-service';
 import { createRateLimiter, type RateLimiter } from './limits/rate-limiter';
 
 /** Everything the process holds, built once per process (or per test app): what a handler reaches through
@@ -55,6 +56,8 @@ export function createServices(args: {
   const accounts = new AccountService(db);
   const accountDeletion = new AccountDeletion(db);
   const accountSettings = new AccountSettings(db);
+  const settlement = new SettlementService(db, tradeHooks, log);
+  const communityTrading = new CommunityTradingService(db, tradeHooks, settlement);
   // A deleted account's key must fail at once, not when the authenticator's cache entry expires.
   accountDeletion.onDeleted((userId) => identity.authenticator.forgetKeysOf(userId));
   return {
@@ -80,9 +83,10 @@ export function createServices(args: {
     trading: new TradingService(db, prices, tradeHooks),
     tradeHistory: new TradeHistory(db),
     portfolioHistory: new PortfolioHistoryService(db),
-    settlement: new SettlementService(db, tradeHooks, log),
+    settlement,
     trackRecord: createTrackRecord({ db, tradeHooks, accounts, deletion: accountDeletion, settings: accountSettings }),
-    community: new CommunityMarketService(db),
+    community: new CommunityMarketService(db, communityTrading),
+    communityTrading,
     stoppers: [],
   };
 }

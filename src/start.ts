@@ -36,6 +36,8 @@ export async function startService(
   // The market mirror: what it resolves gets settled; unless tests drive it by hand (background: false,
   // then services.marketSync.runOnce()), it syncs once before serving, so the first request finds markets.
   services.marketSync.afterSync.push((now) => services.settlement.runOnce(now));
+  // A community market whose settlement was cut short (a crash after resolution) finishes on the next sync.
+  services.marketSync.afterSync.push((now) => services.communityTrading.settlePending(now));
   // Idempotency keys are kept 24 hours; the leader drops older ones as part of its periodic work.
   services.marketSync.afterSync.push((now) => services.idempotency.purge(now));
   // Search's term counts follow the mirror (they steer its plan, never its results).

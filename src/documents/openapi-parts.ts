@@ -42,6 +42,7 @@ export const ERROR_MEANING: Record<ErrorCode, string> = {
   ALREADY_CLAIMED: 'the reward was already claimed',
   EMAIL_TAKEN: 'an account with this email exists (emails compare case-insensitively)',
   WRONG_PASSWORD: 'the password confirming this account change is wrong; nothing changed',
+  PRICE_LIMIT_EXCEEDED: 'the fill would be worse than the maxAveragePrice or minAveragePrice you set; nothing changed',
   UNAUTHORIZED: 'missing or invalid API key or access token, or a credential sent outside the Authorization header',
   SESSION_REQUIRED: 'this operation needs a browser session; API keys and access tokens are not accepted',
   FORBIDDEN: 'authenticated, but not allowed to do this',

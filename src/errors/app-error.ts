@@ -14,6 +14,8 @@ export const ERROR_TABLE = {
   EMAIL_TAKEN: { status: 400, rpc: -32015 },
   // A password confirming an account change is wrong: 400, not 401, since the caller's credentials are fine.
   WRONG_PASSWORD: { status: 400, rpc: -32016 },
+  // A trade's limit (maxAveragePrice / minAveragePrice) would be crossed: refused, nothing changed.
+  PRICE_LIMIT_EXCEEDED: { status: 400, rpc: -32017 },
   // -32001..-32009 are A2A's own codes (TaskNotFound, UnsupportedOperation…) on the same endpoint: stay clear of them.
   UNAUTHORIZED: { status: 401, rpc: -32041 },
   SESSION_REQUIRED: { status: 401, rpc: -32042 },

@@ -1,6 +1,23 @@
 import { z } from 'zod';
 import { defineMethod } from '../registry/method';
 import { requirePrincipal } from '../registry/context';
+import { Balance, Dollars, Probability, ShareQuantity, SpendAmount } from './common-schemas';
+import { LIQUIDITY_DEFAULT, LIQUIDITY_MIN } from '../domain/community/community-market-service';
+
+const IdempotencyKey = z
+  .string()
+  .min(1)
+  .max(255)
+  .optional()
+  .describe(
+    'Optional idempotency key (JSON-RPC and MCP; on REST send the Idempotency-Key header). A retry with the same key and body returns the original result and never trades twice; kept 24 hours.',
+  );
+
+const OutcomeToken = z.object({
+  tokenId: z.string().describe('Token ID of this outcome: what buy_community_shares, quote_community_trade and get_price_history take.'),
+  outcome: z.string().describe('The outcome label.'),
+  price: Probability.describe("The market maker's current price of one share (pays 1 if this outcome wins); the prices sum to 1."),
+});
 
 const CommunityMarket = z.object({
   id: z.string().describe('Community market ID.'),
@@ -10,12 +27,22 @@ const CommunityMarket = z.object({
   category: z.string().describe('Category.'),
   outcomes: z.array(z.string()).describe('Outcome labels.'),
   endDate: z.iso.datetime().describe('Close date.'),
-  status: z.enum(['active', 'resolved']).describe('active or resolved.'),
+  status: z.enum(['active', 'resolved']).describe('active or resolved. Trading stops at endDate even while active.'),
   creatorId: z.string().describe('User ID of the creator (addition to SPEC).'),
   featured: z.boolean().describe('Featured by the operators (addition to SPEC).'),
   imageUrl: z.string().nullable().describe('Image URL, if any (addition to SPEC).'),
-  resolvedOutcome: z.string().nullable().describe('The winning label once resolved (addition to SPEC).'),
+  resolvedOutcome: z.string().nullable().describe('The winning label once resolved, or VOID (addition to SPEC).'),
   createdAt: z.iso.datetime().describe('When it was created (addition to SPEC).'),
+  outcomeTokens: z
+    .array(OutcomeToken)
+    .describe("One token per outcome with the market maker's price (empty for a market created before community markets traded)."),
+  liquidity: Dollars.nullable().describe('Dollars the creator put into the market maker (its worst-case loss); null when it has none.'),
+  poolCash: Dollars.nullable().describe(
+    "Dollars the market maker holds now: the creator's liquidity plus what buyers paid, minus what sellers and winners received.",
+  ),
+  volume: Dollars.describe('Dollars traded so far (buys and sells).'),
+  tradeCount: z.number().int().describe('Buys and sells so far.'),
+  creatorTrades: z.boolean().describe('True when the creator has traded their own market (they also decide its resolution).'),
 });
 
 export const listCommunityMarkets = defineMethod({
@@ -24,8 +51,8 @@ export const listCommunityMarkets = defineMethod({
   summary: 'List user-created markets',
   description:
     'Lists community markets (questions created by users, with their own outcome labels), newest first. Filters: category (or all), ' +
-    'status (active by default, resolved, all), creator (a user ID), featured, limit 1..100 (default 50). Community markets are not ' +
-    'mirrored from the venue and have no live prices; they are a place to propose and discuss questions.',
+    'status (active by default, resolved, all), creator (a user ID), featured, limit 1..100 (default 50). Each is priced by its own ' +
+    "automated market maker (LMSR): outcomeTokens[] carries every outcome's token id and price; trade them with buy_community_shares.",
   auth: 'public',
   limit: 'api',
   input: z.object({
@@ -46,8 +73,9 @@ export const getCommunityMarket = defineMethod({
   area: 'Community markets',
   summary: 'One user-created market',
   description:
-    'One community market by its slug (or id): question, outcome labels, status and, once resolved, the winning label. Its page, in HTML ' +
-    'or markdown, is /community-markets/{slug}. Unknown → 404 NOT_FOUND.',
+    "One community market by its slug (or id): question, outcome labels, the market maker's price and token id of each outcome " +
+    '(outcomeTokens), liquidity, volume, whether the creator trades it, status and, once resolved, the winning label or VOID. This is the ' +
+    'odds call of a community market. Its page, in HTML or markdown, is /community-markets/{slug}. Unknown → 404 NOT_FOUND.',
   auth: 'public',
   limit: 'api',
   input: z.object({ slug: z.string().min(1).max(200).describe('The community market slug, or its ID.') }),
@@ -64,7 +92,10 @@ export const createCommunityMarket = defineMethod({
   summary: 'Create a community market (browser session)',
   description:
     'Creates a community market owned by the signed-in person: question 10..200 characters, optional description (resolution criteria, ' +
-    'max 1000), category, 2..10 distinct outcome labels of 1..50 characters, a future endDate. Needs a browser session; API keys are not accepted.',
+    'max 1000), category, 2..10 distinct outcome labels of 1..50 characters, a future endDate. The market is priced by an LMSR market ' +
+    `maker that you fund: liquidity dollars (default ${LIQUIDITY_DEFAULT}, at least ${LIQUIDITY_MIN}, at most your balance) leave your balance now; ` +
+    'that is the most the market maker can lose, and what is left of its cash returns to you when the market settles. Prices start ' +
+    'uniform, or at openingProbabilities. Needs a browser session; API keys are not accepted. Errors: INSUFFICIENT_BALANCE, VALIDATION_ERROR.',
   auth: 'session',
   limit: 'api',
   input: z.object({
@@ -74,10 +105,20 @@ export const createCommunityMarket = defineMethod({
     outcomes: z.array(z.string().trim().min(1).max(50)).min(2).max(10).describe('2..10 outcome labels, each 1..50 characters.'),
     endDate: z.iso.datetime({ offset: true }).describe('Close date, ISO 8601, in the future.'),
     imageUrl: z.url().max(2000).optional().describe('Image URL.'),
+    liquidity: SpendAmount.min(LIQUIDITY_MIN)
+      .optional()
+      .describe(`Dollars funding the market maker, at least ${LIQUIDITY_MIN}, at most your balance; default ${LIQUIDITY_DEFAULT}.`),
+    openingProbabilities: z
+      .array(z.number().min(0.01).max(0.99))
+      .min(2)
+      .max(10)
+      .optional()
+      .describe('Opening price of each outcome, in the order of outcomes, each 0.01..0.99, summing to 1; default uniform.'),
   }),
   output: CommunityMarket,
   rest: { method: 'POST', path: '/api/user-markets' },
   annotations: { title: 'Create a community market', readOnlyHint: false, idempotentHint: false, openWorldHint: false },
+  errors: ['INSUFFICIENT_BALANCE'],
   handler: async (ctx, input) => ctx.services.community.create(requirePrincipal(ctx).userId, input, ctx.clock.now()),
 });
 
@@ -86,17 +127,148 @@ export const resolveCommunityMarket = defineMethod({
   area: 'Community markets',
   summary: 'Resolve your community market (browser session)',
   description:
-    "Resolves a community market you created to one of its outcome labels; active → resolved, once. Another person's market answers 404; " +
-    'an already resolved one 409 CONFLICT. Needs a browser session.',
+    'Resolves a community market you created to one of its outcome labels, or VOID; active → resolved, once. Every open position then ' +
+    'settles: 1 dollar per winning share, 0 per losing share; VOID pays each holder back what their shares cost (their average price). ' +
+    "What is left in the market maker returns to you. Another person's market answers 404; an already resolved one 409 CONFLICT. Needs a browser session.",
   auth: 'session',
   limit: 'api',
   input: z.object({
     id: z.string().min(1).max(100).describe('Community market ID.'),
-    outcome: z.string().min(1).max(50).describe("The winning outcome label (one of the market's outcomes)."),
+    outcome: z.string().min(1).max(50).describe("The winning outcome label (one of the market's outcomes), or VOID."),
   }),
   output: CommunityMarket,
   rest: { method: 'POST', path: '/api/user-markets/:id/resolve' },
   annotations: { title: 'Resolve a community market', readOnlyHint: false, idempotentHint: false, openWorldHint: false },
   errors: ['NOT_FOUND', 'CONFLICT'],
   handler: async (ctx, input) => ctx.services.community.resolve(requirePrincipal(ctx).userId, input.id, input.outcome, ctx.clock.now()),
+});
+
+const TRADE_NOTE =
+  "Prices come from the market's LMSR market maker and move with every trade: a buy of amount dollars gets the shares the rule gives " +
+  'for exactly that cost (rounded down to the micro-share), a sale receives what the rule pays back (rounded down to the micro-dollar). ' +
+  "Shares pay 1 dollar each if their outcome wins. Trading stops at the market's endDate.";
+
+const FillFigures = {
+  averagePrice: Probability.describe('Average price per share of this fill (dollars ÷ shares).'),
+  priceAfter: Probability.describe("The outcome's price after this fill."),
+};
+
+export const quoteCommunityTrade = defineMethod({
+  name: 'quote_community_trade',
+  area: 'Community markets',
+  summary: 'Preview a community market buy or sell (changes nothing)',
+  description:
+    `What a BUY of amount dollars or a SELL of quantity shares of a community market outcome would fill at now: shares, dollars, the ` +
+    `average price, the price before and after, and the price impact (after − before). ${TRADE_NOTE} Read-only and free. ` +
+    "Use the result's averagePrice as maxAveragePrice / minAveragePrice of the trade to be sure of the fill. Errors: NOT_FOUND (unknown token).",
+  auth: 'optional',
+  limit: 'api',
+  input: z.object({
+    side: z.enum(['BUY', 'SELL']).describe('BUY (spend amount dollars) or SELL (sell quantity shares).'),
+    tokenId: z.string().min(1).max(200).describe('Outcome token (outcomeTokens[].tokenId of get_community_market).'),
+    amount: SpendAmount.optional().describe('Dollars to spend, for a BUY; at most 6 decimals.'),
+    quantity: ShareQuantity.optional().describe('Shares to sell, for a SELL; at most 6 decimals.'),
+  }),
+  output: z.object({
+    side: z.enum(['BUY', 'SELL']).describe('The side quoted.'),
+    tokenId: z.string().describe('The token quoted.'),
+    marketId: z.string().describe('Its community market.'),
+    outcome: z.string().describe('Its outcome label.'),
+    marketStatus: z.string().describe('active or resolved.'),
+    quantity: z.number().describe('Shares bought (BUY) or sold (SELL).'),
+    amount: Dollars.describe('Dollars spent (BUY) or received (SELL).'),
+    averagePrice: Probability.describe('amount ÷ quantity.'),
+    priceBefore: Probability.describe("The outcome's price now."),
+    priceAfter: Probability.describe("The outcome's price after the fill."),
+    priceImpact: z.number().describe('priceAfter − priceBefore.'),
+  }),
+  rest: { method: 'POST', path: '/api/user-markets/quote' },
+  annotations: { title: 'Quote a community market trade', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  errors: ['NOT_FOUND'],
+  handler: async (ctx, input) => ctx.services.communityTrading.quote(input),
+});
+
+export const buyCommunityShares = defineMethod({
+  name: 'buy_community_shares',
+  area: 'Community markets',
+  summary: 'Buy shares of a community market outcome from its market maker',
+  description:
+    `Buys amount dollars of one outcome of a community market (by its token id) from the market's market maker, opening or extending ` +
+    `your position; the position appears in get_portfolio and sells with sell_community_shares or sell_position. ${TRADE_NOTE} ` +
+    'Optional maxAveragePrice refuses the buy (PRICE_LIMIT_EXCEEDED, nothing changed) when its average price would be higher. Safe to ' +
+    'retry with an idempotency key. Errors: INSUFFICIENT_BALANCE, MARKET_CLOSED (resolved or past endDate), PRICE_LIMIT_EXCEEDED, ' +
+    'VALIDATION_ERROR (400); NOT_FOUND (404, unknown token); RATE_LIMITED (120 trades a minute per account).',
+  auth: 'key',
+  limit: 'trade',
+  idempotent: true,
+  input: z.object({
+    tokenId: z.string().min(1).max(200).describe('Outcome token to buy (outcomeTokens[].tokenId of get_community_market).'),
+    amount: SpendAmount.describe('Virtual dollars to spend, > 0 and <= 1,000,000, at most 6 decimals.'),
+    maxAveragePrice: Probability.optional().describe('Refuse the buy if its average price per share would be above this.'),
+    idempotencyKey: IdempotencyKey,
+  }),
+  output: z.object({
+    success: z.boolean().describe('True when the trade executed.'),
+    marketId: z.string().describe('The community market.'),
+    outcome: z.string().describe('The outcome label bought.'),
+    quantity: z.number().describe('Shares bought.'),
+    price: Probability.describe('Average price per share (same as averagePrice; the field name paper_trade uses).'),
+    ...FillFigures,
+    totalCost: Dollars.describe('Dollars spent (equals amount).'),
+    positionId: z.string().describe('The position opened or extended.'),
+    balance: Balance.describe('Your balance after the trade.'),
+  }),
+  rest: { method: 'POST', path: '/api/user-markets/trade' },
+  annotations: { title: 'Buy community market shares', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  errors: ['INSUFFICIENT_BALANCE', 'MARKET_CLOSED', 'PRICE_LIMIT_EXCEEDED', 'NOT_FOUND', 'CONFLICT', 'RATE_LIMITED'],
+  handler: async (ctx, input) => {
+    const { idempotencyKey: _ignored, ...order } = input;
+    return ctx.services.communityTrading.buy(requirePrincipal(ctx).userId, order, ctx.clock.now(), ctx.idempotency?.complete);
+  },
+});
+
+export const sellCommunityShares = defineMethod({
+  name: 'sell_community_shares',
+  area: 'Community markets',
+  summary: 'Sell community market shares back to its market maker',
+  description:
+    `Sells quantity shares of one of your community market positions back to the market maker (omit quantity to close it). ${TRADE_NOTE} ` +
+    'realizedPnl = proceeds − the cost basis of the shares sold. Optional minAveragePrice refuses the sale (PRICE_LIMIT_EXCEEDED, nothing ' +
+    'changed) when its average price would be lower. Safe to retry with an idempotency key. Errors: VALIDATION_ERROR, POSITION_CLOSED, ' +
+    'MARKET_CLOSED, PRICE_LIMIT_EXCEEDED (400); NOT_FOUND (404: no such community position of yours); RATE_LIMITED.',
+  auth: 'key',
+  limit: 'sell',
+  idempotent: true,
+  input: z.object({
+    id: z.string().min(1).max(100).describe('Position ID from get_portfolio.'),
+    quantity: ShareQuantity.optional().describe('Shares to sell; omit to sell the whole position.'),
+    minAveragePrice: Probability.optional().describe('Refuse the sale if its average price per share would be below this.'),
+    idempotencyKey: IdempotencyKey,
+  }),
+  output: z.object({
+    success: z.boolean().describe('True when the sale executed.'),
+    quantitySold: z.number().describe('Shares sold.'),
+    price: Probability.describe('Average price per share (same as averagePrice; the field name sell_position uses).'),
+    ...FillFigures,
+    proceeds: Dollars.describe('Dollars credited.'),
+    realizedPnl: Dollars.describe('Realized PnL of this sale.'),
+    positionId: z.string().describe('The position sold from.'),
+    isClosed: z.boolean().describe('True when this sale closed the position.'),
+    balance: Balance.describe('Your balance after the sale.'),
+  }),
+  rest: { method: 'POST', path: '/api/user-markets/positions/:id/sell' },
+  annotations: { title: 'Sell community market shares', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  errors: ['POSITION_CLOSED', 'MARKET_CLOSED', 'PRICE_LIMIT_EXCEEDED', 'NOT_FOUND', 'CONFLICT', 'RATE_LIMITED'],
+  handler: async (ctx, input) => {
+    const sold = await ctx.services.communityTrading.sell(
+      requirePrincipal(ctx).userId,
+      input.id,
+      input.quantity,
+      input.minAveragePrice,
+      ctx.clock.now(),
+      ctx.idempotency?.complete,
+    );
+    // The 'community' shape (the default) always carries both figures.
+    return { ...sold, averagePrice: sold.averagePrice!, priceAfter: sold.priceAfter! };
+  },
 });

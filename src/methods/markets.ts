@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isCommunityToken } from '../domain/community/community-trading-service';
 import { defineMethod } from '../registry/method';
 import { Probability } from './common-schemas';
 import { INTERVALS } from '../market-data/price-history';
@@ -248,7 +249,8 @@ export const getPriceHistory = defineMethod({
   description:
     'Chronological { t, p } points (t = Unix seconds, p = price 0..1) of one outcome token over the interval ending now: ' +
     '1h (one point a minute), 6h (5 minutes), 1d (15 minutes), 1w (hourly, the default), 1m (30 days, 6-hourly) or max (since the ' +
-    `market opened). ${DATA_NOTE} Free to call. Errors: VALIDATION_ERROR (400) for a missing tokenId or a bad interval; NOT_FOUND (404) ` +
+    `market opened). A community market outcome token (outcomeTokens[].tokenId of get_community_market) answers every trade's price as ` +
+    `a point (resolutionSeconds 0), starting at its opening price. ${DATA_NOTE} Free to call. Errors: VALIDATION_ERROR (400) for a missing tokenId or a bad interval; NOT_FOUND (404) ` +
     'for an unknown token; UPSTREAM_UNAVAILABLE (500) when the feed is down and the local mirror has nothing for the range.',
   auth: 'public',
   limit: 'api',
@@ -270,7 +272,9 @@ export const getPriceHistory = defineMethod({
     tokenId: z.string().describe('The token asked for.'),
     interval: z.enum(INTERVALS).describe('The interval served.'),
     resolutionSeconds: z.number().int().describe('Spacing of the points in seconds.'),
-    source: z.enum(['simulated', 'polymarket', 'mirror']).describe('Who supplied the points: the venue, or the local mirror.'),
+    source: z
+      .enum(['simulated', 'polymarket', 'mirror', 'community'])
+      .describe("Who supplied the points: the venue, the local mirror, or a community market's market maker."),
     simulated: z.boolean().describe('True for a market of the built-in simulated venue.'),
   }),
   rest: { method: 'GET', path: '/api/price-history' },
@@ -292,5 +296,8 @@ export const getPriceHistory = defineMethod({
       },
     },
   ],
-  handler: async (ctx, input) => ctx.services.markets.history(input.tokenId, input.interval),
+  handler: async (ctx, input) =>
+    isCommunityToken(input.tokenId)
+      ? ctx.services.communityTrading.history(input.tokenId, input.interval, ctx.clock.now())
+      : ctx.services.markets.history(input.tokenId, input.interval),
 });

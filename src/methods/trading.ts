@@ -73,7 +73,8 @@ const Position = z.object({
   marketSlug: z.string().describe('Market slug.'),
   question: z.string().describe('The market question.'),
   tokenId: z.string().describe('Token held.'),
-  outcome: Outcome,
+  outcome: Outcome.describe('YES or NO. A community market share is a YES share of its outcome label (it pays 1 if that label wins).'),
+  outcomeLabel: z.string().optional().describe('For a community market position: the outcome label held (absent for mirrored markets).'),
   quantity: z.number().min(0).describe('Shares held (0 once closed).'),
   avgPrice: Probability.describe('Average entry price of the shares held (0 once closed).'),
   isClosed: z.boolean().describe('True once fully sold or settled at resolution.'),
@@ -194,7 +195,8 @@ export const sellPosition = defineMethod({
   summary: 'Sell all or part of a position at the live price',
   description:
     'Sells `quantity` shares of one of your positions at the current live bid (omit quantity to sell everything and close it) and credits ' +
-    `the proceeds. proceeds = quantity × price; realizedPnl = proceeds − the cost basis of the shares sold. ${MONEY_NOTE} Safe to retry with an idempotency key. ` +
+    'the proceeds (a community market position sells back to its market maker at the price its rule gives; see sell_community_shares). ' +
+    `proceeds = quantity × price; realizedPnl = proceeds − the cost basis of the shares sold. ${MONEY_NOTE} Safe to retry with an idempotency key. ` +
     'Errors: VALIDATION_ERROR (quantity above the holding), POSITION_CLOSED, MARKET_CLOSED (400); NOT_FOUND (404: no such position of yours); ' +
     'PRICE_UNAVAILABLE (503, nothing sold); RATE_LIMITED (120 sells a minute per account).',
   auth: 'key',
@@ -233,7 +235,13 @@ export const sellPosition = defineMethod({
       },
     },
   ],
-  handler: async (ctx, input) => ctx.services.trading.sell(requirePrincipal(ctx).userId, input.id, input.quantity, ctx.clock.now(), ctx.idempotency?.complete),
+  handler: async (ctx, input) => {
+    const userId = requirePrincipal(ctx).userId;
+    // A community market position sells back to its market maker (sell_community_shares adds a price limit).
+    if (await ctx.services.communityTrading.holds(userId, input.id))
+      return ctx.services.communityTrading.sell(userId, input.id, input.quantity, undefined, ctx.clock.now(), ctx.idempotency?.complete, 'position');
+    return ctx.services.trading.sell(userId, input.id, input.quantity, ctx.clock.now(), ctx.idempotency?.complete);
+  },
 });
 
 export const quoteTrade = defineMethod({

@@ -14,6 +14,7 @@ import type { TradeHistory } from '../domain/trading/trade-history';
 import type { PortfolioHistoryService } from '../domain/portfolio/portfolio-history';
 import type { SettlementService } from '../domain/trading/settlement-service';
 import type { TrackRecord } from '../domain/track-record';
+import type { CommunityTradingService } from '../domain/community/community-trading-service';
 import type { CommunityMarketService } from '../domain/community/community-market-service';
 import type { MarketService } from '../market-data/market-service';
 
@@ -50,6 +51,8 @@ export interface MethodServices {
   /** Leaderboards, stats and reputation, XP and badges, daily challenges, notifications. */
   trackRecord: TrackRecord;
   community: CommunityMarketService;
+  /** The community markets' LMSR market makers: quotes, buys, sells, price history, settlement. */
+  communityTrading: CommunityTradingService;
   /** Set by the sessions module: signs a person in after registration (isAgent false). */
   signInAfterRegistration?: SignInAfterRegistration;
 }

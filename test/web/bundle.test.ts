@@ -37,10 +37,10 @@ describe("the web app's build (dist/web/.vite/manifest.json)", () => {
   });
 
   test('when the app is built, then the chart code is its own chunk, loaded only on demand, and lightweight-charts is not in the first page', () => {
-    const chart = manifest['src/features/market/price-chart.tsx'];
+    const chart = manifest['src/components/price-chart.tsx'];
     expect(chart?.isDynamicEntry).toBe(true);
-    expect(manifest['index.html']!.dynamicImports).toContain('src/features/market/price-chart.tsx');
-    expect([...staticClosure('index.html')]).not.toContain('src/features/market/price-chart.tsx');
+    expect(manifest['index.html']!.dynamicImports).toContain('src/components/price-chart.tsx');
+    expect([...staticClosure('index.html')]).not.toContain('src/components/price-chart.tsx');
     const entryCode = fs.readFileSync(path.join(WEB_DIST, manifest['index.html']!.file), 'utf8');
     const chartCode = fs.readFileSync(path.join(WEB_DIST, chart!.file), 'utf8');
     // lightweight-charts links its attribution to tradingview.com: that string marks where its code is.

@@ -68,7 +68,11 @@ describeWithChromium('community markets, agents and settings in Chromium', () =>
     expect(new URL(page.url()).pathname).toMatch(/^\/community-markets\/[^/]+$/);
     await expect(page.locator('main b, main i, main script').count()).resolves.toBe(0);
     await page.getByText('Resolves <i>Maybe</i> when unsure.').waitFor();
-    await expect(page.getByRole('list', { name: 'Outcomes' }).getByRole('listitem').allTextContents()).resolves.toEqual(['Yes', 'No', 'Maybe']);
+    await expect(page.getByRole('list', { name: 'Outcomes' }).getByRole('listitem').allTextContents()).resolves.toEqual([
+      'Yes · 33.3¢',
+      'No · 33.3¢',
+      'Maybe · 33.3¢',
+    ]);
     await expectNoSeriousAxeViolations(page);
     const marketUrl = page.url();
 

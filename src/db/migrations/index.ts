@@ -11,6 +11,7 @@ import { MarketListing1700000000010 } from './1700000000010-market-listing';
 import { TradeHistory1700000000011 } from './1700000000011-trade-history';
 import { IdempotencyLeases1700000000012 } from './1700000000012-idempotency-leases';
 import { AccountDeletion1700000000013 } from './1700000000013-account-deletion';
+import { CommunityPools1700000000014 } from './1700000000014-community-pools';
 import { PortfolioSnapshots1700000000016 } from './1700000000016-portfolio-snapshots';
 
 /** Every migration, in order. A new one is appended here (no glob: the same list runs from ts and dist). */
@@ -28,5 +29,6 @@ export const MIGRATIONS = [
   TradeHistory1700000000011,
   IdempotencyLeases1700000000012,
   AccountDeletion1700000000013,
+  CommunityPools1700000000014,
   PortfolioSnapshots1700000000016,
 ];

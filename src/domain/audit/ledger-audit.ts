@@ -3,6 +3,7 @@ import type { Queryable } from '../../db/database';
 export interface AuditReport {
   accounts: number;
   positions: number;
+  pools: number;
   violations: string[];
 }
 
@@ -11,7 +12,10 @@ export interface AuditReport {
  * - each balance equals the sum of its ledger entries and is never negative;
  * - each position's quantity = bought − sold − settled, matching its trade journal;
  * - cash conservation: all balances = grants + rewards − buys + sells + settlements, with every
- *   buy/sell/settlement ledger entry matched by its trade (same amount, same account).
+ *   buy/sell/settlement ledger entry matched by its trade (same amount, same account);
+ * - community market pools (auditPools): each pool's cash is its funding minus what it returned plus
+ *   what its market's trades paid in and out; each outcome's shares equal the open positions in it; an
+ *   unsettled pool can pay every share of any one outcome; and money is conserved with pools counted.
  */
 export async function auditLedger(db: Queryable): Promise<AuditReport> {
   const violations: string[] = [];
@@ -64,6 +68,43 @@ export async function auditLedger(db: Queryable): Promise<AuditReport> {
   if ((t.balances ?? 0n) !== (t.ledger ?? 0n) || (t.ledger ?? 0n) !== (t.flows ?? 0n)) {
     violations.push(`cash conservation: balances ${t.balances ?? 0n}, ledger ${t.ledger ?? 0n}, grants + trade cash ${t.flows ?? 0n}`);
   }
-  const counts = await db.query<{ a: bigint; p: bigint }>('SELECT (SELECT count(*) FROM users) AS a, (SELECT count(*) FROM positions) AS p');
-  return { accounts: Number(counts[0]!.a), positions: Number(counts[0]!.p), violations };
+  await auditPools(db, violations);
+  const counts = await db.query<{ a: bigint; p: bigint; c: bigint }>(
+    'SELECT (SELECT count(*) FROM users) AS a, (SELECT count(*) FROM positions) AS p, (SELECT count(*) FROM community_pools) AS c',
+  );
+  return { accounts: Number(counts[0]!.a), positions: Number(counts[0]!.p), pools: Number(counts[0]!.c), violations };
+}
+
+async function auditPools(db: Queryable, violations: string[]): Promise<void> {
+  const books = await db.query<{ market_id: string; cash_micro: bigint; expected: bigint }>(
+    `SELECT p.market_id, p.cash_micro, (coalesce(f.funded, 0) - coalesce(r.returned, 0) - coalesce(t.cash, 0))::bigint AS expected
+     FROM community_pools p
+     LEFT JOIN (SELECT ref, -sum(amount_micro) AS funded FROM ledger_entries WHERE type = 'pool_fund' GROUP BY ref) f ON f.ref = p.market_id::text
+     LEFT JOIN (SELECT ref, sum(amount_micro) AS returned FROM ledger_entries WHERE type = 'pool_return' GROUP BY ref) r ON r.ref = p.market_id::text
+     LEFT JOIN (SELECT market_id, sum(cash_micro) AS cash FROM trades GROUP BY market_id) t ON t.market_id = p.market_id::text
+     WHERE p.cash_micro <> coalesce(f.funded, 0) - coalesce(r.returned, 0) - coalesce(t.cash, 0)`,
+  );
+  for (const b of books) violations.push(`pool ${b.market_id}: cash ${b.cash_micro} but funding, returns and trades give ${b.expected}`);
+
+  const shares = await db.query<{ token_id: string; shares_micro: bigint; held: bigint }>(
+    `SELECT o.token_id, o.shares_micro, coalesce(h.held, 0)::bigint AS held FROM community_outcomes o
+     LEFT JOIN (SELECT token_id, sum(quantity_micro) AS held FROM positions WHERE NOT is_closed GROUP BY token_id) h ON h.token_id = o.token_id
+     WHERE o.shares_micro <> coalesce(h.held, 0)`,
+  );
+  for (const x of shares) violations.push(`pool outcome ${x.token_id}: pool counts ${x.shares_micro} shares out, positions hold ${x.held}`);
+
+  const short = await db.query<{ market_id: string; cash_micro: bigint; owed: bigint }>(
+    `SELECT p.market_id, p.cash_micro, max(o.shares_micro) AS owed FROM community_pools p JOIN community_outcomes o ON o.market_id = p.market_id
+     WHERE p.settled_at IS NULL GROUP BY p.market_id, p.cash_micro HAVING p.cash_micro < max(o.shares_micro)`,
+  );
+  for (const x of short) violations.push(`pool ${x.market_id}: cash ${x.cash_micro} cannot pay the ${x.owed} shares of its most held outcome`);
+
+  // Money in accounts and pools = grants and rewards + what mirrored-market trades moved (they trade against the venue, not a pool).
+  const money = await db.query<{ held: bigint | null; sources: bigint | null }>(
+    `SELECT ((SELECT coalesce(sum(balance_micro), 0) FROM users) + (SELECT coalesce(sum(cash_micro), 0) FROM community_pools))::bigint AS held,
+            ((SELECT coalesce(sum(amount_micro), 0) FROM ledger_entries WHERE type NOT IN ('buy', 'sell', 'settlement', 'pool_fund', 'pool_return'))
+             + (SELECT coalesce(sum(t.cash_micro), 0) FROM trades t WHERE NOT EXISTS (SELECT 1 FROM community_pools p WHERE p.market_id::text = t.market_id)))::bigint AS sources`,
+  );
+  const m = money[0]!;
+  if ((m.held ?? 0n) !== (m.sources ?? 0n)) violations.push(`cash conservation with pools: accounts + pools ${m.held ?? 0n}, sources ${m.sources ?? 0n}`);
 }

@@ -1,6 +1,24 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Database } from '../../db/database';
 import { AppError } from '../../errors/app-error';
+import { fromMicro, toMicro } from '../money/micro';
+import type { CommunityTradingService } from './community-trading-service';
+
+/** The market maker's side of a community market: token ids and prices per outcome, liquidity, volume. */
+export interface CommunityPricing {
+  outcomeTokens: Array<{ tokenId: string; outcome: string; price: number }>;
+  liquidity: number | null;
+  poolCash: number | null;
+  volume: number;
+  tradeCount: number;
+  creatorTrades: boolean;
+}
+
+const NO_POOL: CommunityPricing = { outcomeTokens: [], liquidity: null, poolCash: null, volume: 0, tradeCount: 0, creatorTrades: false };
+
+/** Liquidity (dollars) the creator puts into a new market's market maker: default, minimum. */
+export const LIQUIDITY_DEFAULT = 100;
+export const LIQUIDITY_MIN = 50;
 
 export interface CommunityMarket {
   id: string;
@@ -17,6 +35,8 @@ export interface CommunityMarket {
   resolvedOutcome: string | null;
   createdAt: string;
 }
+
+export type PricedCommunityMarket = CommunityMarket & CommunityPricing;
 
 interface Row {
   id: string;
@@ -62,7 +82,41 @@ function slugify(question: string): string {
 
 /** Community markets: people propose questions with their own outcome labels and resolve them later. */
 export class CommunityMarketService {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly amm: CommunityTradingService,
+  ) {}
+
+  /** Prices, token ids and pool figures of these markets, read together. */
+  private async priced(markets: CommunityMarket[]): Promise<PricedCommunityMarket[]> {
+    if (!markets.length) return [];
+    const ids = markets.map((m) => m.id);
+    const [outs, pools] = await Promise.all([
+      this.db.query<{ market_id: string; token_id: string; label: string; price_micro: bigint }>(
+        'SELECT market_id, token_id, label, price_micro FROM community_outcomes WHERE market_id = ANY($1::uuid[]) ORDER BY market_id, idx',
+        [ids],
+      ),
+      this.db.query<{ market_id: string; subsidy_micro: bigint; cash_micro: bigint; volume_micro: bigint; trades: number; creator_trades: boolean }>(
+        `SELECT p.market_id, p.subsidy_micro, p.cash_micro, p.volume_micro, p.trades,
+                EXISTS (SELECT 1 FROM trades t WHERE t.market_id = m.id::text AND t.user_id = m.creator_id AND t.side <> 'SETTLE') AS creator_trades
+         FROM community_pools p JOIN community_markets m ON m.id = p.market_id WHERE p.market_id = ANY($1::uuid[])`,
+        [ids],
+      ),
+    ]);
+    const byMarket = new Map<string, CommunityPricing>();
+    for (const p of pools) {
+      byMarket.set(p.market_id, {
+        outcomeTokens: [],
+        liquidity: fromMicro(BigInt(p.subsidy_micro)),
+        poolCash: fromMicro(BigInt(p.cash_micro)),
+        volume: fromMicro(BigInt(p.volume_micro)),
+        tradeCount: Number(p.trades),
+        creatorTrades: p.creator_trades,
+      });
+    }
+    for (const o of outs) byMarket.get(o.market_id)?.outcomeTokens.push({ tokenId: o.token_id, outcome: o.label, price: fromMicro(BigInt(o.price_micro)) });
+    return markets.map((m) => ({ ...m, ...(byMarket.get(m.id) ?? NO_POOL) }));
+  }
 
   async list(filter: {
     category?: string;
@@ -70,7 +124,7 @@ export class CommunityMarketService {
     creator?: string;
     featured: boolean;
     limit: number;
-  }): Promise<CommunityMarket[]> {
+  }): Promise<PricedCommunityMarket[]> {
     const where: string[] = [];
     const params: unknown[] = [];
     if (filter.status !== 'all') where.push(`status = $${params.push(filter.status)}`);
@@ -81,58 +135,84 @@ export class CommunityMarketService {
       `SELECT * FROM community_markets ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at DESC, id LIMIT $${params.push(filter.limit)}`,
       params,
     );
-    return rows.map(toMarket);
+    return this.priced(rows.map(toMarket));
   }
 
   /** One community market by slug, or by id. */
-  async bySlug(slugOrId: string): Promise<CommunityMarket> {
+  async bySlug(slugOrId: string): Promise<PricedCommunityMarket> {
     const byId = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(slugOrId);
     const rows = await this.db.query<Row>(`SELECT * FROM community_markets WHERE ${byId ? 'id = $1::uuid' : 'slug = $1'}`, [slugOrId]);
     if (!rows[0]) throw new AppError('NOT_FOUND', `Community market ${slugOrId} not found.`, { hint: 'List them with list_community_markets.' });
-    return toMarket(rows[0]);
+    return (await this.priced([toMarket(rows[0])]))[0]!;
   }
 
   async create(
     creatorId: string,
-    input: { question: string; description?: string; category: string; outcomes: string[]; endDate: string; imageUrl?: string },
+    input: {
+      question: string;
+      description?: string;
+      category: string;
+      outcomes: string[];
+      endDate: string;
+      imageUrl?: string;
+      liquidity?: number;
+      openingProbabilities?: number[];
+    },
     now: Date,
-  ): Promise<CommunityMarket> {
+  ): Promise<PricedCommunityMarket> {
     const end = new Date(input.endDate);
     if (end.getTime() <= now.getTime()) throw new AppError('VALIDATION_ERROR', 'endDate must be in the future.');
     const labels = input.outcomes.map((o) => o.trim());
     if (new Set(labels.map((l) => l.toLowerCase())).size !== labels.length) throw new AppError('VALIDATION_ERROR', 'outcomes must be distinct.');
-    const rows = await this.db.query<Row>(
-      `INSERT INTO community_markets (id, slug, creator_id, question, description, category, outcomes, end_date, image_url, created_at)
+    const opening = input.openingProbabilities;
+    if (opening) {
+      if (opening.length !== labels.length) throw new AppError('VALIDATION_ERROR', 'openingProbabilities needs one probability per outcome.');
+      const sum = opening.reduce((a, x) => a + x, 0);
+      if (Math.abs(sum - 1) > 1e-6) throw new AppError('VALIDATION_ERROR', `openingProbabilities must sum to 1 (they sum to ${sum}).`);
+    }
+    const liquidity = toMicro(input.liquidity ?? LIQUIDITY_DEFAULT);
+    if (liquidity < toMicro(LIQUIDITY_MIN)) throw new AppError('VALIDATION_ERROR', `liquidity must be at least ${LIQUIDITY_MIN} dollars.`);
+    const id = randomUUID();
+    const created = await this.db.transaction(async (tx) => {
+      const rows = await tx.query<Row>(
+        `INSERT INTO community_markets (id, slug, creator_id, question, description, category, outcomes, end_date, image_url, created_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING *`,
-      [
-        randomUUID(),
-        slugify(input.question),
-        creatorId,
-        input.question.trim(),
-        input.description ?? '',
-        input.category.trim(),
-        JSON.stringify(labels),
-        end,
-        input.imageUrl ?? null,
-        now,
-      ],
-    );
-    return toMarket(rows[0]!);
+        [
+          id,
+          slugify(input.question),
+          creatorId,
+          input.question.trim(),
+          input.description ?? '',
+          input.category.trim(),
+          JSON.stringify(labels),
+          end,
+          input.imageUrl ?? null,
+          now,
+        ],
+      );
+      await this.amm.fund(tx, { marketId: id, creatorId, labels, liquidity, opening, now });
+      return toMarket(rows[0]!);
+    });
+    return (await this.priced([created]))[0]!;
   }
 
-  /** Only the creator resolves, once, to one of the market's own outcome labels. */
-  async resolve(userId: string, id: string, outcome: string, now: Date): Promise<CommunityMarket> {
+  /**
+   * Only the creator resolves, once, to one of the market's own outcome labels or VOID; every position then
+   * settles and what is left in the pool returns to the creator.
+   */
+  async resolve(userId: string, id: string, outcome: string, now: Date): Promise<PricedCommunityMarket> {
     const rows = /^[0-9a-f-]{36}$/i.test(id) ? await this.db.query<Row>('SELECT * FROM community_markets WHERE id = $1', [id]) : [];
     const market = rows[0];
     if (!market || market.creator_id !== userId) throw new AppError('NOT_FOUND', `Community market ${id} not found among yours.`);
     const labels = toMarket(market).outcomes;
-    const label = labels.find((l) => l.toLowerCase() === outcome.trim().toLowerCase());
-    if (!label) throw new AppError('VALIDATION_ERROR', `outcome must be one of: ${labels.join(', ')}.`);
+    const label = outcome.trim().toUpperCase() === 'VOID' ? 'VOID' : labels.find((l) => l.toLowerCase() === outcome.trim().toLowerCase());
+    if (!label) throw new AppError('VALIDATION_ERROR', `outcome must be one of: ${labels.join(', ')}, or VOID.`);
     const updated = await this.db.query<Row>(
       `UPDATE community_markets SET status = 'resolved', resolved_outcome = $2, resolved_at = $3 WHERE id = $1 AND status = 'active' RETURNING *`,
       [id, label, now],
     );
     if (!updated[0]) throw new AppError('CONFLICT', 'This community market is already resolved.');
-    return toMarket(updated[0]);
+    await this.amm.settle(id, label, now);
+    return (await this.priced([toMarket(updated[0])]))[0]!;
   }
 }

@@ -107,8 +107,10 @@ export class StatsService {
       ),
       this.db.query<{ badge: string; earned_at: Date }>('SELECT badge, earned_at FROM user_badges WHERE user_id = $1 ORDER BY earned_at, badge', [userId]),
       this.db.query<{ upnl: bigint | null }>(
-        `SELECT sum(p.quantity_micro * t.price_micro / ${MICRO} - p.cost_micro)::bigint AS upnl
-         FROM positions p JOIN market_tokens t ON t.token_id = p.token_id WHERE p.user_id = $1 AND NOT p.is_closed AND t.price_micro IS NOT NULL`,
+        // Open positions marked at the mirrored price, or at a community market maker's price.
+        `SELECT sum(p.quantity_micro * coalesce(t.price_micro, o.price_micro) / ${MICRO} - p.cost_micro)::bigint AS upnl
+         FROM positions p LEFT JOIN market_tokens t ON t.token_id = p.token_id LEFT JOIN community_outcomes o ON o.token_id = p.token_id
+         WHERE p.user_id = $1 AND NOT p.is_closed AND coalesce(t.price_micro, o.price_micro) IS NOT NULL`,
         [userId],
       ),
     ]);
@@ -157,8 +159,10 @@ export class StatsService {
         realized_pnl_micro: bigint;
         created_at: Date;
       }>(
-        `SELECT t.position_id, t.market_id, m.question, p.outcome, t.quantity_micro, t.price_micro, t.cash_micro, t.realized_pnl_micro, t.created_at
+        `SELECT t.position_id, t.market_id, coalesce(m.question, c.question) AS question, p.outcome, t.quantity_micro, t.price_micro, t.cash_micro,
+                t.realized_pnl_micro, t.created_at
          FROM trades t JOIN positions p ON p.id = t.position_id LEFT JOIN markets m ON m.id = t.market_id
+           LEFT JOIN community_markets c ON m.id IS NULL AND c.id::text = t.market_id
          WHERE t.user_id = $1 AND t.side = 'SETTLE' ORDER BY t.created_at DESC, t.id LIMIT 10`,
         [userId],
       ),

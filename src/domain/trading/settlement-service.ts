@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { Database } from '../../db/database';
+import type { Database, Queryable } from '../../db/database';
+import type { Micro } from '../money/micro';
 import type { Logger } from '../../logger';
 import { fromMicro } from '../money/micro';
 import { notify } from '../notifications/notify';
@@ -30,10 +31,7 @@ export class SettlementService {
         event.market_id,
       ]);
       for (const p of open) {
-        if (await this.settlePosition(p.id, p.user_id, event.winner, now)) {
-          settled += 1;
-          this.hooks.committed();
-        }
+        if (await this.settlePosition(p.id, p.user_id, event.winner, now)) settled += 1;
       }
       await this.db.query('UPDATE market_events SET processed_at = $2 WHERE id = $1 AND processed_at IS NULL', [event.id.toString(), now]);
       this.log.info('market settled', { marketId: event.market_id, winner: event.winner, positions: open.length });
@@ -41,8 +39,24 @@ export class SettlementService {
     return settled;
   }
 
-  private async settlePosition(positionId: string, userId: string, winner: Winner, now: Date): Promise<boolean> {
-    return this.db.transaction(async (tx) => {
+  private settlePosition(positionId: string, userId: string, winner: Winner, now: Date): Promise<boolean> {
+    return this.settle(positionId, userId, now, {
+      winnerLabel: winner,
+      payout: (pos) => {
+        const perShareMicro = settlementPrice(pos.outcome, winner);
+        return { perShareMicro, ...settlementFill(pos, perShareMicro), won: winner === 'VOID' ? null : pos.outcome === winner };
+      },
+    });
+  }
+
+  /**
+   * Settles one open position on the given terms, in its own transaction: the same books, journal,
+   * notification and trade hooks (track record, XP, badges, leaderboards) for every kind of market.
+   * `lock` runs first (a community pool row: lock order pool, account, position), `booked` last.
+   */
+  async settle(positionId: string, userId: string, now: Date, terms: SettlementTerms): Promise<boolean> {
+    const done = await this.db.transaction(async (tx) => {
+      if (terms.lock) await terms.lock(tx);
       await tx.query('SELECT 1 FROM users WHERE id = $1 FOR UPDATE', [userId]);
       const rows = await tx.query<{
         quantity_micro: bigint;
@@ -51,16 +65,20 @@ export class SettlementService {
         outcome: 'YES' | 'NO';
         market_id: string;
         token_id: string;
-        question: string;
+        question: string | null;
       }>(
-        `SELECT p.quantity_micro, p.cost_micro, p.is_closed, p.outcome, p.market_id, p.token_id, m.question
-         FROM positions p JOIN markets m ON m.id = p.market_id WHERE p.id = $1 FOR UPDATE OF p`,
+        `SELECT p.quantity_micro, p.cost_micro, p.is_closed, p.outcome, p.market_id, p.token_id, coalesce(m.question, c.question) AS question
+         FROM positions p LEFT JOIN markets m ON m.id = p.market_id LEFT JOIN community_markets c ON c.id::text = p.market_id
+         WHERE p.id = $1 FOR UPDATE OF p`,
         [positionId],
       );
       const pos = rows[0];
       if (!pos || pos.is_closed) return false;
-      const perShare = settlementPrice(pos.outcome, winner);
-      const fill = settlementFill({ quantityMicro: pos.quantity_micro, costMicro: pos.cost_micro }, perShare);
+      const {
+        perShareMicro: perShare,
+        won,
+        ...fill
+      } = terms.payout({ quantityMicro: pos.quantity_micro, costMicro: pos.cost_micro, outcome: pos.outcome, tokenId: pos.token_id });
       const tradeId = randomUUID();
       await tx.query(
         `UPDATE positions SET settled_micro = settled_micro + quantity_micro, quantity_micro = 0, cost_micro = 0,
@@ -90,12 +108,12 @@ export class SettlementService {
           now,
         ],
       );
-      const won = winner === 'VOID' ? null : pos.outcome === winner;
+      const label = terms.outcomeLabel?.(pos.token_id) ?? pos.outcome;
       await notify(tx, {
         userId,
         type: 'resolution',
-        title: winner === 'VOID' ? 'Market voided' : won ? 'Your position won' : 'Your position lost',
-        message: `"${pos.question}" resolved ${winner}. Your ${pos.outcome} position paid ${fromMicro(fill.payoutMicro)} dollars (PnL ${fromMicro(fill.realizedPnlMicro)}).`,
+        title: terms.winnerLabel === 'VOID' ? 'Market voided' : won ? 'Your position won' : 'Your position lost',
+        message: `"${pos.question ?? pos.market_id}" resolved ${terms.winnerLabel}. Your ${label} position paid ${fromMicro(fill.payoutMicro)} dollars (PnL ${fromMicro(fill.realizedPnlMicro)}).`,
         ref: positionId,
         at: now,
       });
@@ -111,7 +129,26 @@ export class SettlementService {
         entryPriceMicro: avgPriceMicro({ quantityMicro: pos.quantity_micro, costMicro: pos.cost_micro }),
         at: now,
       });
+      if (terms.booked) await terms.booked(tx, { tokenId: pos.token_id, quantityMicro: pos.quantity_micro, payoutMicro: fill.payoutMicro });
       return true;
     });
+    if (done) this.hooks.committed();
+    return done;
   }
+}
+
+/** How one position settles: its payout, and what else happens in the same transaction. */
+export interface SettlementTerms {
+  /** The resolution as written in the notification: YES, NO, VOID or a community outcome label. */
+  winnerLabel: string;
+  payout(pos: { quantityMicro: Micro; costMicro: Micro; outcome: 'YES' | 'NO'; tokenId: string }): {
+    perShareMicro: Micro;
+    payoutMicro: Micro;
+    realizedPnlMicro: Micro;
+    won: boolean | null;
+  };
+  /** The outcome's name in the notification (a community outcome label); defaults to YES/NO. */
+  outcomeLabel?(tokenId: string): string | undefined;
+  lock?(tx: Queryable): Promise<void>;
+  booked?(tx: Queryable, settled: { tokenId: string; quantityMicro: Micro; payoutMicro: Micro }): Promise<void>;
 }

@@ -66,9 +66,10 @@ export class TradeHistory {
       where += ` AND (t.created_at, t.id) < (${param(c.k)}::timestamptz, ${param(c.i)}::uuid)`;
     }
     const rows = await this.db.query<TradeRow>(
-      `SELECT t.id, t.side, t.market_id, m.slug, m.question, t.token_id, p.outcome, t.quantity_micro, t.price_micro, t.cash_micro,
-              t.realized_pnl_micro, t.created_at, t.created_at::text AS created_key
+      `SELECT t.id, t.side, t.market_id, coalesce(m.slug, c.slug) AS slug, coalesce(m.question, c.question) AS question, t.token_id, p.outcome,
+              t.quantity_micro, t.price_micro, t.cash_micro, t.realized_pnl_micro, t.created_at, t.created_at::text AS created_key
        FROM trades t JOIN positions p ON p.id = t.position_id LEFT JOIN markets m ON m.id = t.market_id
+         LEFT JOIN community_markets c ON m.id IS NULL AND c.id::text = t.market_id
        WHERE ${where}
        ORDER BY t.created_at DESC, t.id DESC
        LIMIT $2`,

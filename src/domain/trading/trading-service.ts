@@ -304,10 +304,15 @@ export class TradingService {
         question: string;
         slug: string;
         price_micro: bigint | null;
+        label: string | null;
       }>(
+        // A position is in a mirrored market or in a community market (marked at its market maker's price).
         `SELECT p.id, p.market_id, p.token_id, p.outcome, p.quantity_micro, p.cost_micro, p.bought_micro, p.realized_pnl_micro, p.is_closed,
-                p.created_at, p.closed_at, m.question, m.slug, t.price_micro
-         FROM positions p JOIN markets m ON m.id = p.market_id JOIN market_tokens t ON t.token_id = p.token_id
+                p.created_at, p.closed_at, coalesce(m.question, c.question) AS question, coalesce(m.slug, c.slug) AS slug,
+                coalesce(t.price_micro, o.price_micro) AS price_micro, o.label
+         FROM positions p LEFT JOIN markets m ON m.id = p.market_id LEFT JOIN market_tokens t ON t.token_id = p.token_id
+           LEFT JOIN community_outcomes o ON o.token_id = p.token_id AND t.token_id IS NULL
+           LEFT JOIN community_markets c ON c.id = o.market_id
          WHERE p.user_id = $1 ORDER BY p.created_at DESC, p.id DESC`,
         [userId],
       ),
@@ -331,6 +336,7 @@ export class TradingService {
         question: r.question,
         tokenId: r.token_id,
         outcome: r.outcome,
+        ...(r.label !== null ? { outcomeLabel: r.label } : {}),
         quantity: fromMicro(r.quantity_micro),
         avgPrice: fromMicro(open ? avgPriceMicro({ quantityMicro: r.quantity_micro, costMicro: r.cost_micro }) : 0n),
         isClosed: r.is_closed,

@@ -3,23 +3,35 @@ import type { InvokeDeps } from '../../registry/invoke';
 import { negotiatedPageRouter } from './negotiated-page';
 import { publicOriginOf } from '../../transports/public-origin';
 import type { Block, HtmlRenderer, Page } from '../../documents/page';
-import type { CommunityMarket } from '../../domain/community/community-market-service';
+import type { PricedCommunityMarket } from '../../domain/community/community-market-service';
 
-/** A community market as a page: the question, its outcomes and state, and what it is (not a venue market). */
-export function communityMarketPage(m: CommunityMarket, baseUrl: string): Page {
+/** A community market as a page: the question, its outcomes with the market maker's prices, its state, and what it is. */
+export function communityMarketPage(m: PricedCommunityMarket, baseUrl: string): Page {
   const state = m.status === 'resolved' ? `resolved: ${m.resolvedOutcome ?? 'unknown'}` : 'active';
   const blocks: Block[] = [
     { heading: 1, text: m.question },
     {
       quote: [
         { strong: 'Community market.' },
-        ' Created by a user of this service with its own outcome labels; it is not a venue market, has no live prices and cannot be traded with paper_trade.',
+        m.outcomeTokens.length
+          ? ' Created by a user of this service with its own outcome labels and priced by its own automated market maker (LMSR); trade it with buy_community_shares, not paper_trade.'
+          : ' Created by a user of this service with its own outcome labels before community markets traded; it has no market maker and cannot be traded.',
       ],
     },
     {
       list: [
         [{ strong: 'Status' }, ': ', state],
-        [{ strong: 'Outcomes' }, ': ', m.outcomes.join(', ')],
+        [
+          { strong: 'Outcomes' },
+          ': ',
+          m.outcomeTokens.length
+            ? m.outcomeTokens.map((o) => `${o.outcome} ${(o.price * 100).toFixed(1)}% (token ${o.tokenId})`).join(', ')
+            : m.outcomes.join(', '),
+        ],
+        ...(m.liquidity !== null
+          ? [[{ strong: 'Market maker' }, ': ', `liquidity ${m.liquidity} dollars, pool cash ${m.poolCash}, volume ${m.volume}, ${m.tradeCount} trades`]]
+          : []),
+        ...(m.creatorTrades ? [[{ strong: 'Creator trades' }, ': ', 'yes: the creator also trades this market, and decides its resolution']] : []),
         [{ strong: 'Category' }, ': ', m.category],
         [{ strong: 'Ends' }, ': ', m.endDate],
         [{ strong: 'Created' }, ': ', m.createdAt, ' by user ', { code: m.creatorId }],

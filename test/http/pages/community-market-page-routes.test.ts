@@ -1,10 +1,10 @@
 import { backends } from '../../support/backends';
 import { registerAgent, startTestApp, type TestApp } from '../../support/app';
-import type { CommunityMarket } from '../../../src/domain/community/community-market-service';
+import type { PricedCommunityMarket } from '../../../src/domain/community/community-market-service';
 
 describe.each(backends())('the community market page on $name', (backend) => {
   let t: TestApp;
-  let market: CommunityMarket;
+  let market: PricedCommunityMarket;
   beforeAll(async () => {
     t = await startTestApp(backend, { background: false });
     const creator = await registerAgent(t);
@@ -31,13 +31,14 @@ describe.each(backends())('the community market page on $name', (backend) => {
     expect(byId.body.slug).toBe(market.slug);
   });
 
-  test('when markdown is asked for, then the page names the question and outcomes and says it cannot be traded', async () => {
+  test('when markdown is asked for, then the page names the question, the outcomes with their prices and token ids, and how to trade it', async () => {
     const res = await t.api.get(`/community-markets/${market.slug}`).set('Accept', 'text/markdown');
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/markdown/);
     expect(res.text).toMatch(/^# Will the <i>town & gown<\/i> bridge reopen by spring\?\n/);
-    expect(res.text).toContain('Open, Still closed');
-    expect(res.text).toContain('cannot be traded');
+    expect(res.text).toContain(`Open 50.0% (token ${market.outcomeTokens[0]!.tokenId}), Still closed 50.0% (token ${market.outcomeTokens[1]!.tokenId})`);
+    expect(res.text).toContain('trade it with buy_community_shares');
+    expect(res.text).toContain('liquidity 100 dollars');
   });
 
   test('when a browser asks, then an HTML page with everything escaped is served', async () => {

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { lazy, Suspense, useState, type FormEvent } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from 'wouter';
 import { $api, api } from '../../lib/api/client';
@@ -9,17 +9,26 @@ import { usePageTitle } from '../../components/page-title';
 import '../../components/pages.css';
 import { ErrorMessage } from '../../components/error-message';
 import { Loading } from '../../components/loading';
+import { cents, money } from '../../lib/format';
+import { CommunityTradeTicket } from './community-trade-ticket';
+
+const PriceChart = lazy(() => import('../../components/price-chart'));
 
 /** One community market: question, criteria, outcomes, status; its creator can resolve it. */
 export function CommunityMarketPage() {
   const { slug } = useParams<{ slug: string }>();
   const market = $api.useQuery('get', '/api/user-markets/{slug}', { params: { path: { slug } } });
   const account = useAccount();
+  const [selected, setSelected] = useState(0);
+  const client = useQueryClient();
   usePageTitle(market.data?.question ?? 'Community market');
   if (market.isPending) return <Loading what="the market" />;
   if (market.isError) return <ErrorMessage error={market.error} />;
   const m = market.data;
   const isCreator = account.data?.id === m.creatorId;
+  const tokens = m.outcomeTokens;
+  const chosen = tokens[Math.min(selected, tokens.length - 1)];
+  const open = m.status === 'active' && Date.parse(m.endDate) > Date.now();
   return (
     <>
       <p>
@@ -37,15 +46,47 @@ export function CommunityMarketPage() {
       ) : null}
       <h2>Resolution criteria</h2>
       <p className="pre-line">{m.description || 'None given.'}</p>
+      {m.creatorTrades ? (
+        <p className="notice" role="note">
+          The creator of this market also trades it, and decides how it resolves.
+        </p>
+      ) : null}
       <h2>Outcomes</h2>
       <ul aria-label="Outcomes">
-        {m.outcomes.map((o) => (
-          <li key={o}>
-            {o}
-            {m.resolvedOutcome === o ? ' (winner)' : null}
-          </li>
-        ))}
+        {m.outcomes.map((o) => {
+          const token = tokens.find((t) => t.outcome === o);
+          return (
+            <li key={o}>
+              {o}
+              {token && m.status === 'active' ? ` · ${cents(token.price)}` : null}
+              {m.resolvedOutcome === o ? ' (winner)' : null}
+            </li>
+          );
+        })}
       </ul>
+      {m.liquidity !== null ? (
+        <p className="muted">
+          Priced by an automated market maker (LMSR) funded with {money(m.liquidity)} by its creator · volume {money(m.volume)} · {m.tradeCount} trades
+        </p>
+      ) : null}
+      {tokens.length && open ? (
+        <CommunityTradeTicket
+          tokens={tokens}
+          signedIn={account.data !== undefined && account.data !== null}
+          selected={Math.min(selected, tokens.length - 1)}
+          onSelect={setSelected}
+          onTraded={() => {
+            // Every trade moves every outcome's price: read the market and the chart again.
+            void market.refetch();
+            void client.invalidateQueries({ queryKey: ['get', '/api/price-history'] });
+          }}
+        />
+      ) : null}
+      {chosen ? (
+        <Suspense fallback={<Loading what="the chart" />}>
+          <PriceChart key={chosen.tokenId} tokenId={chosen.tokenId} outcome={chosen.outcome} />
+        </Suspense>
+      ) : null}
       {isCreator && m.status === 'active' ? <ResolveForm id={m.id} slug={m.slug} outcomes={m.outcomes} /> : null}
     </>
   );
@@ -75,10 +116,10 @@ function ResolveForm({ id, slug, outcomes }: { id: string; slug: string; outcome
     <form onSubmit={submit} className="card">
       <fieldset>
         <legend>Resolve your market: which outcome happened?</legend>
-        {outcomes.map((o, i) => (
+        {[...outcomes, 'VOID'].map((o, i) => (
           <div key={o} className="check">
             <input type="radio" id={`${id}-outcome-${i}`} name="outcome" value={o} checked={outcome === o} onChange={() => setOutcome(o)} />
-            <label htmlFor={`${id}-outcome-${i}`}>{o}</label>
+            <label htmlFor={`${id}-outcome-${i}`}>{o === 'VOID' ? 'Void: none of them (every holder is paid back what they paid)' : o}</label>
           </div>
         ))}
       </fieldset>

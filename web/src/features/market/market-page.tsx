@@ -11,7 +11,7 @@ import { TradeTicket } from './trade-ticket';
 import { MarketPosition } from './market-position';
 
 // The chart library is its own chunk, fetched only when a market page draws a chart.
-const PriceChart = lazy(() => import('./price-chart'));
+const PriceChart = lazy(() => import('../../components/price-chart'));
 
 type Book = { bid: number | null; ask: number | null; mid: number | null };
 

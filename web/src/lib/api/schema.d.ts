@@ -167,7 +167,7 @@ export interface paths {
         };
         /**
          * Price history of a token over an interval
-         * @description Chronological { t, p } points (t = Unix seconds, p = price 0..1) of one outcome token over the interval ending now: 1h (one point a minute), 6h (5 minutes), 1d (15 minutes), 1w (hourly, the default), 1m (30 days, 6-hourly) or max (since the market opened). Market data is mirrored on a delay from the configured venue (Polymarket, or the built-in simulated venue, whose markets carry simulated: true and source "simulated"); it is not the venue's official feed. Free to call. Errors: VALIDATION_ERROR (400) for a missing tokenId or a bad interval; NOT_FOUND (404) for an unknown token; UPSTREAM_UNAVAILABLE (500) when the feed is down and the local mirror has nothing for the range.
+         * @description Chronological { t, p } points (t = Unix seconds, p = price 0..1) of one outcome token over the interval ending now: 1h (one point a minute), 6h (5 minutes), 1d (15 minutes), 1w (hourly, the default), 1m (30 days, 6-hourly) or max (since the market opened). A community market outcome token (outcomeTokens[].tokenId of get_community_market) answers every trade's price as a point (resolutionSeconds 0), starting at its opening price. Market data is mirrored on a delay from the configured venue (Polymarket, or the built-in simulated venue, whose markets carry simulated: true and source "simulated"); it is not the venue's official feed. Free to call. Errors: VALIDATION_ERROR (400) for a missing tokenId or a bad interval; NOT_FOUND (404) for an unknown token; UPSTREAM_UNAVAILABLE (500) when the feed is down and the local mirror has nothing for the range.
          *
          *     Rate limit: 30 api requests per minute per account (per IP address when anonymous).
          */
@@ -257,7 +257,7 @@ export interface paths {
         put?: never;
         /**
          * Sell all or part of a position at the live price
-         * @description Sells `quantity` shares of one of your positions at the current live bid (omit quantity to sell everything and close it) and credits the proceeds. proceeds = quantity × price; realizedPnl = proceeds − the cost basis of the shares sold. Amounts and shares are exact to 6 decimals (micro-units); buys receive floor(amount / price) shares, sale proceeds round half up. Safe to retry with an idempotency key. Errors: VALIDATION_ERROR (quantity above the holding), POSITION_CLOSED, MARKET_CLOSED (400); NOT_FOUND (404: no such position of yours); PRICE_UNAVAILABLE (503, nothing sold); RATE_LIMITED (120 sells a minute per account).
+         * @description Sells `quantity` shares of one of your positions at the current live bid (omit quantity to sell everything and close it) and credits the proceeds (a community market position sells back to its market maker at the price its rule gives; see sell_community_shares). proceeds = quantity × price; realizedPnl = proceeds − the cost basis of the shares sold. Amounts and shares are exact to 6 decimals (micro-units); buys receive floor(amount / price) shares, sale proceeds round half up. Safe to retry with an idempotency key. Errors: VALIDATION_ERROR (quantity above the holding), POSITION_CLOSED, MARKET_CLOSED (400); NOT_FOUND (404: no such position of yours); PRICE_UNAVAILABLE (503, nothing sold); RATE_LIMITED (120 sells a minute per account).
          *
          *     Rate limit: 120 sell requests per minute per account (per IP address when anonymous).
          */
@@ -623,7 +623,7 @@ export interface paths {
         };
         /**
          * List user-created markets
-         * @description Lists community markets (questions created by users, with their own outcome labels), newest first. Filters: category (or all), status (active by default, resolved, all), creator (a user ID), featured, limit 1..100 (default 50). Community markets are not mirrored from the venue and have no live prices; they are a place to propose and discuss questions.
+         * @description Lists community markets (questions created by users, with their own outcome labels), newest first. Filters: category (or all), status (active by default, resolved, all), creator (a user ID), featured, limit 1..100 (default 50). Each is priced by its own automated market maker (LMSR): outcomeTokens[] carries every outcome's token id and price; trade them with buy_community_shares.
          *
          *     Rate limit: 30 api requests per minute per account (per IP address when anonymous).
          */
@@ -631,7 +631,7 @@ export interface paths {
         put?: never;
         /**
          * Create a community market (browser session)
-         * @description Creates a community market owned by the signed-in person: question 10..200 characters, optional description (resolution criteria, max 1000), category, 2..10 distinct outcome labels of 1..50 characters, a future endDate. Needs a browser session; API keys are not accepted.
+         * @description Creates a community market owned by the signed-in person: question 10..200 characters, optional description (resolution criteria, max 1000), category, 2..10 distinct outcome labels of 1..50 characters, a future endDate. The market is priced by an LMSR market maker that you fund: liquidity dollars (default 100, at least 50, at most your balance) leave your balance now; that is the most the market maker can lose, and what is left of its cash returns to you when the market settles. Prices start uniform, or at openingProbabilities. Needs a browser session; API keys are not accepted. Errors: INSUFFICIENT_BALANCE, VALIDATION_ERROR.
          *
          *     Rate limit: 30 api requests per minute per account (per IP address when anonymous).
          */
@@ -651,7 +651,7 @@ export interface paths {
         };
         /**
          * One user-created market
-         * @description One community market by its slug (or id): question, outcome labels, status and, once resolved, the winning label. Its page, in HTML or markdown, is /community-markets/{slug}. Unknown → 404 NOT_FOUND.
+         * @description One community market by its slug (or id): question, outcome labels, the market maker's price and token id of each outcome (outcomeTokens), liquidity, volume, whether the creator trades it, status and, once resolved, the winning label or VOID. This is the odds call of a community market. Its page, in HTML or markdown, is /community-markets/{slug}. Unknown → 404 NOT_FOUND.
          *
          *     Rate limit: 30 api requests per minute per account (per IP address when anonymous).
          */
@@ -675,11 +675,77 @@ export interface paths {
         put?: never;
         /**
          * Resolve your community market (browser session)
-         * @description Resolves a community market you created to one of its outcome labels; active → resolved, once. Another person's market answers 404; an already resolved one 409 CONFLICT. Needs a browser session.
+         * @description Resolves a community market you created to one of its outcome labels, or VOID; active → resolved, once. Every open position then settles: 1 dollar per winning share, 0 per losing share; VOID pays each holder back what their shares cost (their average price). What is left in the market maker returns to you. Another person's market answers 404; an already resolved one 409 CONFLICT. Needs a browser session.
          *
          *     Rate limit: 30 api requests per minute per account (per IP address when anonymous).
          */
         post: operations["resolve_community_market"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user-markets/quote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Preview a community market buy or sell (changes nothing)
+         * @description What a BUY of amount dollars or a SELL of quantity shares of a community market outcome would fill at now: shares, dollars, the average price, the price before and after, and the price impact (after − before). Prices come from the market's LMSR market maker and move with every trade: a buy of amount dollars gets the shares the rule gives for exactly that cost (rounded down to the micro-share), a sale receives what the rule pays back (rounded down to the micro-dollar). Shares pay 1 dollar each if their outcome wins. Trading stops at the market's endDate. Read-only and free. Use the result's averagePrice as maxAveragePrice / minAveragePrice of the trade to be sure of the fill. Errors: NOT_FOUND (unknown token).
+         *
+         *     Rate limit: 30 api requests per minute per account (per IP address when anonymous).
+         */
+        post: operations["quote_community_trade"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user-markets/trade": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Buy shares of a community market outcome from its market maker
+         * @description Buys amount dollars of one outcome of a community market (by its token id) from the market's market maker, opening or extending your position; the position appears in get_portfolio and sells with sell_community_shares or sell_position. Prices come from the market's LMSR market maker and move with every trade: a buy of amount dollars gets the shares the rule gives for exactly that cost (rounded down to the micro-share), a sale receives what the rule pays back (rounded down to the micro-dollar). Shares pay 1 dollar each if their outcome wins. Trading stops at the market's endDate. Optional maxAveragePrice refuses the buy (PRICE_LIMIT_EXCEEDED, nothing changed) when its average price would be higher. Safe to retry with an idempotency key. Errors: INSUFFICIENT_BALANCE, MARKET_CLOSED (resolved or past endDate), PRICE_LIMIT_EXCEEDED, VALIDATION_ERROR (400); NOT_FOUND (404, unknown token); RATE_LIMITED (120 trades a minute per account).
+         *
+         *     Rate limit: 120 trade requests per minute per account (per IP address when anonymous).
+         */
+        post: operations["buy_community_shares"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user-markets/positions/{id}/sell": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sell community market shares back to its market maker
+         * @description Sells quantity shares of one of your community market positions back to the market maker (omit quantity to close it). Prices come from the market's LMSR market maker and move with every trade: a buy of amount dollars gets the shares the rule gives for exactly that cost (rounded down to the micro-share), a sale receives what the rule pays back (rounded down to the micro-dollar). Shares pay 1 dollar each if their outcome wins. Trading stops at the market's endDate. realizedPnl = proceeds − the cost basis of the shares sold. Optional minAveragePrice refuses the sale (PRICE_LIMIT_EXCEEDED, nothing changed) when its average price would be lower. Safe to retry with an idempotency key. Errors: VALIDATION_ERROR, POSITION_CLOSED, MARKET_CLOSED, PRICE_LIMIT_EXCEEDED (400); NOT_FOUND (404: no such community position of yours); RATE_LIMITED.
+         *
+         *     Rate limit: 120 sell requests per minute per account (per IP address when anonymous).
+         */
+        post: operations["sell_community_shares"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1036,7 +1102,7 @@ export interface components {
              * @description Stable machine-readable error code.
              * @enum {string}
              */
-            code: "VALIDATION_ERROR" | "INSUFFICIENT_BALANCE" | "POSITION_CLOSED" | "MARKET_CLOSED" | "NOT_COMPLETED" | "ALREADY_CLAIMED" | "EMAIL_TAKEN" | "WRONG_PASSWORD" | "UNAUTHORIZED" | "SESSION_REQUIRED" | "FORBIDDEN" | "NOT_FOUND" | "ENDPOINT_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL" | "UPSTREAM_UNAVAILABLE" | "PRICE_UNAVAILABLE" | "SERVICE_UNAVAILABLE";
+            code: "VALIDATION_ERROR" | "INSUFFICIENT_BALANCE" | "POSITION_CLOSED" | "MARKET_CLOSED" | "NOT_COMPLETED" | "ALREADY_CLAIMED" | "EMAIL_TAKEN" | "WRONG_PASSWORD" | "PRICE_LIMIT_EXCEEDED" | "UNAUTHORIZED" | "SESSION_REQUIRED" | "FORBIDDEN" | "NOT_FOUND" | "ENDPOINT_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL" | "UPSTREAM_UNAVAILABLE" | "PRICE_UNAVAILABLE" | "SERVICE_UNAVAILABLE";
             /** @description What to do about it. */
             hint?: string;
             /**
@@ -2061,10 +2127,10 @@ export interface operations {
                         /** @description Spacing of the points in seconds. */
                         resolutionSeconds: number;
                         /**
-                         * @description Who supplied the points: the venue, or the local mirror.
+                         * @description Who supplied the points: the venue, the local mirror, or a community market's market maker.
                          * @enum {string}
                          */
-                        source: "simulated" | "polymarket" | "mirror";
+                        source: "simulated" | "polymarket" | "mirror" | "community";
                         /** @description True for a market of the built-in simulated venue. */
                         simulated: boolean;
                     };
@@ -2344,10 +2410,12 @@ export interface operations {
                             /** @description Token held. */
                             tokenId: string;
                             /**
-                             * @description Side: YES or NO.
+                             * @description YES or NO. A community market share is a YES share of its outcome label (it pays 1 if that label wins).
                              * @enum {string}
                              */
                             outcome: "YES" | "NO";
+                            /** @description For a community market position: the outcome label held (absent for mirrored markets). */
+                            outcomeLabel?: string;
                             /** @description Shares held (0 once closed). */
                             quantity: number;
                             /** @description Average entry price of the shares held (0 once closed). */
@@ -5409,7 +5477,7 @@ export interface operations {
                              */
                             endDate: string;
                             /**
-                             * @description active or resolved.
+                             * @description active or resolved. Trading stops at endDate even while active.
                              * @enum {string}
                              */
                             status: "active" | "resolved";
@@ -5419,13 +5487,32 @@ export interface operations {
                             featured: boolean;
                             /** @description Image URL, if any (addition to SPEC). */
                             imageUrl: string | null;
-                            /** @description The winning label once resolved (addition to SPEC). */
+                            /** @description The winning label once resolved, or VOID (addition to SPEC). */
                             resolvedOutcome: string | null;
                             /**
                              * Format: date-time
                              * @description When it was created (addition to SPEC).
                              */
                             createdAt: string;
+                            /** @description One token per outcome with the market maker's price (empty for a market created before community markets traded). */
+                            outcomeTokens: {
+                                /** @description Token ID of this outcome: what buy_community_shares, quote_community_trade and get_price_history take. */
+                                tokenId: string;
+                                /** @description The outcome label. */
+                                outcome: string;
+                                /** @description The market maker's current price of one share (pays 1 if this outcome wins); the prices sum to 1. */
+                                price: number;
+                            }[];
+                            /** @description Dollars the creator put into the market maker (its worst-case loss); null when it has none. */
+                            liquidity: number | null;
+                            /** @description Dollars the market maker holds now: the creator's liquidity plus what buyers paid, minus what sellers and winners received. */
+                            poolCash: number | null;
+                            /** @description Dollars traded so far (buys and sells). */
+                            volume: number;
+                            /** @description Buys and sells so far. */
+                            tradeCount: number;
+                            /** @description True when the creator has traded their own market (they also decide its resolution). */
+                            creatorTrades: boolean;
                         }[];
                     };
                 };
@@ -5525,6 +5612,10 @@ export interface operations {
                      * @description Image URL.
                      */
                     imageUrl?: string;
+                    /** @description Dollars funding the market maker, at least 50, at most your balance; default 100. */
+                    liquidity?: number;
+                    /** @description Opening price of each outcome, in the order of outcomes, each 0.01..0.99, summing to 1; default uniform. */
+                    openingProbabilities?: number[];
                 };
             };
         };
@@ -5554,7 +5645,7 @@ export interface operations {
                          */
                         endDate: string;
                         /**
-                         * @description active or resolved.
+                         * @description active or resolved. Trading stops at endDate even while active.
                          * @enum {string}
                          */
                         status: "active" | "resolved";
@@ -5564,17 +5655,36 @@ export interface operations {
                         featured: boolean;
                         /** @description Image URL, if any (addition to SPEC). */
                         imageUrl: string | null;
-                        /** @description The winning label once resolved (addition to SPEC). */
+                        /** @description The winning label once resolved, or VOID (addition to SPEC). */
                         resolvedOutcome: string | null;
                         /**
                          * Format: date-time
                          * @description When it was created (addition to SPEC).
                          */
                         createdAt: string;
+                        /** @description One token per outcome with the market maker's price (empty for a market created before community markets traded). */
+                        outcomeTokens: {
+                            /** @description Token ID of this outcome: what buy_community_shares, quote_community_trade and get_price_history take. */
+                            tokenId: string;
+                            /** @description The outcome label. */
+                            outcome: string;
+                            /** @description The market maker's current price of one share (pays 1 if this outcome wins); the prices sum to 1. */
+                            price: number;
+                        }[];
+                        /** @description Dollars the creator put into the market maker (its worst-case loss); null when it has none. */
+                        liquidity: number | null;
+                        /** @description Dollars the market maker holds now: the creator's liquidity plus what buyers paid, minus what sellers and winners received. */
+                        poolCash: number | null;
+                        /** @description Dollars traded so far (buys and sells). */
+                        volume: number;
+                        /** @description Buys and sells so far. */
+                        tradeCount: number;
+                        /** @description True when the creator has traded their own market (they also decide its resolution). */
+                        creatorTrades: boolean;
                     };
                 };
             };
-            /** @description VALIDATION_ERROR: the input does not match the schema (details lists each problem), or the JSON body is malformed. */
+            /** @description VALIDATION_ERROR: the input does not match the schema (details lists each problem), or the JSON body is malformed. INSUFFICIENT_BALANCE: the virtual balance is too small for this operation; nothing changed. */
             400: {
                 headers: {
                     /** @description Identifies the request in the service logs. */
@@ -5700,7 +5810,7 @@ export interface operations {
                          */
                         endDate: string;
                         /**
-                         * @description active or resolved.
+                         * @description active or resolved. Trading stops at endDate even while active.
                          * @enum {string}
                          */
                         status: "active" | "resolved";
@@ -5710,13 +5820,32 @@ export interface operations {
                         featured: boolean;
                         /** @description Image URL, if any (addition to SPEC). */
                         imageUrl: string | null;
-                        /** @description The winning label once resolved (addition to SPEC). */
+                        /** @description The winning label once resolved, or VOID (addition to SPEC). */
                         resolvedOutcome: string | null;
                         /**
                          * Format: date-time
                          * @description When it was created (addition to SPEC).
                          */
                         createdAt: string;
+                        /** @description One token per outcome with the market maker's price (empty for a market created before community markets traded). */
+                        outcomeTokens: {
+                            /** @description Token ID of this outcome: what buy_community_shares, quote_community_trade and get_price_history take. */
+                            tokenId: string;
+                            /** @description The outcome label. */
+                            outcome: string;
+                            /** @description The market maker's current price of one share (pays 1 if this outcome wins); the prices sum to 1. */
+                            price: number;
+                        }[];
+                        /** @description Dollars the creator put into the market maker (its worst-case loss); null when it has none. */
+                        liquidity: number | null;
+                        /** @description Dollars the market maker holds now: the creator's liquidity plus what buyers paid, minus what sellers and winners received. */
+                        poolCash: number | null;
+                        /** @description Dollars traded so far (buys and sells). */
+                        volume: number;
+                        /** @description Buys and sells so far. */
+                        tradeCount: number;
+                        /** @description True when the creator has traded their own market (they also decide its resolution). */
+                        creatorTrades: boolean;
                     };
                 };
             };
@@ -5811,7 +5940,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description The winning outcome label (one of the market's outcomes). */
+                    /** @description The winning outcome label (one of the market's outcomes), or VOID. */
                     outcome: string;
                 };
             };
@@ -5842,7 +5971,7 @@ export interface operations {
                          */
                         endDate: string;
                         /**
-                         * @description active or resolved.
+                         * @description active or resolved. Trading stops at endDate even while active.
                          * @enum {string}
                          */
                         status: "active" | "resolved";
@@ -5852,13 +5981,32 @@ export interface operations {
                         featured: boolean;
                         /** @description Image URL, if any (addition to SPEC). */
                         imageUrl: string | null;
-                        /** @description The winning label once resolved (addition to SPEC). */
+                        /** @description The winning label once resolved, or VOID (addition to SPEC). */
                         resolvedOutcome: string | null;
                         /**
                          * Format: date-time
                          * @description When it was created (addition to SPEC).
                          */
                         createdAt: string;
+                        /** @description One token per outcome with the market maker's price (empty for a market created before community markets traded). */
+                        outcomeTokens: {
+                            /** @description Token ID of this outcome: what buy_community_shares, quote_community_trade and get_price_history take. */
+                            tokenId: string;
+                            /** @description The outcome label. */
+                            outcome: string;
+                            /** @description The market maker's current price of one share (pays 1 if this outcome wins); the prices sum to 1. */
+                            price: number;
+                        }[];
+                        /** @description Dollars the creator put into the market maker (its worst-case loss); null when it has none. */
+                        liquidity: number | null;
+                        /** @description Dollars the market maker holds now: the creator's liquidity plus what buyers paid, minus what sellers and winners received. */
+                        poolCash: number | null;
+                        /** @description Dollars traded so far (buys and sells). */
+                        volume: number;
+                        /** @description Buys and sells so far. */
+                        tradeCount: number;
+                        /** @description True when the creator has traded their own market (they also decide its resolution). */
+                        creatorTrades: boolean;
                     };
                 };
             };
@@ -5874,6 +6022,503 @@ export interface operations {
                 };
             };
             /** @description UNAUTHORIZED: missing or invalid API key or access token, or a credential sent outside the Authorization header. SESSION_REQUIRED: this operation needs a browser session; API keys and access tokens are not accepted. */
+            401: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description Bearer challenge with resource_metadata (RFC 9728). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the access token lacks scope agent, or a write authenticated by the session cookie came from another site. */
+            403: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: the named resource does not exist. */
+            404: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT: the Idempotency-Key was used with another request, or that request is still running. */
+            409: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description When a request with the same Idempotency-Key is still running: seconds to wait before retrying it. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the request body is larger than 100 kB. */
+            413: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests; wait the Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds until the window resets. */
+                    "Retry-After": number;
+                    /** @description Remaining requests and reset (IETF RateLimit header). */
+                    RateLimit?: string;
+                    /** @description Quota and window of the limit class. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: unexpected failure; quote requestId when reporting it. */
+            500: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the service or its database is unavailable or busy; nothing changed; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description When the database is unavailable: seconds to wait before sending the same request again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    quote_community_trade: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description BUY (spend amount dollars) or SELL (sell quantity shares).
+                     * @enum {string}
+                     */
+                    side: "BUY" | "SELL";
+                    /** @description Outcome token (outcomeTokens[].tokenId of get_community_market). */
+                    tokenId: string;
+                    /** @description Dollars to spend, for a BUY; at most 6 decimals. */
+                    amount?: number;
+                    /** @description Shares to sell, for a SELL; at most 6 decimals. */
+                    quantity?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Preview a community market buy or sell (changes nothing) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The side quoted.
+                         * @enum {string}
+                         */
+                        side: "BUY" | "SELL";
+                        /** @description The token quoted. */
+                        tokenId: string;
+                        /** @description Its community market. */
+                        marketId: string;
+                        /** @description Its outcome label. */
+                        outcome: string;
+                        /** @description active or resolved. */
+                        marketStatus: string;
+                        /** @description Shares bought (BUY) or sold (SELL). */
+                        quantity: number;
+                        /** @description Dollars spent (BUY) or received (SELL). */
+                        amount: number;
+                        /** @description amount ÷ quantity. */
+                        averagePrice: number;
+                        /** @description The outcome's price now. */
+                        priceBefore: number;
+                        /** @description The outcome's price after the fill. */
+                        priceAfter: number;
+                        /** @description priceAfter − priceBefore. */
+                        priceImpact: number;
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: the input does not match the schema (details lists each problem), or the JSON body is malformed. */
+            400: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing or invalid API key or access token, or a credential sent outside the Authorization header. */
+            401: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description Bearer challenge with resource_metadata (RFC 9728). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the access token lacks scope agent, or a write authenticated by the session cookie came from another site. */
+            403: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: the named resource does not exist. */
+            404: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the request body is larger than 100 kB. */
+            413: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests; wait the Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds until the window resets. */
+                    "Retry-After": number;
+                    /** @description Remaining requests and reset (IETF RateLimit header). */
+                    RateLimit?: string;
+                    /** @description Quota and window of the limit class. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: unexpected failure; quote requestId when reporting it. */
+            500: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the service or its database is unavailable or busy; nothing changed; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description When the database is unavailable: seconds to wait before sending the same request again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    buy_community_shares: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes retries safe: the same key with the same body within 24 hours returns the first response without executing again; with another body it is 409 CONFLICT. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Outcome token to buy (outcomeTokens[].tokenId of get_community_market). */
+                    tokenId: string;
+                    /** @description Virtual dollars to spend, > 0 and <= 1,000,000, at most 6 decimals. */
+                    amount: number;
+                    /** @description Refuse the buy if its average price per share would be above this. */
+                    maxAveragePrice?: number;
+                    /** @description Optional idempotency key (JSON-RPC and MCP; on REST send the Idempotency-Key header). A retry with the same key and body returns the original result and never trades twice; kept 24 hours. */
+                    idempotencyKey?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Buy shares of a community market outcome from its market maker */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description True when the trade executed. */
+                        success: boolean;
+                        /** @description The community market. */
+                        marketId: string;
+                        /** @description The outcome label bought. */
+                        outcome: string;
+                        /** @description Shares bought. */
+                        quantity: number;
+                        /** @description Average price per share (same as averagePrice; the field name paper_trade uses). */
+                        price: number;
+                        /** @description Average price per share of this fill (dollars ÷ shares). */
+                        averagePrice: number;
+                        /** @description The outcome's price after this fill. */
+                        priceAfter: number;
+                        /** @description Dollars spent (equals amount). */
+                        totalCost: number;
+                        /** @description The position opened or extended. */
+                        positionId: string;
+                        /** @description Your balance after the trade. */
+                        balance: number;
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: the input does not match the schema (details lists each problem), or the JSON body is malformed. INSUFFICIENT_BALANCE: the virtual balance is too small for this operation; nothing changed. MARKET_CLOSED: the market is closed or resolved and no longer trades. PRICE_LIMIT_EXCEEDED: the fill would be worse than the maxAveragePrice or minAveragePrice you set; nothing changed. */
+            400: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing or invalid API key or access token, or a credential sent outside the Authorization header. */
+            401: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description Bearer challenge with resource_metadata (RFC 9728). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the access token lacks scope agent, or a write authenticated by the session cookie came from another site. */
+            403: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: the named resource does not exist. */
+            404: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT: the Idempotency-Key was used with another request, or that request is still running. */
+            409: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description When a request with the same Idempotency-Key is still running: seconds to wait before retrying it. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the request body is larger than 100 kB. */
+            413: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests; wait the Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds until the window resets. */
+                    "Retry-After": number;
+                    /** @description Remaining requests and reset (IETF RateLimit header). */
+                    RateLimit?: string;
+                    /** @description Quota and window of the limit class. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: unexpected failure; quote requestId when reporting it. */
+            500: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the service or its database is unavailable or busy; nothing changed; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description When the database is unavailable: seconds to wait before sending the same request again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    sell_community_shares: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes retries safe: the same key with the same body within 24 hours returns the first response without executing again; with another body it is 409 CONFLICT. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Position ID from get_portfolio. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description Shares to sell; omit to sell the whole position. */
+                    quantity?: number;
+                    /** @description Refuse the sale if its average price per share would be below this. */
+                    minAveragePrice?: number;
+                    /** @description Optional idempotency key (JSON-RPC and MCP; on REST send the Idempotency-Key header). A retry with the same key and body returns the original result and never trades twice; kept 24 hours. */
+                    idempotencyKey?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Sell community market shares back to its market maker */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description True when the sale executed. */
+                        success: boolean;
+                        /** @description Shares sold. */
+                        quantitySold: number;
+                        /** @description Average price per share (same as averagePrice; the field name sell_position uses). */
+                        price: number;
+                        /** @description Average price per share of this fill (dollars ÷ shares). */
+                        averagePrice: number;
+                        /** @description The outcome's price after this fill. */
+                        priceAfter: number;
+                        /** @description Dollars credited. */
+                        proceeds: number;
+                        /** @description Realized PnL of this sale. */
+                        realizedPnl: number;
+                        /** @description The position sold from. */
+                        positionId: string;
+                        /** @description True when this sale closed the position. */
+                        isClosed: boolean;
+                        /** @description Your balance after the sale. */
+                        balance: number;
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: the input does not match the schema (details lists each problem), or the JSON body is malformed. POSITION_CLOSED: the position is already closed. MARKET_CLOSED: the market is closed or resolved and no longer trades. PRICE_LIMIT_EXCEEDED: the fill would be worse than the maxAveragePrice or minAveragePrice you set; nothing changed. */
+            400: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing or invalid API key or access token, or a credential sent outside the Authorization header. */
             401: {
                 headers: {
                     /** @description Identifies the request in the service logs. */
@@ -6961,7 +7606,7 @@ export interface operations {
                          */
                         endDate: string;
                         /**
-                         * @description active or resolved.
+                         * @description active or resolved. Trading stops at endDate even while active.
                          * @enum {string}
                          */
                         status: "active" | "resolved";
@@ -6971,13 +7616,32 @@ export interface operations {
                         featured: boolean;
                         /** @description Image URL, if any (addition to SPEC). */
                         imageUrl: string | null;
-                        /** @description The winning label once resolved (addition to SPEC). */
+                        /** @description The winning label once resolved, or VOID (addition to SPEC). */
                         resolvedOutcome: string | null;
                         /**
                          * Format: date-time
                          * @description When it was created (addition to SPEC).
                          */
                         createdAt: string;
+                        /** @description One token per outcome with the market maker's price (empty for a market created before community markets traded). */
+                        outcomeTokens: {
+                            /** @description Token ID of this outcome: what buy_community_shares, quote_community_trade and get_price_history take. */
+                            tokenId: string;
+                            /** @description The outcome label. */
+                            outcome: string;
+                            /** @description The market maker's current price of one share (pays 1 if this outcome wins); the prices sum to 1. */
+                            price: number;
+                        }[];
+                        /** @description Dollars the creator put into the market maker (its worst-case loss); null when it has none. */
+                        liquidity: number | null;
+                        /** @description Dollars the market maker holds now: the creator's liquidity plus what buyers paid, minus what sellers and winners received. */
+                        poolCash: number | null;
+                        /** @description Dollars traded so far (buys and sells). */
+                        volume: number;
+                        /** @description Buys and sells so far. */
+                        tradeCount: number;
+                        /** @description True when the creator has traded their own market (they also decide its resolution). */
+                        creatorTrades: boolean;
                     };
                     "text/markdown": string;
                     "text/html": string;

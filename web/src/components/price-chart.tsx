@@ -1,16 +1,16 @@
 import { useEffect, useRef, useState } from 'react';
 import { createChart, LineSeries, type UTCTimestamp } from 'lightweight-charts';
-import { $api } from '../../lib/api/client';
-import { cents } from '../../lib/format';
-import { ErrorMessage } from '../../components/error-message';
-import { Loading } from '../../components/loading';
+import { $api } from '../lib/api/client';
+import { cents } from '../lib/format';
+import { ErrorMessage } from './error-message';
+import { Loading } from './loading';
 
 const INTERVALS = ['1h', '6h', '1d', '1w', '1m', 'max'] as const;
 type Interval = (typeof INTERVALS)[number];
 
 /**
- * The YES price over one of six intervals (get_price_history), drawn with lightweight-charts. This module is
- * loaded lazily by the market page, so the chart library is fetched only where a chart is drawn.
+ * An outcome token's price over one of six intervals (get_price_history), drawn with lightweight-charts. This module is
+ * loaded lazily by the market pages, so the chart library is fetched only where a chart is drawn.
  */
 export default function PriceChart({ tokenId, outcome }: { tokenId: string; outcome: string }) {
   const [interval, setSpan] = useState<Interval>('1w');

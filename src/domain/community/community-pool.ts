@@ -1,0 +1,99 @@
+import type { Queryable } from '../../db/database';
+import type { Micro } from '../money/micro';
+import { pricesMicro, type Pool } from './lmsr';
+
+/** A community market's pool as read (and locked) inside a trade's transaction. */
+export interface PoolState {
+  marketId: string;
+  slug: string;
+  question: string;
+  status: 'active' | 'resolved';
+  endDate: Date;
+  creatorId: string;
+  b: Micro;
+  cash: Micro;
+  outcomes: Array<{ tokenId: string; idx: number; label: string; offset: Micro; shares: Micro }>;
+}
+
+interface Row {
+  market_id: string;
+  slug: string;
+  question: string;
+  status: 'active' | 'resolved';
+  end_date: Date;
+  creator_id: string;
+  b_micro: bigint;
+  cash_micro: bigint;
+  token_id: string;
+  idx: number;
+  label: string;
+  offset_micro: bigint;
+  shares_micro: bigint;
+}
+
+/**
+ * Reads a pool with its outcomes. With `lock`, the pool row is locked FOR UPDATE first, so every fill
+ * of one market is priced on the state the previous fill left (lock order: pool, account, position).
+ */
+export async function readPool(q: Queryable, marketId: string, lock: boolean): Promise<PoolState | undefined> {
+  if (lock) await q.query('SELECT 1 FROM community_pools WHERE market_id = $1::uuid FOR UPDATE', [marketId], 'community-pool-lock');
+  const rows = await q.query<Row>(
+    `SELECT p.market_id, m.slug, m.question, m.status, m.end_date, m.creator_id, p.b_micro, p.cash_micro,
+            o.token_id, o.idx, o.label, o.offset_micro, o.shares_micro
+     FROM community_pools p JOIN community_markets m ON m.id = p.market_id JOIN community_outcomes o ON o.market_id = p.market_id
+     WHERE p.market_id = $1::uuid ORDER BY o.idx`,
+    [marketId],
+    'community-pool-read',
+  );
+  const first = rows[0];
+  if (!first) return undefined;
+  return {
+    marketId: first.market_id,
+    slug: first.slug,
+    question: first.question,
+    status: first.status,
+    endDate: new Date(first.end_date),
+    creatorId: first.creator_id,
+    b: BigInt(first.b_micro),
+    cash: BigInt(first.cash_micro),
+    outcomes: rows.map((r) => ({ tokenId: r.token_id, idx: r.idx, label: r.label, offset: BigInt(r.offset_micro), shares: BigInt(r.shares_micro) })),
+  };
+}
+
+/** The rule's view of a pool: q_i = opening offset + shares sold. */
+export function lmsrOf(pool: PoolState): Pool {
+  return { b: pool.b, q: pool.outcomes.map((o) => o.offset + o.shares) };
+}
+
+/** The same pool after `delta` shares of outcome i changed hands (positive: the pool sold them). */
+export function moved(pool: Pool, i: number, delta: Micro): Pool {
+  const q = pool.q.slice();
+  q[i] = q[i]! + delta;
+  return { b: pool.b, q };
+}
+
+/**
+ * Books a fill on the pool inside the trade's transaction: cash and volume, the outcome's shares, every
+ * outcome's new price, and one price point per outcome (every trade is a point of the history).
+ */
+export async function bookFill(
+  tx: Queryable,
+  pool: PoolState,
+  after: Pool,
+  fill: { tokenId: string; sharesDelta: Micro; cashDelta: Micro; volume: Micro; at: Date },
+): Promise<void> {
+  const prices = pricesMicro(after).map(String);
+  const tokens = pool.outcomes.map((o) => o.tokenId);
+  await tx.query(
+    `WITH pool AS (
+       UPDATE community_pools SET cash_micro = cash_micro + $2::bigint, volume_micro = volume_micro + $3::bigint, trades = trades + 1
+       WHERE market_id = $1::uuid RETURNING market_id
+     ), outs AS (
+       UPDATE community_outcomes o SET shares_micro = o.shares_micro + CASE WHEN o.token_id = $4::text THEN $5::bigint ELSE 0 END, price_micro = x.price
+       FROM unnest($6::text[], $7::bigint[]) AS x(token_id, price) WHERE o.token_id = x.token_id RETURNING o.token_id
+     )
+     INSERT INTO community_price_points (token_id, t, price_micro) SELECT x.token_id, $8, x.price FROM unnest($6::text[], $7::bigint[]) AS x(token_id, price)`,
+    [pool.marketId, fill.cashDelta.toString(), fill.volume.toString(), fill.tokenId, fill.sharesDelta.toString(), tokens, prices, fill.at],
+    'community-pool-book',
+  );
+}

@@ -1,0 +1,436 @@
+import { randomUUID } from 'node:crypto';
+import type { Database, Queryable } from '../../db/database';
+import { AppError } from '../../errors/app-error';
+import { rangeFor, type Interval } from '../trading/price-intervals';
+import { fromMicro, toMicro, MICRO, type Micro } from '../money/micro';
+import type { BeforeCommit, BuyResult, SellResult } from '../trading/trading-service';
+import { positionClosed } from '../trading/trading-service';
+import type { SettlementService } from '../trading/settlement-service';
+import type { TradeHooks } from '../trading/trade-hooks';
+import { openPool, prices, pricesMicro, sellProceeds, sharesForAmount } from './lmsr';
+import { bookFill, lmsrOf, moved, readPool, type PoolState } from './community-pool';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A community outcome's token id: the market id without dashes and the outcome's index. */
+export const tokenIdOf = (marketId: string, idx: number) => `cm-${marketId.replace(/-/g, '')}-${idx}`;
+const TOKEN = /^cm-([0-9a-f]{32})-(\d{1,2})$/i;
+export const isCommunityToken = (tokenId: string) => TOKEN.test(tokenId);
+function marketOfToken(tokenId: string): string | undefined {
+  const m = TOKEN.exec(tokenId);
+  if (!m) return undefined;
+  const h = m[1]!.toLowerCase();
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}
+
+/**
+ * The average price of a fill in micro-dollars per share (cash / shares, at most 1), rounded against the trader
+ * (up for a buy, down for a sale), so a quoted average used as the trade's limit always admits that same fill.
+ */
+const averageMicro = (cash: Micro, shares: Micro, side: 'BUY' | 'SELL'): Micro => {
+  if (shares <= 0n) return 0n;
+  const p = side === 'BUY' ? (cash * MICRO + shares - 1n) / shares : (cash * MICRO) / shares;
+  return p > MICRO ? MICRO : p;
+};
+
+const closed = (why: string) =>
+  new AppError('MARKET_CLOSED', `This community market ${why}; it no longer trades.`, { hint: 'Find an active one with list_community_markets.' });
+
+export interface CommunityQuote {
+  side: 'BUY' | 'SELL';
+  tokenId: string;
+  marketId: string;
+  outcome: string;
+  marketStatus: string;
+  quantity: number;
+  amount: number;
+  averagePrice: number;
+  priceBefore: number;
+  priceAfter: number;
+  priceImpact: number;
+}
+
+/**
+ * Trading against a community market's LMSR pool. Positions, the ledger, the trade journal and the trade
+ * hooks (track record, XP, challenges, leaderboards) are the same as for mirrored markets: a community
+ * outcome token is held as a YES share of "this label wins", paying 1 if it does. Every fill locks the pool
+ * row first (pool, account, position), so concurrent fills on one market are priced one after another.
+ */
+export class CommunityTradingService {
+  constructor(
+    private readonly db: Database,
+    private readonly hooks: TradeHooks,
+    private readonly settlement: SettlementService,
+  ) {}
+
+  /** Opens the pool of a new market inside its creation transaction, funded from the creator's balance. */
+  async fund(tx: Queryable, args: { marketId: string; creatorId: string; labels: string[]; liquidity: Micro; opening?: number[]; now: Date }): Promise<void> {
+    const debit = await tx.query<{ balance_micro: bigint }>(
+      `WITH debit AS (UPDATE users SET balance_micro = balance_micro - $2 WHERE id = $1 AND balance_micro >= $2 RETURNING balance_micro)
+       INSERT INTO ledger_entries (user_id, type, amount_micro, ref, created_at) SELECT $1, 'pool_fund', -$2::bigint, $3, $4 FROM debit RETURNING amount_micro`,
+      [args.creatorId, args.liquidity.toString(), args.marketId, args.now],
+    );
+    if (!debit[0])
+      throw new AppError('INSUFFICIENT_BALANCE', `Funding the market maker takes ${fromMicro(args.liquidity)} dollars of your balance, more than you have.`, {
+        hint: 'Choose a smaller liquidity (at least 50).',
+      });
+    const pool = openPool(args.liquidity, args.labels.length, args.opening);
+    const opening = pricesMicro(pool);
+    await tx.query(`INSERT INTO community_pools (market_id, b_micro, subsidy_micro, cash_micro) VALUES ($1, $2, $3, $3)`, [
+      args.marketId,
+      pool.b.toString(),
+      args.liquidity.toString(),
+    ]);
+    const tokens = args.labels.map((_, i) => tokenIdOf(args.marketId, i));
+    await tx.query(
+      `INSERT INTO community_outcomes (token_id, market_id, idx, label, offset_micro, price_micro)
+       SELECT x.token_id, $1, x.idx, x.label, x.off, x.price FROM unnest($2::text[], $3::int[], $4::text[], $5::bigint[], $6::bigint[]) AS x(token_id, idx, label, off, price)`,
+      [args.marketId, tokens, args.labels.map((_, i) => i), args.labels, pool.q.map(String), opening.map(String)],
+    );
+    await tx.query(
+      `INSERT INTO community_price_points (token_id, t, price_micro) SELECT x.token_id, $1, x.price FROM unnest($2::text[], $3::bigint[]) AS x(token_id, price)`,
+      [args.now, tokens, opening.map(String)],
+    );
+  }
+
+  /** What a buy of `amount` dollars or a sell of `quantity` shares would fill at now; changes nothing. */
+  async quote(input: { side: 'BUY' | 'SELL'; tokenId: string; amount?: number; quantity?: number }): Promise<CommunityQuote> {
+    const { pool, i } = await this.poolOfToken(this.db, input.tokenId, false);
+    const state = lmsrOf(pool);
+    const before = prices(state)[i]!;
+    const base = { side: input.side, tokenId: input.tokenId, marketId: pool.marketId, outcome: pool.outcomes[i]!.label, marketStatus: pool.status };
+    let shares: Micro;
+    let cash: Micro;
+    if (input.side === 'BUY') {
+      if (input.amount === undefined) throw new AppError('VALIDATION_ERROR', 'amount is required for a BUY quote.');
+      cash = toMicro(input.amount);
+      shares = sharesForAmount(state, i, cash);
+    } else {
+      if (input.quantity === undefined) throw new AppError('VALIDATION_ERROR', 'quantity is required for a SELL quote.');
+      shares = toMicro(input.quantity);
+      if (shares > pool.outcomes[i]!.shares)
+        throw new AppError('VALIDATION_ERROR', `Only ${fromMicro(pool.outcomes[i]!.shares)} shares of this outcome are held in all.`);
+      cash = sellProceeds(state, i, shares);
+    }
+    const after = prices(moved(state, i, input.side === 'BUY' ? shares : -shares))[i]!;
+    return {
+      ...base,
+      quantity: fromMicro(shares),
+      amount: fromMicro(cash),
+      averagePrice: fromMicro(averageMicro(cash, shares, input.side)),
+      priceBefore: round6(before),
+      priceAfter: round6(after),
+      priceImpact: round6(after - before),
+    };
+  }
+
+  async buy(
+    userId: string,
+    order: { tokenId: string; amount: number; maxAveragePrice?: number },
+    now: Date,
+    beforeCommit?: BeforeCommit,
+  ): Promise<BuyResult & { averagePrice: number; priceAfter: number; outcome: string; marketId: string }> {
+    const amount = toMicro(order.amount);
+    const done = await this.db.transaction(async (tx) => {
+      const { pool, i } = await this.poolOfToken(tx, order.tokenId, true);
+      this.requireOpen(pool, now);
+      const state = lmsrOf(pool);
+      const shares = sharesForAmount(state, i, amount);
+      if (shares <= 0n) throw new AppError('VALIDATION_ERROR', 'amount is too small to buy any share at the current price.');
+      const avg = averageMicro(amount, shares, 'BUY');
+      // The limit compares the exact ratio, not the rounded average: amount / shares ≤ limit.
+      if (order.maxAveragePrice !== undefined && amount * MICRO > toMicro(order.maxAveragePrice) * shares)
+        throw new AppError(
+          'PRICE_LIMIT_EXCEEDED',
+          `This buy would fill at an average ${fromMicro(avg)}, above your maxAveragePrice ${order.maxAveragePrice}.`,
+          {
+            hint: 'Buy a smaller amount or raise the limit; quote_community_trade shows the fill first.',
+          },
+        );
+      const tradeId = randomUUID();
+      const rows = await tx.query<{ balance_micro: bigint | null; position_id: string | null }>(
+        `WITH debit AS (
+           UPDATE users SET balance_micro = balance_micro - $2, last_active_at = $3 WHERE id = $1 AND balance_micro >= $2 RETURNING balance_micro
+         ), entry AS (
+           INSERT INTO ledger_entries (user_id, type, amount_micro, ref, created_at) SELECT $1, 'buy', -$2::bigint, $4::text, $3 FROM debit
+         ), pos AS (
+           INSERT INTO positions (id, user_id, market_id, token_id, outcome, quantity_micro, cost_micro, bought_micro, created_at, updated_at)
+           SELECT $5, $1, $6::text, $7::text, 'YES', $8, $2, $8, $3, $3 FROM debit
+           ON CONFLICT (user_id, token_id) WHERE NOT is_closed DO UPDATE SET
+             quantity_micro = positions.quantity_micro + EXCLUDED.quantity_micro,
+             cost_micro = positions.cost_micro + EXCLUDED.cost_micro,
+             bought_micro = positions.bought_micro + EXCLUDED.bought_micro,
+             updated_at = EXCLUDED.updated_at
+           RETURNING id
+         ), journal AS (
+           INSERT INTO trades (id, user_id, position_id, market_id, token_id, side, quantity_micro, price_micro, cash_micro, created_at)
+           SELECT $4::uuid, $1, pos.id, $6::text, $7::text, 'BUY', $8, $9, -$2::bigint, $3 FROM pos
+         )
+         SELECT (SELECT balance_micro FROM debit) AS balance_micro, (SELECT id FROM pos) AS position_id`,
+        [userId, amount.toString(), now, tradeId, randomUUID(), pool.marketId, order.tokenId, shares.toString(), avg.toString()],
+        'community-buy',
+      );
+      const row = rows[0]!;
+      if (row.balance_micro === null || row.position_id === null) {
+        throw new AppError('INSUFFICIENT_BALANCE', `Insufficient balance for a ${fromMicro(amount)} dollar buy.`, {
+          hint: 'Read get_balance and buy a smaller amount.',
+        });
+      }
+      const after = moved(state, i, shares);
+      await bookFill(tx, pool, after, { tokenId: order.tokenId, sharesDelta: shares, cashDelta: amount, volume: amount, at: now });
+      await this.hooks.afterTrade(tx, {
+        userId,
+        side: 'BUY',
+        marketId: pool.marketId,
+        tokenId: order.tokenId,
+        quantityMicro: shares,
+        cashMicro: amount,
+        realizedPnlMicro: 0n,
+        at: now,
+      });
+      const result = {
+        success: true as const,
+        quantity: fromMicro(shares),
+        price: fromMicro(avg),
+        averagePrice: fromMicro(avg),
+        priceAfter: round6(prices(after)[i]!),
+        totalCost: fromMicro(amount),
+        positionId: row.position_id,
+        balance: fromMicro(row.balance_micro),
+        outcome: pool.outcomes[i]!.label,
+        marketId: pool.marketId,
+      };
+      if (beforeCommit) await beforeCommit(tx, result);
+      return result;
+    });
+    this.hooks.committed();
+    return done;
+  }
+
+  /** Whether a position of this account is in a community market (sell_position sends it here). */
+  async holds(userId: string, positionId: string): Promise<boolean> {
+    if (!UUID.test(positionId)) return false;
+    const rows = await this.db.query<{ token_id: string }>('SELECT token_id FROM positions WHERE id = $1 AND user_id = $2', [positionId, userId]);
+    return rows[0] !== undefined && isCommunityToken(rows[0].token_id);
+  }
+
+  async sell(
+    userId: string,
+    positionId: string,
+    quantity: number | undefined,
+    minAveragePrice: number | undefined,
+    now: Date,
+    beforeCommit?: BeforeCommit,
+    /** 'position': answer in sell_position's shape (without averagePrice and priceAfter). */
+    shape: 'community' | 'position' = 'community',
+  ): Promise<SellResult & { averagePrice?: number; priceAfter?: number }> {
+    const found = UUID.test(positionId)
+      ? await this.db.query<{ token_id: string }>('SELECT token_id FROM positions WHERE id = $1 AND user_id = $2', [positionId, userId])
+      : [];
+    if (!found[0] || !isCommunityToken(found[0].token_id))
+      throw new AppError('NOT_FOUND', `Position ${positionId} not found.`, { hint: 'List your positions with get_portfolio.' });
+    const tokenId = found[0].token_id;
+    const done = await this.db.transaction(async (tx) => {
+      const { pool, i } = await this.poolOfToken(tx, tokenId, true);
+      await tx.query('SELECT 1 FROM users WHERE id = $1 FOR UPDATE', [userId]);
+      const rows = await tx.query<{ quantity_micro: bigint; cost_micro: bigint; is_closed: boolean }>(
+        'SELECT quantity_micro, cost_micro, is_closed FROM positions WHERE id = $1 AND user_id = $2 FOR UPDATE',
+        [positionId, userId],
+      );
+      const pos = rows[0]!;
+      if (pos.is_closed) throw positionClosed();
+      this.requireOpen(pool, now);
+      const wanted = quantity === undefined ? pos.quantity_micro : toMicro(quantity);
+      if (wanted <= 0n) throw new AppError('VALIDATION_ERROR', 'quantity must be greater than 0.');
+      if (wanted > pos.quantity_micro)
+        throw new AppError('VALIDATION_ERROR', `quantity ${fromMicro(wanted)} exceeds the ${fromMicro(pos.quantity_micro)} shares held.`, {
+          hint: 'Omit quantity to sell the whole position.',
+        });
+      const state = lmsrOf(pool);
+      const proceeds = sellProceeds(state, i, wanted);
+      const avg = averageMicro(proceeds, wanted, 'SELL');
+      if (minAveragePrice !== undefined && proceeds * MICRO < toMicro(minAveragePrice) * wanted)
+        throw new AppError('PRICE_LIMIT_EXCEEDED', `This sale would fill at an average ${fromMicro(avg)}, below your minAveragePrice ${minAveragePrice}.`, {
+          hint: 'Sell fewer shares or lower the limit; quote_community_trade shows the fill first.',
+        });
+      const closes = wanted === pos.quantity_micro;
+      const costRemoved = closes ? pos.cost_micro : (pos.cost_micro * wanted) / pos.quantity_micro;
+      const realized = proceeds - costRemoved;
+      const tradeId = randomUUID();
+      const out = await tx.query<{ balance_micro: bigint }>(
+        `WITH upd AS (
+           UPDATE positions SET quantity_micro = quantity_micro - $3, cost_micro = cost_micro - $4, sold_micro = sold_micro + $3,
+             realized_pnl_micro = realized_pnl_micro + $5, is_closed = $6, closed_at = CASE WHEN $6 THEN $7::timestamptz END, updated_at = $7
+           WHERE id = $2 RETURNING id
+         ), credit AS (
+           UPDATE users SET balance_micro = balance_micro + $8, last_active_at = $7 WHERE id = $1 AND EXISTS (SELECT 1 FROM upd) RETURNING balance_micro
+         ), entry AS (
+           INSERT INTO ledger_entries (user_id, type, amount_micro, ref, created_at) SELECT $1, 'sell', $8, $9::text, $7 FROM credit
+         ), journal AS (
+           INSERT INTO trades (id, user_id, position_id, market_id, token_id, side, quantity_micro, price_micro, cash_micro, realized_pnl_micro, created_at)
+           SELECT $9::uuid, $1, $2, $10, $11, 'SELL', $3, $12, $8, $5, $7 FROM credit
+         )
+         SELECT balance_micro FROM credit`,
+        [
+          userId,
+          positionId,
+          wanted.toString(),
+          costRemoved.toString(),
+          realized.toString(),
+          closes,
+          now,
+          proceeds.toString(),
+          tradeId,
+          pool.marketId,
+          tokenId,
+          avg.toString(),
+        ],
+      );
+      const after = moved(state, i, -wanted);
+      await bookFill(tx, pool, after, { tokenId, sharesDelta: -wanted, cashDelta: -proceeds, volume: proceeds, at: now });
+      await this.hooks.afterTrade(tx, {
+        userId,
+        side: 'SELL',
+        marketId: pool.marketId,
+        tokenId,
+        quantityMicro: wanted,
+        cashMicro: proceeds,
+        realizedPnlMicro: realized,
+        at: now,
+      });
+      const result = {
+        success: true as const,
+        quantitySold: fromMicro(wanted),
+        price: fromMicro(avg),
+        ...(shape === 'community' ? { averagePrice: fromMicro(avg), priceAfter: round6(prices(after)[i]!) } : {}),
+        proceeds: fromMicro(proceeds),
+        realizedPnl: fromMicro(realized),
+        positionId,
+        isClosed: closes,
+        balance: fromMicro(out[0]!.balance_micro),
+      };
+      if (beforeCommit) await beforeCommit(tx, result);
+      return result;
+    });
+    this.hooks.committed();
+    return done;
+  }
+
+  /** Every trade's price of one outcome over the interval, oldest first (the opening price is the first point). */
+  async history(tokenId: string, interval: Interval, now: Date) {
+    const marketId = marketOfToken(tokenId);
+    const rows = marketId
+      ? await this.db.query<{ created_at: Date }>(
+          'SELECT m.created_at FROM community_outcomes o JOIN community_markets m ON m.id = o.market_id WHERE o.token_id = $1',
+          [tokenId],
+        )
+      : [];
+    if (!rows[0]) throw new AppError('NOT_FOUND', `No token ${tokenId}.`, { hint: 'Use outcomeTokens[].tokenId from get_community_market.' });
+    const range = rangeFor(interval, Math.floor(now.getTime() / 1000), Math.floor(new Date(rows[0].created_at).getTime() / 1000));
+    const points = await this.db.query<{ ts: string; price_micro: bigint }>(
+      `SELECT * FROM (
+         SELECT floor(extract(epoch FROM t))::int8 AS ts, price_micro, id FROM community_price_points
+         WHERE token_id = $1 AND t >= to_timestamp($2) AND t < to_timestamp($3 + 1) ORDER BY t DESC, id DESC LIMIT 5000
+       ) p ORDER BY ts, id`,
+      [tokenId, range.fromS, range.toS],
+    );
+    return {
+      history: points.map((p) => ({ t: Number(p.ts), p: Number(p.price_micro) / 1e6 })),
+      tokenId,
+      interval,
+      resolutionSeconds: 0,
+      source: 'community' as const,
+      simulated: false,
+    };
+  }
+
+  /**
+   * Settles a resolved community market: every open position through the shared settlement path (1 per
+   * winning share, 0 per losing one; VOID pays back each position's cost, its average price), paid from
+   * the pool; then what is left in the pool goes back to the creator. Safe to run again after a crash.
+   */
+  async settle(marketId: string, resolved: string, now: Date): Promise<number> {
+    const pool = await readPool(this.db, marketId, false);
+    if (!pool) return 0;
+    const labelOf = new Map(pool.outcomes.map((o) => [o.tokenId, o.label]));
+    const open = await this.db.query<{ id: string; user_id: string }>('SELECT id, user_id FROM positions WHERE market_id = $1 AND NOT is_closed', [marketId]);
+    let settled = 0;
+    for (const p of open) {
+      const ok = await this.settlement.settle(p.id, p.user_id, now, {
+        winnerLabel: resolved,
+        outcomeLabel: (tokenId) => labelOf.get(tokenId),
+        lock: async (tx) => {
+          await tx.query('SELECT 1 FROM community_pools WHERE market_id = $1::uuid FOR UPDATE', [marketId]);
+        },
+        payout: (pos) => {
+          if (resolved === 'VOID') {
+            const avg = pos.quantityMicro === 0n ? 0n : (pos.costMicro * MICRO) / pos.quantityMicro;
+            return { perShareMicro: avg > MICRO ? MICRO : avg, payoutMicro: pos.costMicro, realizedPnlMicro: 0n, won: null };
+          }
+          const won = labelOf.get(pos.tokenId) === resolved;
+          const payoutMicro = won ? pos.quantityMicro : 0n;
+          return { perShareMicro: won ? MICRO : 0n, payoutMicro, realizedPnlMicro: payoutMicro - pos.costMicro, won };
+        },
+        booked: async (tx, s) => {
+          await tx.query(
+            `WITH pool AS (UPDATE community_pools SET cash_micro = cash_micro - $2 WHERE market_id = $1::uuid RETURNING 1)
+             UPDATE community_outcomes SET shares_micro = shares_micro - $3 WHERE token_id = $4`,
+            [marketId, s.payoutMicro.toString(), s.quantityMicro.toString(), s.tokenId],
+          );
+        },
+      });
+      if (ok) settled += 1;
+    }
+    await this.db.transaction(async (tx) => {
+      const rows = await tx.query<{ cash_micro: bigint; settled_at: Date | null }>(
+        'SELECT cash_micro, settled_at FROM community_pools WHERE market_id = $1::uuid FOR UPDATE',
+        [marketId],
+      );
+      const still = await tx.query('SELECT 1 FROM positions WHERE market_id = $1 AND NOT is_closed LIMIT 1', [marketId]);
+      if (!rows[0] || rows[0].settled_at || still[0]) return;
+      const rest = BigInt(rows[0].cash_micro);
+      await tx.query('UPDATE users SET balance_micro = balance_micro + $2 WHERE id = $1', [pool.creatorId, rest.toString()]);
+      await tx.query(`INSERT INTO ledger_entries (user_id, type, amount_micro, ref, created_at) VALUES ($1, 'pool_return', $2, $3, $4)`, [
+        pool.creatorId,
+        rest.toString(),
+        marketId,
+        now,
+      ]);
+      await tx.query('UPDATE community_pools SET cash_micro = 0, returned_micro = $2, settled_at = $3 WHERE market_id = $1::uuid', [
+        marketId,
+        rest.toString(),
+        now,
+      ]);
+    });
+    return settled;
+  }
+
+  /** Resolved community markets whose pool has not been settled yet (a crash between resolution and settlement). */
+  async settlePending(now: Date): Promise<number> {
+    const rows = await this.db.query<{ id: string; resolved_outcome: string }>(
+      `SELECT m.id, m.resolved_outcome FROM community_markets m JOIN community_pools p ON p.market_id = m.id
+       WHERE m.status = 'resolved' AND p.settled_at IS NULL LIMIT 100`,
+    );
+    let n = 0;
+    for (const r of rows) n += await this.settle(r.id, r.resolved_outcome, now);
+    return n;
+  }
+
+  private requireOpen(pool: PoolState, now: Date): void {
+    if (pool.status !== 'active') throw closed('is resolved');
+    if (now.getTime() >= pool.endDate.getTime()) throw closed('has passed its endDate');
+  }
+
+  private async poolOfToken(q: Queryable, tokenId: string, lock: boolean): Promise<{ pool: PoolState; i: number }> {
+    const marketId = marketOfToken(tokenId);
+    const pool = marketId ? await readPool(q, marketId, lock) : undefined;
+    const i = pool ? pool.outcomes.findIndex((o) => o.tokenId === tokenId) : -1;
+    if (!pool || i < 0)
+      throw new AppError('NOT_FOUND', `Token ${tokenId} is not a community market outcome.`, {
+        hint: 'Use outcomeTokens[].tokenId from get_community_market.',
+      });
+    return { pool, i };
+  }
+}
+
+const round6 = (x: number) => Math.round(x * 1e6) / 1e6;

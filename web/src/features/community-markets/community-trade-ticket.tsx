@@ -1,0 +1,145 @@
+import { useId, useMemo, useState, type FormEvent } from 'react';
+import { Link, useLocation } from 'wouter';
+import { $api } from '../../lib/api/client';
+import { cents, money, shares } from '../../lib/format';
+import { newIdempotencyKey } from '../../lib/idempotency';
+import { useDebounced } from '../../lib/use-debounced';
+import { useRefreshAfterTrade } from '../../lib/portfolio';
+import { signInHref } from '../../lib/paths';
+import { ErrorMessage } from '../../components/error-message';
+
+export interface CommunityOutcomeToken {
+  tokenId: string;
+  outcome: string;
+  price: number;
+}
+
+/**
+ * Buy one outcome of a community market from its market maker: a quote (quote_community_trade, once typing
+ * pauses) shows shares, average price and the price after; confirming buys with that average as the limit
+ * (maxAveragePrice), so a trade that moved the price in between is refused rather than filled worse, and with
+ * an Idempotency-Key tied to this outcome and amount, so a double click never trades twice.
+ */
+export function CommunityTradeTicket({
+  tokens,
+  signedIn,
+  selected,
+  onSelect,
+  onTraded,
+}: {
+  tokens: CommunityOutcomeToken[];
+  signedIn: boolean;
+  selected: number;
+  onSelect: (i: number) => void;
+  onTraded: () => void;
+}) {
+  const id = useId();
+  const [location] = useLocation();
+  const [text, setText] = useState('10');
+  const [round, setRound] = useState(0);
+  const refresh = useRefreshAfterTrade();
+  const token = tokens[selected]!;
+  const amount = Number(text);
+  const valid = text.trim() !== '' && Number.isFinite(amount) && amount >= 0.01 && amount <= 1_000_000;
+  const settled = useDebounced(valid ? amount : 0, 400);
+  const quote = $api.useQuery(
+    'post',
+    '/api/user-markets/quote',
+    { body: { side: 'BUY', tokenId: token.tokenId, amount: settled } },
+    { enabled: settled > 0, staleTime: 5_000 },
+  );
+  const key = useMemo(() => newIdempotencyKey(), [selected, text, round]);
+  const trade = $api.useMutation('post', '/api/user-markets/trade', {
+    onSuccess: () => {
+      refresh();
+      onTraded();
+    },
+  });
+  const quoteIsCurrent = quote.data !== undefined && settled === amount && quote.data.tokenId === token.tokenId;
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (!valid || !quoteIsCurrent || trade.isPending) return;
+    trade.mutate({
+      params: { header: { 'Idempotency-Key': key } },
+      body: { tokenId: token.tokenId, amount, maxAveragePrice: quote.data.averagePrice },
+    });
+  };
+
+  return (
+    <section className="card ticket" aria-labelledby={`${id}-h`}>
+      <h2 id={`${id}-h`}>Trade</h2>
+      <div className="tabs" role="group" aria-label="Outcome">
+        {tokens.map((t, i) => (
+          <button
+            key={t.tokenId}
+            type="button"
+            className="secondary"
+            aria-pressed={selected === i}
+            onClick={() => {
+              onSelect(i);
+              trade.reset();
+            }}
+          >
+            Buy {t.outcome} · {cents(t.price)}
+          </button>
+        ))}
+      </div>
+      {!signedIn ? (
+        <p>
+          <Link href={signInHref(location)}>Sign in</Link> or <Link href="/signup">create an account</Link> to trade this market with virtual dollars.
+        </p>
+      ) : (
+        <form onSubmit={submit}>
+          <div className="field">
+            <label htmlFor={`${id}-amount`}>Amount (virtual dollars)</label>
+            <input
+              id={`${id}-amount`}
+              inputMode="decimal"
+              value={text}
+              onChange={(e) => {
+                setText(e.target.value);
+                trade.reset();
+              }}
+              aria-invalid={!valid || undefined}
+            />
+          </div>
+          {!valid ? <p className="field-error">Enter an amount of at least $0.01.</p> : null}
+          <div aria-live="polite">
+            {valid && quoteIsCurrent ? (
+              <p className="quote">
+                Quote: {shares(quote.data.quantity)} {token.outcome} shares at an average {cents(quote.data.averagePrice)} for {money(quote.data.amount)}; the
+                price moves from {cents(quote.data.priceBefore)} to {cents(quote.data.priceAfter)}.
+              </p>
+            ) : valid && quote.isFetching ? (
+              <p className="muted">Getting a quote…</p>
+            ) : null}
+          </div>
+          {quote.isError ? <ErrorMessage error={quote.error} /> : null}
+          {trade.isError ? <ErrorMessage error={trade.error} /> : null}
+          <button type="submit" disabled={!valid || !quoteIsCurrent || trade.isPending}>
+            {trade.isPending ? 'Buying…' : `Buy ${token.outcome} for ${valid ? money(amount) : '—'}`}
+          </button>
+        </form>
+      )}
+      {trade.isSuccess ? (
+        <div role="status" className="fill">
+          <p>
+            Bought {shares(trade.data.quantity)} {trade.data.outcome} shares at an average {cents(trade.data.averagePrice)} for {money(trade.data.totalCost)}.
+            New balance {money(trade.data.balance)}.
+          </p>
+          <button
+            type="button"
+            className="secondary"
+            onClick={() => {
+              trade.reset();
+              setRound((r) => r + 1);
+            }}
+          >
+            New trade
+          </button>
+        </div>
+      ) : null}
+    </section>
+  );
+}
