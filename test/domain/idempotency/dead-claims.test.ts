@@ -91,13 +91,17 @@ describeOnPostgres('idempotency claims whose request died on $name', (backend) =
     const holder = new Client({ connectionString: (s.direct.dataSource.options as { url: string }).url });
     await holder.connect();
     await holder.query('BEGIN');
-    await holder.query('SELECT 1 FROM users WHERE id = $1 FOR UPDATE', [a.id]);
+    // FOR NO KEY UPDATE: the claim's insert (its foreign key takes KEY SHARE on the account row) goes through,
+    // and the trade then waits on the account row, inside its transaction, with its claim in flight.
+    await holder.query('SELECT 1 FROM users WHERE id = $1 FOR NO KEY UPDATE', [a.id]);
     const inFlight = buy(a.apiKey, 'cut-1').then((r) => r);
     await until(async () => {
-      const rows = await s.direct.query<{ n: bigint }>(
-        `SELECT count(*) AS n FROM pg_stat_activity WHERE application_name = 'paper-trading' AND wait_event_type = 'Lock' AND datname = current_database()`,
+      const rows = await s.direct.query<{ n: bigint; claims: bigint }>(
+        `SELECT (SELECT count(*) FROM pg_stat_activity WHERE application_name = 'paper-trading' AND wait_event_type = 'Lock' AND datname = current_database()) AS n,
+                (SELECT count(*) FROM idempotency_keys WHERE user_id = $1 AND key = 'cut-1' AND state = 'in_flight') AS claims`,
+        [a.id],
       );
-      return Number(rows[0]!.n) === 1;
+      return Number(rows[0]!.n) === 1 && Number(rows[0]!.claims) === 1;
     });
     await s.proxy.down(); // the trade's connection drops, and giving the key back fails too
     const failed = await inFlight;
