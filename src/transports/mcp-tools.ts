@@ -16,7 +16,7 @@ export interface McpTools {
 
 export interface ToolOutcome {
   result: CallToolResult;
-  /** The bearer credential of the request was refused (invalid, expired, wrong audience or scope): mcp.ts answers it at the HTTP level. */
+  /** The call needs credentials the request lacks, or its bearer was refused (invalid, expired, wrong audience or scope): mcp.ts answers it at the HTTP level. */
   rejection?: AppError;
 }
 
@@ -70,9 +70,12 @@ function admittingErrors(output: JsonSchema, error: JsonSchema): JsonSchema {
   return { type: 'object', anyOf: [success, error], ...($defs ? { $defs } : {}) };
 }
 
-/** A refused Authorization header (the authenticator attaches an RFC 6750 challenge), as opposed to a missing one. */
-export function isBearerRejection(err: unknown, call: CallInfo): boolean {
-  return err instanceof AppError && call.credentials.bearer !== undefined && !call.credentials.misplaced && err.headers?.['WWW-Authenticate'] !== undefined;
+/**
+ * An Authorization header that is missing where a key is needed, or refused (the authenticator attaches an RFC 6750
+ * challenge to both). A key pasted into the arguments is not one: its hint (rotate the key) belongs in the result.
+ */
+export function isCredentialChallenge(err: unknown, call: CallInfo): boolean {
+  return err instanceof AppError && !call.credentials.misplaced && err.headers?.['WWW-Authenticate'] !== undefined;
 }
 
 /** Runs a tools/call through the one invoke pipeline and builds the result, success or error, ourselves. */
@@ -111,7 +114,7 @@ export function toolCaller(deps: InvokeDeps, tools: McpTools) {
       const value = (await invoke(deps, method, input, call)) as Record<string, unknown>;
       return { result: { structuredContent: value, content: [{ type: 'text', text: JSON.stringify(value) }] } };
     } catch (err) {
-      return { result: errorResult(err, call), ...(isBearerRejection(err, call) ? { rejection: err as AppError } : {}) };
+      return { result: errorResult(err, call), ...(isCredentialChallenge(err, call) ? { rejection: err as AppError } : {}) };
     }
   };
 }

@@ -9,7 +9,7 @@ import { AppError, toAppError } from '../errors/app-error';
 import { callInfoFrom } from './http-call';
 import { originProblem } from './origin-guard';
 import { siteAddressOf } from './public-origin';
-import { buildMcpTools, isBearerRejection, toolCaller } from './mcp-tools';
+import { buildMcpTools, isCredentialChallenge, toolCaller } from './mcp-tools';
 
 const INSTRUCTIONS =
   'Paper trading on prediction markets with virtual money only. Read-only tools are free to call. Tools that act ' +
@@ -33,7 +33,9 @@ type RpcId = string | number | null;
  * Credentials (MCP authorization spec: a protected resource answers 401 with a WWW-Authenticate pointing at its
  * protected-resource metadata):
  * - no credentials: initialize, tools/list and public tools work (read-only discovery is public, SPEC.md); a keyed
- *   tool answers an isError result with code UNAUTHORIZED, so an agent sees the hint instead of a dead connection;
+ *   tool answers HTTP 401 with `WWW-Authenticate: Bearer resource_metadata=".../.well-known/oauth-protected-resource/mcp"`,
+ *   so a client configured only for OAuth starts the standard flow (metadata, /oauth/token) and retries with a token;
+ *   the JSON-RPC error body still carries the code and hint for an agent reading it;
  * - an invalid bearer: HTTP 401 with the authenticator's challenge, `WWW-Authenticate: Bearer
  *   resource_metadata=".../.well-known/oauth-protected-resource/mcp", error="invalid_token"` (403 and
  *   insufficient_scope for a token without scope agent), whatever the request, so an OAuth-capable client knows to
@@ -74,7 +76,7 @@ export function mcpRouter(deps: InvokeDeps): Router {
         try {
           await authenticator.authenticate('key', call);
         } catch (err) {
-          if (isBearerRejection(err, call)) return refuseCredential(res, err as AppError, id);
+          if (isCredentialChallenge(err, call)) return refuseCredential(res, err as AppError, id);
           throw err;
         }
       }

@@ -3,9 +3,11 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { ClientCredentialsProvider } from '@modelcontextprotocol/sdk/client/auth-extensions.js';
 import { auth } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import * as v2 from '@modelcontextprotocol/client';
 import { backends } from '../support/backends';
 import { registerAgent, startTestApp, type TestApp } from '../support/app';
 import { accessToken, ManualClock, MINUTE } from '../support/identity';
+import { ControlledPrices, seedMarket } from '../support/markets';
 
 const ACCEPT = 'application/json, text/event-stream';
 
@@ -19,10 +21,11 @@ describe.each(backends())('OAuth access tokens on MCP and JSON-RPC on $name', (b
   let t: TestApp;
   let agent: { id: string; apiKey: string };
   const clock = new ManualClock();
-  const clients: Client[] = [];
+  const prices = new ControlledPrices();
+  const clients: Array<{ close(): Promise<void> }> = [];
 
   beforeAll(async () => {
-    t = await startTestApp(backend, { listen: true, clock });
+    t = await startTestApp(backend, { listen: true, clock, prices });
     agent = await registerAgent(t, 'McpOauth');
   });
   afterAll(async () => {
@@ -32,6 +35,73 @@ describe.each(backends())('OAuth access tokens on MCP and JSON-RPC on $name', (b
 
   const mcpUrl = () => new URL(`${t.baseUrl}/mcp`);
   const balanceOf = (r: CallToolResult) => (r.structuredContent as { balance?: number }).balance;
+
+  /** A fetch that records what the client asked for (path, and whether it sent a bearer) before passing it on. */
+  function recordingFetch(seen: string[]): typeof fetch {
+    return async (input, init) => {
+      const url = new URL(input instanceof Request ? input.url : String(input));
+      const authorization = new Headers(init?.headers ?? (input instanceof Request ? input.headers : undefined)).get('authorization');
+      const res = await fetch(input, init);
+      seen.push(`${init?.method ?? 'GET'} ${url.pathname}${authorization?.startsWith('Bearer ') ? ' (bearer)' : ''} -> ${res.status}`);
+      return res;
+    };
+  }
+
+  /** A fresh agent and a market it can buy, and the order a paper_trade call places. */
+  async function tradeSetup(name: string) {
+    const trader = await registerAgent(t, name);
+    const m = await seedMarket(t.services.db);
+    prices.set(m.yes, 0.5, 0.5);
+    return { trader, order: { marketId: m.id, marketSlug: m.slug, tokenId: m.yes, outcome: 'YES', amount: 10 } };
+  }
+  const tradesOf = async (userId: string) =>
+    Number((await t.services.db.query<{ n: bigint }>('SELECT count(*) AS n FROM trades WHERE user_id = $1', [userId]))[0]!.n);
+
+  /** The standard flow a client configured only for OAuth runs after its first keyed call, as the recording shows it. */
+  function expectOauthFlow(seen: string[]) {
+    const firstCall = seen.findIndex((s) => s === 'POST /mcp -> 401');
+    expect(firstCall).toBeGreaterThan(-1);
+    const after = seen.slice(firstCall + 1);
+    expect(after).toContain('GET /.well-known/oauth-protected-resource/mcp -> 200');
+    expect(after).toContain('GET /.well-known/oauth-authorization-server -> 200');
+    expect(after).toContain('POST /oauth/token -> 200');
+    expect(after[after.length - 1]).toBe('POST /mcp (bearer) -> 200');
+  }
+
+  test('when an SDK 1.x client is configured only with a client-credentials provider, then connect works without a token and its first paper_trade runs discovery, gets a token and succeeds', async () => {
+    const { trader, order } = await tradeSetup('Oauth1x');
+    const provider = new ClientCredentialsProvider({ clientId: trader.id, clientSecret: trader.apiKey, scope: 'agent', expectedIssuer: t.baseUrl });
+    expect(provider.tokens()).toBeUndefined();
+    const seen: string[] = [];
+    const mcp = new Client({ name: 'oauth-only-1x', version: '1.0.0' });
+    await mcp.connect(new StreamableHTTPClientTransport(mcpUrl(), { authProvider: provider, fetch: recordingFetch(seen) }));
+    clients.push(mcp);
+    expect(provider.tokens()).toBeUndefined(); // initialize is open: no token yet
+
+    const result = (await mcp.callTool({ name: 'paper_trade', arguments: order })) as CallToolResult;
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toMatchObject({ success: true, price: 0.5, totalCost: 10, balance: 990 });
+    expect(provider.tokens()!.access_token).toMatch(/^sat_[0-9a-f]{64}$/);
+    expectOauthFlow(seen);
+    expect(await tradesOf(trader.id)).toBe(1);
+  });
+
+  test('when a v2 client (@modelcontextprotocol/client) is configured only with its client-credentials provider, then its first paper_trade runs discovery, gets a token and succeeds', async () => {
+    const { trader, order } = await tradeSetup('Oauth2x');
+    const provider = new v2.ClientCredentialsProvider({ clientId: trader.id, clientSecret: trader.apiKey, scope: 'agent', expectedIssuer: t.baseUrl });
+    expect(provider.tokens()).toBeUndefined();
+    const seen: string[] = [];
+    const mcp = new v2.Client({ name: 'oauth-only-2x', version: '1.0.0' });
+    await mcp.connect(new v2.StreamableHTTPClientTransport(mcpUrl(), { authProvider: provider, fetch: recordingFetch(seen) }));
+    clients.push(mcp);
+
+    const result = await mcp.callTool({ name: 'paper_trade', arguments: order });
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toMatchObject({ success: true, price: 0.5, totalCost: 10, balance: 990 });
+    expect((await provider.tokens())!.access_token).toMatch(/^sat_[0-9a-f]{64}$/);
+    expectOauthFlow(seen);
+    expect(await tradesOf(trader.id)).toBe(1);
+  });
 
   test('when an MCP client uses a token from /oauth/token obtained with oauth4webapi, then keyed tools work', async () => {
     const oauth = await import('oauth4webapi');

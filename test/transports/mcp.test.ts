@@ -5,6 +5,7 @@ import { backends } from '../support/backends';
 import { registerAgent, request, startTestApp, type TestApp } from '../support/app';
 import { onSurface } from '../../src/registry/method';
 import { inputSchemaOf, outputSchemaOf } from '../../src/documents/json-schema';
+import { generateAccessToken } from '../../src/auth/access-tokens';
 
 const ACCEPT = 'application/json, text/event-stream';
 const BAD_KEY = 'svc_00000000000000000000000000000000';
@@ -106,14 +107,56 @@ describe.each(backends())('MCP at /mcp on $name', (backend) => {
     expect(text(result)).toEqual({ balance: 1000 });
   });
 
-  test('when a keyed tool is called without credentials, then the result is isError with code UNAUTHORIZED and a hint, not a thrown client error', async () => {
-    const client = await connect();
-    // Listing first makes the 1.x SDK client check structuredContent against outputSchema, even on errors.
-    await client.listTools();
-    const result = (await client.callTool({ name: 'get_balance', arguments: {} })) as CallToolResult;
-    expect(result.isError).toBe(true);
-    expect(result.structuredContent).toMatchObject({ code: 'UNAUTHORIZED', error: expect.any(String), hint: expect.stringContaining('Bearer') });
-    expect(text(result)).toEqual(result.structuredContent);
+  test('when a keyed tool is called without credentials, then HTTP 401 with a Bearer challenge naming the MCP resource metadata, so an OAuth client starts its flow', async () => {
+    const res = await post({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'get_balance', arguments: {} } });
+    expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${t.baseUrl}/.well-known/oauth-protected-resource/mcp"`);
+    // The body still tells an agent reading it what to do.
+    expect(await res.json()).toMatchObject({
+      jsonrpc: '2.0',
+      id: 3,
+      error: { data: { code: 'UNAUTHORIZED', httpStatus: 401, hint: expect.stringContaining('Bearer') } },
+    });
+    // The SDK client without an auth provider sees the 401 as a thrown transport error.
+    await expect((await connect()).callTool({ name: 'get_balance', arguments: {} })).rejects.toMatchObject({ code: 401 });
+  });
+
+  test.each([
+    [
+      'initialize',
+      { jsonrpc: '2.0', id: 4, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } },
+    ],
+    ['tools/list', { jsonrpc: '2.0', id: 4, method: 'tools/list' }],
+    ['a public tool', { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'list_market_categories', arguments: {} } }],
+  ])('when %s is sent without credentials, then HTTP 200 with a result and no challenge', async (_label, body) => {
+    const res = await post(body);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('www-authenticate')).toBeNull();
+    const json = (await res.json()) as { result?: { isError?: boolean } };
+    expect(json.result).toBeDefined();
+    expect(json.result!.isError).toBeFalsy();
+  });
+
+  test('when a keyed tool is called with a token that lacks scope agent, then HTTP 403 with error="insufficient_scope" and scope="agent"', async () => {
+    const [{ api_key_hash }] = await t.services.db.query<{ api_key_hash: string }>('SELECT api_key_hash FROM users WHERE id = $1', [agent.id]);
+    // No scope other than agent is issued today; a token with another scope must still not pass as agent.
+    const issued = await t.services.identity.tokens.issue({
+      token: generateAccessToken(),
+      userId: agent.id,
+      keyHash: api_key_hash!,
+      audience: `${t.baseUrl}/mcp`,
+      scopes: ['read'],
+      now: t.services.clock.now(),
+    });
+    const res = await post(
+      { jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'get_balance', arguments: {} } },
+      { authorization: `Bearer ${issued.token}` },
+    );
+    expect(res.status).toBe(403);
+    const challenge = res.headers.get('www-authenticate') ?? '';
+    expect(challenge).toMatch(new RegExp(`^Bearer resource_metadata="${t.baseUrl}/\\.well-known/oauth-protected-resource/mcp", error="insufficient_scope"`));
+    expect(challenge).toContain('scope="agent"');
+    expect(await res.json()).toMatchObject({ jsonrpc: '2.0', id: 5, error: { data: { code: 'FORBIDDEN', httpStatus: 403 } } });
   });
 
   test('when the same caller asks REST and MCP for get_balance, then both give the same data', async () => {
