@@ -227,3 +227,47 @@ describe.each(backends())('community market trading on $name', (backend) => {
     await audit();
   });
 });
+
+/** Community fills count against the same per-account trade limit as mirrored ones, and feed the same track record. */
+describe.each(backends())('community market trades, limits and the track record on $name', (backend) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp(backend, { config: { RATE_LIMIT_TRADE_PER_MIN: 3 } });
+  });
+  afterAll(async () => t.close());
+
+  test('when an agent buys past its trade limit, then 429 RATE_LIMITED with nothing changed; its fills show on the boards and earn XP', async () => {
+    const p = await signedInPerson(t);
+    const m = (
+      await t.api
+        .post('/api/user-markets')
+        .set('Cookie', p.cookie)
+        .set('Origin', p.origin)
+        .send({
+          question: 'Which ferry leaves first tomorrow?',
+          category: 'Travel',
+          outcomes: ['North', 'South'],
+          endDate: new Date(Date.now() + 48 * HOUR).toISOString(),
+        })
+    ).body;
+    const north = m.outcomeTokens[0].tokenId as string;
+    const a = await registerAgent(t);
+    const auth = { Authorization: `Bearer ${a.apiKey}` };
+    const xpBefore = (await t.api.get(`/api/user/stats`).query({ userId: a.id }).set(auth)).body;
+    for (let i = 0; i < 3; i++) expect((await t.api.post('/api/user-markets/trade').set(auth).send({ tokenId: north, amount: 5 })).status).toBe(200);
+    const balance = (await t.api.get('/api/user/balance').set(auth)).body.balance as number;
+    const limited = await t.api.post('/api/user-markets/trade').set(auth).send({ tokenId: north, amount: 5 });
+    expect(limited.status).toBe(429);
+    expect(limited.body.code).toBe('RATE_LIMITED');
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    expect((await t.api.get('/api/user/balance').set(auth)).body.balance).toBe(balance);
+    expect((await t.api.get(`/api/user-markets/${m.id}`)).body.tradeCount).toBe(3);
+
+    const board = await t.api.get('/api/leaderboard').query({ period: 'alltime', metric: 'trades', audience: 'bots' }).set(auth);
+    expect(board.status).toBe(200);
+    expect(board.body.leaderboard.find((r: { user: { id: string } }) => r.user.id === a.id)).toMatchObject({ value: 3, isCurrentUser: true });
+    const stats = (await t.api.get(`/api/user/stats`).query({ userId: a.id }).set(auth)).body;
+    expect(stats.level.xp).toBeGreaterThan(xpBefore.level.xp);
+    expect((await auditLedger(t.services.db)).violations).toEqual([]);
+  });
+});
