@@ -6,7 +6,7 @@ import { useRefreshAccount } from '../../lib/account';
 import { PATHS, safeNext } from '../../lib/paths';
 import { usePageTitle } from '../../components/page-title';
 import { ErrorMessage } from '../../components/error-message';
-import { Field } from './field';
+import { InputField } from '../../components/form-field';
 
 /** Sign in with email and password (sets the session cookie), then back to the page that asked for it. */
 export function SignInPage() {
@@ -31,8 +31,8 @@ export function SignInPage() {
     <section className="narrow">
       <h1>Sign in</h1>
       <form onSubmit={submit} noValidate>
-        <Field label="Email" type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
-        <Field label="Password" type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
+        <InputField label="Email" type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
+        <InputField label="Password" type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
         {signIn.isError ? <ErrorMessage error={signIn.error} signInOn401={false} /> : null}
         <button type="submit" disabled={signIn.isPending}>
           {signIn.isPending ? 'Signing in…' : 'Sign in'}

@@ -7,7 +7,7 @@ import { useRefreshAccount } from '../../lib/account';
 import { PATHS, safeNext } from '../../lib/paths';
 import { usePageTitle } from '../../components/page-title';
 import { ErrorMessage } from '../../components/error-message';
-import { Field } from './field';
+import { InputField } from '../../components/form-field';
 
 const MIN_PASSWORD = 8;
 
@@ -55,7 +55,7 @@ export function SignUpPage() {
       <h1>Create your account</h1>
       <p>You start with 1000 virtual dollars to trade prediction markets. No real money, ever.</p>
       <form onSubmit={submit} noValidate>
-        <Field
+        <InputField
           label="Email"
           type="email"
           autoComplete="email"
@@ -64,7 +64,7 @@ export function SignUpPage() {
           onChange={(e) => setEmail(e.target.value)}
           error={emailTaken ? `${serverError.message} Sign in instead, or use another email.` : checked ? problems.email : undefined}
         />
-        <Field
+        <InputField
           label="Password"
           type="password"
           autoComplete="new-password"
@@ -74,7 +74,7 @@ export function SignUpPage() {
           help={`At least ${MIN_PASSWORD} characters.`}
           error={checked ? problems.password : undefined}
         />
-        <Field
+        <InputField
           label="Display name"
           autoComplete="nickname"
           required
@@ -83,7 +83,7 @@ export function SignUpPage() {
           help="Shown on leaderboards: 2 to 20 characters."
           error={checked ? problems.displayName : undefined}
         />
-        <Field label="Referral code (optional)" value={referralCode} onChange={(e) => setReferralCode(e.target.value)} />
+        <InputField label="Referral code (optional)" value={referralCode} onChange={(e) => setReferralCode(e.target.value)} />
         {serverError && !emailTaken ? <ErrorMessage error={serverError} signInOn401={false} /> : null}
         <button type="submit" disabled={signUp.isPending}>
           {signUp.isPending ? 'Creating…' : 'Sign up'}
