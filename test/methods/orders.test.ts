@@ -182,6 +182,16 @@ describe.each(backends())('orders on $name', (backend) => {
     expect((await auditLedger(t.services.db)).violations).toEqual([]);
   });
 
+  test('when the market sync runs, then its after-sync hook closes the resting orders of a resolved market', async () => {
+    const a = await registerAgent(t);
+    const { order: o } = (await place(a.apiKey, { limitPrice: 0.5, size: 100 })).body;
+    await resolveMarket(t.services.db, m.id, 'NO');
+    const outcome = await t.services.marketSync.runOnce({ force: true });
+    expect(outcome.status).toBe('ran');
+    expect(await order(a.apiKey, o.id)).toMatchObject({ state: 'cancelled', reservedCash: 0 });
+    expect(await balance(a.apiKey)).toEqual({ balance: 1000, reserved: 0, available: 1000 });
+  });
+
   test('when orders span pages, then the cursor walks them newest first with none missed or repeated', async () => {
     const a = await registerAgent(t);
     const ids: string[] = [];
