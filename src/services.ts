@@ -83,7 +83,7 @@ export function createServices(args: {
     idempotency: new IdempotencyStore(db),
     tradeHooks,
     trading,
-    orders: new OrderService(db, prices, trading, tradeHooks, log),
+    orders: new OrderService(db, prices, trading, tradeHooks, log, config.PRICE_MAX_AGE_S),
     tradeHistory: new TradeHistory(db),
     portfolioHistory: new PortfolioHistoryService(db),
     settlement,

@@ -9,11 +9,10 @@ const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
 
 /** A price change as the market sync lands it: the mirrored book of one token. */
 async function setBook(db: Queryable, tokenId: string, bid: number, ask: number): Promise<void> {
-  await db.query(`UPDATE market_tokens SET bid_micro = $2::bigint, ask_micro = $3::bigint, price_micro = ($2::bigint + $3::bigint) / 2, price_at = now() WHERE token_id = $1`, [
-    tokenId,
-    Math.round(bid * 1e6),
-    Math.round(ask * 1e6),
-  ]);
+  await db.query(
+    `UPDATE market_tokens SET bid_micro = $2::bigint, ask_micro = $3::bigint, price_micro = ($2::bigint + $3::bigint) / 2, price_at = now() WHERE token_id = $1`,
+    [tokenId, Math.round(bid * 1e6), Math.round(ask * 1e6)],
+  );
 }
 
 describe.each(backends())('orders on $name', (backend) => {
@@ -42,7 +41,10 @@ describe.each(backends())('orders on $name', (backend) => {
   }
   const sync = (at = new Date()) => t.services.orders.afterSync(at);
   const place = (key: string, body: Record<string, unknown>) =>
-    t.api.post('/api/orders').set(bearer(key)).send({ tokenId: m.yes, side: 'BUY', timeInForce: 'GTC', ...body });
+    t.api
+      .post('/api/orders')
+      .set(bearer(key))
+      .send({ tokenId: m.yes, side: 'BUY', timeInForce: 'GTC', ...body });
   const balance = async (key: string) => (await t.api.get('/api/user/balance').set(bearer(key))).body;
   const order = async (key: string, id: string) => (await t.api.get(`/api/orders/${id}`).set(bearer(key))).body.order;
   const buy = (key: string, amount: number) =>
@@ -119,6 +121,15 @@ describe.each(backends())('orders on $name', (backend) => {
     expect(await sync()).toMatchObject({ filled: 0 });
     expect((await t.api.post(`/api/orders/${o.id}/cancel`).set(bearer(a.apiKey))).status).toBe(409);
     expect((await auditLedger(t.services.db)).violations).toEqual([]);
+  });
+
+  test('when the mirrored price that crosses is older than PRICE_MAX_AGE_S, then nothing fills', async () => {
+    const a = await registerAgent(t);
+    const { order: o } = (await place(a.apiKey, { limitPrice: 0.5, size: 100 })).body;
+    await quote(m.yes, 0.38, 0.4);
+    await t.services.db.query(`UPDATE market_tokens SET price_at = now() - interval '1 hour' WHERE token_id = $1`, [m.yes]);
+    expect(await sync()).toMatchObject({ filled: 0 });
+    expect(await order(a.apiKey, o.id)).toMatchObject({ state: 'open', reservedCash: 100 });
   });
 
   test('when a resting order is cancelled, then its cash is released and a second cancel is a 409', async () => {
@@ -199,10 +210,11 @@ describe.each(backends())('orders on $name', (backend) => {
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const res = await t.api.get(`/api/orders?limit=2${cursor ? `&cursor=${cursor}` : ''}`).set(bearer(a.apiKey));
+      const path: string = `/api/orders?limit=2${cursor ? `&cursor=${cursor}` : ''}`;
+      const res = await t.api.get(path).set(bearer(a.apiKey));
       expect(res.status).toBe(200);
       seen.push(...res.body.orders.map((o: { id: string }) => o.id));
-      cursor = res.body.nextCursor;
+      cursor = res.body.nextCursor as string | null;
     } while (cursor);
     expect(seen).toEqual([...ids].reverse());
     expect((await t.api.get('/api/orders?cursor=nonsense').set(bearer(a.apiKey))).status).toBe(400);

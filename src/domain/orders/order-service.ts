@@ -70,6 +70,8 @@ export class OrderService {
     private readonly trading: TradingService,
     private readonly hooks: TradeHooks,
     private readonly log: Logger,
+    /** A mirrored price older than this (PRICE_MAX_AGE_S) fills nothing, as a trade never fills at a stale price. */
+    private readonly maxAgeS: number,
   ) {}
 
   async place(userId: string, input: PlaceOrder, now: Date): Promise<OrderView> {
@@ -146,7 +148,13 @@ export class OrderService {
     let where = 'user_id = $1';
     if (q.state !== undefined) where += ` AND state = ${param(q.state)}`;
     if (q.cursor !== undefined) {
-      const c = decodeCursor(q.cursor, SORT, (k) => TIMESTAMP_TEXT.test(k), 'Pass nextCursor from the previous page unchanged.', (i) => UUID.test(i));
+      const c = decodeCursor(
+        q.cursor,
+        SORT,
+        (k) => TIMESTAMP_TEXT.test(k),
+        'Pass nextCursor from the previous page unchanged.',
+        (i) => UUID.test(i),
+      );
       where += ` AND (created_at, id) < (${param(c.k)}::timestamptz, ${param(c.i)}::uuid)`;
     }
     const rows = await this.db.query<OrderRow>(
@@ -181,12 +189,13 @@ export class OrderService {
     const crossed = await this.db.query<{ id: string }>(
       `SELECT o.id, o.created_at FROM market_tokens t JOIN markets m ON m.id = t.market_id AND m.status = 'active'
          JOIN orders o ON o.token_id = t.token_id AND o.side = 'BUY' AND o.state IN ${OPEN} AND o.limit_price_micro >= coalesce(t.ask_micro, t.price_micro)
-       WHERE t.price_micro IS NOT NULL
+       WHERE t.price_micro IS NOT NULL AND t.price_at >= $1
        UNION ALL
        SELECT o.id, o.created_at FROM market_tokens t JOIN markets m ON m.id = t.market_id AND m.status = 'active'
          JOIN orders o ON o.token_id = t.token_id AND o.side = 'SELL' AND o.state IN ${OPEN} AND o.limit_price_micro <= coalesce(t.bid_micro, t.price_micro)
-       WHERE t.price_micro IS NOT NULL
+       WHERE t.price_micro IS NOT NULL AND t.price_at >= $1
        ORDER BY created_at, id`,
+      [this.freshSince(now)],
     );
     let filled = 0;
     for (const { id } of crossed) {
@@ -205,13 +214,14 @@ export class OrderService {
       const rows = await tx.query<OrderRow>(`SELECT * FROM orders WHERE id = $1 AND state IN ${OPEN} FOR UPDATE`, [id]);
       const o = rows[0];
       if (!o) return false; // cancelled, expired or filled first
-      const quotes = await tx.query<{ bid: bigint | null; ask: bigint | null; status: string }>(
-        `SELECT coalesce(t.bid_micro, t.price_micro) AS bid, coalesce(t.ask_micro, t.price_micro) AS ask, m.status
+      const quotes = await tx.query<{ bid: bigint | null; ask: bigint | null; status: string; price_at: Date | null }>(
+        `SELECT coalesce(t.bid_micro, t.price_micro) AS bid, coalesce(t.ask_micro, t.price_micro) AS ask, m.status, t.price_at
          FROM market_tokens t JOIN markets m ON m.id = t.market_id WHERE t.token_id = $1 FOR SHARE OF m`,
         [o.token_id],
       );
       const q = quotes[0];
       if (!q || q.status !== 'active' || q.bid === null || q.ask === null) return false;
+      if (q.price_at === null || new Date(q.price_at).getTime() < this.freshSince(now).getTime()) return false;
       const price = crossingPrice(o.side, o.limit_price_micro, { bidMicro: q.bid, askMicro: q.ask });
       if (price === null) return false;
       const remaining = o.size_micro - o.filled_size_micro;
@@ -258,20 +268,22 @@ export class OrderService {
       if (o.reserved_cash_micro > 0n) await tx.query('UPDATE users SET reserved_micro = reserved_micro - $2 WHERE id = $1', [o.user_id, o.reserved_cash_micro]);
       if (o.reserved_shares_micro > 0n)
         await tx.query('UPDATE positions SET reserved_micro = reserved_micro - $2 WHERE id = $1', [o.position_id, o.reserved_shares_micro]);
-      await tx.query(
-        `UPDATE orders SET state = $2, reason = $3, reserved_cash_micro = 0, reserved_shares_micro = 0, updated_at = $4 WHERE id = $1`,
-        [id, state, reason, now],
-      );
+      await tx.query(`UPDATE orders SET state = $2, reason = $3, reserved_cash_micro = 0, reserved_shares_micro = 0, updated_at = $4 WHERE id = $1`, [
+        id,
+        state,
+        reason,
+        now,
+      ]);
       return (await this.byId(tx, id))!;
     });
   }
 
   private async reserve(tx: Queryable, userId: string, id: string, side: OrderSide, tokenId: string, size: Micro): Promise<void> {
     if (side === 'BUY') {
-      const ok = await tx.query(
-        'UPDATE users SET reserved_micro = reserved_micro + $2 WHERE id = $1 AND balance_micro - reserved_micro >= $2 RETURNING id',
-        [userId, size],
-      );
+      const ok = await tx.query('UPDATE users SET reserved_micro = reserved_micro + $2 WHERE id = $1 AND balance_micro - reserved_micro >= $2 RETURNING id', [
+        userId,
+        size,
+      ]);
       if (!ok[0]) throw new AppError('INSUFFICIENT_BALANCE', `Insufficient available balance to reserve ${fromMicro(size)} dollars.`, insufficientHint);
       await tx.query('UPDATE orders SET reserved_cash_micro = $2 WHERE id = $1', [id, size]);
       return;
@@ -354,6 +366,10 @@ export class OrderService {
     );
   }
 
+  private freshSince(now: Date): Date {
+    return new Date(now.getTime() - this.maxAgeS * 1000);
+  }
+
   private async byId(q: Queryable, id: string): Promise<OrderRow | undefined> {
     return (await q.query<OrderRow>('SELECT * FROM orders WHERE id = $1', [id]))[0];
   }
@@ -372,7 +388,9 @@ function sharesShort(size: Micro): AppError {
 }
 
 function marketClosed(status: string): AppError {
-  return new AppError('MARKET_CLOSED', `This market is ${status}; it no longer trades.`, { hint: 'Search for an active market with search_prediction_markets.' });
+  return new AppError('MARKET_CLOSED', `This market is ${status}; it no longer trades.`, {
+    hint: 'Search for an active market with search_prediction_markets.',
+  });
 }
 
 function toView(r: OrderRow) {

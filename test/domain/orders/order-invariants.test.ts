@@ -44,11 +44,11 @@ describe.each(backends())('order invariants on $name', (backend) => {
   });
   afterAll(async () => t.close());
 
-  async function quote(tokenId: string, bid: number, ask: number) {
+  async function quote(tokenId: string, bid: number, ask: number, at: number) {
     prices.set(tokenId, bid, ask);
     await t.services.db.query(
-      `UPDATE market_tokens SET bid_micro = $2::bigint, ask_micro = $3::bigint, price_micro = ($2::bigint + $3::bigint) / 2, price_at = now() WHERE token_id = $1`,
-      [tokenId, toMicro(bid), toMicro(ask)],
+      `UPDATE market_tokens SET bid_micro = $2::bigint, ask_micro = $3::bigint, price_micro = ($2::bigint + $3::bigint) / 2, price_at = $4 WHERE token_id = $1`,
+      [tokenId, toMicro(bid), toMicro(ask), new Date(at)],
     );
   }
 
@@ -58,9 +58,9 @@ describe.each(backends())('order invariants on $name', (backend) => {
         const agent = await registerAgent(t);
         const m: SeededMarket = await seedMarket(t.services.db);
         const tokens = [m.yes, m.no];
-        await quote(m.yes, 0.5, 0.51);
-        await quote(m.no, 0.48, 0.49);
         let now = Date.now();
+        await quote(m.yes, 0.5, 0.51, now);
+        await quote(m.no, 0.48, 0.49, now);
         let resolved = false;
         const placed: string[] = [];
         const { orders, trading } = t.services;
@@ -83,7 +83,7 @@ describe.each(backends())('order invariants on $name', (backend) => {
             } else if (op.kind === 'cancel' && placed.length) {
               await orders.cancel(agent.id, placed[op.pick % placed.length]!, new Date(now));
             } else if (op.kind === 'price') {
-              await quote(tokens[op.token]!, op.bid, Math.min(op.bid + op.spread, 0.99));
+              await quote(tokens[op.token]!, op.bid, Math.min(op.bid + op.spread, 0.99), now);
               await orders.afterSync(new Date(now));
             } else if (op.kind === 'trade') {
               await trading.buy(
