@@ -186,15 +186,19 @@ export class OrderService {
    * The index orders_open_by_price serves both halves: per token, buys with limit >= ask and sells with limit <= bid.
    */
   async fillCrossed(now: Date): Promise<number> {
+    // Per token, one probe of orders_open_by_price per side; OFFSET 0 keeps each probe a lateral index walk (flattened,
+    // the planner prefers a hash join over every open order).
     const crossed = await this.db.query<{ id: string }>(
-      `SELECT o.id, o.created_at FROM market_tokens t JOIN markets m ON m.id = t.market_id AND m.status = 'active'
-         JOIN orders o ON o.token_id = t.token_id AND o.side = 'BUY' AND o.state IN ${OPEN} AND o.limit_price_micro >= coalesce(t.ask_micro, t.price_micro)
+      `SELECT o.id FROM market_tokens t JOIN markets m ON m.id = t.market_id AND m.status = 'active'
+         CROSS JOIN LATERAL (
+           (SELECT b.id, b.created_at FROM orders b WHERE b.token_id = t.token_id AND b.side = 'BUY' AND b.state IN ${OPEN}
+              AND b.limit_price_micro >= coalesce(t.ask_micro, t.price_micro) OFFSET 0)
+           UNION ALL
+           (SELECT s.id, s.created_at FROM orders s WHERE s.token_id = t.token_id AND s.side = 'SELL' AND s.state IN ${OPEN}
+              AND s.limit_price_micro <= coalesce(t.bid_micro, t.price_micro) OFFSET 0)
+         ) o
        WHERE t.price_micro IS NOT NULL AND t.price_at >= $1
-       UNION ALL
-       SELECT o.id, o.created_at FROM market_tokens t JOIN markets m ON m.id = t.market_id AND m.status = 'active'
-         JOIN orders o ON o.token_id = t.token_id AND o.side = 'SELL' AND o.state IN ${OPEN} AND o.limit_price_micro <= coalesce(t.bid_micro, t.price_micro)
-       WHERE t.price_micro IS NOT NULL AND t.price_at >= $1
-       ORDER BY created_at, id`,
+       ORDER BY o.created_at, o.id`,
       [this.freshSince(now)],
     );
     let filled = 0;
