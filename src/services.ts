@@ -62,6 +62,14 @@ export function createServices(args: {
   const trading = new TradingService(db, prices, tradeHooks);
   // A deleted account's key must fail at once, not when the authenticator's cache entry expires.
   accountDeletion.onDeleted((userId) => identity.authenticator.forgetKeysOf(userId));
+  const orders = new OrderService(db, prices, trading, tradeHooks, log, config.PRICE_MAX_AGE_S);
+  // A deleted account's resting orders are cancelled once the deletion commits (each in its own transaction, as a
+  // cancel is; not inside the deletion, which holds the account row that a fill takes after the order row).
+  accountDeletion.onDeleted((userId) => {
+    orders
+      .cancelAllOf(userId, 'account deleted', clock.now())
+      .catch((err) => log.error("cancelling a deleted account's orders failed", { error: String(err) }));
+  });
   return {
     config,
     db,
@@ -83,7 +91,7 @@ export function createServices(args: {
     idempotency: new IdempotencyStore(db),
     tradeHooks,
     trading,
-    orders: new OrderService(db, prices, trading, tradeHooks, log, config.PRICE_MAX_AGE_S),
+    orders,
     tradeHistory: new TradeHistory(db),
     portfolioHistory: new PortfolioHistoryService(db),
     settlement,

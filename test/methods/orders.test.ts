@@ -203,6 +203,21 @@ describe.each(backends())('orders on $name', (backend) => {
     expect(await balance(a.apiKey)).toEqual({ balance: 1000, reserved: 0, available: 1000 });
   });
 
+  test('when an account is deleted, then its resting orders are cancelled and their cash released', async () => {
+    const a = await registerAgent(t);
+    const { order: o } = (await place(a.apiKey, { limitPrice: 0.5, size: 100 })).body;
+    expect((await t.api.post('/api/user/delete').set(bearer(a.apiKey)).send({ password: 'password123' })).status).toBe(200);
+    let state = '';
+    for (let i = 0; i < 50 && state !== 'cancelled'; i += 1) {
+      const rows = await t.services.db.query<{ state: string }>('SELECT state FROM orders WHERE id = $1', [o.id]);
+      state = rows[0]!.state;
+      if (state !== 'cancelled') await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(state).toBe('cancelled');
+    const u = await t.services.db.query<{ reserved_micro: bigint }>('SELECT reserved_micro FROM users WHERE id = $1', [a.id]);
+    expect(u[0]!.reserved_micro).toBe(0n);
+  });
+
   test('when orders span pages, then the cursor walks them newest first with none missed or repeated', async () => {
     const a = await registerAgent(t);
     const ids: string[] = [];

@@ -255,6 +255,14 @@ export class OrderService {
     return n;
   }
 
+  /** Every open order of an account, cancelled (after the account is deleted: its books stay, its orders stop). */
+  async cancelAllOf(userId: string, reason: string, now: Date): Promise<number> {
+    const open = await this.db.query<{ id: string }>(`SELECT id FROM orders WHERE user_id = $1 AND state IN ${OPEN}`, [userId]);
+    let n = 0;
+    for (const { id } of open) if (await this.close(id, 'cancelled', reason, now)) n += 1;
+    return n;
+  }
+
   /** The after-sync work: close what must close first (so no fill runs on a closed market), then fill what crossed. */
   async afterSync(now: Date): Promise<{ cancelled: number; expired: number; filled: number }> {
     const cancelled = await this.cancelClosedMarkets(now);
