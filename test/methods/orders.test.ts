@@ -218,6 +218,23 @@ describe.each(backends())('orders on $name', (backend) => {
     expect(u[0]!.reserved_micro).toBe(0n);
   });
 
+  test('when a reservation disagrees with the open orders, then the ledger audit reports it', async () => {
+    const a = await registerAgent(t);
+    await buy(a.apiKey, 100);
+    await place(a.apiKey, { limitPrice: 0.5, size: 100 });
+    await place(a.apiKey, { side: 'SELL', limitPrice: 0.9, size: 10 });
+    const db = t.services.db;
+    await db.query('UPDATE users SET reserved_micro = reserved_micro - 1 WHERE id = $1', [a.id]);
+    await db.query('UPDATE positions SET reserved_micro = reserved_micro + 1 WHERE user_id = $1', [a.id]);
+    const report = await auditLedger(db);
+    expect(report.violations).toEqual(
+      expect.arrayContaining([expect.stringMatching(new RegExp(`^account ${a.id}: reserved`)), expect.stringMatching(/^position .*: reserved 10000001 of/)]),
+    );
+    await db.query('UPDATE users SET reserved_micro = reserved_micro + 1 WHERE id = $1', [a.id]);
+    await db.query('UPDATE positions SET reserved_micro = reserved_micro - 1 WHERE user_id = $1', [a.id]);
+    expect((await auditLedger(db)).violations).toEqual([]);
+  });
+
   test('when orders span pages, then the cursor walks them newest first with none missed or repeated', async () => {
     const a = await registerAgent(t);
     const ids: string[] = [];
