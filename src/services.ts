@@ -15,6 +15,7 @@ import type { MarketSync } from './market-data/market-sync';
 import { IdempotencyStore } from './domain/idempotency/idempotency-store';
 import { TradeHooks } from './domain/trading/trade-hooks';
 import { TradingService } from './domain/trading/trading-service';
+import { OrderService } from './domain/orders/order-service';
 import { TradeHistory } from './domain/trading/trade-history';
 import { PortfolioHistoryService } from './domain/portfolio/portfolio-history';
 import { SettlementService } from './domain/trading/settlement-service';
@@ -58,8 +59,17 @@ export function createServices(args: {
   const accountSettings = new AccountSettings(db);
   const settlement = new SettlementService(db, tradeHooks, log);
   const communityTrading = new CommunityTradingService(db, tradeHooks, settlement);
+  const trading = new TradingService(db, prices, tradeHooks);
   // A deleted account's key must fail at once, not when the authenticator's cache entry expires.
   accountDeletion.onDeleted((userId) => identity.authenticator.forgetKeysOf(userId));
+  const orders = new OrderService(db, prices, trading, tradeHooks, log, config.PRICE_MAX_AGE_S);
+  // A deleted account's resting orders are cancelled once the deletion commits (each in its own transaction, as a
+  // cancel is; not inside the deletion, which holds the account row that a fill takes after the order row).
+  accountDeletion.onDeleted((userId) => {
+    orders
+      .cancelAllOf(userId, 'account deleted', clock.now())
+      .catch((err) => log.error("cancelling a deleted account's orders failed", { error: String(err) }));
+  });
   return {
     config,
     db,
@@ -80,7 +90,8 @@ export function createServices(args: {
     readiness: marketData.readiness,
     idempotency: new IdempotencyStore(db),
     tradeHooks,
-    trading: new TradingService(db, prices, tradeHooks),
+    trading,
+    orders,
     tradeHistory: new TradeHistory(db),
     portfolioHistory: new PortfolioHistoryService(db),
     settlement,

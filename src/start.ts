@@ -35,6 +35,9 @@ export async function startService(
   const services = createServices({ config, db, log, clock: opts.clock ?? systemClock, registry, limiter: opts.limiter, prices: opts.prices });
   // The market mirror: what it resolves gets settled; unless tests drive it by hand (background: false,
   // then services.marketSync.runOnce()), it syncs once before serving, so the first request finds markets.
+  // Resting orders first: those of markets that closed are cancelled (releasing their shares) before settlement
+  // closes the positions, GTD orders past expiresAt expire, and the prices just synced fill the orders they cross.
+  services.marketSync.afterSync.push((now) => services.orders.afterSync(now));
   services.marketSync.afterSync.push((now) => services.settlement.runOnce(now));
   // A community market whose settlement was cut short (a crash after resolution) finishes on the next sync.
   services.marketSync.afterSync.push((now) => services.communityTrading.settlePending(now));

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineMethod } from '../registry/method';
 import { requirePrincipal } from '../registry/context';
-import { Balance, DisplayName, Email } from './common-schemas';
+import { Balance, DisplayName, Dollars, Email } from './common-schemas';
 
 const Account = z
   .object({
@@ -79,15 +79,21 @@ export const getBalance = defineMethod({
   name: 'get_balance',
   area: 'Accounts',
   summary: 'Read your virtual cash balance',
-  description: 'Returns the virtual dollars available to trade. Needs your API key or access token. Free to call.',
+  description:
+    'Returns your virtual cash: balance (all of it), reserved (held by your resting buy orders, see place_order) and available ' +
+    '(balance − reserved: what paper_trade or a new order may spend). Needs your API key or access token. Free to call.',
   auth: 'key',
   limit: 'api',
   input: z.object({}),
-  output: z.object({ balance: Balance }),
+  output: z.object({
+    balance: Balance,
+    reserved: Dollars.min(0).describe('Cash held by your resting buy orders (addition to SPEC).'),
+    available: Dollars.min(0).describe('balance − reserved: what a trade or new order may spend (addition to SPEC).'),
+  }),
   rest: { method: 'GET', path: '/api/user/balance' },
   annotations: { title: 'Balance', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-  examples: [{ input: {}, output: { balance: 1000 } }],
-  handler: async (ctx) => ({ balance: await ctx.services.accounts.balance(requirePrincipal(ctx).userId) }),
+  examples: [{ input: {}, output: { balance: 1000, reserved: 50, available: 950 } }],
+  handler: async (ctx) => ctx.services.accounts.cash(requirePrincipal(ctx).userId),
 });
 
 export const getAccount = defineMethod({
@@ -109,6 +115,8 @@ export const getAccount = defineMethod({
         displayName: z.string().describe('Public display name.'),
         isAgent: z.boolean().describe('True for agent accounts (API key holders).'),
         balance: Balance,
+        reserved: Dollars.min(0).describe('Cash held by your resting buy orders.'),
+        available: Dollars.min(0).describe('balance − reserved: what a trade or new order may spend.'),
         level: z.number().int().min(1).describe('Level, 1 upward (see get_trader_stats for the table and progress).'),
         xp: z.number().int().min(0).describe('Total XP.'),
         levelTitle: z.string().describe('Title of the level, e.g. Novice.'),
@@ -130,6 +138,8 @@ export const getAccount = defineMethod({
           displayName: 'Trader',
           isAgent: false,
           balance: 950,
+          reserved: 0,
+          available: 950,
           level: 2,
           xp: 120,
           levelTitle: 'Apprentice',

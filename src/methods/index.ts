@@ -7,10 +7,11 @@ import * as gamification from './gamification';
 import * as identity from './identity';
 import * as leaderboards from './leaderboards';
 import * as markets from './markets';
+import * as orders from './orders';
 import * as trading from './trading';
 
 /** Every method of the service. A new area's module is added to this list, and nowhere else. */
-const MODULES: Array<Record<string, unknown>> = [accounts, markets, trading, agents, identity, leaderboards, gamification, community];
+const MODULES: Array<Record<string, unknown>> = [accounts, markets, trading, orders, agents, identity, leaderboards, gamification, community];
 
 const isMethod = (v: unknown): v is AnyMethod => typeof v === 'object' && v !== null && 'handler' in v && 'name' in v;
 

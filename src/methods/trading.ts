@@ -25,7 +25,7 @@ export const paperTrade = defineMethod({
     'Executes a virtual BUY of `amount` dollars of the YES or NO token of a market at the current live ask, opening or extending ' +
     'your position in that token. quantity = amount / price; totalCost = amount, deducted from your balance. ' +
     `${MONEY_NOTE} Get marketId, marketSlug and outcomeTokens[].tokenId from search_prediction_markets; check the price first with quote_trade. ` +
-    'Safe to retry with an idempotency key. Errors: INSUFFICIENT_BALANCE, MARKET_CLOSED, VALIDATION_ERROR (token not of that market/outcome) ' +
+    'Spends only available cash (balance − what resting buy orders reserve; see get_balance). Safe to retry with an idempotency key. Errors: INSUFFICIENT_BALANCE, MARKET_CLOSED, VALIDATION_ERROR (token not of that market/outcome) ' +
     '(400); NOT_FOUND (404, unknown market); PRICE_UNAVAILABLE (503: no fresh price, nothing traded); RATE_LIMITED (120 trades a minute per account).',
   auth: 'key',
   limit: 'trade',
@@ -197,7 +197,7 @@ export const sellPosition = defineMethod({
     'Sells `quantity` shares of one of your positions at the current live bid (omit quantity to sell everything and close it) and credits ' +
     'the proceeds (a community market position sells back to its market maker at the price its rule gives; see sell_community_shares). ' +
     `proceeds = quantity × price; realizedPnl = proceeds − the cost basis of the shares sold. ${MONEY_NOTE} Safe to retry with an idempotency key. ` +
-    'Errors: VALIDATION_ERROR (quantity above the holding), POSITION_CLOSED, MARKET_CLOSED (400); NOT_FOUND (404: no such position of yours); ' +
+    'Shares reserved by your resting sell orders (place_order) cannot be sold until those are cancelled or filled. Errors: VALIDATION_ERROR (quantity above the unreserved holding), POSITION_CLOSED, MARKET_CLOSED (400); NOT_FOUND (404: no such position of yours); ' +
     'PRICE_UNAVAILABLE (503, nothing sold); RATE_LIMITED (120 sells a minute per account).',
   auth: 'key',
   limit: 'sell',

@@ -10,6 +10,7 @@ import type { AccountDeletion } from '../domain/accounts/account-deletion';
 import type { AccountSettings } from '../domain/accounts/account-settings';
 import type { IdempotencyStore } from '../domain/idempotency/idempotency-store';
 import type { TradingService } from '../domain/trading/trading-service';
+import type { OrderService } from '../domain/orders/order-service';
 import type { TradeHistory } from '../domain/trading/trade-history';
 import type { PortfolioHistoryService } from '../domain/portfolio/portfolio-history';
 import type { SettlementService } from '../domain/trading/settlement-service';
@@ -43,6 +44,8 @@ export interface MethodServices {
   markets: MarketService;
   idempotency: IdempotencyStore;
   trading: TradingService;
+  /** Limit orders and their reservations (place_order, cancel_order, get_order, list_orders). */
+  orders: OrderService;
   /** The caller's own fills (list_trades). */
   tradeHistory: TradeHistory;
   /** Hourly account snapshots and the equity curve (get_portfolio_history). */

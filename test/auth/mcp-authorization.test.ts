@@ -175,7 +175,7 @@ describe.each(backends())('OAuth access tokens on MCP and JSON-RPC on $name', (b
       });
     const ok = await rpc(await accessToken(t, agent));
     expect(ok.status).toBe(200);
-    expect(((await ok.json()) as { result: unknown }).result).toEqual({ balance: 1000 });
+    expect(((await ok.json()) as { result: unknown }).result).toEqual({ balance: 1000, reserved: 0, available: 1000 });
 
     const refused = await rpc(await accessToken(t, agent, { resource: `${t.baseUrl}/mcp` }));
     expect(refused.status).toBe(401);

@@ -43,7 +43,7 @@ describe.each(backends())('OAuth 2.0 client credentials at POST /oauth/token on 
       expect(result.scope).toBe('agent');
       const bal = await fetch(`${t.baseUrl}/api/user/balance`, { headers: { Authorization: `Bearer ${result.access_token}` } });
       expect(bal.status).toBe(200);
-      expect(await bal.json()).toEqual({ balance: 1000 });
+      expect(await bal.json()).toEqual({ balance: 1000, reserved: 0, available: 1000 });
     });
 
     test('when the client authenticates with client_secret_post instead, then it gets a token too', async () => {

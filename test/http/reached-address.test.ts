@@ -128,7 +128,7 @@ describe.each(backends())('one address, however it is reached, on $name', (backe
         const { access_token } = await oauth.processClientCredentialsResponse(as, client, response);
         const balance = await api.get('/api/user/balance').set('Host', `${name}:${port}`).set('Authorization', `Bearer ${access_token}`);
         expect(balance.status).toBe(200);
-        expect(balance.body).toEqual({ balance: 1000 });
+        expect(balance.body).toEqual({ balance: 1000, reserved: 0, available: 1000 });
       },
     );
 

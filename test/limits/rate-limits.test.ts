@@ -144,7 +144,7 @@ describe.each(backends())('rate limits on $name', (backend) => {
     test('when a single call is over the limit, then HTTP 429 with Retry-After and a JSON-RPC error carrying RATE_LIMITED', async () => {
       const a = await agentFrom();
       const headers = { ...bearer(a.apiKey), 'X-Forwarded-For': freshIp() };
-      for (let i = 0; i < 3; i++) expect((await rpc(rpcCall('get_balance'), headers)).body.result).toEqual({ balance: 1000 });
+      for (let i = 0; i < 3; i++) expect((await rpc(rpcCall('get_balance'), headers)).body.result).toEqual({ balance: 1000, reserved: 0, available: 1000 });
       const res = await rpc(rpcCall('get_balance'), headers);
       expect(res.status).toBe(429);
       expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(1);
@@ -162,7 +162,11 @@ describe.each(backends())('rate limits on $name', (backend) => {
       );
       expect(res.status).toBe(200);
       const byId = new Map<number, { result?: unknown; error?: { data: { code: string } } }>(res.body.map((r: { id: number }) => [r.id, r]));
-      expect([1, 2, 3].map((id) => byId.get(id)!.result)).toEqual([{ balance: 1000 }, { balance: 1000 }, { balance: 1000 }]);
+      expect([1, 2, 3].map((id) => byId.get(id)!.result)).toEqual([
+        { balance: 1000, reserved: 0, available: 1000 },
+        { balance: 1000, reserved: 0, available: 1000 },
+        { balance: 1000, reserved: 0, available: 1000 },
+      ]);
       expect([4, 5].map((id) => byId.get(id)!.error!.data.code)).toEqual(['RATE_LIMITED', 'RATE_LIMITED']);
     });
 
@@ -207,7 +211,7 @@ describe.each(backends())('rate limits on $name', (backend) => {
       for (let i = 0; i < 3; i++) {
         const ok = await mcpCall('get_balance', headers);
         expect(ok.status).toBe(200);
-        expect(ok.body.result.structuredContent).toEqual({ balance: 1000 });
+        expect(ok.body.result.structuredContent).toEqual({ balance: 1000, reserved: 0, available: 1000 });
       }
       const res = await mcpCall('get_balance', headers);
       expect(res.status).toBe(200);
@@ -226,7 +230,7 @@ describe.each(backends())('rate limits on $name', (backend) => {
       const headers = { ...bearer(a.apiKey), 'X-Forwarded-For': freshIp() };
       expect((await t.api.get('/api/user/balance').set(headers)).status).toBe(200);
       expect((await rpc(rpcCall('get_balance'), headers)).status).toBe(200);
-      expect((await mcpCall('get_balance', headers)).body.result.structuredContent).toEqual({ balance: 1000 });
+      expect((await mcpCall('get_balance', headers)).body.result.structuredContent).toEqual({ balance: 1000, reserved: 0, available: 1000 });
       expect429(await t.api.get('/api/user/balance').set(headers), 'api', 3);
     });
 

@@ -23,7 +23,7 @@ describe.each(backends())('accounts on $name', (backend) => {
     expect(res.body.user.balance).toBe(1000);
     const bal = await t.api.get('/api/user/balance').set('Authorization', `Bearer ${res.body.user.apiKey}`);
     expect(bal.status).toBe(200);
-    expect(bal.body).toEqual({ balance: 1000 });
+    expect(bal.body).toEqual({ balance: 1000, reserved: 0, available: 1000 });
   });
 
   test('when a person registers, then no key is returned', async () => {

@@ -144,7 +144,7 @@ describe.each(backends())('identity: key rotation, sessions and CSRF on $name', 
       expect(res.body).toEqual({ success: true, user: { id: person.id, displayName: expect.any(String), isAgent: false } });
       const cookie = sessionCookieOf(res)!;
       expect(cookie).toBeDefined();
-      expect((await balance({ Cookie: cookie })).body).toEqual({ balance: 1000 });
+      expect((await balance({ Cookie: cookie })).body).toEqual({ balance: 1000, reserved: 0, available: 1000 });
     });
 
     test('when the password is wrong or the email unknown, then the same 401 answer either way', async () => {

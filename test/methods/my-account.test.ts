@@ -32,6 +32,8 @@ describe.each(backends())('get_account on $name', (backend) => {
         displayName: 'HeaderBot',
         isAgent: true,
         balance: 1000,
+        reserved: 0,
+        available: 1000,
         level: 1,
         xp: 0,
         levelTitle: 'Novice',

@@ -82,7 +82,7 @@ describe.each(backends())('A2A on /api/a2a on $name', (backend) => {
       expect(message.role).toBe(Role.ROLE_AGENT);
       expect(message.contextId).toBe('ctx-42');
       expect(message.parts).toHaveLength(1);
-      expect(message.parts[0]!.content).toEqual({ $case: 'data', value: { balance: 1000 } });
+      expect(message.parts[0]!.content).toEqual({ $case: 'data', value: { balance: 1000, reserved: 0, available: 1000 } });
       const rest = await t.api.get('/api/user/balance').set('Authorization', `Bearer ${agent.apiKey}`);
       expect(message.parts[0]!.content?.value).toEqual(rest.body);
     });
@@ -126,7 +126,7 @@ describe.each(backends())('A2A on /api/a2a on $name', (backend) => {
     const legacy = new LegacyJsonRpcTransport({ endpoint: `${t.baseUrl}/api/a2a`, fetchImpl: withKey(agent.apiKey) });
     const result = (await legacy.sendMessage(request([dataPart({ skill: 'get_balance', input: {} })]))) as Message;
     expect(result.role).toBe(Role.ROLE_AGENT);
-    expect(result.parts[0]!.content).toEqual({ $case: 'data', value: { balance: 1000 } });
+    expect(result.parts[0]!.content).toEqual({ $case: 'data', value: { balance: 1000, reserved: 0, available: 1000 } });
   });
 
   test('when a v0.3 message/send is posted by hand, then the result is a v0.3 agent Message with a kind:data part', async () => {
@@ -135,7 +135,12 @@ describe.each(backends())('A2A on /api/a2a on $name', (backend) => {
     expect(res.body).toMatchObject({
       jsonrpc: '2.0',
       id: 'legacy',
-      result: { kind: 'message', role: 'agent', parts: [{ kind: 'data', data: { balance: 1000 } }], metadata: { skill: 'get_balance' } },
+      result: {
+        kind: 'message',
+        role: 'agent',
+        parts: [{ kind: 'data', data: { balance: 1000, reserved: 0, available: 1000 } }],
+        metadata: { skill: 'get_balance' },
+      },
     });
     expect(typeof res.body.result.messageId).toBe('string');
     expect(typeof res.body.result.contextId).toBe('string');
@@ -171,7 +176,7 @@ describe.each(backends())('A2A on /api/a2a on $name', (backend) => {
     expect(res.body.result.message).toMatchObject({
       role: 'ROLE_AGENT',
       contextId: 'mine',
-      parts: [{ data: { balance: 1000 }, mediaType: 'application/json' }],
+      parts: [{ data: { balance: 1000, reserved: 0, available: 1000 }, mediaType: 'application/json' }],
     });
   });
 

@@ -43,12 +43,12 @@ describe.each(backends())('JSON-RPC at POST /api/a2a on $name', (backend) => {
     const res = await rpc(call('get_balance', {}, 'b-1'), agent.apiKey);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ jsonrpc: '2.0', id: 'b-1', result: rest.body });
-    expect(res.body.result).toEqual({ balance: 1000 });
+    expect(res.body.result).toEqual({ balance: 1000, reserved: 0, available: 1000 });
   });
 
   test('when params are absent, then the method runs with an empty input', async () => {
     const res = await rpc({ jsonrpc: '2.0', id: 7, method: 'get_balance' }, agent.apiKey);
-    expect(res.body).toEqual({ jsonrpc: '2.0', id: 7, result: { balance: 1000 } });
+    expect(res.body).toEqual({ jsonrpc: '2.0', id: 7, result: { balance: 1000, reserved: 0, available: 1000 } });
   });
 
   test('when agent.getCard is called without credentials, then the result is the GET /api/a2a card', async () => {
@@ -152,7 +152,7 @@ describe.each(backends())('JSON-RPC at POST /api/a2a on $name', (backend) => {
     const key: string = res.body.result.user.apiKey;
     expect(key).toMatch(/^svc_[0-9a-f]{32}$/);
     expect(res.headers['set-cookie']).toBeUndefined();
-    expect((await rpc(call('get_balance'), key)).body.result).toEqual({ balance: 1000 });
+    expect((await rpc(call('get_balance'), key)).body.result).toEqual({ balance: 1000, reserved: 0, available: 1000 });
   });
 
   describe('authentication', () => {
@@ -201,7 +201,7 @@ describe.each(backends())('JSON-RPC at POST /api/a2a on $name', (backend) => {
     test('when a batch has one element, then the answer is still an array', async () => {
       const res = await rpc([call('get_balance', {}, 'only')], agent.apiKey);
       expect(res.status).toBe(200);
-      expect(res.body).toEqual([{ jsonrpc: '2.0', id: 'only', result: { balance: 1000 } }]);
+      expect(res.body).toEqual([{ jsonrpc: '2.0', id: 'only', result: { balance: 1000, reserved: 0, available: 1000 } }]);
     });
 
     test('when the batch is empty, then HTTP 400 and one -32600 error object (not an array)', async () => {
@@ -217,7 +217,7 @@ describe.each(backends())('JSON-RPC at POST /api/a2a on $name', (backend) => {
       expect(res.body).toHaveLength(3);
       expect(res.body[0]).toMatchObject({ id: null, error: { code: -32600 } });
       expect(res.body[1]).toMatchObject({ id: 'bad', error: { code: -32600 } });
-      expect(res.body[2]).toEqual({ jsonrpc: '2.0', id: 'ok', result: { balance: 1000 } });
+      expect(res.body[2]).toEqual({ jsonrpc: '2.0', id: 'ok', result: { balance: 1000, reserved: 0, available: 1000 } });
     });
 
     test(`when a batch holds more than ${BATCH_LIMIT} calls, then HTTP 400 and -32600 naming the cap, and nothing runs`, async () => {
@@ -265,7 +265,7 @@ describe.each(backends())('JSON-RPC at POST /api/a2a on $name', (backend) => {
     test('when a batch mixes notifications and calls, then only the calls are answered', async () => {
       const res = await rpc([{ jsonrpc: '2.0', method: 'agent.getCard' }, call('get_balance', {}, 'c')], agent.apiKey);
       expect(res.status).toBe(200);
-      expect(res.body).toEqual([{ jsonrpc: '2.0', id: 'c', result: { balance: 1000 } }]);
+      expect(res.body).toEqual([{ jsonrpc: '2.0', id: 'c', result: { balance: 1000, reserved: 0, available: 1000 } }]);
     });
   });
 

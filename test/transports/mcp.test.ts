@@ -102,9 +102,9 @@ describe.each(backends())('MCP at /mcp on $name', (backend) => {
     await client.listTools();
     const result = (await client.callTool({ name: 'get_balance', arguments: {} })) as CallToolResult;
     expect(result.isError).toBeFalsy();
-    expect(result.structuredContent).toEqual({ balance: 1000 });
+    expect(result.structuredContent).toEqual({ balance: 1000, reserved: 0, available: 1000 });
     expect(result.content).toHaveLength(1);
-    expect(text(result)).toEqual({ balance: 1000 });
+    expect(text(result)).toEqual({ balance: 1000, reserved: 0, available: 1000 });
   });
 
   test('when a keyed tool is called without credentials, then HTTP 401 with a Bearer challenge naming the MCP resource metadata, so an OAuth client starts its flow', async () => {
@@ -179,7 +179,7 @@ describe.each(backends())('MCP at /mcp on $name', (backend) => {
     const user = (result.structuredContent as { user: { apiKey: string; email: string } }).user;
     expect(user.email).toBe(email);
     const rest = await t.api.get('/api/user/balance').set('Authorization', `Bearer ${user.apiKey}`);
-    expect(rest.body).toEqual({ balance: 1000 });
+    expect(rest.body).toEqual({ balance: 1000, reserved: 0, available: 1000 });
   });
 
   test('when tool arguments fail validation, then isError with VALIDATION_ERROR and the issues, and nothing is stored', async () => {
@@ -304,7 +304,7 @@ describe.each(backends())('MCP at /mcp on $name', (backend) => {
     expect(res.status).toBe(200);
     expect(res.headers.get('x-request-id')).toBeTruthy();
     expect(res.headers.get('mcp-session-id')).toBeNull();
-    expect(await res.json()).toMatchObject({ jsonrpc: '2.0', id: 'a', result: { structuredContent: { balance: 1000 } } });
+    expect(await res.json()).toMatchObject({ jsonrpc: '2.0', id: 'a', result: { structuredContent: { balance: 1000, reserved: 0, available: 1000 } } });
   });
 });
 

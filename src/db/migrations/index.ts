@@ -13,6 +13,7 @@ import { IdempotencyLeases1700000000012 } from './1700000000012-idempotency-leas
 import { AccountDeletion1700000000013 } from './1700000000013-account-deletion';
 import { CommunityPools1700000000014 } from './1700000000014-community-pools';
 import { PortfolioSnapshots1700000000016 } from './1700000000016-portfolio-snapshots';
+import { Orders1700000000017 } from './1700000000017-orders';
 
 /** Every migration, in order. A new one is appended here (no glob: the same list runs from ts and dist). */
 export const MIGRATIONS = [
@@ -31,4 +32,5 @@ export const MIGRATIONS = [
   AccountDeletion1700000000013,
   CommunityPools1700000000014,
   PortfolioSnapshots1700000000016,
+  Orders1700000000017,
 ];

@@ -31,6 +31,10 @@ export interface AccountProfile {
   displayName: string;
   isAgent: boolean;
   balance: number;
+  /** Cash held by resting buy orders. */
+  reserved: number;
+  /** balance − reserved: what a trade or order may spend. */
+  available: number;
   referralCode: string;
   createdAt: string;
 }
@@ -123,9 +127,10 @@ export class AccountService {
       display_name: string;
       is_agent: boolean;
       balance_micro: bigint;
+      reserved_micro: bigint;
       referral_code: string;
       created_at: Date;
-    }>('SELECT id, email, display_name, is_agent, balance_micro, referral_code, created_at FROM users WHERE id = $1', [userId]);
+    }>('SELECT id, email, display_name, is_agent, balance_micro, reserved_micro, referral_code, created_at FROM users WHERE id = $1', [userId]);
     const r = rows[0];
     if (!r) throw new AppError('NOT_FOUND', 'Account not found.');
     return {
@@ -134,6 +139,8 @@ export class AccountService {
       displayName: r.display_name,
       isAgent: r.is_agent,
       balance: fromMicro(r.balance_micro),
+      reserved: fromMicro(r.reserved_micro),
+      available: fromMicro(r.balance_micro - r.reserved_micro),
       referralCode: r.referral_code,
       createdAt: new Date(r.created_at).toISOString(),
     };
@@ -145,9 +152,17 @@ export class AccountService {
   }
 
   async balance(userId: string): Promise<number> {
-    const rows = await this.db.query<{ balance_micro: bigint }>('SELECT balance_micro FROM users WHERE id = $1', [userId]);
+    return (await this.cash(userId)).balance;
+  }
+
+  /** Cash, what resting buy orders reserve of it, and the rest, available to trade (balance = reserved + available). */
+  async cash(userId: string): Promise<{ balance: number; reserved: number; available: number }> {
+    const rows = await this.db.query<{ balance_micro: bigint; reserved_micro: bigint }>('SELECT balance_micro, reserved_micro FROM users WHERE id = $1', [
+      userId,
+    ]);
     if (!rows[0]) throw new AppError('NOT_FOUND', 'Account not found.');
-    return fromMicro(rows[0].balance_micro);
+    const { balance_micro, reserved_micro } = rows[0];
+    return { balance: fromMicro(balance_micro), reserved: fromMicro(reserved_micro), available: fromMicro(balance_micro - reserved_micro) };
   }
 
   /** Replaces an agent's API key; the old one stops working when this commits. */

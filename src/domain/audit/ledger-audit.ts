@@ -15,7 +15,10 @@ export interface AuditReport {
  *   buy/sell/settlement ledger entry matched by its trade (same amount, same account);
  * - community market pools (auditPools): each pool's cash is its funding minus what it returned plus
  *   what its market's trades paid in and out; each outcome's shares equal the open positions in it; an
- *   unsettled pool can pay every share of any one outcome; and money is conserved with pools counted.
+ *   unsettled pool can pay every share of any one outcome; and money is conserved with pools counted;
+ * - reservations (auditReservations): an account's reserved cash is the sum of its open buy orders' reservations,
+ *   a position's reserved shares that of the open sell orders on it, never negative nor above the cash or shares
+ *   there are (so reserved + available = cash with available >= 0), and each open order holds exactly its unfilled size.
  */
 export async function auditLedger(db: Queryable): Promise<AuditReport> {
   const violations: string[] = [];
@@ -69,6 +72,7 @@ export async function auditLedger(db: Queryable): Promise<AuditReport> {
     violations.push(`cash conservation: balances ${t.balances ?? 0n}, ledger ${t.ledger ?? 0n}, grants + trade cash ${t.flows ?? 0n}`);
   }
   await auditPools(db, violations);
+  await auditReservations(db, violations);
   const counts = await db.query<{ a: bigint; p: bigint; c: bigint }>(
     'SELECT (SELECT count(*) FROM users) AS a, (SELECT count(*) FROM positions) AS p, (SELECT count(*) FROM community_pools) AS c',
   );
@@ -107,4 +111,25 @@ async function auditPools(db: Queryable, violations: string[]): Promise<void> {
   );
   const m = money[0]!;
   if ((m.held ?? 0n) !== (m.sources ?? 0n)) violations.push(`cash conservation with pools: accounts + pools ${m.held ?? 0n}, sources ${m.sources ?? 0n}`);
+}
+
+async function auditReservations(db: Queryable, violations: string[]): Promise<void> {
+  const cash = await db.query<{ id: string; reserved_micro: bigint; balance_micro: bigint; held: bigint }>(
+    `SELECT u.id, u.reserved_micro, u.balance_micro, coalesce(o.held, 0)::bigint AS held FROM users u
+     LEFT JOIN (SELECT user_id, sum(reserved_cash_micro) AS held FROM orders WHERE state IN ('open', 'partially_filled') GROUP BY user_id) o ON o.user_id = u.id
+     WHERE u.reserved_micro <> coalesce(o.held, 0) OR u.reserved_micro < 0 OR u.reserved_micro > u.balance_micro`,
+  );
+  for (const c of cash) violations.push(`account ${c.id}: reserved ${c.reserved_micro} of balance ${c.balance_micro}, open buy orders hold ${c.held}`);
+  const shares = await db.query<{ id: string; reserved_micro: bigint; quantity_micro: bigint; held: bigint }>(
+    `SELECT p.id, p.reserved_micro, p.quantity_micro, coalesce(o.held, 0)::bigint AS held FROM positions p
+     LEFT JOIN (SELECT position_id, sum(reserved_shares_micro) AS held FROM orders WHERE state IN ('open', 'partially_filled') GROUP BY position_id) o
+       ON o.position_id = p.id
+     WHERE p.reserved_micro <> coalesce(o.held, 0) OR p.reserved_micro < 0 OR p.reserved_micro > p.quantity_micro`,
+  );
+  for (const x of shares) violations.push(`position ${x.id}: reserved ${x.reserved_micro} of ${x.quantity_micro} shares, open sell orders hold ${x.held}`);
+  const orders = await db.query<{ id: string }>(
+    `SELECT id FROM orders WHERE state IN ('open', 'partially_filled')
+       AND (CASE side WHEN 'BUY' THEN reserved_cash_micro ELSE reserved_shares_micro END) <> size_micro - filled_size_micro`,
+  );
+  for (const o of orders) violations.push(`order ${o.id}: open, but its reservation is not its unfilled size`);
 }

@@ -1,6 +1,6 @@
 /**
  * A whole buy as one data-modifying statement: lock the market row (shared) and require it active,
- * debit the account only if the balance covers it, write the ledger entry, open or extend the
+ * debit the account only if its available cash (balance − what resting buy orders reserve) covers it, write the ledger entry, open or extend the
  * position, and journal the trade. Every part reads the debit, so a refused debit changes nothing.
  * A refused buy still takes the account row (`held`; after the market, as a debit does): the trade hooks'
  * statements are sent behind this one before its answer (TradingService.buy), and they rely on the lock
@@ -13,7 +13,7 @@ export const BUY_STATEMENT = `WITH market AS (
    SELECT m.id FROM markets m WHERE m.id = $2 AND m.status = 'active' FOR SHARE
  ), debit AS (
    UPDATE users SET balance_micro = balance_micro - $4, last_active_at = $8
-   WHERE id = $1 AND balance_micro >= $4 AND EXISTS (SELECT 1 FROM market)
+   WHERE id = $1 AND balance_micro - reserved_micro >= $4 AND EXISTS (SELECT 1 FROM market)
    RETURNING balance_micro
  ), entry AS (
    INSERT INTO ledger_entries (user_id, type, amount_micro, ref, created_at)

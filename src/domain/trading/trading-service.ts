@@ -189,77 +189,106 @@ export class TradingService {
     const quote = await this.prices.live(found[0].token_id);
 
     const done = await this.db.transaction(async (tx) => {
-      await tx.query('SELECT 1 FROM users WHERE id = $1 FOR UPDATE', [userId]);
-      const rows = await tx.query<{ quantity_micro: bigint; cost_micro: bigint; is_closed: boolean; market_id: string; token_id: string; status: string }>(
-        `SELECT p.quantity_micro, p.cost_micro, p.is_closed, p.market_id, p.token_id, m.status
-         FROM positions p JOIN markets m ON m.id = p.market_id WHERE p.id = $1 AND p.user_id = $2 FOR UPDATE OF p`,
-        [positionId, userId],
-      );
-      const pos = rows[0]!;
-      if (pos.is_closed) throw positionClosed();
-      if (pos.status !== 'active') throw marketClosed(pos.status);
-      const wanted = quantity === undefined ? pos.quantity_micro : toMicro(quantity);
-      if (wanted <= 0n) throw new AppError('VALIDATION_ERROR', 'quantity must be greater than 0.');
-      if (wanted > pos.quantity_micro) {
-        throw new AppError('VALIDATION_ERROR', `quantity ${fromMicro(wanted)} exceeds the ${fromMicro(pos.quantity_micro)} shares held.`, {
-          hint: 'Omit quantity to sell the whole position.',
-        });
-      }
-      const fill = sellFill({ quantityMicro: pos.quantity_micro, costMicro: pos.cost_micro }, wanted, quote.bidMicro);
-      const out = await tx.query<{ balance_micro: bigint }>(
-        `WITH upd AS (
-           UPDATE positions SET quantity_micro = quantity_micro - $3, cost_micro = cost_micro - $4, sold_micro = sold_micro + $3,
-             realized_pnl_micro = realized_pnl_micro + $5, is_closed = $6, closed_at = CASE WHEN $6 THEN $7::timestamptz END, updated_at = $7
-           WHERE id = $2 RETURNING id
-         ), credit AS (
-           UPDATE users SET balance_micro = balance_micro + $8, last_active_at = $7 WHERE id = $1 AND EXISTS (SELECT 1 FROM upd) RETURNING balance_micro
-         ), entry AS (
-           INSERT INTO ledger_entries (user_id, type, amount_micro, ref, created_at) SELECT $1, 'sell', $8, $9::text, $7 FROM credit
-         ), journal AS (
-           INSERT INTO trades (id, user_id, position_id, market_id, token_id, side, quantity_micro, price_micro, cash_micro, realized_pnl_micro, created_at)
-           SELECT $9::uuid, $1, $2, $10, $11, 'SELL', $3, $12, $8, $5, $7 FROM credit
-         )
-         SELECT balance_micro FROM credit`,
-        [
-          userId,
-          positionId,
-          fill.quantityMicro.toString(),
-          fill.costRemovedMicro.toString(),
-          fill.realizedPnlMicro.toString(),
-          fill.closes,
-          now,
-          fill.proceedsMicro.toString(),
-          randomUUID(),
-          pos.market_id,
-          pos.token_id,
-          fill.priceMicro.toString(),
-        ],
-      );
-      const result: SellResult = {
-        success: true,
-        quantitySold: fromMicro(fill.quantityMicro),
-        price: fromMicro(fill.priceMicro),
-        proceeds: fromMicro(fill.proceedsMicro),
-        realizedPnl: fromMicro(fill.realizedPnlMicro),
-        positionId,
-        isClosed: fill.closes,
-        balance: fromMicro(out[0]!.balance_micro),
-      };
-      await this.hooks.afterTrade(tx, {
-        userId,
-        side: 'SELL',
-        marketId: pos.market_id,
-        tokenId: pos.token_id,
-        quantityMicro: fill.quantityMicro,
-        cashMicro: fill.proceedsMicro,
-        realizedPnlMicro: fill.realizedPnlMicro,
-        at: now,
-      });
+      const { result } = await this.sellIn(tx, userId, positionId, quantity === undefined ? undefined : toMicro(quantity), quote.bidMicro, now);
       if (beforeCommit) await beforeCommit(tx, result);
       return result;
     });
     this.hooks.committed();
     return done;
+  }
+
+  /**
+   * A sale inside the caller's transaction: the one fill path of sell_position and of sell orders. It locks the
+   * account row, then the position; it sells only shares not reserved by resting sell orders, after first
+   * releasing `releaseMicro` of the position's reservation (a resting sell order consuming its own shares).
+   * `wanted` undefined sells the whole position. The caller runs hooks.committed() after its commit.
+   */
+  async sellIn(tx: Queryable, userId: string, positionId: string, wanted: Micro | undefined, bidMicro: Micro, now: Date, releaseMicro: Micro = 0n) {
+    await tx.query('SELECT 1 FROM users WHERE id = $1 FOR UPDATE', [userId]);
+    const rows = await tx.query<{
+      quantity_micro: bigint;
+      cost_micro: bigint;
+      reserved_micro: bigint;
+      is_closed: boolean;
+      market_id: string;
+      token_id: string;
+      status: string;
+    }>(
+      `SELECT p.quantity_micro, p.cost_micro, p.reserved_micro, p.is_closed, p.market_id, p.token_id, m.status
+       FROM positions p JOIN markets m ON m.id = p.market_id WHERE p.id = $1 AND p.user_id = $2 FOR UPDATE OF p`,
+      [positionId, userId],
+    );
+    const pos = rows[0];
+    if (!pos) throw new AppError('NOT_FOUND', `Position ${positionId} not found.`, { hint: 'List your positions with get_portfolio.' });
+    if (pos.is_closed) throw positionClosed();
+    if (pos.status !== 'active') throw marketClosed(pos.status);
+    const reserved = pos.reserved_micro - releaseMicro;
+    if (reserved < 0n) throw new Error(`position ${positionId} reserves ${pos.reserved_micro}, cannot release ${releaseMicro}`);
+    const want = wanted ?? pos.quantity_micro;
+    if (want <= 0n) throw new AppError('VALIDATION_ERROR', 'quantity must be greater than 0.');
+    if (want > pos.quantity_micro) {
+      throw new AppError('VALIDATION_ERROR', `quantity ${fromMicro(want)} exceeds the ${fromMicro(pos.quantity_micro)} shares held.`, {
+        hint: 'Omit quantity to sell the whole position.',
+      });
+    }
+    if (want > pos.quantity_micro - reserved) {
+      throw new AppError('VALIDATION_ERROR', `quantity ${fromMicro(want)} exceeds the ${fromMicro(pos.quantity_micro - reserved)} shares available.`, {
+        hint: `${fromMicro(reserved)} shares are reserved by resting sell orders; cancel them with cancel_order or sell fewer.`,
+      });
+    }
+    const fill = sellFill({ quantityMicro: pos.quantity_micro, costMicro: pos.cost_micro }, want, bidMicro);
+    const out = await tx.query<{ balance_micro: bigint }>(
+      `WITH upd AS (
+         UPDATE positions SET quantity_micro = quantity_micro - $3, cost_micro = cost_micro - $4, sold_micro = sold_micro + $3,
+           realized_pnl_micro = realized_pnl_micro + $5, is_closed = $6, closed_at = CASE WHEN $6 THEN $7::timestamptz END, updated_at = $7,
+           reserved_micro = reserved_micro - $13
+         WHERE id = $2 RETURNING id
+       ), credit AS (
+         UPDATE users SET balance_micro = balance_micro + $8, last_active_at = $7 WHERE id = $1 AND EXISTS (SELECT 1 FROM upd) RETURNING balance_micro
+       ), entry AS (
+         INSERT INTO ledger_entries (user_id, type, amount_micro, ref, created_at) SELECT $1, 'sell', $8, $9::text, $7 FROM credit
+       ), journal AS (
+         INSERT INTO trades (id, user_id, position_id, market_id, token_id, side, quantity_micro, price_micro, cash_micro, realized_pnl_micro, created_at)
+         SELECT $9::uuid, $1, $2, $10, $11, 'SELL', $3, $12, $8, $5, $7 FROM credit
+       )
+       SELECT balance_micro FROM credit`,
+      [
+        userId,
+        positionId,
+        fill.quantityMicro.toString(),
+        fill.costRemovedMicro.toString(),
+        fill.realizedPnlMicro.toString(),
+        fill.closes,
+        now,
+        fill.proceedsMicro.toString(),
+        randomUUID(),
+        pos.market_id,
+        pos.token_id,
+        fill.priceMicro.toString(),
+        releaseMicro.toString(),
+      ],
+    );
+    const result: SellResult = {
+      success: true,
+      quantitySold: fromMicro(fill.quantityMicro),
+      price: fromMicro(fill.priceMicro),
+      proceeds: fromMicro(fill.proceedsMicro),
+      realizedPnl: fromMicro(fill.realizedPnlMicro),
+      positionId,
+      isClosed: fill.closes,
+      balance: fromMicro(out[0]!.balance_micro),
+    };
+    await this.hooks.afterTrade(tx, {
+      userId,
+      side: 'SELL',
+      marketId: pos.market_id,
+      tokenId: pos.token_id,
+      quantityMicro: fill.quantityMicro,
+      cashMicro: fill.proceedsMicro,
+      realizedPnlMicro: fill.realizedPnlMicro,
+      at: now,
+    });
+    return { result, fill };
   }
 
   /** What a buy of `amount` dollars or a sell of `quantity` shares would fill at now; changes nothing. */

@@ -35,7 +35,7 @@ export interface paths {
         };
         /**
          * Read your virtual cash balance
-         * @description Returns the virtual dollars available to trade. Needs your API key or access token. Free to call.
+         * @description Returns your virtual cash: balance (all of it), reserved (held by your resting buy orders, see place_order) and available (balance − reserved: what paper_trade or a new order may spend). Needs your API key or access token. Free to call.
          *
          *     Rate limit: 30 api requests per minute per account (per IP address when anonymous).
          */
@@ -191,7 +191,7 @@ export interface paths {
         put?: never;
         /**
          * Buy shares of an outcome at the live price
-         * @description Executes a virtual BUY of `amount` dollars of the YES or NO token of a market at the current live ask, opening or extending your position in that token. quantity = amount / price; totalCost = amount, deducted from your balance. Amounts and shares are exact to 6 decimals (micro-units); buys receive floor(amount / price) shares, sale proceeds round half up. Get marketId, marketSlug and outcomeTokens[].tokenId from search_prediction_markets; check the price first with quote_trade. Safe to retry with an idempotency key. Errors: INSUFFICIENT_BALANCE, MARKET_CLOSED, VALIDATION_ERROR (token not of that market/outcome) (400); NOT_FOUND (404, unknown market); PRICE_UNAVAILABLE (503: no fresh price, nothing traded); RATE_LIMITED (120 trades a minute per account).
+         * @description Executes a virtual BUY of `amount` dollars of the YES or NO token of a market at the current live ask, opening or extending your position in that token. quantity = amount / price; totalCost = amount, deducted from your balance. Amounts and shares are exact to 6 decimals (micro-units); buys receive floor(amount / price) shares, sale proceeds round half up. Get marketId, marketSlug and outcomeTokens[].tokenId from search_prediction_markets; check the price first with quote_trade. Spends only available cash (balance − what resting buy orders reserve; see get_balance). Safe to retry with an idempotency key. Errors: INSUFFICIENT_BALANCE, MARKET_CLOSED, VALIDATION_ERROR (token not of that market/outcome) (400); NOT_FOUND (404, unknown market); PRICE_UNAVAILABLE (503: no fresh price, nothing traded); RATE_LIMITED (120 trades a minute per account).
          *
          *     Rate limit: 120 trade requests per minute per account (per IP address when anonymous).
          */
@@ -257,7 +257,7 @@ export interface paths {
         put?: never;
         /**
          * Sell all or part of a position at the live price
-         * @description Sells `quantity` shares of one of your positions at the current live bid (omit quantity to sell everything and close it) and credits the proceeds (a community market position sells back to its market maker at the price its rule gives; see sell_community_shares). proceeds = quantity × price; realizedPnl = proceeds − the cost basis of the shares sold. Amounts and shares are exact to 6 decimals (micro-units); buys receive floor(amount / price) shares, sale proceeds round half up. Safe to retry with an idempotency key. Errors: VALIDATION_ERROR (quantity above the holding), POSITION_CLOSED, MARKET_CLOSED (400); NOT_FOUND (404: no such position of yours); PRICE_UNAVAILABLE (503, nothing sold); RATE_LIMITED (120 sells a minute per account).
+         * @description Sells `quantity` shares of one of your positions at the current live bid (omit quantity to sell everything and close it) and credits the proceeds (a community market position sells back to its market maker at the price its rule gives; see sell_community_shares). proceeds = quantity × price; realizedPnl = proceeds − the cost basis of the shares sold. Amounts and shares are exact to 6 decimals (micro-units); buys receive floor(amount / price) shares, sale proceeds round half up. Safe to retry with an idempotency key. Shares reserved by your resting sell orders (place_order) cannot be sold until those are cancelled or filled. Errors: VALIDATION_ERROR (quantity above the unreserved holding), POSITION_CLOSED, MARKET_CLOSED (400); NOT_FOUND (404: no such position of yours); PRICE_UNAVAILABLE (503, nothing sold); RATE_LIMITED (120 sells a minute per account).
          *
          *     Rate limit: 120 sell requests per minute per account (per IP address when anonymous).
          */
@@ -304,6 +304,78 @@ export interface paths {
          *     Rate limit: 30 api requests per minute per account (per IP address when anonymous).
          */
         get: operations["list_trades"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List your orders, newest first
+         * @description Your orders, newest first, optionally only those in one state (open for the resting ones). limit 1..100 (default 50); pass nextCursor as cursor for the next page (null on the last). Free to call. Errors: VALIDATION_ERROR (400) for a bad state, limit or cursor.
+         *
+         *     Rate limit: 30 api requests per minute per account (per IP address when anonymous).
+         */
+        get: operations["list_orders"];
+        put?: never;
+        /**
+         * Place a limit order (buy or sell) that fills now or rests until the price reaches it
+         * @description Places a limit order on one outcome token. BUY: size is dollars to spend, limitPrice the highest price per share; SELL: size is shares of your open position in that token, limitPrice the lowest price. If the live ask (buy) or bid (sell) already reaches the limit the whole order fills now at that price, like paper_trade / sell_position. Otherwise: GTC rests until filled or cancelled, GTD until expiresAt (checked at each market sync), IOC is cancelled and FOK rejected with nothing changed. A resting buy reserves its dollars and a resting sell its shares (get_balance shows reserved and available); it fills when a synced price crosses its limit, at that price or better, and is cancelled if its market closes or resolves. clientOrderId (unique per account): a repeat returns the first order and places nothing. Errors: INSUFFICIENT_BALANCE (available cash short), VALIDATION_ERROR (shares short, GTD without expiresAt), MARKET_CLOSED (400); NOT_FOUND (404, unknown token); PRICE_UNAVAILABLE (503, IOC/FOK with no fresh price); RATE_LIMITED.
+         *
+         *     Rate limit: 120 trade requests per minute per account (per IP address when anonymous).
+         */
+        post: operations["place_order"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/orders/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel one of your resting orders
+         * @description Cancels an open order and releases what it reserved (cash of a buy, shares of a sell). Errors: NOT_FOUND (404, no such order of yours); CONFLICT (409) when it is no longer open (filled, cancelled, expired or rejected): read it with get_order.
+         *
+         *     Rate limit: 120 trade requests per minute per account (per IP address when anonymous).
+         */
+        post: operations["cancel_order"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/orders/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read one of your orders
+         * @description One order of yours with its state, fills and reservation. Free to call. Errors: NOT_FOUND (404).
+         *
+         *     Rate limit: 30 api requests per minute per account (per IP address when anonymous).
+         */
+        get: operations["get_order"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1295,6 +1367,10 @@ export interface operations {
                     "application/json": {
                         /** @description Virtual dollars available, exact to 6 decimals. */
                         balance: number;
+                        /** @description Cash held by your resting buy orders (addition to SPEC). */
+                        reserved: number;
+                        /** @description balance − reserved: what a trade or new order may spend (addition to SPEC). */
+                        available: number;
                     };
                 };
             };
@@ -1404,6 +1480,10 @@ export interface operations {
                             isAgent: boolean;
                             /** @description Virtual dollars available, exact to 6 decimals. */
                             balance: number;
+                            /** @description Cash held by your resting buy orders. */
+                            reserved: number;
+                            /** @description balance − reserved: what a trade or new order may spend. */
+                            available: number;
                             /** @description Level, 1 upward (see get_trader_stats for the table and progress). */
                             level: number;
                             /** @description Total XP. */
@@ -3097,6 +3177,754 @@ export interface operations {
             };
             /** @description FORBIDDEN: the access token lacks scope agent, or a write authenticated by the session cookie came from another site. */
             403: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests; wait the Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds until the window resets. */
+                    "Retry-After": number;
+                    /** @description Remaining requests and reset (IETF RateLimit header). */
+                    RateLimit?: string;
+                    /** @description Quota and window of the limit class. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: unexpected failure; quote requestId when reporting it. */
+            500: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the service or its database is unavailable or busy; nothing changed; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description When the database is unavailable: seconds to wait before sending the same request again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_orders: {
+        parameters: {
+            query?: {
+                /** @description Only orders in this state. */
+                state?: "open" | "partially_filled" | "filled" | "cancelled" | "expired" | "rejected";
+                /** @description Orders per page, 1..100 (default 50). */
+                limit?: number;
+                /** @description nextCursor of the previous page (opaque); omit for the first page. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List your orders, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Orders, newest first. */
+                        orders: {
+                            /** @description Order ID. */
+                            id: string;
+                            /** @description Your clientOrderId, or null. */
+                            clientOrderId: string | null;
+                            /** @description Market of the token. */
+                            marketId: string;
+                            /** @description Outcome token traded. */
+                            tokenId: string;
+                            /**
+                             * @description YES or NO token.
+                             * @enum {string}
+                             */
+                            outcome: "YES" | "NO";
+                            /**
+                             * @description BUY or SELL.
+                             * @enum {string}
+                             */
+                            side: "BUY" | "SELL";
+                            /** @description Worst price accepted: a buy pays at most this, a sell receives at least this. */
+                            limitPrice: number;
+                            /** @description Dollars to spend (BUY) or shares to sell (SELL). */
+                            size: number;
+                            /**
+                             * @description How long the order lives.
+                             * @enum {string}
+                             */
+                            timeInForce: "GTC" | "GTD" | "IOC" | "FOK";
+                            /** @description When a GTD order expires; null otherwise. */
+                            expiresAt: string | null;
+                            /**
+                             * @description open (resting), partially_filled, filled, cancelled, expired or rejected.
+                             * @enum {string}
+                             */
+                            state: "open" | "partially_filled" | "filled" | "cancelled" | "expired" | "rejected";
+                            /** @description Part of size filled (dollars for a buy, shares for a sell). */
+                            filledSize: number;
+                            /** @description Shares bought or sold so far. */
+                            filledShares: number;
+                            /** @description Dollars spent (buy) or received (sell) so far. */
+                            filledCash: number;
+                            /** @description filledCash / filledShares; null before any fill. */
+                            avgFillPrice: number | null;
+                            /** @description Cash this resting buy holds (0 once it is no longer open). */
+                            reservedCash: number;
+                            /** @description Shares this resting sell holds (0 once it is no longer open). */
+                            reservedShares: number;
+                            /** @description Why it was cancelled, expired or rejected; null otherwise. */
+                            reason: string | null;
+                            /**
+                             * Format: date-time
+                             * @description When it was placed.
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description Its last change.
+                             */
+                            updatedAt: string;
+                        }[];
+                        /** @description Pass as cursor for the next page; null when this is the last page. */
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: the input does not match the schema (details lists each problem), or the JSON body is malformed. */
+            400: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing or invalid API key or access token, or a credential sent outside the Authorization header. */
+            401: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description Bearer challenge with resource_metadata (RFC 9728). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the access token lacks scope agent, or a write authenticated by the session cookie came from another site. */
+            403: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests; wait the Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds until the window resets. */
+                    "Retry-After": number;
+                    /** @description Remaining requests and reset (IETF RateLimit header). */
+                    RateLimit?: string;
+                    /** @description Quota and window of the limit class. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: unexpected failure; quote requestId when reporting it. */
+            500: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the service or its database is unavailable or busy; nothing changed; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description When the database is unavailable: seconds to wait before sending the same request again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    place_order: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Token to trade: outcomeTokens[].tokenId of a market. */
+                    tokenId: string;
+                    /**
+                     * @description BUY spends dollars; SELL sells shares you hold.
+                     * @enum {string}
+                     */
+                    side: "BUY" | "SELL";
+                    /** @description Limit price per share, (0, 1], at most 6 decimals. */
+                    limitPrice: number;
+                    /** @description Dollars to spend (BUY) or shares to sell (SELL), > 0, at most 6 decimals. */
+                    size: number;
+                    /**
+                     * @description GTC (default), GTD (needs expiresAt), IOC or FOK.
+                     * @default GTC
+                     * @enum {string}
+                     */
+                    timeInForce?: "GTC" | "GTD" | "IOC" | "FOK";
+                    /**
+                     * Format: date-time
+                     * @description For GTD only: when the order expires (UTC, in the future).
+                     */
+                    expiresAt?: string;
+                    /** @description Your own id, unique per account; a repeat returns the first order. */
+                    clientOrderId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Place a limit order (buy or sell) that fills now or rests until the price reaches it */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description A limit order. */
+                        order: {
+                            /** @description Order ID. */
+                            id: string;
+                            /** @description Your clientOrderId, or null. */
+                            clientOrderId: string | null;
+                            /** @description Market of the token. */
+                            marketId: string;
+                            /** @description Outcome token traded. */
+                            tokenId: string;
+                            /**
+                             * @description YES or NO token.
+                             * @enum {string}
+                             */
+                            outcome: "YES" | "NO";
+                            /**
+                             * @description BUY or SELL.
+                             * @enum {string}
+                             */
+                            side: "BUY" | "SELL";
+                            /** @description Worst price accepted: a buy pays at most this, a sell receives at least this. */
+                            limitPrice: number;
+                            /** @description Dollars to spend (BUY) or shares to sell (SELL). */
+                            size: number;
+                            /**
+                             * @description How long the order lives.
+                             * @enum {string}
+                             */
+                            timeInForce: "GTC" | "GTD" | "IOC" | "FOK";
+                            /** @description When a GTD order expires; null otherwise. */
+                            expiresAt: string | null;
+                            /**
+                             * @description open (resting), partially_filled, filled, cancelled, expired or rejected.
+                             * @enum {string}
+                             */
+                            state: "open" | "partially_filled" | "filled" | "cancelled" | "expired" | "rejected";
+                            /** @description Part of size filled (dollars for a buy, shares for a sell). */
+                            filledSize: number;
+                            /** @description Shares bought or sold so far. */
+                            filledShares: number;
+                            /** @description Dollars spent (buy) or received (sell) so far. */
+                            filledCash: number;
+                            /** @description filledCash / filledShares; null before any fill. */
+                            avgFillPrice: number | null;
+                            /** @description Cash this resting buy holds (0 once it is no longer open). */
+                            reservedCash: number;
+                            /** @description Shares this resting sell holds (0 once it is no longer open). */
+                            reservedShares: number;
+                            /** @description Why it was cancelled, expired or rejected; null otherwise. */
+                            reason: string | null;
+                            /**
+                             * Format: date-time
+                             * @description When it was placed.
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description Its last change.
+                             */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: the input does not match the schema (details lists each problem), or the JSON body is malformed. INSUFFICIENT_BALANCE: the virtual balance is too small for this operation; nothing changed. MARKET_CLOSED: the market is closed or resolved and no longer trades. */
+            400: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing or invalid API key or access token, or a credential sent outside the Authorization header. */
+            401: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description Bearer challenge with resource_metadata (RFC 9728). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the access token lacks scope agent, or a write authenticated by the session cookie came from another site. */
+            403: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: the named resource does not exist. */
+            404: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the request body is larger than 100 kB. */
+            413: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests; wait the Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds until the window resets. */
+                    "Retry-After": number;
+                    /** @description Remaining requests and reset (IETF RateLimit header). */
+                    RateLimit?: string;
+                    /** @description Quota and window of the limit class. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: unexpected failure; quote requestId when reporting it. */
+            500: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the service or its database is unavailable or busy; nothing changed; retry after Retry-After seconds. PRICE_UNAVAILABLE: no fresh live price; nothing was executed. */
+            503: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description When the database is unavailable: seconds to wait before sending the same request again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    cancel_order: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Order ID (Order.id) from place_order or list_orders. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Cancel one of your resting orders */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description A limit order. */
+                        order: {
+                            /** @description Order ID. */
+                            id: string;
+                            /** @description Your clientOrderId, or null. */
+                            clientOrderId: string | null;
+                            /** @description Market of the token. */
+                            marketId: string;
+                            /** @description Outcome token traded. */
+                            tokenId: string;
+                            /**
+                             * @description YES or NO token.
+                             * @enum {string}
+                             */
+                            outcome: "YES" | "NO";
+                            /**
+                             * @description BUY or SELL.
+                             * @enum {string}
+                             */
+                            side: "BUY" | "SELL";
+                            /** @description Worst price accepted: a buy pays at most this, a sell receives at least this. */
+                            limitPrice: number;
+                            /** @description Dollars to spend (BUY) or shares to sell (SELL). */
+                            size: number;
+                            /**
+                             * @description How long the order lives.
+                             * @enum {string}
+                             */
+                            timeInForce: "GTC" | "GTD" | "IOC" | "FOK";
+                            /** @description When a GTD order expires; null otherwise. */
+                            expiresAt: string | null;
+                            /**
+                             * @description open (resting), partially_filled, filled, cancelled, expired or rejected.
+                             * @enum {string}
+                             */
+                            state: "open" | "partially_filled" | "filled" | "cancelled" | "expired" | "rejected";
+                            /** @description Part of size filled (dollars for a buy, shares for a sell). */
+                            filledSize: number;
+                            /** @description Shares bought or sold so far. */
+                            filledShares: number;
+                            /** @description Dollars spent (buy) or received (sell) so far. */
+                            filledCash: number;
+                            /** @description filledCash / filledShares; null before any fill. */
+                            avgFillPrice: number | null;
+                            /** @description Cash this resting buy holds (0 once it is no longer open). */
+                            reservedCash: number;
+                            /** @description Shares this resting sell holds (0 once it is no longer open). */
+                            reservedShares: number;
+                            /** @description Why it was cancelled, expired or rejected; null otherwise. */
+                            reason: string | null;
+                            /**
+                             * Format: date-time
+                             * @description When it was placed.
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description Its last change.
+                             */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: the input does not match the schema (details lists each problem), or the JSON body is malformed. */
+            400: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing or invalid API key or access token, or a credential sent outside the Authorization header. */
+            401: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description Bearer challenge with resource_metadata (RFC 9728). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the access token lacks scope agent, or a write authenticated by the session cookie came from another site. */
+            403: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: the named resource does not exist. */
+            404: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT: the Idempotency-Key was used with another request, or that request is still running. */
+            409: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description When a request with the same Idempotency-Key is still running: seconds to wait before retrying it. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the request body is larger than 100 kB. */
+            413: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests; wait the Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds until the window resets. */
+                    "Retry-After": number;
+                    /** @description Remaining requests and reset (IETF RateLimit header). */
+                    RateLimit?: string;
+                    /** @description Quota and window of the limit class. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: unexpected failure; quote requestId when reporting it. */
+            500: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the service or its database is unavailable or busy; nothing changed; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description When the database is unavailable: seconds to wait before sending the same request again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_order: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Order ID (Order.id) from place_order or list_orders. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Read one of your orders */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description A limit order. */
+                        order: {
+                            /** @description Order ID. */
+                            id: string;
+                            /** @description Your clientOrderId, or null. */
+                            clientOrderId: string | null;
+                            /** @description Market of the token. */
+                            marketId: string;
+                            /** @description Outcome token traded. */
+                            tokenId: string;
+                            /**
+                             * @description YES or NO token.
+                             * @enum {string}
+                             */
+                            outcome: "YES" | "NO";
+                            /**
+                             * @description BUY or SELL.
+                             * @enum {string}
+                             */
+                            side: "BUY" | "SELL";
+                            /** @description Worst price accepted: a buy pays at most this, a sell receives at least this. */
+                            limitPrice: number;
+                            /** @description Dollars to spend (BUY) or shares to sell (SELL). */
+                            size: number;
+                            /**
+                             * @description How long the order lives.
+                             * @enum {string}
+                             */
+                            timeInForce: "GTC" | "GTD" | "IOC" | "FOK";
+                            /** @description When a GTD order expires; null otherwise. */
+                            expiresAt: string | null;
+                            /**
+                             * @description open (resting), partially_filled, filled, cancelled, expired or rejected.
+                             * @enum {string}
+                             */
+                            state: "open" | "partially_filled" | "filled" | "cancelled" | "expired" | "rejected";
+                            /** @description Part of size filled (dollars for a buy, shares for a sell). */
+                            filledSize: number;
+                            /** @description Shares bought or sold so far. */
+                            filledShares: number;
+                            /** @description Dollars spent (buy) or received (sell) so far. */
+                            filledCash: number;
+                            /** @description filledCash / filledShares; null before any fill. */
+                            avgFillPrice: number | null;
+                            /** @description Cash this resting buy holds (0 once it is no longer open). */
+                            reservedCash: number;
+                            /** @description Shares this resting sell holds (0 once it is no longer open). */
+                            reservedShares: number;
+                            /** @description Why it was cancelled, expired or rejected; null otherwise. */
+                            reason: string | null;
+                            /**
+                             * Format: date-time
+                             * @description When it was placed.
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description Its last change.
+                             */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: the input does not match the schema (details lists each problem), or the JSON body is malformed. */
+            400: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing or invalid API key or access token, or a credential sent outside the Authorization header. */
+            401: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description Bearer challenge with resource_metadata (RFC 9728). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the access token lacks scope agent, or a write authenticated by the session cookie came from another site. */
+            403: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: the named resource does not exist. */
+            404: {
                 headers: {
                     /** @description Identifies the request in the service logs. */
                     "X-Request-Id"?: string;

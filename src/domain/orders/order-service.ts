@@ -1,0 +1,431 @@
+import { randomUUID } from 'node:crypto';
+import type { Database, Queryable } from '../../db/database';
+import { decodeCursor, encodeCursor, TIMESTAMP_TEXT } from '../../db/keyset-cursor';
+import { AppError } from '../../errors/app-error';
+import type { Logger } from '../../logger';
+import { fromMicro, toMicro, type Micro } from '../money/micro';
+import { buyFill } from '../trading/fills';
+import type { PriceService } from '../trading/price-service';
+import type { TradeHooks } from '../trading/trade-hooks';
+import { BUY_STATEMENT } from '../trading/trade-sql';
+import type { TradingService } from '../trading/trading-service';
+import { crossingPrice, onPlacement, type OrderSide, type OrderState, type TimeInForce } from './order-rules';
+
+export interface PlaceOrder {
+  tokenId: string;
+  side: OrderSide;
+  limitPrice: number;
+  /** Dollars to spend (BUY) or shares to sell (SELL). */
+  size: number;
+  timeInForce: TimeInForce;
+  expiresAt?: string;
+  clientOrderId?: string;
+}
+
+interface OrderRow {
+  id: string;
+  user_id: string;
+  client_order_id: string | null;
+  market_id: string;
+  token_id: string;
+  outcome: 'YES' | 'NO';
+  position_id: string | null;
+  side: OrderSide;
+  limit_price_micro: bigint;
+  size_micro: bigint;
+  time_in_force: TimeInForce;
+  expires_at: Date | null;
+  state: OrderState;
+  filled_size_micro: bigint;
+  filled_shares_micro: bigint;
+  filled_cash_micro: bigint;
+  reserved_cash_micro: bigint;
+  reserved_shares_micro: bigint;
+  reason: string | null;
+  created_at: Date;
+  updated_at: Date;
+  created_key?: string;
+}
+
+export type OrderView = ReturnType<typeof toView>;
+
+const OPEN = `('open', 'partially_filled')`;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const SORT = 'newest';
+const notFound = (id: string) => new AppError('NOT_FOUND', `Order ${id} not found.`, { hint: 'List your orders with list_orders.' });
+
+/**
+ * Limit orders. A new order that crosses fills at once through the trade path of paper_trade / sell_position
+ * (BUY_STATEMENT and TradingService.sellIn, with the trade hooks); otherwise it rests (GTC, GTD) holding a
+ * reservation, or ends (IOC cancelled, FOK rejected) with nothing changed. Resting orders fill when a synced price
+ * crosses them (fillCrossed), expire (expireDue) or are cancelled by their owner or by their market closing.
+ * Lock order: the order row, then the market (shared), then the account, then the position — as trades keep it.
+ * Every state change of an order releases or consumes its reservation in the same transaction, guarded by the
+ * order's open state, so a reservation leaves exactly once whichever of fill, cancel or expiry comes first.
+ */
+export class OrderService {
+  constructor(
+    private readonly db: Database,
+    private readonly prices: PriceService,
+    private readonly trading: TradingService,
+    private readonly hooks: TradeHooks,
+    private readonly log: Logger,
+    /** A mirrored price older than this (PRICE_MAX_AGE_S) fills nothing, as a trade never fills at a stale price. */
+    private readonly maxAgeS: number,
+  ) {}
+
+  async place(userId: string, input: PlaceOrder, now: Date): Promise<OrderView> {
+    const limit = toMicro(input.limitPrice);
+    const size = toMicro(input.size);
+    let expiresAt: Date | null = null;
+    if (input.timeInForce === 'GTD') {
+      if (input.expiresAt === undefined) throw new AppError('VALIDATION_ERROR', 'expiresAt is required for a GTD order.');
+      expiresAt = new Date(input.expiresAt);
+      if (!(expiresAt.getTime() > now.getTime())) throw new AppError('VALIDATION_ERROR', 'expiresAt must be in the future.');
+    } else if (input.expiresAt !== undefined) {
+      throw new AppError('VALIDATION_ERROR', 'expiresAt is only for GTD orders.', { hint: 'Use timeInForce GTD, or omit expiresAt.' });
+    }
+    if (input.clientOrderId !== undefined) {
+      const first = await this.byClientId(this.db, userId, input.clientOrderId);
+      if (first) return toView(first);
+    }
+    const tokens = await this.db.query<{ market_id: string; outcome: 'YES' | 'NO'; status: string }>(
+      'SELECT t.market_id, t.outcome, m.status FROM market_tokens t JOIN markets m ON m.id = t.market_id WHERE t.token_id = $1',
+      [input.tokenId],
+    );
+    const token = tokens[0];
+    if (!token) throw new AppError('NOT_FOUND', `Token ${input.tokenId} not found.`, { hint: 'Use outcomeTokens[].tokenId from search_prediction_markets.' });
+    if (token.status !== 'active') throw marketClosed(token.status);
+
+    // IOC and FOK need a price now; a GTC/GTD order placed while no fresh price exists simply rests.
+    let price: Micro | null = null;
+    try {
+      price = crossingPrice(input.side, limit, await this.prices.live(input.tokenId));
+    } catch (err) {
+      if (!(err instanceof AppError && err.code === 'PRICE_UNAVAILABLE') || input.timeInForce === 'IOC' || input.timeInForce === 'FOK') throw err;
+    }
+    const action = onPlacement(input.timeInForce, price !== null);
+    if (action === 'fill' && input.side === 'BUY' && buyFill(size, price!).quantityMicro <= 0n)
+      throw new AppError('VALIDATION_ERROR', 'size is too small to buy any share at the current price.');
+
+    const id = randomUUID();
+    const order = await this.db.transaction(async (tx) => {
+      const market = await tx.query<{ status: string }>('SELECT status FROM markets WHERE id = $1 FOR SHARE', [token.market_id]);
+      if (market[0]!.status !== 'active') throw marketClosed(market[0]!.status);
+      await tx.query('SELECT 1 FROM users WHERE id = $1 FOR UPDATE', [userId]);
+      const inserted = await tx.query<{ id: string }>(
+        `INSERT INTO orders (id, user_id, client_order_id, market_id, token_id, outcome, side, limit_price_micro, size_micro, time_in_force,
+           expires_at, state, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'open', $12, $12)
+         ON CONFLICT (user_id, client_order_id) WHERE client_order_id IS NOT NULL DO NOTHING RETURNING id`,
+        [id, userId, input.clientOrderId ?? null, token.market_id, input.tokenId, token.outcome, input.side, limit, size, input.timeInForce, expiresAt, now],
+      );
+      // A concurrent first order with the same clientOrderId committed meanwhile: that one is the answer.
+      if (!inserted[0]) return (await this.byClientId(tx, userId, input.clientOrderId!))!;
+      if (action === 'fill') {
+        await this.fillIn(tx, userId, id, input.side, input.tokenId, token.market_id, token.outcome, size, price!, now, 0n);
+      } else if (action === 'rest') {
+        await this.reserve(tx, userId, id, input.side, input.tokenId, size);
+      } else {
+        const reason = action === 'cancel' ? 'IOC: nothing could fill at the limit' : 'FOK: the order could not fill whole at the limit';
+        await tx.query(`UPDATE orders SET state = $2, reason = $3 WHERE id = $1`, [id, action === 'cancel' ? 'cancelled' : 'rejected', reason]);
+      }
+      return (await this.byId(tx, id))!;
+    });
+    if (action === 'fill') this.hooks.committed();
+    return toView(order);
+  }
+
+  async get(userId: string, id: string): Promise<OrderView> {
+    const row = UUID.test(id) ? await this.byId(this.db, id) : undefined;
+    if (!row || row.user_id !== userId) throw notFound(id);
+    return toView(row);
+  }
+
+  async list(userId: string, q: { state?: OrderState; limit: number; cursor?: string }): Promise<{ orders: OrderView[]; nextCursor: string | null }> {
+    const params: unknown[] = [userId, q.limit + 1];
+    const param = (v: unknown) => `$${params.push(v)}`;
+    let where = 'user_id = $1';
+    if (q.state !== undefined) where += ` AND state = ${param(q.state)}`;
+    if (q.cursor !== undefined) {
+      const c = decodeCursor(
+        q.cursor,
+        SORT,
+        (k) => TIMESTAMP_TEXT.test(k),
+        'Pass nextCursor from the previous page unchanged.',
+        (i) => UUID.test(i),
+      );
+      where += ` AND (created_at, id) < (${param(c.k)}::timestamptz, ${param(c.i)}::uuid)`;
+    }
+    const rows = await this.db.query<OrderRow>(
+      `SELECT *, created_at::text AS created_key FROM orders WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT $2`,
+      params,
+    );
+    const page = rows.slice(0, q.limit);
+    const last = page[page.length - 1];
+    return {
+      orders: page.map(toView),
+      nextCursor: rows.length > q.limit && last ? encodeCursor({ s: SORT, k: last.created_key!, i: last.id }) : null,
+    };
+  }
+
+  /** The owner cancels a resting order; its reservation is released. An order no longer open cannot be cancelled. */
+  async cancel(userId: string, id: string, now: Date): Promise<OrderView> {
+    const row = UUID.test(id) ? await this.byId(this.db, id) : undefined;
+    if (!row || row.user_id !== userId) throw notFound(id);
+    const closed = await this.close(id, 'cancelled', 'cancelled by the owner', now);
+    if (!closed) {
+      const now2 = (await this.byId(this.db, id))!;
+      throw new AppError('CONFLICT', `Order ${id} is ${now2.state}; only an open order can be cancelled.`, { hint: 'Read it with get_order.' });
+    }
+    return toView(closed);
+  }
+
+  /**
+   * After a price sync: every resting order the mirrored book now crosses, each filled in its own transaction.
+   * The index orders_open_by_price serves both halves: per token, buys with limit >= ask and sells with limit <= bid.
+   */
+  async fillCrossed(now: Date): Promise<number> {
+    // Per token, one probe of orders_open_by_price per side; OFFSET 0 keeps each probe a lateral index walk (flattened,
+    // the planner prefers a hash join over every open order).
+    const crossed = await this.db.query<{ id: string }>(
+      `SELECT o.id FROM market_tokens t JOIN markets m ON m.id = t.market_id AND m.status = 'active'
+         CROSS JOIN LATERAL (
+           (SELECT b.id, b.created_at FROM orders b WHERE b.token_id = t.token_id AND b.side = 'BUY' AND b.state IN ${OPEN}
+              AND b.limit_price_micro >= coalesce(t.ask_micro, t.price_micro) OFFSET 0)
+           UNION ALL
+           (SELECT s.id, s.created_at FROM orders s WHERE s.token_id = t.token_id AND s.side = 'SELL' AND s.state IN ${OPEN}
+              AND s.limit_price_micro <= coalesce(t.bid_micro, t.price_micro) OFFSET 0)
+         ) o
+       WHERE t.price_micro IS NOT NULL AND t.price_at >= $1
+       ORDER BY o.created_at, o.id`,
+      [this.freshSince(now)],
+    );
+    let filled = 0;
+    for (const { id } of crossed) {
+      try {
+        if (await this.fillResting(id, now)) filled += 1;
+      } catch (err) {
+        this.log.error('resting order fill failed', { orderId: id, error: err instanceof Error ? err.message : String(err) });
+      }
+    }
+    return filled;
+  }
+
+  /** Fills one resting order if it is still open and the mirrored price still crosses it; false when it did not fill. */
+  async fillResting(id: string, now: Date): Promise<boolean> {
+    const done = await this.db.transaction(async (tx) => {
+      const rows = await tx.query<OrderRow>(`SELECT * FROM orders WHERE id = $1 AND state IN ${OPEN} FOR UPDATE`, [id]);
+      const o = rows[0];
+      if (!o) return false; // cancelled, expired or filled first
+      const quotes = await tx.query<{ bid: bigint | null; ask: bigint | null; status: string; price_at: Date | null }>(
+        `SELECT coalesce(t.bid_micro, t.price_micro) AS bid, coalesce(t.ask_micro, t.price_micro) AS ask, m.status, t.price_at
+         FROM market_tokens t JOIN markets m ON m.id = t.market_id WHERE t.token_id = $1 FOR SHARE OF m`,
+        [o.token_id],
+      );
+      const q = quotes[0];
+      if (!q || q.status !== 'active' || q.bid === null || q.ask === null) return false;
+      if (q.price_at === null || new Date(q.price_at).getTime() < this.freshSince(now).getTime()) return false;
+      const price = crossingPrice(o.side, o.limit_price_micro, { bidMicro: q.bid, askMicro: q.ask });
+      if (price === null) return false;
+      const remaining = o.size_micro - o.filled_size_micro;
+      const release = o.side === 'BUY' ? o.reserved_cash_micro : o.reserved_shares_micro;
+      await this.fillIn(tx, o.user_id, o.id, o.side, o.token_id, o.market_id, o.outcome, remaining, price, now, release, o.position_id);
+      return true;
+    });
+    if (done) this.hooks.committed();
+    return done;
+  }
+
+  /** GTD orders past expiresAt: expired, reservation released (run each sync, so expiry is as precise as the sync interval). */
+  async expireDue(now: Date): Promise<number> {
+    const due = await this.db.query<{ id: string }>(`SELECT id FROM orders WHERE state IN ${OPEN} AND expires_at <= $1 ORDER BY expires_at`, [now]);
+    let n = 0;
+    for (const { id } of due) if (await this.close(id, 'expired', 'expiresAt passed', now)) n += 1;
+    return n;
+  }
+
+  /** Resting orders of markets that closed, resolved or were voided: cancelled, reservations released. */
+  async cancelClosedMarkets(now: Date): Promise<number> {
+    const dead = await this.db.query<{ id: string; status: string }>(
+      `SELECT o.id, m.status FROM orders o JOIN markets m ON m.id = o.market_id WHERE o.state IN ${OPEN} AND m.status <> 'active'`,
+    );
+    let n = 0;
+    for (const { id, status } of dead) if (await this.close(id, 'cancelled', `market ${status}`, now)) n += 1;
+    return n;
+  }
+
+  /** Every open order of an account, cancelled (after the account is deleted: its books stay, its orders stop). */
+  async cancelAllOf(userId: string, reason: string, now: Date): Promise<number> {
+    const open = await this.db.query<{ id: string }>(`SELECT id FROM orders WHERE user_id = $1 AND state IN ${OPEN}`, [userId]);
+    let n = 0;
+    for (const { id } of open) if (await this.close(id, 'cancelled', reason, now)) n += 1;
+    return n;
+  }
+
+  /** The after-sync work: close what must close first (so no fill runs on a closed market), then fill what crossed. */
+  async afterSync(now: Date): Promise<{ cancelled: number; expired: number; filled: number }> {
+    const cancelled = await this.cancelClosedMarkets(now);
+    const expired = await this.expireDue(now);
+    const filled = await this.fillCrossed(now);
+    return { cancelled, expired, filled };
+  }
+
+  /** Ends an open order with `state`, releasing its reservation; undefined when it was no longer open. */
+  private async close(id: string, state: 'cancelled' | 'expired', reason: string, now: Date): Promise<OrderRow | undefined> {
+    return this.db.transaction(async (tx) => {
+      const rows = await tx.query<OrderRow>(`SELECT * FROM orders WHERE id = $1 AND state IN ${OPEN} FOR UPDATE`, [id]);
+      const o = rows[0];
+      if (!o) return undefined;
+      if (o.reserved_cash_micro > 0n) await tx.query('UPDATE users SET reserved_micro = reserved_micro - $2 WHERE id = $1', [o.user_id, o.reserved_cash_micro]);
+      if (o.reserved_shares_micro > 0n)
+        await tx.query('UPDATE positions SET reserved_micro = reserved_micro - $2 WHERE id = $1', [o.position_id, o.reserved_shares_micro]);
+      await tx.query(`UPDATE orders SET state = $2, reason = $3, reserved_cash_micro = 0, reserved_shares_micro = 0, updated_at = $4 WHERE id = $1`, [
+        id,
+        state,
+        reason,
+        now,
+      ]);
+      return (await this.byId(tx, id))!;
+    });
+  }
+
+  private async reserve(tx: Queryable, userId: string, id: string, side: OrderSide, tokenId: string, size: Micro): Promise<void> {
+    if (side === 'BUY') {
+      const ok = await tx.query('UPDATE users SET reserved_micro = reserved_micro + $2 WHERE id = $1 AND balance_micro - reserved_micro >= $2 RETURNING id', [
+        userId,
+        size,
+      ]);
+      if (!ok[0]) throw new AppError('INSUFFICIENT_BALANCE', `Insufficient available balance to reserve ${fromMicro(size)} dollars.`, insufficientHint);
+      await tx.query('UPDATE orders SET reserved_cash_micro = $2 WHERE id = $1', [id, size]);
+      return;
+    }
+    const pos = await tx.query<{ id: string }>(
+      `UPDATE positions SET reserved_micro = reserved_micro + $3
+       WHERE user_id = $1 AND token_id = $2 AND NOT is_closed AND quantity_micro - reserved_micro >= $3 RETURNING id`,
+      [userId, tokenId, size],
+    );
+    if (!pos[0]) throw sharesShort(size);
+    await tx.query('UPDATE orders SET reserved_shares_micro = $2, position_id = $3 WHERE id = $1', [id, size, pos[0].id]);
+  }
+
+  /**
+   * Fills `remaining` of an order at `price` inside `tx`, first releasing `release` of its reservation (a resting
+   * order consumes what it held). Buys run paper_trade's statement and hooks; sells run sell_position's path.
+   */
+  private async fillIn(
+    tx: Queryable,
+    userId: string,
+    id: string,
+    side: OrderSide,
+    tokenId: string,
+    marketId: string,
+    outcome: 'YES' | 'NO',
+    remaining: Micro,
+    price: Micro,
+    now: Date,
+    release: Micro,
+    positionId: string | null = null,
+  ): Promise<void> {
+    let shares: Micro;
+    let cash: Micro;
+    if (side === 'BUY') {
+      if (release > 0n) await tx.query('UPDATE users SET reserved_micro = reserved_micro - $2 WHERE id = $1', [userId, release]);
+      const fill = buyFill(remaining, price);
+      const rows = await tx.query<{ market_ok: boolean; balance_micro: bigint | null; position_id: string | null }>(BUY_STATEMENT, [
+        userId,
+        marketId,
+        tokenId,
+        remaining.toString(),
+        fill.quantityMicro.toString(),
+        fill.priceMicro.toString(),
+        outcome,
+        now,
+        randomUUID(),
+        randomUUID(),
+      ]);
+      const row = rows[0]!;
+      if (!row.market_ok) throw marketClosed('closed');
+      if (row.balance_micro === null)
+        throw new AppError('INSUFFICIENT_BALANCE', `Insufficient available balance for a ${fromMicro(remaining)} dollar buy.`, insufficientHint);
+      await this.hooks.afterTrade(tx, {
+        userId,
+        side: 'BUY',
+        marketId,
+        tokenId,
+        quantityMicro: fill.quantityMicro,
+        cashMicro: remaining,
+        realizedPnlMicro: 0n,
+        at: now,
+      });
+      shares = fill.quantityMicro;
+      cash = remaining;
+    } else {
+      let pos = positionId;
+      if (pos === null) {
+        const held = await tx.query<{ id: string }>('SELECT id FROM positions WHERE user_id = $1 AND token_id = $2 AND NOT is_closed', [userId, tokenId]);
+        if (!held[0]) throw sharesShort(remaining);
+        pos = held[0].id;
+      }
+      const { fill } = await this.trading.sellIn(tx, userId, pos, remaining, price, now, release);
+      shares = fill.quantityMicro;
+      cash = fill.proceedsMicro;
+    }
+    await tx.query(
+      `UPDATE orders SET state = 'filled', filled_size_micro = size_micro, filled_shares_micro = filled_shares_micro + $2,
+         filled_cash_micro = filled_cash_micro + $3, reserved_cash_micro = 0, reserved_shares_micro = 0, updated_at = $4 WHERE id = $1`,
+      [id, shares, cash, now],
+    );
+  }
+
+  private freshSince(now: Date): Date {
+    return new Date(now.getTime() - this.maxAgeS * 1000);
+  }
+
+  private async byId(q: Queryable, id: string): Promise<OrderRow | undefined> {
+    return (await q.query<OrderRow>('SELECT * FROM orders WHERE id = $1', [id]))[0];
+  }
+
+  private async byClientId(q: Queryable, userId: string, clientOrderId: string): Promise<OrderRow | undefined> {
+    return (await q.query<OrderRow>('SELECT * FROM orders WHERE user_id = $1 AND client_order_id = $2', [userId, clientOrderId]))[0];
+  }
+}
+
+const insufficientHint = { hint: 'Read get_balance (available = balance − reserved); cancel resting buy orders or use a smaller size.' };
+
+function sharesShort(size: Micro): AppError {
+  return new AppError('VALIDATION_ERROR', `Not enough unreserved shares of this token to sell ${fromMicro(size)}.`, {
+    hint: 'Read get_portfolio; shares held by resting sell orders are reserved until those orders fill or are cancelled.',
+  });
+}
+
+function marketClosed(status: string): AppError {
+  return new AppError('MARKET_CLOSED', `This market is ${status}; it no longer trades.`, {
+    hint: 'Search for an active market with search_prediction_markets.',
+  });
+}
+
+function toView(r: OrderRow) {
+  return {
+    id: r.id,
+    clientOrderId: r.client_order_id,
+    marketId: r.market_id,
+    tokenId: r.token_id,
+    outcome: r.outcome,
+    side: r.side,
+    limitPrice: fromMicro(r.limit_price_micro),
+    size: fromMicro(r.size_micro),
+    timeInForce: r.time_in_force,
+    expiresAt: r.expires_at ? new Date(r.expires_at).toISOString() : null,
+    state: r.state,
+    filledSize: fromMicro(r.filled_size_micro),
+    filledShares: fromMicro(r.filled_shares_micro),
+    filledCash: fromMicro(r.filled_cash_micro),
+    avgFillPrice: r.filled_shares_micro > 0n ? fromMicro((r.filled_cash_micro * 1_000_000n) / r.filled_shares_micro) : null,
+    reservedCash: fromMicro(r.reserved_cash_micro),
+    reservedShares: fromMicro(r.reserved_shares_micro),
+    reason: r.reason,
+    createdAt: new Date(r.created_at).toISOString(),
+    updatedAt: new Date(r.updated_at).toISOString(),
+  };
+}

@@ -1,0 +1,148 @@
+import { z } from 'zod';
+import { defineMethod } from '../registry/method';
+import { requirePrincipal } from '../registry/context';
+import { Dollars, Probability, SpendAmount } from './common-schemas';
+
+const STATES = ['open', 'partially_filled', 'filled', 'cancelled', 'expired', 'rejected'] as const;
+
+const OrderId = z.string().min(1).max(100).describe('Order ID (Order.id) from place_order or list_orders.');
+
+const Order = z
+  .object({
+    id: z.string().describe('Order ID.'),
+    clientOrderId: z.string().nullable().describe('Your clientOrderId, or null.'),
+    marketId: z.string().describe('Market of the token.'),
+    tokenId: z.string().describe('Outcome token traded.'),
+    outcome: z.enum(['YES', 'NO']).describe('YES or NO token.'),
+    side: z.enum(['BUY', 'SELL']).describe('BUY or SELL.'),
+    limitPrice: Probability.describe('Worst price accepted: a buy pays at most this, a sell receives at least this.'),
+    size: z.number().describe('Dollars to spend (BUY) or shares to sell (SELL).'),
+    timeInForce: z.enum(['GTC', 'GTD', 'IOC', 'FOK']).describe('How long the order lives.'),
+    expiresAt: z.iso.datetime().nullable().describe('When a GTD order expires; null otherwise.'),
+    state: z.enum(STATES).describe('open (resting), partially_filled, filled, cancelled, expired or rejected.'),
+    filledSize: z.number().min(0).describe('Part of size filled (dollars for a buy, shares for a sell).'),
+    filledShares: z.number().min(0).describe('Shares bought or sold so far.'),
+    filledCash: Dollars.min(0).describe('Dollars spent (buy) or received (sell) so far.'),
+    avgFillPrice: Probability.nullable().describe('filledCash / filledShares; null before any fill.'),
+    reservedCash: Dollars.min(0).describe('Cash this resting buy holds (0 once it is no longer open).'),
+    reservedShares: z.number().min(0).describe('Shares this resting sell holds (0 once it is no longer open).'),
+    reason: z.string().nullable().describe('Why it was cancelled, expired or rejected; null otherwise.'),
+    createdAt: z.iso.datetime().describe('When it was placed.'),
+    updatedAt: z.iso.datetime().describe('Its last change.'),
+  })
+  .describe('A limit order.');
+
+const EXAMPLE_ORDER = {
+  id: '0b6f6a52-57d4-4c4f-9a0e-6f8b4f0c2d11',
+  clientOrderId: 'my-order-1',
+  marketId: 'sim-0001',
+  tokenId: '71321045679252212594626385532706912750332728571942532289631379312455583992563',
+  outcome: 'YES' as const,
+  side: 'BUY' as const,
+  limitPrice: 0.55,
+  size: 50,
+  timeInForce: 'GTC' as const,
+  expiresAt: null,
+  state: 'open' as const,
+  filledSize: 0,
+  filledShares: 0,
+  filledCash: 0,
+  avgFillPrice: null,
+  reservedCash: 50,
+  reservedShares: 0,
+  reason: null,
+  createdAt: '2026-11-25T10:00:00.000Z',
+  updatedAt: '2026-11-25T10:00:00.000Z',
+};
+
+export const placeOrder = defineMethod({
+  name: 'place_order',
+  area: 'Trading',
+  summary: 'Place a limit order (buy or sell) that fills now or rests until the price reaches it',
+  description:
+    'Places a limit order on one outcome token. BUY: size is dollars to spend, limitPrice the highest price per share; SELL: size is ' +
+    'shares of your open position in that token, limitPrice the lowest price. If the live ask (buy) or bid (sell) already reaches the limit ' +
+    'the whole order fills now at that price, like paper_trade / sell_position. Otherwise: GTC rests until filled or cancelled, GTD until ' +
+    'expiresAt (checked at each market sync), IOC is cancelled and FOK rejected with nothing changed. A resting buy reserves its dollars and a ' +
+    'resting sell its shares (get_balance shows reserved and available); it fills when a synced price crosses its limit, at that price or better, ' +
+    'and is cancelled if its market closes or resolves. clientOrderId (unique per account): a repeat returns the first order and places nothing. ' +
+    'Errors: INSUFFICIENT_BALANCE (available cash short), VALIDATION_ERROR (shares short, GTD without expiresAt), MARKET_CLOSED (400); NOT_FOUND ' +
+    '(404, unknown token); PRICE_UNAVAILABLE (503, IOC/FOK with no fresh price); RATE_LIMITED.',
+  auth: 'key',
+  limit: 'trade',
+  input: z.object({
+    tokenId: z.string().min(1).max(200).describe('Token to trade: outcomeTokens[].tokenId of a market.'),
+    side: z.enum(['BUY', 'SELL']).describe('BUY spends dollars; SELL sells shares you hold.'),
+    limitPrice: z.number().gt(0).max(1).describe('Limit price per share, (0, 1], at most 6 decimals.'),
+    size: SpendAmount.describe('Dollars to spend (BUY) or shares to sell (SELL), > 0, at most 6 decimals.'),
+    timeInForce: z.enum(['GTC', 'GTD', 'IOC', 'FOK']).default('GTC').describe('GTC (default), GTD (needs expiresAt), IOC or FOK.'),
+    expiresAt: z.iso.datetime().optional().describe('For GTD only: when the order expires (UTC, in the future).'),
+    clientOrderId: z.string().min(1).max(64).optional().describe('Your own id, unique per account; a repeat returns the first order.'),
+  }),
+  output: z.object({ order: Order }),
+  rest: { method: 'POST', path: '/api/orders' },
+  annotations: { title: 'Place a limit order', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  errors: ['INSUFFICIENT_BALANCE', 'MARKET_CLOSED', 'NOT_FOUND', 'PRICE_UNAVAILABLE', 'RATE_LIMITED'],
+  examples: [
+    {
+      input: { tokenId: EXAMPLE_ORDER.tokenId, side: 'BUY', limitPrice: 0.55, size: 50, timeInForce: 'GTC', clientOrderId: 'my-order-1' },
+      output: { order: EXAMPLE_ORDER },
+    },
+  ],
+  handler: async (ctx, input) => ({ order: await ctx.services.orders.place(requirePrincipal(ctx).userId, input, ctx.clock.now()) }),
+});
+
+export const cancelOrder = defineMethod({
+  name: 'cancel_order',
+  area: 'Trading',
+  summary: 'Cancel one of your resting orders',
+  description:
+    'Cancels an open order and releases what it reserved (cash of a buy, shares of a sell). Errors: NOT_FOUND (404, no such order of yours); ' +
+    'CONFLICT (409) when it is no longer open (filled, cancelled, expired or rejected): read it with get_order.',
+  auth: 'key',
+  limit: 'trade',
+  input: z.object({ id: OrderId }),
+  output: z.object({ order: Order }),
+  rest: { method: 'POST', path: '/api/orders/:id/cancel' },
+  annotations: { title: 'Cancel an order', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  errors: ['NOT_FOUND', 'CONFLICT', 'RATE_LIMITED'],
+  handler: async (ctx, input) => ({ order: await ctx.services.orders.cancel(requirePrincipal(ctx).userId, input.id, ctx.clock.now()) }),
+});
+
+export const getOrder = defineMethod({
+  name: 'get_order',
+  area: 'Trading',
+  summary: 'Read one of your orders',
+  description: 'One order of yours with its state, fills and reservation. Free to call. Errors: NOT_FOUND (404).',
+  auth: 'key',
+  limit: 'api',
+  input: z.object({ id: OrderId }),
+  output: z.object({ order: Order }),
+  rest: { method: 'GET', path: '/api/orders/:id' },
+  annotations: { title: 'Get an order', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  errors: ['NOT_FOUND'],
+  handler: async (ctx, input) => ({ order: await ctx.services.orders.get(requirePrincipal(ctx).userId, input.id) }),
+});
+
+export const listOrders = defineMethod({
+  name: 'list_orders',
+  area: 'Trading',
+  summary: 'List your orders, newest first',
+  description:
+    'Your orders, newest first, optionally only those in one state (open for the resting ones). limit 1..100 (default 50); pass nextCursor as ' +
+    'cursor for the next page (null on the last). Free to call. Errors: VALIDATION_ERROR (400) for a bad state, limit or cursor.',
+  auth: 'key',
+  limit: 'api',
+  input: z.object({
+    state: z.enum(STATES).optional().describe('Only orders in this state.'),
+    limit: z.number().int().min(1).max(100).default(50).describe('Orders per page, 1..100 (default 50).'),
+    cursor: z.string().min(1).max(600).optional().describe('nextCursor of the previous page (opaque); omit for the first page.'),
+  }),
+  output: z.object({
+    orders: z.array(Order).describe('Orders, newest first.'),
+    nextCursor: z.string().nullable().describe('Pass as cursor for the next page; null when this is the last page.'),
+  }),
+  rest: { method: 'GET', path: '/api/orders' },
+  annotations: { title: 'List orders', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  handler: async (ctx, input) => ctx.services.orders.list(requirePrincipal(ctx).userId, input),
+});

@@ -1,0 +1,123 @@
+import fc from 'fast-check';
+import { backends } from '../../support/backends';
+import { registerAgent, startTestApp, type TestApp } from '../../support/app';
+import { ControlledPrices, resolveMarket, seedMarket, type SeededMarket } from '../../support/markets';
+import { auditLedger } from '../../../src/domain/audit/ledger-audit';
+import { AppError } from '../../../src/errors/app-error';
+import { toMicro } from '../../../src/domain/money/micro';
+
+type Op =
+  | { kind: 'place'; side: 'BUY' | 'SELL'; token: 0 | 1; limit: number; size: number; tif: 'GTC' | 'GTD' | 'IOC' | 'FOK'; ttlS: number }
+  | { kind: 'cancel'; pick: number }
+  | { kind: 'price'; token: 0 | 1; bid: number; spread: number }
+  | { kind: 'trade'; token: 0 | 1; amount: number }
+  | { kind: 'time'; s: number }
+  | { kind: 'resolve' };
+
+const cents = (lo: number, hi: number) => fc.integer({ min: lo, max: hi }).map((n) => n / 100);
+const token = fc.constantFrom(0 as const, 1 as const);
+const opArb: fc.Arbitrary<Op> = fc.oneof(
+  {
+    weight: 6,
+    arbitrary: fc.record({
+      kind: fc.constant('place' as const),
+      side: fc.constantFrom('BUY' as const, 'SELL' as const),
+      token,
+      limit: cents(1, 99),
+      size: fc.integer({ min: 1, max: 400_000_000 }).map((n) => n / 1e6),
+      tif: fc.constantFrom('GTC' as const, 'GTD' as const, 'IOC' as const, 'FOK' as const),
+      ttlS: fc.integer({ min: 1, max: 120 }),
+    }),
+  },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('cancel' as const), pick: fc.nat() }) },
+  { weight: 4, arbitrary: fc.record({ kind: fc.constant('price' as const), token, bid: cents(1, 97), spread: cents(0, 2) }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('trade' as const), token, amount: fc.integer({ min: 1, max: 300 }) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('time' as const), s: fc.integer({ min: 1, max: 90 }) }) },
+  { weight: 1, arbitrary: fc.constant({ kind: 'resolve' as const }) },
+);
+
+describe.each(backends())('order invariants on $name', (backend) => {
+  let t: TestApp;
+  const prices = new ControlledPrices();
+  beforeAll(async () => {
+    t = await startTestApp(backend, { prices });
+  });
+  afterAll(async () => t.close());
+
+  async function quote(tokenId: string, bid: number, ask: number, at: number) {
+    prices.set(tokenId, bid, ask);
+    await t.services.db.query(
+      `UPDATE market_tokens SET bid_micro = $2::bigint, ask_micro = $3::bigint, price_micro = ($2::bigint + $3::bigint) / 2, price_at = $4 WHERE token_id = $1`,
+      [tokenId, toMicro(bid), toMicro(ask), new Date(at)],
+    );
+  }
+
+  test('any sequence of place, cancel, price change, trade, expiry and resolution keeps available >= 0, each reservation released once, the audit green', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(opArb, { minLength: 1, maxLength: 20 }), async (ops) => {
+        const agent = await registerAgent(t);
+        const m: SeededMarket = await seedMarket(t.services.db);
+        const tokens = [m.yes, m.no];
+        let now = Date.now();
+        await quote(m.yes, 0.5, 0.51, now);
+        await quote(m.no, 0.48, 0.49, now);
+        let resolved = false;
+        const placed: string[] = [];
+        const { orders, trading } = t.services;
+        for (const op of ops) {
+          try {
+            if (op.kind === 'place') {
+              const o = await orders.place(
+                agent.id,
+                {
+                  tokenId: tokens[op.token]!,
+                  side: op.side,
+                  limitPrice: op.limit,
+                  size: op.size,
+                  timeInForce: op.tif,
+                  ...(op.tif === 'GTD' ? { expiresAt: new Date(now + op.ttlS * 1000).toISOString() } : {}),
+                },
+                new Date(now),
+              );
+              placed.push(o.id);
+            } else if (op.kind === 'cancel' && placed.length) {
+              await orders.cancel(agent.id, placed[op.pick % placed.length]!, new Date(now));
+            } else if (op.kind === 'price') {
+              await quote(tokens[op.token]!, op.bid, Math.min(op.bid + op.spread, 0.99), now);
+              await orders.afterSync(new Date(now));
+            } else if (op.kind === 'trade') {
+              await trading.buy(
+                agent.id,
+                { marketId: m.id, marketSlug: m.slug, tokenId: tokens[op.token]!, outcome: op.token === 0 ? 'YES' : 'NO', amount: op.amount },
+                new Date(now),
+              );
+            } else if (op.kind === 'time') {
+              now += op.s * 1000;
+              await orders.afterSync(new Date(now));
+            } else if (op.kind === 'resolve' && !resolved) {
+              resolved = true;
+              await resolveMarket(t.services.db, m.id, 'YES');
+              await orders.afterSync(new Date(now));
+              await t.services.settlement.runOnce(new Date(now));
+            }
+          } catch (err) {
+            // Refusals (short cash or shares, closed market, not open) are expected; anything else is a defect.
+            if (!(err instanceof AppError) || err.status >= 500) throw err;
+          }
+          const cash = await t.services.accounts.cash(agent.id);
+          expect(cash.available).toBeGreaterThanOrEqual(0);
+          expect(toMicro(cash.reserved) + toMicro(cash.available)).toBe(toMicro(cash.balance));
+        }
+        // Every order that left the open states holds nothing; the open ones hold exactly what the account and positions reserve.
+        const held = await t.services.db.query<{ n: bigint }>(
+          `SELECT count(*) AS n FROM orders WHERE user_id = $1 AND state NOT IN ('open', 'partially_filled') AND (reserved_cash_micro <> 0 OR reserved_shares_micro <> 0)`,
+          [agent.id],
+        );
+        expect(held[0]!.n).toBe(0n);
+        const report = await auditLedger(t.services.db);
+        expect(report.violations).toEqual([]);
+      }),
+      { numRuns: backend.name === 'pglite' ? 25 : 15 },
+    );
+  });
+});
