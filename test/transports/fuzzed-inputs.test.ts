@@ -139,7 +139,9 @@ describe.each(backends().filter((b) => b.name === 'pglite'))('generated bad inpu
     if (surface === 'rest') {
       const rest = method.rest!;
       const obj = input && typeof input === 'object' && !Array.isArray(input) ? (input as Json) : {};
-      const path = rest.path.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(String(obj[name] ?? 'x')));
+      // A path segment is cut to 2,000 characters (still far past any id's limit): a URL past Node's 16 kB header
+      // limit is refused by the HTTP parser (431) before the service sees it, as the GET query is cut below.
+      const path = rest.path.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(String(obj[name] ?? 'x').slice(0, 2000)));
       let req;
       if (rest.method === 'GET') {
         const query = new URLSearchParams();
