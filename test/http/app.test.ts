@@ -58,8 +58,8 @@ describe.each(backends())('HTTP behaviour on $name', (backend) => {
 
   test('when a handler fails unexpectedly, then 500 INTERNAL without internals, and X-Request-Id finds the log line', async () => {
     const a = await registerAgent(t);
-    const original = t.services.accounts.balance.bind(t.services.accounts);
-    t.services.accounts.balance = async () => {
+    const original = t.services.accounts.cash.bind(t.services.accounts);
+    t.services.accounts.cash = async () => {
       throw new Error('relation "secret_table" does not exist at SELECT * FROM users');
     };
     try {
@@ -74,7 +74,7 @@ describe.each(backends())('HTTP behaviour on $name', (backend) => {
       expect(line).toBeDefined();
       expect(JSON.stringify(line)).toContain('secret_table');
     } finally {
-      t.services.accounts.balance = original;
+      t.services.accounts.cash = original;
     }
   });
 
