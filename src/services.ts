@@ -22,6 +22,8 @@ import { SettlementService } from './domain/trading/settlement-service';
 import { createTrackRecord } from './domain/track-record';
 import { CommunityMarketService } from './domain/community/community-market-service';
 import { CommunityTradingService } from './domain/community/community-trading-service';
+import { EventLog } from './domain/events/event-log';
+import { EventFeed } from './domain/events/event-feed';
 import { createRateLimiter, type RateLimiter } from './limits/rate-limiter';
 
 /** Everything the process holds, built once per process (or per test app): what a handler reaches through
@@ -97,6 +99,8 @@ export function createServices(args: {
     settlement,
     trackRecord: createTrackRecord({ db, tradeHooks, accounts, deletion: accountDeletion, settings: accountSettings }),
     community: new CommunityMarketService(db, communityTrading),
+    events: new EventLog(db),
+    eventFeed: new EventFeed(log),
     communityTrading,
     stoppers: [],
   };

@@ -48,6 +48,9 @@ export async function startService(
   // Each account's equity once an hour, at the prices this sync mirrored (get_portfolio_history); after settlement,
   // so a market resolved in this sync is counted as its payout, not as a position.
   services.marketSync.afterSync.push((now) => services.portfolioHistory.snapshot(now));
+  // Wake-ups of committed account events (SSE, webhooks, A2A tasks), from this process and every other.
+  await services.eventFeed.start((channel, onPayload, onResumed) => db.listen(channel, onPayload, onResumed));
+  services.stoppers.push(() => services.eventFeed.stop());
   services.stoppers.push(() => services.marketSync.stop());
   services.stoppers.push(() => services.idempotency.close());
   if (opts.background !== false) await services.marketSync.start();

@@ -116,6 +116,72 @@ export class Database implements Queryable {
     return client;
   }
 
+  /**
+   * Hears every NOTIFY on `channel` once it commits, from this process and every other on the same database.
+   * On PostgreSQL a session of its own holds the LISTEN and is reopened (with backoff) when it drops; NOTIFYs sent
+   * while it was down are lost, so `onResumed` is called after each reconnect for listeners to catch up from the
+   * source of truth. Returns a function that stops listening.
+   */
+  async listen(channel: string, onPayload: (payload: string) => void, onResumed: () => void = () => {}): Promise<() => Promise<void>> {
+    if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`not a channel name: ${channel}`);
+    if (this.embedded) return this.embedded.listen(channel, onPayload);
+    let stopped = false;
+    let client: Client | undefined;
+    let pending = false; // one reopen at a time: a drop fires both 'error' and 'end'
+    let delay = 100;
+    const lost = (c: Client) => {
+      if (client === c) client = undefined;
+      schedule();
+    };
+    const schedule = () => {
+      if (stopped || pending) return;
+      pending = true;
+      setTimeout(() => {
+        open()
+          .then(() => {
+            pending = false;
+            delay = 100;
+            onResumed();
+          })
+          .catch(() => {
+            pending = false;
+            delay = Math.min(delay * 2, 5000);
+            schedule();
+          });
+      }, delay).unref();
+    };
+    const open = async (): Promise<void> => {
+      const holder: { c?: Client } = {};
+      const c = await this.sessionClient(() => {
+        if (holder.c) lost(holder.c);
+      });
+      holder.c = c;
+      c.on('notification', (n) => {
+        if (n.channel === channel) onPayload(n.payload ?? '');
+      });
+      try {
+        await c.query(`LISTEN ${channel}`);
+      } catch (err) {
+        await c.end().catch(() => {});
+        throw err;
+      }
+      if (stopped) await c.end().catch(() => {});
+      else client = c;
+    };
+    try {
+      await open();
+    } catch (err) {
+      stopped = true;
+      throw err;
+    }
+    return async () => {
+      stopped = true;
+      const c = client;
+      client = undefined;
+      await c?.end().catch(() => {});
+    };
+  }
+
   async pendingMigrations(): Promise<boolean> {
     return this.dataSource.showMigrations();
   }

@@ -18,6 +18,8 @@ export interface EmbeddedPostgres {
   pgConfig: Record<string, unknown>;
   /** The whole database as one tar image, which `seed.image` of another openPglite starts from. */
   dump: () => Promise<Blob>;
+  /** LISTEN on the embedded database: `onPayload` hears every NOTIFY on `channel` that commits, from any connection. */
+  listen: (channel: string, onPayload: (payload: string) => void) => Promise<() => Promise<void>>;
   close: () => Promise<void>;
 }
 
@@ -55,6 +57,7 @@ export async function openPglite(dataDir: string, log: Logger, seed: EmbeddedSee
   return {
     pgConfig: { ...pgConfig },
     dump: () => pglite.dumpDataDir('none'),
+    listen: (channel, onPayload) => pglite.listen(channel, onPayload),
     close: async () => {
       await pglite.close();
       releaseLock();

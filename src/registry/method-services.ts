@@ -18,6 +18,8 @@ import type { TrackRecord } from '../domain/track-record';
 import type { CommunityTradingService } from '../domain/community/community-trading-service';
 import type { CommunityMarketService } from '../domain/community/community-market-service';
 import type { MarketService } from '../market-data/market-service';
+import type { EventLog } from '../domain/events/event-log';
+import type { EventFeed } from '../domain/events/event-feed';
 
 /**
  * What a handler, the invoke pipeline and the transports reach through ctx.services: owned here, in terms of
@@ -56,6 +58,10 @@ export interface MethodServices {
   community: CommunityMarketService;
   /** The community markets' LMSR market makers: quotes, buys, sells, price history, settlement. */
   communityTrading: CommunityTradingService;
+  /** Every account's ordered event log (orders, trades, settlements, notifications, balance). */
+  events: EventLog;
+  /** Wakes subscribers (SSE, webhooks, A2A tasks) when an account's events commit, in any process. */
+  eventFeed: EventFeed;
   /** Set by the sessions module: signs a person in after registration (isAgent false). */
   signInAfterRegistration?: SignInAfterRegistration;
 }

@@ -14,6 +14,7 @@ import { AccountDeletion1700000000013 } from './1700000000013-account-deletion';
 import { CommunityPools1700000000014 } from './1700000000014-community-pools';
 import { PortfolioSnapshots1700000000016 } from './1700000000016-portfolio-snapshots';
 import { Orders1700000000017 } from './1700000000017-orders';
+import { AccountEvents1700000000018 } from './1700000000018-account-events';
 
 /** Every migration, in order. A new one is appended here (no glob: the same list runs from ts and dist). */
 export const MIGRATIONS = [
@@ -33,4 +34,5 @@ export const MIGRATIONS = [
   CommunityPools1700000000014,
   PortfolioSnapshots1700000000016,
   Orders1700000000017,
+  AccountEvents1700000000018,
 ];

@@ -20,7 +20,7 @@ export function wrongPassword(): AppError {
  * trades and settlements reference it, and the audit sums them), and everything personal goes, in one
  * transaction: the email is freed (a unique non-routable placeholder), the display name, agent description,
  * referral code and password are replaced, the API key, every OAuth access token and browser session is
- * revoked, notifications and stored idempotent responses are removed, and the hooks take the account off the
+ * revoked, notifications, the event log and stored idempotent responses are removed, and the hooks take the account off the
  * leaderboards. Open positions stay open and still settle when their markets resolve.
  */
 export class AccountDeletion {
@@ -56,7 +56,7 @@ export class AccountDeletion {
         [userId, hash, deletedEmail(userId), DELETED_NAME, now],
       );
       if (!done[0]) throw wrongPassword();
-      for (const table of ['sessions', 'access_tokens', 'notifications', 'idempotency_keys']) {
+      for (const table of ['sessions', 'access_tokens', 'notifications', 'idempotency_keys', 'account_events']) {
         await tx.query(`DELETE FROM ${table} WHERE user_id = $1`, [userId]);
       }
       for (const hook of this.hooks) await hook(tx, { id: userId, at: now });

@@ -1,0 +1,31 @@
+import type { Queryable } from '../../db/database';
+import type { AccountEventType } from './account-events';
+
+/** One event as every surface shows it; `seq` is a decimal string (SSE ids, webhook ids and cursors are text). */
+export interface AccountEvent {
+  seq: string;
+  type: AccountEventType;
+  data: Record<string, unknown>;
+  createdAt: string;
+}
+
+/** Reads an account's event log, the source of truth for resuming (SSE Last-Event-ID, webhooks, A2A tasks). */
+export class EventLog {
+  constructor(private readonly db: Queryable) {}
+
+  /** Up to `limit` events after `afterSeq`, oldest first. */
+  async after(userId: string, afterSeq: bigint, limit: number): Promise<AccountEvent[]> {
+    const rows = await this.db.query<{ seq: bigint; type: AccountEventType; data: Record<string, unknown>; created_at: Date }>(
+      'SELECT seq, type, data, created_at FROM account_events WHERE user_id = $1 AND seq > $2 ORDER BY seq LIMIT $3',
+      [userId, afterSeq.toString(), limit],
+      'account_events_after',
+    );
+    return rows.map((r) => ({ seq: r.seq.toString(), type: r.type, data: r.data, createdAt: new Date(r.created_at).toISOString() }));
+  }
+
+  /** The account's last committed seq (0 before its first event). */
+  async latest(userId: string): Promise<bigint> {
+    const rows = await this.db.query<{ seq: bigint | null }>('SELECT max(seq) AS seq FROM account_events WHERE user_id = $1', [userId]);
+    return rows[0]?.seq ?? 0n;
+  }
+}
