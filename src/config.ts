@@ -64,6 +64,24 @@ const ConfigSchema = z
      * with BASE_URL unset the address from X-Forwarded-Host / X-Forwarded-Proto (else Forwarded, RFC 7239).
      */
     TRUST_PROXY: z.coerce.number().int().min(0).max(10).optional(),
+    /**
+     * Lets outbound calls to user-supplied URLs (webhooks) reach loopback, private, link-local and metadata
+     * addresses. Off by default: on, anyone who can register a URL can make the service call its own network.
+     */
+    OUTBOUND_ALLOW_PRIVATE: z.stringbool().default(false),
+    /**
+     * Seconds between a webhook delivery's attempts, after the first: one retry per entry (with up to 20% added at
+     * random), then the delivery is failed. The default retries for about 27 hours.
+     */
+    WEBHOOK_RETRY_SCHEDULE_S: z
+      .string()
+      .regex(/^\d+(\.\d+)?(,\d+(\.\d+)?)*$/, 'comma-separated seconds, e.g. 5,300,1800')
+      .default('5,300,1800,7200,18000,36000,36000')
+      .transform((s) => s.split(',').map(Number)),
+    /** Bound on one webhook attempt, connection to last byte of the answer. */
+    WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+    /** Webhook endpoints one account may register. */
+    WEBHOOK_MAX_ENDPOINTS: z.coerce.number().int().min(1).max(100).default(5),
     LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
     SUPPORT_EMAIL: z.email().default('support@example.com'),
   })

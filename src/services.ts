@@ -25,6 +25,10 @@ import { CommunityTradingService } from './domain/community/community-trading-se
 import { EventLog } from './domain/events/event-log';
 import { EventFeed } from './domain/events/event-feed';
 import { createRateLimiter, type RateLimiter } from './limits/rate-limiter';
+import { WebhookEndpoints } from './domain/webhooks/webhook-endpoints';
+import { WebhookDeliveries } from './domain/webhooks/webhook-deliveries';
+import { WebhookService } from './webhooks/webhook-service';
+import { DeliveryWorker } from './webhooks/delivery-worker';
 
 /** Everything the process holds, built once per process (or per test app): what a handler reaches through
  * ctx.services (MethodServices, owned by the registry) and what only the process needs (the feed, the sync job). */
@@ -35,6 +39,8 @@ export interface Services extends MethodServices {
   /** The mirror job; tests drive it with runOnce(). */
   marketSync: MarketSync;
   tradeHooks: TradeHooks;
+  /** Sends webhook deliveries; started with the background work, or driven by tests with runOnce(). */
+  webhookWorker: DeliveryWorker;
   /** Extra readiness checks (market feed status) for GET /ready. */
   readiness?: () => Promise<Record<string, { status: string; ok: boolean }>>;
   /** Background work to stop on shutdown (sync jobs, timers). */
@@ -72,6 +78,15 @@ export function createServices(args: {
       .cancelAllOf(userId, 'account deleted', clock.now())
       .catch((err) => log.error("cancelling a deleted account's orders failed", { error: String(err) }));
   });
+  const eventFeed = new EventFeed(log);
+  const webhookDeliveries = new WebhookDeliveries(db);
+  const webhookWorker = new DeliveryWorker(webhookDeliveries, eventFeed, clock, log, {
+    schedule: config.WEBHOOK_RETRY_SCHEDULE_S,
+    timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+    allowPrivate: config.OUTBOUND_ALLOW_PRIVATE,
+  });
+  // A deleted account's webhooks go with it (and everything queued for them), in the deletion's transaction.
+  accountDeletion.onDelete((tx, account) => WebhookEndpoints.deleteAllOf(tx, account.id));
   return {
     config,
     db,
@@ -100,7 +115,9 @@ export function createServices(args: {
     trackRecord: createTrackRecord({ db, tradeHooks, accounts, deletion: accountDeletion, settings: accountSettings }),
     community: new CommunityMarketService(db, communityTrading),
     events: new EventLog(db),
-    eventFeed: new EventFeed(log),
+    eventFeed,
+    webhooks: new WebhookService(new WebhookEndpoints(db), webhookDeliveries, config, () => webhookWorker.kick()),
+    webhookWorker,
     communityTrading,
     stoppers: [],
   };

@@ -53,7 +53,12 @@ export async function startService(
   services.stoppers.push(() => services.eventFeed.stop());
   services.stoppers.push(() => services.marketSync.stop());
   services.stoppers.push(() => services.idempotency.close());
-  if (opts.background !== false) await services.marketSync.start();
+  services.stoppers.push(() => services.webhookWorker.stop());
+  if (opts.background !== false) {
+    await services.marketSync.start();
+    // Webhook deliveries: woken by the event feed, polling each second for retries (tests drive it with runOnce()).
+    services.webhookWorker.start();
+  }
   const app = createApp(services, { validateOutput: opts.validateOutput, webDir: opts.webDir });
   return {
     app,
