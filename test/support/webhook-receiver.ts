@@ -8,8 +8,8 @@ export interface Received {
   json: { type: string; seq: string; timestamp: string; data: Record<string, unknown> };
 }
 
-/** What the receiver does with one request: answer a status, or never answer (a hung receiver). */
-export type Answer = number | 'hang';
+/** What the receiver does with one request: answer a status (at once or after a while), or never answer (a hung receiver). */
+export type Answer = number | 'hang' | { status: number; afterMs: number };
 
 /**
  * A webhook receiver for tests: an HTTP server on 127.0.0.1 that records every request and answers with what
@@ -34,7 +34,9 @@ export async function startReceiver(): Promise<{
       received.push(r);
       const a = decide(r, received.length - 1);
       if (a === 'hang') return;
-      res.writeHead(a, { 'content-type': 'text/plain' }).end('ok');
+      const reply = (status: number) => res.writeHead(status, { 'content-type': 'text/plain' }).end('ok');
+      if (typeof a === 'number') reply(a);
+      else setTimeout(() => reply(a.status), a.afterMs);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
