@@ -4,6 +4,7 @@ import { registerAgent, startTestApp, type TestApp } from '../support/app';
 import { mcpCall, rpcCall } from '../support/rpc';
 import { startReceiver } from '../support/webhook-receiver';
 import { appendEvent, type AccountEventType } from '../../src/domain/events/account-events';
+import { WebhookDeliveries } from '../../src/domain/webhooks/webhook-deliveries';
 
 const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -262,6 +263,51 @@ describe.each(backends())('webhooks on $name', (backend) => {
     } while (cursor);
     expect(seen).toEqual(['5', '4', '3', '2', '1']);
     expect((await t.api.get(`/api/webhooks/${webhook.id}/deliveries?cursor=nonsense`).set(bearer(a.apiKey))).status).toBe(400);
+  });
+
+  test('when the worker runs in the background, then a committed event is delivered on its wake, without waiting for the poll', async () => {
+    const a = await registerAgent(t);
+    await register(a.apiKey);
+    t.services.webhookWorker.start();
+    try {
+      await sleep(50); // its first sweep
+      // Three events one after the other, each there well before the next once-a-second poll could have found it.
+      const latencies: number[] = [];
+      for (let i = 1; i <= 3; i++) {
+        const started = Date.now();
+        await append(t, a.id, 'order.filled', { orderId: `o${i}` });
+        await rx.waitFor(i, 5000);
+        latencies.push(Date.now() - started);
+      }
+      expect(rx.received.map((r) => [r.json.type, r.json.seq])).toEqual([
+        ['order.filled', '1'],
+        ['order.filled', '2'],
+        ['order.filled', '3'],
+      ]);
+      expect(Math.max(...latencies)).toBeLessThan(300);
+    } finally {
+      await t.services.webhookWorker.stop();
+    }
+  });
+
+  test('when a process took a delivery and died before recording it, then another sends it once the lease has run out', async () => {
+    const a = await registerAgent(t);
+    const { webhook } = await register(a.apiKey);
+    await append(t, a.id, 'trade');
+    // The other process: it queues the event and takes the delivery for 300 ms, then is gone.
+    const other = new WebhookDeliveries(t.services.db);
+    await other.enqueueAll(new Date());
+    const now = new Date();
+    const taken = await other.claim(now, 10, new Date(now.getTime() + 300));
+    expect(taken.map((c) => c.seq)).toEqual(['1']);
+    await run(); // leased: not sent
+    expect(rx.received).toHaveLength(0);
+    await sleep(350);
+    await run();
+    expect(rx.received).toHaveLength(1);
+    const [d] = (await deliveries(a.apiKey, webhook.id)).deliveries;
+    // The lost attempt has no record; the one that went out is number 2.
+    expect(d).toMatchObject({ state: 'succeeded', attempts: [expect.objectContaining({ n: 2, status: 200 })] });
   });
 
   test('when another account asks for a webhook, then it is not found; and an account may register only so many', async () => {
