@@ -25,12 +25,11 @@ const LAYERS = [
   { name: 'market-data', paths: ['market-data/'] },
   // Webhook delivery: the worker that sends account events to registered URLs, and the service its methods call.
   { name: 'webhooks', paths: ['webhooks/'] },
-  // Outbound HTTP to user-supplied URLs through the SSRF guard; below the senders, above the domain (which sends nothing).
-  { name: 'outbound', paths: ['outbound/'] },
   { name: 'domain', paths: ['domain/'] },
   // Credentials, sessions, tokens and the authenticator; the domain's accounts hash passwords and keys with it.
   { name: 'auth', paths: ['auth/'] },
   { name: 'limits', paths: ['limits/'] },
+  { name: 'outbound', paths: ['outbound/'] },
   { name: 'db', paths: ['db/'] },
   { name: 'base', paths: ['errors/', 'config.ts', 'logger.ts', 'clock.ts'] },
 ];

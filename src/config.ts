@@ -65,10 +65,15 @@ const ConfigSchema = z
      */
     TRUST_PROXY: z.coerce.number().int().min(0).max(10).optional(),
     /**
-     * Lets outbound calls to user-supplied URLs (webhooks) reach loopback, private, link-local and metadata
-     * addresses. Off by default: on, anyone who can register a URL can make the service call its own network.
+     * Lets webhooks and A2A push notifications go to loopback, private and link-local addresses (src/outbound/): for
+     * tests and private networks only; unset, such targets are refused at registration and at delivery.
      */
-    OUTBOUND_ALLOW_PRIVATE: z.stringbool().default(false),
+    OUTBOUND_ALLOW_PRIVATE: z
+      .enum(['true', 'false', '1', '0'])
+      .default('false')
+      .transform((v) => v === 'true' || v === '1'),
+    /** How long one outbound delivery may take, connect to last byte. */
+    OUTBOUND_TIMEOUT_MS: positiveInt(10000),
     /**
      * Seconds between a webhook delivery's attempts, after the first: one retry per entry (with up to 20% added at
      * random), then the delivery is failed. The default retries for about 27 hours.
@@ -78,8 +83,6 @@ const ConfigSchema = z
       .regex(/^\d+(\.\d+)?(,\d+(\.\d+)?)*$/, 'comma-separated seconds, e.g. 5,300,1800')
       .default('5,300,1800,7200,18000,36000,36000')
       .transform((s) => s.split(',').map(Number)),
-    /** Bound on one webhook attempt, connection to last byte of the answer. */
-    WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
     /** Webhook endpoints one account may register. */
     WEBHOOK_MAX_ENDPOINTS: z.coerce.number().int().min(1).max(100).default(5),
     LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),

@@ -29,6 +29,7 @@ import { WebhookEndpoints } from './domain/webhooks/webhook-endpoints';
 import { WebhookDeliveries } from './domain/webhooks/webhook-deliveries';
 import { WebhookService } from './webhooks/webhook-service';
 import { DeliveryWorker } from './webhooks/delivery-worker';
+import type { Resolve } from './outbound/guarded-post';
 
 /** Everything the process holds, built once per process (or per test app): what a handler reaches through
  * ctx.services (MethodServices, owned by the registry) and what only the process needs (the feed, the sync job). */
@@ -55,6 +56,8 @@ export function createServices(args: {
   registry: Registry;
   limiter?: RateLimiter;
   prices?: PriceService;
+  /** Name resolution of outbound calls (webhooks); tests stub it to play DNS rebinding. Default: the system's. */
+  resolve?: Resolve;
 }): Services {
   const { config, db, log, clock, registry } = args;
   const marketData = createMarketData({ config, db, log, clock, prices: args.prices });
@@ -82,8 +85,9 @@ export function createServices(args: {
   const webhookDeliveries = new WebhookDeliveries(db);
   const webhookWorker = new DeliveryWorker(webhookDeliveries, eventFeed, clock, log, {
     schedule: config.WEBHOOK_RETRY_SCHEDULE_S,
-    timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+    timeoutMs: config.OUTBOUND_TIMEOUT_MS,
     allowPrivate: config.OUTBOUND_ALLOW_PRIVATE,
+    resolve: args.resolve,
   });
   // A deleted account's webhooks go with it (and everything queued for them), in the deletion's transaction.
   accountDeletion.onDelete((tx, account) => WebhookEndpoints.deleteAllOf(tx, account.id));
@@ -116,7 +120,7 @@ export function createServices(args: {
     community: new CommunityMarketService(db, communityTrading),
     events: new EventLog(db),
     eventFeed,
-    webhooks: new WebhookService(new WebhookEndpoints(db), webhookDeliveries, config, () => webhookWorker.kick()),
+    webhooks: new WebhookService(new WebhookEndpoints(db), webhookDeliveries, config, () => webhookWorker.kick(), args.resolve),
     webhookWorker,
     communityTrading,
     stoppers: [],

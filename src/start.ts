@@ -8,6 +8,7 @@ import { createApp } from './http/app';
 import { systemClock, type Clock } from './registry/context';
 import type { RateLimiter } from './limits/rate-limiter';
 import type { PriceService } from './domain/trading/price-service';
+import type { Resolve } from './outbound/guarded-post';
 
 export interface RunningService {
   app: Express;
@@ -26,13 +27,24 @@ export async function startService(
     limiter?: RateLimiter;
     background?: boolean;
     prices?: PriceService;
+    /** Name resolution of outbound calls (webhooks); tests stub it. */
+    resolve?: Resolve;
     /** The built web app (default dist/web); null: plain server-rendered pages. */
     webDir?: string | null;
   } = {},
 ): Promise<RunningService> {
   const registry = buildRegistry();
   const db = opts.db ?? (await openDatabase(config, log));
-  const services = createServices({ config, db, log, clock: opts.clock ?? systemClock, registry, limiter: opts.limiter, prices: opts.prices });
+  const services = createServices({
+    config,
+    db,
+    log,
+    clock: opts.clock ?? systemClock,
+    registry,
+    limiter: opts.limiter,
+    prices: opts.prices,
+    resolve: opts.resolve,
+  });
   // The market mirror: what it resolves gets settled; unless tests drive it by hand (background: false,
   // then services.marketSync.runOnce()), it syncs once before serving, so the first request finds markets.
   // Resting orders first: those of markets that closed are cancelled (releasing their shares) before settlement

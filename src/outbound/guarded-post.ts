@@ -1,18 +1,10 @@
 import http from 'node:http';
 import https from 'node:https';
-import dns from 'node:dns';
-import net from 'node:net';
+import { lookup as dnsLookup } from 'node:dns/promises';
 import type { LookupFunction } from 'node:net';
+import ipaddr from 'ipaddr.js';
 
-/**
- * Outbound HTTP to URLs users supply (webhooks), guarded against server-side request forgery: a target must be
- * http(s) without credentials and every address it is reached at must be public. The address is checked where the
- * socket connects (the `lookup` the request uses), so a name that resolved to a public address when it was
- * registered and to a private one now (DNS rebinding) is refused at the connection.
- *
- * Stand-in written against the API of the shared guard announced for src/outbound/ (same names and signatures);
- * when that lands, it replaces this file.
- */
+/** A target the service will not send to: a bad URL, or an address that is not public. Nothing was sent. */
 export class OutboundRefused extends Error {
   constructor(
     readonly code: 'ADDRESS_NOT_ALLOWED' | 'INVALID_URL',
@@ -23,46 +15,40 @@ export class OutboundRefused extends Error {
   }
 }
 
-export interface GuardOptions {
-  allowPrivate: boolean;
-  timeoutMs: number;
-  /** Name resolution (default dns.lookup); tests stub it to play DNS rebinding. */
-  lookup?: LookupFunction;
+export interface ResolvedAddress {
+  address: string;
+  family: 4 | 6;
 }
 
-/** Loopback, private, shared, link-local (cloud metadata), multicast, reserved and unspecified ranges. */
-const BLOCKED = new net.BlockList();
-for (const [addr, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const)
-  BLOCKED.addSubnet(addr, prefix, 'ipv4');
-for (const [addr, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['64:ff9b::', 96],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['ff00::', 8],
-] as const)
-  BLOCKED.addSubnet(addr, prefix, 'ipv6');
+/** Name resolution; injectable so tests can play a DNS server that changes its answer (rebinding). */
+export type Resolve = (hostname: string) => Promise<ResolvedAddress[]>;
 
-/** Whether an address may be connected to; an IPv4-mapped IPv6 address is judged as its IPv4 address. */
+export interface OutboundOptions {
+  /** The operator's OUTBOUND_ALLOW_PRIVATE: loopback, private and link-local targets are allowed (tests, private networks). */
+  allowPrivate: boolean;
+  /** The whole exchange, connect to last byte. */
+  timeoutMs: number;
+  resolve?: Resolve;
+}
+
+export interface OutboundResponse {
+  status: number;
+  /** The first MAX_BODY bytes of the answer, as text (kept for the delivery's attempt log). */
+  body: string;
+}
+
+const MAX_BODY = 4096;
+
+const systemResolve: Resolve = async (hostname) => (await dnsLookup(hostname, { all: true, verbatim: true })) as ResolvedAddress[];
+
+/**
+ * Only public unicast addresses: not loopback, private (RFC 1918, unique-local), link-local (which holds the cloud
+ * metadata address 169.254.169.254), carrier-grade NAT, multicast, reserved or translated ranges. An IPv4-mapped IPv6
+ * address counts as the IPv4 address it carries.
+ */
 export function isPublicAddress(address: string): boolean {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return isPublicAddress(mapped[1]!);
-  const family = net.isIP(address);
-  if (family === 0) return false;
-  return !BLOCKED.check(address, family === 4 ? 'ipv4' : 'ipv6');
+  if (!ipaddr.isValid(address)) return false;
+  return ipaddr.process(address).range() === 'unicast';
 }
 
 function parseTarget(url: string): URL {
@@ -70,90 +56,87 @@ function parseTarget(url: string): URL {
   try {
     u = new URL(url);
   } catch {
-    throw new OutboundRefused('INVALID_URL', 'Not a valid absolute URL.');
+    throw new OutboundRefused('INVALID_URL', 'url is not an absolute URL.');
   }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new OutboundRefused('INVALID_URL', 'Only http and https URLs are allowed.');
-  if (u.username || u.password) throw new OutboundRefused('INVALID_URL', 'URLs with credentials are not allowed.');
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new OutboundRefused('INVALID_URL', 'url must be http or https.');
+  if (u.username || u.password) throw new OutboundRefused('INVALID_URL', 'url must not carry credentials.');
   return u;
 }
 
-const hostOf = (u: URL) => u.hostname.replace(/^\[(.*)\]$/, '$1');
-
-function refusedAddress(host: string, address: string): OutboundRefused {
-  const shown = host === address ? address : `${host} (${address})`;
-  return new OutboundRefused('ADDRESS_NOT_ALLOWED', `${shown} is a loopback, private, link-local or reserved address.`);
+/** The URL's host as a bare address when it is an IP literal (URL keeps IPv6 in brackets). */
+function literalAddress(u: URL): string | undefined {
+  const host = u.hostname.replace(/^\[(.*)\]$/, '$1');
+  return ipaddr.isValid(host) ? host : undefined;
 }
 
-function resolveAll(lookup: LookupFunction, host: string): Promise<Array<{ address: string; family: number }>> {
-  return new Promise((resolve, reject) => {
-    lookup(host, { all: true }, (err, addresses) => {
-      if (err) reject(new OutboundRefused('INVALID_URL', `${host} does not resolve.`));
-      else resolve(addresses as unknown as Array<{ address: string; family: number }>);
-    });
-  });
+async function allowedAddresses(u: URL, opts: OutboundOptions): Promise<ResolvedAddress[]> {
+  const literal = literalAddress(u);
+  const found = literal
+    ? [{ address: literal, family: (ipaddr.parse(literal).kind() === 'ipv6' ? 6 : 4) as 4 | 6 }]
+    : await (opts.resolve ?? systemResolve)(u.hostname).catch(() => {
+        throw new OutboundRefused('INVALID_URL', `url's host ${u.hostname} does not resolve.`);
+      });
+  const allowed = opts.allowPrivate ? found : found.filter((a) => isPublicAddress(a.address));
+  if (!allowed.length) throw new OutboundRefused('ADDRESS_NOT_ALLOWED', `url's host ${u.hostname} is not a public address; the service does not send there.`);
+  return allowed;
 }
 
-/** Registration-time check: an http(s) URL without credentials whose every address is allowed. */
-export async function checkTargetUrl(url: string, allowPrivate: boolean, lookup: LookupFunction = dns.lookup): Promise<void> {
-  const u = parseTarget(url);
-  if (allowPrivate) return;
-  const host = hostOf(u);
-  const addresses = net.isIP(host) ? [{ address: host, family: net.isIP(host) }] : await resolveAll(lookup, host);
-  if (addresses.length === 0) throw new OutboundRefused('INVALID_URL', `${host} does not resolve.`);
-  for (const a of addresses) if (!isPublicAddress(a.address)) throw refusedAddress(host, a.address);
+/** At registration: the URL is well formed and its host resolves to an address the service may send to. */
+export async function checkTargetUrl(url: string, opts: Pick<OutboundOptions, 'allowPrivate' | 'resolve'>): Promise<void> {
+  await allowedAddresses(parseTarget(url), { ...opts, timeoutMs: 0 });
 }
-
-/** A lookup that hands the socket only allowed addresses (the address actually connected to is checked). */
-function guardedLookup(lookup: LookupFunction): LookupFunction {
-  return (hostname, options, callback) => {
-    lookup(hostname, options, (err, address, family) => {
-      if (err) return callback(err, address, family);
-      const list = Array.isArray(address) ? (address as Array<{ address: string }>) : [{ address: address as string }];
-      const bad = list.find((a) => !isPublicAddress(a.address));
-      if (bad) return callback(refusedAddress(hostname, bad.address), address, family);
-      callback(null, address, family);
-    });
-  };
-}
-
-/** Largest answer body read; the rest is dropped (a webhook's answer is only its status). */
-const MAX_ANSWER_BYTES = 64 * 1024;
 
 /**
- * POSTs `body` to `url`; resolves with the answer's status and (first 64 KiB of) body, whatever the status.
- * Throws OutboundRefused for a refused target, another Error for a network failure or when `timeoutMs` passes.
+ * POSTs `body` to a URL a user gave, refusing non-public targets on the address actually connected to: the name is
+ * resolved once, only allowed addresses are offered to the socket (so a DNS answer that changed since registration —
+ * rebinding — cannot reach inside), and the connected peer is checked once more. No redirects are
+ * followed and no proxy from the environment is used.
  */
-export async function guardedPost(url: string, body: string, headers: Record<string, string>, opts: GuardOptions): Promise<{ status: number; body: string }> {
+export async function guardedPost(url: string, body: string, headers: Record<string, string>, opts: OutboundOptions): Promise<OutboundResponse> {
   const u = parseTarget(url);
-  const host = hostOf(u);
-  if (!opts.allowPrivate && net.isIP(host) && !isPublicAddress(host)) throw refusedAddress(host, host);
-  const lookup = opts.allowPrivate ? (opts.lookup ?? dns.lookup) : guardedLookup(opts.lookup ?? dns.lookup);
+  const addresses = await allowedAddresses(u, opts);
+  const lookup: LookupFunction = (_hostname, options, callback) => {
+    if (options.all) callback(null, addresses);
+    else callback(null, addresses[0]!.address, addresses[0]!.family);
+  };
   const client = u.protocol === 'https:' ? https : http;
-  return new Promise((resolve, reject) => {
+  return new Promise<OutboundResponse>((resolve, reject) => {
     const req = client.request(
       u,
       {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body).toString(), ...headers },
         lookup,
         agent: false,
-        signal: AbortSignal.timeout(opts.timeoutMs),
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body).toString(), ...headers },
       },
       (res) => {
         const chunks: Buffer[] = [];
         let size = 0;
         res.on('data', (c: Buffer) => {
-          if (size < MAX_ANSWER_BYTES) chunks.push(c);
+          if (size < MAX_BODY) chunks.push(c);
           size += c.length;
         });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8').slice(0, MAX_ANSWER_BYTES) }));
-        res.on('error', reject);
+        res.on('end', () => {
+          clearTimeout(timer);
+          resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).subarray(0, MAX_BODY).toString('utf8') });
+        });
+        res.on('error', (err) => {
+          clearTimeout(timer);
+          reject(err);
+        });
       },
     );
-    req.on('error', (err: Error) => {
-      if (err instanceof OutboundRefused) reject(err);
-      else if (err.name === 'AbortError' || err.name === 'TimeoutError') reject(new Error(`timed out after ${opts.timeoutMs} ms`));
-      else reject(err);
+    const timer = setTimeout(() => req.destroy(new Error(`no answer within ${opts.timeoutMs} ms`)), opts.timeoutMs);
+    req.on('socket', (socket) => {
+      socket.once('connect', () => {
+        const peer = socket.remoteAddress;
+        if (!opts.allowPrivate && (!peer || !isPublicAddress(peer)))
+          req.destroy(new OutboundRefused('ADDRESS_NOT_ALLOWED', `connected to ${peer ?? 'an unknown address'}, which is not public.`));
+      });
+    });
+    req.on('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
     });
     req.end(body);
   });

@@ -2,7 +2,7 @@ import type { Clock } from '../clock';
 import type { Logger } from '../logger';
 import type { EventFeed } from '../domain/events/event-feed';
 import type { ClaimedDelivery, WebhookDeliveries } from '../domain/webhooks/webhook-deliveries';
-import { guardedPost, OutboundRefused } from '../outbound/guarded-post';
+import { guardedPost, OutboundRefused, type Resolve } from '../outbound/guarded-post';
 import { signedHeaders, webhookBody, webhookMessageId } from './signing';
 
 export interface DeliveryWorkerOptions {
@@ -10,6 +10,8 @@ export interface DeliveryWorkerOptions {
   schedule: readonly number[];
   timeoutMs: number;
   allowPrivate: boolean;
+  /** Name resolution (default the system's); tests stub it. */
+  resolve?: Resolve;
   /** How often due retries and missed events are looked for (at most a second). */
   pollMs?: number;
   /** Deliveries in flight at once in this process (each to a different endpoint). */
@@ -158,6 +160,7 @@ export class DeliveryWorker {
         {
           allowPrivate: this.opts.allowPrivate,
           timeoutMs: this.opts.timeoutMs,
+          resolve: this.opts.resolve,
         },
       );
       status = res.status;

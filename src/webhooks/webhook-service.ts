@@ -3,7 +3,7 @@ import { AppError } from '../errors/app-error';
 import type { AccountEventType } from '../domain/events/account-events';
 import type { WebhookEndpoints, WebhookView } from '../domain/webhooks/webhook-endpoints';
 import type { DeliveryState, DeliveryView, WebhookDeliveries } from '../domain/webhooks/webhook-deliveries';
-import { checkTargetUrl, OutboundRefused } from '../outbound/guarded-post';
+import { checkTargetUrl, OutboundRefused, type Resolve } from '../outbound/guarded-post';
 
 /**
  * What the webhook methods call: registration (after the SSRF check of the URL), listing, deletion, secret rotation,
@@ -15,11 +15,12 @@ export class WebhookService {
     private readonly deliveries: WebhookDeliveries,
     private readonly config: Pick<Config, 'OUTBOUND_ALLOW_PRIVATE' | 'WEBHOOK_MAX_ENDPOINTS'>,
     private readonly onQueued: () => void = () => {},
+    private readonly resolve?: Resolve,
   ) {}
 
   async create(userId: string, input: { url: string; types?: AccountEventType[]; description?: string }, now: Date): Promise<WebhookView & { secret: string }> {
     try {
-      await checkTargetUrl(input.url, this.config.OUTBOUND_ALLOW_PRIVATE);
+      await checkTargetUrl(input.url, { allowPrivate: this.config.OUTBOUND_ALLOW_PRIVATE, resolve: this.resolve });
     } catch (err) {
       if (!(err instanceof OutboundRefused)) throw err;
       if (err.code === 'ADDRESS_NOT_ALLOWED') {

@@ -5,7 +5,7 @@ import { appendEvent } from '../../src/domain/events/account-events';
 
 const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const CONFIG = { OUTBOUND_ALLOW_PRIVATE: 'true', WEBHOOK_RETRY_SCHEDULE_S: '1,1', WEBHOOK_TIMEOUT_MS: 2000 };
+const CONFIG = { OUTBOUND_ALLOW_PRIVATE: 'true', WEBHOOK_RETRY_SCHEDULE_S: '1,1', OUTBOUND_TIMEOUT_MS: 2000 };
 
 describeOnPostgres('webhook deliveries across processes on $name', (backend) => {
   let one: TestApp;
