@@ -63,8 +63,8 @@ export const createWebhook = defineMethod({
     'cancelled, expired; trades; settlements; notifications; balance changes), or only the `types` you list. Each delivery is a POST of ' +
     'JSON {type, seq, timestamp, data} with headers webhook-id (stable per event and webhook: dedupe on it), webhook-timestamp and ' +
     'webhook-signature, verifiable with the `standardwebhooks` libraries and the returned secret (shown only once). Events go out one at a ' +
-    'time in seq order; a non-2xx answer or no answer within 10 s is retried with backoff (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h), then ' +
-    'the delivery fails; 410 Gone disables the webhook. At most 5 webhooks per account. Errors: ADDRESS_NOT_ALLOWED (400: the URL resolves ' +
+    'time in seq order; a non-2xx answer or no answer within 10 s is retried with backoff (by default 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, ' +
+    '10 h), then the delivery fails; 410 Gone disables the webhook. At most 5 webhooks per account (by default). Errors: ADDRESS_NOT_ALLOWED (400: the URL resolves ' +
     'to a loopback, private, link-local or metadata address), VALIDATION_ERROR (400: not an http(s) URL, credentials in it, a name that ' +
     'does not resolve), CONFLICT (409: the limit is reached).',
   auth: 'key',

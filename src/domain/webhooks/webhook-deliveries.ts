@@ -178,22 +178,20 @@ export class WebhookDeliveries {
       [now, limit, leaseUntil],
       'webhook_deliveries_claim',
     );
-    return rows
-      .map((r) => ({
-        id: r.id,
-        endpointId: r.endpoint_id,
-        userId: r.user_id,
-        seq: r.seq.toString(),
-        type: r.type,
-        attempt: r.attempts,
-        tries: r.tries,
-        leaseToken: r.lease_token,
-        url: r.url,
-        secrets: r.previous_secret && r.previous_secret_until && new Date(r.previous_secret_until) > now ? [r.secret, r.previous_secret] : [r.secret],
-        data: r.data,
-        createdAt: new Date(r.event_at).toISOString(),
-      }))
-      .sort((a, b) => (a.endpointId < b.endpointId ? -1 : a.endpointId > b.endpointId ? 1 : 0));
+    return rows.map((r) => ({
+      id: r.id,
+      endpointId: r.endpoint_id,
+      userId: r.user_id,
+      seq: r.seq.toString(),
+      type: r.type,
+      attempt: r.attempts,
+      tries: r.tries,
+      leaseToken: r.lease_token,
+      url: r.url,
+      secrets: r.previous_secret && r.previous_secret_until && new Date(r.previous_secret_until) > now ? [r.secret, r.previous_secret] : [r.secret],
+      data: r.data,
+      createdAt: new Date(r.event_at).toISOString(),
+    }));
   }
 
   /**
