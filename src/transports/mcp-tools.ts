@@ -1,4 +1,4 @@
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/server';
 import { onSurface, type AnyMethod } from '../registry/method';
 import type { Registry } from '../registry/registry';
 import type { CallInfo } from '../registry/context';
@@ -60,10 +60,10 @@ function withIdempotencyKey(method: AnyMethod, schema: JsonSchema): JsonSchema {
 
 /**
  * The method's output schema, or the error body. Error results carry the error body as structuredContent,
- * and the TypeScript SDK client (1.x, including 1.32) checks structuredContent against outputSchema even
- * when isError is true (modelcontextprotocol/typescript-sdk#1943), so an exact schema would turn every
- * tool error into a client-side schema failure that hides our code and hint. `$defs` stay at the root so
- * their `#/$defs/...` references still resolve.
+ * and the 1.x TypeScript SDK client (including 1.32, still common among 2025-era clients) checks
+ * structuredContent against outputSchema even when isError is true (modelcontextprotocol/typescript-sdk#1943;
+ * the v2 client skips error results), so an exact schema would turn every tool error into a client-side schema
+ * failure that hides our code and hint. `$defs` stay at the root so their `#/$defs/...` references still resolve.
  */
 function admittingErrors(output: JsonSchema, error: JsonSchema): JsonSchema {
   const { $defs, ...success } = output;
