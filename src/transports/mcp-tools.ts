@@ -1,4 +1,4 @@
-import type { CallToolResult, Tool } from '@modelcontextprotocol/server';
+import { ProtocolError, ProtocolErrorCode, type CallToolResult, type Tool } from '@modelcontextprotocol/server';
 import { onSurface, type AnyMethod } from '../registry/method';
 import type { Registry } from '../registry/registry';
 import type { CallInfo } from '../registry/context';
@@ -96,9 +96,14 @@ export function toolCaller(deps: InvokeDeps, tools: McpTools) {
 
   return async (name: string, args: Record<string, unknown> | undefined, requestCall: CallInfo): Promise<ToolOutcome> => {
     const method = tools.byName.get(name);
+    // An unknown tool is a protocol error, not a tool result (MCP tools spec, "Error Handling", 2025-06-18 onwards):
+    // -32602, with our code and hint in the error data.
     if (!method) {
-      const err = new AppError('ENDPOINT_NOT_FOUND', `No tool named ${name}.`, { hint: 'Call tools/list for the tools this server offers.' });
-      return { result: errorResult(err, requestCall) };
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`, {
+        code: 'ENDPOINT_NOT_FOUND',
+        hint: 'Call tools/list for the tools this server offers.',
+        docs: `${requestCall.address.origin}/llms-full.txt`,
+      });
     }
     // Each call gets its own CallInfo: an idempotency key belongs to one call of a batch, not to all of them.
     const call: CallInfo = { ...requestCall };

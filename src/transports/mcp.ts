@@ -18,6 +18,14 @@ const FORWARDED_HEADERS = ['accept', 'content-type', 'last-event-id'];
 type RpcId = string | number | null;
 
 /**
+ * The JSON-RPC code of every error this endpoint answers for the service (a refused credential, an unavailable
+ * database): since 2026-07-28 MCP reserves -32020..-32099 for its own errors (-32042 is URL elicitation, -32022 an
+ * unsupported version), where the service's JSON-RPC codes (-32041 UNAUTHORIZED…) would be misread. The stable code
+ * is in `error.data.code`, as on every other surface.
+ */
+const SERVICE_ERROR = -32000;
+
+/**
  * MCP over Streamable HTTP at /mcp, stateless (no Mcp-Session-Id; any gateway process can answer any request), on
  * the v2 SDK (@modelcontextprotocol/server), for both protocol eras on the same endpoint:
  * - 2026-07-28 (a `_meta` envelope on every request, `server/discover`, no initialize): the SDK's createMcpHandler,
@@ -83,7 +91,7 @@ export function mcpRouter(deps: InvokeDeps): Router {
   /** 401 (or 403 for a missing scope) with the authenticator's challenge, which names /mcp's resource metadata. */
   const refuseCredential = (res: Response, err: AppError, id: RpcId) => {
     for (const [name, value] of Object.entries(err.headers ?? {})) res.setHeader(name, value);
-    sendRpcError(res, err.status, id, err.rpcCode, err.message, { code: err.code, hint: err.hint, httpStatus: err.status });
+    sendRpcError(res, err.status, id, SERVICE_ERROR, err.message, { code: err.code, hint: err.hint, httpStatus: err.status });
   };
 
   const handle = async (req: Request, res: Response) => {
@@ -126,7 +134,7 @@ export function mcpRouter(deps: InvokeDeps): Router {
       }
       if (res.headersSent) return void res.end();
       for (const [name, value] of Object.entries(appErr.headers ?? {})) res.setHeader(name, value);
-      sendRpcError(res, appErr.status, id, appErr.rpcCode, appErr.message, { ...appErr.toBody(call.requestId), httpStatus: appErr.status });
+      sendRpcError(res, appErr.status, id, SERVICE_ERROR, appErr.message, { ...appErr.toBody(call.requestId), httpStatus: appErr.status });
     }
   };
 
