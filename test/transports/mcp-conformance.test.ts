@@ -93,7 +93,9 @@ const NOT_APPLICABLE_2025: Record<string, string> = {
   'resources-subscribe': NO_RESOURCES,
   'resources-unsubscribe': NO_RESOURCES,
   ...Object.fromEntries(
-    Object.entries(NOT_APPLICABLE_2026).filter(([s]) => s.startsWith('tools-call-') || s.startsWith('resources-') || s.startsWith('prompts-') || s === 'json-schema-2020-12'),
+    Object.entries(NOT_APPLICABLE_2026).filter(
+      ([s]) => s.startsWith('tools-call-') || s.startsWith('resources-') || s.startsWith('prompts-') || s === 'json-schema-2020-12',
+    ),
   ),
 };
 

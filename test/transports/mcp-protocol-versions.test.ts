@@ -178,7 +178,11 @@ describe.each(backends())('MCP protocol versions at /mcp on $name', (backend) =>
 
   test('when a 2026-07-28 request names another method or tool in its Mcp-Method / Mcp-Name header than in its body, then HTTP 400 with HeaderMismatch -32020 and nothing runs', async () => {
     const agent = await registerAgent(t, 'Mismatch');
-    const wrongName = await modern('tools/call', { name: 'get_balance', arguments: {} }, { authorization: `Bearer ${agent.apiKey}`, 'mcp-name': 'delete_account' });
+    const wrongName = await modern(
+      'tools/call',
+      { name: 'get_balance', arguments: {} },
+      { authorization: `Bearer ${agent.apiKey}`, 'mcp-name': 'delete_account' },
+    );
     expect(wrongName.status).toBe(400);
     expect(await wrongName.json()).toMatchObject({ jsonrpc: '2.0', id: 1, error: { code: -32020 } });
     const wrongMethod = await modern('tools/list', {}, { 'mcp-method': 'tools/call' });
@@ -191,7 +195,11 @@ describe.each(backends())('MCP protocol versions at /mcp on $name', (backend) =>
         jsonrpc: '2.0',
         id: 1,
         method: 'tools/call',
-        params: { name: 'list_market_categories', arguments: {}, _meta: { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': {} } },
+        params: {
+          name: 'list_market_categories',
+          arguments: {},
+          _meta: { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': {} },
+        },
       }),
     });
     expect(noName.status).toBe(400);
