@@ -59,6 +59,14 @@ describe.each(backends())('webhooks on $name', (backend) => {
     };
   };
   const run = () => t.services.webhookWorker.runOnce();
+  /**
+   * The account's seq numbering from now on: seq(k) is the k-th event after the last one the log holds (other code,
+   * registration for one, may have written events before the test's own).
+   */
+  const seqFrom = async (userId: string) => {
+    const base = await t.services.events.latest(userId);
+    return (k: number) => String(base + BigInt(k));
+  };
 
   test('when an account event commits, then its webhook gets one POST signed the Standard Webhooks way, which verifies with the secret', async () => {
     const a = await registerAgent(t);
@@ -66,6 +74,7 @@ describe.each(backends())('webhooks on $name', (backend) => {
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
     expect(Buffer.from(secret.slice(6), 'base64')).toHaveLength(32);
     expect(webhook).toMatchObject({ url: rx.url(), state: 'enabled', types: null });
+    const seq = await seqFrom(a.id);
     await append(t, a.id, 'trade', { marketId: 'm1', shares: 12.5 });
     await run();
     expect(rx.received).toHaveLength(1);
@@ -75,7 +84,7 @@ describe.each(backends())('webhooks on $name', (backend) => {
       'webhook-timestamp': String(got.headers['webhook-timestamp']),
       'webhook-signature': String(got.headers['webhook-signature']),
     });
-    expect(verified).toEqual({ type: 'trade', seq: '1', timestamp: expect.any(String), data: { marketId: 'm1', shares: 12.5 } });
+    expect(verified).toEqual({ type: 'trade', seq: seq(1), timestamp: expect.any(String), data: { marketId: 'm1', shares: 12.5 } });
     expect(got.headers['content-type']).toBe('application/json');
     // A body changed in transit, or another secret, does not verify.
     expect(() => new Webhook(secret).verify(got.body.replace('12.5', '13.5'), got.headers as Record<string, string>)).toThrow();
@@ -83,7 +92,7 @@ describe.each(backends())('webhooks on $name', (backend) => {
     expect(() => new Webhook(other).verify(got.body, got.headers as Record<string, string>)).toThrow();
     const list = await deliveries(a.apiKey, webhook.id);
     expect(list.deliveries).toEqual([
-      expect.objectContaining({ seq: '1', type: 'trade', state: 'succeeded', attempts: [expect.objectContaining({ n: 1, status: 200, error: null })] }),
+      expect.objectContaining({ seq: seq(1), type: 'trade', state: 'succeeded', attempts: [expect.objectContaining({ n: 1, status: 200, error: null })] }),
     ]);
     // Nothing more to send: another pass sends nothing.
     await run();
@@ -94,35 +103,37 @@ describe.each(backends())('webhooks on $name', (backend) => {
     const a = await registerAgent(t);
     const all = await register(a.apiKey);
     const trades = await register(a.apiKey, { url: rx.url('/trades'), types: ['trade'] });
+    const seq = await seqFrom(a.id);
     for (let i = 0; i < 6; i++) await append(t, a.id, i % 2 ? 'trade' : 'balance', { i });
     await run();
     const toAll = rx.received.filter((r) => r.path === '/hook').map((r) => r.json.seq);
     const toTrades = rx.received.filter((r) => r.path === '/trades').map((r) => [r.json.seq, r.json.type]);
-    expect(toAll).toEqual(['1', '2', '3', '4', '5', '6']);
+    expect(toAll).toEqual([1, 2, 3, 4, 5, 6].map(seq));
     expect(toTrades).toEqual([
-      ['2', 'trade'],
-      ['4', 'trade'],
-      ['6', 'trade'],
+      [seq(2), 'trade'],
+      [seq(4), 'trade'],
+      [seq(6), 'trade'],
     ]);
     const ids = rx.received.map((r) => String(r.headers['webhook-id']));
     expect(new Set(ids).size).toBe(ids.length);
-    expect(ids).toContain(`msg_${all.webhook.id.replace(/-/g, '')}_3`);
-    expect(ids).toContain(`msg_${trades.webhook.id.replace(/-/g, '')}_4`);
+    expect(ids).toContain(`msg_${all.webhook.id.replace(/-/g, '')}_${seq(3)}`);
+    expect(ids).toContain(`msg_${trades.webhook.id.replace(/-/g, '')}_${seq(4)}`);
   });
 
   test('when the receiver answers 500 then 200, then the delivery is retried after the backoff and succeeds, later events waiting behind it', async () => {
     const a = await registerAgent(t);
     const { webhook } = await register(a.apiKey);
+    const seq = await seqFrom(a.id);
     rx.answer((r, i) => (i === 0 ? 500 : 200));
     await append(t, a.id, 'trade', { n: 1 });
     await append(t, a.id, 'trade', { n: 2 });
     await run();
     // The first failed; the second is held back so the receiver never sees 2 before 1.
-    expect(rx.received.map((r) => r.json.seq)).toEqual(['1']);
+    expect(rx.received.map((r) => r.json.seq)).toEqual([seq(1)]);
     let list = await deliveries(a.apiKey, webhook.id);
     expect(list.deliveries.map((d) => [d.seq, d.state, d.attempts.length])).toEqual([
-      ['2', 'pending', 0],
-      ['1', 'pending', 1],
+      [seq(2), 'pending', 0],
+      [seq(1), 'pending', 1],
     ]);
     expect(list.deliveries[0]!.nextAttemptAt).toBeNull();
     const retryAt = Date.parse(list.deliveries[1]!.nextAttemptAt!);
@@ -134,12 +145,12 @@ describe.each(backends())('webhooks on $name', (backend) => {
     expect(rx.received).toHaveLength(1);
     await sleep(retryAt - Date.now() + 50);
     await run();
-    expect(rx.received.map((r) => r.json.seq)).toEqual(['1', '1', '2']);
+    expect(rx.received.map((r) => r.json.seq)).toEqual([seq(1), seq(1), seq(2)]);
     expect(rx.received[1]!.headers['webhook-id']).toBe(rx.received[0]!.headers['webhook-id']);
     list = await deliveries(a.apiKey, webhook.id);
     expect(list.deliveries.map((d) => [d.seq, d.state])).toEqual([
-      ['2', 'succeeded'],
-      ['1', 'succeeded'],
+      [seq(2), 'succeeded'],
+      [seq(1), 'succeeded'],
     ]);
     expect(list.deliveries[1]!.attempts.map((x) => [x.n, x.status])).toEqual([
       [1, 500],
@@ -171,26 +182,31 @@ describe.each(backends())('webhooks on $name', (backend) => {
 
   test('when a delivery is replayed, then it is sent again with the same webhook-id; fromSeq re-sends events, also from before the webhook', async () => {
     const a = await registerAgent(t);
+    const seq = await seqFrom(a.id);
     await append(t, a.id, 'trade', { before: true });
-    const { webhook } = await register(a.apiKey);
+    // Trades only: replaying from a seq takes the webhook's types too, whatever else the log holds.
+    const { webhook } = await register(a.apiKey, { types: ['trade'] });
     await append(t, a.id, 'trade', { after: true });
     await run();
-    expect(rx.received.map((r) => r.json.seq)).toEqual(['2']);
+    expect(rx.received.map((r) => r.json.seq)).toEqual([seq(2)]);
     const [d] = (await deliveries(a.apiKey, webhook.id)).deliveries;
     const one = await t.api.post(`/api/webhooks/${webhook.id}/replay`).set(bearer(a.apiKey)).send({ deliveryId: d!.id });
     expect(one.status).toBe(200);
     expect(one.body).toEqual({ replayed: 1, nextFromSeq: null });
     await run();
-    expect(rx.received.map((r) => r.json.seq)).toEqual(['2', '2']);
+    expect(rx.received.map((r) => r.json.seq)).toEqual([seq(2), seq(2)]);
     expect(rx.received[1]!.headers['webhook-id']).toBe(rx.received[0]!.headers['webhook-id']);
-    const from = await t.api.post(`/api/webhooks/${webhook.id}/replay`).set(bearer(a.apiKey)).send({ fromSeq: 1 });
+    const from = await t.api
+      .post(`/api/webhooks/${webhook.id}/replay`)
+      .set(bearer(a.apiKey))
+      .send({ fromSeq: Number(seq(1)) });
     expect(from.body).toEqual({ replayed: 2, nextFromSeq: null });
     await run();
-    expect(rx.received.map((r) => r.json.seq)).toEqual(['2', '2', '1', '2']);
+    expect(rx.received.map((r) => r.json.seq)).toEqual([seq(2), seq(2), seq(1), seq(2)]);
     const list = await deliveries(a.apiKey, webhook.id);
     expect(list.deliveries.map((x) => [x.seq, x.state, x.attempts.length])).toEqual([
-      ['2', 'succeeded', 3],
-      ['1', 'succeeded', 1],
+      [seq(2), 'succeeded', 3],
+      [seq(1), 'succeeded', 1],
     ]);
     const bad = await t.api.post(`/api/webhooks/${webhook.id}/replay`).set(bearer(a.apiKey)).send({ fromSeq: 1, deliveryId: d!.id });
     expect(bad.status).toBe(400);
@@ -255,6 +271,7 @@ describe.each(backends())('webhooks on $name', (backend) => {
   test('when deliveries are listed page by page, then the cursor walks every delivery once, newest first', async () => {
     const a = await registerAgent(t);
     const { webhook } = await register(a.apiKey);
+    const seq = await seqFrom(a.id);
     for (let i = 0; i < 5; i++) await append(t, a.id, 'trade');
     await run();
     const seen: string[] = [];
@@ -264,32 +281,34 @@ describe.each(backends())('webhooks on $name', (backend) => {
       seen.push(...page.deliveries.map((d) => d.seq));
       cursor = page.nextCursor;
     } while (cursor);
-    expect(seen).toEqual(['5', '4', '3', '2', '1']);
+    expect(seen).toEqual([5, 4, 3, 2, 1].map(seq));
     expect((await t.api.get(`/api/webhooks/${webhook.id}/deliveries?cursor=nonsense`).set(bearer(a.apiKey))).status).toBe(400);
   });
 
   test('when the worker runs in the background, then it delivers committed events and retries on its own', async () => {
     const a = await registerAgent(t);
     const { webhook } = await register(a.apiKey);
+    const seq = await seqFrom(a.id);
     rx.answer((r, i) => (i === 0 ? 500 : 200));
     t.services.webhookWorker.start();
     try {
       await append(t, a.id, 'order.filled', { orderId: 'o1' });
       await append(t, a.id, 'order.filled', { orderId: 'o2' });
       await rx.waitFor(3, 10_000); // 1 (500), then 1 again after about a second, then 2
-      expect(rx.received.map((r) => r.json.seq)).toEqual(['1', '1', '2']);
+      expect(rx.received.map((r) => r.json.seq)).toEqual([seq(1), seq(1), seq(2)]);
     } finally {
       await t.services.webhookWorker.stop();
     }
     expect((await deliveries(a.apiKey, webhook.id)).deliveries.map((d) => [d.seq, d.state, d.attempts.length])).toEqual([
-      ['2', 'succeeded', 1],
-      ['1', 'succeeded', 2],
+      [seq(2), 'succeeded', 1],
+      [seq(1), 'succeeded', 2],
     ]);
   });
 
   test('when an event commits, then the worker is woken by the event feed and delivers it without waiting for its poll', async () => {
     const a = await registerAgent(t);
     await register(a.apiKey);
+    const seq = await seqFrom(a.id);
     // A worker whose poll comes only once at start and then after a minute: whatever arrives sooner came on a wake.
     const worker = new DeliveryWorker(new WebhookDeliveries(t.services.db), t.services.eventFeed, t.services.clock, t.services.log, {
       schedule: [1],
@@ -308,9 +327,9 @@ describe.each(backends())('webhooks on $name', (backend) => {
         latencies.push(Date.now() - started);
       }
       expect(rx.received.map((r) => [r.json.type, r.json.seq])).toEqual([
-        ['order.filled', '1'],
-        ['order.filled', '2'],
-        ['order.filled', '3'],
+        ['order.filled', seq(1)],
+        ['order.filled', seq(2)],
+        ['order.filled', seq(3)],
       ]);
       expect(Math.max(...latencies)).toBeLessThan(5000);
     } finally {
@@ -321,13 +340,14 @@ describe.each(backends())('webhooks on $name', (backend) => {
   test('when a process took a delivery and died before recording it, then another sends it once the lease has run out', async () => {
     const a = await registerAgent(t);
     const { webhook } = await register(a.apiKey);
+    const seq = await seqFrom(a.id);
     await append(t, a.id, 'trade');
     // The other process: it queues the event and takes the delivery for 300 ms, then is gone.
     const other = new WebhookDeliveries(t.services.db);
     await other.enqueueAll(new Date());
     const now = new Date();
     const taken = await other.claim(now, 10, new Date(now.getTime() + 300));
-    expect(taken.map((c) => c.seq)).toEqual(['1']);
+    expect(taken.map((c) => c.seq)).toEqual([seq(1)]);
     await run(); // leased: not sent
     expect(rx.received).toHaveLength(0);
     await sleep(350);
