@@ -27,6 +27,7 @@ const LAYERS = [
   // Credentials, sessions, tokens and the authenticator; the domain's accounts hash passwords and keys with it.
   { name: 'auth', paths: ['auth/'] },
   { name: 'limits', paths: ['limits/'] },
+  { name: 'outbound', paths: ['outbound/'] },
   { name: 'db', paths: ['db/'] },
   { name: 'base', paths: ['errors/', 'config.ts', 'logger.ts', 'clock.ts'] },
 ];

@@ -64,6 +64,16 @@ const ConfigSchema = z
      * with BASE_URL unset the address from X-Forwarded-Host / X-Forwarded-Proto (else Forwarded, RFC 7239).
      */
     TRUST_PROXY: z.coerce.number().int().min(0).max(10).optional(),
+    /**
+     * Lets webhooks and A2A push notifications go to loopback, private and link-local addresses (src/outbound/): for
+     * tests and private networks only; unset, such targets are refused at registration and at delivery.
+     */
+    OUTBOUND_ALLOW_PRIVATE: z
+      .enum(['true', 'false', '1', '0'])
+      .default('false')
+      .transform((v) => v === 'true' || v === '1'),
+    /** How long one outbound delivery may take, connect to last byte. */
+    OUTBOUND_TIMEOUT_MS: positiveInt(10000),
     LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
     SUPPORT_EMAIL: z.email().default('support@example.com'),
   })
