@@ -108,6 +108,20 @@ export class TaskPushStore {
     return rows.length > 0;
   }
 
+  /** Accounts that have a push cursor (registered a target once): the ones a catch-up re-reads. */
+  async usersWithTargets(): Promise<string[]> {
+    return (await this.db.query<{ user_id: string }>('SELECT user_id FROM a2a_push_cursors')).map((r) => r.user_id);
+  }
+
+  /** How many orders the account has (in one state): ListTasks' totalSize. */
+  async countTasks(userId: string, state?: string): Promise<number> {
+    const rows = await this.db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM orders WHERE user_id = $1 AND ($2::text IS NULL OR state = $2)',
+      [userId, state ?? null],
+    );
+    return rows[0]?.n ?? 0;
+  }
+
   /** Removes an account's targets and cursor (account deletion, inside its transaction). */
   async forget(tx: Queryable, userId: string): Promise<void> {
     await tx.query('DELETE FROM a2a_push_configs WHERE user_id = $1', [userId]);
