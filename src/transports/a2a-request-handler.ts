@@ -27,7 +27,7 @@ import type { CallInfo, Principal } from '../registry/context';
 import type { OrderView } from '../domain/orders/order-service';
 import type { PushTarget } from '../domain/task-push/task-push-store';
 import { checkTargetUrl, OutboundRefused } from '../outbound/guarded-post';
-import { extendedAgentCardOf } from '../documents/agent-card';
+import { agentCardOf, extendedAgentCardOf } from '../documents/agent-card';
 import type { A2aSdk } from '../a2a-tasks/sdk';
 import { TASK_SKILL, TASK_STATE, agentMessage, changeEvents, dataPart, isResting, isTerminal, taskOf, taskStateOf, textPart, versionOf } from '../a2a-tasks/task-view';
 import { isPlainObject, prepareCall } from './rpc-call';
@@ -57,8 +57,10 @@ export interface A2aHandlerDeps extends InvokeDeps {
 export class ServiceA2aHandler implements A2ARequestHandler {
   constructor(private readonly deps: A2aHandlerDeps) {}
 
+  /** The public card (the SDK's v0.3 handler reads its capabilities); at the configured address, which capabilities do not depend on. */
   async getAgentCard(): Promise<SdkAgentCard> {
-    throw new UnsupportedOperationError('The agent card is served at /.well-known/agent-card.json.');
+    const { config } = this.deps.services;
+    return this.deps.sdk.core.AgentCard.fromJSON(agentCardOf(this.deps.services, config.BASE_URL ?? `http://localhost:${config.PORT}`));
   }
 
   async getAuthenticatedExtendedAgentCard(_params: GetExtendedAgentCardRequest, ctx: ServerCallContext): Promise<SdkAgentCard> {
@@ -258,6 +260,8 @@ export class ServiceA2aHandler implements A2ARequestHandler {
               order = now;
               version = versionOf(now);
               for (const ev of changeEvents(order, contextId)) yield ev;
+              timedOut = false;
+              continue;
             }
           }
           timedOut = false;
