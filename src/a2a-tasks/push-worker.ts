@@ -24,9 +24,7 @@ export class TaskPushWorker {
   /** One drain per account at a time; a wake during a drain runs it once more after. */
   private readonly running = new Map<string, { again: boolean; done: Promise<void> }>();
 
-  constructor(
-    private readonly deps: { store: TaskPushStore; orders: OrderService; feed: EventFeed; config: Config; log: Logger },
-  ) {}
+  constructor(private readonly deps: { store: TaskPushStore; orders: OrderService; feed: EventFeed; config: Config; log: Logger }) {}
 
   start(): void {
     if (this.unsubscribe) return;

@@ -1,7 +1,6 @@
 import { createPrivateKey, createPublicKey, type JsonWebKey, type KeyObject } from 'node:crypto';
 import type { Config } from '../config';
 import { loadA2aSdk } from '../a2a-tasks/sdk';
-import type { AgentCard } from './agent-card';
 
 /** Where the public key of the card signature is served (the signature's `jku`). */
 export const CARD_JWKS_PATH = '/.well-known/agent-card-jwks.json';
@@ -41,7 +40,7 @@ export class CardSigner {
     return { keys: [{ ...this.signing.publicJwk, kid: this.signing.kid, alg: this.signing.alg, use: 'sig' }] };
   }
 
-  async sign(card: AgentCard, origin: string): Promise<AgentCard> {
+  async sign<Card extends object>(card: Card, origin: string): Promise<Card & { signatures: Array<{ protected: string; signature: string }> }> {
     const [{ FlattenedSign }, { default: canonicalize }] = await Promise.all([import('jose'), import('canonicalize')]);
     const payload = canonicalize(await canonicalFormOf(card));
     if (payload === undefined) throw new Error('the agent card has no canonical form');
@@ -53,9 +52,9 @@ export class CardSigner {
 }
 
 /** What is signed: the card as the v1.0 schema reads it, empty values and `signatures` removed (A2A §8.4.1). */
-export async function canonicalFormOf(card: AgentCard): Promise<unknown> {
+export async function canonicalFormOf(card: object): Promise<unknown> {
   const { core } = await loadA2aSdk();
-  const normalized = core.AgentCard.toJSON(core.AgentCard.fromJSON(card)) as Record<string, unknown>;
+  const normalized = core.AgentCard.toJSON(core.AgentCard.fromJSON(card as Parameters<typeof core.AgentCard.fromJSON>[0])) as Record<string, unknown>;
   delete normalized.signatures;
   return withoutEmpty(normalized) ?? {};
 }

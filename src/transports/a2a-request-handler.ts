@@ -29,7 +29,19 @@ import type { PushTarget } from '../domain/task-push/task-push-store';
 import { checkTargetUrl, OutboundRefused } from '../outbound/guarded-post';
 import { agentCardOf, extendedAgentCardOf } from '../documents/agent-card';
 import type { A2aSdk } from '../a2a-tasks/sdk';
-import { TASK_SKILL, TASK_STATE, agentMessage, changeEvents, dataPart, isResting, isTerminal, taskOf, taskStateOf, textPart, versionOf } from '../a2a-tasks/task-view';
+import {
+  TASK_SKILL,
+  TASK_STATE,
+  agentMessage,
+  changeEvents,
+  dataPart,
+  isResting,
+  isTerminal,
+  taskOf,
+  taskStateOf,
+  textPart,
+  versionOf,
+} from '../a2a-tasks/task-view';
 import { isPlainObject, prepareCall } from './rpc-call';
 
 /** What the HTTP glue (./a2a.ts) puts in each call's ServerCallContext.state. */
@@ -193,7 +205,10 @@ export class ServiceA2aHandler implements A2ARequestHandler {
     });
   }
 
-  async listTaskPushNotificationConfigs(params: ListTaskPushNotificationConfigsRequest, ctx: ServerCallContext): Promise<ListTaskPushNotificationConfigsResponse> {
+  async listTaskPushNotificationConfigs(
+    params: ListTaskPushNotificationConfigsRequest,
+    ctx: ServerCallContext,
+  ): Promise<ListTaskPushNotificationConfigsResponse> {
     return this.guard(ctx, async () => {
       const principal = await this.principal(ctx);
       await this.requireOrder(ctx, params.taskId);
@@ -285,7 +300,11 @@ export class ServiceA2aHandler implements A2ARequestHandler {
     }
   }
 
-  private async saveTarget(ctx: ServerCallContext, principal: Principal, p: Pick<TaskPushNotificationConfig, 'id' | 'taskId' | 'url' | 'token' | 'authentication'>): Promise<PushTarget> {
+  private async saveTarget(
+    ctx: ServerCallContext,
+    principal: Principal,
+    p: Pick<TaskPushNotificationConfig, 'id' | 'taskId' | 'url' | 'token' | 'authentication'>,
+  ): Promise<PushTarget> {
     const { config } = this.deps.services;
     if (!p.url) throw new RequestMalformedError('url is required: where the task updates are POSTed.');
     try {

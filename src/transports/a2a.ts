@@ -41,7 +41,11 @@ export interface A2aEndpoint {
 export function a2aEndpoint(deps: InvokeDeps, skills: ReadonlyMap<string, AnyMethod>): A2aEndpoint {
   const help = perOrigin((origin) => helpText(deps, [...skills.values()], origin));
   let ready:
-    | Promise<{ sdk: A2aSdk; v1: InstanceType<A2aSdk['server']['JsonRpcTransportHandler']>; legacy: InstanceType<A2aSdk['legacyServer']['LegacyJsonRpcTransportHandler']> }>
+    | Promise<{
+        sdk: A2aSdk;
+        v1: InstanceType<A2aSdk['server']['JsonRpcTransportHandler']>;
+        legacy: InstanceType<A2aSdk['legacyServer']['LegacyJsonRpcTransportHandler']>;
+      }>
     | undefined;
   const load = () =>
     (ready ??= loadA2aSdk().then((sdk) => {

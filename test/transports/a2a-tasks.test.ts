@@ -318,7 +318,14 @@ describe.each(backends())('A2A tasks (orders) on $name', (backend) => {
     test('when a push config is set over v0.3, then the push body is the v0.3 task (kind task, state completed) and get/list/delete work', async () => {
       const legacy = v03();
       const task = (await legacy.sendMessage(request([placeOrder()]))) as Task;
-      await legacy.createTaskPushNotificationConfig({ tenant: '', id: 'old-hook', taskId: task.id, url: receiver.url, token: 'tok-03', authentication: undefined });
+      await legacy.createTaskPushNotificationConfig({
+        tenant: '',
+        id: 'old-hook',
+        taskId: task.id,
+        url: receiver.url,
+        token: 'tok-03',
+        authentication: undefined,
+      });
       expect(await legacy.getTaskPushNotificationConfig({ tenant: '', taskId: task.id, id: 'old-hook' })).toMatchObject({ url: receiver.url });
       expect((await legacy.listTaskPushNotificationConfig({ tenant: '', taskId: task.id, pageSize: 0, pageToken: '' })).configs).toHaveLength(1);
       const before = receiver.got.length;

@@ -48,10 +48,12 @@ export class TaskPushStore {
 
   /** Records the context an order was placed in (first one wins: a repeated clientOrderId keeps its context). */
   async rememberContext(userId: string, taskId: string, contextId: string, now: Date): Promise<void> {
-    await this.db.query(
-      'INSERT INTO a2a_task_contexts (task_id, user_id, context_id, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT (task_id) DO NOTHING',
-      [taskId, userId, contextId, now],
-    );
+    await this.db.query('INSERT INTO a2a_task_contexts (task_id, user_id, context_id, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT (task_id) DO NOTHING', [
+      taskId,
+      userId,
+      contextId,
+      now,
+    ]);
   }
 
   /** The contexts of some of an account's tasks (tasks without one are absent). */
@@ -78,10 +80,9 @@ export class TaskPushStore {
           hint: 'Delete one with DeleteTaskPushNotificationConfig first.',
         });
       }
-      await tx.query(
-        `INSERT INTO a2a_push_cursors (user_id, last_seq) SELECT id, event_seq FROM users WHERE id = $1 ON CONFLICT (user_id) DO NOTHING`,
-        [userId],
-      );
+      await tx.query(`INSERT INTO a2a_push_cursors (user_id, last_seq) SELECT id, event_seq FROM users WHERE id = $1 ON CONFLICT (user_id) DO NOTHING`, [
+        userId,
+      ]);
       const rows = await tx.query<TargetRow>(
         `INSERT INTO a2a_push_configs (task_id, id, user_id, url, token, auth_scheme, auth_credentials, wire_version, created_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
@@ -95,10 +96,7 @@ export class TaskPushStore {
   }
 
   async targets(userId: string, taskId: string): Promise<PushTarget[]> {
-    const rows = await this.db.query<TargetRow>('SELECT * FROM a2a_push_configs WHERE user_id = $1 AND task_id = $2 ORDER BY created_at, id', [
-      userId,
-      taskId,
-    ]);
+    const rows = await this.db.query<TargetRow>('SELECT * FROM a2a_push_configs WHERE user_id = $1 AND task_id = $2 ORDER BY created_at, id', [userId, taskId]);
     return rows.map(toTarget);
   }
 
@@ -115,10 +113,10 @@ export class TaskPushStore {
 
   /** How many orders the account has (in one state): ListTasks' totalSize. */
   async countTasks(userId: string, state?: string): Promise<number> {
-    const rows = await this.db.query<{ n: number }>(
-      'SELECT count(*)::int AS n FROM orders WHERE user_id = $1 AND ($2::text IS NULL OR state = $2)',
-      [userId, state ?? null],
-    );
+    const rows = await this.db.query<{ n: number }>('SELECT count(*)::int AS n FROM orders WHERE user_id = $1 AND ($2::text IS NULL OR state = $2)', [
+      userId,
+      state ?? null,
+    ]);
     return rows[0]?.n ?? 0;
   }
 
