@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { Client } from '@a2a-js/sdk/client';
 import { LegacyJsonRpcTransport } from '@a2a-js/sdk/compat/v0_3/client';
 import type { Message, Part, SendMessageRequest, StreamResponse, Task } from '@a2a-js/sdk';
-import { backends } from '../support/backends';
+import { backends, describeOnPostgres } from '../support/backends';
 import { registerAgent, startTestApp, type TestApp } from '../support/app';
 import { ControlledPrices, seedMarket, type SeededMarket } from '../support/markets';
 import { appendEvent, type AccountEventType } from '../../src/domain/events/account-events';
@@ -382,5 +382,69 @@ describe.each(backends())('A2A tasks (orders) on $name', (backend) => {
     expect(res.status).toBe(200);
     expect(res.body[0].error.code).toBe(-32600);
     expect(res.body[1].result.tasks).toBeDefined();
+  });
+});
+
+describeOnPostgres('A2A tasks across processes on $name', (backend) => {
+  let one: TestApp;
+  let two: TestApp;
+  const prices = new ControlledPrices();
+  const receiver = new Receiver();
+  let agent: { id: string; apiKey: string };
+
+  beforeAll(async () => {
+    await receiver.start();
+    const config = { OUTBOUND_ALLOW_PRIVATE: 'true' };
+    one = await startTestApp(backend, { listen: true, prices, background: false, config });
+    two = await startTestApp(
+      { name: 'postgres', open: async () => ({ db: one.services.db, drop: async () => {} }) },
+      { listen: true, prices, background: false, config },
+    );
+    agent = await registerAgent(one, 'TwoProcs');
+  });
+  afterAll(async () => {
+    await two.close();
+    await one.close();
+    await receiver.close();
+  });
+
+  const client = async (t: TestApp): Promise<Client> => {
+    const { ClientFactory, ClientFactoryOptions, JsonRpcTransportFactory } = sdkClient;
+    const options = ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
+      transports: [new JsonRpcTransportFactory({ fetchImpl: withKey(agent.apiKey) })],
+    });
+    return new ClientFactory(options).createFromUrl(t.baseUrl);
+  };
+
+  test('when a task is placed on one process and filled there, then another process streams it to the end, reads it, and the fill is pushed once', async () => {
+    const m = await seedMarket(one.services.db);
+    prices.set(m.yes, 0.6, 0.62);
+    const book = (bid: number, ask: number) =>
+      one.services.db.query(
+        `UPDATE market_tokens SET bid_micro = $2::bigint, ask_micro = $3::bigint, price_micro = $2::bigint, price_at = now() WHERE token_id = $1`,
+        [m.yes, Math.round(bid * 1e6), Math.round(ask * 1e6)],
+      );
+    await book(0.6, 0.62);
+    const onOne = await client(one);
+    const task = (await onOne.sendMessage(
+      request([dataPart({ skill: 'place_order', input: { tokenId: m.yes, side: 'BUY', limitPrice: 0.5, size: 10 } })], 'ctx-two'),
+    )) as Task;
+    await onOne.createTaskPushNotificationConfig({ tenant: '', id: 'once', taskId: task.id, url: receiver.url, token: 'tok', authentication: undefined });
+
+    const onTwo = await client(two);
+    expect(await onTwo.getTask({ tenant: '', id: task.id })).toMatchObject({ contextId: 'ctx-two', status: { state: sdk.TaskState.TASK_STATE_WORKING } });
+    const seen: StreamResponse[] = [];
+    for await (const ev of onTwo.resubscribeTask({ tenant: '', id: task.id })) {
+      seen.push(ev);
+      if (seen.length === 1) {
+        await book(0.45, 0.48);
+        expect(await one.services.orders.fillResting(task.id, new Date())).toBe(true);
+        await one.services.db.transaction((tx) => appendEvent(tx, agent.id, 'order.filled', { id: task.id }, new Date()));
+      }
+    }
+    expect((seen[seen.length - 1]!.payload!.value as { status: { state: number } }).status.state).toBe(sdk.TaskState.TASK_STATE_COMPLETED);
+    await receiver.next(1);
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(receiver.got.filter((g) => (g.body.task as { id: string }).id === task.id)).toHaveLength(1);
   });
 });
