@@ -343,6 +343,24 @@ describe.each(backends())('A2A tasks (orders) on $name', (backend) => {
     });
   });
 
+  test('when an account is deleted, then its push configs and push cursor go with it', async () => {
+    const doomed = await registerAgent(t, 'Doomed');
+    const client = await v1(doomed.apiKey);
+    const task = (await client.sendMessage(request([placeOrder()]))) as Task;
+    await client.createTaskPushNotificationConfig({ tenant: '', id: 'gone', taskId: task.id, url: receiver.url, token: 'x', authentication: undefined });
+    const count = async () =>
+      (
+        await t.services.db.query<{ n: number }>(
+          'SELECT (SELECT count(*) FROM a2a_push_configs WHERE user_id = $1) + (SELECT count(*) FROM a2a_push_cursors WHERE user_id = $1) AS n',
+          [doomed.id],
+        )
+      )[0]!.n;
+    expect(Number(await count())).toBe(2);
+    const res = await t.api.post('/api/user/delete').set('Authorization', `Bearer ${doomed.apiKey}`).send({ password: 'password123' });
+    expect(res.status).toBe(200);
+    expect(Number(await count())).toBe(0);
+  });
+
   describe('the A2A-Version header', () => {
     const call = (version?: string) => {
       const r = t.api.post('/api/a2a').set('Authorization', `Bearer ${agent.apiKey}`);
