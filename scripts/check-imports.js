@@ -21,6 +21,8 @@ const LAYERS = [
   { name: 'surfaces', paths: ['transports/', 'documents/'] },
   // The method registry, its invoke pipeline, and the method declarations.
   { name: 'registry', paths: ['registry/', 'methods/'] },
+  // A2A tasks (orders seen as tasks) and the delivery of their push notifications; the A2A transport builds on it.
+  { name: 'a2a-tasks', paths: ['a2a-tasks/'] },
   // Market data implements the domain's price source (domain/trading/price-service.ts).
   { name: 'market-data', paths: ['market-data/'] },
   // Webhook delivery: the worker that sends account events to registered URLs, and the service its methods call.

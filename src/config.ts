@@ -85,6 +85,13 @@ const ConfigSchema = z
       .transform((s) => s.split(',').map(Number)),
     /** Webhook endpoints one account may register. */
     WEBHOOK_MAX_ENDPOINTS: z.coerce.number().int().min(1).max(100).default(5),
+    /**
+     * Signs the agent card (JWS over its RFC 8785 canonical form): a private key as PEM (PKCS#8) or as a JWK in JSON
+     * (EC P-256/P-384, Ed25519 or RSA). Unset: the card is served unsigned. The public key is served as a JWK Set.
+     */
+    AGENT_CARD_SIGNING_KEY: z.string().min(1).optional(),
+    /** The `kid` of the card signature; default the RFC 7638 thumbprint of the public key. */
+    AGENT_CARD_SIGNING_KID: z.string().min(1).max(200).optional(),
     LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
     SUPPORT_EMAIL: z.email().default('support@example.com'),
   })

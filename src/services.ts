@@ -24,6 +24,7 @@ import { CommunityMarketService } from './domain/community/community-market-serv
 import { CommunityTradingService } from './domain/community/community-trading-service';
 import { EventLog } from './domain/events/event-log';
 import { EventFeed } from './domain/events/event-feed';
+import { TaskPushStore } from './domain/task-push/task-push-store';
 import { createRateLimiter, type RateLimiter } from './limits/rate-limiter';
 import { WebhookEndpoints } from './domain/webhooks/webhook-endpoints';
 import { WebhookDeliveries } from './domain/webhooks/webhook-deliveries';
@@ -91,6 +92,9 @@ export function createServices(args: {
   });
   // A deleted account's webhooks go with it (and everything queued for them), in the deletion's transaction.
   accountDeletion.onDelete((tx, account) => WebhookEndpoints.deleteAllOf(tx, account.id));
+  const taskPush = new TaskPushStore(db);
+  // A deleted account's push targets go with it (their URLs and tokens are the account's).
+  accountDeletion.onDelete((tx, account) => taskPush.forget(tx, account.id));
   return {
     config,
     db,
@@ -122,6 +126,7 @@ export function createServices(args: {
     eventFeed,
     webhooks: new WebhookService(new WebhookEndpoints(db), webhookDeliveries, config, () => webhookWorker.kick(), args.resolve),
     webhookWorker,
+    taskPush,
     communityTrading,
     stoppers: [],
   };

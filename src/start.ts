@@ -9,6 +9,8 @@ import { systemClock, type Clock } from './registry/context';
 import type { RateLimiter } from './limits/rate-limiter';
 import type { PriceService } from './domain/trading/price-service';
 import type { Resolve } from './outbound/guarded-post';
+import { TaskPushWorker } from './a2a-tasks/push-worker';
+import { cardSignerOf } from './documents/agent-card';
 
 export interface RunningService {
   app: Express;
@@ -63,6 +65,12 @@ export async function startService(
   // Wake-ups of committed account events (SSE, webhooks, A2A tasks), from this process and every other.
   await services.eventFeed.start((channel, onPayload, onResumed) => db.listen(channel, onPayload, onResumed));
   services.stoppers.push(() => services.eventFeed.stop());
+  // A2A push notifications: each order event of an account with push targets is POSTed to them (one process per event).
+  const taskPush = new TaskPushWorker({ store: services.taskPush, orders: services.orders, feed: services.eventFeed, config, log });
+  taskPush.start();
+  services.stoppers.unshift(() => taskPush.stop());
+  // A signing key that cannot be read stops the start, not the first request for the card.
+  await cardSignerOf(config);
   services.stoppers.push(() => services.marketSync.stop());
   services.stoppers.push(() => services.idempotency.close());
   services.stoppers.push(() => services.webhookWorker.stop());

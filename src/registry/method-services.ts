@@ -21,6 +21,7 @@ import type { MarketService } from '../market-data/market-service';
 import type { EventLog } from '../domain/events/event-log';
 import type { EventFeed } from '../domain/events/event-feed';
 import type { WebhookService } from '../webhooks/webhook-service';
+import type { TaskPushStore } from '../domain/task-push/task-push-store';
 
 /**
  * What a handler, the invoke pipeline and the transports reach through ctx.services: owned here, in terms of
@@ -65,6 +66,8 @@ export interface MethodServices {
   eventFeed: EventFeed;
   /** The account's webhook endpoints, their deliveries and replays (create_webhook and the rest). */
   webhooks: WebhookService;
+  /** What A2A keeps beside an order seen as a task: its contextId, its push notification targets and their cursor. */
+  taskPush: TaskPushStore;
   /** Set by the sessions module: signs a person in after registration (isAgent false). */
   signInAfterRegistration?: SignInAfterRegistration;
 }

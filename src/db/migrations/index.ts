@@ -16,6 +16,7 @@ import { PortfolioSnapshots1700000000016 } from './1700000000016-portfolio-snaps
 import { Orders1700000000017 } from './1700000000017-orders';
 import { AccountEvents1700000000018 } from './1700000000018-account-events';
 import { Webhooks1700000000019 } from './1700000000019-webhooks';
+import { A2aTasks1700000000020 } from './1700000000020-a2a-tasks';
 
 /** Every migration, in order. A new one is appended here (no glob: the same list runs from ts and dist). */
 export const MIGRATIONS = [
@@ -37,4 +38,5 @@ export const MIGRATIONS = [
   Orders1700000000017,
   AccountEvents1700000000018,
   Webhooks1700000000019,
+  A2aTasks1700000000020,
 ];
