@@ -25,6 +25,8 @@ const LAYERS = [
   { name: 'a2a-tasks', paths: ['a2a-tasks/'] },
   // Market data implements the domain's price source (domain/trading/price-service.ts).
   { name: 'market-data', paths: ['market-data/'] },
+  // Webhook delivery: the worker that sends account events to registered URLs, and the service its methods call.
+  { name: 'webhooks', paths: ['webhooks/'] },
   { name: 'domain', paths: ['domain/'] },
   // Credentials, sessions, tokens and the authenticator; the domain's accounts hash passwords and keys with it.
   { name: 'auth', paths: ['auth/'] },

@@ -75,6 +75,17 @@ const ConfigSchema = z
     /** How long one outbound delivery may take, connect to last byte. */
     OUTBOUND_TIMEOUT_MS: positiveInt(10000),
     /**
+     * Seconds between a webhook delivery's attempts, after the first: one retry per entry (with up to 20% added at
+     * random), then the delivery is failed. The default retries for about 27 hours.
+     */
+    WEBHOOK_RETRY_SCHEDULE_S: z
+      .string()
+      .regex(/^\d+(\.\d+)?(,\d+(\.\d+)?)*$/, 'comma-separated seconds, e.g. 5,300,1800')
+      .default('5,300,1800,7200,18000,36000,36000')
+      .transform((s) => s.split(',').map(Number)),
+    /** Webhook endpoints one account may register. */
+    WEBHOOK_MAX_ENDPOINTS: z.coerce.number().int().min(1).max(100).default(5),
+    /**
      * Signs the agent card (JWS over its RFC 8785 canonical form): a private key as PEM (PKCS#8) or as a JWK in JSON
      * (EC P-256/P-384, Ed25519 or RSA). Unset: the card is served unsigned. The public key is served as a JWK Set.
      */

@@ -26,6 +26,11 @@ import { EventLog } from './domain/events/event-log';
 import { EventFeed } from './domain/events/event-feed';
 import { TaskPushStore } from './domain/task-push/task-push-store';
 import { createRateLimiter, type RateLimiter } from './limits/rate-limiter';
+import { WebhookEndpoints } from './domain/webhooks/webhook-endpoints';
+import { WebhookDeliveries } from './domain/webhooks/webhook-deliveries';
+import { WebhookService } from './webhooks/webhook-service';
+import { DeliveryWorker } from './webhooks/delivery-worker';
+import type { Resolve } from './outbound/guarded-post';
 
 /** Everything the process holds, built once per process (or per test app): what a handler reaches through
  * ctx.services (MethodServices, owned by the registry) and what only the process needs (the feed, the sync job). */
@@ -36,6 +41,8 @@ export interface Services extends MethodServices {
   /** The mirror job; tests drive it with runOnce(). */
   marketSync: MarketSync;
   tradeHooks: TradeHooks;
+  /** Sends webhook deliveries; started with the background work, or driven by tests with runOnce(). */
+  webhookWorker: DeliveryWorker;
   /** Extra readiness checks (market feed status) for GET /ready. */
   readiness?: () => Promise<Record<string, { status: string; ok: boolean }>>;
   /** Background work to stop on shutdown (sync jobs, timers). */
@@ -50,6 +57,8 @@ export function createServices(args: {
   registry: Registry;
   limiter?: RateLimiter;
   prices?: PriceService;
+  /** Name resolution of outbound calls (webhooks); tests stub it to play DNS rebinding. Default: the system's. */
+  resolve?: Resolve;
 }): Services {
   const { config, db, log, clock, registry } = args;
   const marketData = createMarketData({ config, db, log, clock, prices: args.prices });
@@ -73,6 +82,16 @@ export function createServices(args: {
       .cancelAllOf(userId, 'account deleted', clock.now())
       .catch((err) => log.error("cancelling a deleted account's orders failed", { error: String(err) }));
   });
+  const eventFeed = new EventFeed(log);
+  const webhookDeliveries = new WebhookDeliveries(db);
+  const webhookWorker = new DeliveryWorker(webhookDeliveries, eventFeed, clock, log, {
+    schedule: config.WEBHOOK_RETRY_SCHEDULE_S,
+    timeoutMs: config.OUTBOUND_TIMEOUT_MS,
+    allowPrivate: config.OUTBOUND_ALLOW_PRIVATE,
+    resolve: args.resolve,
+  });
+  // A deleted account's webhooks go with it (and everything queued for them), in the deletion's transaction.
+  accountDeletion.onDelete((tx, account) => WebhookEndpoints.deleteAllOf(tx, account.id));
   const taskPush = new TaskPushStore(db);
   // A deleted account's push targets go with it (their URLs and tokens are the account's).
   accountDeletion.onDelete((tx, account) => taskPush.forget(tx, account.id));
@@ -104,7 +123,9 @@ export function createServices(args: {
     trackRecord: createTrackRecord({ db, tradeHooks, accounts, deletion: accountDeletion, settings: accountSettings }),
     community: new CommunityMarketService(db, communityTrading),
     events: new EventLog(db),
-    eventFeed: new EventFeed(log),
+    eventFeed,
+    webhooks: new WebhookService(new WebhookEndpoints(db), webhookDeliveries, config, () => webhookWorker.kick(), args.resolve),
+    webhookWorker,
     taskPush,
     communityTrading,
     stoppers: [],

@@ -8,6 +8,7 @@ import { createApp } from './http/app';
 import { systemClock, type Clock } from './registry/context';
 import type { RateLimiter } from './limits/rate-limiter';
 import type { PriceService } from './domain/trading/price-service';
+import type { Resolve } from './outbound/guarded-post';
 import { TaskPushWorker } from './a2a-tasks/push-worker';
 import { cardSignerOf } from './documents/agent-card';
 
@@ -28,13 +29,24 @@ export async function startService(
     limiter?: RateLimiter;
     background?: boolean;
     prices?: PriceService;
+    /** Name resolution of outbound calls (webhooks); tests stub it. */
+    resolve?: Resolve;
     /** The built web app (default dist/web); null: plain server-rendered pages. */
     webDir?: string | null;
   } = {},
 ): Promise<RunningService> {
   const registry = buildRegistry();
   const db = opts.db ?? (await openDatabase(config, log));
-  const services = createServices({ config, db, log, clock: opts.clock ?? systemClock, registry, limiter: opts.limiter, prices: opts.prices });
+  const services = createServices({
+    config,
+    db,
+    log,
+    clock: opts.clock ?? systemClock,
+    registry,
+    limiter: opts.limiter,
+    prices: opts.prices,
+    resolve: opts.resolve,
+  });
   // The market mirror: what it resolves gets settled; unless tests drive it by hand (background: false,
   // then services.marketSync.runOnce()), it syncs once before serving, so the first request finds markets.
   // Resting orders first: those of markets that closed are cancelled (releasing their shares) before settlement
@@ -61,7 +73,12 @@ export async function startService(
   await cardSignerOf(config);
   services.stoppers.push(() => services.marketSync.stop());
   services.stoppers.push(() => services.idempotency.close());
-  if (opts.background !== false) await services.marketSync.start();
+  services.stoppers.push(() => services.webhookWorker.stop());
+  if (opts.background !== false) {
+    await services.marketSync.start();
+    // Webhook deliveries: woken by the event feed, polling each second for retries (tests drive it with runOnce()).
+    services.webhookWorker.start();
+  }
   const app = createApp(services, { validateOutput: opts.validateOutput, webDir: opts.webDir });
   return {
     app,

@@ -16,6 +16,8 @@ export const ERROR_TABLE = {
   WRONG_PASSWORD: { status: 400, rpc: -32016 },
   // A trade's limit (maxAveragePrice / minAveragePrice) would be crossed: refused, nothing changed.
   PRICE_LIMIT_EXCEEDED: { status: 400, rpc: -32017 },
+  // A URL the service would call (a webhook) resolves to a loopback, private, link-local or metadata address.
+  ADDRESS_NOT_ALLOWED: { status: 400, rpc: -32018 },
   // -32001..-32009 are A2A's own codes (TaskNotFound, UnsupportedOperation…) on the same endpoint: stay clear of them.
   UNAUTHORIZED: { status: 401, rpc: -32041 },
   SESSION_REQUIRED: { status: 401, rpc: -32042 },

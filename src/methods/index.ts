@@ -9,9 +9,10 @@ import * as leaderboards from './leaderboards';
 import * as markets from './markets';
 import * as orders from './orders';
 import * as trading from './trading';
+import * as webhooks from './webhooks';
 
 /** Every method of the service. A new area's module is added to this list, and nowhere else. */
-const MODULES: Array<Record<string, unknown>> = [accounts, markets, trading, orders, agents, identity, leaderboards, gamification, community];
+const MODULES: Array<Record<string, unknown>> = [accounts, markets, trading, orders, agents, identity, leaderboards, gamification, community, webhooks];
 
 const isMethod = (v: unknown): v is AnyMethod => typeof v === 'object' && v !== null && 'handler' in v && 'name' in v;
 

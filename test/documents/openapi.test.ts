@@ -64,7 +64,7 @@ describe.each(backends())('OpenAPI document on $name', (backend) => {
     }
   });
 
-  test('GET parameters come from the input schema (required flags included); POST bodies are the input minus path parameters', () => {
+  test('GET and DELETE parameters come from the input schema (required flags included); POST bodies are the input minus path parameters', () => {
     for (const m of restMethods) {
       const o = op(m);
       const input = inputSchemaOf(m) as Json;
@@ -73,7 +73,7 @@ describe.each(backends())('OpenAPI document on $name', (backend) => {
       for (const name of pathParams(m)) {
         expect(params).toContainEqual(expect.objectContaining({ name, in: 'path', required: true }));
       }
-      if (m.rest!.method === 'GET') {
+      if (m.rest!.method === 'GET' || m.rest!.method === 'DELETE') {
         for (const name of Object.keys(input.properties ?? {}).filter((k) => !pathParams(m).includes(k))) {
           expect(params).toContainEqual(expect.objectContaining({ name, in: 'query', required: required.includes(name) }));
         }

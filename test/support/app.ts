@@ -8,6 +8,7 @@ import { startService, type RunningService } from '../../src/start';
 import type { Clock } from '../../src/registry/context';
 import type { RateLimiter } from '../../src/limits/rate-limiter';
 import type { PriceService } from '../../src/domain/trading/price-service';
+import type { Resolve } from '../../src/outbound/guarded-post';
 import { checkedAgent, type CheckedAgent } from './openapi-check';
 
 export interface TestApp extends RunningService {
@@ -33,6 +34,8 @@ export interface TestAppOptions {
   webDir?: string | null;
   /** A rate limiter built by the test (e.g. with a short circuit-breaker probe period). */
   limiter?: (config: Config, log: Logger) => RateLimiter;
+  /** Name resolution of outbound calls (webhooks): a stub plays DNS rebinding. */
+  resolve?: Resolve;
 }
 
 /** High limits unless a test sets them: most tests are not about rate limiting. */
@@ -62,6 +65,7 @@ export async function startTestApp(backend: Backend, opts: TestAppOptions = {}):
     prices: opts.prices,
     background: opts.background,
     webDir: opts.webDir,
+    resolve: opts.resolve,
     limiter: opts.limiter?.(config, opts.log ?? createLogger('silent')),
   });
   if (server) server.on('request', service.app);

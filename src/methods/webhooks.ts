@@ -1,0 +1,198 @@
+import { z } from 'zod';
+import { defineMethod } from '../registry/method';
+import { requirePrincipal } from '../registry/context';
+import { ACCOUNT_EVENT_TYPES } from '../domain/events/account-events';
+
+const WebhookId = z.string().min(1).max(100).describe('Webhook ID (Webhook.id) from create_webhook or list_webhooks.');
+const EventType = z.enum(ACCOUNT_EVENT_TYPES);
+
+const Webhook = z
+  .object({
+    id: z.string().describe('Webhook ID.'),
+    url: z.string().describe('Where deliveries are POSTed.'),
+    description: z.string().nullable().describe('Your note, or null.'),
+    types: z.array(EventType).nullable().describe('Event types delivered; null: every type.'),
+    state: z.enum(['enabled', 'disabled']).describe('disabled once the receiver answered 410 Gone: nothing more is sent.'),
+    disabledReason: z.string().nullable().describe('Why it was disabled; null while enabled.'),
+    createdAt: z.iso.datetime().describe('When it was registered.'),
+  })
+  .describe('A webhook endpoint.');
+
+const Secret = z.string().describe('Signing secret (Standard Webhooks: whsec_ + base64 key). Shown only here: store it to verify webhook-signature.');
+
+const Attempt = z
+  .object({
+    n: z.number().int().min(1).describe('Attempt number, from 1.'),
+    at: z.iso.datetime().describe('When it was sent.'),
+    status: z.number().int().nullable().describe("The receiver's HTTP status; null when none came (see error)."),
+    error: z.string().nullable().describe('Why no answer came (timeout, connection refused, address not allowed); null when one did.'),
+    durationMs: z.number().int().min(0).describe('From sending to the end of the answer, in milliseconds.'),
+  })
+  .describe('One attempt of a delivery.');
+
+const Delivery = z
+  .object({
+    id: z.string().describe('Delivery ID.'),
+    webhookId: z.string().describe('Its webhook.'),
+    seq: z.string().describe("The event's sequence number in your account's event log (decimal)."),
+    type: EventType.describe('The event type.'),
+    state: z.enum(['pending', 'succeeded', 'failed']).describe('pending (queued or being retried), succeeded (2xx), failed (retries exhausted, or 410).'),
+    attempts: z.array(Attempt).describe('Its attempts, oldest first.'),
+    nextAttemptAt: z.iso.datetime().nullable().describe('When the next attempt is due; null when done or waiting behind an earlier event.'),
+    createdAt: z.iso.datetime().describe('When it was queued.'),
+    finishedAt: z.iso.datetime().nullable().describe('When it succeeded or failed; null while pending.'),
+  })
+  .describe('One event delivered (or to be delivered) to one webhook.');
+
+const EXAMPLE_WEBHOOK = {
+  id: '3d1f0c2e-8b7a-4f7e-9c55-2a1d6e4b9f01',
+  url: 'https://agent.example.com/hooks/paper-trading',
+  description: 'fills and cancels',
+  types: ['order.filled', 'order.cancelled'] as Array<(typeof ACCOUNT_EVENT_TYPES)[number]>,
+  state: 'enabled' as const,
+  disabledReason: null,
+  createdAt: '2026-11-25T10:00:00.000Z',
+};
+
+export const createWebhook = defineMethod({
+  name: 'create_webhook',
+  area: 'Accounts',
+  summary: 'Register a URL that receives your account events, signed the Standard Webhooks way',
+  description:
+    "Registers an https (or http) URL that receives every event of your account's event log from now on (orders accepted, filled, " +
+    'cancelled, expired; trades; settlements; notifications; balance changes), or only the `types` you list. Each delivery is a POST of ' +
+    'JSON {type, seq, timestamp, data} with headers webhook-id (stable per event and webhook: dedupe on it), webhook-timestamp and ' +
+    'webhook-signature, verifiable with the `standardwebhooks` libraries and the returned secret (shown only once). Events go out one at a ' +
+    'time in seq order; a non-2xx answer or no answer within 10 s is retried with backoff (by default 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, ' +
+    '10 h), then the delivery fails; 410 Gone disables the webhook. At most 5 webhooks per account (by default). Errors: ADDRESS_NOT_ALLOWED (400: the URL resolves ' +
+    'to a loopback, private, link-local or metadata address), VALIDATION_ERROR (400: not an http(s) URL, credentials in it, a name that ' +
+    'does not resolve), CONFLICT (409: the limit is reached).',
+  auth: 'key',
+  limit: 'api',
+  input: z.object({
+    url: z
+      .url({ protocol: /^https?$/ })
+      .max(2000)
+      .describe('Where to POST deliveries: http(s), no credentials, a public address.'),
+    types: z.array(EventType).min(1).max(ACCOUNT_EVENT_TYPES.length).optional().describe('Only these event types; omit for every type.'),
+    description: z.string().max(200).optional().describe('A note for yourself.'),
+  }),
+  output: z.object({ webhook: Webhook, secret: Secret }),
+  rest: { method: 'POST', path: '/api/webhooks', status: 201 },
+  annotations: { title: 'Create a webhook', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  errors: ['ADDRESS_NOT_ALLOWED', 'CONFLICT'],
+  examples: [
+    {
+      input: { url: EXAMPLE_WEBHOOK.url, types: EXAMPLE_WEBHOOK.types, description: EXAMPLE_WEBHOOK.description },
+      output: { webhook: EXAMPLE_WEBHOOK, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' },
+    },
+  ],
+  handler: async (ctx, input) => {
+    const { secret, ...webhook } = await ctx.services.webhooks.create(requirePrincipal(ctx).userId, input, ctx.clock.now());
+    return { webhook, secret };
+  },
+});
+
+export const listWebhooks = defineMethod({
+  name: 'list_webhooks',
+  area: 'Accounts',
+  summary: 'List your webhooks',
+  description: 'Your registered webhooks, oldest first, without their secrets (rotate_webhook_secret issues a new one). Free to call.',
+  auth: 'key',
+  limit: 'api',
+  input: z.object({}),
+  output: z.object({ webhooks: z.array(Webhook).describe('Your webhooks, oldest first.') }),
+  rest: { method: 'GET', path: '/api/webhooks' },
+  annotations: { title: 'List webhooks', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  handler: async (ctx) => ({ webhooks: await ctx.services.webhooks.list(requirePrincipal(ctx).userId) }),
+});
+
+export const deleteWebhook = defineMethod({
+  name: 'delete_webhook',
+  area: 'Accounts',
+  summary: 'Delete one of your webhooks',
+  description: 'Deletes a webhook with its deliveries and their attempts: nothing more is sent to it, retries included. Errors: NOT_FOUND (404).',
+  auth: 'key',
+  limit: 'api',
+  input: z.object({ id: WebhookId }),
+  output: z.object({ deleted: z.literal(true).describe('Always true.') }),
+  rest: { method: 'DELETE', path: '/api/webhooks/:id' },
+  annotations: { title: 'Delete a webhook', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  errors: ['NOT_FOUND'],
+  handler: async (ctx, input) => {
+    await ctx.services.webhooks.delete(requirePrincipal(ctx).userId, input.id);
+    return { deleted: true as const };
+  },
+});
+
+export const rotateWebhookSecret = defineMethod({
+  name: 'rotate_webhook_secret',
+  area: 'Accounts',
+  summary: "Replace a webhook's signing secret",
+  description:
+    'Issues a new signing secret (shown only here). For 24 hours deliveries carry two signatures in webhook-signature, one with the new ' +
+    'secret and one with the old, so a receiver can switch without missing one; then only the new. Errors: NOT_FOUND (404).',
+  auth: 'key',
+  limit: 'api',
+  input: z.object({ id: WebhookId }),
+  output: z.object({ webhook: Webhook, secret: Secret }),
+  rest: { method: 'POST', path: '/api/webhooks/:id/rotate-secret' },
+  annotations: { title: 'Rotate a webhook secret', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  errors: ['NOT_FOUND'],
+  handler: async (ctx, input) => {
+    const { secret, ...webhook } = await ctx.services.webhooks.rotateSecret(requirePrincipal(ctx).userId, input.id, ctx.clock.now());
+    return { webhook, secret };
+  },
+});
+
+export const listWebhookDeliveries = defineMethod({
+  name: 'list_webhook_deliveries',
+  area: 'Accounts',
+  summary: "List a webhook's deliveries with their attempts, newest event first",
+  description:
+    "One webhook's deliveries, newest event first, each with its event seq and type, state (pending, succeeded, failed), and every attempt " +
+    "(time, the receiver's HTTP status or the error, duration). Optionally only one state. limit 1..100 (default 20); pass nextCursor as " +
+    'cursor for the next page (null on the last). Free to call. Errors: NOT_FOUND (404, no such webhook of yours); VALIDATION_ERROR (bad cursor).',
+  auth: 'key',
+  limit: 'api',
+  input: z.object({
+    id: WebhookId,
+    state: z.enum(['pending', 'succeeded', 'failed']).optional().describe('Only deliveries in this state.'),
+    limit: z.number().int().min(1).max(100).default(20).describe('Deliveries per page, 1..100 (default 20).'),
+    cursor: z.string().min(1).max(600).optional().describe('nextCursor of the previous page (opaque); omit for the first page.'),
+  }),
+  output: z.object({
+    deliveries: z.array(Delivery).describe('Deliveries, newest event first.'),
+    nextCursor: z.string().nullable().describe('Pass as cursor for the next page; null when this is the last page.'),
+  }),
+  rest: { method: 'GET', path: '/api/webhooks/:id/deliveries' },
+  annotations: { title: 'List webhook deliveries', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  errors: ['NOT_FOUND'],
+  handler: async (ctx, input) => ctx.services.webhooks.listDeliveries(requirePrincipal(ctx).userId, input.id, input),
+});
+
+export const replayWebhookDelivery = defineMethod({
+  name: 'replay_webhook_delivery',
+  area: 'Accounts',
+  summary: 'Send a delivery again, or every event from a seq on',
+  description:
+    'Sends one delivery again (deliveryId), or every event of your log from fromSeq on that the webhook takes (also events from before it ' +
+    'was registered), up to 1,000 per call: nextFromSeq says where to go on (null when done). Each keeps its webhook-id and starts a new ' +
+    'round of retries; they go out in seq order, before later pending ones. Errors: NOT_FOUND (404, no such webhook or delivery); ' +
+    'CONFLICT (409, the webhook is disabled); VALIDATION_ERROR (not exactly one of deliveryId and fromSeq).',
+  auth: 'key',
+  limit: 'api',
+  input: z.object({
+    id: WebhookId,
+    deliveryId: z.string().min(1).max(100).optional().describe('The delivery to send again (Delivery.id).'),
+    fromSeq: z.number().int().min(1).optional().describe('Send again every event from this seq on (inclusive).'),
+  }),
+  output: z.object({
+    replayed: z.number().int().min(0).describe('Deliveries queued again.'),
+    nextFromSeq: z.string().nullable().describe('With fromSeq: pass this as fromSeq to replay the rest; null when none is left.'),
+  }),
+  rest: { method: 'POST', path: '/api/webhooks/:id/replay' },
+  annotations: { title: 'Replay webhook deliveries', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  errors: ['NOT_FOUND', 'CONFLICT'],
+  handler: async (ctx, input) => ctx.services.webhooks.replay(requirePrincipal(ctx).userId, input.id, input, ctx.clock.now()),
+});
