@@ -130,10 +130,10 @@ export class LeaderboardService {
     clock: () => number = () => performance.now(),
   ) {
     const watermark = new CommitWatermark(db, clock);
-    // Boards and ranks are renewed in the background through one gate: one read at a time beside the service.
-    const gate = new ConcurrencyGate(1);
-    this.boards = new RenewingCache({ watermark, gate, cacheMs, clock, maxEntries: BOARD_CACHE_SIZE });
-    this.ranks = new RenewingCache({ watermark, gate, cacheMs, clock, maxEntries: RANK_CACHE_SIZE });
+    // Each renewed in the background one read at a time, boards and ranks apart: however many callers' ranks
+    // wait their turn, the shared boards never wait behind them.
+    this.boards = new RenewingCache({ watermark, gate: new ConcurrencyGate(1), cacheMs, clock, maxEntries: BOARD_CACHE_SIZE });
+    this.ranks = new RenewingCache({ watermark, gate: new ConcurrencyGate(1), cacheMs, clock, maxEntries: RANK_CACHE_SIZE });
   }
 
   /** Something a board shows has changed and committed: boards and ranks are read afresh. */
@@ -150,7 +150,9 @@ export class LeaderboardService {
     if (q.userId === undefined) return board;
     const userId = q.userId;
     const rank = this.ranks.get(`${userId}/${q.metric}/${q.period}/${q.audience}/${bucket}`, () => this.readRank(q, userId, bucket));
-    return this.forCaller(`${userId}/${boardKey}`, userId, await board, await rank);
+    // Together: a failure of either is the request's, and never left unhandled while the other is awaited.
+    const [shared, own] = await Promise.all([board, rank]);
+    return this.forCaller(`${userId}/${boardKey}`, userId, shared, own);
   }
 
   /**

@@ -222,9 +222,11 @@ class Callers implements Queryable {
   boardReads = 0;
   rankReads: string[] = [];
   ranks: Record<string, number | undefined> = { u2: 7, u3: 7 };
+  rankDown = false;
   async query<T>(sql: string, params?: unknown[]): Promise<T[]> {
     if (sql.includes('pg_current_snapshot')) return [{ mark: 'm1' }] as T[];
     if (sql.includes('my_rank')) {
+      if (this.rankDown) throw new Error('rank down');
       const user = params!.find((p) => typeof p === 'string' && p.startsWith('u')) as string;
       this.rankReads.push(user);
       const r = this.ranks[user];
@@ -287,5 +289,11 @@ describe('LeaderboardService for signed-in callers', () => {
     expect(view.currentUserRank).toBe(2);
     expect(db.rankReads).toEqual(['u2', 'u2']);
     expect(db.boardReads).toBe(2);
+  });
+
+  test("when a caller's rank cannot be read, then their request fails with that error, and the shared board is still served", async () => {
+    db.rankDown = true;
+    await expect(boards.get({ ...query, userId: 'u2' })).rejects.toThrow('rank down');
+    expect((await boards.get(query)).leaderboard).toHaveLength(1);
   });
 });
