@@ -175,16 +175,16 @@ function countSeqScans(node: PlanNode, relation: string): number {
   return own + (node.Plans ?? []).reduce((s, p) => s + countSeqScans(p, relation), 0);
 }
 
-/** The database side of each board query: its plan must walk an index, never scan trader_stats. */
+/** The database side of each board query and caller's rank: their plans must walk an index, never scan trader_stats. */
 async function explainBoards(pool: Pool): Promise<{ seqScans: number; maxExecutionMs: number }> {
   let seqScans = 0;
   let maxExecutionMs = 0;
-  const capture: Queryable & { sql?: string; params?: unknown[] } = {
+  const captured: Array<{ sql: string; params?: unknown[] }> = [];
+  const capture: Queryable = {
     async query(sql: string, params?: unknown[]) {
       // The board cache's commit watermark is read before each board: answered here, not captured.
       if (sql.includes('pg_current_snapshot')) return [{ mark: '' }] as never[];
-      capture.sql = sql;
-      capture.params = params;
+      captured.push({ sql, params });
       return [] as never[];
     },
   };
@@ -192,14 +192,18 @@ async function explainBoards(pool: Pool): Promise<{ seqScans: number; maxExecuti
   for (const metric of METRICS) {
     for (const period of PERIODS) {
       for (const audience of AUDIENCES) {
+        // A signed-in caller's request: the shared board, and the caller's rank.
+        captured.length = 0;
         await service.get({ metric, period, audience, limit: 100, userId: userUuid(Math.floor(ACCOUNTS / 2)), now: new Date() });
-        const r = await pool.query<{ 'QUERY PLAN': Array<{ 'Execution Time': number; Plan: PlanNode }> }>(
-          `EXPLAIN (ANALYZE, FORMAT JSON) ${capture.sql}`,
-          capture.params,
-        );
-        const plan = r.rows[0]!['QUERY PLAN'][0]!;
-        seqScans += countSeqScans(plan.Plan, 'trader_activity') + countSeqScans(plan.Plan, 'trader_results');
-        maxExecutionMs = Math.max(maxExecutionMs, plan['Execution Time']);
+        for (const q of captured) {
+          const r = await pool.query<{ 'QUERY PLAN': Array<{ 'Execution Time': number; Plan: PlanNode }> }>(
+            `EXPLAIN (ANALYZE, FORMAT JSON) ${q.sql}`,
+            q.params,
+          );
+          const plan = r.rows[0]!['QUERY PLAN'][0]!;
+          seqScans += countSeqScans(plan.Plan, 'trader_activity') + countSeqScans(plan.Plan, 'trader_results');
+          maxExecutionMs = Math.max(maxExecutionMs, plan['Execution Time']);
+        }
       }
     }
   }
@@ -382,7 +386,10 @@ async function httpTrades(url: string): Promise<Record<string, unknown>> {
 }
 
 async function main(): Promise<void> {
-  const db = await createDatabase('bench_board');
+  // BENCH_REUSE_DB=<url> runs on a database an earlier run kept (BENCH_KEEP_DB=1), skipping the two minutes of
+  // generating it; its trades table then holds the earlier runs' bench trades too.
+  const reuse = process.env.BENCH_REUSE_DB;
+  const db = reuse ? { url: reuse, drop: async () => {} } : await createDatabase('bench_board');
   const figures: Record<string, unknown> = { accounts: ACCOUNTS, trades: TRADES, seconds: SECONDS, runs: RUNS, connections: CONNECTIONS };
   let service: Awaited<ReturnType<typeof startServiceProcess>> | undefined;
   const pool = benchPool(db.url, TRADE_WORKERS + 2);
@@ -393,18 +400,20 @@ async function main(): Promise<void> {
     const c = new Client({ connectionString: db.url });
     await c.connect();
     try {
-      Object.assign(figures, await generate(c));
+      if (!reuse) Object.assign(figures, await generate(c));
     } finally {
       await c.end();
     }
-    log(
-      `generated in ${figures.generateSeconds} s; traders on the boards: this week ${figures.weeklyTraders}, this month ${figures.monthlyTraders}, all time ${figures.alltimeTraders} (${figures.tradersWithResults} with realized results, ${figures.alltimeAccuracyRanked} ranked on accuracy)`,
-    );
+    if (reuse) log('reusing the kept database (BENCH_REUSE_DB)');
+    else
+      log(
+        `generated in ${figures.generateSeconds} s; traders on the boards: this week ${figures.weeklyTraders}, this month ${figures.monthlyTraders}, all time ${figures.alltimeTraders} (${figures.tradersWithResults} with realized results, ${figures.alltimeAccuracyRanked} ranked on accuracy)`,
+      );
 
     const plans = await explainBoards(pool);
     figures.plans = plans;
     log(
-      `query plans (36 boards with currentUserRank): ${plans.seqScans} sequential scans of the aggregate tables; slowest execution ${plans.maxExecutionMs} ms`,
+      `query plans (36 boards and a caller's rank on each): ${plans.seqScans} sequential scans of the aggregate tables; slowest execution ${plans.maxExecutionMs} ms`,
     );
 
     // A mid-table agent (user 50,001 is an agent: i % 3 = 0) for the authenticated figures.
@@ -431,7 +440,7 @@ async function main(): Promise<void> {
     const auth = medianFigures(authRuns);
     boards.pnlAuthenticated = auth;
     log(
-      `GET /api/leaderboard metric=pnl with an API key (currentUserRank of a mid-table agent): ${auth.rps} req/s, closed p50 ${auth.p50} ms p99 ${auth.p99} ms; open loop p50 ${auth.openP50} ms p99 ${auth.openP99} ms; floor p99 ${auth.healthFloorP99} ms`,
+      `GET /api/leaderboard metric=pnl with an API key (currentUserRank of a mid-table agent): ${auth.rps} req/s, closed p50 ${auth.p50} ms p99 ${auth.p99} ms; open loop p50 ${auth.openP50} ms p99 ${auth.openP99} ms; floor p99 ${auth.healthFloorP99} ms (${round(auth.openP99 / auth.healthFloorP99, 2)}x the floor)`,
     );
     figures.leaderboard = boards;
     await service.stop();
@@ -488,10 +497,16 @@ async function main(): Promise<void> {
       leaderboardMet: worstOpenP99 <= 10,
       bestHealthFloorP99: bestFloorP99,
       floorBelowTarget: bestFloorP99 <= 10,
-      maintenanceMaxRatio: 1.15,
+      // Issue 18 item 7: the keyed board's paced p99 within 1.5x the floor (GET /health paced at the same rate in the same run).
+      keyedOpenP99: auth.openP99,
+      keyedFloorP99: auth.healthFloorP99,
+      keyedToFloor: round(auth.openP99 / auth.healthFloorP99, 2),
+      keyedMaxToFloor: 1.5,
+      keyedMet: auth.openP99 <= 1.5 * auth.healthFloorP99,
+      maintenanceMaxRatio: 1.1,
       maintenanceRatioHttp: h.ratioMean,
       maintenanceRatioSqlOneAtATime: oneRatio,
-      maintenanceMet: h.ratioMean <= 1.15,
+      maintenanceMet: h.ratioMean <= 1.1,
     };
   } finally {
     if (service) await service.stop();

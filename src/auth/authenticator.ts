@@ -25,6 +25,8 @@ export interface AuthenticatorOptions {
   sessions?: SessionVerifier;
   /** Failed credentials count against the caller's per-IP `api` limit, so guessing is throttled too. */
   limiter?: RateLimiter;
+  /** Milliseconds for the key cache's ages (performance.now() unless a test drives it). */
+  monotonic?: () => number;
 }
 
 const KEY_CACHE_MS = 5000;
@@ -55,12 +57,25 @@ export function resourceMetadataUrl(origin: string, transport: Transport): strin
 export class Authenticator {
   /**
    * Recently verified API keys (by hash), so a burst of calls with one key costs one lookup. Only hits
-   * are kept, for KEY_CACHE_MS; rotating a key forgets its account here at once (forgetKeysOf). Another
-   * process sharing the database may accept a rotated key for at most KEY_CACHE_MS more.
+   * are kept, for KEY_CACHE_MS from the lookup that found them; rotating a key forgets its account here at
+   * once (forgetKeysOf). Another process sharing the database may accept a rotated key for at most
+   * KEY_CACHE_MS more.
    */
   private readonly keys = new Map<string, { userId: string; isAgent: boolean; until: number }>();
+  /**
+   * Lookups under way, by hash: calls that need the same key at once share one. Without this, every call
+   * arriving while a key's entry had lapsed sent its own lookup; at a thousand keyed calls a second that
+   * was tens of lookups queued on the pool every KEY_CACHE_MS, and those calls were the keyed boards' p99.
+   */
+  private readonly lookups = new Map<string, Promise<{ userId: string; isAgent: boolean } | null>>();
+  /** Bumped by forgetKeysOf: a lookup that began before a rotation does not put the old key back. */
+  private generation = 0;
 
   constructor(private readonly opts: AuthenticatorOptions) {}
+
+  private now(): number {
+    return this.opts.monotonic ? this.opts.monotonic() : performance.now();
+  }
 
   async authenticate(mode: AuthMode, call: CallInfo): Promise<Principal | null> {
     const creds = call.credentials;
@@ -112,16 +127,15 @@ export class Authenticator {
     if (API_KEY_PATTERN.test(token)) {
       const hash = hashSecret(token);
       const known = this.keys.get(hash);
-      if (known && known.until > performance.now()) return { userId: known.userId, isAgent: known.isAgent, via: 'key', scopes: [AGENT_SCOPE] };
-      const rows = await this.opts.db.query<{ id: string; is_agent: boolean }>('SELECT id, is_agent FROM users WHERE api_key_hash = $1', [hash]);
-      const row = rows[0];
-      if (!row) {
-        this.keys.delete(hash);
-        return null;
+      const now = this.now();
+      if (known && known.until > now) {
+        // In its second half the entry is renewed by one lookup in the background, so calls with a key in
+        // steady use never wait for one; the bound is unchanged (an entry lives KEY_CACHE_MS from its lookup).
+        if (known.until - now < KEY_CACHE_MS / 2) this.lookUp(hash).catch(() => {});
+        return { userId: known.userId, isAgent: known.isAgent, via: 'key', scopes: [AGENT_SCOPE] };
       }
-      if (this.keys.size >= KEY_CACHE_SIZE) this.keys.clear();
-      this.keys.set(hash, { userId: row.id, isAgent: row.is_agent, until: performance.now() + KEY_CACHE_MS });
-      return { userId: row.id, isAgent: row.is_agent, via: 'key', scopes: [AGENT_SCOPE] };
+      const found = await this.lookUp(hash);
+      return found ? { userId: found.userId, isAgent: found.isAgent, via: 'key', scopes: [AGENT_SCOPE] } : null;
     }
     const verified = this.opts.accessTokens ? await this.opts.accessTokens.verify(token, this.opts.clock.now()) : null;
     if (!verified) return null;
@@ -136,7 +150,38 @@ export class Authenticator {
 
   /** Forgets every remembered key of an account: called when its key is rotated, so the old key fails at once. */
   forgetKeysOf(userId: string): void {
+    this.generation += 1;
+    // Calls after this take a fresh lookup, not one that began before the rotation.
+    this.lookups.clear();
     for (const [hash, k] of this.keys) if (k.userId === userId) this.keys.delete(hash);
+  }
+
+  /** One lookup of a key's account at a time; a hit is remembered for KEY_CACHE_MS from when it was sent. */
+  private lookUp(hash: string): Promise<{ userId: string; isAgent: boolean } | null> {
+    let pending = this.lookups.get(hash);
+    if (!pending) {
+      const generation = this.generation;
+      const sent = this.now();
+      pending = this.opts.db
+        .query<{ id: string; is_agent: boolean }>('SELECT id, is_agent FROM users WHERE api_key_hash = $1', [hash])
+        .then((rows) => {
+          const row = rows[0];
+          if (!row) {
+            this.keys.delete(hash);
+            return null;
+          }
+          const found = { userId: row.id, isAgent: row.is_agent };
+          // A key rotated while this lookup ran is not remembered (its answer may predate the rotation).
+          if (generation === this.generation) {
+            if (this.keys.size >= KEY_CACHE_SIZE) this.keys.clear();
+            this.keys.set(hash, { ...found, until: sent + KEY_CACHE_MS });
+          }
+          return found;
+        })
+        .finally(() => this.lookups.delete(hash));
+      this.lookups.set(hash, pending);
+    }
+    return pending;
   }
 
   private async fromSession(call: CallInfo): Promise<Principal | null> {

@@ -6,6 +6,7 @@ import { bucketOf, periodStart, type Period } from './periods';
 import { compileNamed } from './sql-params';
 import { ConcurrencyGate } from '../../db/concurrency-gate';
 import { CommitWatermark } from '../../db/commit-watermark';
+import { RenewingCache } from './renewing-cache';
 
 export type Metric = 'pnl' | 'volume' | 'accuracy' | 'trades';
 export type Audience = 'all' | 'bots' | 'everyone';
@@ -48,46 +49,61 @@ export interface Leaderboard {
 
 type Query = { sql: string; names: string[] };
 
+/** The WHERE clause of a board's rows: the period's bucket, one half of the audience, and for accuracy a value at all. */
+function boardWhere(metric: Metric, period: Period, alias: string, agent: string): string {
+  const col = `${PREFIX[period]}_${SOURCE[metric].col}`;
+  return [
+    period === 'alltime' ? null : `${alias}.${PREFIX[period]}_bucket = @bucket::date`,
+    `${alias}.is_agent = ${agent}`,
+    metric === 'accuracy' ? `${alias}.${col} IS NOT NULL` : null,
+  ]
+    .filter(Boolean)
+    .join(' AND ');
+}
+
+const halvesOf = (audience: Audience) => (audience === 'everyone' ? ['false', 'true'] : [audience === 'bots' ? 'true' : 'false']);
+
 /**
- * The board SQL of one (metric, period, audience, caller or not): the top `limit` rows are an index walk on
+ * The board SQL of one (metric, period, audience): the top `limit` rows are an index walk on
  * (bucket, is_agent, value DESC, user_id) — `everyone` merges the people's and the agents' walks — and each
- * row's card (name, XP, badges) comes from the trader's activity row, never from users or user_badges. The caller's rank is 1 + the rows with a strictly greater value
- * (index range counts), the same competition rank the board shows.
+ * row's card (name, XP, badges) comes from the trader's activity row, never from users or user_badges.
+ * The same for every caller: a caller's own rank is a statement of its own (rankSql).
  */
-function boardSql(metric: Metric, period: Period, audience: Audience, withCaller: boolean): Query {
+function boardSql(metric: Metric, period: Period, audience: Audience): Query {
   const { table } = SOURCE[metric];
-  const p = PREFIX[period];
-  const col = `${p}_${SOURCE[metric].col}`;
-  const where = (alias: string, agent: string) =>
-    [
-      period === 'alltime' ? null : `${alias}.${p}_bucket = @bucket::date`,
-      `${alias}.is_agent = ${agent}`,
-      metric === 'accuracy' ? `${alias}.${col} IS NOT NULL` : null,
-    ]
-      .filter(Boolean)
-      .join(' AND ');
-  const halves = audience === 'everyone' ? ['false', 'true'] : [audience === 'bots' ? 'true' : 'false'];
+  const col = `${PREFIX[period]}_${SOURCE[metric].col}`;
+  const halves = halvesOf(audience);
   // The card (name, XP, badges) is on the activity row: read in the walk itself, or by primary key for results boards.
   const card = table === 'trader_activity' ? 'h.display_name, h.xp, h.badges' : 'c.display_name, c.xp, c.badges';
   const join = table === 'trader_activity' ? '' : ' JOIN trader_activity c ON c.user_id = h.user_id';
   const walks = halves.map(
-    (a) => `(SELECT h.user_id, h.${col} AS v, ${card} FROM ${table} h${join} WHERE ${where('h', a)} ORDER BY h.${col} DESC, h.user_id LIMIT @limit)`,
+    (a) =>
+      `(SELECT h.user_id, h.${col} AS v, ${card} FROM ${table} h${join} WHERE ${boardWhere(metric, period, 'h', a)} ORDER BY h.${col} DESC, h.user_id LIMIT @limit)`,
   );
-  const callerRank = withCaller
-    ? `, (SELECT 1 + ${halves.map((a) => `(SELECT count(*) FROM ${table} o WHERE ${where('o', a)} AND o.${col} > me.${col})`).join(' + ')}
-          FROM ${table} me WHERE me.user_id = @user AND ${where('me', audience === 'everyone' ? 'me.is_agent' : halves[0]!)}) AS my_rank`
-    : '';
-  const rows = halves.length === 1 ? walks[0]! : `SELECT * FROM (${walks.join(' UNION ALL ')}) w ORDER BY v DESC, user_id LIMIT @limit`;
-  return compileNamed(withCaller ? `SELECT t.*${callerRank} FROM (${rows}) t ORDER BY t.v DESC, t.user_id` : rows);
+  return compileNamed(halves.length === 1 ? walks[0]! : `SELECT * FROM (${walks.join(' UNION ALL ')}) w ORDER BY v DESC, user_id LIMIT @limit`);
+}
+
+/**
+ * A caller's rank on one board: their row by primary key (no row, or a row off this board, is no rank), then
+ * 1 + the rows with a strictly greater value (index range counts), the same competition rank the board shows.
+ */
+function rankSql(metric: Metric, period: Period, audience: Audience): Query {
+  const { table } = SOURCE[metric];
+  const col = `${PREFIX[period]}_${SOURCE[metric].col}`;
+  const halves = halvesOf(audience);
+  const ahead = halves.map((a) => `(SELECT count(*) FROM ${table} o WHERE ${boardWhere(metric, period, 'o', a)} AND o.${col} > me.${col})`).join(' + ');
+  const mine = boardWhere(metric, period, 'me', audience === 'everyone' ? 'me.is_agent' : halves[0]!);
+  return compileNamed(`SELECT 1 + ${ahead} AS my_rank FROM ${table} me WHERE me.user_id = @user AND ${mine}`);
 }
 
 /** How long a served board is fresh when nothing in this process has written since (other processes' writes show within twice it). */
 const BOARD_CACHE_MS = 1000;
 // A board of 100 rows is some 30 kB: a thousand boards bound the cache near 30 MB.
 const BOARD_CACHE_SIZE = 1000;
-
-/** A served board, this process's write version and the database's commit watermark before it was read, and until when it is fresh. */
-type CachedBoard = { version: number; mark: string; until: number; board: Leaderboard };
+/** Callers' ranks kept: a number each, so many. */
+const RANK_CACHE_SIZE = 100_000;
+/** Boards as one caller sees them (isCurrentUser on every row), kept for the callers asking now: some 30 kB each. */
+const CALLER_BOARD_CACHE_SIZE = 256;
 
 type BoardQuery = { period: Period; metric: Metric; audience: Audience; limit: number; userId?: string; now: Date };
 
@@ -96,115 +112,96 @@ type BoardQuery = { period: Period; metric: Metric; audience: Audience; limit: n
  * boards once they bought or sold in it, on its pnl board once they sold or had a position settled in it,
  * and on its accuracy board with at least 5 settled positions in it. Ranking is standard competition
  * ranking: equal values share a rank and the next rank skips (1, 2, 2, 4); equal values are listed by user id.
+ *
+ * Every caller gets the same board: a signed-in caller's answer is that board, with isCurrentUser on its
+ * rows, and their own rank, read and kept apart (by caller and board). So a keyed request costs what an
+ * anonymous one does, and a caller's rank, once read, is renewed under the same bound as the boards.
  */
 export class LeaderboardService {
   private readonly queries = new Map<string, Query>();
-  /**
-   * Boards already served, by request, with the write version they were read at. A committed write in this
-   * process (invalidate) bumps the version, so a board is never staler than this process's last write.
-   * Writes by other processes sharing the database show within twice cacheMs: a board past its time is still
-   * served, for at most another cacheMs, while the database's commit watermark is checked and, if it moved,
-   * one read replaces it, so no request waits on either.
-   */
-  private readonly cache = new Map<string, CachedBoard>();
-  /** Reads under way, by request and version: requests that miss together share one read. */
-  private readonly reading = new Map<string, Promise<Leaderboard>>();
-  /**
-   * Boards being renewed in the background, one at a time: boards served together age together, and
-   * re-reading them all in the same instant would put as many busy backends beside the service on a
-   * machine of few cores, while nobody waits for these reads.
-   */
-  private readonly replacing = new Set<string>();
-  private readonly replaceGate = new ConcurrencyGate(1);
-  private version = 0;
-  private readonly watermark: CommitWatermark;
+  private readonly boards: RenewingCache<Leaderboard>;
+  private readonly ranks: RenewingCache<number | null>;
+  /** A caller's view of a board, kept while neither the board nor their rank changed (so its JSON is made once). */
+  private readonly callerBoards = new Map<string, { board: Leaderboard; rank: number | null; view: Leaderboard }>();
 
   constructor(
     private readonly db: Queryable,
-    private readonly cacheMs = BOARD_CACHE_MS,
-    private readonly clock: () => number = () => performance.now(),
+    cacheMs = BOARD_CACHE_MS,
+    clock: () => number = () => performance.now(),
   ) {
-    this.watermark = new CommitWatermark(db, clock);
+    const watermark = new CommitWatermark(db, clock);
+    // Each renewed in the background one read at a time, boards and ranks apart: however many callers' ranks
+    // wait their turn, the shared boards never wait behind them.
+    this.boards = new RenewingCache({ watermark, gate: new ConcurrencyGate(1), cacheMs, clock, maxEntries: BOARD_CACHE_SIZE });
+    this.ranks = new RenewingCache({ watermark, gate: new ConcurrencyGate(1), cacheMs, clock, maxEntries: RANK_CACHE_SIZE });
   }
 
-  /** Something a board shows has changed and committed: boards are read afresh. */
+  /** Something a board shows has changed and committed: boards and ranks are read afresh. */
   invalidate(): void {
-    this.version += 1;
+    this.boards.invalidate();
+    this.ranks.invalidate();
   }
 
   async get(q: BoardQuery): Promise<Leaderboard> {
     const bucket = bucketOf(q.period, q.now);
-    const cacheKey = `${q.metric}/${q.period}/${q.audience}/${q.limit}/${q.userId ?? ''}/${bucket}`;
-    const hit = this.cache.get(cacheKey);
-    if (hit && hit.version === this.version) {
-      const now = this.clock();
-      if (hit.until > now) return hit.board;
-      if (hit.until + this.cacheMs > now) {
-        // Past its time but recent: served while one check (and, if anything committed, one read) renews it;
-        // a failed check or read leaves it to age out.
-        if (!this.replacing.has(cacheKey)) {
-          this.replacing.add(cacheKey);
-          this.replaceGate
-            .run(() => this.renew(q, bucket, cacheKey, hit))
-            .catch(() => {})
-            .finally(() => this.replacing.delete(cacheKey));
-        }
-        return hit.board;
-      }
-      return this.renew(q, bucket, cacheKey, hit);
-    }
-    return this.load(q, bucket, cacheKey);
+    const boardKey = `${q.metric}/${q.period}/${q.audience}/${q.limit}/${bucket}`;
+    // Frozen: the same board answers many requests, so transports may serialise it once (json-body.ts).
+    const board = this.boards.get(boardKey, async () => Object.freeze(await this.readBoard(q, bucket)));
+    if (q.userId === undefined) return board;
+    const userId = q.userId;
+    const rank = this.ranks.get(`${userId}/${q.metric}/${q.period}/${q.audience}/${bucket}`, () => this.readRank(q, userId, bucket));
+    // Together: a failure of either is the request's, and never left unhandled while the other is awaited.
+    const [shared, own] = await Promise.all([board, rank]);
+    return this.forCaller(`${userId}/${boardKey}`, userId, shared, own);
   }
 
   /**
-   * A cached board past its time is read again only when some transaction has committed since it was read
-   * (the watermark moved); else it is good for another cacheMs from the moment of the check. Checking costs
-   * one tiny statement shared by every board checked at once, where a board read walks an index.
+   * The board as one caller sees it. On the board's own rows the caller's rank is their row's (so the answer
+   * agrees with itself even when the board and the rank were read at different moments); below them it is
+   * the rank read for them.
    */
-  private async renew(q: BoardQuery, bucket: string, cacheKey: string, hit: CachedBoard): Promise<Leaderboard> {
-    const reading = await this.watermark.read();
-    if (reading.mark === hit.mark && hit.version === this.version && this.cache.get(cacheKey) === hit) {
-      hit.until = Math.max(hit.until, reading.at + this.cacheMs);
-      return hit.board;
-    }
-    return this.load(q, bucket, cacheKey);
+  private forCaller(key: string, userId: string, board: Leaderboard, rank: number | null): Leaderboard {
+    const kept = this.callerBoards.get(key);
+    if (kept && kept.board === board && kept.rank === rank) return kept.view;
+    const own = board.leaderboard.find((r) => r.user.id === userId);
+    const view = Object.freeze({
+      ...board,
+      leaderboard: board.leaderboard.map((r) => ({ ...r, isCurrentUser: r === own })),
+      currentUserRank: own ? own.rank : rank,
+    });
+    this.callerBoards.delete(key);
+    while (this.callerBoards.size >= CALLER_BOARD_CACHE_SIZE) this.callerBoards.delete(this.callerBoards.keys().next().value!);
+    this.callerBoards.set(key, { board, rank, view });
+    return view;
   }
 
-  /** One read per request and version at a time; its board is cached unless a write came while it was read. */
-  private load(q: BoardQuery, bucket: string, cacheKey: string): Promise<Leaderboard> {
-    // The version before reading: a write that commits while this board is read makes the entry stale at once.
-    const version = this.version;
-    const key = `${version}|${cacheKey}`;
-    let pending = this.reading.get(key);
-    if (!pending) {
-      pending = (async () => {
-        // The watermark is read before the board, so whatever commits after the board's snapshot moves it.
-        const { mark } = await this.watermark.read();
-        // Frozen: the same board answers many requests, so transports may serialise it once (json-body.ts).
-        const board = Object.freeze(await this.read(q, bucket));
-        if (this.cache.size >= BOARD_CACHE_SIZE) this.cache.clear();
-        const cached = this.cache.get(cacheKey);
-        // A read that began before a newer one was cached does not replace it.
-        if (this.cacheMs > 0 && (!cached || cached.version <= version)) {
-          this.cache.set(cacheKey, { version, mark, until: this.clock() + this.cacheMs, board });
-        }
-        return board;
-      })().finally(() => this.reading.delete(key));
-      this.reading.set(key, pending);
-    }
-    return pending;
+  private query(kind: 'board' | 'rank', q: BoardQuery): { sql: string; names: string[]; name: string } {
+    const name = `${kind}:${q.metric}/${q.period}/${q.audience}`;
+    let query = this.queries.get(name);
+    if (!query) this.queries.set(name, (query = (kind === 'board' ? boardSql : rankSql)(q.metric, q.period, q.audience)));
+    return { ...query, name };
   }
 
-  private async read(q: BoardQuery, bucket: string): Promise<Leaderboard> {
-    const key = `${q.metric}/${q.period}/${q.audience}/${q.userId ? 1 : 0}`;
-    let query = this.queries.get(key);
-    if (!query) this.queries.set(key, (query = boardSql(q.metric, q.period, q.audience, q.userId !== undefined)));
-    const values: Record<string, unknown> = { bucket, limit: q.limit, user: q.userId };
-    const rows = await this.db.query<{ user_id: string; v: bigint | number; display_name: string; xp: number; badges: string[]; my_rank?: bigint | null }>(
-      query.sql,
-      query.names.map((n) => values[n]),
+  private async readRank(q: BoardQuery, userId: string, bucket: string): Promise<number | null> {
+    const { sql, names, name } = this.query('rank', q);
+    const values: Record<string, unknown> = { bucket, user: userId };
+    // Prepared once per connection, as the boards are.
+    const rows = await this.db.query<{ my_rank: bigint | number | string }>(
+      sql,
+      names.map((n) => values[n]),
+      name,
+    );
+    return rows[0] ? Number(rows[0].my_rank) : null;
+  }
+
+  private async readBoard(q: BoardQuery, bucket: string): Promise<Leaderboard> {
+    const { sql, names, name } = this.query('board', q);
+    const values: Record<string, unknown> = { bucket, limit: q.limit };
+    const rows = await this.db.query<{ user_id: string; v: bigint | number; display_name: string; xp: number; badges: string[] }>(
+      sql,
+      names.map((n) => values[n]),
       // Prepared once per connection: planning one of these took as long as running it (some 2 ms).
-      `board:${key}`,
+      name,
     );
     const leaderboard: LeaderboardEntry[] = [];
     rows.forEach((r, i) => {
@@ -216,7 +213,6 @@ export class LeaderboardService {
         rank,
         user: { id: r.user_id, displayName: r.display_name, level: levelOf(r.xp).current, badges },
         value: metricValue(q.metric, r.v),
-        ...(q.userId ? { isCurrentUser: r.user_id === q.userId } : {}),
       });
     });
     const start = periodStart(q.period, q.now);
@@ -226,7 +222,7 @@ export class LeaderboardService {
       audience: q.audience,
       periodStart: start ? start.toISOString() : null,
       leaderboard,
-      currentUserRank: rows[0]?.my_rank != null ? Number(rows[0].my_rank) : null,
+      currentUserRank: null,
     };
   }
 }

@@ -216,3 +216,84 @@ describe('LeaderboardService board cache', () => {
     await expect(boards.get(query)).rejects.toThrow('database down');
   });
 });
+
+/** Board reads answer one row (trader u1, value 5); a caller's rank read answers `ranks[user]`, at once. Counts both. */
+class Callers implements Queryable {
+  boardReads = 0;
+  rankReads: string[] = [];
+  ranks: Record<string, number | undefined> = { u2: 7, u3: 7 };
+  rankDown = false;
+  async query<T>(sql: string, params?: unknown[]): Promise<T[]> {
+    if (sql.includes('pg_current_snapshot')) return [{ mark: 'm1' }] as T[];
+    if (sql.includes('my_rank')) {
+      if (this.rankDown) throw new Error('rank down');
+      const user = params!.find((p) => typeof p === 'string' && p.startsWith('u')) as string;
+      this.rankReads.push(user);
+      const r = this.ranks[user];
+      return (r === undefined ? [] : [{ my_rank: BigInt(r) }]) as T[];
+    }
+    this.boardReads += 1;
+    return [{ user_id: 'u1', v: 5, display_name: 'Trader', xp: 0, badges: [] }] as T[];
+  }
+}
+
+describe('LeaderboardService for signed-in callers', () => {
+  let db: Callers;
+  let clock: number;
+  let boards: LeaderboardService;
+  beforeEach(() => {
+    db = new Callers();
+    clock = 0;
+    boards = new LeaderboardService(db, 1000, () => clock);
+  });
+
+  test('when several callers and anonymous visitors ask for a board, then it is read once and each caller gets their own rank on it', async () => {
+    const [anonymous, u2, u3, nobody] = await Promise.all([
+      boards.get(query),
+      boards.get({ ...query, userId: 'u2' }),
+      boards.get({ ...query, userId: 'u3' }),
+      boards.get({ ...query, userId: 'u4' }),
+    ]);
+    expect(db.boardReads).toBe(1);
+    expect(db.rankReads.sort()).toEqual(['u2', 'u3', 'u4']);
+    expect(anonymous.currentUserRank).toBeNull();
+    expect(anonymous.leaderboard[0]!.isCurrentUser).toBeUndefined();
+    expect([u2.currentUserRank, u3.currentUserRank, nobody.currentUserRank]).toEqual([7, 7, null]);
+    for (const b of [u2, u3, nobody]) expect(b.leaderboard.map((r) => r.isCurrentUser)).toEqual([false]);
+    // The shared board is not changed by a caller's view of it.
+    expect((await boards.get(query)).leaderboard[0]!.isCurrentUser).toBeUndefined();
+  });
+
+  test("when the caller is on the board's rows, then their rank is their row's, whatever their rank read said", async () => {
+    db.ranks.u1 = 3; // as if read at another moment than the board
+    const view = await boards.get({ ...query, userId: 'u1' });
+    expect(view.currentUserRank).toBe(1);
+    expect(view.leaderboard.map((r) => r.isCurrentUser)).toEqual([true]);
+  });
+
+  test('when a caller asks again within cacheMs, then neither the board nor their rank is read again, and the answer is the same object (its JSON made once)', async () => {
+    const first = await boards.get({ ...query, userId: 'u2' });
+    clock = 999;
+    const again = await boards.get({ ...query, userId: 'u2' });
+    expect(again).toBe(first);
+    expect(Object.isFrozen(again)).toBe(true);
+    expect(db.boardReads).toBe(1);
+    expect(db.rankReads).toEqual(['u2']);
+  });
+
+  test("when this process has written since, then the caller's rank is read again before answering", async () => {
+    await boards.get({ ...query, userId: 'u2' });
+    boards.invalidate();
+    db.ranks.u2 = 2;
+    const view = await boards.get({ ...query, userId: 'u2' });
+    expect(view.currentUserRank).toBe(2);
+    expect(db.rankReads).toEqual(['u2', 'u2']);
+    expect(db.boardReads).toBe(2);
+  });
+
+  test("when a caller's rank cannot be read, then their request fails with that error, and the shared board is still served", async () => {
+    db.rankDown = true;
+    await expect(boards.get({ ...query, userId: 'u2' })).rejects.toThrow('rank down');
+    expect((await boards.get(query)).leaderboard).toHaveLength(1);
+  });
+});

@@ -138,6 +138,14 @@ describe.each(backends())('leaderboards against a brute-force recomputation on $
                   audience,
                   currentUserRank: mine ? mine.rank : null,
                 });
+                // Every trader's own rank on a board of one row: below it, the rank comes from its own statement
+                // (ties, traders not yet or no longer on the board, the period's bucket), not from the rows.
+                for (const id of ids) {
+                  const view = await t.services.trackRecord.leaderboard.get({ period, metric, audience, limit: 1, userId: id, now });
+                  const own = expected.find((e) => e.id === id);
+                  expect({ period, metric, audience, id, rank: view.currentUserRank }).toEqual({ period, metric, audience, id, rank: own ? own.rank : null });
+                  expect(view.leaderboard.map((e) => e.isCurrentUser)).toEqual(expected.slice(0, 1).map((e) => e.id === id));
+                }
               }
             }
           }

@@ -1,0 +1,27 @@
+import type { Queryable } from '../../../src/db/database';
+import { CommitWatermark } from '../../../src/db/commit-watermark';
+import { ConcurrencyGate } from '../../../src/db/concurrency-gate';
+import { RenewingCache } from '../../../src/domain/track-record/renewing-cache';
+
+const quiet: Queryable = { query: async <T>() => [{ mark: 'm1' }] as T[] };
+
+describe('RenewingCache', () => {
+  test('when it is full, then the oldest read is dropped, not every entry (boards others are served from stay)', async () => {
+    const cache = new RenewingCache<number>({
+      watermark: new CommitWatermark(quiet, () => 0),
+      gate: new ConcurrencyGate(1),
+      cacheMs: 1000,
+      clock: () => 0,
+      maxEntries: 2,
+    });
+    const reads: string[] = [];
+    const read = (key: string, value: number) => cache.get(key, async () => (reads.push(key), value));
+    await read('a', 1);
+    await read('b', 2);
+    await read('c', 3); // drops a
+    expect(await read('b', 20)).toBe(2);
+    expect(await read('c', 30)).toBe(3);
+    expect(await read('a', 10)).toBe(10); // read again, drops b
+    expect(reads).toEqual(['a', 'b', 'c', 'a']);
+  });
+});
