@@ -51,6 +51,11 @@ export async function startService(
   // Wake-ups of committed account events (SSE, webhooks, A2A tasks), from this process and every other.
   await services.eventFeed.start((channel, onPayload, onResumed) => db.listen(channel, onPayload, onResumed));
   services.stoppers.push(() => services.eventFeed.stop());
+  // GTD orders expire within a second of expiresAt, in every process (each expiry is guarded by the order's state).
+  if (opts.background !== false) services.orderExpiry.start();
+  services.stoppers.push(() => services.orderExpiry.stop());
+  // Fills started by live quotes finish before the database closes.
+  services.stoppers.push(() => services.priceChanges.idle());
   services.stoppers.push(() => services.marketSync.stop());
   services.stoppers.push(() => services.idempotency.close());
   if (opts.background !== false) await services.marketSync.start();
