@@ -66,6 +66,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const SORT = 'newest';
 /** Expired per expiry pass at most (the rest go on the next pass, a fraction of a second later). */
 const EXPIRE_BATCH = 500;
+/** Orders crossed by one price change filled per transaction at most. */
+const FILL_BATCH = 100;
 const notFound = (id: string) => new AppError('NOT_FOUND', `Order ${id} not found.`, { hint: 'List your orders with list_orders.' });
 
 /**
@@ -139,19 +141,18 @@ export class OrderService {
       const market = await tx.query<{ status: string }>('SELECT status FROM markets WHERE id = $1 FOR SHARE', [token.market_id]);
       if (market[0]!.status !== 'active') throw marketClosed(market[0]!.status);
       await tx.query('SELECT 1 FROM users WHERE id = $1 FOR UPDATE', [userId]);
-      const inserted = await tx.query<{ id: string }>(
+      const inserted = await tx.query<OrderRow>(
         `INSERT INTO orders (id, user_id, client_order_id, market_id, token_id, outcome, side, limit_price_micro, size_micro, time_in_force,
            expires_at, state, created_at, updated_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'open', $12, $12)
-         ON CONFLICT (user_id, client_order_id) WHERE client_order_id IS NOT NULL DO NOTHING RETURNING id`,
+         ON CONFLICT (user_id, client_order_id) WHERE client_order_id IS NOT NULL DO NOTHING RETURNING *`,
         [id, userId, input.clientOrderId ?? null, token.market_id, input.tokenId, token.outcome, input.side, limit, size, input.timeInForce, expiresAt, now],
       );
       // A concurrent first order with the same clientOrderId committed meanwhile: that one is the answer.
       if (!inserted[0]) return (await this.byClientId(tx, userId, input.clientOrderId!))!;
-      await this.event(tx, id, 'order.accepted', now);
-      const o = { id, userId, side: input.side, tokenId: input.tokenId, marketId: token.market_id, outcome: token.outcome, positionId: null };
+      await appendEvent(tx, userId, 'order.accepted', { order: toView(inserted[0]) }, now);
       if (action === 'fill' || action === 'fill-rest' || action === 'fill-cancel') {
-        await this.fillIn(tx, o, taken!, now, 0n);
+        await this.fillIn(tx, inserted[0], taken!, now, 0n);
         traded = true;
       }
       if (action === 'rest' || action === 'fill-rest') {
@@ -284,6 +285,17 @@ export class OrderService {
       this.lastBook.set(change.tokenId, key);
       quote = { ...quote, depth: copyDepth(quote.depth) };
     }
+    if (ids.length === 1) return (await this.fillResting(ids[0]!, now, quote)) ? 1 : 0;
+    try {
+      let filled = 0;
+      // The book is consumed by a copy, so the one-by-one fallback starts from the whole book again.
+      const book = { ...quote, depth: copyDepth(quote.depth) };
+      for (let i = 0; i < ids.length; i += FILL_BATCH) filled += await this.fillTogether(ids.slice(i, i + FILL_BATCH), now, book);
+      return filled;
+    } catch (err) {
+      // One refusal in the batch (a market closing under it): each order on its own, so the others still fill.
+      this.log.warn('batch fill failed; filling one by one', { tokenId: change.tokenId, error: err instanceof Error ? err.message : String(err) });
+    }
     let filled = 0;
     for (const id of ids) {
       try {
@@ -293,6 +305,63 @@ export class OrderService {
       }
     }
     return filled;
+  }
+
+  /**
+   * The orders one price change crossed (`ids`, oldest first), filled in one transaction: what each takes is decided
+   * in time priority (sharing the book's depth), then every fill's statements go out together. One commit for all,
+   * so fills keep pace with the trades. Locks: the orders (by id), their markets (shared), then their owners'
+   * accounts in id order, before any account is written — the order-then-account order every order path keeps. Throws (changing
+   * nothing) if any fill is refused; the caller then fills them one by one.
+   */
+  private async fillTogether(ids: string[], now: Date, quote: Quote): Promise<number> {
+    const n = await this.db.transaction(async (tx) => {
+      const locked = tx.query<OrderRow & { market_status: string }>(
+        `SELECT o.*, m.status AS market_status FROM orders o JOIN markets m ON m.id = o.market_id
+         WHERE o.id = ANY($1::uuid[]) AND o.state IN ${OPEN} ORDER BY o.id FOR UPDATE OF o FOR SHARE OF m`,
+        [ids],
+        'orders_fill_lock',
+      );
+      // Sent right behind (one round trip): the owners' accounts, in id order, once the orders are held. An order's
+      // owner never changes, so reading it here needs no lock; an account locked for an order that turns out not
+      // to fill is only held until this transaction ends.
+      const accounts = tx.query(
+        'SELECT 1 FROM users WHERE id IN (SELECT user_id FROM orders WHERE id = ANY($1::uuid[])) ORDER BY id FOR UPDATE',
+        [ids],
+        'orders_fill_accounts',
+      );
+      const [rowsDone, accountsDone] = await Promise.allSettled([locked, accounts]);
+      if (rowsDone.status === 'rejected') throw rowsDone.reason;
+      if (accountsDone.status === 'rejected') throw accountsDone.reason;
+      const rows = rowsDone.value;
+      const byId = new Map(rows.map((r) => [r.id, r]));
+      if (quote.asOf.getTime() < this.freshSince(now).getTime()) return 0;
+      const fills: Array<{ o: OrderRow; t: Take; release: Micro }> = [];
+      for (const id of ids) {
+        const o = byId.get(id);
+        if (!o || o.market_status !== 'active') continue;
+        if (o.expires_at !== null && new Date(o.expires_at).getTime() <= now.getTime()) continue;
+        const t = take(o.side, o.limit_price_micro, o.size_micro - o.filled_size_micro, quote);
+        if (t === null) continue;
+        if (o.side === 'BUY' && buyFill(t.sizeMicro, t.priceMicro).quantityMicro <= 0n) continue;
+        const held = o.side === 'BUY' ? o.reserved_cash_micro : o.reserved_shares_micro;
+        fills.push({ o, t, release: t.sizeMicro < held ? t.sizeMicro : held });
+      }
+      if (fills.length === 0) return 0;
+      // An account with two fills here takes them one after the other (each fill reads its position and event seq).
+      const perUser = new Map<string, typeof fills>();
+      for (const f of fills) perUser.set(f.o.user_id, [...(perUser.get(f.o.user_id) ?? []), f]);
+      const settled = await Promise.allSettled(
+        [...perUser.values()].map(async (mine) => {
+          for (const f of mine) await this.fillIn(tx, f.o, f.t, now, f.release);
+        }),
+      );
+      const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+      if (failed) throw failed.reason;
+      return fills.length;
+    });
+    if (n > 0) this.hooks.committed();
+    return n;
   }
 
   /**
@@ -332,32 +401,26 @@ export class OrderService {
    */
   async fillResting(id: string, now: Date, quote?: Quote): Promise<boolean> {
     const done = await this.db.transaction(async (tx) => {
-      const rows = await tx.query<OrderRow>(`SELECT * FROM orders WHERE id = $1 AND state IN ${OPEN} FOR UPDATE`, [id]);
+      // The order (locked: fill, cancel and expiry are decided under this lock) with its market (shared: it cannot close meanwhile).
+      const rows = await tx.query<OrderRow & { market_status: string; bid: bigint | null; ask: bigint | null; price_at: Date | null }>(
+        `SELECT o.*, m.status AS market_status, coalesce(t.bid_micro, t.price_micro) AS bid, coalesce(t.ask_micro, t.price_micro) AS ask, t.price_at
+         FROM orders o JOIN market_tokens t ON t.token_id = o.token_id JOIN markets m ON m.id = o.market_id
+         WHERE o.id = $1 AND o.state IN ${OPEN} FOR UPDATE OF o FOR SHARE OF m`,
+        [id],
+        'order_fill_lock',
+      );
       const o = rows[0];
       if (!o) return false; // cancelled, expired or filled first
       if (o.expires_at !== null && new Date(o.expires_at).getTime() <= now.getTime()) return false; // expiry takes it
-      const quotes = await tx.query<{ bid: bigint | null; ask: bigint | null; status: string; price_at: Date | null }>(
-        `SELECT coalesce(t.bid_micro, t.price_micro) AS bid, coalesce(t.ask_micro, t.price_micro) AS ask, m.status, t.price_at
-         FROM market_tokens t JOIN markets m ON m.id = t.market_id WHERE t.token_id = $1 FOR SHARE OF m`,
-        [o.token_id],
-      );
-      const m = quotes[0];
-      if (!m || m.status !== 'active') return false;
+      if (o.market_status !== 'active') return false;
       const q: Quote | null =
-        quote ?? (m.bid !== null && m.ask !== null && m.price_at !== null ? { bidMicro: m.bid, askMicro: m.ask, asOf: new Date(m.price_at) } : null);
+        quote ?? (o.bid !== null && o.ask !== null && o.price_at !== null ? { bidMicro: o.bid, askMicro: o.ask, asOf: new Date(o.price_at) } : null);
       if (q === null || q.asOf.getTime() < this.freshSince(now).getTime()) return false;
-      const remaining = o.size_micro - o.filled_size_micro;
-      const t = take(o.side, o.limit_price_micro, remaining, q);
+      const t = take(o.side, o.limit_price_micro, o.size_micro - o.filled_size_micro, q);
       if (t === null) return false;
       if (o.side === 'BUY' && buyFill(t.sizeMicro, t.priceMicro).quantityMicro <= 0n) return false;
       const held = o.side === 'BUY' ? o.reserved_cash_micro : o.reserved_shares_micro;
-      await this.fillIn(
-        tx,
-        { id: o.id, userId: o.user_id, side: o.side, tokenId: o.token_id, marketId: o.market_id, outcome: o.outcome, positionId: o.position_id },
-        t,
-        now,
-        t.sizeMicro < held ? t.sizeMicro : held,
-      );
+      await this.fillIn(tx, o, t, now, t.sizeMicro < held ? t.sizeMicro : held);
       return true;
     });
     if (done) this.hooks.committed();
@@ -454,66 +517,102 @@ export class OrderService {
   }
 
   /**
-   * Fills `t` of an order inside `tx` (t.sizeMicro in the order's unit at t.priceMicro), first releasing `release`
-   * of its reservation (a resting order consumes what it held for the part that fills). Buys run paper_trade's
-   * statement and hooks; sells run sell_position's path. Appends order.filled or order.partially_filled.
+   * Fills `t` of order `o` (its row as locked) inside `tx` (t.sizeMicro in the order's unit at t.priceMicro), first
+   * releasing `release` of its reservation (a resting order consumes what it held for the part that fills). Buys run
+   * paper_trade's statement and hooks; sells run sell_position's path. Appends order.filled or order.partially_filled.
+   * A buy's statements are all known up front, so they go out together (one round trip on a pipelined connection);
+   * a refused buy throws and the transaction takes them all back.
    */
-  private async fillIn(tx: Queryable, o: FillTarget, t: Take, now: Date, release: Micro): Promise<void> {
+  private async fillIn(tx: Queryable, o: OrderRow, t: Take, now: Date, release: Micro): Promise<void> {
+    const sent: Array<Promise<unknown>> = [];
     let shares: Micro;
     let cash: Micro;
+    let bought: Promise<Array<{ market_ok: boolean; balance_micro: bigint | null }>> | undefined;
     if (o.side === 'BUY') {
-      if (release > 0n) await tx.query('UPDATE users SET reserved_micro = reserved_micro - $2 WHERE id = $1', [o.userId, release]);
+      if (release > 0n) sent.push(tx.query('UPDATE users SET reserved_micro = reserved_micro - $2 WHERE id = $1', [o.user_id, release], 'order_release_cash'));
       const fill = buyFill(t.sizeMicro, t.priceMicro);
-      const rows = await tx.query<{ market_ok: boolean; balance_micro: bigint | null; position_id: string | null }>(BUY_STATEMENT, [
-        o.userId,
-        o.marketId,
-        o.tokenId,
-        t.sizeMicro.toString(),
-        fill.quantityMicro.toString(),
-        fill.priceMicro.toString(),
-        o.outcome,
-        now,
-        randomUUID(),
-        randomUUID(),
-      ]);
-      const row = rows[0]!;
-      if (!row.market_ok) throw marketClosed('closed');
-      if (row.balance_micro === null)
-        throw new AppError('INSUFFICIENT_BALANCE', `Insufficient available balance for a ${fromMicro(t.sizeMicro)} dollar buy.`, insufficientHint);
-      await this.hooks.afterTrade(tx, {
-        userId: o.userId,
-        side: 'BUY',
-        marketId: o.marketId,
-        tokenId: o.tokenId,
-        quantityMicro: fill.quantityMicro,
-        cashMicro: t.sizeMicro,
-        realizedPnlMicro: 0n,
-        at: now,
-      });
+      bought = tx.query<{ market_ok: boolean; balance_micro: bigint | null }>(
+        BUY_STATEMENT,
+        [
+          o.user_id,
+          o.market_id,
+          o.token_id,
+          t.sizeMicro.toString(),
+          fill.quantityMicro.toString(),
+          fill.priceMicro.toString(),
+          o.outcome,
+          now,
+          randomUUID(),
+          randomUUID(),
+        ],
+        'buy',
+      );
+      sent.push(bought);
+      sent.push(
+        this.hooks.afterTrade(tx, {
+          userId: o.user_id,
+          side: 'BUY',
+          marketId: o.market_id,
+          tokenId: o.token_id,
+          quantityMicro: fill.quantityMicro,
+          cashMicro: t.sizeMicro,
+          realizedPnlMicro: 0n,
+          at: now,
+        }),
+      );
       shares = fill.quantityMicro;
       cash = t.sizeMicro;
     } else {
-      let pos = o.positionId;
+      let pos = o.position_id;
       if (pos === null) {
-        const held = await tx.query<{ id: string }>('SELECT id FROM positions WHERE user_id = $1 AND token_id = $2 AND NOT is_closed', [o.userId, o.tokenId]);
+        const held = await tx.query<{ id: string }>('SELECT id FROM positions WHERE user_id = $1 AND token_id = $2 AND NOT is_closed', [o.user_id, o.token_id]);
         if (!held[0]) throw sharesShort(t.sizeMicro);
         pos = held[0].id;
       }
-      const { fill } = await this.trading.sellIn(tx, o.userId, pos, t.sizeMicro, t.priceMicro, now, release);
+      const { fill } = await this.trading.sellIn(tx, o.user_id, pos, t.sizeMicro, t.priceMicro, now, release);
       shares = fill.quantityMicro;
       cash = fill.proceedsMicro;
     }
-    const rows = await tx.query<{ state: OrderState }>(
-      `UPDATE orders SET filled_size_micro = filled_size_micro + $2, filled_shares_micro = filled_shares_micro + $3,
-         filled_cash_micro = filled_cash_micro + $4,
-         reserved_cash_micro = CASE WHEN side = 'BUY' THEN reserved_cash_micro - $5 ELSE 0 END,
-         reserved_shares_micro = CASE WHEN side = 'SELL' THEN reserved_shares_micro - $5 ELSE 0 END,
-         state = CASE WHEN filled_size_micro + $2 >= size_micro THEN 'filled' ELSE 'partially_filled' END, updated_at = $6
-       WHERE id = $1 RETURNING state`,
-      [o.id, t.sizeMicro, shares, cash, release, now],
+    const filledSize = o.filled_size_micro + t.sizeMicro;
+    const after: OrderRow = {
+      ...o,
+      state: filledSize >= o.size_micro ? 'filled' : 'partially_filled',
+      filled_size_micro: filledSize,
+      filled_shares_micro: o.filled_shares_micro + shares,
+      filled_cash_micro: o.filled_cash_micro + cash,
+      reserved_cash_micro: o.side === 'BUY' ? o.reserved_cash_micro - release : 0n,
+      reserved_shares_micro: o.side === 'SELL' ? o.reserved_shares_micro - release : 0n,
+      updated_at: now,
+    };
+    sent.push(
+      tx.query(
+        `UPDATE orders SET state = $2, filled_size_micro = $3, filled_shares_micro = $4, filled_cash_micro = $5, reserved_cash_micro = $6,
+           reserved_shares_micro = $7, updated_at = $8 WHERE id = $1`,
+        [
+          o.id,
+          after.state,
+          after.filled_size_micro,
+          after.filled_shares_micro,
+          after.filled_cash_micro,
+          after.reserved_cash_micro,
+          after.reserved_shares_micro,
+          now,
+        ],
+        'order_filled',
+      ),
     );
     const fill = { shares: fromMicro(shares), price: fromMicro(t.priceMicro), cash: fromMicro(cash) };
-    await this.event(tx, o.id, rows[0]!.state === 'filled' ? 'order.filled' : 'order.partially_filled', now, { fill });
+    sent.push(appendEvent(tx, o.user_id, after.state === 'filled' ? 'order.filled' : 'order.partially_filled', { order: toView(after), fill }, now));
+    // Everything sent is awaited before deciding (none may outlive the transaction); the buy's refusal is read after.
+    const settled = await Promise.allSettled(sent);
+    const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason;
+    if (bought) {
+      const row = (await bought)[0]!;
+      if (!row.market_ok) throw marketClosed('closed');
+      if (row.balance_micro === null)
+        throw new AppError('INSUFFICIENT_BALANCE', `Insufficient available balance for a ${fromMicro(t.sizeMicro)} dollar buy.`, insufficientHint);
+    }
   }
 
   /** Appends an order event with the order as get_order shows it now (plus `extra`, e.g. the fill). */
@@ -533,16 +632,6 @@ export class OrderService {
   private async byClientId(q: Queryable, userId: string, clientOrderId: string): Promise<OrderRow | undefined> {
     return (await q.query<OrderRow>('SELECT * FROM orders WHERE user_id = $1 AND client_order_id = $2', [userId, clientOrderId]))[0];
   }
-}
-
-interface FillTarget {
-  id: string;
-  userId: string;
-  side: OrderSide;
-  tokenId: string;
-  marketId: string;
-  outcome: 'YES' | 'NO';
-  positionId: string | null;
 }
 
 /** A book's identity, to tell a new book from one already filled against. */
