@@ -86,6 +86,12 @@ describe.each(backends())('orders against published depth on $name', (backend) =
     await listingChange(0.47, 0.49);
     expect(await t.services.orders.get(a.id, order.id)).toMatchObject({ state: 'partially_filled', filledCash: 9.8, filledShares: 20, reservedCash: 90.2 });
     expect(await balance(a.apiKey)).toEqual({ balance: 990.2, reserved: 90.2, available: 900 });
+    // The sizes at the best levels of the book read for the crossed order are kept on the token.
+    const [book] = await t.services.db.query<{ bid: bigint; ask: bigint; at: Date | null }>(
+      'SELECT best_bid_size_micro AS bid, best_ask_size_micro AS ask, book_at AS at FROM market_tokens WHERE token_id = $1',
+      [m.yes],
+    );
+    expect([book!.bid, book!.ask, book!.at !== null]).toEqual([10_000_000n, 20_000_000n, true]);
     await listingChange(0.47, 0.49);
     expect((await t.services.orders.get(a.id, order.id)).filledCash).toBe(9.8);
     prices.book(m.yes, [[0.47, 10]], [[0.49, 500]]);
@@ -93,6 +99,26 @@ describe.each(backends())('orders against published depth on $name', (backend) =
     expect(await t.services.orders.get(a.id, order.id)).toMatchObject({ state: 'filled', filledCash: 100, reservedCash: 0 });
     expect(await balance(a.apiKey)).toEqual({ balance: 900, reserved: 0, available: 900 });
     expect((await types(a.id)).filter((x) => x.startsWith('order.'))).toEqual(['order.accepted', 'order.partially_filled', 'order.filled']);
+  });
+
+  test('when a listing price crosses nothing, then no book is read', async () => {
+    prices.book(m.yes, [[0.4, 10]], [[0.7, 10]]);
+    const a = await registerAgent(t);
+    await place(a.apiKey, { limitPrice: 0.3, size: 10 });
+    let reads = 0;
+    const live = prices.live.bind(prices);
+    prices.live = async (tokenId) => {
+      reads += 1;
+      return live(tokenId);
+    };
+    try {
+      await listingChange(0.4, 0.7);
+      expect(reads).toBe(0);
+      await listingChange(0.25, 0.29);
+      expect(reads).toBe(1);
+    } finally {
+      prices.live = live;
+    }
   });
 
   test('when two resting buys are crossed by one change, then the older takes the book first and the younger gets what is left', async () => {

@@ -283,6 +283,7 @@ export class OrderService {
       if (this.lastBook.get(change.tokenId) === key) return 0;
       if (this.lastBook.size > 50_000) this.lastBook.clear();
       this.lastBook.set(change.tokenId, key);
+      await this.recordBook(change.tokenId, quote.depth, quote.asOf);
       quote = { ...quote, depth: copyDepth(quote.depth) };
     }
     if (ids.length === 1) return (await this.fillResting(ids[0]!, now, quote)) ? 1 : 0;
@@ -362,6 +363,16 @@ export class OrderService {
     });
     if (n > 0) this.hooks.committed();
     return n;
+  }
+
+  /** The sizes at the best levels of the book the crossed orders are sized against (migration 21), newer only. */
+  private async recordBook(tokenId: string, depth: Depth, asOf: Date): Promise<void> {
+    await this.db.query(
+      `UPDATE market_tokens SET best_bid_size_micro = $2, best_ask_size_micro = $3, book_at = $4
+       WHERE token_id = $1 AND (book_at IS NULL OR book_at <= $4)`,
+      [tokenId, depth.bids[0]?.sizeMicro ?? 0n, depth.asks[0]?.sizeMicro ?? 0n, asOf],
+      'record_book_depth',
+    );
   }
 
   /**
