@@ -2,11 +2,8 @@ import 'reflect-metadata';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import { McpServer, Server, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
 import { loadConfig } from '../src/config';
 import { createLogger } from '../src/logger';
 import { startService } from '../src/start';
@@ -16,9 +13,11 @@ import { median, round } from './support/harness';
 /**
  * npm run bench:mcp — what the stateless MCP transport costs per call. The service runs in this process
  * (DATABASE_URL if set, else in-memory PGlite) on a loopback port; one agent calls get_balance N times over
- * REST, then N times as an MCP tools/call, sequentially on keep-alive connections, alternating in ROUNDS
- * rounds (median of the per-round means). Then, without HTTP, the per-request setup alone: our low-level
- * Server with two handlers + transport, against McpServer re-registering every tool per request.
+ * REST, then N times as an MCP tools/call in the 2025 form (a bare request), then N times in the 2026-07-28 form
+ * (the `_meta` envelope and the Mcp-Method/Mcp-Name headers, served by the SDK's createMcpHandler), sequentially
+ * on keep-alive connections, alternating in ROUNDS rounds (median of the per-round means). Then, without HTTP,
+ * the per-request setup alone: our low-level Server with two handlers + transport, against McpServer
+ * re-registering every tool per request.
  * Last line: one JSON object with every figure.
  */
 const N = Number(process.env.BENCH_N ?? 2000);
@@ -54,6 +53,8 @@ async function main(): Promise<void> {
     const key = ((await reg.json()) as { user: { apiKey: string } }).user.apiKey;
     const auth = `Bearer ${key}`;
     const mcpBody = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_balance', arguments: {} } });
+    const envelope = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+    const modernBody = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_balance', arguments: {}, _meta: envelope } });
 
     const rest = async () => {
       const r = await fetch(`${baseUrl}/api/user/balance`, { headers: { authorization: auth } });
@@ -69,28 +70,50 @@ async function main(): Promise<void> {
       const body = (await r.json()) as { result?: { isError?: boolean } };
       if (r.status !== 200 || !body.result || body.result.isError) throw new Error(`MCP ${r.status} ${JSON.stringify(body)}`);
     };
+    const mcp2026 = async () => {
+      const r = await fetch(`${baseUrl}/mcp`, {
+        method: 'POST',
+        headers: {
+          authorization: auth,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2026-07-28',
+          'mcp-method': 'tools/call',
+          'mcp-name': 'get_balance',
+        },
+        body: modernBody,
+      });
+      const body = (await r.json()) as { result?: { isError?: boolean } };
+      if (r.status !== 200 || !body.result || body.result.isError) throw new Error(`MCP 2026 ${r.status} ${JSON.stringify(body)}`);
+    };
 
     await timeEach(200, rest);
     await timeEach(200, mcp);
+    await timeEach(200, mcp2026);
     const restMs: number[] = [];
     const mcpMs: number[] = [];
+    const mcp2026Ms: number[] = [];
     for (let round = 0; round < ROUNDS; round += 1) {
       restMs.push(await timeEach(Math.ceil(N / ROUNDS), rest));
       mcpMs.push(await timeEach(Math.ceil(N / ROUNDS), mcp));
+      mcp2026Ms.push(await timeEach(Math.ceil(N / ROUNDS), mcp2026));
     }
     const restMedian = median(restMs);
     const mcpMedian = median(mcpMs);
+    const mcp2026Median = median(mcp2026Ms);
     console.log(`REST GET /api/user/balance      ${round(restMedian, 3)} ms/call (rounds: ${restMs.map((x) => round(x, 3)).join(', ')})`);
     console.log(`MCP tools/call get_balance      ${round(mcpMedian, 3)} ms/call (rounds: ${mcpMs.map((x) => round(x, 3)).join(', ')})`);
+    console.log(`MCP 2026-07-28 tools/call       ${round(mcp2026Median, 3)} ms/call (rounds: ${mcp2026Ms.map((x) => round(x, 3)).join(', ')})`);
     console.log(`ratio MCP / REST                ${round(mcpMedian / restMedian, 2)}×, +${round((mcpMedian - restMedian) * 1000, 0)} µs per call`);
+    console.log(`ratio MCP 2026-07-28 / REST     ${round(mcp2026Median / restMedian, 2)}×, +${round((mcp2026Median - restMedian) * 1000, 0)} µs per call`);
 
     // Per-request setup alone (no HTTP, no database): what each stateless request builds before dispatch.
     const methods = service.services.registry.methods.filter((m) => onSurface(m, 'mcp'));
     const validator = new AjvJsonSchemaValidator();
     const lowLevel = async () => {
       const s = new Server({ name: 'bench', version: '1.0.0' }, { capabilities: { tools: { listChanged: false } }, jsonSchemaValidator: validator });
-      s.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [] }));
-      s.setRequestHandler(CallToolRequestSchema, () => ({ content: [] }));
+      s.setRequestHandler('tools/list', () => ({ tools: [] }));
+      s.setRequestHandler('tools/call', () => ({ content: [] }));
       await s.connect(new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true }));
       await s.close();
     };
@@ -121,6 +144,8 @@ async function main(): Promise<void> {
         mcpMsPerCall: round(mcpMedian, 4),
         ratio: round(mcpMedian / restMedian, 3),
         mcpExtraUsPerCall: round((mcpMedian - restMedian) * 1000, 1),
+        mcp2026MsPerCall: round(mcp2026Median, 4),
+        ratio2026: round(mcp2026Median / restMedian, 3),
         tools: methods.length,
         setupLowLevelUs: round(lowLevelUs, 2),
         setupMcpServerPerToolUs: round(perToolUs, 2),

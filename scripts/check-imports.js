@@ -21,12 +21,15 @@ const LAYERS = [
   { name: 'surfaces', paths: ['transports/', 'documents/'] },
   // The method registry, its invoke pipeline, and the method declarations.
   { name: 'registry', paths: ['registry/', 'methods/'] },
+  // A2A tasks (orders seen as tasks) and the delivery of their push notifications; the A2A transport builds on it.
+  { name: 'a2a-tasks', paths: ['a2a-tasks/'] },
   // Market data implements the domain's price source (domain/trading/price-service.ts).
   { name: 'market-data', paths: ['market-data/'] },
   { name: 'domain', paths: ['domain/'] },
   // Credentials, sessions, tokens and the authenticator; the domain's accounts hash passwords and keys with it.
   { name: 'auth', paths: ['auth/'] },
   { name: 'limits', paths: ['limits/'] },
+  { name: 'outbound', paths: ['outbound/'] },
   { name: 'db', paths: ['db/'] },
   { name: 'base', paths: ['errors/', 'config.ts', 'logger.ts', 'clock.ts'] },
 ];

@@ -64,6 +64,23 @@ const ConfigSchema = z
      * with BASE_URL unset the address from X-Forwarded-Host / X-Forwarded-Proto (else Forwarded, RFC 7239).
      */
     TRUST_PROXY: z.coerce.number().int().min(0).max(10).optional(),
+    /**
+     * Lets webhooks and A2A push notifications go to loopback, private and link-local addresses (src/outbound/): for
+     * tests and private networks only; unset, such targets are refused at registration and at delivery.
+     */
+    OUTBOUND_ALLOW_PRIVATE: z
+      .enum(['true', 'false', '1', '0'])
+      .default('false')
+      .transform((v) => v === 'true' || v === '1'),
+    /** How long one outbound delivery may take, connect to last byte. */
+    OUTBOUND_TIMEOUT_MS: positiveInt(10000),
+    /**
+     * Signs the agent card (JWS over its RFC 8785 canonical form): a private key as PEM (PKCS#8) or as a JWK in JSON
+     * (EC P-256/P-384, Ed25519 or RSA). Unset: the card is served unsigned. The public key is served as a JWK Set.
+     */
+    AGENT_CARD_SIGNING_KEY: z.string().min(1).optional(),
+    /** The `kid` of the card signature; default the RFC 7638 thumbprint of the public key. */
+    AGENT_CARD_SIGNING_KID: z.string().min(1).max(200).optional(),
     LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
     SUPPORT_EMAIL: z.email().default('support@example.com'),
   })

@@ -25,6 +25,7 @@ import { CommunityMarketService } from './domain/community/community-market-serv
 import { CommunityTradingService } from './domain/community/community-trading-service';
 import { EventLog } from './domain/events/event-log';
 import { EventFeed } from './domain/events/event-feed';
+import { TaskPushStore } from './domain/task-push/task-push-store';
 import { createRateLimiter, type RateLimiter } from './limits/rate-limiter';
 
 /** Everything the process holds, built once per process (or per test app): what a handler reaches through
@@ -79,6 +80,9 @@ export function createServices(args: {
       .cancelAllOf(userId, 'account deleted', clock.now())
       .catch((err) => log.error("cancelling a deleted account's orders failed", { error: String(err) }));
   });
+  const taskPush = new TaskPushStore(db);
+  // A deleted account's push targets go with it (their URLs and tokens are the account's).
+  accountDeletion.onDelete((tx, account) => taskPush.forget(tx, account.id));
   return {
     config,
     db,
@@ -110,6 +114,7 @@ export function createServices(args: {
     community: new CommunityMarketService(db, communityTrading),
     events: new EventLog(db),
     eventFeed: new EventFeed(log),
+    taskPush,
     communityTrading,
     stoppers: [],
   };

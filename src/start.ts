@@ -8,6 +8,8 @@ import { createApp } from './http/app';
 import { systemClock, type Clock } from './registry/context';
 import type { RateLimiter } from './limits/rate-limiter';
 import type { PriceService } from './domain/trading/price-service';
+import { TaskPushWorker } from './a2a-tasks/push-worker';
+import { cardSignerOf } from './documents/agent-card';
 
 export interface RunningService {
   app: Express;
@@ -56,6 +58,12 @@ export async function startService(
   services.stoppers.push(() => services.orderExpiry.stop());
   // Fills started by live quotes finish before the database closes.
   services.stoppers.push(() => services.priceChanges.idle());
+  // A2A push notifications: each order event of an account with push targets is POSTed to them (one process per event).
+  const taskPush = new TaskPushWorker({ store: services.taskPush, orders: services.orders, feed: services.eventFeed, config, log });
+  taskPush.start();
+  services.stoppers.unshift(() => taskPush.stop());
+  // A signing key that cannot be read stops the start, not the first request for the card.
+  await cardSignerOf(config);
   services.stoppers.push(() => services.marketSync.stop());
   services.stoppers.push(() => services.idempotency.close());
   if (opts.background !== false) await services.marketSync.start();

@@ -1,9 +1,11 @@
 import { z } from 'zod';
+import type { Principal } from '../registry/context';
 import type { MethodServices } from '../registry/method-services';
 import { onSurface, type AnyMethod } from '../registry/method';
 import { inputSchemaOf } from './json-schema';
 import { perOrigin } from '../transports/public-origin';
 import { SERVICE_SUMMARY, SERVICE_TITLE, marketDataNotice } from './service-info';
+import { CardSigner } from './card-signing';
 
 /** The JSON-RPC / A2A endpoint, relative to the service's address. */
 export const A2A_PATH = '/api/a2a';
@@ -71,9 +73,9 @@ export const AgentCardSchema = z
     documentationUrl: z.url().describe('Documentation for agents (llms.txt).'),
     capabilities: z
       .object({
-        streaming: z.boolean().describe('Streaming responses (SSE): not offered.'),
-        pushNotifications: z.boolean().describe('Push notifications: not offered.'),
-        extendedAgentCard: z.boolean().describe('A2A v1.0: an extended card for authenticated callers: not offered.'),
+        streaming: z.boolean().describe('SendStreamingMessage and SubscribeToTask (SSE): a resting order is followed until it ends.'),
+        pushNotifications: z.boolean().describe("Push notification configs: a task's updates are POSTed to the agent's URL."),
+        extendedAgentCard: z.boolean().describe("A2A v1.0: GetExtendedAgentCard answers authenticated callers with their account's skills and limits."),
         extensions: z
           .array(
             z
@@ -90,7 +92,7 @@ export const AgentCardSchema = z
       })
       .loose()
       .describe('Optional A2A features.'),
-    supportsAuthenticatedExtendedCard: z.boolean().describe('A2A v0.3: an extended card for authenticated callers: not offered.'),
+    supportsAuthenticatedExtendedCard: z.boolean().describe('A2A v0.3: agent/getAuthenticatedExtendedCard answers authenticated callers.'),
     defaultInputModes: z.array(z.string()).describe('Media types accepted in messages.'),
     defaultOutputModes: z.array(z.string()).describe('Media types answered.'),
     skills: z.array(Skill).describe('One skill per registry method offered over JSON-RPC / A2A.'),
@@ -99,6 +101,18 @@ export const AgentCardSchema = z
       .describe('How to authenticate.'),
     securityRequirements: z.array(ProtoSecurityRequirement).describe('A2A v1.0: default requirement (any one of these).'),
     security: z.array(LegacySecurityRequirement).describe('A2A v0.3: default requirement (any one of these).'),
+    signatures: z
+      .array(
+        z
+          .object({
+            protected: z.string().describe('Base64url JWS protected header (alg, kid, typ, jku).'),
+            signature: z.string().describe('Base64url JWS signature over the RFC 8785 canonical form of the card (A2A v1.0 fields, without signatures).'),
+          })
+          .loose()
+          .describe('A JWS signature of the card.'),
+      )
+      .optional()
+      .describe('JWS signatures of the card, when the operator configured a signing key; the public keys are at jku.'),
   })
   .loose()
   .describe('A2A agent card');
@@ -121,6 +135,30 @@ export function agentCardOf(services: CardSource, origin: string): AgentCard {
 /** The card serialized once per address, for the well-known routes. */
 export function agentCardJsonOf(services: CardSource, origin: string): string {
   return cached(services, origin).json;
+}
+
+const signers = new WeakMap<object, Promise<CardSigner> | null>();
+const published = new WeakMap<CardSource, (origin: string) => Promise<{ card: AgentCard; json: string }>>();
+
+/** The card signer of a configuration (AGENT_CARD_SIGNING_KEY), built once; null when no key is configured. */
+export function cardSignerOf(config: MethodServices['config']): Promise<CardSigner> | null {
+  if (!signers.has(config)) signers.set(config, CardSigner.fromConfig(config));
+  return signers.get(config) ?? null;
+}
+
+/** The card as served at the well-known paths and by agent.getCard: signed when a signing key is configured. */
+export function publishedAgentCardOf(services: CardSource, origin: string): Promise<{ card: AgentCard; json: string }> {
+  const signer = cardSignerOf(services.config);
+  if (!signer) return Promise.resolve(cached(services, origin));
+  let byOrigin = published.get(services);
+  if (!byOrigin) {
+    byOrigin = perOrigin(async (at) => {
+      const card = await (await signer).sign(cached(services, at).card, at);
+      return { card, json: JSON.stringify(card) };
+    });
+    published.set(services, byOrigin);
+  }
+  return byOrigin(origin);
 }
 
 function cached(services: CardSource, origin: string): { card: AgentCard; json: string } {
@@ -171,7 +209,9 @@ export function buildAgentCard(services: CardSource, base: string): AgentCard {
     description:
       `${SERVICE_SUMMARY} ${marketDataNotice(config)} ` +
       'To run a skill, send a message whose data part is {"skill": "<skill id>", "input": {...}}; the reply is a ' +
-      'message with the result in a data part. A text message gets the list of skills. The same endpoint also ' +
+      'message with the result in a data part, except a place_order that rests: it becomes a task (task id = order id) in ' +
+      'working until the order is filled, cancelled or expired (GetTask, CancelTask, SubscribeToTask, push notification ' +
+      'configs). A text message gets the list of skills. The same endpoint also ' +
       `answers plain JSON-RPC 2.0 with the skill id as the method and the input as params. An agent rotates its own key with ` +
       `the rotate_api_key skill (POST /api/user/api-key/rotate); support: ${config.SUPPORT_EMAIL}.`,
     version: '1.0.0',
@@ -185,9 +225,9 @@ export function buildAgentCard(services: CardSource, base: string): AgentCard {
     provider: { organization: SERVICE_TITLE, url: base },
     documentationUrl: `${base}/llms.txt`,
     capabilities: {
-      streaming: false,
-      pushNotifications: false,
-      extendedAgentCard: false,
+      streaming: true,
+      pushNotifications: true,
+      extendedAgentCard: true,
       extensions: [
         {
           uri: `${base}${AGENT_CARD_PATHS[0]}#${SKILL_CALL_EXTENSION}`,
@@ -199,7 +239,7 @@ export function buildAgentCard(services: CardSource, base: string): AgentCard {
         },
       ],
     },
-    supportsAuthenticatedExtendedCard: false,
+    supportsAuthenticatedExtendedCard: true,
     defaultInputModes: ['application/json', 'text/plain'],
     defaultOutputModes: ['application/json', 'text/plain'],
     skills: methods.map(skillOf),
@@ -225,6 +265,43 @@ export function buildAgentCard(services: CardSource, base: string): AgentCard {
     },
     securityRequirements: KEYED.v1,
     security: KEYED.v03,
+  };
+}
+
+/** Identifies what the extended card adds for its caller: the account, its limits and the skills its key unlocks. */
+export const CALLER_EXTENSION = 'caller/v1';
+
+/**
+ * The extended card (GetExtendedAgentCard): the public card plus, for the authenticated caller, an extension naming
+ * the account, the rate limits that apply to it (per minute, by class) and the skills its credential unlocks.
+ */
+export function extendedAgentCardOf(services: CardSource, origin: string, principal: Principal): AgentCard {
+  const card = buildAgentCard(services, origin);
+  const { config, registry } = services;
+  const keyed = registry.methods.filter((m) => onSurface(m, 'jsonrpc') && accessOf(m) !== 'public');
+  const perMinute = { api: config.RATE_LIMIT_API_PER_MIN, trade: config.RATE_LIMIT_TRADE_PER_MIN, sell: config.RATE_LIMIT_SELL_PER_MIN };
+  return {
+    ...card,
+    description: `${card.description} This is the extended card of account ${principal.userId}.`,
+    capabilities: {
+      ...card.capabilities,
+      extensions: [
+        ...card.capabilities.extensions,
+        {
+          uri: `${origin}${AGENT_CARD_PATHS[0]}#${CALLER_EXTENSION}`,
+          description: 'The caller: its account, the rate limits that apply to it (calls per minute by class) and the skills its credential unlocks.',
+          required: false,
+          params: {
+            userId: principal.userId,
+            isAgent: principal.isAgent,
+            via: principal.via,
+            scopes: principal.scopes,
+            rateLimitsPerMinute: perMinute,
+            keyedSkills: keyed.map((m) => ({ id: m.name, rateLimitClass: m.limit, rateLimitPerMinute: perMinute[m.limit as keyof typeof perMinute] ?? null })),
+          },
+        },
+      ],
+    },
   };
 }
 

@@ -158,19 +158,46 @@ export const EXTRA_PATHS: ExtraPaths[] = [
   () => ({
     '/.well-known/agent-card.json': card('agent_card', 'A2A agent card'),
     '/.well-known/agent.json': card('agent_card_legacy', 'A2A agent card (legacy location)'),
+    '/.well-known/agent-card-jwks.json': {
+      get: {
+        operationId: 'agent_card_jwks',
+        summary: 'Public key of the agent card signature (JWK Set)',
+        description: "The `jku` of the card's JWS signatures; served only when the operator configured AGENT_CARD_SIGNING_KEY (404 otherwise).",
+        tags: ['Agents'],
+        security: [{}] as SecurityRequirement[],
+        responses: {
+          '200': jsonResponse('A JWK Set holding the public key, by kid.', {
+            type: 'object',
+            required: ['keys'],
+            properties: {
+              keys: { type: 'array', items: { type: 'object', required: ['kty', 'kid'], properties: { kty: { type: 'string' }, kid: { type: 'string' } } } },
+            },
+          }),
+          ...errorResponses(['ENDPOINT_NOT_FOUND'], { ENDPOINT_NOT_FOUND: 'the card is not signed' }),
+        },
+      },
+    },
     '/api/a2a': {
       post: {
         operationId: 'jsonrpc',
         summary: 'JSON-RPC 2.0 and A2A endpoint: call any registry method by name, or send an A2A message',
         description:
           'method = a registry method name (x-jsonrpc-method on each operation), params = its input; or A2A SendMessage ' +
-          '(v1.0) / message/send (v0.3) with a data part { skill, input }. Batches are arrays. Keyed methods need ' +
+          '(v1.0) / message/send (v0.3) with a data part { skill, input }, and the other A2A methods (GetTask, ListTasks, CancelTask, ' +
+          'SubscribeToTask, SendStreamingMessage, the push notification configs, GetExtendedAgentCard; A2A-Version 1.0 or 0.3). ' +
+          'Batches are arrays. Keyed methods need ' +
           'Authorization: Bearer <key>. Errors are JSON-RPC error objects whose data carries { code, hint, docs, httpStatus }.',
         tags: ['Agents'],
         security: [{ bearerAuth: [] }, { oauth2: ['agent'] }, {}] as SecurityRequirement[],
         requestBody: { required: true, content: { 'application/json': { schema: oneOrBatch(JSON_RPC_REQUEST) } } },
         responses: {
-          '200': jsonResponse('JSON-RPC response (an array for a batch).', oneOrBatch(JSON_RPC_RESPONSE)),
+          '200': {
+            description: 'JSON-RPC response (an array for a batch); SendStreamingMessage and SubscribeToTask answer Server-Sent Events of JSON-RPC responses.',
+            content: {
+              'application/json': { schema: oneOrBatch(JSON_RPC_RESPONSE) },
+              'text/event-stream': { schema: { type: 'string' } },
+            },
+          },
           '204': { description: 'The request held only notifications.' },
           '400': jsonResponse('Unparseable JSON (-32700) or a bad envelope (-32600).', oneOrBatch(JSON_RPC_RESPONSE)),
           '401': jsonResponse('The method needs an API key or access token.', oneOrBatch(JSON_RPC_RESPONSE)),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineMethod } from '../registry/method';
-import { AgentCardSchema, agentCardOf } from '../documents/agent-card';
+import { AgentCardSchema, publishedAgentCardOf } from '../documents/agent-card';
 
 export const getAgentCard = defineMethod({
   name: 'agent.getCard',
@@ -16,5 +16,5 @@ export const getAgentCard = defineMethod({
   output: AgentCardSchema,
   rest: { method: 'GET', path: '/api/a2a' },
   annotations: { title: 'Agent card', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-  handler: async (ctx) => agentCardOf(ctx.services, ctx.call.address.origin),
+  handler: async (ctx) => (await publishedAgentCardOf(ctx.services, ctx.call.address.origin)).card,
 });

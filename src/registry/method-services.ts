@@ -20,6 +20,7 @@ import type { CommunityMarketService } from '../domain/community/community-marke
 import type { MarketService } from '../market-data/market-service';
 import type { EventLog } from '../domain/events/event-log';
 import type { EventFeed } from '../domain/events/event-feed';
+import type { TaskPushStore } from '../domain/task-push/task-push-store';
 
 /**
  * What a handler, the invoke pipeline and the transports reach through ctx.services: owned here, in terms of
@@ -62,6 +63,8 @@ export interface MethodServices {
   events: EventLog;
   /** Wakes subscribers (SSE, webhooks, A2A tasks) when an account's events commit, in any process. */
   eventFeed: EventFeed;
+  /** What A2A keeps beside an order seen as a task: its contextId, its push notification targets and their cursor. */
+  taskPush: TaskPushStore;
   /** Set by the sessions module: signs a person in after registration (isAgent false). */
   signInAfterRegistration?: SignInAfterRegistration;
 }

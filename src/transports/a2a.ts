@@ -1,149 +1,161 @@
-import { randomUUID } from 'node:crypto';
-import { AppError } from '../errors/app-error';
-import { invoke, type InvokeDeps } from '../registry/invoke';
+import type { Request, Response } from 'express';
+import type { JSONRPCID, JSONRPCResponse } from 'json-rpc-2.0';
+import { isLegacyJsonRpcMethod, isV1JsonRpcMethod } from '@a2a-js/sdk/compat/v0_3';
+import { VersionNotSupportedError, toJsonRpcError } from '@a2a-js/sdk/errors';
+import type { AppError } from '../errors/app-error';
+import type { InvokeDeps } from '../registry/invoke';
 import type { AnyMethod } from '../registry/method';
+import type { CallInfo } from '../registry/context';
 import { A2A_PATH, AGENT_CARD_PATHS, accessOf } from '../documents/agent-card';
 import { SERVICE_SUMMARY, SERVICE_TITLE, marketDataNotice } from '../documents/service-info';
-import { RpcError, isPlainObject, prepareCall, type RpcCallContext } from './rpc-call';
+import { loadA2aSdk, type A2aSdk } from '../a2a-tasks/sdk';
+import { ServiceA2aHandler, STATE } from './a2a-request-handler';
+import { rpcErrorOf } from './rpc-call';
 import { perOrigin } from './public-origin';
 
+/** The A2A protocol versions served on /api/a2a (A2A-Version header; absent means 0.3, as the specification says). */
+export const A2A_VERSIONS = ['1.0', '0.3'] as const;
+const HEARTBEAT_MS = 15_000;
+
+/** True for A2A's own JSON-RPC methods, v1.0 (SendMessage, GetTask, …) or v0.3 (message/send, tasks/get, …). */
+export const isA2aMethod = (method: unknown): boolean => isV1JsonRpcMethod(method) || isLegacyJsonRpcMethod(method);
+const isStreaming = (method: unknown): boolean =>
+  method === 'SendStreamingMessage' || method === 'SubscribeToTask' || method === 'message/stream' || method === 'tasks/resubscribe';
+
+type Rpc = { jsonrpc: '2.0'; id?: JSONRPCID; method: string; params?: unknown };
+
+export interface A2aEndpoint {
+  /** Answers one A2A call on its own request: JSON, or Server-Sent Events for the streaming methods. */
+  handle(req: Request, res: Response, body: Rpc, call: CallInfo): Promise<void>;
+  /** Answers one non-streaming A2A call inside a JSON-RPC batch. */
+  inBatch(body: Rpc, call: CallInfo, version: string | undefined): Promise<JSONRPCResponse>;
+}
+
 /**
- * A2A proper on the JSON-RPC endpoint. Standard A2A clients only call A2A's own methods, so a message whose
- * data part is {skill, input} runs that registry method through the same invoke pipeline as every transport,
- * and the answer is an agent Message holding the result in a data part. Nothing here is long-running, so
- * no Task is ever created: task methods answer A2A's own "task not found" / "not supported" errors.
- * v1.0 (SendMessage, ProtoJSON parts `{data}` / `{text}`, role ROLE_AGENT, result wrapped as {message}) and
- * v0.3 (message/send, parts `{kind: 'data'}`, role agent, the Message itself as result) are both served.
+ * A2A on the JSON-RPC endpoint, as @a2a-js/sdk serves it: the SDK's JSON-RPC transport handler (v1.0) and its v0.3
+ * compat handler parse, validate and shape every A2A call and answer A2A's own errors; ./a2a-request-handler.ts does
+ * the work. What this adds around them is what the service's JSON-RPC already does for every call: credentials from
+ * the request, the service's error codes and data (with 401 + WWW-Authenticate / 429 + Retry-After for a single
+ * call), the A2A-Version check, and the event stream with heartbeats that ends when the caller leaves.
  */
-export type RpcHandler = (params: Record<string, unknown> | undefined, ctx: RpcCallContext) => Promise<unknown>;
+export function a2aEndpoint(deps: InvokeDeps, skills: ReadonlyMap<string, AnyMethod>): A2aEndpoint {
+  const help = perOrigin((origin) => helpText(deps, [...skills.values()], origin));
+  let ready:
+    | Promise<{
+        sdk: A2aSdk;
+        v1: InstanceType<A2aSdk['server']['JsonRpcTransportHandler']>;
+        legacy: InstanceType<A2aSdk['legacyServer']['LegacyJsonRpcTransportHandler']>;
+      }>
+    | undefined;
+  const load = () =>
+    (ready ??= loadA2aSdk().then((sdk) => {
+      const handler = new ServiceA2aHandler({ ...deps, skills, sdk, helpText: help });
+      return { sdk, v1: new sdk.server.JsonRpcTransportHandler(handler), legacy: new sdk.legacyServer.LegacyJsonRpcTransportHandler(handler) };
+    }));
 
-/** A2A's own JSON-RPC error codes (the same numbers in v1.0 and v0.3). */
-export const A2A_ERROR = {
-  TASK_NOT_FOUND: -32001,
-  PUSH_NOTIFICATION_NOT_SUPPORTED: -32003,
-  UNSUPPORTED_OPERATION: -32004,
-} as const;
+  const cardUrl = (call: CallInfo) => `${call.address.origin}${AGENT_CARD_PATHS[0]}`;
 
-type Wire = '1.0' | '0.3';
-type Part = Record<string, unknown>;
+  /** Runs the call through the SDK; `failure` is the service error it ended with, if any. */
+  const run = async (body: Rpc, call: CallInfo, version: string | undefined, signal?: AbortSignal) => {
+    const { sdk, v1, legacy } = await load();
+    const isLegacy = isLegacyJsonRpcMethod(body.method);
+    const state = new Map<string, unknown>([
+      [STATE.call, { ...call, transport: 'a2a' }],
+      [STATE.wire, isLegacy ? '0.3' : '1.0'],
+      [STATE.signal, signal],
+    ]);
+    const ctx = new sdk.server.ServerCallContext({ requestedVersion: version, state });
+    const out = await (isLegacy ? legacy : v1).handle(body as unknown as Record<string, unknown>, ctx);
+    const mapError = (err: unknown) =>
+      isLegacy ? sdk.legacyServer.LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError(err) : sdk.server.JsonRpcTransportHandler.mapToJSONRPCError(err);
+    return { out, failure: () => ctx.state.get(STATE.failure) as AppError | undefined, mapError };
+  };
 
-const HOW_TO = 'Send {"message": {"messageId": "<uuid>", "role": "ROLE_USER", "parts": [{"data": {"skill": "<skill id>", "input": {...}}}]}}.';
+  /** A service error replaces the SDK's generic one (-32603): the caller gets the stable code, hint and docs. */
+  const withServiceError = (response: JSONRPCResponse, failure: AppError | undefined, call: CallInfo): JSONRPCResponse => {
+    if (!failure || !('error' in response) || !response.error) return response;
+    if (failure.status >= 500) deps.log.error('a2a call failed', { requestId: call.requestId, code: failure.code, err: failure.message });
+    return { jsonrpc: '2.0', id: response.id, error: rpcErrorOf(failure, cardUrl(call), call.requestId) };
+  };
 
-export function a2aHandlers(deps: InvokeDeps, skills: ReadonlyMap<string, AnyMethod>): Map<string, RpcHandler> {
-  // The texts name the agent card at the address the caller reached.
-  const texts = perOrigin((origin) => {
-    const cardUrl = `${origin}${AGENT_CARD_PATHS[0]}`;
-    return { cardUrl, help: helpText(deps, [...skills.values()], origin), hint: { hint: `${HOW_TO} Skills and their inputs: ${cardUrl}`, docs: cardUrl } };
-  });
+  const versionError = (body: Rpc, version: string | undefined): JSONRPCResponse | null => {
+    if (version === undefined || (A2A_VERSIONS as readonly string[]).includes(version)) return null;
+    const err = new VersionNotSupportedError(`A2A-Version ${version} is not supported. Supported versions: ${A2A_VERSIONS.join(', ')}.`);
+    return { jsonrpc: '2.0', id: body.id ?? null, error: toJsonRpcError(err) } as JSONRPCResponse;
+  };
 
-  const send =
-    (wire: Wire): RpcHandler =>
-    async (params, ctx) => {
-      const { cardUrl, help, hint } = texts(ctx.call.address.origin);
-      const message = readMessage(params, hint);
-      // No task is ever created, so a message continuing one refers to a task that does not exist.
-      if (typeof message.taskId === 'string' && message.taskId) throw taskNotFound(message.taskId, hint);
-      const contextId = typeof message.contextId === 'string' && message.contextId ? message.contextId : randomUUID();
-      const skillCall = skillCallOf(message.parts as unknown[], hint);
-      if (!skillCall) return reply(wire, contextId, [textPart(wire, help)]);
-
-      const method = skills.get(skillCall.skill);
-      if (!method) {
-        throw new AppError('VALIDATION_ERROR', `Unknown skill "${skillCall.skill}".`, {
-          hint: `Skills: ${[...skills.keys()].join(', ')}. Their inputs are on the agent card: ${cardUrl}`,
-          docs: cardUrl,
-        });
+  return {
+    async inBatch(body, call, version) {
+      const refused = versionError(body, version);
+      if (refused) return refused;
+      if (isStreaming(body.method)) {
+        return {
+          jsonrpc: '2.0',
+          id: body.id ?? null,
+          error: { code: -32600, message: `${body.method} streams its answer: send it alone, not in a batch.` },
+        };
       }
-      const base = { ...ctx.call, transport: 'a2a' as const };
-      const { input, call } = isPlainObject(skillCall.input) ? prepareCall(skillCall.input, base) : { input: skillCall.input, call: base };
-      const result = await invoke(deps, method, input, call);
-      return reply(wire, contextId, [dataPart(wire, result)], { skill: method.name });
-    };
+      const { out, failure } = await run(body, call, version);
+      return withServiceError(out as JSONRPCResponse, failure(), call);
+    },
 
-  const noTask: RpcHandler = async (params, ctx) => {
-    throw taskNotFound(typeof params?.id === 'string' ? params.id : '', texts(ctx.call.address.origin).hint);
+    async handle(req, res, body, call) {
+      const version = req.get('a2a-version')?.trim();
+      const refused = versionError(body, version);
+      if (refused) {
+        res.status(400).json(refused);
+        return;
+      }
+      const aborted = new AbortController();
+      res.on('close', () => aborted.abort());
+      const { out, failure, mapError } = await run(body, call, version, aborted.signal);
+
+      const answer = (response: JSONRPCResponse) => {
+        const f = failure();
+        let status = 200;
+        if (f && (f.status === 401 || f.status === 429)) {
+          status = f.status;
+          for (const [k, v] of Object.entries(f.headers ?? {})) res.setHeader(k, v);
+        }
+        res.status(status).json(withServiceError(response, f, call));
+      };
+      if (!isAsyncIterable(out)) return answer(out as JSONRPCResponse);
+
+      // The first event decides: an error before it is a plain JSON-RPC error, not a stream that fails at once.
+      const events = out[Symbol.asyncIterator]();
+      let first: IteratorResult<unknown>;
+      try {
+        first = await events.next();
+      } catch (err) {
+        return answer({ jsonrpc: '2.0', id: body.id ?? null, error: mapError(err) } as JSONRPCResponse);
+      }
+      res.status(200);
+      res.setHeader('Content-Type', 'text/event-stream');
+      res.setHeader('Cache-Control', 'no-cache');
+      res.setHeader('X-Accel-Buffering', 'no');
+      res.flushHeaders();
+      const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), HEARTBEAT_MS);
+      aborted.signal.addEventListener('abort', () => void events.return?.(undefined));
+      try {
+        if (!first.done) res.write(`data: ${JSON.stringify(first.value)}\n\n`);
+        for (;;) {
+          const next = await events.next();
+          if (next.done || aborted.signal.aborted) break;
+          res.write(`data: ${JSON.stringify(next.value)}\n\n`);
+        }
+      } catch (err) {
+        const response = withServiceError({ jsonrpc: '2.0', id: body.id ?? null, error: mapError(err) } as JSONRPCResponse, failure(), call);
+        if (!res.writableEnded) res.write(`event: error\ndata: ${JSON.stringify(response)}\n\n`);
+      } finally {
+        clearInterval(heartbeat);
+        if (!res.writableEnded) res.end();
+      }
+    },
   };
-  const noStreaming: RpcHandler = async (_params, ctx) => {
-    throw new RpcError(
-      A2A_ERROR.UNSUPPORTED_OPERATION,
-      'Streaming is not supported: send SendMessage (v0.3: message/send); every answer is immediate.',
-      texts(ctx.call.address.origin).hint,
-    );
-  };
-  const noPush: RpcHandler = async (_params, ctx) => {
-    throw new RpcError(
-      A2A_ERROR.PUSH_NOTIFICATION_NOT_SUPPORTED,
-      'Push notifications are not supported: every answer is immediate and no task is ever created.',
-      texts(ctx.call.address.origin).hint,
-    );
-  };
-  const noExtendedCard: RpcHandler = async (_params, ctx) => {
-    const { cardUrl, hint } = texts(ctx.call.address.origin);
-    throw new RpcError(A2A_ERROR.UNSUPPORTED_OPERATION, `There is no extended agent card: the public card is complete (${cardUrl}).`, hint);
-  };
-
-  return new Map<string, RpcHandler>([
-    ['SendMessage', send('1.0')],
-    ['message/send', send('0.3')],
-    ['GetTask', noTask],
-    ['tasks/get', noTask],
-    ['CancelTask', noTask],
-    ['tasks/cancel', noTask],
-    // Nothing runs long enough to become a task, so the caller has none.
-    ['ListTasks', async () => ({ tasks: [], nextPageToken: '', pageSize: 0, totalSize: 0 })],
-    ['SendStreamingMessage', noStreaming],
-    ['message/stream', noStreaming],
-    ['SubscribeToTask', noStreaming],
-    ['tasks/resubscribe', noStreaming],
-    ['CreateTaskPushNotificationConfig', noPush],
-    ['GetTaskPushNotificationConfig', noPush],
-    ['ListTaskPushNotificationConfigs', noPush],
-    ['DeleteTaskPushNotificationConfig', noPush],
-    ['tasks/pushNotificationConfig/set', noPush],
-    ['tasks/pushNotificationConfig/get', noPush],
-    ['tasks/pushNotificationConfig/list', noPush],
-    ['tasks/pushNotificationConfig/delete', noPush],
-    ['GetExtendedAgentCard', noExtendedCard],
-    ['agent/getAuthenticatedExtendedCard', noExtendedCard],
-  ]);
 }
 
-function readMessage(params: Record<string, unknown> | undefined, hint: Record<string, string>): Record<string, unknown> {
-  const message = params?.message;
-  if (!isPlainObject(message)) throw new RpcError(-32602, 'params.message is required.', hint);
-  if (typeof message.messageId !== 'string' || !message.messageId) throw new RpcError(-32602, 'message.messageId is required.', hint);
-  if (!Array.isArray(message.parts) || message.parts.length === 0) throw new RpcError(-32602, 'message.parts must be a non-empty array.', hint);
-  return message;
-}
-
-/** The one {skill, input} data part of a message; null when it has no data part (a question in text). */
-function skillCallOf(parts: unknown[], hint: Record<string, string>): { skill: string; input: unknown } | null {
-  // v1.0 parts hold the value under its oneof key ({data}); v0.3 parts say {kind: 'data', data}.
-  const data = parts.filter((p): p is Part => isPlainObject(p) && 'data' in p && (p.kind === undefined || p.kind === 'data')).map((p) => p.data);
-  if (data.length === 0) return null;
-  const calls = data.filter((d): d is Record<string, unknown> => isPlainObject(d) && 'skill' in d);
-  if (calls.length === 0) throw new RpcError(-32602, 'A data part must be {"skill": "<skill id>", "input": {...}}.', hint);
-  if (calls.length > 1) throw new RpcError(-32602, 'One skill per message: send several messages, or a JSON-RPC batch of skill calls.', hint);
-  const call = calls[0]!;
-  if (typeof call.skill !== 'string') throw new RpcError(-32602, 'skill must be a string: the id of a skill on the agent card.', hint);
-  return { skill: call.skill, input: call.input ?? {} };
-}
-
-function taskNotFound(id: string, hint: Record<string, string>): RpcError {
-  return new RpcError(
-    A2A_ERROR.TASK_NOT_FOUND,
-    `Task not found${id ? `: ${id}` : ''}. This agent answers every message at once and never creates tasks.`,
-    hint,
-  );
-}
-
-function reply(wire: Wire, contextId: string, parts: Part[], metadata?: Record<string, unknown>): unknown {
-  const common = { messageId: randomUUID(), contextId, parts, ...(metadata ? { metadata } : {}) };
-  return wire === '1.0' ? { message: { ...common, role: 'ROLE_AGENT' } } : { kind: 'message', ...common, role: 'agent' };
-}
-
-const dataPart = (wire: Wire, data: unknown): Part => (wire === '1.0' ? { data, mediaType: 'application/json' } : { kind: 'data', data });
-const textPart = (wire: Wire, text: string): Part => (wire === '1.0' ? { text, mediaType: 'text/plain' } : { kind: 'text', text });
+const isAsyncIterable = (v: unknown): v is AsyncIterable<unknown> =>
+  typeof v === 'object' && v !== null && typeof (v as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === 'function';
 
 /** What a text message gets back: what this is and how to call each skill. Built once per address. */
 function helpText(deps: InvokeDeps, skills: AnyMethod[], origin: string): string {
@@ -158,6 +170,7 @@ function helpText(deps: InvokeDeps, skills: AnyMethod[], origin: string): string
     `${SERVICE_TITLE}. ${SERVICE_SUMMARY} ${marketDataNotice(config)}`,
     '',
     'To run a skill, send a message with one data part {"skill": "<skill id>", "input": {...}}; the answer is a message whose data part holds the result.',
+    'A place_order whose order rests is answered with a task (task id = order id) in working until the order fills, is cancelled or expires: follow it with SubscribeToTask or a push notification config, end it with CancelTask.',
     'Skills marked [needs key] need the header Authorization: Bearer <API key or OAuth access token>. Get a key with register_account and isAgent true (it is shown once).',
     `The same endpoint (${origin}${A2A_PATH}) also answers plain JSON-RPC 2.0: method = skill id, params = input.`,
     '',

@@ -18,8 +18,8 @@ import { methodDocsUrl } from '../documents/service-info';
 import { callInfoFrom } from './http-call';
 import { publicOriginOf } from './public-origin';
 import { methodNotAllowed } from './rest';
-import { a2aHandlers } from './a2a';
-import { RpcError, isPlainObject, prepareCall, type RpcCallContext } from './rpc-call';
+import { a2aEndpoint, isA2aMethod } from './a2a';
+import { RpcError, isPlainObject, prepareCall, rpcErrorOf, type RpcCallContext } from './rpc-call';
 
 /** Calls per batch: enough for an agent's round of reads, small enough that one request cannot hog the server. */
 export const BATCH_LIMIT = 50;
@@ -63,15 +63,9 @@ export function jsonRpcRouter(deps: InvokeDeps): Router {
       if (appErr.status >= 500) {
         deps.log.error('rpc call failed', { requestId: ctx.call.requestId, method: method?.name, code: appErr.code, err: describe(err) });
       }
-      const data: Record<string, unknown> = { code: appErr.code, httpStatus: appErr.status };
-      if (appErr.hint) data.hint = appErr.hint;
       const origin = ctx.call.address.origin;
-      data.docs = appErr.docs ?? (method ? methodDocsUrl(origin, method) : cardUrl(origin));
-      if (appErr.details !== undefined) data.details = appErr.details;
-      // No Retry-After header inside a batch (nor on a 200 answer): the wait travels in the error data.
-      if (appErr.retryAfterSeconds !== undefined) data.retryAfterSeconds = appErr.retryAfterSeconds;
-      if (appErr.status >= 500) data.requestId = ctx.call.requestId;
-      throw new RpcError(appErr.rpcCode, appErr.message, data);
+      const e = rpcErrorOf(appErr, method ? methodDocsUrl(origin, method) : cardUrl(origin), ctx.call.requestId);
+      throw new RpcError(e.code, e.message, e.data);
     }
   };
 
@@ -83,11 +77,9 @@ export function jsonRpcRouter(deps: InvokeDeps): Router {
       }),
     );
   }
-  for (const [name, handler] of a2aHandlers(deps, methods)) {
-    // A registry method named like an A2A method would be shadowed silently: refuse to start instead.
-    if (server.hasMethod(name)) throw new Error(`JSON-RPC method ${name} is both a registry method and an A2A method`);
-    server.addMethod(name, (params: Record<string, unknown> | undefined, ctx) => run(ctx, undefined, () => handler(params, ctx)));
-  }
+  // A registry method named like an A2A method would be shadowed silently: refuse to start instead.
+  for (const name of methods.keys()) if (isA2aMethod(name)) throw new Error(`JSON-RPC method ${name} is both a registry method and an A2A method`);
+  const a2a = a2aEndpoint(deps, methods);
   // Only RpcError reaches here (run converts the rest); anything else is a bug, and says nothing of itself.
   server.mapErrorToJSONRPCErrorResponse = (id: JSONRPCID, err: unknown) =>
     err instanceof RpcError
@@ -110,7 +102,7 @@ export function jsonRpcRouter(deps: InvokeDeps): Router {
       docs: cardUrl(origin),
     });
 
-  const one = async (raw: unknown, base: CallInfo): Promise<Outcome> => {
+  const one = async (raw: unknown, base: CallInfo, a2aVersion: string | undefined): Promise<Outcome> => {
     const problem = envelopeProblem(raw);
     if (problem) {
       const id = isPlainObject(raw) && isJSONRPCID(raw.id) ? raw.id : null;
@@ -120,6 +112,10 @@ export function jsonRpcRouter(deps: InvokeDeps): Router {
       };
     }
     const request = raw as unknown as JSONRPCRequest;
+    if (isA2aMethod(request.method)) {
+      if (request.id === undefined) return { response: null };
+      return { response: await a2a.inBatch({ ...request, jsonrpc: '2.0' }, { ...base }, a2aVersion) };
+    }
     if (Array.isArray(request.params) && server.hasMethod(request.method)) {
       if (request.id === undefined) return { response: null };
       return {
@@ -156,14 +152,19 @@ export function jsonRpcRouter(deps: InvokeDeps): Router {
       const { idempotencyKey: _header, ...batchBase } = base;
       const responses: JSONRPCResponse[] = [];
       for (const raw of body) {
-        const { response } = await one(raw, batchBase);
+        const { response } = await one(raw, batchBase, req.get('a2a-version')?.trim());
         if (response) responses.push(response);
       }
       if (responses.length === 0) res.status(204).end();
       else res.status(200).json(responses);
       return;
     }
-    const outcome = await one(body, base);
+    // A2A's own methods are answered by the SDK's transport (and may stream): ./a2a.ts.
+    if (isPlainObject(body) && !envelopeProblem(body) && isA2aMethod(body.method) && body.id !== undefined) {
+      await a2a.handle(req, res, body as { jsonrpc: '2.0'; id: JSONRPCID; method: string; params?: unknown }, base);
+      return;
+    }
+    const outcome = await one(body, base, undefined);
     if (!outcome.response) {
       res.status(204).end();
       return;

@@ -1,4 +1,4 @@
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, ProtocolErrorCode, type CallToolResult, type Tool } from '@modelcontextprotocol/server';
 import { onSurface, type AnyMethod } from '../registry/method';
 import type { Registry } from '../registry/registry';
 import type { CallInfo } from '../registry/context';
@@ -60,10 +60,10 @@ function withIdempotencyKey(method: AnyMethod, schema: JsonSchema): JsonSchema {
 
 /**
  * The method's output schema, or the error body. Error results carry the error body as structuredContent,
- * and the TypeScript SDK client (1.x, including 1.32) checks structuredContent against outputSchema even
- * when isError is true (modelcontextprotocol/typescript-sdk#1943), so an exact schema would turn every
- * tool error into a client-side schema failure that hides our code and hint. `$defs` stay at the root so
- * their `#/$defs/...` references still resolve.
+ * and the 1.x TypeScript SDK client (including 1.32, still common among 2025-era clients) checks
+ * structuredContent against outputSchema even when isError is true (modelcontextprotocol/typescript-sdk#1943;
+ * the v2 client skips error results), so an exact schema would turn every tool error into a client-side schema
+ * failure that hides our code and hint. `$defs` stay at the root so their `#/$defs/...` references still resolve.
  */
 function admittingErrors(output: JsonSchema, error: JsonSchema): JsonSchema {
   const { $defs, ...success } = output;
@@ -96,9 +96,14 @@ export function toolCaller(deps: InvokeDeps, tools: McpTools) {
 
   return async (name: string, args: Record<string, unknown> | undefined, requestCall: CallInfo): Promise<ToolOutcome> => {
     const method = tools.byName.get(name);
+    // An unknown tool is a protocol error, not a tool result (MCP tools spec, "Error Handling", 2025-06-18 onwards):
+    // -32602, with our code and hint in the error data.
     if (!method) {
-      const err = new AppError('ENDPOINT_NOT_FOUND', `No tool named ${name}.`, { hint: 'Call tools/list for the tools this server offers.' });
-      return { result: errorResult(err, requestCall) };
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`, {
+        code: 'ENDPOINT_NOT_FOUND',
+        hint: 'Call tools/list for the tools this server offers.',
+        docs: `${requestCall.address.origin}/llms-full.txt`,
+      });
     }
     // Each call gets its own CallInfo: an idempotency key belongs to one call of a batch, not to all of them.
     const call: CallInfo = { ...requestCall };

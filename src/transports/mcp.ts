@@ -1,8 +1,7 @@
+import { Readable } from 'node:stream';
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import express, { type Request, type Response, type Router } from 'express';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import { createMcpHandler, isLegacyRequest, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import type { InvokeDeps } from '../registry/invoke';
 import type { CallInfo } from '../registry/context';
 import { AppError, toAppError } from '../errors/app-error';
@@ -10,30 +9,38 @@ import { callInfoFrom } from './http-call';
 import { originProblem } from './origin-guard';
 import { siteAddressOf } from './public-origin';
 import { buildMcpTools, isCredentialChallenge, toolCaller } from './mcp-tools';
+import { mcpServerFactory, type McpExchange } from './mcp-server';
 
-const INSTRUCTIONS =
-  'Paper trading on prediction markets with virtual money only. Read-only tools are free to call. Tools that act ' +
-  'on an account need the HTTP header Authorization: Bearer <API key or OAuth access token> on this connection. ' +
-  'Without one, call register_account with isAgent true: its result holds user.apiKey (shown once); configure it ' +
-  'as the bearer header of this MCP server. A failed call returns isError with structuredContent ' +
-  '{ error, code, hint }: read the hint.';
-
-// Only what the SDK transport reads; copying every header into a web Request would be wasted work per call.
-const FORWARDED_HEADERS = ['accept', 'content-type', 'mcp-protocol-version', 'mcp-session-id', 'last-event-id'];
+// What the SDK reads: content negotiation, and every Mcp-* header (the protocol version, and the 2026-07-28 standard
+// headers Mcp-Method, Mcp-Name, Mcp-Param-* it checks against the body). Copying every header would be wasted work.
+const FORWARDED_HEADERS = ['accept', 'content-type', 'last-event-id'];
 
 type RpcId = string | number | null;
 
 /**
- * MCP over Streamable HTTP at /mcp, stateless (no Mcp-Session-Id; any gateway process can answer any request).
- *
- * The SDK transport cannot be reused across requests, so each POST builds a low-level Server with two handlers
- * and a transport; the tool list, schemas and validator are built once here. Every tools/call goes through the
- * same invoke() as REST and JSON-RPC.
+ * The JSON-RPC code of every error this endpoint answers for the service (a refused credential, an unavailable
+ * database): since 2026-07-28 MCP reserves -32020..-32099 for its own errors (-32042 is URL elicitation, -32022 an
+ * unsupported version), where the service's JSON-RPC codes (-32041 UNAUTHORIZED…) would be misread. The stable code
+ * is in `error.data.code`, as on every other surface.
+ */
+const SERVICE_ERROR = -32000;
+
+/**
+ * MCP over Streamable HTTP at /mcp, stateless (no Mcp-Session-Id; any gateway process can answer any request), on
+ * the v2 SDK (@modelcontextprotocol/server), for both protocol eras on the same endpoint:
+ * - 2026-07-28 (a `_meta` envelope on every request, `server/discover`, no initialize): the SDK's createMcpHandler,
+ *   which checks the envelope and the Mcp-Method/Mcp-Name headers against the body and answers the new errors
+ *   (-32022 unsupported version, -32020 header mismatch, HTTP 400) and the cache fields on lists;
+ * - 2025-11-25, 2025-06-18 and older (initialize, or a bare request with no envelope): a stateless Streamable HTTP
+ *   transport per request with JSON responses, as before the move to v2. `isLegacyRequest` is the SDK's own
+ *   classification, so the routing here never disagrees with the handler's.
+ * Both build their per-request Server from one factory (mcp-server.ts); every tools/call goes through the same
+ * invoke() as REST and JSON-RPC.
  *
  * Credentials (MCP authorization spec: a protected resource answers 401 with a WWW-Authenticate pointing at its
  * protected-resource metadata):
- * - no credentials: initialize, tools/list and public tools work (read-only discovery is public, SPEC.md); a keyed
- *   tool answers HTTP 401 with `WWW-Authenticate: Bearer resource_metadata=".../.well-known/oauth-protected-resource/mcp"`,
+ * - no credentials: initialize, server/discover, tools/list and public tools work (read-only discovery is public,
+ *   SPEC.md); a keyed tool answers HTTP 401 with `WWW-Authenticate: Bearer resource_metadata=".../.well-known/oauth-protected-resource/mcp"`,
  *   so a client configured only for OAuth starts the standard flow (metadata, /oauth/token) and retries with a token;
  *   the JSON-RPC error body still carries the code and hint for an agent reading it;
  * - an invalid bearer: HTTP 401 with the authenticator's challenge, `WWW-Authenticate: Bearer
@@ -46,11 +53,32 @@ type RpcId = string | number | null;
 export function mcpRouter(deps: InvokeDeps): Router {
   const { config, log, authenticator } = deps.services;
   const tools = buildMcpTools(deps.services.registry);
-  const callTool = toolCaller(deps, tools);
-  // Server builds an Ajv instance per construction unless given one: share one across requests.
-  const jsonSchemaValidator = new AjvJsonSchemaValidator();
+  const serverFor = mcpServerFactory(tools, toolCaller(deps, tools));
   const parseJson = express.json({ limit: '100kb' });
-  const serverInfo = (origin: string) => ({ name: 'paper-trading-service', title: 'Prediction-market paper trading', version: '1.0.0', websiteUrl: origin });
+
+  // The SDK hands the factory the web Request it was given: that finds the exchange the Server belongs to.
+  const exchanges = new WeakMap<globalThis.Request, McpExchange>();
+  const modern = createMcpHandler(
+    ({ requestInfo }) => {
+      const exchange = requestInfo && exchanges.get(requestInfo);
+      if (!exchange) throw new Error('MCP request reached the server factory without its exchange');
+      return serverFor(exchange);
+    },
+    { legacy: 'reject', onerror: (err) => log.debug('mcp request refused', { err: err.message }) },
+  );
+
+  /** 2025-era request: a fresh stateless transport answering with one JSON body (the Response holds every result). */
+  const serveLegacy = async (exchange: McpExchange, request: globalThis.Request, parsedBody: unknown) => {
+    const server = serverFor(exchange);
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    transport.onerror = (err) => log.debug('mcp transport', { requestId: exchange.call.requestId, err: err.message });
+    await server.connect(transport);
+    try {
+      return await transport.handleRequest(request, { parsedBody });
+    } finally {
+      void server.close();
+    }
+  };
 
   /** A request whose every message is a keyed tool call checks the bearer itself, in invoke(): no second lookup. */
   const checksOwnCredentials = (message: unknown): boolean => {
@@ -63,13 +91,16 @@ export function mcpRouter(deps: InvokeDeps): Router {
   /** 401 (or 403 for a missing scope) with the authenticator's challenge, which names /mcp's resource metadata. */
   const refuseCredential = (res: Response, err: AppError, id: RpcId) => {
     for (const [name, value] of Object.entries(err.headers ?? {})) res.setHeader(name, value);
-    sendRpcError(res, err.status, id, err.rpcCode, err.message, { code: err.code, hint: err.hint, httpStatus: err.status });
+    sendRpcError(res, err.status, id, SERVICE_ERROR, err.message, { code: err.code, hint: err.hint, httpStatus: err.status });
   };
 
   const handle = async (req: Request, res: Response) => {
     const call: CallInfo = callInfoFrom(req, res, 'mcp', config);
     delete call.credentials.sessionToken;
     const id = rpcIdOf(req.body);
+    // A client that goes away ends its exchange (and any stream the SDK holds open for it).
+    const gone = new AbortController();
+    res.on('close', () => gone.abort());
     try {
       const messages: unknown[] = Array.isArray(req.body) ? req.body : [req.body];
       if (call.credentials.bearer !== undefined && !messages.every(checksOwnCredentials)) {
@@ -81,30 +112,17 @@ export function mcpRouter(deps: InvokeDeps): Router {
         }
       }
 
-      let rejected: AppError | undefined;
-      const server = new Server(serverInfo(call.address.origin), {
-        capabilities: { tools: { listChanged: false } },
-        instructions: INSTRUCTIONS,
-        jsonSchemaValidator,
-      });
-      server.setRequestHandler(ListToolsRequestSchema, () => tools.list);
-      server.setRequestHandler(CallToolRequestSchema, async (request) => {
-        const outcome = await callTool(request.params.name, request.params.arguments, call);
-        rejected ??= outcome.rejection;
-        return outcome.result;
-      });
-      const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-      transport.onerror = (err) => log.debug('mcp transport', { requestId: call.requestId, err: err.message });
-      await server.connect(transport);
-      try {
-        const response = await transport.handleRequest(webRequestOf(req, `${call.address.origin}/mcp`), { parsedBody: req.body });
-        if (rejected) return refuseCredential(res, rejected, id);
-        res.status(response.status);
-        response.headers.forEach((value, name) => res.setHeader(name, value));
-        res.end(await response.text());
-      } finally {
-        void server.close();
+      const exchange: McpExchange = { call };
+      const request = webRequestOf(req, `${call.address.origin}/mcp`, gone.signal);
+      exchanges.set(request, exchange);
+      const response = (await isLegacyRequest(request, req.body))
+        ? await serveLegacy(exchange, request, req.body)
+        : await modern.fetch(request, { parsedBody: req.body });
+      if (exchange.rejected) {
+        void response.body?.cancel();
+        return refuseCredential(res, exchange.rejected, id);
       }
+      await relay(response, res);
     } catch (err) {
       const appErr = toAppError(err);
       if (appErr.status >= 500) {
@@ -114,9 +132,9 @@ export function mcpRouter(deps: InvokeDeps): Router {
           err: err instanceof Error ? { name: err.name, message: err.message, stack: err.stack } : String(err),
         });
       }
-      if (res.headersSent) return;
+      if (res.headersSent) return void res.end();
       for (const [name, value] of Object.entries(appErr.headers ?? {})) res.setHeader(name, value);
-      sendRpcError(res, appErr.status, id, appErr.rpcCode, appErr.message, { ...appErr.toBody(call.requestId), httpStatus: appErr.status });
+      sendRpcError(res, appErr.status, id, SERVICE_ERROR, appErr.message, { ...appErr.toBody(call.requestId), httpStatus: appErr.status });
     }
   };
 
@@ -169,11 +187,24 @@ function rpcIdOf(body: unknown): RpcId {
   return typeof id === 'string' || typeof id === 'number' ? id : null;
 }
 
-function webRequestOf(req: Request, url: string): globalThis.Request {
+function webRequestOf(req: Request, url: string, signal: AbortSignal): globalThis.Request {
   const headers = new Headers();
-  for (const name of FORWARDED_HEADERS) {
-    const value = req.headers[name];
-    if (typeof value === 'string') headers.set(name, value);
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (typeof value !== 'string') continue;
+    if (FORWARDED_HEADERS.includes(name) || name.startsWith('mcp-')) headers.set(name, value);
   }
-  return new Request(url, { method: 'POST', headers });
+  return new Request(url, { method: 'POST', headers, signal });
+}
+
+/** Copies the SDK's web Response onto Express's: status, headers, then the body as it comes (JSON, or an SSE stream). */
+async function relay(response: globalThis.Response, res: Response): Promise<void> {
+  res.status(response.status);
+  response.headers.forEach((value, name) => res.setHeader(name, value));
+  if (!response.body) return void res.end();
+  const body = Readable.fromWeb(response.body as NodeReadableStream<Uint8Array>);
+  await new Promise<void>((resolve) => {
+    res.on('close', resolve);
+    body.on('error', () => res.destroy());
+    body.pipe(res);
+  });
 }

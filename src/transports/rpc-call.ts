@@ -41,4 +41,16 @@ export function prepareCall(params: Record<string, unknown>, base: CallInfo): { 
   return { input, call };
 }
 
+/** The JSON-RPC error object of an application error: its rpc code, message and {code, httpStatus, hint, docs, ...}. */
+export function rpcErrorOf(appErr: AppError, docs: string, requestId: string): { code: number; message: string; data: Record<string, unknown> } {
+  const data: Record<string, unknown> = { code: appErr.code, httpStatus: appErr.status };
+  if (appErr.hint) data.hint = appErr.hint;
+  data.docs = appErr.docs ?? docs;
+  if (appErr.details !== undefined) data.details = appErr.details;
+  // No Retry-After header inside a batch (nor on a 200 answer): the wait travels in the error data.
+  if (appErr.retryAfterSeconds !== undefined) data.retryAfterSeconds = appErr.retryAfterSeconds;
+  if (appErr.status >= 500) data.requestId = requestId;
+  return { code: appErr.rpcCode, message: appErr.message, data };
+}
+
 export const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -86,14 +86,18 @@ describe.each(backends())('OAuth access tokens on MCP and JSON-RPC on $name', (b
     expect(await tradesOf(trader.id)).toBe(1);
   });
 
-  test('when a v2 client (@modelcontextprotocol/client) is configured only with its client-credentials provider, then its first paper_trade runs discovery, gets a token and succeeds', async () => {
+  test('when a v2 client (@modelcontextprotocol/client) on 2026-07-28 is configured only with its client-credentials provider, then server/discover works without a token and its first paper_trade runs discovery, gets a token and succeeds', async () => {
     const { trader, order } = await tradeSetup('Oauth2x');
     const provider = new v2.ClientCredentialsProvider({ clientId: trader.id, clientSecret: trader.apiKey, scope: 'agent', expectedIssuer: t.baseUrl });
     expect(provider.tokens()).toBeUndefined();
     const seen: string[] = [];
-    const mcp = new v2.Client({ name: 'oauth-only-2x', version: '1.0.0' });
+    const mcp = new v2.Client({ name: 'oauth-only-2x', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
     await mcp.connect(new v2.StreamableHTTPClientTransport(mcpUrl(), { authProvider: provider, fetch: recordingFetch(seen) }));
     clients.push(mcp);
+    expect(mcp.getNegotiatedProtocolVersion()).toBe('2026-07-28');
+    // The server says it takes client-credentials tokens (the OAuth Client Credentials extension).
+    expect(mcp.getServerCapabilities()?.extensions).toHaveProperty(['io.modelcontextprotocol/oauth-client-credentials']);
+    expect(seen).toEqual(['POST /mcp -> 200']); // the server/discover probe is public: no token yet
 
     const result = await mcp.callTool({ name: 'paper_trade', arguments: order });
     expect(result.isError).toBeFalsy();

@@ -5,6 +5,8 @@ import { onSurface } from '../../src/registry/method';
 import { inputSchemaOf } from '../../src/documents/json-schema';
 import { AgentCardSchema, agentCardOf, type AgentCard } from '../../src/documents/agent-card';
 import { marketDataNotice } from '../../src/documents/service-info';
+import { canonicalFormOf, CARD_JWKS_PATH } from '../../src/documents/card-signing';
+import { generateKeyPairSync } from 'node:crypto';
 
 const BASE = 'https://paper.example.com';
 
@@ -36,6 +38,11 @@ describe.each(backends())('agent card on $name', (backend) => {
     expect(card).toEqual(agentCardOf(t.services, BASE));
   });
 
+  test('when no signing key is configured, then the card carries no signatures and there is no key set', async () => {
+    expect(card.signatures).toBeUndefined();
+    expect((await t.api.get(CARD_JWKS_PATH)).status).toBe(404);
+  });
+
   test('the card matches the output schema of agent.getCard', () => {
     expect(AgentCardSchema.safeParse(card).success).toBe(true);
   });
@@ -51,7 +58,7 @@ describe.each(backends())('agent card on $name', (backend) => {
     const flow = oauth?.$case === 'oauth2SecurityScheme' ? oauth.value.flows?.flow : undefined;
     expect(flow).toEqual({ $case: 'clientCredentials', value: { tokenUrl: `${BASE}/oauth/token`, refreshUrl: '', scopes: { agent: expect.any(String) } } });
     expect(v1.securityRequirements).toEqual([{ schemes: { bearerAuth: { list: [] } } }, { schemes: { oauth2: { list: ['agent'] } } }]);
-    expect(v1.capabilities).toMatchObject({ streaming: false, pushNotifications: false, extendedAgentCard: false });
+    expect(v1.capabilities).toMatchObject({ streaming: true, pushNotifications: true, extendedAgentCard: true });
     expect(v1.skills.length).toBe(card.skills.length);
   });
 
@@ -93,5 +100,53 @@ describe.each(backends())('agent card on $name', (backend) => {
       expect(schemas[m.name]).toEqual(inputSchemaOf(m));
     }
     expect(card.skills.find((s) => s.id === 'get_balance')!.tags).toEqual(['Accounts', 'requires-key', 'read-only']);
+  });
+});
+
+describe.each(backends())('signed agent card on $name', (backend) => {
+  let t: TestApp;
+  const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+
+  beforeAll(async () => {
+    t = await startTestApp(backend, {
+      config: { BASE_URL: BASE, AGENT_CARD_SIGNING_KEY: privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(), AGENT_CARD_SIGNING_KID: 'card-key-1' },
+    });
+  });
+  afterAll(async () => t.close());
+
+  /** The public key, as a verifier finds it: from the signature's jku, by kid. */
+  async function keyOf(kid: string, jku?: string) {
+    expect(jku).toBe(`${BASE}${CARD_JWKS_PATH}`);
+    const jwks = (await t.api.get(CARD_JWKS_PATH)).body as { keys: Array<{ kid: string }> };
+    const jose = await import('jose');
+    return (await jose.importJWK(jwks.keys.find((k) => k.kid === kid) as import('jose').JWK, 'ES256')) as Exclude<
+      Awaited<ReturnType<typeof jose.importJWK>>,
+      Uint8Array
+    >;
+  }
+
+  test('when a key is configured, then every address serves the same signed card, and the SDK verifies it with the key from jku', async () => {
+    const card = (await t.api.get('/.well-known/agent-card.json')).body as AgentCard;
+    expect((await t.api.get('/api/a2a')).body).toEqual(card);
+    expect(card.signatures).toHaveLength(1);
+    // The SDK canonicalizes what it is given through AgentCard.fromJSON: give it the card as JSON, as served. (Given a card
+    // it decoded itself, @a2a-js/sdk 1.3 re-reads the decoded security schemes as JSON and drops them from the payload.)
+    const { verifyAgentCardSignature } = await import('@a2a-js/sdk');
+    await expect(verifyAgentCardSignature(keyOf)(card as never)).resolves.toBeUndefined();
+    const jose = await import('jose');
+    expect(jose.decodeProtectedHeader(card.signatures![0]!)).toMatchObject({ alg: 'ES256', kid: 'card-key-1', typ: 'JOSE' });
+  });
+
+  test('the signature is a JWS over the RFC 8785 canonical form of the card, and a changed card no longer verifies', async () => {
+    const card = (await t.api.get('/.well-known/agent-card.json')).body as AgentCard;
+    const [{ default: canonicalize }, jose] = await Promise.all([import('canonicalize'), import('jose')]);
+    const key = await keyOf('card-key-1', `${BASE}${CARD_JWKS_PATH}`);
+    const jws = (c: AgentCard, payload: string) => ({ ...c.signatures![0]!, payload: jose.base64url.encode(payload) });
+    const canonical = canonicalize(await canonicalFormOf(card))!;
+    await expect(jose.flattenedVerify(jws(card, canonical), key)).resolves.toBeDefined();
+    const changed = { ...card, description: `${card.description} (changed)` };
+    await expect(jose.flattenedVerify(jws(card, canonicalize(await canonicalFormOf(changed))!), key)).rejects.toThrow();
+    const { verifyAgentCardSignature } = await import('@a2a-js/sdk');
+    await expect(verifyAgentCardSignature(keyOf)(changed as never)).rejects.toThrow();
   });
 });

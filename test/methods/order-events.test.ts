@@ -54,10 +54,10 @@ describe.each(backends())('order events, idempotency, expiry and price changes o
     await t.api.post(`/api/orders/${order.id}/cancel`).set(bearer(a.apiKey)).expect(200);
     const log = await events(a.id);
     expect(log.map((e) => e.type)).toEqual(['order.accepted', 'balance', 'order.cancelled', 'balance']);
-    expect(log[0]!.data).toMatchObject({ order: { id: order.id, state: 'open', limitPrice: 0.5, size: 100 } });
+    expect(log[0]!.data).toMatchObject({ id: order.id, state: 'open', limitPrice: 0.5, size: 100 });
     expect(log[1]!.data).toEqual({ balance: 1000, reserved: 100, available: 900 });
     const got = (await t.api.get(`/api/orders/${order.id}`).set(bearer(a.apiKey))).body;
-    expect(log[2]!.data).toEqual(got);
+    expect(log[2]!.data).toEqual(got.order);
     expect(log[3]!.data).toEqual({ balance: 1000, reserved: 0, available: 1000 });
     expect(log.map((e) => Number(e.seq))).toEqual([1, 2, 3, 4].map((i) => i + Number(log[0]!.seq) - 1));
   });
@@ -68,7 +68,7 @@ describe.each(backends())('order events, idempotency, expiry and price changes o
     const log = await events(a.id);
     const orderEvents = log.filter((e) => e.type.startsWith('order.'));
     expect(orderEvents.map((e) => e.type)).toEqual(['order.accepted', 'order.filled']);
-    expect(orderEvents[1]!.data).toMatchObject({ order: { id: order.id, state: 'filled', filledShares: 160 }, fill: { shares: 160, price: 0.625, cash: 100 } });
+    expect(orderEvents[1]!.data).toMatchObject({ id: order.id, state: 'filled', filledShares: 160, fill: { shares: 160, price: 0.625, cash: 100 } });
   });
 
   test('when IOC finds nothing and FOK cannot fill whole, then order.cancelled and order.rejected follow order.accepted', async () => {

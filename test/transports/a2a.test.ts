@@ -112,8 +112,8 @@ describe.each(backends())('A2A on /api/a2a on $name', (backend) => {
       expect(err!.message).toMatch(/API key/);
     });
 
-    test('when it asks for a task, then it gets A2A TaskNotFoundError (the agent never creates tasks)', async () => {
-      const client = await sdkClient();
+    test('when it asks for a task that is not one of its orders, then it gets A2A TaskNotFoundError', async () => {
+      const client = await sdkClient(agent.apiKey);
       const err = await client.getTask({ tenant: '', id: 'task-1' }).then(
         () => null,
         (e: unknown) => e as { name: string },
@@ -236,8 +236,8 @@ describe.each(backends())('A2A on /api/a2a on $name', (backend) => {
     expect(res.body.error.code).toBe(-32602);
   });
 
-  test('when a message continues a task, then A2A TaskNotFound (-32001)', async () => {
-    const res = await post(v1([{ text: 'and then?' }], { taskId: 'task-9' }));
+  test('when a message continues a task that is not one of its orders, then A2A TaskNotFound (-32001)', async () => {
+    const res = await post(v1([{ text: 'and then?' }], { taskId: 'task-9' }), agent.apiKey);
     expect(res.body.error.code).toBe(-32001);
     expect(res.body.error.message).toContain('task-9');
   });
@@ -247,22 +247,27 @@ describe.each(backends())('A2A on /api/a2a on $name', (backend) => {
     ['tasks/get', { id: 't1' }, -32001],
     ['CancelTask', { id: 't1' }, -32001],
     ['tasks/cancel', { id: 't1' }, -32001],
-    ['SendStreamingMessage', {}, -32004],
-    ['message/stream', {}, -32004],
-    ['SubscribeToTask', { id: 't1' }, -32004],
-    ['tasks/resubscribe', { id: 't1' }, -32004],
-    ['CreateTaskPushNotificationConfig', {}, -32003],
-    ['tasks/pushNotificationConfig/set', {}, -32003],
-    ['GetExtendedAgentCard', {}, -32004],
-    ['agent/getAuthenticatedExtendedCard', {}, -32004],
-  ])('when %s is called with %j, then A2A error %d rather than method-not-found', async (method, params, code) => {
-    const res = await post({ jsonrpc: '2.0', id: 5, method, params });
+    ['SendStreamingMessage', {}, -32602],
+    ['message/stream', {}, -32602],
+    ['SubscribeToTask', { id: 't1' }, -32001],
+    ['tasks/resubscribe', { id: 't1' }, -32001],
+    ['CreateTaskPushNotificationConfig', { taskId: 't1', url: 'https://example.com/hook' }, -32001],
+    ['tasks/pushNotificationConfig/set', { taskId: 't1', pushNotificationConfig: { url: 'https://example.com/hook' } }, -32001],
+  ])('when %s is called with %j and a key, then A2A error %d as the SDK shapes it', async (method, params, code) => {
+    const res = await post({ jsonrpc: '2.0', id: 5, method, params }, agent.apiKey);
     expect(res.status).toBe(200);
     expect(res.body.error.code).toBe(code);
   });
 
-  test('when ListTasks is called, then an empty list (no task is ever created)', async () => {
-    const res = await post({ jsonrpc: '2.0', id: 5, method: 'ListTasks', params: {} });
-    expect(res.body.result).toEqual({ tasks: [], nextPageToken: '', pageSize: 0, totalSize: 0 });
+  test.each(['GetExtendedAgentCard', 'agent/getAuthenticatedExtendedCard'])('when %s is called without a key, then 401 UNAUTHORIZED', async (method) => {
+    const res = await post({ jsonrpc: '2.0', id: 5, method, params: {} });
+    expect(res.status).toBe(401);
+    expect(res.body.error.data.code).toBe('UNAUTHORIZED');
+  });
+
+  test('when ListTasks is called by an account without orders, then an empty list', async () => {
+    const fresh = await registerAgent(t, 'NoOrders');
+    const res = await post({ jsonrpc: '2.0', id: 5, method: 'ListTasks', params: {} }, fresh.apiKey);
+    expect(res.body.result).toEqual({ tasks: [], nextPageToken: '', pageSize: 50, totalSize: 0 });
   });
 });

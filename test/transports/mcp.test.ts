@@ -1,6 +1,4 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { Client, SdkErrorCode, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
 import { backends } from '../support/backends';
 import { registerAgent, request, startTestApp, type TestApp } from '../support/app';
 import { onSurface } from '../../src/registry/method';
@@ -24,17 +22,20 @@ describe.each(backends())('MCP at /mcp on $name', (backend) => {
     await t.close();
   });
 
-  /** The SDK's own client over Streamable HTTP, with an optional bearer key on every request. */
+  /**
+   * The v2 SDK client over Streamable HTTP, negotiating the era (it probes with server/discover and lands on
+   * 2026-07-28 here), with an optional bearer key on every request. 2025-era clients: mcp-protocol-versions.test.ts.
+   */
   async function connect(apiKey?: string): Promise<Client> {
     const headers: Record<string, string> = apiKey ? { Authorization: `Bearer ${apiKey}` } : {};
     const transport = new StreamableHTTPClientTransport(new URL(`${t.baseUrl}/mcp`), { requestInit: { headers } });
-    const client = new Client({ name: 'test-client', version: '1.0.0' });
+    const client = new Client({ name: 'test-client', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
     await client.connect(transport);
     clients.push(client);
     return client;
   }
 
-  /** A raw JSON-RPC POST, for what the SDK client cannot show (status codes, headers). */
+  /** A raw JSON-RPC POST with no `_meta` envelope (a 2025-era request), for what the SDK client cannot show (status codes, headers). */
   function post(body: unknown, headers: Record<string, string> = {}) {
     return fetch(`${t.baseUrl}/mcp`, {
       method: 'POST',
@@ -47,6 +48,7 @@ describe.each(backends())('MCP at /mcp on $name', (backend) => {
 
   test('when a client without credentials lists tools, then every registry method on the mcp surface is a tool with its schemas and annotations', async () => {
     const client = await connect();
+    expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
     expect(client.getServerVersion()?.name).toBe('paper-trading-service');
     expect(client.getInstructions()).toContain('register_account');
     const { tools } = await client.listTools();
@@ -111,14 +113,15 @@ describe.each(backends())('MCP at /mcp on $name', (backend) => {
     const res = await post({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'get_balance', arguments: {} } });
     expect(res.status).toBe(401);
     expect(res.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${t.baseUrl}/.well-known/oauth-protected-resource/mcp"`);
-    // The body still tells an agent reading it what to do.
+    // The body still tells an agent reading it what to do, under an implementation-defined JSON-RPC code: MCP keeps
+    // -32020..-32099 for its own errors since 2026-07-28.
     expect(await res.json()).toMatchObject({
       jsonrpc: '2.0',
       id: 3,
-      error: { data: { code: 'UNAUTHORIZED', httpStatus: 401, hint: expect.stringContaining('Bearer') } },
+      error: { code: -32000, data: { code: 'UNAUTHORIZED', httpStatus: 401, hint: expect.stringContaining('Bearer') } },
     });
-    // The SDK client without an auth provider sees the 401 as a thrown transport error.
-    await expect((await connect()).callTool({ name: 'get_balance', arguments: {} })).rejects.toMatchObject({ code: 401 });
+    // The SDK client without an auth provider sees the 401 as a thrown HTTP error.
+    await expect((await connect()).callTool({ name: 'get_balance', arguments: {} })).rejects.toMatchObject({ status: 401 });
   });
 
   test.each([
@@ -207,15 +210,17 @@ describe.each(backends())('MCP at /mcp on $name', (backend) => {
     });
   });
 
-  test('when an unknown tool is called, then isError with ENDPOINT_NOT_FOUND pointing at tools/list', async () => {
+  test('when an unknown tool is called, then a protocol error -32602 (MCP tools spec) with ENDPOINT_NOT_FOUND pointing at tools/list', async () => {
     const client = await connect();
-    const result = (await client.callTool({ name: 'no_such_tool', arguments: {} })) as CallToolResult;
-    expect(result.isError).toBe(true);
-    expect(result.structuredContent).toMatchObject({ code: 'ENDPOINT_NOT_FOUND', hint: expect.stringContaining('tools/list') });
+    await expect(client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toMatchObject({
+      code: -32602,
+      message: 'Unknown tool: no_such_tool',
+      data: { code: 'ENDPOINT_NOT_FOUND', hint: expect.stringContaining('tools/list') },
+    });
   });
 
-  test('when a client connects with an invalid bearer, then initialize fails with HTTP 401', async () => {
-    await expect(connect(BAD_KEY)).rejects.toMatchObject({ code: 401 });
+  test('when a client connects with an invalid bearer, then its server/discover probe fails with HTTP 401', async () => {
+    await expect(connect(BAD_KEY)).rejects.toMatchObject({ code: SdkErrorCode.ClientHttpAuthentication, status: 401 });
   });
 
   test.each([

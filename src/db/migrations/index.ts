@@ -15,6 +15,7 @@ import { CommunityPools1700000000014 } from './1700000000014-community-pools';
 import { PortfolioSnapshots1700000000016 } from './1700000000016-portfolio-snapshots';
 import { Orders1700000000017 } from './1700000000017-orders';
 import { AccountEvents1700000000018 } from './1700000000018-account-events';
+import { A2aTasks1700000000020 } from './1700000000020-a2a-tasks';
 import { BookDepth1700000000021 } from './1700000000021-book-depth';
 
 /** Every migration, in order. A new one is appended here (no glob: the same list runs from ts and dist). */
@@ -36,5 +37,6 @@ export const MIGRATIONS = [
   PortfolioSnapshots1700000000016,
   Orders1700000000017,
   AccountEvents1700000000018,
+  A2aTasks1700000000020,
   BookDepth1700000000021,
 ];

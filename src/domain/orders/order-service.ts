@@ -150,7 +150,7 @@ export class OrderService {
       );
       // A concurrent first order with the same clientOrderId committed meanwhile: that one is the answer.
       if (!inserted[0]) return (await this.byClientId(tx, userId, input.clientOrderId!))!;
-      await appendEvent(tx, userId, 'order.accepted', { order: toView(inserted[0]) }, now);
+      await appendEvent(tx, userId, 'order.accepted', toView(inserted[0]), now);
       if (action === 'fill' || action === 'fill-rest' || action === 'fill-cancel') {
         await this.fillIn(tx, inserted[0], taken!, now, 0n);
         traded = true;
@@ -501,7 +501,7 @@ export class OrderService {
         now,
       ]);
       const after = (await this.byId(tx, id))!;
-      await appendEvent(tx, o.user_id, state === 'expired' ? 'order.expired' : 'order.cancelled', { order: toView(after) }, now);
+      await appendEvent(tx, o.user_id, state === 'expired' ? 'order.expired' : 'order.cancelled', toView(after), now);
       if (o.reserved_cash_micro > 0n) await appendBalanceEvent(tx, o.user_id, now);
       return after;
     });
@@ -613,7 +613,7 @@ export class OrderService {
       ),
     );
     const fill = { shares: fromMicro(shares), price: fromMicro(t.priceMicro), cash: fromMicro(cash) };
-    sent.push(appendEvent(tx, o.user_id, after.state === 'filled' ? 'order.filled' : 'order.partially_filled', { order: toView(after), fill }, now));
+    sent.push(appendEvent(tx, o.user_id, after.state === 'filled' ? 'order.filled' : 'order.partially_filled', { ...toView(after), fill }, now));
     // Everything sent is awaited before deciding (none may outlive the transaction); the buy's refusal is read after.
     const settled = await Promise.allSettled(sent);
     const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
@@ -626,10 +626,10 @@ export class OrderService {
     }
   }
 
-  /** Appends an order event with the order as get_order shows it now (plus `extra`, e.g. the fill). */
+  /** Appends an order event: the order as get_order shows it now (its `id` first among them) plus `extra`, e.g. the fill. */
   private async event(tx: Queryable, id: string, type: AccountEventType, now: Date, extra: Record<string, unknown> = {}): Promise<void> {
     const row = (await this.byId(tx, id))!;
-    await appendEvent(tx, row.user_id, type, { order: toView(row), ...extra }, now);
+    await appendEvent(tx, row.user_id, type, { ...toView(row), ...extra }, now);
   }
 
   private freshSince(now: Date): Date {

@@ -151,7 +151,7 @@ describe.each(backends())('order invariants on $name', (backend) => {
         const log = await t.services.events.after(agent.id, 0n, 1000);
         const byOrder = new Map<string, string[]>();
         for (const e of log) {
-          const id = (e.data as { order?: { id: string } }).order?.id;
+          const id = e.type.startsWith('order.') ? (e.data as { id: string }).id : undefined;
           if (id) byOrder.set(id, [...(byOrder.get(id) ?? []), e.type]);
         }
         const states = await t.services.db.query<{ id: string; state: string }>('SELECT id, state FROM orders WHERE user_id = $1', [agent.id]);

@@ -1,9 +1,9 @@
-import { useEffect, useRef, useState } from 'react';
-import { createChart, LineSeries, type UTCTimestamp } from 'lightweight-charts';
+import { useMemo, useState } from 'react';
 import { $api } from '../../lib/api/client';
 import { money, signedMoney } from '../../lib/format';
 import { ErrorMessage } from '../../components/error-message';
 import { Loading } from '../../components/loading';
+import { LineChart } from '../../components/line-chart';
 
 const PERIODS = ['1d', '1w', '1m', 'all'] as const;
 type Period = (typeof PERIODS)[number];
@@ -16,35 +16,8 @@ const PERIOD_NAMES: Record<Period, string> = { '1d': 'the last day', '1w': 'the 
 export default function EquityChart() {
   const [period, setPeriod] = useState<Period>('1w');
   const history = $api.useQuery('get', '/api/portfolio/history', { params: { query: { period } } }, { staleTime: 60_000 });
-  const box = useRef<HTMLDivElement>(null);
   const points = history.data?.points ?? [];
-
-  useEffect(() => {
-    if (!box.current || points.length === 0) return;
-    const chart = createChart(box.current, {
-      autoSize: true,
-      layout: { background: { color: '#ffffff' }, textColor: '#17181c', attributionLogo: false },
-      rightPriceScale: { borderVisible: false },
-      timeScale: { timeVisible: true, borderVisible: false },
-      grid: { vertLines: { visible: false } },
-    });
-    const series = chart.addSeries(LineSeries, {
-      color: '#0b6b3a',
-      lineWidth: 2,
-      priceFormat: { type: 'custom', formatter: (v: number) => money(v), minMove: 0.01 },
-    });
-    // Strictly ascending times: a live point in the same second as a snapshot replaces it.
-    const data: { time: UTCTimestamp; value: number }[] = [];
-    for (const p of points) {
-      const time = Math.floor(Date.parse(p.time) / 1000) as UTCTimestamp;
-      const last = data[data.length - 1];
-      if (last && last.time >= time) last.value = p.equity;
-      else data.push({ time, value: p.equity });
-    }
-    series.setData(data);
-    chart.timeScale().fitContent();
-    return () => chart.remove();
-  }, [points]);
+  const line = useMemo(() => points.map((p) => ({ time: Date.parse(p.time) / 1000, value: p.equity })), [points]);
 
   const first = points[0];
   const last = points[points.length - 1];
@@ -64,7 +37,7 @@ export default function EquityChart() {
       </div>
       {history.isPending ? <Loading what="your equity history" /> : null}
       {history.isError ? <ErrorMessage error={history.error} /> : null}
-      <div ref={box} className="chart" role="img" aria-label={summary || 'Equity chart'} hidden={points.length === 0} />
+      <LineChart points={line} format={money} minMove={0.01} label={summary || 'Equity chart'} />
       {summary ? (
         <p className="muted">
           {summary} Snapshots are hourly; the last point is now. Chart:{' '}

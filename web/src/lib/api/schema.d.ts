@@ -401,7 +401,7 @@ export interface paths {
         put?: never;
         /**
          * JSON-RPC 2.0 and A2A endpoint: call any registry method by name, or send an A2A message
-         * @description method = a registry method name (x-jsonrpc-method on each operation), params = its input; or A2A SendMessage (v1.0) / message/send (v0.3) with a data part { skill, input }. Batches are arrays. Keyed methods need Authorization: Bearer <key>. Errors are JSON-RPC error objects whose data carries { code, hint, docs, httpStatus }.
+         * @description method = a registry method name (x-jsonrpc-method on each operation), params = its input; or A2A SendMessage (v1.0) / message/send (v0.3) with a data part { skill, input }, and the other A2A methods (GetTask, ListTasks, CancelTask, SubscribeToTask, SendStreamingMessage, the push notification configs, GetExtendedAgentCard; A2A-Version 1.0 or 0.3). Batches are arrays. Keyed methods need Authorization: Bearer <key>. Errors are JSON-RPC error objects whose data carries { code, hint, docs, httpStatus }.
          */
         post: operations["jsonrpc"];
         delete?: never;
@@ -1020,6 +1020,26 @@ export interface paths {
         };
         /** A2A agent card (legacy location) */
         get: operations["agent_card_legacy"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/.well-known/agent-card-jwks.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Public key of the agent card signature (JWK Set)
+         * @description The `jku` of the card's JWS signatures; served only when the operator configured AGENT_CARD_SIGNING_KEY (404 otherwise).
+         */
+        get: operations["agent_card_jwks"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4059,11 +4079,11 @@ export interface operations {
                         documentationUrl: string;
                         /** @description Optional A2A features. */
                         capabilities: {
-                            /** @description Streaming responses (SSE): not offered. */
+                            /** @description SendStreamingMessage and SubscribeToTask (SSE): a resting order is followed until it ends. */
                             streaming: boolean;
-                            /** @description Push notifications: not offered. */
+                            /** @description Push notification configs: a task's updates are POSTed to the agent's URL. */
                             pushNotifications: boolean;
-                            /** @description A2A v1.0: an extended card for authenticated callers: not offered. */
+                            /** @description A2A v1.0: GetExtendedAgentCard answers authenticated callers with their account's skills and limits. */
                             extendedAgentCard: boolean;
                             /** @description Protocol extensions the agent uses. */
                             extensions: ({
@@ -4083,7 +4103,7 @@ export interface operations {
                         } & {
                             [key: string]: unknown;
                         };
-                        /** @description A2A v0.3: an extended card for authenticated callers: not offered. */
+                        /** @description A2A v0.3: agent/getAuthenticatedExtendedCard answers authenticated callers. */
                         supportsAuthenticatedExtendedCard: boolean;
                         /** @description Media types accepted in messages. */
                         defaultInputModes: string[];
@@ -4150,6 +4170,15 @@ export interface operations {
                         security: {
                             [key: string]: string[];
                         }[];
+                        /** @description JWS signatures of the card, when the operator configured a signing key; the public keys are at jku. */
+                        signatures?: ({
+                            /** @description Base64url JWS protected header (alg, kid, typ, jku). */
+                            protected: string;
+                            /** @description Base64url JWS signature over the RFC 8785 canonical form of the card (A2A v1.0 fields, without signatures). */
+                            signature: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
                     } & {
                         [key: string]: unknown;
                     };
@@ -4253,7 +4282,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description JSON-RPC response (an array for a batch). */
+            /** @description JSON-RPC response (an array for a batch); SendStreamingMessage and SubscribeToTask answer Server-Sent Events of JSON-RPC responses. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4284,6 +4313,7 @@ export interface operations {
                             data?: unknown;
                         };
                     }[];
+                    "text/event-stream": string;
                 };
             };
             /** @description The request held only notifications. */
@@ -7780,11 +7810,11 @@ export interface operations {
                         documentationUrl: string;
                         /** @description Optional A2A features. */
                         capabilities: {
-                            /** @description Streaming responses (SSE): not offered. */
+                            /** @description SendStreamingMessage and SubscribeToTask (SSE): a resting order is followed until it ends. */
                             streaming: boolean;
-                            /** @description Push notifications: not offered. */
+                            /** @description Push notification configs: a task's updates are POSTed to the agent's URL. */
                             pushNotifications: boolean;
-                            /** @description A2A v1.0: an extended card for authenticated callers: not offered. */
+                            /** @description A2A v1.0: GetExtendedAgentCard answers authenticated callers with their account's skills and limits. */
                             extendedAgentCard: boolean;
                             /** @description Protocol extensions the agent uses. */
                             extensions: ({
@@ -7804,7 +7834,7 @@ export interface operations {
                         } & {
                             [key: string]: unknown;
                         };
-                        /** @description A2A v0.3: an extended card for authenticated callers: not offered. */
+                        /** @description A2A v0.3: agent/getAuthenticatedExtendedCard answers authenticated callers. */
                         supportsAuthenticatedExtendedCard: boolean;
                         /** @description Media types accepted in messages. */
                         defaultInputModes: string[];
@@ -7871,6 +7901,15 @@ export interface operations {
                         security: {
                             [key: string]: string[];
                         }[];
+                        /** @description JWS signatures of the card, when the operator configured a signing key; the public keys are at jku. */
+                        signatures?: ({
+                            /** @description Base64url JWS protected header (alg, kid, typ, jku). */
+                            protected: string;
+                            /** @description Base64url JWS signature over the RFC 8785 canonical form of the card (A2A v1.0 fields, without signatures). */
+                            signature: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
                     } & {
                         [key: string]: unknown;
                     };
@@ -7942,11 +7981,11 @@ export interface operations {
                         documentationUrl: string;
                         /** @description Optional A2A features. */
                         capabilities: {
-                            /** @description Streaming responses (SSE): not offered. */
+                            /** @description SendStreamingMessage and SubscribeToTask (SSE): a resting order is followed until it ends. */
                             streaming: boolean;
-                            /** @description Push notifications: not offered. */
+                            /** @description Push notification configs: a task's updates are POSTed to the agent's URL. */
                             pushNotifications: boolean;
-                            /** @description A2A v1.0: an extended card for authenticated callers: not offered. */
+                            /** @description A2A v1.0: GetExtendedAgentCard answers authenticated callers with their account's skills and limits. */
                             extendedAgentCard: boolean;
                             /** @description Protocol extensions the agent uses. */
                             extensions: ({
@@ -7966,7 +8005,7 @@ export interface operations {
                         } & {
                             [key: string]: unknown;
                         };
-                        /** @description A2A v0.3: an extended card for authenticated callers: not offered. */
+                        /** @description A2A v0.3: agent/getAuthenticatedExtendedCard answers authenticated callers. */
                         supportsAuthenticatedExtendedCard: boolean;
                         /** @description Media types accepted in messages. */
                         defaultInputModes: string[];
@@ -8033,9 +8072,54 @@ export interface operations {
                         security: {
                             [key: string]: string[];
                         }[];
+                        /** @description JWS signatures of the card, when the operator configured a signing key; the public keys are at jku. */
+                        signatures?: ({
+                            /** @description Base64url JWS protected header (alg, kid, typ, jku). */
+                            protected: string;
+                            /** @description Base64url JWS signature over the RFC 8785 canonical form of the card (A2A v1.0 fields, without signatures). */
+                            signature: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
                     } & {
                         [key: string]: unknown;
                     };
+                };
+            };
+        };
+    };
+    agent_card_jwks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A JWK Set holding the public key, by kid. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        keys: {
+                            kty: string;
+                            kid: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description ENDPOINT_NOT_FOUND: the card is not signed. */
+            404: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };

@@ -1,0 +1,65 @@
+import { Server, type CacheHint, type ServerCapabilities } from '@modelcontextprotocol/server';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
+import type { CallInfo } from '../registry/context';
+import type { AppError } from '../errors/app-error';
+import type { McpTools, ToolOutcome } from './mcp-tools';
+
+const INSTRUCTIONS =
+  'Paper trading on prediction markets with virtual money only. Read-only tools are free to call. Tools that act ' +
+  'on an account need the HTTP header Authorization: Bearer <API key or OAuth access token> on this connection. ' +
+  'Without one, call register_account with isAgent true: its result holds user.apiKey (shown once); configure it ' +
+  'as the bearer header of this MCP server, or use it as the client secret of the OAuth client credentials grant ' +
+  '(client id = user id, scope agent). A failed call returns isError with structuredContent { error, code, hint }: ' +
+  'read the hint.';
+
+/**
+ * The OAuth Client Credentials authorization extension (modelcontextprotocol/ext-auth): a server that accepts
+ * client-credentials tokens lists it under `capabilities.extensions`, next to the authorization server metadata
+ * that names the `client_credentials` grant and `client_secret_basic` (src/auth/discovery.ts).
+ */
+export const OAUTH_CLIENT_CREDENTIALS_EXTENSION = 'io.modelcontextprotocol/oauth-client-credentials';
+
+export const CAPABILITIES: ServerCapabilities = {
+  tools: { listChanged: false },
+  extensions: { [OAUTH_CLIENT_CREDENTIALS_EXTENSION]: {} },
+};
+
+/**
+ * Cache hints of the 2026-07-28 revision (`ttlMs`, `cacheScope` on tools/list and server/discover). Both results
+ * are the same for every caller and change only with a deploy, so shared caches may keep them for a while.
+ * 2025-era responses never carry these fields.
+ */
+export const LIST_CACHE_TTL_MS = 5 * 60_000;
+const SHARED: CacheHint = { ttlMs: LIST_CACHE_TTL_MS, cacheScope: 'public' };
+
+/** One HTTP request to /mcp: who is calling, and the credential refusal a keyed tool call ran into, if any. */
+export interface McpExchange {
+  call: CallInfo;
+  rejected?: AppError;
+}
+
+type CallTool = (name: string, args: Record<string, unknown> | undefined, call: CallInfo) => Promise<ToolOutcome>;
+
+/**
+ * Builds the low-level SDK Server for one exchange: the SDK's serving entries want a fresh instance per request,
+ * while the tool list, its schemas and the JSON Schema validator are built once and shared. The low-level Server
+ * (not McpServer) because the tools come from the method registry with ready JSON Schemas and one dispatch for all.
+ */
+export function mcpServerFactory(tools: McpTools, callTool: CallTool) {
+  // Server builds an Ajv instance per construction unless given one: share one across requests.
+  const jsonSchemaValidator = new AjvJsonSchemaValidator();
+  return (exchange: McpExchange): Server => {
+    const { call } = exchange;
+    const server = new Server(
+      { name: 'paper-trading-service', title: 'Prediction-market paper trading', version: '1.0.0', websiteUrl: call.address.origin },
+      { capabilities: CAPABILITIES, instructions: INSTRUCTIONS, jsonSchemaValidator, cacheHints: { 'tools/list': SHARED, 'server/discover': SHARED } },
+    );
+    server.setRequestHandler('tools/list', () => tools.list);
+    server.setRequestHandler('tools/call', async (request) => {
+      const outcome = await callTool(request.params.name, request.params.arguments, call);
+      exchange.rejected ??= outcome.rejection;
+      return outcome.result;
+    });
+    return server;
+  };
+}
