@@ -8,7 +8,7 @@ import { AccountService } from './domain/accounts/account-service';
 import { AccountDeletion } from './domain/accounts/account-deletion';
 import { AccountSettings } from './domain/accounts/account-settings';
 import { createIdentity } from './auth/identity';
-import type { PriceService } from './domain/trading/price-service';
+import type { PriceChanges, PriceService } from './domain/trading/price-service';
 import { createMarketData } from './market-data/market-data';
 import type { MarketFeed } from './market-data/feed';
 import type { MarketSync } from './market-data/market-sync';
@@ -16,6 +16,7 @@ import { IdempotencyStore } from './domain/idempotency/idempotency-store';
 import { TradeHooks } from './domain/trading/trade-hooks';
 import { TradingService } from './domain/trading/trading-service';
 import { OrderService } from './domain/orders/order-service';
+import { OrderExpiry } from './domain/orders/order-expiry';
 import { TradeHistory } from './domain/trading/trade-history';
 import { PortfolioHistoryService } from './domain/portfolio/portfolio-history';
 import { SettlementService } from './domain/trading/settlement-service';
@@ -40,6 +41,10 @@ export interface Services extends MethodServices {
   feed: MarketFeed;
   /** The mirror job; tests drive it with runOnce(). */
   marketSync: MarketSync;
+  /** Every price change the service sees (sync writes, live quotes that moved); resting orders listen. */
+  priceChanges: PriceChanges;
+  /** Expires GTD orders within a second (started in start.ts). */
+  orderExpiry: OrderExpiry;
   tradeHooks: TradeHooks;
   /** Sends webhook deliveries; started with the background work, or driven by tests with runOnce(). */
   webhookWorker: DeliveryWorker;
@@ -75,6 +80,8 @@ export function createServices(args: {
   // A deleted account's key must fail at once, not when the authenticator's cache entry expires.
   accountDeletion.onDeleted((userId) => identity.authenticator.forgetKeysOf(userId));
   const orders = new OrderService(db, prices, trading, tradeHooks, log, config.PRICE_MAX_AGE_S);
+  // A resting order fills at every price change the service sees, not only after a sync batch.
+  marketData.priceChanges.on((changes) => orders.onPriceChanges(changes, clock.now()));
   // A deleted account's resting orders are cancelled once the deletion commits (each in its own transaction, as a
   // cancel is; not inside the deletion, which holds the account row that a fill takes after the order row).
   accountDeletion.onDeleted((userId) => {
@@ -112,6 +119,8 @@ export function createServices(args: {
     feed: marketData.feed,
     markets: marketData.markets,
     marketSync: marketData.marketSync,
+    priceChanges: marketData.priceChanges,
+    orderExpiry: new OrderExpiry(orders, clock, log),
     readiness: marketData.readiness,
     idempotency: new IdempotencyStore(db),
     tradeHooks,

@@ -65,6 +65,11 @@ export async function startService(
   // Wake-ups of committed account events (SSE, webhooks, A2A tasks), from this process and every other.
   await services.eventFeed.start((channel, onPayload, onResumed) => db.listen(channel, onPayload, onResumed));
   services.stoppers.push(() => services.eventFeed.stop());
+  // GTD orders expire within a second of expiresAt, in every process (each expiry is guarded by the order's state).
+  if (opts.background !== false) services.orderExpiry.start();
+  services.stoppers.push(() => services.orderExpiry.stop());
+  // Fills started by live quotes finish before the database closes.
+  services.stoppers.push(() => services.priceChanges.idle());
   // A2A push notifications: each order event of an account with push targets is POSTed to them (one process per event).
   const taskPush = new TaskPushWorker({ store: services.taskPush, orders: services.orders, feed: services.eventFeed, config, log });
   taskPush.start();

@@ -7,6 +7,17 @@ const DECIMAL = /^(\d*)(?:\.(\d*))?$/;
  * [0, 1]. Strings are converted digit by digit (rounded half up at the 6th decimal), never via a float.
  */
 export function priceToMicro(value: unknown): Micro | null {
+  const micro = decimalToMicro(value);
+  return micro !== null && micro <= MICRO ? micro : null;
+}
+
+/** A venue size or amount ("1250.5", 300) to exact micro-units, or null when it is not a decimal >= 0 (below 1e12). */
+export function sizeToMicro(value: unknown): Micro | null {
+  const micro = decimalToMicro(value);
+  return micro !== null && micro < 1_000_000_000_000n * MICRO ? micro : null;
+}
+
+function decimalToMicro(value: unknown): Micro | null {
   let micro: Micro;
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) return null;
@@ -19,5 +30,5 @@ export function priceToMicro(value: unknown): Micro | null {
   } else {
     return null;
   }
-  return micro >= 0n && micro <= MICRO ? micro : null;
+  return micro >= 0n ? micro : null;
 }

@@ -1,4 +1,5 @@
 import type { Micro } from '../domain/money/micro';
+import type { Depth } from '../domain/trading/price-service';
 
 export type FeedSource = 'simulated' | 'polymarket';
 export type MarketStatus = 'active' | 'closed' | 'resolved';
@@ -47,6 +48,8 @@ export interface FeedQuote {
   askMicro: Micro;
   midMicro: Micro;
   asOf: Date;
+  /** The venue's book levels, where it publishes them (the CLOB's /book); absent for the simulated venue. */
+  depth?: Depth;
 }
 
 export interface HistoryRange {

@@ -3,7 +3,7 @@ import { AppError } from '../errors/app-error';
 import type { Logger } from '../logger';
 import type { Clock } from '../clock';
 import { FeedError, type MarketFeed } from './feed';
-import type { LivePrice, PriceService } from '../domain/trading/price-service';
+import type { LivePrice, PriceChanges, PriceService } from '../domain/trading/price-service';
 
 export interface LivePriceOptions {
   maxAgeS: number;
@@ -35,6 +35,8 @@ export class LivePriceService implements PriceService {
     private readonly clock: Clock,
     private readonly log: Logger,
     private readonly opts: LivePriceOptions,
+    /** A quote whose bid or ask moved since the last one is a price change (resting orders check it). */
+    private readonly changes?: PriceChanges,
   ) {
     this.cacheMs = Math.min(opts.cacheMs ?? 1000, opts.maxAgeS * 1000);
   }
@@ -54,9 +56,22 @@ export class LivePriceService implements PriceService {
     this.upstreamCalls += 1;
     try {
       const q = await this.feed.quote(tokenId);
-      const price: LivePrice = { tokenId, bidMicro: q.bidMicro, askMicro: q.askMicro, midMicro: q.midMicro, asOf: q.asOf, source: this.feed.source };
+      const price: LivePrice = {
+        tokenId,
+        bidMicro: q.bidMicro,
+        askMicro: q.askMicro,
+        midMicro: q.midMicro,
+        asOf: q.asOf,
+        source: this.feed.source,
+        ...(q.depth ? { depth: q.depth } : {}),
+      };
+      const before = this.cache.get(tokenId)?.price;
       if (this.cache.size >= 10_000) this.cache.clear();
       this.cache.set(tokenId, { price, at: this.clock.now().getTime() });
+      if (!before || before.bidMicro !== price.bidMicro || before.askMicro !== price.askMicro) {
+        const { tokenId: _t, midMicro: _m, ...book } = price;
+        this.changes?.background([{ tokenId, ...book }], (err) => this.log.error('price change listeners failed', { tokenId, error: String(err) }));
+      }
       return price;
     } catch (err) {
       if (!(err instanceof FeedError)) throw err;

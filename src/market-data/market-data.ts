@@ -9,7 +9,7 @@ import { MarketService } from './market-service';
 import { MarketStore } from './market-store';
 import { MarketSync } from './market-sync';
 import { PolymarketFeed } from './polymarket/polymarket-feed';
-import type { PriceService } from '../domain/trading/price-service';
+import { PriceChanges, type PriceService } from '../domain/trading/price-service';
 import { SimulatedFeed } from './simulated/simulated-feed';
 
 export interface MarketData {
@@ -17,6 +17,8 @@ export interface MarketData {
   prices: PriceService;
   markets: MarketService;
   marketSync: MarketSync;
+  /** Every price change the service sees: the sync's writes and live quotes that moved. */
+  priceChanges: PriceChanges;
   readiness: () => Promise<Record<string, { status: string; ok: boolean }>>;
 }
 
@@ -34,8 +36,9 @@ export function createMarketData(args: { config: Config; db: Database; log: Logg
           upstream: { timeoutMs: config.POLYMARKET_TIMEOUT_MS, retries: config.POLYMARKET_RETRIES },
         })
       : new SimulatedFeed({ seed: config.SIM_SEED, speed: config.SIM_SPEED }, clock);
-  const store = new MarketStore(db, log);
-  const prices = args.prices ?? new LivePriceService(feed, db, clock, log, { maxAgeS: config.PRICE_MAX_AGE_S });
+  const store = new MarketStore(db, log, config.PRICE_MAX_AGE_S);
+  const priceChanges = new PriceChanges();
+  const prices = args.prices ?? new LivePriceService(feed, db, clock, log, { maxAgeS: config.PRICE_MAX_AGE_S }, priceChanges);
   const markets = new MarketService({
     db,
     feed,
@@ -46,7 +49,7 @@ export function createMarketData(args: { config: Config; db: Database; log: Logg
     syncIntervalS: config.MARKET_SYNC_INTERVAL_S,
     searchGate: new ConcurrencyGate(config.SEARCH_CONCURRENCY),
   });
-  const marketSync = new MarketSync({ db, feed, store, log, clock, intervalS: config.MARKET_SYNC_INTERVAL_S });
+  const marketSync = new MarketSync({ db, feed, store, log, clock, intervalS: config.MARKET_SYNC_INTERVAL_S, priceChanges });
 
   // Feed trouble is reported, not made fatal: every instance shares the same upstream, so taking one out
   // of rotation would not help, and accounts, portfolios and the mirror keep working meanwhile.
@@ -66,5 +69,5 @@ export function createMarketData(args: { config: Config; db: Database; log: Logg
       marketSync: { status: sync, ok: true },
     };
   };
-  return { feed, prices, markets, marketSync, readiness };
+  return { feed, prices, markets, marketSync, priceChanges, readiness };
 }

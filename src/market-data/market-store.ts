@@ -1,5 +1,6 @@
 import type { Database, Queryable } from '../db/database';
 import type { Logger } from '../logger';
+import type { PriceChange } from '../domain/trading/price-service';
 import type { FeedMarket, FeedSource } from './feed';
 
 export interface ApplyResult {
@@ -8,6 +9,8 @@ export interface ApplyResult {
   conflicts: number;
   /** Markets that got their one 'resolved' event in this call. */
   resolved: string[];
+  /** Tokens of active markets whose bid, ask or price this call changed (or that were stale or new): what resting orders are checked against. */
+  changed: PriceChange[];
 }
 
 export interface SyncState {
@@ -40,22 +43,24 @@ export class MarketStore {
   constructor(
     private readonly db: Database,
     private readonly log: Logger,
+    /** PRICE_MAX_AGE_S: a price older than this was not tradable, so rewriting it is a price change. */
+    private readonly staleAfterS = 120,
   ) {}
 
   async apply(source: FeedSource, input: FeedMarket[], now: Date): Promise<ApplyResult> {
-    if (input.length === 0) return { written: 0, conflicts: 0, resolved: [] };
+    if (input.length === 0) return { written: 0, conflicts: 0, resolved: [], changed: [] };
     return this.db.transaction(async (tx) => {
       const markets = await this.withoutConflicts(tx, dedupe(input));
-      if (markets.length === 0) return { written: 0, conflicts: input.length, resolved: [] };
+      if (markets.length === 0) return { written: 0, conflicts: input.length, resolved: [], changed: [] };
       await this.upsertMarkets(tx, source, markets, now);
-      await this.upsertTokens(tx, markets);
+      const changed = await this.upsertTokens(tx, source, markets, now);
       await this.recordSnapshots(tx, markets);
       const resolved = await this.resolve(
         tx,
         markets.filter((m) => m.status === 'resolved' && m.winner),
         now,
       );
-      return { written: markets.length, conflicts: input.length - markets.length, resolved };
+      return { written: markets.length, conflicts: input.length - markets.length, resolved, changed };
     });
   }
 
@@ -120,15 +125,32 @@ export class MarketStore {
     );
   }
 
-  private async upsertTokens(tx: Queryable, markets: FeedMarket[]): Promise<void> {
-    const tokens = markets.flatMap((m) => m.tokens.map((t) => ({ ...t, marketId: m.id, at: m.asOf })));
+  /**
+   * Upserts the tokens' prices and returns those of active markets whose book moved. `old` reads the rows as they
+   * were before this statement (every part of one statement sees the same snapshot). A price that was older than
+   * staleAfterS counts as changed even if equal, so an order resting while prices were stale is checked again.
+   */
+  private async upsertTokens(tx: Queryable, source: FeedSource, markets: FeedMarket[], now: Date): Promise<PriceChange[]> {
+    const tokens = markets.flatMap((m) => m.tokens.map((t) => ({ ...t, marketId: m.id, at: m.asOf, active: m.status === 'active' })));
     const str = (v: bigint | null) => (v === null ? null : v.toString());
-    await tx.query(
-      `INSERT INTO market_tokens (token_id, market_id, outcome, label, price_micro, bid_micro, ask_micro, price_at)
-       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::bigint[], $7::bigint[], $8::timestamptz[])
-       ON CONFLICT (token_id) DO UPDATE SET
-         label = EXCLUDED.label, price_micro = EXCLUDED.price_micro, bid_micro = EXCLUDED.bid_micro, ask_micro = EXCLUDED.ask_micro, price_at = EXCLUDED.price_at
-       WHERE market_tokens.market_id = EXCLUDED.market_id`,
+    const rows = await tx.query<{ token_id: string; bid: bigint; ask: bigint; price_at: Date }>(
+      `WITH x AS (
+         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::bigint[], $7::bigint[], $8::timestamptz[], $9::bool[])
+           AS x(token_id, market_id, outcome, label, price_micro, bid_micro, ask_micro, price_at, active)
+       ), old AS (
+         SELECT t.token_id, t.price_micro, t.bid_micro, t.ask_micro, t.price_at FROM market_tokens t WHERE t.token_id = ANY($1::text[])
+       ), up AS (
+         INSERT INTO market_tokens (token_id, market_id, outcome, label, price_micro, bid_micro, ask_micro, price_at)
+         SELECT token_id, market_id, outcome, label, price_micro, bid_micro, ask_micro, price_at FROM x
+         ON CONFLICT (token_id) DO UPDATE SET
+           label = EXCLUDED.label, price_micro = EXCLUDED.price_micro, bid_micro = EXCLUDED.bid_micro, ask_micro = EXCLUDED.ask_micro, price_at = EXCLUDED.price_at
+         WHERE market_tokens.market_id = EXCLUDED.market_id
+         RETURNING token_id, price_micro, bid_micro, ask_micro, price_at
+       )
+       SELECT up.token_id, coalesce(up.bid_micro, up.price_micro) AS bid, coalesce(up.ask_micro, up.price_micro) AS ask, up.price_at
+       FROM up JOIN x ON x.token_id = up.token_id AND x.active LEFT JOIN old ON old.token_id = up.token_id
+       WHERE up.price_micro IS NOT NULL AND (old.token_id IS NULL OR old.price_at < $10::timestamptz
+         OR (old.price_micro, old.bid_micro, old.ask_micro) IS DISTINCT FROM (up.price_micro, up.bid_micro, up.ask_micro))`,
       [
         tokens.map((t) => t.tokenId),
         tokens.map((t) => t.marketId),
@@ -138,8 +160,11 @@ export class MarketStore {
         tokens.map((t) => str(t.bidMicro)),
         tokens.map((t) => str(t.askMicro)),
         tokens.map((t) => t.at.toISOString()),
+        tokens.map((t) => t.active),
+        new Date(now.getTime() - this.staleAfterS * 1000).toISOString(),
       ],
     );
+    return rows.map((r) => ({ tokenId: r.token_id, bidMicro: BigInt(r.bid), askMicro: BigInt(r.ask), asOf: new Date(r.price_at), source }));
   }
 
   /** One point per token per sync, at the venue's time to the second: the mirror's own price history. */

@@ -1,6 +1,7 @@
 import type { Database } from '../db/database';
 import type { Logger } from '../logger';
 import type { Clock } from '../clock';
+import type { PriceChange, PriceChanges } from '../domain/trading/price-service';
 import { tryAdvisoryLock } from './advisory-lock';
 import { FeedError, type FeedMarket, type MarketFeed } from './feed';
 import type { MarketStore } from './market-store';
@@ -27,6 +28,8 @@ export interface MarketSyncDeps {
   intervalS: number;
   /** Unlisted unresolved markets looked up one by one per run (to catch resolutions). */
   unlistedPerRun?: number;
+  /** Where the prices each write changed go once it committed (resting orders check them). */
+  priceChanges?: PriceChanges;
 }
 
 /**
@@ -109,6 +112,7 @@ export class MarketSync {
     const { feed, store, log } = this.deps;
     const listing = await feed.listMarkets();
     const first = await store.apply(feed.source, listing.markets, now);
+    await this.changed(first.changed);
     const resolved = [...first.resolved];
     let written = first.written;
     let conflicts = first.conflicts;
@@ -131,6 +135,7 @@ export class MarketSync {
         }
       }
       const second = await store.apply(feed.source, found, now);
+      await this.changed(second.changed);
       resolved.push(...second.resolved);
       written += second.written;
       conflicts += second.conflicts;
@@ -139,6 +144,11 @@ export class MarketSync {
     // startedAt with the line's own time spans the run: test/cluster reads it to see one leader at a time.
     log.debug('market sync done', { feed: feed.source, markets: written, skipped: listing.skipped, complete: listing.complete, startedAt: now.toISOString() });
     return { status: 'ran', markets: written, skipped: listing.skipped, conflicts, resolved, complete: listing.complete };
+  }
+
+  /** The committed price changes of one write, to their listeners; their trouble never fails the sync. */
+  private async changed(changes: PriceChange[]): Promise<void> {
+    await this.deps.priceChanges?.emit(changes).catch((err) => this.deps.log.error('price change listeners failed', { error: String(err) }));
   }
 
   private finish(outcome: SyncOutcome): SyncOutcome {

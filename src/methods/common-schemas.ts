@@ -33,3 +33,13 @@ export const DisplayName = z
   .string()
   .refine((s) => s.trim().length >= 2 && s.trim().length <= 20, 'must be 2 to 20 characters')
   .describe('Public display name, 2 to 20 characters.');
+
+/** The idempotency key of a state-changing call, beside the Idempotency-Key header (JSON-RPC and MCP carry no headers per call). */
+export const IdempotencyKey = z
+  .string()
+  .min(1)
+  .max(255)
+  .optional()
+  .describe(
+    'Optional idempotency key (JSON-RPC and MCP; on REST send the Idempotency-Key header). A retry with the same key and body returns the original result and never acts twice; kept 24 hours.',
+  );

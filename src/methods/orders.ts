@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineMethod } from '../registry/method';
 import { requirePrincipal } from '../registry/context';
-import { Dollars, Probability, SpendAmount } from './common-schemas';
+import { Dollars, IdempotencyKey, Probability, SpendAmount } from './common-schemas';
 
 const STATES = ['open', 'partially_filled', 'filled', 'cancelled', 'expired', 'rejected'] as const;
 
@@ -62,14 +62,18 @@ export const placeOrder = defineMethod({
   description:
     'Places a limit order on one outcome token. BUY: size is dollars to spend, limitPrice the highest price per share; SELL: size is ' +
     'shares of your open position in that token, limitPrice the lowest price. If the live ask (buy) or bid (sell) already reaches the limit ' +
-    'the whole order fills now at that price, like paper_trade / sell_position. Otherwise: GTC rests until filled or cancelled, GTD until ' +
-    'expiresAt (checked at each market sync), IOC is cancelled and FOK rejected with nothing changed. A resting buy reserves its dollars and a ' +
-    'resting sell its shares (get_balance shows reserved and available); it fills when a synced price crosses its limit, at that price or better, ' +
-    'and is cancelled if its market closes or resolves. clientOrderId (unique per account): a repeat returns the first order and places nothing. ' +
+    'it fills now at that price, like paper_trade / sell_position — where the venue publishes depth (the Polymarket CLOB book) no more than the ' +
+    'book shows at or better than the limit, at the average price of the levels taken. The rest: GTC rests until filled or cancelled, GTD until ' +
+    'expiresAt (within a second), IOC is cancelled; FOK fills whole or is rejected with nothing changed. A resting buy reserves its dollars and a ' +
+    'resting sell its shares (get_balance shows reserved and available); it fills (wholly or partly) when a price the service sees crosses its ' +
+    'limit, at that price or better, and is cancelled if its market closes or resolves. Each change is an account event (order.accepted, ' +
+    'order.partially_filled, order.filled, order.cancelled, order.expired, order.rejected). clientOrderId (unique per account): a repeat returns ' +
+    'the first order and places nothing; an idempotency key does the same per request. ' +
     'Errors: INSUFFICIENT_BALANCE (available cash short), VALIDATION_ERROR (shares short, GTD without expiresAt), MARKET_CLOSED (400); NOT_FOUND ' +
     '(404, unknown token); PRICE_UNAVAILABLE (503, IOC/FOK with no fresh price); RATE_LIMITED.',
   auth: 'key',
   limit: 'trade',
+  idempotent: true,
   input: z.object({
     tokenId: z.string().min(1).max(200).describe('Token to trade: outcomeTokens[].tokenId of a market.'),
     side: z.enum(['BUY', 'SELL']).describe('BUY spends dollars; SELL sells shares you hold.'),
@@ -78,6 +82,7 @@ export const placeOrder = defineMethod({
     timeInForce: z.enum(['GTC', 'GTD', 'IOC', 'FOK']).default('GTC').describe('GTC (default), GTD (needs expiresAt), IOC or FOK.'),
     expiresAt: z.iso.datetime().optional().describe('For GTD only: when the order expires (UTC, in the future).'),
     clientOrderId: z.string().min(1).max(64).optional().describe('Your own id, unique per account; a repeat returns the first order.'),
+    idempotencyKey: IdempotencyKey,
   }),
   output: z.object({ order: Order }),
   rest: { method: 'POST', path: '/api/orders' },
@@ -89,7 +94,10 @@ export const placeOrder = defineMethod({
       output: { order: EXAMPLE_ORDER },
     },
   ],
-  handler: async (ctx, input) => ({ order: await ctx.services.orders.place(requirePrincipal(ctx).userId, input, ctx.clock.now()) }),
+  handler: async (ctx, input) => {
+    const { idempotencyKey: _ignored, ...order } = input;
+    return { order: await ctx.services.orders.place(requirePrincipal(ctx).userId, order, ctx.clock.now(), ctx.idempotency?.complete) };
+  },
 });
 
 export const cancelOrder = defineMethod({

@@ -1,5 +1,5 @@
 import type { Queryable } from '../../src/db/database';
-import type { LivePrice, PriceService } from '../../src/domain/trading/price-service';
+import type { Depth, LivePrice, PriceService } from '../../src/domain/trading/price-service';
 import { AppError } from '../../src/errors/app-error';
 import { toMicro } from '../../src/domain/money/micro';
 
@@ -40,9 +40,17 @@ export async function resolveMarket(db: Queryable, marketId: string, winner: 'YE
  */
 export class ControlledPrices implements PriceService {
   private readonly quotes = new Map<string, { bid: number; ask: number } | 'down'>();
+  private readonly books = new Map<string, Depth>();
 
   set(tokenId: string, bid: number, ask = bid): void {
     this.quotes.set(tokenId, { bid, ask });
+  }
+
+  /** A published book for the token (as the CLOB's): quotes then carry it and come from 'polymarket'. Levels as [price, shares]. */
+  book(tokenId: string, bids: Array<[number, number]>, asks: Array<[number, number]>): void {
+    const levels = (ls: Array<[number, number]>) => ls.map(([p, s]) => ({ priceMicro: toMicro(p), sizeMicro: toMicro(s) }));
+    this.books.set(tokenId, { bids: levels(bids), asks: levels(asks) });
+    this.set(tokenId, bids[0]?.[0] ?? 0, asks[0]?.[0] ?? 0);
   }
 
   down(tokenId: string): void {
@@ -54,7 +62,16 @@ export class ControlledPrices implements PriceService {
     if (!q || q === 'down') throw new AppError('PRICE_UNAVAILABLE', 'Live price unavailable; nothing was traded.');
     const bidMicro = toMicro(q.bid);
     const askMicro = toMicro(q.ask);
-    return { tokenId, bidMicro, askMicro, midMicro: (bidMicro + askMicro) / 2n, asOf: new Date(), source: 'simulated' };
+    const depth = this.books.get(tokenId);
+    return {
+      tokenId,
+      bidMicro,
+      askMicro,
+      midMicro: (bidMicro + askMicro) / 2n,
+      asOf: new Date(),
+      source: depth ? 'polymarket' : 'simulated',
+      ...(depth ? { depth } : {}),
+    };
   }
 }
 

@@ -1,4 +1,5 @@
 import { MICRO, type Micro } from '../money/micro';
+import type { BookLevel, Depth } from '../trading/price-service';
 
 export type OrderSide = 'BUY' | 'SELL';
 export type TimeInForce = 'GTC' | 'GTD' | 'IOC' | 'FOK';
@@ -15,13 +16,74 @@ export function crossingPrice(side: OrderSide, limitMicro: Micro, quote: { bidMi
   return quote.bidMicro > 0n && quote.bidMicro <= MICRO && quote.bidMicro >= limitMicro ? quote.bidMicro : null;
 }
 
+/** What one fill takes: `size` in the order's own unit (dollars of a buy, shares of a sell) at one price. */
+export interface Take {
+  sizeMicro: Micro;
+  priceMicro: Micro;
+}
+
 /**
- * What becomes of a new order. No depth is published for the prices this service sees, so a crossing order fills
- * whole at the crossing price; one that does not cross rests (GTC, GTD), is cancelled (IOC: nothing could fill) or
- * rejected (FOK: it could not fill whole).
+ * The fill rule. Without published depth the whole remainder fills at the crossing price. With depth (the CLOB
+ * book, best level first) the order walks the levels at or better than its limit and takes no more than they
+ * show; its price is the volume-weighted average of what it took, rounded against the trader (up for a buy, down
+ * for a sell) — still never worse than the limit, since every level taken is within it. The levels taken are
+ * consumed from `depth` (so orders filled from one price change share the book, oldest first). null: nothing fills.
  */
-export function onPlacement(tif: TimeInForce, crosses: boolean): 'fill' | 'rest' | 'cancel' | 'reject' {
-  if (crosses) return 'fill';
+export function take(side: OrderSide, limitMicro: Micro, remainingMicro: Micro, quote: { bidMicro: Micro; askMicro: Micro; depth?: Depth }): Take | null {
+  const price = crossingPrice(side, limitMicro, quote);
+  if (price === null || remainingMicro <= 0n) return null;
+  if (!quote.depth) return { sizeMicro: remainingMicro, priceMicro: price };
+  const levels = side === 'BUY' ? quote.depth.asks : quote.depth.bids;
+  let cash = 0n;
+  let shares = 0n;
+  let left = remainingMicro;
+  for (const level of levels) {
+    if (left <= 0n) break;
+    if (level.sizeMicro <= 0n) continue;
+    if (side === 'BUY' ? level.priceMicro > limitMicro : level.priceMicro < limitMicro) break;
+    if (side === 'BUY') {
+      // Dollars left to spend against this level's shares.
+      const levelCash = (level.sizeMicro * level.priceMicro) / MICRO;
+      const spend = left < levelCash ? left : levelCash;
+      if (spend <= 0n) continue;
+      const got = (spend * MICRO) / level.priceMicro;
+      if (got <= 0n) break;
+      cash += spend;
+      shares += got;
+      left -= spend;
+      level.sizeMicro -= got;
+    } else {
+      const sell = left < level.sizeMicro ? left : level.sizeMicro;
+      cash += (sell * level.priceMicro) / MICRO;
+      shares += sell;
+      left -= sell;
+      level.sizeMicro -= sell;
+    }
+  }
+  if (shares <= 0n) return null;
+  if (side === 'BUY') {
+    const vwap = (cash * MICRO + shares - 1n) / shares;
+    return { sizeMicro: cash, priceMicro: vwap > limitMicro ? limitMicro : vwap };
+  }
+  const vwap = (cash * MICRO) / shares;
+  return { sizeMicro: shares, priceMicro: vwap < limitMicro ? limitMicro : vwap };
+}
+
+/** A deep copy of a book, so one price change's fills consume their own copy and never a cached quote's. */
+export function copyDepth(depth: Depth | undefined): Depth | undefined {
+  if (!depth) return undefined;
+  const copy = (ls: BookLevel[]) => ls.map((l) => ({ priceMicro: l.priceMicro, sizeMicro: l.sizeMicro }));
+  return { bids: copy(depth.bids), asks: copy(depth.asks) };
+}
+
+/**
+ * What becomes of a new order given what can fill now (`filled` of `size`, in the order's unit): the rest of a
+ * GTC/GTD order rests; IOC cancels the rest (nothing filled: cancelled); FOK fills only whole, else is rejected.
+ */
+export function onPlacement(tif: TimeInForce, fillable: Micro, size: Micro): 'fill' | 'fill-rest' | 'fill-cancel' | 'rest' | 'cancel' | 'reject' {
+  if (fillable >= size) return 'fill';
+  if (tif === 'FOK') return 'reject';
+  if (fillable > 0n) return tif === 'IOC' ? 'fill-cancel' : 'fill-rest';
   if (tif === 'GTC' || tif === 'GTD') return 'rest';
-  return tif === 'IOC' ? 'cancel' : 'reject';
+  return 'cancel';
 }

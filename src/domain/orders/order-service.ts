@@ -3,13 +3,14 @@ import type { Database, Queryable } from '../../db/database';
 import { decodeCursor, encodeCursor, TIMESTAMP_TEXT } from '../../db/keyset-cursor';
 import { AppError } from '../../errors/app-error';
 import type { Logger } from '../../logger';
-import { fromMicro, toMicro, type Micro } from '../money/micro';
+import { fromMicro, MICRO, toMicro, type Micro } from '../money/micro';
+import { appendBalanceEvent, appendEvent, type AccountEventType } from '../events/account-events';
 import { buyFill } from '../trading/fills';
-import type { PriceService } from '../trading/price-service';
+import type { Depth, PriceChange, PriceService } from '../trading/price-service';
 import type { TradeHooks } from '../trading/trade-hooks';
 import { BUY_STATEMENT } from '../trading/trade-sql';
 import type { TradingService } from '../trading/trading-service';
-import { crossingPrice, onPlacement, type OrderSide, type OrderState, type TimeInForce } from './order-rules';
+import { copyDepth, onPlacement, take, type OrderSide, type OrderState, type Take, type TimeInForce } from './order-rules';
 
 export interface PlaceOrder {
   tokenId: string;
@@ -49,32 +50,55 @@ interface OrderRow {
 
 export type OrderView = ReturnType<typeof toView>;
 
+/** A quote a resting order is checked against: bid, ask, when quoted, and the venue's book where it publishes one. */
+interface Quote {
+  bidMicro: Micro;
+  askMicro: Micro;
+  asOf: Date;
+  depth?: Depth;
+}
+
+/** Stores an idempotent call's response in the order's own transaction (invoke's Idempotency-Key handling). */
+export type CompleteIdempotent = (tx: Queryable, response: unknown) => Promise<void>;
+
 const OPEN = `('open', 'partially_filled')`;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const SORT = 'newest';
+/** Expired per expiry pass at most (the rest go on the next pass, a fraction of a second later). */
+const EXPIRE_BATCH = 500;
+/** Orders crossed by one price change filled per transaction at most. */
+const FILL_BATCH = 100;
 const notFound = (id: string) => new AppError('NOT_FOUND', `Order ${id} not found.`, { hint: 'List your orders with list_orders.' });
 
 /**
- * Limit orders. A new order that crosses fills at once through the trade path of paper_trade / sell_position
- * (BUY_STATEMENT and TradingService.sellIn, with the trade hooks); otherwise it rests (GTC, GTD) holding a
- * reservation, or ends (IOC cancelled, FOK rejected) with nothing changed. Resting orders fill when a synced price
- * crosses them (fillCrossed), expire (expireDue) or are cancelled by their owner or by their market closing.
+ * Limit orders. A new order takes what can fill now (order-rules take(): the whole without published depth, no more
+ * than the book shows with it) through the trade path of paper_trade / sell_position (BUY_STATEMENT and
+ * TradingService.sellIn, with the trade hooks); the rest of a GTC/GTD order rests holding a reservation, IOC cancels
+ * it, FOK refuses anything short of whole. Resting orders fill at each price change the service sees
+ * (onPriceChanges: only the orders the new price crosses, through the index orders_open_by_price), expire
+ * (expireDue), or are cancelled by their owner or by their market closing. Each state change appends its account
+ * event (order.*, and 'balance' when a reservation moves available cash) in its own transaction.
  * Lock order: the order row, then the market (shared), then the account, then the position — as trades keep it.
  * Every state change of an order releases or consumes its reservation in the same transaction, guarded by the
  * order's open state, so a reservation leaves exactly once whichever of fill, cancel or expiry comes first.
  */
 export class OrderService {
+  /** Per token, the price changes being worked through (one at a time, so fills of one token keep time priority). */
+  private readonly tokenQueues = new Map<string, Promise<unknown>>();
+  /** Per token, the last book resting orders filled against: the same book again fills nothing more (see README "Orders"). */
+  private readonly lastBook = new Map<string, string>();
+
   constructor(
     private readonly db: Database,
     private readonly prices: PriceService,
     private readonly trading: TradingService,
     private readonly hooks: TradeHooks,
     private readonly log: Logger,
-    /** A mirrored price older than this (PRICE_MAX_AGE_S) fills nothing, as a trade never fills at a stale price. */
+    /** A price older than this (PRICE_MAX_AGE_S) fills nothing, as a trade never fills at a stale price. */
     private readonly maxAgeS: number,
   ) {}
 
-  async place(userId: string, input: PlaceOrder, now: Date): Promise<OrderView> {
+  async place(userId: string, input: PlaceOrder, now: Date, complete?: CompleteIdempotent): Promise<OrderView> {
     const limit = toMicro(input.limitPrice);
     const size = toMicro(input.size);
     let expiresAt: Date | null = null;
@@ -98,42 +122,58 @@ export class OrderService {
     if (token.status !== 'active') throw marketClosed(token.status);
 
     // IOC and FOK need a price now; a GTC/GTD order placed while no fresh price exists simply rests.
-    let price: Micro | null = null;
+    let taken: Take | null = null;
     try {
-      price = crossingPrice(input.side, limit, await this.prices.live(input.tokenId));
+      const live = await this.prices.live(input.tokenId);
+      taken = take(input.side, limit, size, { bidMicro: live.bidMicro, askMicro: live.askMicro, depth: copyDepth(live.depth) });
     } catch (err) {
       if (!(err instanceof AppError && err.code === 'PRICE_UNAVAILABLE') || input.timeInForce === 'IOC' || input.timeInForce === 'FOK') throw err;
     }
-    const action = onPlacement(input.timeInForce, price !== null);
-    if (action === 'fill' && input.side === 'BUY' && buyFill(size, price!).quantityMicro <= 0n)
-      throw new AppError('VALIDATION_ERROR', 'size is too small to buy any share at the current price.');
+    if (taken && input.side === 'BUY' && buyFill(taken.sizeMicro, taken.priceMicro).quantityMicro <= 0n) {
+      if (taken.sizeMicro >= size) throw new AppError('VALIDATION_ERROR', 'size is too small to buy any share at the current price.');
+      taken = null; // the book shows too little to buy one micro-share: nothing fills now
+    }
+    const action = onPlacement(input.timeInForce, taken?.sizeMicro ?? 0n, size);
 
     const id = randomUUID();
+    let traded = false;
     const order = await this.db.transaction(async (tx) => {
       const market = await tx.query<{ status: string }>('SELECT status FROM markets WHERE id = $1 FOR SHARE', [token.market_id]);
       if (market[0]!.status !== 'active') throw marketClosed(market[0]!.status);
       await tx.query('SELECT 1 FROM users WHERE id = $1 FOR UPDATE', [userId]);
-      const inserted = await tx.query<{ id: string }>(
+      const inserted = await tx.query<OrderRow>(
         `INSERT INTO orders (id, user_id, client_order_id, market_id, token_id, outcome, side, limit_price_micro, size_micro, time_in_force,
            expires_at, state, created_at, updated_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'open', $12, $12)
-         ON CONFLICT (user_id, client_order_id) WHERE client_order_id IS NOT NULL DO NOTHING RETURNING id`,
+         ON CONFLICT (user_id, client_order_id) WHERE client_order_id IS NOT NULL DO NOTHING RETURNING *`,
         [id, userId, input.clientOrderId ?? null, token.market_id, input.tokenId, token.outcome, input.side, limit, size, input.timeInForce, expiresAt, now],
       );
       // A concurrent first order with the same clientOrderId committed meanwhile: that one is the answer.
       if (!inserted[0]) return (await this.byClientId(tx, userId, input.clientOrderId!))!;
-      if (action === 'fill') {
-        await this.fillIn(tx, userId, id, input.side, input.tokenId, token.market_id, token.outcome, size, price!, now, 0n);
-      } else if (action === 'rest') {
-        await this.reserve(tx, userId, id, input.side, input.tokenId, size);
-      } else {
-        const reason = action === 'cancel' ? 'IOC: nothing could fill at the limit' : 'FOK: the order could not fill whole at the limit';
-        await tx.query(`UPDATE orders SET state = $2, reason = $3 WHERE id = $1`, [id, action === 'cancel' ? 'cancelled' : 'rejected', reason]);
+      await appendEvent(tx, userId, 'order.accepted', toView(inserted[0]), now);
+      if (action === 'fill' || action === 'fill-rest' || action === 'fill-cancel') {
+        await this.fillIn(tx, inserted[0], taken!, now, 0n);
+        traded = true;
       }
-      return (await this.byId(tx, id))!;
+      if (action === 'rest' || action === 'fill-rest') {
+        await this.reserve(tx, userId, id, input.side, input.tokenId, size - (action === 'fill-rest' ? taken!.sizeMicro : 0n), now);
+      } else if (action === 'cancel' || action === 'fill-cancel' || action === 'reject') {
+        const reason =
+          action === 'reject'
+            ? 'FOK: the order could not fill whole at the limit'
+            : action === 'cancel'
+              ? 'IOC: nothing could fill at the limit'
+              : 'IOC: the rest could not fill at the limit';
+        const state = action === 'reject' ? 'rejected' : 'cancelled';
+        await tx.query(`UPDATE orders SET state = $2, reason = $3, updated_at = $4 WHERE id = $1`, [id, state, reason, now]);
+        await this.event(tx, id, action === 'reject' ? 'order.rejected' : 'order.cancelled', now);
+      }
+      const view = toView((await this.byId(tx, id))!);
+      if (complete) await complete(tx, { order: view });
+      return view;
     });
-    if (action === 'fill') this.hooks.committed();
-    return toView(order);
+    if (traded) this.hooks.committed();
+    return 'user_id' in order ? toView(order) : order;
   }
 
   async get(userId: string, id: string): Promise<OrderView> {
@@ -182,12 +222,166 @@ export class OrderService {
   }
 
   /**
-   * After a price sync: every resting order the mirrored book now crosses, each filled in its own transaction.
-   * The index orders_open_by_price serves both halves: per token, buys with limit >= ask and sells with limit <= bid.
+   * Price changes the service saw (a sync's changed tokens, a live quote that moved): per token, the resting orders
+   * the new price crosses — one probe of orders_open_by_price per side, so a change that crosses nothing costs one
+   * index lookup — each filled in its own transaction, oldest first. Where the venue publishes depth and the change
+   * came without it (a mirrored listing), the token's book is fetched once for the orders it crosses.
+   * Returns the number of orders that filled (wholly or partly).
+   */
+  async onPriceChanges(changes: PriceChange[], now: Date): Promise<number> {
+    let filled = 0;
+    for (const change of changes) {
+      const prior = this.tokenQueues.get(change.tokenId) ?? Promise.resolve();
+      const run = prior.then(() => this.onPriceChange(change, now));
+      const tail = run.catch(() => undefined);
+      this.tokenQueues.set(change.tokenId, tail);
+      void tail.then(() => {
+        if (this.tokenQueues.get(change.tokenId) === tail) this.tokenQueues.delete(change.tokenId);
+      });
+      try {
+        filled += await run;
+      } catch (err) {
+        this.log.error('resting orders check failed', { tokenId: change.tokenId, error: err instanceof Error ? err.message : String(err) });
+      }
+    }
+    return filled;
+  }
+
+  /** The crossing check of one token at one price (see onPriceChanges). */
+  async crossedBy(tokenId: string, bidMicro: Micro, askMicro: Micro): Promise<string[]> {
+    const ask = askMicro > 0n && askMicro <= MICRO ? askMicro : null;
+    const bid = bidMicro > 0n && bidMicro <= MICRO ? bidMicro : null;
+    if (ask === null && bid === null) return [];
+    // Each half walks orders_open_by_price (token, side, limit) from the crossing limit on; a missing side is skipped.
+    const rows = await this.db.query<{ id: string }>(
+      `SELECT id FROM (
+         (SELECT id, created_at FROM orders WHERE token_id = $1 AND side = 'BUY' AND state IN ${OPEN} AND limit_price_micro >= $2::bigint)
+         UNION ALL
+         (SELECT id, created_at FROM orders WHERE token_id = $1 AND side = 'SELL' AND state IN ${OPEN} AND limit_price_micro <= $3::bigint)
+       ) o ORDER BY created_at, id`,
+      [tokenId, ask, bid],
+      'orders_crossed_by',
+    );
+    return rows.map((r) => r.id);
+  }
+
+  private async onPriceChange(change: PriceChange, now: Date): Promise<number> {
+    const ids = await this.crossedBy(change.tokenId, change.bidMicro, change.askMicro);
+    if (ids.length === 0) return 0;
+    let quote: Quote = change;
+    if (!change.depth && change.source === 'polymarket') {
+      // The listing carries best prices only; the CLOB book says how much is there. Without one, fills are whole.
+      try {
+        const live = await this.prices.live(change.tokenId);
+        if (live.depth) quote = live;
+      } catch (err) {
+        if (!(err instanceof AppError)) throw err;
+      }
+    }
+    if (quote.depth) {
+      const key = bookKey(quote.depth);
+      if (this.lastBook.get(change.tokenId) === key) return 0;
+      if (this.lastBook.size > 50_000) this.lastBook.clear();
+      this.lastBook.set(change.tokenId, key);
+      await this.recordBook(change.tokenId, quote.depth, quote.asOf);
+      quote = { ...quote, depth: copyDepth(quote.depth) };
+    }
+    if (ids.length === 1) return (await this.fillResting(ids[0]!, now, quote)) ? 1 : 0;
+    try {
+      let filled = 0;
+      // The book is consumed by a copy, so the one-by-one fallback starts from the whole book again.
+      const book = { ...quote, depth: copyDepth(quote.depth) };
+      for (let i = 0; i < ids.length; i += FILL_BATCH) filled += await this.fillTogether(ids.slice(i, i + FILL_BATCH), now, book);
+      return filled;
+    } catch (err) {
+      // One refusal in the batch (a market closing under it): each order on its own, so the others still fill.
+      this.log.warn('batch fill failed; filling one by one', { tokenId: change.tokenId, error: err instanceof Error ? err.message : String(err) });
+    }
+    let filled = 0;
+    for (const id of ids) {
+      try {
+        if (await this.fillResting(id, now, quote)) filled += 1;
+      } catch (err) {
+        this.log.error('resting order fill failed', { orderId: id, error: err instanceof Error ? err.message : String(err) });
+      }
+    }
+    return filled;
+  }
+
+  /**
+   * The orders one price change crossed (`ids`, oldest first), filled in one transaction: what each takes is decided
+   * in time priority (sharing the book's depth), then every fill's statements go out together. One commit for all,
+   * so fills keep pace with the trades. Locks: the orders (by id), their markets (shared), then their owners'
+   * accounts in id order, before any account is written — the order-then-account order every order path keeps. Throws (changing
+   * nothing) if any fill is refused; the caller then fills them one by one.
+   */
+  private async fillTogether(ids: string[], now: Date, quote: Quote): Promise<number> {
+    const n = await this.db.transaction(async (tx) => {
+      const locked = tx.query<OrderRow & { market_status: string }>(
+        `SELECT o.*, m.status AS market_status FROM orders o JOIN markets m ON m.id = o.market_id
+         WHERE o.id = ANY($1::uuid[]) AND o.state IN ${OPEN} ORDER BY o.id FOR UPDATE OF o FOR SHARE OF m`,
+        [ids],
+        'orders_fill_lock',
+      );
+      // Sent right behind (one round trip): the owners' accounts, in id order, once the orders are held. An order's
+      // owner never changes, so reading it here needs no lock; an account locked for an order that turns out not
+      // to fill is only held until this transaction ends.
+      const accounts = tx.query(
+        'SELECT 1 FROM users WHERE id IN (SELECT user_id FROM orders WHERE id = ANY($1::uuid[])) ORDER BY id FOR UPDATE',
+        [ids],
+        'orders_fill_accounts',
+      );
+      const [rowsDone, accountsDone] = await Promise.allSettled([locked, accounts]);
+      if (rowsDone.status === 'rejected') throw rowsDone.reason;
+      if (accountsDone.status === 'rejected') throw accountsDone.reason;
+      const rows = rowsDone.value;
+      const byId = new Map(rows.map((r) => [r.id, r]));
+      if (quote.asOf.getTime() < this.freshSince(now).getTime()) return 0;
+      const fills: Array<{ o: OrderRow; t: Take; release: Micro }> = [];
+      for (const id of ids) {
+        const o = byId.get(id);
+        if (!o || o.market_status !== 'active') continue;
+        if (o.expires_at !== null && new Date(o.expires_at).getTime() <= now.getTime()) continue;
+        const t = take(o.side, o.limit_price_micro, o.size_micro - o.filled_size_micro, quote);
+        if (t === null) continue;
+        if (o.side === 'BUY' && buyFill(t.sizeMicro, t.priceMicro).quantityMicro <= 0n) continue;
+        const held = o.side === 'BUY' ? o.reserved_cash_micro : o.reserved_shares_micro;
+        fills.push({ o, t, release: t.sizeMicro < held ? t.sizeMicro : held });
+      }
+      if (fills.length === 0) return 0;
+      // An account with two fills here takes them one after the other (each fill reads its position and event seq).
+      const perUser = new Map<string, typeof fills>();
+      for (const f of fills) perUser.set(f.o.user_id, [...(perUser.get(f.o.user_id) ?? []), f]);
+      const settled = await Promise.allSettled(
+        [...perUser.values()].map(async (mine) => {
+          for (const f of mine) await this.fillIn(tx, f.o, f.t, now, f.release);
+        }),
+      );
+      const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+      if (failed) throw failed.reason;
+      return fills.length;
+    });
+    if (n > 0) this.hooks.committed();
+    return n;
+  }
+
+  /** The sizes at the best levels of the book the crossed orders are sized against (migration 21), newer only. */
+  private async recordBook(tokenId: string, depth: Depth, asOf: Date): Promise<void> {
+    await this.db.query(
+      `UPDATE market_tokens SET best_bid_size_micro = $2, best_ask_size_micro = $3, book_at = $4
+       WHERE token_id = $1 AND (book_at IS NULL OR book_at <= $4)`,
+      [tokenId, depth.bids[0]?.sizeMicro ?? 0n, depth.asks[0]?.sizeMicro ?? 0n, asOf],
+      'record_book_depth',
+    );
+  }
+
+  /**
+   * After a price sync, a sweep over every synced token (the per-change path normally got there first): catches a
+   * mirrored price that was written without passing through a price change, e.g. by hand. Per token, one probe of
+   * orders_open_by_price per side — never a scan of the resting orders.
    */
   async fillCrossed(now: Date): Promise<number> {
-    // Per token, one probe of orders_open_by_price per side; OFFSET 0 keeps each probe a lateral index walk (flattened,
-    // the planner prefers a hash join over every open order).
+    // OFFSET 0 keeps each probe a lateral index walk (flattened, the planner prefers a hash join over every open order).
     const crossed = await this.db.query<{ id: string }>(
       `SELECT o.id FROM market_tokens t JOIN markets m ON m.id = t.market_id AND m.status = 'active'
          CROSS JOIN LATERAL (
@@ -212,37 +406,57 @@ export class OrderService {
     return filled;
   }
 
-  /** Fills one resting order if it is still open and the mirrored price still crosses it; false when it did not fill. */
-  async fillResting(id: string, now: Date): Promise<boolean> {
+  /**
+   * Fills one resting order, wholly or partly, if it is still open and `quote` (default: the mirrored book) crosses
+   * it; false when nothing filled. The quote's depth, if any, is consumed by what this order takes.
+   */
+  async fillResting(id: string, now: Date, quote?: Quote): Promise<boolean> {
     const done = await this.db.transaction(async (tx) => {
-      const rows = await tx.query<OrderRow>(`SELECT * FROM orders WHERE id = $1 AND state IN ${OPEN} FOR UPDATE`, [id]);
+      // The order (locked: fill, cancel and expiry are decided under this lock) with its market (shared: it cannot close meanwhile).
+      const rows = await tx.query<OrderRow & { market_status: string; bid: bigint | null; ask: bigint | null; price_at: Date | null }>(
+        `SELECT o.*, m.status AS market_status, coalesce(t.bid_micro, t.price_micro) AS bid, coalesce(t.ask_micro, t.price_micro) AS ask, t.price_at
+         FROM orders o JOIN market_tokens t ON t.token_id = o.token_id JOIN markets m ON m.id = o.market_id
+         WHERE o.id = $1 AND o.state IN ${OPEN} FOR UPDATE OF o FOR SHARE OF m`,
+        [id],
+        'order_fill_lock',
+      );
       const o = rows[0];
       if (!o) return false; // cancelled, expired or filled first
-      const quotes = await tx.query<{ bid: bigint | null; ask: bigint | null; status: string; price_at: Date | null }>(
-        `SELECT coalesce(t.bid_micro, t.price_micro) AS bid, coalesce(t.ask_micro, t.price_micro) AS ask, m.status, t.price_at
-         FROM market_tokens t JOIN markets m ON m.id = t.market_id WHERE t.token_id = $1 FOR SHARE OF m`,
-        [o.token_id],
-      );
-      const q = quotes[0];
-      if (!q || q.status !== 'active' || q.bid === null || q.ask === null) return false;
-      if (q.price_at === null || new Date(q.price_at).getTime() < this.freshSince(now).getTime()) return false;
-      const price = crossingPrice(o.side, o.limit_price_micro, { bidMicro: q.bid, askMicro: q.ask });
-      if (price === null) return false;
-      const remaining = o.size_micro - o.filled_size_micro;
-      const release = o.side === 'BUY' ? o.reserved_cash_micro : o.reserved_shares_micro;
-      await this.fillIn(tx, o.user_id, o.id, o.side, o.token_id, o.market_id, o.outcome, remaining, price, now, release, o.position_id);
+      if (o.expires_at !== null && new Date(o.expires_at).getTime() <= now.getTime()) return false; // expiry takes it
+      if (o.market_status !== 'active') return false;
+      const q: Quote | null =
+        quote ?? (o.bid !== null && o.ask !== null && o.price_at !== null ? { bidMicro: o.bid, askMicro: o.ask, asOf: new Date(o.price_at) } : null);
+      if (q === null || q.asOf.getTime() < this.freshSince(now).getTime()) return false;
+      const t = take(o.side, o.limit_price_micro, o.size_micro - o.filled_size_micro, q);
+      if (t === null) return false;
+      if (o.side === 'BUY' && buyFill(t.sizeMicro, t.priceMicro).quantityMicro <= 0n) return false;
+      const held = o.side === 'BUY' ? o.reserved_cash_micro : o.reserved_shares_micro;
+      await this.fillIn(tx, o, t, now, t.sizeMicro < held ? t.sizeMicro : held);
       return true;
     });
     if (done) this.hooks.committed();
     return done;
   }
 
-  /** GTD orders past expiresAt: expired, reservation released (run each sync, so expiry is as precise as the sync interval). */
+  /**
+   * GTD orders past expiresAt: expired, reservation released. Found through orders_open_expiring; run by the
+   * expiry ticker (OrderExpiry, within a second of expiresAt) and after each sync. Safe in every process at once:
+   * each close is guarded by the order's open state under its row lock.
+   */
   async expireDue(now: Date): Promise<number> {
-    const due = await this.db.query<{ id: string }>(`SELECT id FROM orders WHERE state IN ${OPEN} AND expires_at <= $1 ORDER BY expires_at`, [now]);
     let n = 0;
-    for (const { id } of due) if (await this.close(id, 'expired', 'expiresAt passed', now)) n += 1;
-    return n;
+    for (;;) {
+      const due = await this.db.query<{ id: string }>(
+        `SELECT id FROM orders WHERE state IN ${OPEN} AND expires_at <= $1 ORDER BY expires_at LIMIT ${EXPIRE_BATCH}`,
+        [now],
+        'orders_expiring',
+      );
+      let closed = 0;
+      for (const { id } of due) if (await this.close(id, 'expired', 'expiresAt passed', now)) closed += 1;
+      n += closed;
+      // Another process may be closing the same batch: stop when a pass closed nothing new.
+      if (due.length < EXPIRE_BATCH || closed === 0) return n;
+    }
   }
 
   /** Resting orders of markets that closed, resolved or were voided: cancelled, reservations released. */
@@ -286,11 +500,14 @@ export class OrderService {
         reason,
         now,
       ]);
-      return (await this.byId(tx, id))!;
+      const after = (await this.byId(tx, id))!;
+      await appendEvent(tx, o.user_id, state === 'expired' ? 'order.expired' : 'order.cancelled', toView(after), now);
+      if (o.reserved_cash_micro > 0n) await appendBalanceEvent(tx, o.user_id, now);
+      return after;
     });
   }
 
-  private async reserve(tx: Queryable, userId: string, id: string, side: OrderSide, tokenId: string, size: Micro): Promise<void> {
+  private async reserve(tx: Queryable, userId: string, id: string, side: OrderSide, tokenId: string, size: Micro, now: Date): Promise<void> {
     if (side === 'BUY') {
       const ok = await tx.query('UPDATE users SET reserved_micro = reserved_micro + $2 WHERE id = $1 AND balance_micro - reserved_micro >= $2 RETURNING id', [
         userId,
@@ -298,6 +515,7 @@ export class OrderService {
       ]);
       if (!ok[0]) throw new AppError('INSUFFICIENT_BALANCE', `Insufficient available balance to reserve ${fromMicro(size)} dollars.`, insufficientHint);
       await tx.query('UPDATE orders SET reserved_cash_micro = $2 WHERE id = $1', [id, size]);
+      await appendBalanceEvent(tx, userId, now);
       return;
     }
     const pos = await tx.query<{ id: string }>(
@@ -310,72 +528,108 @@ export class OrderService {
   }
 
   /**
-   * Fills `remaining` of an order at `price` inside `tx`, first releasing `release` of its reservation (a resting
-   * order consumes what it held). Buys run paper_trade's statement and hooks; sells run sell_position's path.
+   * Fills `t` of order `o` (its row as locked) inside `tx` (t.sizeMicro in the order's unit at t.priceMicro), first
+   * releasing `release` of its reservation (a resting order consumes what it held for the part that fills). Buys run
+   * paper_trade's statement and hooks; sells run sell_position's path. Appends order.filled or order.partially_filled.
+   * A buy's statements are all known up front, so they go out together (one round trip on a pipelined connection);
+   * a refused buy throws and the transaction takes them all back.
    */
-  private async fillIn(
-    tx: Queryable,
-    userId: string,
-    id: string,
-    side: OrderSide,
-    tokenId: string,
-    marketId: string,
-    outcome: 'YES' | 'NO',
-    remaining: Micro,
-    price: Micro,
-    now: Date,
-    release: Micro,
-    positionId: string | null = null,
-  ): Promise<void> {
+  private async fillIn(tx: Queryable, o: OrderRow, t: Take, now: Date, release: Micro): Promise<void> {
+    const sent: Array<Promise<unknown>> = [];
     let shares: Micro;
     let cash: Micro;
-    if (side === 'BUY') {
-      if (release > 0n) await tx.query('UPDATE users SET reserved_micro = reserved_micro - $2 WHERE id = $1', [userId, release]);
-      const fill = buyFill(remaining, price);
-      const rows = await tx.query<{ market_ok: boolean; balance_micro: bigint | null; position_id: string | null }>(BUY_STATEMENT, [
-        userId,
-        marketId,
-        tokenId,
-        remaining.toString(),
-        fill.quantityMicro.toString(),
-        fill.priceMicro.toString(),
-        outcome,
-        now,
-        randomUUID(),
-        randomUUID(),
-      ]);
-      const row = rows[0]!;
-      if (!row.market_ok) throw marketClosed('closed');
-      if (row.balance_micro === null)
-        throw new AppError('INSUFFICIENT_BALANCE', `Insufficient available balance for a ${fromMicro(remaining)} dollar buy.`, insufficientHint);
-      await this.hooks.afterTrade(tx, {
-        userId,
-        side: 'BUY',
-        marketId,
-        tokenId,
-        quantityMicro: fill.quantityMicro,
-        cashMicro: remaining,
-        realizedPnlMicro: 0n,
-        at: now,
-      });
+    let bought: Promise<Array<{ market_ok: boolean; balance_micro: bigint | null }>> | undefined;
+    if (o.side === 'BUY') {
+      if (release > 0n) sent.push(tx.query('UPDATE users SET reserved_micro = reserved_micro - $2 WHERE id = $1', [o.user_id, release], 'order_release_cash'));
+      const fill = buyFill(t.sizeMicro, t.priceMicro);
+      bought = tx.query<{ market_ok: boolean; balance_micro: bigint | null }>(
+        BUY_STATEMENT,
+        [
+          o.user_id,
+          o.market_id,
+          o.token_id,
+          t.sizeMicro.toString(),
+          fill.quantityMicro.toString(),
+          fill.priceMicro.toString(),
+          o.outcome,
+          now,
+          randomUUID(),
+          randomUUID(),
+        ],
+        'buy',
+      );
+      sent.push(bought);
+      sent.push(
+        this.hooks.afterTrade(tx, {
+          userId: o.user_id,
+          side: 'BUY',
+          marketId: o.market_id,
+          tokenId: o.token_id,
+          quantityMicro: fill.quantityMicro,
+          cashMicro: t.sizeMicro,
+          realizedPnlMicro: 0n,
+          at: now,
+        }),
+      );
       shares = fill.quantityMicro;
-      cash = remaining;
+      cash = t.sizeMicro;
     } else {
-      let pos = positionId;
+      let pos = o.position_id;
       if (pos === null) {
-        const held = await tx.query<{ id: string }>('SELECT id FROM positions WHERE user_id = $1 AND token_id = $2 AND NOT is_closed', [userId, tokenId]);
-        if (!held[0]) throw sharesShort(remaining);
+        const held = await tx.query<{ id: string }>('SELECT id FROM positions WHERE user_id = $1 AND token_id = $2 AND NOT is_closed', [o.user_id, o.token_id]);
+        if (!held[0]) throw sharesShort(t.sizeMicro);
         pos = held[0].id;
       }
-      const { fill } = await this.trading.sellIn(tx, userId, pos, remaining, price, now, release);
+      const { fill } = await this.trading.sellIn(tx, o.user_id, pos, t.sizeMicro, t.priceMicro, now, release);
       shares = fill.quantityMicro;
       cash = fill.proceedsMicro;
     }
-    await tx.query(
-      `UPDATE orders SET state = 'filled', filled_size_micro = size_micro, filled_shares_micro = filled_shares_micro + $2,
-         filled_cash_micro = filled_cash_micro + $3, reserved_cash_micro = 0, reserved_shares_micro = 0, updated_at = $4 WHERE id = $1`,
-      [id, shares, cash, now],
+    const filledSize = o.filled_size_micro + t.sizeMicro;
+    const after: OrderRow = {
+      ...o,
+      state: filledSize >= o.size_micro ? 'filled' : 'partially_filled',
+      filled_size_micro: filledSize,
+      filled_shares_micro: o.filled_shares_micro + shares,
+      filled_cash_micro: o.filled_cash_micro + cash,
+      reserved_cash_micro: o.side === 'BUY' ? o.reserved_cash_micro - release : 0n,
+      reserved_shares_micro: o.side === 'SELL' ? o.reserved_shares_micro - release : 0n,
+      updated_at: now,
+    };
+    sent.push(
+      tx.query(
+        `UPDATE orders SET state = $2, filled_size_micro = $3, filled_shares_micro = $4, filled_cash_micro = $5, reserved_cash_micro = $6,
+           reserved_shares_micro = $7, updated_at = $8 WHERE id = $1`,
+        [
+          o.id,
+          after.state,
+          after.filled_size_micro,
+          after.filled_shares_micro,
+          after.filled_cash_micro,
+          after.reserved_cash_micro,
+          after.reserved_shares_micro,
+          now,
+        ],
+        'order_filled',
+      ),
     );
+    const fill = { shares: fromMicro(shares), price: fromMicro(t.priceMicro), cash: fromMicro(cash) };
+    sent.push(appendEvent(tx, o.user_id, after.state === 'filled' ? 'order.filled' : 'order.partially_filled', { ...toView(after), fill }, now));
+    // Everything sent is awaited before deciding (none may outlive the transaction); the buy's refusal is read after.
+    const settled = await Promise.allSettled(sent);
+    const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason;
+    if (bought) {
+      const row = (await bought)[0]!;
+      if (!row.market_ok) throw marketClosed('closed');
+      if (row.balance_micro === null)
+        throw new AppError('INSUFFICIENT_BALANCE', `Insufficient available balance for a ${fromMicro(t.sizeMicro)} dollar buy.`, insufficientHint);
+    }
+  }
+
+  /** Appends an order event: the order as get_order shows it now (its `id` first among them) plus `extra`, e.g. the fill. */
+  private async event(tx: Queryable, id: string, type: AccountEventType, now: Date, extra: Record<string, unknown> = {}): Promise<void> {
+    const row = (await this.byId(tx, id))!;
+    await appendEvent(tx, row.user_id, type, { ...toView(row), ...extra }, now);
   }
 
   private freshSince(now: Date): Date {
@@ -389,6 +643,12 @@ export class OrderService {
   private async byClientId(q: Queryable, userId: string, clientOrderId: string): Promise<OrderRow | undefined> {
     return (await q.query<OrderRow>('SELECT * FROM orders WHERE user_id = $1 AND client_order_id = $2', [userId, clientOrderId]))[0];
   }
+}
+
+/** A book's identity, to tell a new book from one already filled against. */
+function bookKey(d: Depth): string {
+  const side = (ls: Depth['bids']) => ls.map((l) => `${l.priceMicro}:${l.sizeMicro}`).join(',');
+  return `${side(d.bids)}|${side(d.asks)}`;
 }
 
 const insufficientHint = { hint: 'Read get_balance (available = balance − reserved); cancel resting buy orders or use a smaller size.' };

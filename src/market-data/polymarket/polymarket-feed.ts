@@ -1,6 +1,7 @@
 import type { Logger } from '../../logger';
 import { MICRO, type Micro } from '../../domain/money/micro';
-import { priceToMicro } from '../decimal-price';
+import { priceToMicro, sizeToMicro } from '../decimal-price';
+import type { BookLevel, Depth } from '../../domain/trading/price-service';
 import {
   FeedError,
   type FeedMarket,
@@ -198,8 +199,17 @@ export class PolymarketFeed implements MarketFeed {
         parsed.data.asks.map((l) => priceToMicro(l.price)),
         'min',
       );
-      if (bid !== null && ask !== null && bid <= ask)
-        return { tokenId, bidMicro: bid, askMicro: ask, midMicro: (bid + ask) / 2n, asOf: this.timestampOf(parsed.data.timestamp) };
+      if (bid !== null && ask !== null && bid <= ask) {
+        const depth = depthOf(parsed.data.bids, parsed.data.asks);
+        return {
+          tokenId,
+          bidMicro: bid,
+          askMicro: ask,
+          midMicro: (bid + ask) / 2n,
+          asOf: this.timestampOf(parsed.data.timestamp),
+          ...(depth ? { depth } : {}),
+        };
+      }
     }
     // No two-sided book: the best prices per side (/price: BUY is the best bid, SELL the best ask), else the midpoint.
     const [buy, sell] = await Promise.all([this.price(tokenId, 'BUY'), this.price(tokenId, 'SELL')]);
@@ -264,6 +274,31 @@ export class PolymarketFeed implements MarketFeed {
 interface Accumulator {
   byId: Map<string, FeedMarket>;
   skipped: number;
+}
+
+/**
+ * The book's levels with their sizes, best first (bids high to low, asks low to high), same-price levels merged;
+ * undefined when the book publishes no sizes (then a fill is not limited by depth).
+ */
+function depthOf(bids: Array<{ price: unknown; size?: unknown }>, asks: Array<{ price: unknown; size?: unknown }>): Depth | undefined {
+  const levels = (raw: Array<{ price: unknown; size?: unknown }>, order: 1 | -1): BookLevel[] | null => {
+    const byPrice = new Map<bigint, bigint>();
+    for (const l of raw) {
+      const price = priceToMicro(l.price);
+      if (price === null || price <= 0n || price >= MICRO) continue;
+      if (l.size === undefined) return null;
+      const size = sizeToMicro(l.size);
+      if (size === null) continue;
+      byPrice.set(price, (byPrice.get(price) ?? 0n) + size);
+    }
+    return [...byPrice.entries()]
+      .filter(([, size]) => size > 0n)
+      .sort((a, b) => (a[0] < b[0] ? -order : a[0] > b[0] ? order : 0))
+      .map(([priceMicro, sizeMicro]) => ({ priceMicro, sizeMicro }));
+  };
+  const b = levels(bids, -1);
+  const a = levels(asks, 1);
+  return b && a ? { bids: b, asks: a } : undefined;
 }
 
 function best(values: Array<Micro | null>, pick: 'max' | 'min'): Micro | null {

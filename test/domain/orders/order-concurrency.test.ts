@@ -49,4 +49,62 @@ describeOnPostgres('concurrent orders on $name', (backend) => {
     expect(cash.balance).toBe(1000 - 10 * fills);
     expect(fills + cancels).toBe(20);
   });
+
+  test('when a partial fill from a price change and a cancel race, then the fill takes its part or nothing and the cancel releases exactly the rest', async () => {
+    const a = await registerAgent(t);
+    const m = await seedMarket(t.services.db);
+    prices.set(m.yes, 0.6, 0.62);
+    await t.services.db.query(`UPDATE market_tokens SET bid_micro = 600000, ask_micro = 620000, price_micro = 610000, price_at = now() WHERE token_id = $1`, [
+      m.yes,
+    ]);
+    const { orders, priceChanges } = t.services;
+    let spent = 0;
+    for (let i = 0; i < 20; i += 1) {
+      const o = await orders.place(a.id, { tokenId: m.yes, side: 'BUY', limitPrice: 0.5, size: 10, timeInForce: 'GTC' }, new Date());
+      // A book with $4 at 0.50 (8 shares), fresh each round so it is a new book.
+      prices.book(m.yes, [[0.48, 10]], [[0.5, 8 + i / 1000]]);
+      const change = [{ tokenId: m.yes, bidMicro: 480_000n, askMicro: 500_000n, asOf: new Date(), source: 'polymarket' as const }];
+      const [, cancelled] = await Promise.allSettled([priceChanges.emit(change), orders.cancel(a.id, o.id, new Date())]);
+      expect(cancelled.status).toBe('fulfilled'); // a partial fill leaves the order open: the cancel always finds it
+      const final = await orders.get(a.id, o.id);
+      expect(final.state).toBe('cancelled');
+      expect(final.reservedCash).toBe(0);
+      expect([0, 4 + Math.round((i / 1000) * 0.5 * 1e6) / 1e6]).toContain(final.filledCash);
+      spent += final.filledCash;
+      prices.set(m.yes, 0.6, 0.62);
+    }
+    const cash = await t.services.accounts.cash(a.id);
+    expect(cash.reserved).toBe(0);
+    expect(cash.balance).toBeCloseTo(1000 - spent, 6);
+  });
+
+  test('when one change crosses several orders and their owners cancel meanwhile, then each order is filled or cancelled, never both', async () => {
+    const owners = await Promise.all([0, 1, 2, 3].map(() => registerAgent(t)));
+    const m = await seedMarket(t.services.db);
+    prices.set(m.yes, 0.6, 0.62);
+    await t.services.db.query(`UPDATE market_tokens SET bid_micro = 600000, ask_micro = 620000, price_micro = 610000, price_at = now() WHERE token_id = $1`, [
+      m.yes,
+    ]);
+    const { orders, priceChanges } = t.services;
+    for (let round = 0; round < 10; round += 1) {
+      const placed = await Promise.all(
+        owners.map((o) => orders.place(o.id, { tokenId: m.yes, side: 'BUY', limitPrice: 0.5, size: 10, timeInForce: 'GTC' }, new Date())),
+      );
+      const change = [{ tokenId: m.yes, bidMicro: 480_000n, askMicro: 500_000n, asOf: new Date(), source: 'simulated' as const }];
+      const cancels = placed.filter((_, i) => i % 2 === round % 2).map((p, i) => orders.cancel(owners[(round % 2) + 2 * i]!.id, p.id, new Date()));
+      const results = await Promise.allSettled([priceChanges.emit(change), ...cancels]);
+      for (const r of results.slice(1)) if (r.status === 'rejected') expect(r.reason).toMatchObject({ code: 'CONFLICT' });
+      for (const [i, p] of placed.entries()) {
+        const final = await orders.get(owners[i]!.id, p.id);
+        expect(['filled', 'cancelled']).toContain(final.state);
+        expect(final.reservedCash).toBe(0);
+        expect(final.filledCash).toBe(final.state === 'filled' ? 10 : 0);
+      }
+    }
+    for (const o of owners) {
+      const cash = await t.services.accounts.cash(o.id);
+      const filled = (await orders.list(o.id, { state: 'filled', limit: 100 })).orders.length;
+      expect(cash).toMatchObject({ reserved: 0, balance: 1000 - 10 * filled });
+    }
+  });
 });

@@ -9,7 +9,7 @@ import { toMicro } from '../../../src/domain/money/micro';
 type Op =
   | { kind: 'place'; side: 'BUY' | 'SELL'; token: 0 | 1; limit: number; size: number; tif: 'GTC' | 'GTD' | 'IOC' | 'FOK'; ttlS: number }
   | { kind: 'cancel'; pick: number }
-  | { kind: 'price'; token: 0 | 1; bid: number; spread: number }
+  | { kind: 'price'; token: 0 | 1; bid: number; spread: number; via: 'sync' | 'change'; depth: number | null }
   | { kind: 'trade'; token: 0 | 1; amount: number }
   | { kind: 'time'; s: number }
   | { kind: 'resolve' };
@@ -30,7 +30,18 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
     }),
   },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('cancel' as const), pick: fc.nat() }) },
-  { weight: 4, arbitrary: fc.record({ kind: fc.constant('price' as const), token, bid: cents(1, 97), spread: cents(0, 2) }) },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      kind: fc.constant('price' as const),
+      token,
+      bid: cents(1, 97),
+      spread: cents(0, 2),
+      // A sync batch (afterSync's sweep) or a single price change; a change may carry a book showing `depth` shares a side.
+      via: fc.constantFrom('sync' as const, 'change' as const),
+      depth: fc.option(fc.integer({ min: 1, max: 300 }), { nil: null }),
+    }),
+  },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('trade' as const), token, amount: fc.integer({ min: 1, max: 300 }) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('time' as const), s: fc.integer({ min: 1, max: 90 }) }) },
   { weight: 1, arbitrary: fc.constant({ kind: 'resolve' as const }) },
@@ -83,8 +94,22 @@ describe.each(backends())('order invariants on $name', (backend) => {
             } else if (op.kind === 'cancel' && placed.length) {
               await orders.cancel(agent.id, placed[op.pick % placed.length]!, new Date(now));
             } else if (op.kind === 'price') {
-              await quote(tokens[op.token]!, op.bid, Math.min(op.bid + op.spread, 0.99), now);
-              await orders.afterSync(new Date(now));
+              const ask = Math.min(op.bid + op.spread, 0.99);
+              await quote(tokens[op.token]!, op.bid, ask, now);
+              if (op.via === 'sync') await orders.afterSync(new Date(now));
+              else {
+                const level = (p: number) => [{ priceMicro: toMicro(p), sizeMicro: toMicro(op.depth ?? 0) }];
+                await t.services.priceChanges.emit([
+                  {
+                    tokenId: tokens[op.token]!,
+                    bidMicro: toMicro(op.bid),
+                    askMicro: toMicro(ask),
+                    asOf: new Date(now),
+                    source: op.depth === null ? 'simulated' : 'polymarket',
+                    ...(op.depth === null ? {} : { depth: { bids: level(op.bid), asks: level(ask) } }),
+                  },
+                ]);
+              }
             } else if (op.kind === 'trade') {
               await trading.buy(
                 agent.id,
@@ -107,6 +132,11 @@ describe.each(backends())('order invariants on $name', (backend) => {
           const cash = await t.services.accounts.cash(agent.id);
           expect(cash.available).toBeGreaterThanOrEqual(0);
           expect(toMicro(cash.reserved) + toMicro(cash.available)).toBe(toMicro(cash.balance));
+          const short = await t.services.db.query<{ n: bigint }>(
+            'SELECT count(*) AS n FROM positions WHERE user_id = $1 AND (quantity_micro - reserved_micro < 0 OR reserved_micro < 0)',
+            [agent.id],
+          );
+          expect(short[0]!.n).toBe(0n); // no position's available shares below zero
         }
         // Every order that left the open states holds nothing; the open ones hold exactly what the account and positions reserve.
         const held = await t.services.db.query<{ n: bigint }>(
@@ -116,6 +146,22 @@ describe.each(backends())('order invariants on $name', (backend) => {
         expect(held[0]!.n).toBe(0n);
         const report = await auditLedger(t.services.db);
         expect(report.violations).toEqual([]);
+        // Each order's log: accepted once, first; at most one ending (filled, cancelled, expired, rejected), last, and
+        // exactly one once it left the open states — its reservation left once.
+        const log = await t.services.events.after(agent.id, 0n, 1000);
+        const byOrder = new Map<string, string[]>();
+        for (const e of log) {
+          const id = e.type.startsWith('order.') ? (e.data as { id: string }).id : undefined;
+          if (id) byOrder.set(id, [...(byOrder.get(id) ?? []), e.type]);
+        }
+        const states = await t.services.db.query<{ id: string; state: string }>('SELECT id, state FROM orders WHERE user_id = $1', [agent.id]);
+        for (const { id, state } of states) {
+          const seen = byOrder.get(id) ?? [];
+          expect(seen[0]).toBe('order.accepted');
+          const endings = seen.filter((x) => ['order.filled', 'order.cancelled', 'order.expired', 'order.rejected'].includes(x));
+          expect(endings.length).toBe(state === 'open' || state === 'partially_filled' ? 0 : 1);
+          if (endings.length) expect(seen[seen.length - 1]).toBe(endings[0]);
+        }
       }),
       { numRuns: backend.name === 'pglite' ? 25 : 15 },
     );

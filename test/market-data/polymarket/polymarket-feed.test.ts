@@ -167,6 +167,18 @@ describe('the Polymarket adapter against a fake upstream', () => {
     expect(fake.requests[0]).toMatchObject({ path: '/book', query: { token_id: FED_YES } });
   });
 
+  test('when the book has sizes, then the quote carries its depth, best level first on each side, sizes exact', async () => {
+    fake.books.set(FED_YES, freshBook());
+    const q = await feed().quote(FED_YES);
+    expect(q.depth?.bids).toEqual([
+      { priceMicro: 530_000n, sizeMicro: 92_000_000n },
+      { priceMicro: 510_000n, sizeMicro: 310_500_000n },
+      { priceMicro: 480_000n, sizeMicro: 1_250_000_000n },
+    ]);
+    expect(q.depth?.asks.map((l) => l.priceMicro)).toEqual([540_000n, 560_000n, 600_000n]);
+    expect(q.depth?.asks[1]).toEqual({ priceMicro: 560_000n, sizeMicro: 145_000_000n });
+  });
+
   test('when the book is one-sided, then /price gives each side (BUY = best bid, SELL = best ask)', async () => {
     fake.books.set(BTC_YES, freshBook('clob-book-one-sided'));
     fake.prices.set(`${BTC_YES}:BUY`, fixture('clob-price-buy'));

@@ -9,6 +9,7 @@ import { ErrorBoundary } from '../../components/error-boundary';
 import { Loading } from '../../components/loading';
 import { TradeTicket } from './trade-ticket';
 import { MarketPosition } from './market-position';
+import { LimitOrderForm } from './limit-order-form';
 
 // The chart library is its own chunk, fetched only when a market page draws a chart.
 const PriceChart = lazy(() => import('../../components/price-chart'));
@@ -87,7 +88,10 @@ export function MarketPage() {
         </div>
         <div>
           {m.status === 'active' ? (
-            <TradeTicket market={{ id: m.id, slug: m.slug, outcomeTokens: m.outcomeTokens }} signedIn={signedIn} />
+            <>
+              <TradeTicket market={{ id: m.id, slug: m.slug, outcomeTokens: m.outcomeTokens }} signedIn={signedIn} />
+              {signedIn ? <LimitOrderForm market={{ id: m.id, slug: m.slug, outcomeTokens: m.outcomeTokens }} /> : null}
+            </>
           ) : (
             <p className="card">This market is {m.status}: it cannot be traded.</p>
           )}

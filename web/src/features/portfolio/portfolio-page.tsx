@@ -9,6 +9,7 @@ import { Loading } from '../../components/loading';
 import { ErrorBoundary } from '../../components/error-boundary';
 import { SellPosition } from '../../components/sell-position';
 import { TradeHistory } from './trade-history';
+import { OrdersSection } from './orders-section';
 
 const EquityChart = lazy(() => import('./equity-chart'));
 
@@ -131,6 +132,7 @@ export function PortfolioPage() {
         )}
       </section>
 
+      <OrdersSection />
       <TradeHistory />
     </>
   );

@@ -329,7 +329,7 @@ export interface paths {
         put?: never;
         /**
          * Place a limit order (buy or sell) that fills now or rests until the price reaches it
-         * @description Places a limit order on one outcome token. BUY: size is dollars to spend, limitPrice the highest price per share; SELL: size is shares of your open position in that token, limitPrice the lowest price. If the live ask (buy) or bid (sell) already reaches the limit the whole order fills now at that price, like paper_trade / sell_position. Otherwise: GTC rests until filled or cancelled, GTD until expiresAt (checked at each market sync), IOC is cancelled and FOK rejected with nothing changed. A resting buy reserves its dollars and a resting sell its shares (get_balance shows reserved and available); it fills when a synced price crosses its limit, at that price or better, and is cancelled if its market closes or resolves. clientOrderId (unique per account): a repeat returns the first order and places nothing. Errors: INSUFFICIENT_BALANCE (available cash short), VALIDATION_ERROR (shares short, GTD without expiresAt), MARKET_CLOSED (400); NOT_FOUND (404, unknown token); PRICE_UNAVAILABLE (503, IOC/FOK with no fresh price); RATE_LIMITED.
+         * @description Places a limit order on one outcome token. BUY: size is dollars to spend, limitPrice the highest price per share; SELL: size is shares of your open position in that token, limitPrice the lowest price. If the live ask (buy) or bid (sell) already reaches the limit it fills now at that price, like paper_trade / sell_position — where the venue publishes depth (the Polymarket CLOB book) no more than the book shows at or better than the limit, at the average price of the levels taken. The rest: GTC rests until filled or cancelled, GTD until expiresAt (within a second), IOC is cancelled; FOK fills whole or is rejected with nothing changed. A resting buy reserves its dollars and a resting sell its shares (get_balance shows reserved and available); it fills (wholly or partly) when a price the service sees crosses its limit, at that price or better, and is cancelled if its market closes or resolves. Each change is an account event (order.accepted, order.partially_filled, order.filled, order.cancelled, order.expired, order.rejected). clientOrderId (unique per account): a repeat returns the first order and places nothing; an idempotency key does the same per request. Errors: INSUFFICIENT_BALANCE (available cash short), VALIDATION_ERROR (shares short, GTD without expiresAt), MARKET_CLOSED (400); NOT_FOUND (404, unknown token); PRICE_UNAVAILABLE (503, IOC/FOK with no fresh price); RATE_LIMITED.
          *
          *     Rate limit: 120 trade requests per minute per account (per IP address when anonymous).
          */
@@ -3535,7 +3535,10 @@ export interface operations {
     place_order: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes retries safe: the same key with the same body within 24 hours returns the first response without executing again; with another body it is 409 CONFLICT. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3566,6 +3569,8 @@ export interface operations {
                     expiresAt?: string;
                     /** @description Your own id, unique per account; a repeat returns the first order. */
                     clientOrderId?: string;
+                    /** @description Optional idempotency key (JSON-RPC and MCP; on REST send the Idempotency-Key header). A retry with the same key and body returns the original result and never acts twice; kept 24 hours. */
+                    idempotencyKey?: string;
                 };
             };
         };
@@ -3681,6 +3686,19 @@ export interface operations {
                 headers: {
                     /** @description Identifies the request in the service logs. */
                     "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT: the Idempotency-Key was used with another request, or that request is still running. */
+            409: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description When a request with the same Idempotency-Key is still running: seconds to wait before retrying it. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
