@@ -24,6 +24,7 @@ import { CommunityMarketService } from './domain/community/community-market-serv
 import { CommunityTradingService } from './domain/community/community-trading-service';
 import { EventLog } from './domain/events/event-log';
 import { EventFeed } from './domain/events/event-feed';
+import { recordTradeEvents } from './domain/events/trade-events';
 import { createRateLimiter, type RateLimiter } from './limits/rate-limiter';
 
 /** Everything the process holds, built once per process (or per test app): what a handler reaches through
@@ -54,6 +55,8 @@ export function createServices(args: {
   const marketData = createMarketData({ config, db, log, clock, prices: args.prices });
   const prices = marketData.prices;
   const tradeHooks = new TradeHooks();
+  // First of the trade listeners: an account's log shows the trade (and its balance) before what it earned.
+  recordTradeEvents(tradeHooks);
   const limiter = args.limiter ?? createRateLimiter(config, log);
   const identity = createIdentity({ db, clock, limiter });
   const accounts = new AccountService(db);
