@@ -64,6 +64,17 @@ const ConfigSchema = z
      * with BASE_URL unset the address from X-Forwarded-Host / X-Forwarded-Proto (else Forwarded, RFC 7239).
      */
     TRUST_PROXY: z.coerce.number().int().min(0).max(10).optional(),
+    /** Pushed events (GET /api/events, GET /api/markets/stream): a comment line this often keeps idle streams open. */
+    EVENT_STREAM_HEARTBEAT_MS: positiveInt(15_000),
+    /** Event streams one account may hold open at once (per process); one more is refused with 429. */
+    EVENT_STREAMS_PER_ACCOUNT: positiveInt(5),
+    /** Price streams one IP address may hold open at once (per process). */
+    PRICE_STREAMS_PER_IP: positiveInt(20),
+    /**
+     * A stream whose client has not read what was buffered for this long is cut off (bounded memory per client); an
+     * event stream's client resumes with Last-Event-ID and misses nothing.
+     */
+    EVENT_STREAM_STALL_MS: positiveInt(30_000),
     LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
     SUPPORT_EMAIL: z.email().default('support@example.com'),
   })

@@ -92,6 +92,7 @@ export function createServices(args: {
     feed: marketData.feed,
     markets: marketData.markets,
     marketSync: marketData.marketSync,
+    priceChanges: marketData.priceChanges,
     readiness: marketData.readiness,
     idempotency: new IdempotencyStore(db),
     tradeHooks,

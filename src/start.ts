@@ -51,6 +51,9 @@ export async function startService(
   // Wake-ups of committed account events (SSE, webhooks, A2A tasks), from this process and every other.
   await services.eventFeed.start((channel, onPayload, onResumed) => db.listen(channel, onPayload, onResumed));
   services.stoppers.push(() => services.eventFeed.stop());
+  // Changed prices announced by whichever process synced (the price streams).
+  await services.priceChanges.start((channel, onPayload, onResumed) => db.listen(channel, onPayload, onResumed));
+  services.stoppers.push(() => services.priceChanges.stop());
   services.stoppers.push(() => services.marketSync.stop());
   services.stoppers.push(() => services.idempotency.close());
   if (opts.background !== false) await services.marketSync.start();

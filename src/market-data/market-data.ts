@@ -11,12 +11,15 @@ import { MarketSync } from './market-sync';
 import { PolymarketFeed } from './polymarket/polymarket-feed';
 import type { PriceService } from '../domain/trading/price-service';
 import { SimulatedFeed } from './simulated/simulated-feed';
+import { PriceChanges } from './price-changes';
 
 export interface MarketData {
   feed: MarketFeed;
   prices: PriceService;
   markets: MarketService;
   marketSync: MarketSync;
+  /** Changed prices announced by the sync, heard in every process (the price streams). */
+  priceChanges: PriceChanges;
   readiness: () => Promise<Record<string, { status: string; ok: boolean }>>;
 }
 
@@ -34,7 +37,8 @@ export function createMarketData(args: { config: Config; db: Database; log: Logg
           upstream: { timeoutMs: config.POLYMARKET_TIMEOUT_MS, retries: config.POLYMARKET_RETRIES },
         })
       : new SimulatedFeed({ seed: config.SIM_SEED, speed: config.SIM_SPEED }, clock);
-  const store = new MarketStore(db, log);
+  const priceChanges = new PriceChanges(db, log);
+  const store = new MarketStore(db, log, priceChanges);
   const prices = args.prices ?? new LivePriceService(feed, db, clock, log, { maxAgeS: config.PRICE_MAX_AGE_S });
   const markets = new MarketService({
     db,
@@ -66,5 +70,5 @@ export function createMarketData(args: { config: Config; db: Database; log: Logg
       marketSync: { status: sync, ok: true },
     };
   };
-  return { feed, prices, markets, marketSync, readiness };
+  return { feed, prices, markets, marketSync, priceChanges, readiness };
 }

@@ -1,6 +1,7 @@
 import type { Database, Queryable } from '../db/database';
 import type { Logger } from '../logger';
 import type { FeedMarket, FeedSource } from './feed';
+import type { PriceChanges, PriceTick } from './price-changes';
 
 export interface ApplyResult {
   written: number;
@@ -40,6 +41,8 @@ export class MarketStore {
   constructor(
     private readonly db: Database,
     private readonly log: Logger,
+    /** Where changed prices are announced (the price streams of every process). */
+    private readonly priceChanges?: PriceChanges,
   ) {}
 
   async apply(source: FeedSource, input: FeedMarket[], now: Date): Promise<ApplyResult> {
@@ -48,7 +51,9 @@ export class MarketStore {
       const markets = await this.withoutConflicts(tx, dedupe(input));
       if (markets.length === 0) return { written: 0, conflicts: input.length, resolved: [] };
       await this.upsertMarkets(tx, source, markets, now);
-      await this.upsertTokens(tx, markets);
+      const changed = await this.upsertTokens(tx, markets);
+      // Announced on commit only: a rolled-back sync publishes nothing.
+      if (this.priceChanges && changed.length) await this.priceChanges.publish(tx, changed);
       await this.recordSnapshots(tx, markets);
       const resolved = await this.resolve(
         tx,
@@ -120,15 +125,36 @@ export class MarketStore {
     );
   }
 
-  private async upsertTokens(tx: Queryable, markets: FeedMarket[]): Promise<void> {
+  /**
+   * Upserts the tokens and returns those whose price, bid or ask changed (not new ones): `old` reads the rows as they
+   * were before this statement (every part of one statement sees the same snapshot).
+   */
+  private async upsertTokens(tx: Queryable, markets: FeedMarket[]): Promise<PriceTick[]> {
     const tokens = markets.flatMap((m) => m.tokens.map((t) => ({ ...t, marketId: m.id, at: m.asOf })));
     const str = (v: bigint | null) => (v === null ? null : v.toString());
-    await tx.query(
-      `INSERT INTO market_tokens (token_id, market_id, outcome, label, price_micro, bid_micro, ask_micro, price_at)
-       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::bigint[], $7::bigint[], $8::timestamptz[])
-       ON CONFLICT (token_id) DO UPDATE SET
-         label = EXCLUDED.label, price_micro = EXCLUDED.price_micro, bid_micro = EXCLUDED.bid_micro, ask_micro = EXCLUDED.ask_micro, price_at = EXCLUDED.price_at
-       WHERE market_tokens.market_id = EXCLUDED.market_id`,
+    const rows = await tx.query<{
+      token_id: string;
+      market_id: string;
+      price_micro: bigint;
+      bid_micro: bigint | null;
+      ask_micro: bigint | null;
+      price_at: Date;
+    }>(
+      `WITH x AS (
+         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::bigint[], $7::bigint[], $8::timestamptz[])
+           AS x(token_id, market_id, outcome, label, price_micro, bid_micro, ask_micro, price_at)
+       ), old AS (
+         SELECT t.token_id, t.price_micro, t.bid_micro, t.ask_micro FROM market_tokens t JOIN x ON x.token_id = t.token_id
+       ), up AS (
+         INSERT INTO market_tokens (token_id, market_id, outcome, label, price_micro, bid_micro, ask_micro, price_at)
+         SELECT * FROM x
+         ON CONFLICT (token_id) DO UPDATE SET
+           label = EXCLUDED.label, price_micro = EXCLUDED.price_micro, bid_micro = EXCLUDED.bid_micro, ask_micro = EXCLUDED.ask_micro, price_at = EXCLUDED.price_at
+         WHERE market_tokens.market_id = EXCLUDED.market_id
+         RETURNING token_id, market_id, price_micro, bid_micro, ask_micro, price_at
+       )
+       SELECT up.* FROM up JOIN old ON old.token_id = up.token_id
+       WHERE (old.price_micro, old.bid_micro, old.ask_micro) IS DISTINCT FROM (up.price_micro, up.bid_micro, up.ask_micro)`,
       [
         tokens.map((t) => t.tokenId),
         tokens.map((t) => t.marketId),
@@ -140,6 +166,14 @@ export class MarketStore {
         tokens.map((t) => t.at.toISOString()),
       ],
     );
+    return rows.map((r) => ({
+      tokenId: r.token_id,
+      marketId: r.market_id,
+      priceMicro: BigInt(r.price_micro),
+      bidMicro: r.bid_micro === null ? null : BigInt(r.bid_micro),
+      askMicro: r.ask_micro === null ? null : BigInt(r.ask_micro),
+      at: new Date(r.price_at),
+    }));
   }
 
   /** One point per token per sync, at the venue's time to the second: the mirror's own price history. */

@@ -20,6 +20,7 @@ import type { CommunityMarketService } from '../domain/community/community-marke
 import type { MarketService } from '../market-data/market-service';
 import type { EventLog } from '../domain/events/event-log';
 import type { EventFeed } from '../domain/events/event-feed';
+import type { PriceChanges } from '../market-data/price-changes';
 
 /**
  * What a handler, the invoke pipeline and the transports reach through ctx.services: owned here, in terms of
@@ -62,6 +63,8 @@ export interface MethodServices {
   events: EventLog;
   /** Wakes subscribers (SSE, webhooks, A2A tasks) when an account's events commit, in any process. */
   eventFeed: EventFeed;
+  /** Changed prices announced by the market sync, from whichever process ran it (GET /api/markets/stream). */
+  priceChanges: PriceChanges;
   /** Set by the sessions module: signs a person in after registration (isAgent false). */
   signInAfterRegistration?: SignInAfterRegistration;
 }
