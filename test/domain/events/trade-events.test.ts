@@ -31,9 +31,12 @@ describe.each(backends())('events written by trades, settlements, notifications 
     expect(buy.status).toBe(200);
     const sell = await t.api.post(`/api/positions/${buy.body.positionId}/sell`).set(bearer(a.apiKey)).send({ quantity: 50 });
     expect(sell.status).toBe(200);
-    const events = await log(a.id, start);
-    expect(events.map((e) => e.type)).toEqual(['trade', 'balance', 'trade', 'balance']);
-    expect(events.map((e) => Number(e.seq))).toEqual([1, 2, 3, 4].map((i) => Number(start) + i));
+    const all = await log(a.id, start);
+    // The first trade also earned the First Trade badge: its notification follows the trade's balance.
+    expect(all.map((e) => e.type)).toEqual(['trade', 'balance', 'notification', 'trade', 'balance']);
+    expect(all.map((e) => Number(e.seq))).toEqual([1, 2, 3, 4, 5].map((i) => Number(start) + i));
+    expect(all[2]!.data).toMatchObject({ kind: 'badge', ref: 'first_trade' });
+    const events = all.filter((e) => e.type !== 'notification');
     expect(events[0]!.data).toEqual({ marketId: m.id, tokenId: m.yes, side: 'BUY', shares: 200, price: 0.5, cash: 100, realizedPnl: 0 });
     expect(events[1]!.data).toEqual({ balance: 900, reserved: 0, available: 900 });
     expect(events[2]!.data).toEqual({
@@ -68,11 +71,13 @@ describe.each(backends())('events written by trades, settlements, notifications 
     await resolveMarket(t.services.db, m.id, 'YES');
     await t.services.settlement.runOnce(clock.now());
     const events = await log(a.id, start);
-    expect(events.map((e) => e.type).sort()).toEqual(['balance', 'notification', 'settlement']);
+    // The resolution notification, and the Called It badge it earned.
+    expect(events.map((e) => e.type).sort()).toEqual(['balance', 'notification', 'notification', 'settlement']);
     const settlement = events.find((e) => e.type === 'settlement')!;
     expect(settlement.data).toMatchObject({ marketId: m.id, tokenId: m.yes, shares: 100, price: 1, cash: 100, realizedPnl: 50, won: true });
     expect(events.find((e) => e.type === 'balance')!.data).toEqual({ balance: 1050, reserved: 0, available: 1050 });
-    expect(events.find((e) => e.type === 'notification')!.data).toMatchObject({ kind: 'resolution', title: 'Your position won' });
+    expect(events.filter((e) => e.type === 'notification').map((e) => e.data.kind)).toEqual(expect.arrayContaining(['resolution', 'badge']));
+    expect(events.find((e) => e.data.kind === 'resolution')!.data).toMatchObject({ title: 'Your position won' });
     // The balance follows its settlement.
     expect(events.findIndex((e) => e.type === 'balance')).toBeGreaterThan(events.findIndex((e) => e.type === 'settlement'));
   });
@@ -113,7 +118,7 @@ describe.each(backends())('events written by trades, settlements, notifications 
     const buy = await t.api.post('/api/user-markets/trade').set(bearer(trader.apiKey)).send({ tokenId: token, amount: 10 });
     expect(buy.status).toBe(200);
     const events = await log(trader.id, startT);
-    expect(events.map((e) => e.type)).toEqual(['trade', 'balance']);
+    expect(events.map((e) => e.type)).toEqual(['trade', 'balance', 'notification']); // and the First Trade badge
     expect(events[0]!.data).toMatchObject({
       marketId: created.body.id,
       tokenId: token,
