@@ -70,7 +70,7 @@ export function createApp(services: Services, options: AppOptions = {}): Express
   app.use(enterWhenRouted(jsonRpcRouter(deps)));
   app.use(enterWhenRouted(mcpRouter(deps)));
   // Server-Sent Event streams (GET, no body) before the REST routes, whose /api/markets/:idOrSlug would take /api/markets/stream.
-  app.use(sseRouter(services.registry, deps).router);
+  app.use(enterWhenRouted(sseRouter(services.registry, deps).router));
   app.use(express.json({ limit: '100kb', strict: false }));
   app.use(restRouter(services.registry, deps));
   // Pages people open are the web app's shell with the server-rendered page inside (plain HTML when unbuilt).
