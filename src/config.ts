@@ -83,6 +83,8 @@ const ConfigSchema = z
       .regex(/^\d+(\.\d+)?(,\d+(\.\d+)?)*$/, 'comma-separated seconds, e.g. 5,300,1800')
       .default('5,300,1800,7200,18000,36000,36000')
       .transform((s) => s.split(',').map(Number)),
+    /** A2A streams (SendStreamingMessage, SubscribeToTask) one account may hold open at once, per process. */
+    A2A_MAX_STREAMS_PER_ACCOUNT: z.coerce.number().int().min(1).max(1000).default(5),
     /** Webhook endpoints one account may register. */
     WEBHOOK_MAX_ENDPOINTS: z.coerce.number().int().min(1).max(100).default(5),
     /**
