@@ -36,9 +36,7 @@ export class TaskPushWorker {
   /** Reloads and re-checks of the set run one after the other, each applied in the order it read. */
   private membership: Promise<void> = Promise.resolve();
 
-  constructor(
-    private readonly deps: { store: TaskPushStore; orders: OrderService; feed: EventFeed; listen: Listen; config: Config; log: Logger },
-  ) {}
+  constructor(private readonly deps: { store: TaskPushStore; orders: OrderService; feed: EventFeed; listen: Listen; config: Config; log: Logger }) {}
 
   async start(): Promise<void> {
     if (this.unsubscribe) return;
