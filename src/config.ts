@@ -94,6 +94,17 @@ const ConfigSchema = z
     AGENT_CARD_SIGNING_KEY: z.string().min(1).optional(),
     /** The `kid` of the card signature; default the RFC 7638 thumbprint of the public key. */
     AGENT_CARD_SIGNING_KID: z.string().min(1).max(200).optional(),
+    /** Pushed events (GET /api/events, GET /api/markets/stream): a comment line this often keeps idle streams open. */
+    EVENT_STREAM_HEARTBEAT_MS: positiveInt(15_000),
+    /** Event streams one account may hold open at once (per process); one more is refused with 429. */
+    EVENT_STREAMS_PER_ACCOUNT: positiveInt(5),
+    /** Price streams one IP address may hold open at once (per process). */
+    PRICE_STREAMS_PER_IP: positiveInt(20),
+    /**
+     * A stream whose client has not read what was buffered for this long is cut off (bounded memory per client); an
+     * event stream's client resumes with Last-Event-ID and misses nothing.
+     */
+    EVENT_STREAM_STALL_MS: positiveInt(30_000),
     LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
     SUPPORT_EMAIL: z.email().default('support@example.com'),
   })

@@ -26,6 +26,7 @@ import { CommunityTradingService } from './domain/community/community-trading-se
 import { EventLog } from './domain/events/event-log';
 import { EventFeed } from './domain/events/event-feed';
 import { TaskPushStore } from './domain/task-push/task-push-store';
+import { recordTradeEvents } from './domain/events/trade-events';
 import { createRateLimiter, type RateLimiter } from './limits/rate-limiter';
 import { WebhookEndpoints } from './domain/webhooks/webhook-endpoints';
 import { WebhookDeliveries } from './domain/webhooks/webhook-deliveries';
@@ -69,6 +70,8 @@ export function createServices(args: {
   const marketData = createMarketData({ config, db, log, clock, prices: args.prices });
   const prices = marketData.prices;
   const tradeHooks = new TradeHooks();
+  // First of the trade listeners: an account's log shows the trade (and its balance) before what it earned.
+  recordTradeEvents(tradeHooks);
   const limiter = args.limiter ?? createRateLimiter(config, log);
   const identity = createIdentity({ db, clock, limiter });
   const accounts = new AccountService(db);
@@ -120,6 +123,7 @@ export function createServices(args: {
     markets: marketData.markets,
     marketSync: marketData.marketSync,
     priceChanges: marketData.priceChanges,
+    priceBroadcast: marketData.priceBroadcast,
     orderExpiry: new OrderExpiry(orders, clock, log),
     readiness: marketData.readiness,
     idempotency: new IdempotencyStore(db),

@@ -83,6 +83,9 @@ export async function startService(
   services.stoppers.unshift(() => taskPush.stop());
   // A signing key that cannot be read stops the start, not the first request for the card.
   await cardSignerOf(config);
+  // Changed prices announced by whichever process synced (the price streams).
+  await services.priceBroadcast.start((channel, onPayload, onResumed) => db.listen(channel, onPayload, onResumed));
+  services.stoppers.push(() => services.priceBroadcast.stop());
   services.stoppers.push(() => services.marketSync.stop());
   services.stoppers.push(() => services.idempotency.close());
   services.stoppers.push(() => services.webhookWorker.stop());

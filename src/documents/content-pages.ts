@@ -2,8 +2,9 @@ import type { Config } from '../config';
 import { ERROR_CODES, ERROR_TABLE } from '../errors/app-error';
 import { onSurface, type AnyMethod, type Area, type AuthMode } from '../registry/method';
 import type { Registry } from '../registry/registry';
-import { inputSchemaOf, outputSchemaOf } from './json-schema';
-import { errorCodesOf, limitText } from './openapi';
+import type { AnyStream } from '../registry/stream';
+import { inputSchemaOf, outputSchemaOf, toJsonSchema } from './json-schema';
+import { errorCodesOf, limitText, streamErrorCodes } from './openapi';
 import { ERROR_MEANING } from './openapi-parts';
 import type { Block, Inline, Page } from './page';
 import { AREAS, SERVICE_SUMMARY, SERVICE_TITLE, marketDataNotice, methodDocsUrl } from './service-info';
@@ -82,6 +83,12 @@ export function landingPage(registry: Registry, config: Config, base: string): P
       },
     );
   }
+  if (registry.streams.length) {
+    blocks.push(
+      { heading: 2, text: 'Pushed events (Server-Sent Events)' },
+      { list: registry.streams.map((s) => [{ link: s.name, href: methodDocsUrl(base, s) }, `: ${s.summary}. `, { code: `GET ${s.path}` }, ` (${s.auth})`]) },
+    );
+  }
   blocks.push(
     { heading: 2, text: 'Optional' },
     {
@@ -130,6 +137,32 @@ export function methodBlocks(m: AnyMethod, config: Config, base: string, level: 
   return blocks;
 }
 
+/** A stream's entry: how to open it, what it sends. */
+export function streamBlocks(s: AnyStream, config: Config, base: string, level: 2 | 3): Block[] {
+  const errors = streamErrorCodes(s)
+    .sort((a, b) => ERROR_TABLE[a].status - ERROR_TABLE[b].status)
+    .map((c) => `${c} (${ERROR_TABLE[c].status})`)
+    .join(', ');
+  return [
+    { heading: level, text: s.name, id: s.name },
+    { paragraph: [{ strong: s.summary }] },
+    { paragraph: [s.description] },
+    {
+      list: [
+        ['Server-Sent Events: ', { code: `GET ${base}${s.path}` }, ' → 200 text/event-stream (not on JSON-RPC or MCP)'],
+        [`Events: ${s.eventTypes.join(', ')}${s.resumable ? ' (each with an id; resume with Last-Event-ID)' : ''}`],
+        [`Auth: ${AUTH_TEXT[s.auth]}`],
+        [`Rate limit: ${limitText(s.limit, config)}, counted once per connection; at most ${s.perCaller(config)} open at once per caller`],
+        [`Errors before the stream starts (JSON): ${errors}`],
+      ],
+    },
+    { paragraph: [{ strong: 'Query parameters (JSON Schema)' }] },
+    { code: json(toJsonSchema(s.input, 'input')), lang: 'json' },
+    { paragraph: [{ strong: 'Event data (JSON Schema)' }] },
+    { code: json(toJsonSchema(s.event, 'output')), lang: 'json' },
+  ];
+}
+
 function errorList(): Block {
   return { list: ERROR_CODES.map((c) => [{ code: c }, ` (${ERROR_TABLE[c].status}): ${ERROR_MEANING[c]}`]) };
 }
@@ -162,6 +195,7 @@ export function fullReference(registry: Registry, config: Config, base: string):
   for (const area of areasInUse(registry)) {
     blocks.push({ heading: 2, text: area }, { paragraph: [AREAS[area].description(config)] });
     for (const m of registry.methods.filter((x) => x.area === area)) blocks.push(...methodBlocks(m, config, base, 3));
+    for (const s of registry.streams.filter((x) => x.area === area)) blocks.push(...streamBlocks(s, config, base, 3));
   }
   return { title: `${SERVICE_TITLE}: full reference`, blocks };
 }
@@ -184,5 +218,6 @@ export function areaPage(registry: Registry, config: Config, base: string, area:
   const methods = registry.methods.filter((m) => m.area === area);
   if (!methods.length) blocks.push({ paragraph: ['No methods in this area yet.'] });
   for (const m of methods) blocks.push(...methodBlocks(m, config, base, 2));
+  for (const s of registry.streams.filter((x) => x.area === area)) blocks.push(...streamBlocks(s, config, base, 2));
   return { title: `${area} · ${SERVICE_TITLE}`, blocks };
 }

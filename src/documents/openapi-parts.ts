@@ -12,7 +12,7 @@ export type SecurityRequirement = Record<string, string[]>;
 export interface ResponseObject {
   description: string;
   headers?: Record<string, unknown>;
-  content?: Record<string, { schema?: JsonSchema; examples?: Record<string, { summary?: string; value: unknown }> }>;
+  content?: Record<string, { schema?: JsonSchema; examples?: Record<string, { summary?: string; value: unknown }>; [extension: `x-${string}`]: unknown }>;
 }
 
 export interface OperationObject {

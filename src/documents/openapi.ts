@@ -3,8 +3,9 @@ import type { ErrorCode } from '../errors/app-error';
 import { limitsFromConfig } from '../limits/rate-limiter';
 import { onSurface, type AnyMethod, type LimitClass } from '../registry/method';
 import type { Registry } from '../registry/registry';
+import type { AnyStream } from '../registry/stream';
 import { extraPaths } from './extra-paths';
-import { inputSchemaOf, outputSchemaOf, type JsonSchema } from './json-schema';
+import { declaredType, inputSchemaOf, outputSchemaOf, toJsonSchema, type JsonSchema } from './json-schema';
 import {
   DEFAULT_SECURITY,
   ERROR_SCHEMA,
@@ -52,6 +53,66 @@ export function errorCodesOf(m: AnyMethod): ErrorCode[] {
   if (m.idempotent) codes.push('CONFLICT');
   for (const c of m.errors ?? []) if (!codes.includes(c)) codes.push(c);
   return codes;
+}
+
+/** The error codes a stream can answer (as JSON, before its first event). */
+export function streamErrorCodes(s: AnyStream): ErrorCode[] {
+  const codes: ErrorCode[] = ['VALIDATION_ERROR', 'UNAUTHORIZED'];
+  if (s.auth !== 'public') codes.push('FORBIDDEN');
+  codes.push('RATE_LIMITED', 'INTERNAL', 'SERVICE_UNAVAILABLE');
+  for (const c of s.errors ?? []) if (!codes.includes(c)) codes.push(c);
+  return codes;
+}
+
+/** A stream as a GET answering text/event-stream: its query parameters, Last-Event-ID, and the JSON of each event. */
+function streamOperationOf(s: AnyStream, config: Config, base: string, hoist: ComponentHoister): OperationObject {
+  const input = hoist.embed(toJsonSchema(s.input, 'input'), s.name, 'input');
+  const props = (input.properties ?? {}) as Record<string, JsonSchema>;
+  const required = (input.required ?? []) as string[];
+  const parameters: unknown[] = Object.entries(props).map(([name, schema]) => ({
+    name,
+    in: 'query',
+    required: required.includes(name),
+    ...(schema.description ? { description: schema.description } : {}),
+    ...(declaredType(schema) === 'array' ? { style: 'form', explode: false } : {}),
+    schema: withoutDescription(schema),
+  }));
+  if (s.resumable) {
+    parameters.push({
+      name: 'Last-Event-ID',
+      in: 'header',
+      required: false,
+      description: 'The id of the last event received: the stream resumes right after it (what EventSource sends when it reconnects).',
+      schema: { type: 'string', pattern: '^(0|[1-9][0-9]{0,18})$' },
+    });
+  }
+  const event = hoist.embed(toJsonSchema(s.event, 'output'), s.name, 'output');
+  return {
+    operationId: s.name,
+    summary: s.summary,
+    description: `${s.description}\n\nRate limit: ${limitText(s.limit, config)}, counted once per connection; at most ${s.perCaller(config)} streams open at once per caller.`,
+    tags: [s.area],
+    externalDocs: { url: methodDocsUrl(base, s) },
+    security: SECURITY_BY_AUTH[s.auth],
+    parameters,
+    responses: {
+      '200': {
+        description:
+          `Server-Sent Events (text/event-stream): each event is \`${s.resumable ? 'id: <seq>\\n' : ''}event: <type>\\ndata: <JSON>\\n\\n\` with type one of ` +
+          `${s.eventTypes.join(', ')}; data is the JSON in x-sse-data. Comment lines (": ping") are heartbeats.`,
+        content: {
+          'text/event-stream': {
+            schema: { type: 'string', description: 'A stream of Server-Sent Events.' },
+            'x-sse-events': [...s.eventTypes],
+            'x-sse-data': event,
+          },
+        },
+      },
+      ...errorResponses(streamErrorCodes(s)),
+    },
+    'x-stream': { resumable: s.resumable, perCaller: s.perCaller(config) },
+    'x-rate-limit': { class: s.limit, perMinute: limitsFromConfig(config)[s.limit] },
+  };
 }
 
 /** zod puts shared (`.meta({ id })`) and recursive schemas in `$defs`; OpenAPI wants them under components. */
@@ -202,6 +263,13 @@ export function buildOpenApi(registry: Registry, config: Config, base: string): 
       put(openApiPath(m.rest.path), m.rest.method.toLowerCase() as HttpVerb, operationOf(m, config, base, hoist), m.name);
     } catch (err) {
       problems.push(`${m.name}: ${(err as Error).message}`);
+    }
+  }
+  for (const s of registry.streams) {
+    try {
+      put(openApiPath(s.path), 'get', streamOperationOf(s, config, base, hoist), s.name);
+    } catch (err) {
+      problems.push(`${s.name}: ${(err as Error).message}`);
     }
   }
   for (const [path, item] of Object.entries(extraPaths(config, base))) {

@@ -1,6 +1,7 @@
 import express, { type Express, type Request, type Response, type NextFunction } from 'express';
 import type { Services } from '../services';
 import { restRouter } from '../transports/rest';
+import { sseRouter } from '../transports/sse';
 import { errorHandler } from './error-handler';
 import { AppError } from '../errors/app-error';
 import type { InvokeDeps } from '../registry/invoke';
@@ -68,6 +69,8 @@ export function createApp(services: Services, options: AppOptions = {}): Express
   app.use(enterWhenRouted(oauthRouter(deps)));
   app.use(enterWhenRouted(jsonRpcRouter(deps)));
   app.use(enterWhenRouted(mcpRouter(deps)));
+  // Server-Sent Event streams (GET, no body) before the REST routes, whose /api/markets/:idOrSlug would take /api/markets/stream.
+  app.use(enterWhenRouted(sseRouter(services.registry, deps).router));
   app.use(express.json({ limit: '100kb', strict: false }));
   app.use(restRouter(services.registry, deps));
   // Pages people open are the web app's shell with the server-rendered page inside (plain HTML when unbuilt).

@@ -11,14 +11,17 @@ import { MarketSync } from './market-sync';
 import { PolymarketFeed } from './polymarket/polymarket-feed';
 import { PriceChanges, type PriceService } from '../domain/trading/price-service';
 import { SimulatedFeed } from './simulated/simulated-feed';
+import { PriceBroadcast } from './price-broadcast';
 
 export interface MarketData {
   feed: MarketFeed;
   prices: PriceService;
   markets: MarketService;
   marketSync: MarketSync;
-  /** Every price change the service sees: the sync's writes and live quotes that moved. */
+  /** Every price change the service sees: the sync's writes and live quotes that moved (resting orders, in-process). */
   priceChanges: PriceChanges;
+  /** Changed prices announced by the sync, heard in every process (the price streams). */
+  priceBroadcast: PriceBroadcast;
   readiness: () => Promise<Record<string, { status: string; ok: boolean }>>;
 }
 
@@ -36,7 +39,8 @@ export function createMarketData(args: { config: Config; db: Database; log: Logg
           upstream: { timeoutMs: config.POLYMARKET_TIMEOUT_MS, retries: config.POLYMARKET_RETRIES },
         })
       : new SimulatedFeed({ seed: config.SIM_SEED, speed: config.SIM_SPEED }, clock);
-  const store = new MarketStore(db, log, config.PRICE_MAX_AGE_S);
+  const priceBroadcast = new PriceBroadcast(db, log);
+  const store = new MarketStore(db, log, config.PRICE_MAX_AGE_S, priceBroadcast);
   const priceChanges = new PriceChanges();
   const prices = args.prices ?? new LivePriceService(feed, db, clock, log, { maxAgeS: config.PRICE_MAX_AGE_S }, priceChanges);
   const markets = new MarketService({
@@ -69,5 +73,5 @@ export function createMarketData(args: { config: Config; db: Database; log: Logg
       marketSync: { status: sync, ok: true },
     };
   };
-  return { feed, prices, markets, marketSync, priceChanges, readiness };
+  return { feed, prices, markets, marketSync, priceChanges, priceBroadcast, readiness };
 }

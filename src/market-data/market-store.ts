@@ -2,6 +2,7 @@ import type { Database, Queryable } from '../db/database';
 import type { Logger } from '../logger';
 import type { PriceChange } from '../domain/trading/price-service';
 import type { FeedMarket, FeedSource } from './feed';
+import type { PriceBroadcast, PriceTick } from './price-broadcast';
 
 export interface ApplyResult {
   written: number;
@@ -45,6 +46,8 @@ export class MarketStore {
     private readonly log: Logger,
     /** PRICE_MAX_AGE_S: a price older than this was not tradable, so rewriting it is a price change. */
     private readonly staleAfterS = 120,
+    /** Where changed prices are announced (the price streams of every process). */
+    private readonly broadcast?: PriceBroadcast,
   ) {}
 
   async apply(source: FeedSource, input: FeedMarket[], now: Date): Promise<ApplyResult> {
@@ -53,7 +56,9 @@ export class MarketStore {
       const markets = await this.withoutConflicts(tx, dedupe(input));
       if (markets.length === 0) return { written: 0, conflicts: input.length, resolved: [], changed: [] };
       await this.upsertMarkets(tx, source, markets, now);
-      const changed = await this.upsertTokens(tx, source, markets, now);
+      const { changed, ticks } = await this.upsertTokens(tx, source, markets, now);
+      // Announced on commit only: a rolled-back sync publishes nothing.
+      if (this.broadcast && ticks.length) await this.broadcast.publish(tx, ticks);
       await this.recordSnapshots(tx, markets);
       const resolved = await this.resolve(
         tx,
@@ -126,14 +131,25 @@ export class MarketStore {
   }
 
   /**
-   * Upserts the tokens' prices and returns those of active markets whose book moved. `old` reads the rows as they
-   * were before this statement (every part of one statement sees the same snapshot). A price that was older than
-   * staleAfterS counts as changed even if equal, so an order resting while prices were stale is checked again.
+   * Upserts the tokens' prices. `old` reads the rows as they were before this statement (every part of one statement
+   * sees the same snapshot). Returns two views of what moved: `changed`, the tokens of active markets whose book moved,
+   * that were new, or whose price was older than staleAfterS (so an order resting while prices were stale is checked
+   * again) — what resting orders are checked against; and `ticks`, the existing tokens whose price, bid or ask changed
+   * — what the price streams announce.
    */
-  private async upsertTokens(tx: Queryable, source: FeedSource, markets: FeedMarket[], now: Date): Promise<PriceChange[]> {
+  private async upsertTokens(tx: Queryable, source: FeedSource, markets: FeedMarket[], now: Date): Promise<{ changed: PriceChange[]; ticks: PriceTick[] }> {
     const tokens = markets.flatMap((m) => m.tokens.map((t) => ({ ...t, marketId: m.id, at: m.asOf, active: m.status === 'active' })));
     const str = (v: bigint | null) => (v === null ? null : v.toString());
-    const rows = await tx.query<{ token_id: string; bid: bigint; ask: bigint; price_at: Date }>(
+    const rows = await tx.query<{
+      token_id: string;
+      market_id: string;
+      price_micro: bigint;
+      bid_micro: bigint | null;
+      ask_micro: bigint | null;
+      price_at: Date;
+      cross_check: boolean;
+      moved: boolean;
+    }>(
       `WITH x AS (
          SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::bigint[], $7::bigint[], $8::timestamptz[], $9::bool[])
            AS x(token_id, market_id, outcome, label, price_micro, bid_micro, ask_micro, price_at, active)
@@ -145,12 +161,16 @@ export class MarketStore {
          ON CONFLICT (token_id) DO UPDATE SET
            label = EXCLUDED.label, price_micro = EXCLUDED.price_micro, bid_micro = EXCLUDED.bid_micro, ask_micro = EXCLUDED.ask_micro, price_at = EXCLUDED.price_at
          WHERE market_tokens.market_id = EXCLUDED.market_id
-         RETURNING token_id, price_micro, bid_micro, ask_micro, price_at
+         RETURNING token_id, market_id, price_micro, bid_micro, ask_micro, price_at
+       ), y AS (
+         SELECT up.*,
+           (old.price_micro, old.bid_micro, old.ask_micro) IS DISTINCT FROM (up.price_micro, up.bid_micro, up.ask_micro) AS differs,
+           old.token_id IS NOT NULL AS existed, old.price_at AS old_at, x.active
+         FROM up JOIN x ON x.token_id = up.token_id LEFT JOIN old ON old.token_id = up.token_id
+       ), z AS (
+         SELECT y.*, (active AND price_micro IS NOT NULL AND (NOT existed OR old_at < $10::timestamptz OR differs)) AS cross_check, (existed AND differs AND price_micro IS NOT NULL) AS moved FROM y
        )
-       SELECT up.token_id, coalesce(up.bid_micro, up.price_micro) AS bid, coalesce(up.ask_micro, up.price_micro) AS ask, up.price_at
-       FROM up JOIN x ON x.token_id = up.token_id AND x.active LEFT JOIN old ON old.token_id = up.token_id
-       WHERE up.price_micro IS NOT NULL AND (old.token_id IS NULL OR old.price_at < $10::timestamptz
-         OR (old.price_micro, old.bid_micro, old.ask_micro) IS DISTINCT FROM (up.price_micro, up.bid_micro, up.ask_micro))`,
+       SELECT token_id, market_id, price_micro, bid_micro, ask_micro, price_at, cross_check, moved FROM z WHERE cross_check OR moved`,
       [
         tokens.map((t) => t.tokenId),
         tokens.map((t) => t.marketId),
@@ -164,7 +184,28 @@ export class MarketStore {
         new Date(now.getTime() - this.staleAfterS * 1000).toISOString(),
       ],
     );
-    return rows.map((r) => ({ tokenId: r.token_id, bidMicro: BigInt(r.bid), askMicro: BigInt(r.ask), asOf: new Date(r.price_at), source }));
+    const micro = (v: bigint | null) => (v === null ? null : BigInt(v));
+    return {
+      changed: rows
+        .filter((r) => r.cross_check)
+        .map((r) => ({
+          tokenId: r.token_id,
+          bidMicro: BigInt(r.bid_micro ?? r.price_micro),
+          askMicro: BigInt(r.ask_micro ?? r.price_micro),
+          asOf: new Date(r.price_at),
+          source,
+        })),
+      ticks: rows
+        .filter((r) => r.moved)
+        .map((r) => ({
+          tokenId: r.token_id,
+          marketId: r.market_id,
+          priceMicro: BigInt(r.price_micro),
+          bidMicro: micro(r.bid_micro),
+          askMicro: micro(r.ask_micro),
+          at: new Date(r.price_at),
+        })),
+    };
   }
 
   /** One point per token per sync, at the venue's time to the second: the mirror's own price history. */

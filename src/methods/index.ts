@@ -1,7 +1,9 @@
 import type { AnyMethod } from '../registry/method';
 import { Registry } from '../registry/registry';
+import { isStream, type AnyStream } from '../registry/stream';
 import * as accounts from './accounts';
 import * as community from './community';
+import * as events from './events';
 import * as agents from './agents';
 import * as gamification from './gamification';
 import * as identity from './identity';
@@ -12,12 +14,15 @@ import * as trading from './trading';
 import * as webhooks from './webhooks';
 
 /** Every method of the service. A new area's module is added to this list, and nowhere else. */
-const MODULES: Array<Record<string, unknown>> = [accounts, markets, trading, orders, agents, identity, leaderboards, gamification, community, webhooks];
+const MODULES: Array<Record<string, unknown>> = [accounts, events, markets, trading, orders, agents, identity, leaderboards, gamification, community, webhooks];
 
 const isMethod = (v: unknown): v is AnyMethod => typeof v === 'object' && v !== null && 'handler' in v && 'name' in v;
 
 export const ALL_METHODS: AnyMethod[] = MODULES.flatMap((mod) => Object.values(mod).filter(isMethod));
 
+/** Every Server-Sent Events stream (src/registry/stream.ts), declared in the same modules. */
+export const ALL_STREAMS: AnyStream[] = MODULES.flatMap((mod) => Object.values(mod).filter(isStream));
+
 export function buildRegistry(): Registry {
-  return new Registry(ALL_METHODS);
+  return new Registry(ALL_METHODS, ALL_STREAMS);
 }

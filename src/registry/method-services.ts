@@ -22,6 +22,7 @@ import type { EventLog } from '../domain/events/event-log';
 import type { EventFeed } from '../domain/events/event-feed';
 import type { WebhookService } from '../webhooks/webhook-service';
 import type { TaskPushStore } from '../domain/task-push/task-push-store';
+import type { PriceBroadcast } from '../market-data/price-broadcast';
 
 /**
  * What a handler, the invoke pipeline and the transports reach through ctx.services: owned here, in terms of
@@ -68,6 +69,8 @@ export interface MethodServices {
   webhooks: WebhookService;
   /** What A2A keeps beside an order seen as a task: its contextId, its push notification targets and their cursor. */
   taskPush: TaskPushStore;
+  /** Changed prices announced by the market sync, from whichever process ran it (GET /api/markets/stream). */
+  priceBroadcast: PriceBroadcast;
   /** Set by the sessions module: signs a person in after registration (isAgent false). */
   signInAfterRegistration?: SignInAfterRegistration;
 }

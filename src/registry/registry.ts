@@ -1,4 +1,5 @@
 import type { AnyMethod } from './method';
+import type { AnyStream } from './stream';
 
 declare module './method-services' {
   interface MethodServices {
@@ -7,16 +8,24 @@ declare module './method-services' {
   }
 }
 
-/** The list of methods, checked once at start: unique names, unique REST routes, path params in the input. */
+/**
+ * The list of methods and streams, checked once at start: unique names, unique REST routes, path params in the input.
+ */
 export class Registry {
   private readonly byName = new Map<string, AnyMethod>();
 
-  constructor(readonly methods: readonly AnyMethod[]) {
+  constructor(
+    readonly methods: readonly AnyMethod[],
+    /** Server-Sent Event streams (src/registry/stream.ts): GET routes of the SSE transport, never RPC methods. */
+    readonly streams: readonly AnyStream[] = [],
+  ) {
     const problems: string[] = [];
     const routes = new Set<string>();
+    const names = new Set<string>();
     for (const m of methods) {
       if (this.byName.has(m.name)) problems.push(`duplicate method name ${m.name}`);
       this.byName.set(m.name, m);
+      names.add(m.name);
       if (!m.rest) continue;
       const route = `${m.rest.method} ${m.rest.path.replace(/:\w+/g, ':')}`;
       if (routes.has(route)) problems.push(`duplicate REST route ${m.rest.method} ${m.rest.path} (${m.name})`);
@@ -24,6 +33,15 @@ export class Registry {
       for (const param of m.rest.path.match(/:(\w+)/g) ?? []) {
         if (!(param.slice(1) in m.input.shape)) problems.push(`${m.name}: path param ${param} is not in its input schema`);
       }
+    }
+    for (const s of streams) {
+      if (names.has(s.name)) problems.push(`duplicate name ${s.name} (a stream)`);
+      names.add(s.name);
+      const route = `GET ${s.path.replace(/:\w+/g, ':')}`;
+      if (routes.has(route)) problems.push(`duplicate REST route GET ${s.path} (${s.name})`);
+      routes.add(route);
+      if (/:\w+/.test(s.path)) problems.push(`${s.name}: a stream takes no path params`);
+      if (s.resumable && !('lastEventId' in s.input.shape)) problems.push(`${s.name}: a resumable stream needs lastEventId in its input`);
     }
     // Collect every problem before failing, so one start shows them all.
     if (problems.length) throw new Error(`Invalid method registry:\n- ${problems.join('\n- ')}`);

@@ -10,7 +10,7 @@ import type { CallInfo } from '../registry/context';
 
 type Coercer = (query: Record<string, unknown>) => Record<string, unknown>;
 
-/** Query strings carry text: turn each declared number/boolean property into its type, once-built per method. */
+/** Query strings carry text: turn each declared number/boolean/array property into its type, once-built per method. */
 function queryCoercer(method: AnyMethod): Coercer {
   const props = (inputSchemaOf(method).properties ?? {}) as Record<string, JsonSchema>;
   const kinds = Object.entries(props).map(([k, s]) => [k, declaredType(s)] as const);
@@ -21,6 +21,8 @@ function queryCoercer(method: AnyMethod): Coercer {
       if (typeof v !== 'string') continue;
       if ((type === 'number' || type === 'integer') && v.trim() !== '' && !Number.isNaN(Number(v))) out[key] = Number(v);
       else if (type === 'boolean' && (v === 'true' || v === 'false')) out[key] = v === 'true';
+      // A list in a query string: repeated (?types=a&types=b, already an array) or comma-separated (?types=a,b).
+      else if (type === 'array') out[key] = v.split(',');
     }
     return out;
   };

@@ -195,3 +195,8 @@ export function checkedAgent(app: Express | string): CheckedAgent {
   }
   return checked;
 }
+
+/** Checks one response obtained without supertest (a Server-Sent Events stream read by a client of its own). */
+export async function checkResponse(app: Express | string, method: string, url: string, res: ResponseLike): Promise<void> {
+  (await checkerFor(app)).check(method, url, res);
+}

@@ -1,6 +1,7 @@
 import type { Queryable } from '../../db/database';
 import { AppError } from '../../errors/app-error';
 import type { Micro } from '../money/micro';
+import { appendBalanceEvent } from '../events/account-events';
 
 export const STARTING_BALANCE_MICRO: Micro = 1000n * 1_000_000n;
 
@@ -23,5 +24,7 @@ export async function appendLedger(tx: Queryable, e: { userId: string; type: Led
   );
   if (!rows[0])
     throw new AppError('INSUFFICIENT_BALANCE', 'Insufficient balance for this operation.', { hint: 'Read GET /api/user/balance and trade a smaller amount.' });
+  // Every change of cash is an event of the account (the registration grant is its first).
+  await appendBalanceEvent(tx, e.userId, e.at);
   return rows[0].balance_micro;
 }

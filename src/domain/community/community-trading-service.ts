@@ -8,6 +8,7 @@ import { positionClosed } from '../trading/trading-service';
 import type { SettlementService } from '../trading/settlement-service';
 import type { TradeHooks } from '../trading/trade-hooks';
 import { openPool, prices, pricesMicro, sellProceeds, sharesForAmount } from './lmsr';
+import { appendBalanceEvent } from '../events/account-events';
 import { bookFill, lmsrOf, moved, readPool, type PoolState } from './community-pool';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -74,6 +75,7 @@ export class CommunityTradingService {
       throw new AppError('INSUFFICIENT_BALANCE', `Funding the market maker takes ${fromMicro(args.liquidity)} dollars of your balance, more than you have.`, {
         hint: 'Choose a smaller liquidity (at least 50).',
       });
+    await appendBalanceEvent(tx, args.creatorId, args.now);
     const pool = openPool(args.liquidity, args.labels.length, args.opening);
     const opening = pricesMicro(pool);
     await tx.query(`INSERT INTO community_pools (market_id, b_micro, subsidy_micro, cash_micro) VALUES ($1, $2, $3, $3)`, [
@@ -186,6 +188,8 @@ export class CommunityTradingService {
         quantityMicro: shares,
         cashMicro: amount,
         realizedPnlMicro: 0n,
+        priceMicro: avg,
+        positionId: row.position_id,
         at: now,
       });
       const result = {
@@ -296,6 +300,8 @@ export class CommunityTradingService {
         quantityMicro: wanted,
         cashMicro: proceeds,
         realizedPnlMicro: realized,
+        priceMicro: avg,
+        positionId,
         at: now,
       });
       const result = {
@@ -396,6 +402,7 @@ export class CommunityTradingService {
         marketId,
         now,
       ]);
+      await appendBalanceEvent(tx, pool.creatorId, now);
       await tx.query('UPDATE community_pools SET cash_micro = 0, returned_micro = $2, settled_at = $3 WHERE market_id = $1::uuid', [
         marketId,
         rest.toString(),

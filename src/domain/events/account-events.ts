@@ -1,5 +1,4 @@
 import type { Queryable } from '../../db/database';
-import { fromMicro } from '../money/micro';
 
 /** What happened to an account, in the order it happened (see migration 18). */
 export const ACCOUNT_EVENT_TYPES = [
@@ -37,18 +36,28 @@ export async function appendEvent(tx: Queryable, userId: string, type: AccountEv
   return BigInt(row.seq);
 }
 
-/** The account's cash after a change, as a `balance` event: balance, reserved by resting orders, available. */
+/**
+ * The JSON of a `balance` event, computed in SQL from a `users` row (`u`): dollars as exact decimals (trim_scale drops
+ * the trailing zeros, so 999.99 reads back as the number fromMicro would give).
+ */
+export const BALANCE_EVENT_DATA_SQL = `jsonb_build_object('balance', trim_scale(balance_micro::numeric / 1000000),
+  'reserved', trim_scale(reserved_micro::numeric / 1000000), 'available', trim_scale((balance_micro - reserved_micro)::numeric / 1000000))`;
+
+/**
+ * The account's cash after a change, as a `balance` event: balance, reserved by resting orders, available. One statement
+ * (it reads the row it bumps), so every change of cash pays one round trip for its event.
+ */
 export async function appendBalanceEvent(tx: Queryable, userId: string, at: Date): Promise<bigint> {
-  const rows = await tx.query<{ balance_micro: bigint; reserved_micro: bigint }>('SELECT balance_micro, reserved_micro FROM users WHERE id = $1', [userId]);
-  const r = rows[0];
-  if (!r) throw new Error(`appendBalanceEvent: account ${userId} does not exist`);
-  return appendEvent(
-    tx,
-    userId,
-    'balance',
-    { balance: fromMicro(r.balance_micro), reserved: fromMicro(r.reserved_micro), available: fromMicro(r.balance_micro - r.reserved_micro) },
-    at,
+  const rows = await tx.query<{ seq: bigint }>(
+    `WITH s AS (UPDATE users SET event_seq = event_seq + 1 WHERE id = $1 RETURNING event_seq, ${BALANCE_EVENT_DATA_SQL} AS data),
+          e AS (INSERT INTO account_events (user_id, seq, type, data, created_at) SELECT $1, event_seq, 'balance', data, $2 FROM s RETURNING seq)
+     SELECT seq, pg_notify('${ACCOUNT_EVENTS_CHANNEL}', $1::text || ':' || seq::text) FROM e`,
+    [userId, at],
+    'append_balance_event',
   );
+  const row = rows[0];
+  if (!row) throw new Error(`appendBalanceEvent: account ${userId} does not exist`);
+  return BigInt(row.seq);
 }
 
 /** Parses an announcement payload; undefined for anything else on the channel. */

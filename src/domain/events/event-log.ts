@@ -13,12 +13,20 @@ export interface AccountEvent {
 export class EventLog {
   constructor(private readonly db: Queryable) {}
 
-  /** Up to `limit` events after `afterSeq`, oldest first. */
-  async after(userId: string, afterSeq: bigint, limit: number): Promise<AccountEvent[]> {
+  /** Up to `limit` events after `afterSeq`, oldest first; only those of `types` when given. */
+  async after(userId: string, afterSeq: bigint, limit: number, types?: readonly AccountEventType[]): Promise<AccountEvent[]> {
     const rows = await this.db.query<{ seq: bigint; type: AccountEventType; data: Record<string, unknown>; created_at: Date }>(
-      'SELECT seq, type, data, created_at FROM account_events WHERE user_id = $1 AND seq > $2 ORDER BY seq LIMIT $3',
-      [userId, afterSeq.toString(), limit],
-      'account_events_after',
+      ...((types
+        ? [
+            'SELECT seq, type, data, created_at FROM account_events WHERE user_id = $1 AND seq > $2 AND type = ANY($4::text[]) ORDER BY seq LIMIT $3',
+            [userId, afterSeq.toString(), limit, types],
+            'account_events_after_of_types',
+          ]
+        : [
+            'SELECT seq, type, data, created_at FROM account_events WHERE user_id = $1 AND seq > $2 ORDER BY seq LIMIT $3',
+            [userId, afterSeq.toString(), limit],
+            'account_events_after',
+          ]) as [string, unknown[], string]),
     );
     return rows.map((r) => ({ seq: r.seq.toString(), type: r.type, data: r.data, createdAt: new Date(r.created_at).toISOString() }));
   }

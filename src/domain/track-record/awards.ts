@@ -1,12 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Queryable } from '../../db/database';
 import { notify } from '../notifications/notify';
+import { ACCOUNT_EVENTS_CHANNEL } from '../events/account-events';
 import { BADGES, type BadgeId } from './badges';
 import { levelOf } from './levels';
 
 /**
- * Awards a badge once; when it is new, the board card (trader_activity) gets it and a notification is written. One
- * statement. (Lock order as in a trade: the account's rows before notifications.)
+ * Awards a badge once; when it is new, the board card (trader_activity) gets it and a notification is written, with its
+ * `notification` event in the account's log. One statement. (Lock order as in a trade: the account's rows before
+ * notifications.)
  */
 export async function awardBadge(tx: Queryable, userId: string, badge: BadgeId, at: Date): Promise<void> {
   const b = BADGES[badge];
@@ -15,10 +17,18 @@ export async function awardBadge(tx: Queryable, userId: string, badge: BadgeId, 
        INSERT INTO user_badges (user_id, badge, earned_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING badge
      ), card AS (
        UPDATE trader_activity SET badges = badges || earned.badge FROM earned WHERE user_id = $1
+     ), n AS (
+       INSERT INTO notifications (id, user_id, type, title, message, ref, created_at)
+       SELECT $4, $1, 'badge', $5, $6, $2, $3 FROM earned
+       ON CONFLICT (user_id, type, ref) WHERE ref IS NOT NULL DO NOTHING RETURNING id
+     ), s AS (UPDATE users SET event_seq = event_seq + 1 WHERE id = $1 AND EXISTS (SELECT 1 FROM n) RETURNING event_seq),
+     e AS (
+       INSERT INTO account_events (user_id, seq, type, data, created_at)
+       SELECT $1, event_seq, 'notification',
+         jsonb_build_object('id', $4::text, 'kind', 'badge', 'title', $5::text, 'message', $6::text, 'ref', $2::text), $3 FROM s
+       RETURNING seq
      )
-     INSERT INTO notifications (id, user_id, type, title, message, ref, created_at)
-     SELECT $4, $1, 'badge', $5, $6, $2, $3 FROM earned
-     ON CONFLICT (user_id, type, ref) WHERE ref IS NOT NULL DO NOTHING`,
+     SELECT pg_notify('${ACCOUNT_EVENTS_CHANNEL}', $1::text || ':' || seq::text) FROM e`,
     [userId, badge, at, randomUUID(), `Badge earned: ${b.icon} ${b.name}`, b.description],
   );
 }

@@ -125,6 +125,8 @@ export class SettlementService {
         quantityMicro: pos.quantity_micro,
         cashMicro: fill.payoutMicro,
         realizedPnlMicro: fill.realizedPnlMicro,
+        priceMicro: perShare,
+        positionId,
         won,
         entryPriceMicro: avgPriceMicro({ quantityMicro: pos.quantity_micro, costMicro: pos.cost_micro }),
         at: now,

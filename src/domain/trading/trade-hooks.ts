@@ -10,6 +10,10 @@ export interface TradeEvent {
   /** Dollars moved: spent on a buy, received on a sell or settlement. */
   cashMicro: Micro;
   realizedPnlMicro: Micro;
+  /** The fill's price per share (a settlement's payout per share); absent, readers take cashMicro / quantityMicro. */
+  priceMicro?: Micro;
+  /** The position bought into, sold from or settled, when the caller knows it. */
+  positionId?: string;
   /** On settlement: whether the position was on the winning side (null for a void market). */
   won?: boolean | null;
   /** On settlement: the entry price of the settled shares (micro-dollars), for calibration. */

@@ -113,6 +113,7 @@ export class TradingService {
       quantityMicro: fill.quantityMicro,
       cashMicro: amountMicro,
       realizedPnlMicro: 0n,
+      priceMicro: fill.priceMicro,
       at: now,
     };
     const done = await this.db.transaction(async (tx) => {
@@ -286,6 +287,8 @@ export class TradingService {
       quantityMicro: fill.quantityMicro,
       cashMicro: fill.proceedsMicro,
       realizedPnlMicro: fill.realizedPnlMicro,
+      priceMicro: fill.priceMicro,
+      positionId,
       at: now,
     });
     return { result, fill };

@@ -70,6 +70,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/user/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read your account's events after a sequence number (polling)
+         * @description Your account's ordered event log: orders accepted, filled, cancelled or expired, trades, settlements, notifications and every change of balance, each with a sequence number (seq) that grows by one per event. Pass the lastSeq of the previous answer as afterSeq to read on from there: nothing is missed or repeated. For pushed events hold GET /api/events (Server-Sent Events, resumes with Last-Event-ID) instead of polling; this is the fallback for agents that cannot hold a stream. Free to call; counts against the api rate limit. Errors: VALIDATION_ERROR (bad afterSeq, limit or type).
+         *
+         *     Rate limit: 30 api requests per minute per account (per IP address when anonymous).
+         */
+        get: operations["list_events"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/search": {
         parameters: {
             query?: never;
@@ -940,6 +962,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your account's events, pushed as they happen (Server-Sent Events)
+         * @description Server-Sent Events of your account's event log, as list_events returns it: each event has id = its seq, event = its type (trade, balance, settlement, notification, order.*) and data = the event as JSON ({seq, type, data, createdAt}). Without Last-Event-ID the stream starts with the events after connecting; with Last-Event-ID (header, or ?lastEventId=) it first sends every event after that seq (lastEventId=0: from the start), so a client that reconnects misses nothing and receives nothing twice. A comment line (": ping") every 15 seconds keeps idle connections open. A client that stops reading is disconnected after 30 seconds and resumes with Last-Event-ID. Authenticate with Authorization: Bearer <API key or access token>, or the browser session cookie. At most 5 streams per account at once (429 RATE_LIMITED beyond). Events are written in the transaction of the change, so what the stream says has committed.
+         *
+         *     Rate limit: 30 api requests per minute per account (per IP address when anonymous), counted once per connection; at most 5 streams open at once per caller.
+         */
+        get: operations["stream_events"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/markets/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Prices of chosen tokens or markets, pushed when they change (Server-Sent Events)
+         * @description Server-Sent Events of price changes for up to 100 tokens (?tokens=a,b) and/or markets (?markets=id-or-slug,…; every token of each). First one `price` event per token with its current price, then one each time the market sync stores a different price, bid or ask for it (data: {tokenId, marketId, price, bid, ask, at}). Prices are state, not a log: there are no ids to resume from; a reconnecting client starts with the current prices again. A client too slow to read gets only the latest price of each token. Public, no key needed; at most 20 streams per IP address. Errors: VALIDATION_ERROR (neither tokens nor markets, or too many), NOT_FOUND (a token or market the mirror does not hold).
+         *
+         *     Rate limit: 30 api requests per minute per account (per IP address when anonymous), counted once per connection; at most 20 streams open at once per caller.
+         */
+        get: operations["stream_prices"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/health": {
         parameters: {
             query?: never;
@@ -1636,6 +1702,139 @@ export interface operations {
                              */
                             createdAt: string;
                         };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: the input does not match the schema (details lists each problem), or the JSON body is malformed. */
+            400: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing or invalid API key or access token, or a credential sent outside the Authorization header. */
+            401: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description Bearer challenge with resource_metadata (RFC 9728). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the access token lacks scope agent, or a write authenticated by the session cookie came from another site. */
+            403: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests; wait the Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds until the window resets. */
+                    "Retry-After": number;
+                    /** @description Remaining requests and reset (IETF RateLimit header). */
+                    RateLimit?: string;
+                    /** @description Quota and window of the limit class. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: unexpected failure; quote requestId when reporting it. */
+            500: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the service or its database is unavailable or busy; nothing changed; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description When the database is unavailable: seconds to wait before sending the same request again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_events: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Return events after this seq (the lastSeq of your previous call); default "0", from the start.
+                 * @example 41
+                 */
+                afterSeq?: string;
+                /**
+                 * @description Most events to return, 1..500 (default 100).
+                 * @example 2
+                 */
+                limit?: number;
+                /** @description Only events of these types (on REST: types=trade,balance); default every type. */
+                types?: ("order.accepted" | "order.partially_filled" | "order.filled" | "order.cancelled" | "order.expired" | "order.rejected" | "trade" | "settlement" | "notification" | "balance")[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Read your account's events after a sequence number (polling) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Events after afterSeq, oldest first. */
+                        events: {
+                            /** @description Its sequence number in your account (decimal string, from 1, no gaps); the SSE id. */
+                            seq: string;
+                            /**
+                             * @description What happened; the SSE event name.
+                             * @enum {string}
+                             */
+                            type: "order.accepted" | "order.partially_filled" | "order.filled" | "order.cancelled" | "order.expired" | "order.rejected" | "trade" | "settlement" | "notification" | "balance";
+                            /** @description The details, by type. trade: marketId, tokenId, side (BUY/SELL), shares, price, cash, realizedPnl, positionId (sales). settlement: marketId, tokenId, shares, price (payout per share), cash (payout), realizedPnl, positionId, won (null when void). balance: balance, reserved, available (dollars, after the change). notification: id, kind, title, message, ref. order.*: the order (see get_order). */
+                            data: {
+                                [key: string]: unknown;
+                            };
+                            /**
+                             * Format: date-time
+                             * @description When it happened.
+                             */
+                            createdAt: string;
+                        }[];
+                        /** @description Seq of the last event returned (afterSeq when none): pass it as afterSeq next time. */
+                        lastSeq: string;
+                        /** @description True when more events follow right away: call again with lastSeq. */
+                        hasMore: boolean;
                     };
                 };
             };
@@ -8430,6 +8629,211 @@ export interface operations {
             };
             /** @description PAYLOAD_TOO_LARGE: the request body is larger than 100 kB. */
             413: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests; wait the Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds until the window resets. */
+                    "Retry-After": number;
+                    /** @description Remaining requests and reset (IETF RateLimit header). */
+                    RateLimit?: string;
+                    /** @description Quota and window of the limit class. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: unexpected failure; quote requestId when reporting it. */
+            500: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the service or its database is unavailable or busy; nothing changed; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description When the database is unavailable: seconds to wait before sending the same request again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    stream_events: {
+        parameters: {
+            query?: {
+                /** @description Resume after this seq (the Last-Event-ID header takes precedence); omit to start now. */
+                lastEventId?: string;
+                /** @description Only events of these types (types=trade,balance); default every type. */
+                types?: ("order.accepted" | "order.partially_filled" | "order.filled" | "order.cancelled" | "order.expired" | "order.rejected" | "trade" | "settlement" | "notification" | "balance")[];
+            };
+            header?: {
+                /** @description The id of the last event received: the stream resumes right after it (what EventSource sends when it reconnects). */
+                "Last-Event-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Server-Sent Events (text/event-stream): each event is `id: <seq>\nevent: <type>\ndata: <JSON>\n\n` with type one of order.accepted, order.partially_filled, order.filled, order.cancelled, order.expired, order.rejected, trade, settlement, notification, balance; data is the JSON in x-sse-data. Comment lines (": ping") are heartbeats. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description VALIDATION_ERROR: the input does not match the schema (details lists each problem), or the JSON body is malformed. */
+            400: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing or invalid API key or access token, or a credential sent outside the Authorization header. */
+            401: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description Bearer challenge with resource_metadata (RFC 9728). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: authenticated, but not allowed to do this. */
+            403: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests; wait the Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds until the window resets. */
+                    "Retry-After": number;
+                    /** @description Remaining requests and reset (IETF RateLimit header). */
+                    RateLimit?: string;
+                    /** @description Quota and window of the limit class. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: unexpected failure; quote requestId when reporting it. */
+            500: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the service or its database is unavailable or busy; nothing changed; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description When the database is unavailable: seconds to wait before sending the same request again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    stream_prices: {
+        parameters: {
+            query?: {
+                /** @description Token ids (outcomeTokens[].tokenId), comma-separated, at most 100. */
+                tokens?: string[];
+                /** @description Market ids or slugs, comma-separated, at most 100: every token of each. */
+                markets?: string[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Server-Sent Events (text/event-stream): each event is `event: <type>\ndata: <JSON>\n\n` with type one of price; data is the JSON in x-sse-data. Comment lines (": ping") are heartbeats. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description VALIDATION_ERROR: the input does not match the schema (details lists each problem), or the JSON body is malformed. */
+            400: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing or invalid API key or access token, or a credential sent outside the Authorization header. */
+            401: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description Bearer challenge with resource_metadata (RFC 9728). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: the named resource does not exist. */
+            404: {
                 headers: {
                     /** @description Identifies the request in the service logs. */
                     "X-Request-Id"?: string;

@@ -1,0 +1,153 @@
+import type { Queryable } from '../db/database';
+import type { Logger } from '../logger';
+
+/** The channel the mirror announces changed prices on, to every process (payload: lines of PriceTick, see encode). */
+export const PRICE_CHANGES_CHANNEL = 'price_changes';
+
+/** NOTIFY payloads must stay under 8000 bytes; lines are packed into chunks below this. */
+const MAX_PAYLOAD = 7900;
+
+/** A token's new price as the mirror stored it (micro-dollars; bid and ask null when the venue gave none). */
+export interface PriceTick {
+  tokenId: string;
+  marketId: string;
+  priceMicro: bigint;
+  bidMicro: bigint | null;
+  askMicro: bigint | null;
+  at: Date;
+}
+
+/** Listens on a channel (Database.listen); `onResumed` after a reconnect. */
+export type Listen = (channel: string, onPayload: (payload: string) => void, onResumed: () => void) => Promise<() => Promise<void>>;
+
+const SAFE_ID = /^[^\t\n]{1,200}$/;
+
+function encode(t: PriceTick): string {
+  return [t.marketId, t.tokenId, t.priceMicro, t.bidMicro ?? '', t.askMicro ?? '', t.at.getTime()].join('\t');
+}
+
+function decode(line: string): PriceTick | undefined {
+  const [marketId, tokenId, price, bid, ask, at] = line.split('\t');
+  if (!marketId || !tokenId || !price || at === undefined || !/^\d+$/.test(price) || !/^\d+$/.test(at)) return undefined;
+  const opt = (v: string | undefined) => (v && /^\d+$/.test(v) ? BigInt(v) : null);
+  return { marketId, tokenId, priceMicro: BigInt(price), bidMicro: opt(bid), askMicro: opt(ask), at: new Date(Number(at)) };
+}
+
+/** Packs ticks into NOTIFY payloads of whole lines, each under the 8000-byte limit. */
+export function pricePayloads(ticks: readonly PriceTick[]): string[] {
+  const out: string[] = [];
+  let chunk = '';
+  for (const t of ticks) {
+    if (!SAFE_ID.test(t.tokenId) || !SAFE_ID.test(t.marketId)) continue;
+    const line = encode(t);
+    if (chunk && Buffer.byteLength(chunk) + 1 + Buffer.byteLength(line) > MAX_PAYLOAD) {
+      out.push(chunk);
+      chunk = '';
+    }
+    chunk = chunk ? `${chunk}\n${line}` : line;
+  }
+  if (chunk) out.push(chunk);
+  return out;
+}
+
+export function parsePricePayload(payload: string): PriceTick[] {
+  return payload
+    .split('\n')
+    .map(decode)
+    .filter((t): t is PriceTick => t !== undefined);
+}
+
+/**
+ * Changed prices, across processes: the sync leader publishes what its sync changed inside the sync's own transaction
+ * (NOTIFY, delivered on commit, so only committed prices are heard), and every process fans them out to the price
+ * streams that asked for those tokens. Prices are state, not a log: a listener that missed some (its session
+ * reconnected) hears `onResumed` and re-reads the current prices.
+ */
+export class PriceBroadcast {
+  private readonly byToken = new Map<string, Set<(t: PriceTick) => void>>();
+  private readonly resumed = new Set<() => void>();
+  private stopListening: (() => Promise<void>) | undefined;
+
+  constructor(
+    private readonly db: Queryable,
+    private readonly log: Logger,
+  ) {}
+
+  /** Announces `ticks` in the caller's transaction (one statement, whatever their number). */
+  async publish(tx: Queryable, ticks: readonly PriceTick[]): Promise<void> {
+    const payloads = pricePayloads(ticks);
+    if (payloads.length === 0) return;
+    await tx.query(`SELECT count(pg_notify('${PRICE_CHANGES_CHANNEL}', p)) FROM unnest($1::text[]) AS p`, [payloads]);
+  }
+
+  async start(listen: Listen): Promise<void> {
+    if (this.stopListening) return;
+    this.stopListening = await listen(
+      PRICE_CHANGES_CHANNEL,
+      (payload) => {
+        for (const tick of parsePricePayload(payload)) {
+          for (const s of this.byToken.get(tick.tokenId) ?? []) {
+            try {
+              s(tick);
+            } catch (err) {
+              this.log.error('price subscriber failed', { error: err instanceof Error ? err.message : String(err) });
+            }
+          }
+        }
+      },
+      () => {
+        for (const r of this.resumed) r();
+      },
+    );
+  }
+
+  async stop(): Promise<void> {
+    const stop = this.stopListening;
+    this.stopListening = undefined;
+    await stop?.();
+  }
+
+  /** Hears the changes of these tokens (and `onResumed` after announcements may have been lost); returns the unsubscribe. */
+  subscribe(tokenIds: readonly string[], onTick: (t: PriceTick) => void, onResumed: () => void): () => void {
+    for (const id of tokenIds) {
+      let set = this.byToken.get(id);
+      if (!set) this.byToken.set(id, (set = new Set()));
+      set.add(onTick);
+    }
+    this.resumed.add(onResumed);
+    return () => {
+      for (const id of tokenIds) {
+        const set = this.byToken.get(id);
+        set?.delete(onTick);
+        if (set?.size === 0) this.byToken.delete(id);
+      }
+      this.resumed.delete(onResumed);
+    };
+  }
+
+  /** The mirrored tokens named (by token id, or by market id or slug), with their current prices. */
+  async current(tokenIds: readonly string[], markets: readonly string[]): Promise<Array<PriceTick & { slug: string }>> {
+    const rows = await this.db.query<{
+      token_id: string;
+      market_id: string;
+      slug: string;
+      price_micro: bigint | null;
+      bid_micro: bigint | null;
+      ask_micro: bigint | null;
+      price_at: Date | null;
+    }>(
+      `SELECT t.token_id, t.market_id, m.slug, t.price_micro, t.bid_micro, t.ask_micro, t.price_at FROM market_tokens t JOIN markets m ON m.id = t.market_id
+       WHERE t.token_id = ANY($1::text[]) OR m.id = ANY($2::text[]) OR m.slug = ANY($2::text[]) ORDER BY t.market_id, t.outcome`,
+      [tokenIds, markets],
+    );
+    return rows.map((r) => ({
+      tokenId: r.token_id,
+      marketId: r.market_id,
+      slug: r.slug,
+      priceMicro: r.price_micro ?? 0n,
+      bidMicro: r.bid_micro,
+      askMicro: r.ask_micro,
+      at: r.price_at ? new Date(r.price_at) : new Date(0),
+    }));
+  }
+}

@@ -1,0 +1,236 @@
+import { z } from 'zod';
+import { defineMethod } from '../registry/method';
+import { requirePrincipal } from '../registry/context';
+import { defineStream } from '../registry/stream';
+import { AppError } from '../errors/app-error';
+import { ACCOUNT_EVENT_TYPES } from '../domain/events/account-events';
+import { AccountEventPump } from '../domain/events/event-pump';
+import { fromMicro } from '../domain/money/micro';
+import type { PriceTick } from '../market-data/price-broadcast';
+
+/** A position in an account's event log: a decimal seq (0 = before the first event). */
+export const Seq = z
+  .string()
+  .regex(/^(0|[1-9][0-9]{0,18})$/, 'a decimal sequence number')
+  .describe('Sequence number of an event of your account, as a decimal string (0 = before the first).');
+
+/** One event of an account's log, the same object in list_events and in the data of GET /api/events. */
+export const AccountEventSchema = z
+  .object({
+    seq: z.string().describe('Its sequence number in your account (decimal string, from 1, no gaps); the SSE id.'),
+    type: z.enum(ACCOUNT_EVENT_TYPES).describe('What happened; the SSE event name.'),
+    data: z
+      .record(z.string(), z.unknown())
+      .describe(
+        'The details, by type. trade: marketId, tokenId, side (BUY/SELL), shares, price, cash, realizedPnl, positionId (sales). ' +
+          'settlement: marketId, tokenId, shares, price (payout per share), cash (payout), realizedPnl, positionId, won (null when void). ' +
+          'balance: balance, reserved, available (dollars, after the change). notification: id, kind, title, message, ref. ' +
+          'order.*: the order (see get_order).',
+      ),
+    createdAt: z.iso.datetime().describe('When it happened.'),
+  })
+  .describe('An event of your account.');
+
+export const listEvents = defineMethod({
+  name: 'list_events',
+  area: 'Accounts',
+  summary: "Read your account's events after a sequence number (polling)",
+  description:
+    "Your account's ordered event log: orders accepted, filled, cancelled or expired, trades, settlements, notifications and every " +
+    'change of balance, each with a sequence number (seq) that grows by one per event. Pass the lastSeq of the previous answer as ' +
+    'afterSeq to read on from there: nothing is missed or repeated. For pushed events hold GET /api/events (Server-Sent Events, ' +
+    'resumes with Last-Event-ID) instead of polling; this is the fallback for agents that cannot hold a stream. Free to call; counts ' +
+    'against the api rate limit. Errors: VALIDATION_ERROR (bad afterSeq, limit or type).',
+  auth: 'key',
+  limit: 'api',
+  input: z.object({
+    afterSeq: Seq.default('0').describe('Return events after this seq (the lastSeq of your previous call); default "0", from the start.'),
+    limit: z.number().int().min(1).max(500).default(100).describe('Most events to return, 1..500 (default 100).'),
+    types: z
+      .array(z.enum(ACCOUNT_EVENT_TYPES))
+      .min(1)
+      .max(ACCOUNT_EVENT_TYPES.length)
+      .optional()
+      .describe('Only events of these types (on REST: types=trade,balance); default every type.'),
+  }),
+  output: z.object({
+    events: z.array(AccountEventSchema).describe('Events after afterSeq, oldest first.'),
+    lastSeq: z.string().describe('Seq of the last event returned (afterSeq when none): pass it as afterSeq next time.'),
+    hasMore: z.boolean().describe('True when more events follow right away: call again with lastSeq.'),
+  }),
+  rest: { method: 'GET', path: '/api/user/events' },
+  annotations: { title: 'List account events', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  examples: [
+    {
+      input: { afterSeq: '41', limit: 2 },
+      output: {
+        events: [
+          {
+            seq: '42',
+            type: 'trade',
+            data: { marketId: 'sim-0001', tokenId: 'sim-0001-yes', side: 'BUY', shares: 200, price: 0.5, cash: 100, realizedPnl: 0 },
+            createdAt: '2026-11-25T10:00:00.000Z',
+          },
+          { seq: '43', type: 'balance', data: { balance: 900, reserved: 0, available: 900 }, createdAt: '2026-11-25T10:00:00.000Z' },
+        ],
+        lastSeq: '43',
+        hasMore: false,
+      },
+    },
+  ],
+  handler: async (ctx, input) => {
+    const userId = requirePrincipal(ctx).userId;
+    const rows = await ctx.services.events.after(userId, BigInt(input.afterSeq), input.limit + 1, input.types);
+    const events = rows.slice(0, input.limit);
+    return { events, lastSeq: events.at(-1)?.seq ?? input.afterSeq, hasMore: rows.length > input.limit };
+  },
+});
+
+/** Events read from the log per query when a stream catches up (a slow client holds at most one page in memory). */
+const STREAM_PAGE = 100;
+
+export const streamEvents = defineStream({
+  kind: 'stream',
+  name: 'stream_events',
+  area: 'Accounts',
+  summary: "Your account's events, pushed as they happen (Server-Sent Events)",
+  description:
+    "Server-Sent Events of your account's event log, as list_events returns it: each event has id = its seq, event = its type " +
+    '(trade, balance, settlement, notification, order.*) and data = the event as JSON ({seq, type, data, createdAt}). Without ' +
+    'Last-Event-ID the stream starts with the events after connecting; with Last-Event-ID (header, or ?lastEventId=) it first sends ' +
+    'every event after that seq (lastEventId=0: from the start), so a client that reconnects misses nothing and receives nothing twice. ' +
+    'A comment line (": ping") every 15 seconds keeps idle connections open. A client that stops reading is disconnected after 30 ' +
+    'seconds and resumes with Last-Event-ID. Authenticate with Authorization: Bearer <API key or access token>, or the browser ' +
+    'session cookie. At most 5 streams per account at once (429 RATE_LIMITED beyond). Events are written in the transaction ' +
+    'of the change, so what the stream says has committed.',
+  auth: 'key',
+  limit: 'api',
+  input: z.object({
+    lastEventId: Seq.optional().describe('Resume after this seq (the Last-Event-ID header takes precedence); omit to start now.'),
+    types: z
+      .array(z.enum(ACCOUNT_EVENT_TYPES))
+      .min(1)
+      .max(ACCOUNT_EVENT_TYPES.length)
+      .optional()
+      .describe('Only events of these types (types=trade,balance); default every type.'),
+  }),
+  event: AccountEventSchema,
+  eventTypes: ACCOUNT_EVENT_TYPES,
+  resumable: true,
+  perCaller: (config) => config.EVENT_STREAMS_PER_ACCOUNT,
+  path: '/api/events',
+  errors: ['RATE_LIMITED'],
+  open: async (ctx, input, sink) => {
+    const userId = requirePrincipal(ctx).userId;
+    const { events, eventFeed } = ctx.services;
+    const after = input.lastEventId !== undefined ? BigInt(input.lastEventId) : await events.latest(userId);
+    const pump = new AccountEventPump({ log: events, feed: eventFeed }, userId, after, sink, {
+      pageSize: STREAM_PAGE,
+      types: input.types,
+      onError: (err) => {
+        // The log could not be read (database trouble): the client reconnects with Last-Event-ID and catches up.
+        ctx.log.warn('event stream ended by a failed read', { error: err instanceof Error ? err.message : String(err) });
+        sink.end();
+      },
+    });
+    pump.start();
+  },
+});
+
+/** Ids of tokens or markets in a query string: at most 100, each 1..200 characters. */
+const IdList = z.array(z.string().min(1).max(200)).min(1).max(100);
+
+export const PriceEventSchema = z
+  .object({
+    tokenId: z.string().describe('The outcome token.'),
+    marketId: z.string().describe('Its market.'),
+    price: z.number().min(0).max(1).describe('Its price (midpoint) as the mirror holds it.'),
+    bid: z.number().min(0).max(1).nullable().describe('Best bid, or null when the venue shows none.'),
+    ask: z.number().min(0).max(1).nullable().describe('Best ask, or null when the venue shows none.'),
+    at: z.iso.datetime().describe("The venue's time of this price."),
+  })
+  .describe('A price of one token.');
+
+const tickJson = (t: PriceTick) => ({
+  tokenId: t.tokenId,
+  marketId: t.marketId,
+  price: fromMicro(t.priceMicro),
+  bid: t.bidMicro === null ? null : fromMicro(t.bidMicro),
+  ask: t.askMicro === null ? null : fromMicro(t.askMicro),
+  at: t.at.toISOString(),
+});
+
+export const streamPrices = defineStream({
+  kind: 'stream',
+  name: 'stream_prices',
+  area: 'Markets',
+  summary: 'Prices of chosen tokens or markets, pushed when they change (Server-Sent Events)',
+  description:
+    'Server-Sent Events of price changes for up to 100 tokens (?tokens=a,b) and/or markets (?markets=id-or-slug,…; every token of ' +
+    'each). First one `price` event per token with its current price, then one each time the market sync stores a different price, ' +
+    'bid or ask for it (data: {tokenId, marketId, price, bid, ask, at}). Prices are state, not a log: there are no ids to resume ' +
+    'from; a reconnecting client starts with the current prices again. A client too slow to read gets only the latest price of ' +
+    'each token. Public, no key needed; at most 20 streams per IP address. Errors: VALIDATION_ERROR (neither tokens nor markets, ' +
+    'or too many), NOT_FOUND (a token or market the mirror does not hold).',
+  auth: 'public',
+  limit: 'api',
+  input: z.object({
+    tokens: IdList.optional().describe('Token ids (outcomeTokens[].tokenId), comma-separated, at most 100.'),
+    markets: IdList.optional().describe('Market ids or slugs, comma-separated, at most 100: every token of each.'),
+  }),
+  event: PriceEventSchema,
+  eventTypes: ['price'],
+  resumable: false,
+  perCaller: (config) => config.PRICE_STREAMS_PER_IP,
+  path: '/api/markets/stream',
+  errors: ['NOT_FOUND', 'RATE_LIMITED'],
+  open: async (ctx, input, sink) => {
+    const tokens = input.tokens ?? [];
+    const markets = input.markets ?? [];
+    if (tokens.length + markets.length === 0)
+      throw new AppError('VALIDATION_ERROR', 'Name at least one token (?tokens=) or market (?markets=).', {
+        hint: 'Take tokenIds from outcomeTokens[] of search_prediction_markets.',
+      });
+    const { priceBroadcast } = ctx.services;
+    const found = await priceBroadcast.current(tokens, markets);
+    const missing = [
+      ...tokens.filter((id) => !found.some((t) => t.tokenId === id)),
+      ...markets.filter((id) => !found.some((t) => t.marketId === id || t.slug === id)),
+    ];
+    if (missing.length)
+      throw new AppError('NOT_FOUND', `Not in the mirror: ${missing.slice(0, 5).join(', ')}${missing.length > 5 ? '…' : ''}.`, {
+        hint: 'Use ids from search_prediction_markets (tokenId of outcomeTokens[], market id or slug).',
+      });
+    if (found.length > 200) throw new AppError('VALIDATION_ERROR', `These name ${found.length} tokens; a stream takes at most 200.`);
+    // Latest tick per token not yet written: a slow client gets the newest price of each, never an unbounded queue.
+    const pending = new Map<string, PriceTick>();
+    let flushing = false;
+    const flush = async () => {
+      if (flushing) return;
+      flushing = true;
+      try {
+        while (pending.size && !sink.closed) {
+          const [id, tick] = pending.entries().next().value as [string, PriceTick];
+          pending.delete(id);
+          if (!sink.send({ event: 'price', data: tickJson(tick) })) await sink.drained();
+        }
+      } finally {
+        flushing = false;
+      }
+    };
+    const push = (t: PriceTick) => {
+      pending.set(t.tokenId, t);
+      void flush();
+    };
+    const ids = found.map((t) => t.tokenId);
+    const unsubscribe = priceBroadcast.subscribe(ids, push, () => {
+      // Announcements may have been lost while the listening session was down: send the current prices again.
+      priceBroadcast.current(ids, []).then(
+        (now) => now.forEach(push),
+        () => sink.end(),
+      );
+    });
+    sink.onClose(unsubscribe);
+    for (const t of found) push(t);
+  },
+});
