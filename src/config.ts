@@ -83,8 +83,6 @@ const ConfigSchema = z
       .regex(/^\d+(\.\d+)?(,\d+(\.\d+)?)*$/, 'comma-separated seconds, e.g. 5,300,1800')
       .default('5,300,1800,7200,18000,36000,36000')
       .transform((s) => s.split(',').map(Number)),
-    /** A2A streams (SendStreamingMessage, SubscribeToTask) one account may hold open at once, per process. */
-    A2A_MAX_STREAMS_PER_ACCOUNT: z.coerce.number().int().min(1).max(1000).default(5),
     /** Webhook endpoints one account may register. */
     WEBHOOK_MAX_ENDPOINTS: z.coerce.number().int().min(1).max(100).default(5),
     /**
@@ -96,7 +94,10 @@ const ConfigSchema = z
     AGENT_CARD_SIGNING_KID: z.string().min(1).max(200).optional(),
     /** Pushed events (GET /api/events, GET /api/markets/stream): a comment line this often keeps idle streams open. */
     EVENT_STREAM_HEARTBEAT_MS: positiveInt(15_000),
-    /** Event streams one account may hold open at once (per process); one more is refused with 429. */
+    /**
+     * Event streams one account may hold open at once (per process); one more is refused with 429. The same bound, counted
+     * apart, holds the account's A2A streams (SendStreamingMessage, SubscribeToTask).
+     */
     EVENT_STREAMS_PER_ACCOUNT: positiveInt(5),
     /** Price streams one IP address may hold open at once (per process). */
     PRICE_STREAMS_PER_IP: positiveInt(20),

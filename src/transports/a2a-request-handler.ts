@@ -43,6 +43,7 @@ import {
   textPart,
   versionOf,
 } from '../a2a-tasks/task-view';
+import { StreamSlots } from '../registry/open-stream';
 import { isPlainObject, prepareCall } from './rpc-call';
 
 /** What the HTTP glue (./a2a.ts) puts in each call's ServerCallContext.state. */
@@ -69,7 +70,7 @@ export interface A2aHandlerDeps extends InvokeDeps {
  */
 export class ServiceA2aHandler implements A2ARequestHandler {
   /** Streams open in this process, per account (each holds a connection and a feed subscription). */
-  private readonly openStreams = new Map<string, number>();
+  private readonly streamSlots = new StreamSlots();
 
   constructor(private readonly deps: A2aHandlerDeps) {}
 
@@ -152,31 +153,24 @@ export class ServiceA2aHandler implements A2ARequestHandler {
   }
 
   /**
-   * Takes one of the caller's stream slots (A2A_MAX_STREAMS_PER_ACCOUNT in this process); all taken → RATE_LIMITED.
-   * A keyless SendStreamingMessage (a public skill, answered by one message) takes none. Returns the release.
+   * Takes one of the caller's A2A stream slots (EVENT_STREAMS_PER_ACCOUNT in this process, counted apart from the event
+   * streams); all taken → RATE_LIMITED. A keyless SendStreamingMessage (a public skill, answered by one message) takes
+   * none. Returns the release.
    */
   private async openStream(ctx: ServerCallContext, needsKey: boolean): Promise<() => void> {
     return this.guard(ctx, async () => {
       const creds = callOf(ctx).credentials;
       if (!needsKey && creds.bearer === undefined && creds.sessionToken === undefined) return () => {};
       const { userId } = await this.principal(ctx);
-      const max = this.deps.services.config.A2A_MAX_STREAMS_PER_ACCOUNT;
-      const open = this.openStreams.get(userId) ?? 0;
-      if (open >= max) {
-        throw new AppError('RATE_LIMITED', `At most ${max} A2A streams (SendStreamingMessage, SubscribeToTask) per account are open at once.`, {
-          hint: 'Close a stream you no longer read, follow tasks with a push notification config, or poll with GetTask / ListTasks.',
+      const max = this.deps.services.config.EVENT_STREAMS_PER_ACCOUNT;
+      const release = this.streamSlots.take(`a2a:user:${userId}`, max);
+      if (!release) {
+        throw new AppError('RATE_LIMITED', `${max} A2A streams are already open for this account; close one first.`, {
+          hint: 'SendStreamingMessage and SubscribeToTask hold a stream each: close one you no longer read, or follow tasks with a push notification config or GetTask.',
           headers: { 'Retry-After': '5' },
         });
       }
-      this.openStreams.set(userId, open + 1);
-      let released = false;
-      return () => {
-        if (released) return;
-        released = true;
-        const left = (this.openStreams.get(userId) ?? 1) - 1;
-        if (left > 0) this.openStreams.set(userId, left);
-        else this.openStreams.delete(userId);
-      };
+      return release;
     });
   }
 

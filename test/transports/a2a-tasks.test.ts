@@ -127,7 +127,7 @@ describe.each(backends())('A2A tasks (orders) on $name', (backend) => {
 
   beforeAll(async () => {
     await receiver.start();
-    t = await startTestApp(backend, { listen: true, prices, config: { OUTBOUND_ALLOW_PRIVATE: 'true', A2A_MAX_STREAMS_PER_ACCOUNT: 2 } });
+    t = await startTestApp(backend, { listen: true, prices, config: { OUTBOUND_ALLOW_PRIVATE: 'true', EVENT_STREAMS_PER_ACCOUNT: 2 } });
     agent = await registerAgent(t, 'TaskAgent');
   });
   afterAll(async () => {
@@ -462,7 +462,7 @@ describe.each(backends())('A2A tasks (orders) on $name', (backend) => {
     expect(res.body.error).toMatchObject({ code: ERROR_TABLE.UNAUTHORIZED.rpc, data: { code: 'UNAUTHORIZED' } });
   });
 
-  test('when an account holds A2A_MAX_STREAMS_PER_ACCOUNT streams open, then another is refused with RATE_LIMITED (no order placed) until one closes', async () => {
+  test('when an account holds EVENT_STREAMS_PER_ACCOUNT A2A streams open, then another is refused with RATE_LIMITED (no order placed) until one closes', async () => {
     const a = await registerAgent(t, 'Streamer');
     const client = await v1(a.apiKey);
     const tasks = [];
@@ -487,7 +487,7 @@ describe.each(backends())('A2A tasks (orders) on $name', (backend) => {
     expect(refused.headers.get('retry-after')).toBe('5');
     const body = (await refused.json()) as { error: { code: number; message: string; data: { code: string } } };
     expect(body.error).toMatchObject({ code: ERROR_TABLE.RATE_LIMITED.rpc, data: { code: 'RATE_LIMITED' } });
-    expect(body.error.message).toMatch(/At most 2 A2A streams/);
+    expect(body.error.message).toMatch(/^2 A2A streams are already open for this account/);
     // A refused SendStreamingMessage places nothing.
     const count = async () => (await t.api.get('/api/orders').set('Authorization', `Bearer ${a.apiKey}`)).body.orders.length as number;
     const before = await count();
