@@ -94,7 +94,10 @@ const ConfigSchema = z
     AGENT_CARD_SIGNING_KID: z.string().min(1).max(200).optional(),
     /** Pushed events (GET /api/events, GET /api/markets/stream): a comment line this often keeps idle streams open. */
     EVENT_STREAM_HEARTBEAT_MS: positiveInt(15_000),
-    /** Event streams one account may hold open at once (per process); one more is refused with 429. */
+    /**
+     * Event streams one account may hold open at once (per process); one more is refused with 429. The same bound, counted
+     * apart, holds the account's A2A streams (SendStreamingMessage, SubscribeToTask).
+     */
     EVENT_STREAMS_PER_ACCOUNT: positiveInt(5),
     /** Price streams one IP address may hold open at once (per process). */
     PRICE_STREAMS_PER_IP: positiveInt(20),

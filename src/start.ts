@@ -71,8 +71,15 @@ export async function startService(
   // Fills started by live quotes finish before the database closes.
   services.stoppers.push(() => services.priceChanges.idle());
   // A2A push notifications: each order event of an account with push targets is POSTed to them (one process per event).
-  const taskPush = new TaskPushWorker({ store: services.taskPush, orders: services.orders, feed: services.eventFeed, config, log });
-  taskPush.start();
+  const taskPush = new TaskPushWorker({
+    store: services.taskPush,
+    orders: services.orders,
+    feed: services.eventFeed,
+    listen: (channel, onPayload, onResumed) => db.listen(channel, onPayload, onResumed),
+    config,
+    log,
+  });
+  await taskPush.start();
   services.stoppers.unshift(() => taskPush.stop());
   // A signing key that cannot be read stops the start, not the first request for the card.
   await cardSignerOf(config);

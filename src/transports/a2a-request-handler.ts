@@ -25,6 +25,7 @@ import { invoke, type InvokeDeps } from '../registry/invoke';
 import type { AnyMethod } from '../registry/method';
 import type { CallInfo, Principal } from '../registry/context';
 import type { OrderView } from '../domain/orders/order-service';
+import type { OrderState } from '../domain/orders/order-rules';
 import type { PushTarget } from '../domain/task-push/task-push-store';
 import { checkTargetUrl, OutboundRefused } from '../outbound/guarded-post';
 import { agentCardOf, extendedAgentCardOf } from '../documents/agent-card';
@@ -42,6 +43,7 @@ import {
   textPart,
   versionOf,
 } from '../a2a-tasks/task-view';
+import { StreamSlots } from '../registry/open-stream';
 import { isPlainObject, prepareCall } from './rpc-call';
 
 /** What the HTTP glue (./a2a.ts) puts in each call's ServerCallContext.state. */
@@ -67,6 +69,9 @@ export interface A2aHandlerDeps extends InvokeDeps {
  * they are recorded in the call's state and the glue answers them as every JSON-RPC call does.
  */
 export class ServiceA2aHandler implements A2ARequestHandler {
+  /** Streams open in this process, per account (each holds a connection and a feed subscription). */
+  private readonly streamSlots = new StreamSlots();
+
   constructor(private readonly deps: A2aHandlerDeps) {}
 
   /** The public card (the SDK's v0.3 handler reads its capabilities); at the configured address, which capabilities do not depend on. */
@@ -124,16 +129,49 @@ export class ServiceA2aHandler implements A2ARequestHandler {
   }
 
   async *sendMessageStream(params: SendMessageRequest, ctx: ServerCallContext): AsyncGenerator<StreamResponse, void, undefined> {
-    const first = await this.sendMessage(params, ctx);
-    if ('messageId' in first) {
-      yield { payload: { $case: 'message', value: first } };
-      return;
+    // The slot is taken before the message runs: a refused stream places no order.
+    const release = await this.openStream(ctx, false);
+    try {
+      const first = await this.sendMessage(params, ctx);
+      if ('messageId' in first) {
+        yield { payload: { $case: 'message', value: first } };
+        return;
+      }
+      yield* this.follow(ctx, first.id, true);
+    } finally {
+      release();
     }
-    yield* this.follow(ctx, first.id, true);
   }
 
   async *resubscribe(params: SubscribeToTaskRequest, ctx: ServerCallContext): AsyncGenerator<StreamResponse, void, undefined> {
-    yield* this.follow(ctx, params.id, false);
+    const release = await this.openStream(ctx, true);
+    try {
+      yield* this.follow(ctx, params.id, false);
+    } finally {
+      release();
+    }
+  }
+
+  /**
+   * Takes one of the caller's A2A stream slots (EVENT_STREAMS_PER_ACCOUNT in this process, counted apart from the event
+   * streams); all taken → RATE_LIMITED. A keyless SendStreamingMessage (a public skill, answered by one message) takes
+   * none. Returns the release.
+   */
+  private async openStream(ctx: ServerCallContext, needsKey: boolean): Promise<() => void> {
+    return this.guard(ctx, async () => {
+      const creds = callOf(ctx).credentials;
+      if (!needsKey && creds.bearer === undefined && creds.sessionToken === undefined) return () => {};
+      const { userId } = await this.principal(ctx);
+      const max = this.deps.services.config.EVENT_STREAMS_PER_ACCOUNT;
+      const release = this.streamSlots.take(`a2a:user:${userId}`, max);
+      if (!release) {
+        throw new AppError('RATE_LIMITED', `${max} A2A streams are already open for this account; close one first.`, {
+          hint: 'SendStreamingMessage and SubscribeToTask hold a stream each: close one you no longer read, or follow tasks with a push notification config or GetTask.',
+          headers: { 'Retry-After': '5' },
+        });
+      }
+      return release;
+    });
   }
 
   async getTask(params: GetTaskRequest, ctx: ServerCallContext): Promise<Task> {
@@ -145,15 +183,19 @@ export class ServiceA2aHandler implements A2ARequestHandler {
 
   async listTasks(params: ListTasksRequest, ctx: ServerCallContext): Promise<ListTasksResponse> {
     return this.guard(ctx, async () => {
-      const state = ORDER_STATE_OF_TASK_STATE[params.status];
-      if (params.status && !state) return { tasks: [], nextPageToken: '', pageSize: params.pageSize ?? 50, totalSize: 0 };
+      const states = ORDER_STATES_OF_TASK_STATE[params.status];
+      if (params.status && !states) return { tasks: [], nextPageToken: '', pageSize: params.pageSize ?? 50, totalSize: 0 };
       const pageSize = Math.min(Math.max(params.pageSize ?? 50, 1), 100);
-      const page = (await this.run(ctx, 'list_orders', {
-        limit: pageSize,
-        ...(state ? { state } : {}),
-        ...(params.pageToken ? { cursor: params.pageToken } : {}),
-      })) as { orders: OrderView[]; nextCursor: string | null };
+      // list_orders filters by one state and a task state spans several: its pipeline (key, rate limit), then the domain list.
       const principal = await this.principal(ctx);
+      const listOrders = this.deps.services.registry.get('list_orders');
+      if (!listOrders) throw new Error('registry method list_orders is missing');
+      await this.deps.services.limiter.consume(listOrders.limit, `user:${principal.userId}`, callOf(ctx).ip);
+      const page = await this.deps.services.orders.list(principal.userId, {
+        limit: pageSize,
+        ...(states ? { states } : {}),
+        ...(params.pageToken ? { cursor: params.pageToken } : {}),
+      });
       const contexts = await this.deps.services.taskPush.contextsOf(
         principal.userId,
         page.orders.map((o) => o.id),
@@ -168,7 +210,7 @@ export class ServiceA2aHandler implements A2ARequestHandler {
         tasks,
         nextPageToken: page.nextCursor ?? '',
         pageSize,
-        totalSize: await this.deps.services.taskPush.countTasks(principal.userId, state),
+        totalSize: await this.deps.services.taskPush.countTasks(principal.userId, states),
       };
     });
   }
@@ -387,11 +429,12 @@ export class ServiceA2aHandler implements A2ARequestHandler {
   }
 }
 
-const ORDER_STATE_OF_TASK_STATE: Record<number, string | undefined> = {
-  [TASK_STATE.WORKING]: 'open',
-  [TASK_STATE.COMPLETED]: 'filled',
-  [TASK_STATE.CANCELED]: 'cancelled',
-  [TASK_STATE.REJECTED]: 'rejected',
+/** The order states a task state stands for (as taskStateOf maps them). */
+const ORDER_STATES_OF_TASK_STATE: Record<number, readonly OrderState[] | undefined> = {
+  [TASK_STATE.WORKING]: ['open', 'partially_filled'],
+  [TASK_STATE.COMPLETED]: ['filled'],
+  [TASK_STATE.CANCELED]: ['cancelled', 'expired'],
+  [TASK_STATE.REJECTED]: ['rejected'],
 };
 
 const isA2aError = (err: unknown): boolean =>

@@ -8,6 +8,9 @@ import { backends, describeOnPostgres } from '../support/backends';
 import { registerAgent, startTestApp, type TestApp } from '../support/app';
 import { ControlledPrices, seedMarket, type SeededMarket } from '../support/markets';
 import { ERROR_TABLE } from '../../src/errors/app-error';
+import { TaskPushWorker } from '../../src/a2a-tasks/push-worker';
+import { TaskPushStore } from '../../src/domain/task-push/task-push-store';
+import type { Database } from '../../src/db/database';
 
 const withKey =
   (key?: string): typeof fetch =>
@@ -76,6 +79,45 @@ class Receiver {
   }
 }
 
+/**
+ * A push worker of its own on `t`'s feed and listening session, whose store counts the statements it runs (every
+ * query and transaction through the Database handle).
+ */
+async function countingWorker(t: TestApp): Promise<{ worker: TaskPushWorker; statements: { query: number; transaction: number } }> {
+  const statements = { query: 0, transaction: 0 };
+  const real = t.services.db;
+  const db = new Proxy(real, {
+    get(target, prop) {
+      if (prop === 'query' || prop === 'transaction') {
+        return (...args: unknown[]) => {
+          statements[prop] += 1;
+          return (target[prop] as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      }
+      const v = Reflect.get(target, prop, target) as unknown;
+      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+    },
+  }) as Database;
+  const worker = new TaskPushWorker({
+    store: new TaskPushStore(db),
+    orders: t.services.orders,
+    feed: t.services.eventFeed,
+    listen: (channel, onPayload, onResumed) => real.listen(channel, onPayload, onResumed),
+    config: t.config,
+    log: t.services.log,
+  });
+  await worker.start();
+  return { worker, statements };
+}
+
+async function until(what: string, ok: () => boolean, ms = 5000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!ok()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
 describe.each(backends())('A2A tasks (orders) on $name', (backend) => {
   let t: TestApp;
   const prices = new ControlledPrices();
@@ -85,7 +127,7 @@ describe.each(backends())('A2A tasks (orders) on $name', (backend) => {
 
   beforeAll(async () => {
     await receiver.start();
-    t = await startTestApp(backend, { listen: true, prices, config: { OUTBOUND_ALLOW_PRIVATE: 'true' } });
+    t = await startTestApp(backend, { listen: true, prices, config: { OUTBOUND_ALLOW_PRIVATE: 'true', EVENT_STREAMS_PER_ACCOUNT: 2 } });
     agent = await registerAgent(t, 'TaskAgent');
   });
   afterAll(async () => {
@@ -147,6 +189,42 @@ describe.each(backends())('A2A tasks (orders) on $name', (backend) => {
       });
       expect(listed.tasks.map((x) => x.id)).toContain(task.id);
       expect(listed.totalSize).toBeGreaterThanOrEqual(1);
+    });
+
+    test('when ListTasks filters by working and canceled, then a partially filled order is working and an expired one canceled', async () => {
+      const a = await registerAgent(t, 'Lister');
+      const client = await v1(a.apiKey);
+      // The published book holds 40 + 50 shares at or under 0.5: the buy takes them and rests the rest.
+      await quote(0.44, 0.45);
+      prices.book(
+        m.yes,
+        [[0.44, 100]],
+        [
+          [0.45, 40],
+          [0.48, 50],
+          [0.55, 1000],
+        ],
+      );
+      const partial = (await client.sendMessage(request([placeOrder(0.5, 100)]))) as Task;
+      expect(partial.status?.state).toBe(sdk.TaskState.TASK_STATE_WORKING);
+      expect(orderOf(partial).state).toBe('partially_filled');
+      const expiresAt = new Date(Date.now() + 60_000).toISOString();
+      const gtd = (await client.sendMessage(
+        request([dataPart({ skill: 'place_order', input: { tokenId: m.yes, side: 'BUY', limitPrice: 0.3, size: 10, timeInForce: 'GTD', expiresAt } })]),
+      )) as Task;
+      expect(orderOf(gtd).state).toBe('open');
+      await t.services.orders.expireDue(new Date(Date.now() + 120_000));
+      expect((await client.getTask({ tenant: '', id: gtd.id })).status?.state).toBe(sdk.TaskState.TASK_STATE_CANCELED);
+
+      const list = (status: number) =>
+        client.listTasks({ tenant: '', contextId: '', status, pageToken: '', statusTimestampAfter: undefined, includeArtifacts: false });
+      const working = await list(sdk.TaskState.TASK_STATE_WORKING);
+      expect(working.tasks.map((x) => x.id)).toEqual([partial.id]);
+      expect(working.totalSize).toBe(1);
+      const canceled = await list(sdk.TaskState.TASK_STATE_CANCELED);
+      expect(canceled.tasks.map((x) => x.id)).toEqual([gtd.id]);
+      expect(canceled.totalSize).toBe(1);
+      expect((await list(sdk.TaskState.TASK_STATE_COMPLETED)).tasks).toEqual([]);
     });
 
     test('when place_order fills at once, then the answer is a message with the order (no task), as every other skill', async () => {
@@ -384,6 +462,98 @@ describe.each(backends())('A2A tasks (orders) on $name', (backend) => {
     expect(res.body.error).toMatchObject({ code: ERROR_TABLE.UNAUTHORIZED.rpc, data: { code: 'UNAUTHORIZED' } });
   });
 
+  test('when an account holds EVENT_STREAMS_PER_ACCOUNT A2A streams open, then another is refused with RATE_LIMITED (no order placed) until one closes', async () => {
+    const a = await registerAgent(t, 'Streamer');
+    const client = await v1(a.apiKey);
+    const tasks = [];
+    for (let i = 0; i < 3; i++) tasks.push((await client.sendMessage(request([placeOrder()]))) as Task);
+    const subscribe = async (id: string, signal?: AbortSignal) =>
+      fetch(`${t.baseUrl}/api/a2a`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'a2a-version': '1.0', authorization: `Bearer ${a.apiKey}` },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SubscribeToTask', params: { id } }),
+        signal,
+      });
+    const held = [new AbortController(), new AbortController()];
+    for (const [i, c] of held.entries()) {
+      const res = await subscribe(tasks[i]!.id, c.signal);
+      expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+      const first = await res.body!.getReader().read(); // the task: the stream is open
+      expect(new TextDecoder().decode(first.value)).toContain(tasks[i]!.id);
+    }
+
+    const refused = await subscribe(tasks[2]!.id);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe('5');
+    const body = (await refused.json()) as { error: { code: number; message: string; data: { code: string } } };
+    expect(body.error).toMatchObject({ code: ERROR_TABLE.RATE_LIMITED.rpc, data: { code: 'RATE_LIMITED' } });
+    expect(body.error.message).toMatch(/^2 A2A streams are already open for this account/);
+    // A refused SendStreamingMessage places nothing.
+    const count = async () => (await t.api.get('/api/orders').set('Authorization', `Bearer ${a.apiKey}`)).body.orders.length as number;
+    const before = await count();
+    const err = await (async () => {
+      for await (const _ of client.sendMessageStream(request([placeOrder()]))) return null;
+      return null;
+    })().catch((e: Error) => e);
+    expect(err).toBeInstanceOf(Error);
+    expect(await count()).toBe(before);
+    // Another account is not held back.
+    const other = await registerAgent(t, 'OtherStreamer');
+    const mine = (await (await v1(other.apiKey)).sendMessage(request([placeOrder()]))) as Task;
+    const otherRes = await fetch(`${t.baseUrl}/api/a2a`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'a2a-version': '1.0', authorization: `Bearer ${other.apiKey}` },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SubscribeToTask', params: { id: mine.id } }),
+    });
+    expect(otherRes.status).toBe(200);
+    await otherRes.body!.cancel();
+
+    // A closed stream frees its slot.
+    held[0]!.abort();
+    const reopened = new AbortController();
+    let status = 0;
+    for (let i = 0; i < 40 && status !== 200; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      const res = await subscribe(tasks[2]!.id, reopened.signal);
+      status = res.status;
+      if (status !== 200) await res.body?.cancel();
+    }
+    expect(status).toBe(200);
+    reopened.abort();
+    held[1]!.abort();
+  });
+
+  test('when an account without push configs has events, then the push worker runs no statement for them; one with a config is claimed', async () => {
+    const { worker, statements } = await countingWorker(t);
+    try {
+      const quiet = await registerAgent(t, 'NoPush');
+      statements.query = statements.transaction = 0;
+      // Events of an account without targets: the placement and the cancellation append order events.
+      const placed = await t.api
+        .post('/api/orders')
+        .set('Authorization', `Bearer ${quiet.apiKey}`)
+        .send({ tokenId: m.yes, side: 'BUY', limitPrice: 0.5, size: 10 });
+      expect(placed.status).toBe(200);
+      await t.api.post(`/api/orders/${placed.body.order.id}/cancel`).set('Authorization', `Bearer ${quiet.apiKey}`).expect(200);
+      expect((await t.services.events.after(quiet.id, 0n, 100)).some((e) => e.type === 'order.cancelled')).toBe(true);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(statements).toEqual({ query: 0, transaction: 0 });
+
+      // An account that registers a target is announced, joins the set, and its events are claimed.
+      const pushy = await registerAgent(t, 'Push');
+      const client = await v1(pushy.apiKey);
+      const task = (await client.sendMessage(request([placeOrder()], '', { url: receiver.url, token: 'counted' }))) as Task;
+      await until('the announcement to be read', () => statements.query >= 1);
+      const claims = statements.transaction;
+      const before = receiver.got.length;
+      await t.api.post(`/api/orders/${task.id}/cancel`).set('Authorization', `Bearer ${pushy.apiKey}`).expect(200);
+      await until('a claim', () => statements.transaction > claims);
+      await receiver.next(before + 1);
+    } finally {
+      await worker.stop();
+    }
+  });
+
   test('when a streaming method is put in a batch, then that call is refused and the others answer', async () => {
     const res = await t.api
       .post('/api/a2a')
@@ -459,5 +629,43 @@ describeOnPostgres('A2A tasks across processes on $name', (backend) => {
     await receiver.next(1);
     await new Promise((r) => setTimeout(r, 1000));
     expect(receiver.got.filter((g) => (g.body.task as { id: string }).id === task.id)).toHaveLength(1);
+  });
+
+  test("when a push config is created on one process, then another process's worker, which skipped the account's events until then, claims them", async () => {
+    const { worker, statements } = await countingWorker(two);
+    try {
+      const m = await seedMarket(one.services.db);
+      prices.set(m.yes, 0.6, 0.62);
+      await one.services.db.query(
+        `UPDATE market_tokens SET bid_micro = 600000, ask_micro = 620000, price_micro = 610000, price_at = now() WHERE token_id = $1`,
+        [m.yes],
+      );
+      const other = await registerAgent(one, 'Announced');
+      const onOne = async () => {
+        const { ClientFactory, ClientFactoryOptions, JsonRpcTransportFactory } = sdkClient;
+        const options = ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
+          transports: [new JsonRpcTransportFactory({ fetchImpl: withKey(other.apiKey) })],
+        });
+        return new ClientFactory(options).createFromUrl(one.baseUrl);
+      };
+      const c = await onOne();
+      const place = () => c.sendMessage(request([dataPart({ skill: 'place_order', input: { tokenId: m.yes, side: 'BUY', limitPrice: 0.5, size: 10 } })]));
+      statements.query = statements.transaction = 0;
+      const task = (await place()) as Task; // its events reach process two's feed: no target yet, nothing run
+      await new Promise((r) => setTimeout(r, 300));
+      expect(statements).toEqual({ query: 0, transaction: 0 });
+
+      await c.createTaskPushNotificationConfig({ tenant: '', id: 'announced', taskId: task.id, url: receiver.url, token: 'tok-a', authentication: undefined });
+      // Process two heard the announcement over PostgreSQL (its own LISTEN session) and re-read the account.
+      await until('the announcement to reach process two', () => statements.query >= 1);
+      const claims = statements.transaction;
+      const before = receiver.got.length;
+      await one.api.post(`/api/orders/${task.id}/cancel`).set('Authorization', `Bearer ${other.apiKey}`).expect(200);
+      await until("process two's worker to claim the cancellation", () => statements.transaction > claims);
+      await receiver.next(before + 1);
+      expect(receiver.got[before]!.headers['x-a2a-notification-token']).toBe('tok-a');
+    } finally {
+      await worker.stop();
+    }
   });
 });

@@ -182,11 +182,16 @@ export class OrderService {
     return toView(row);
   }
 
-  async list(userId: string, q: { state?: OrderState; limit: number; cursor?: string }): Promise<{ orders: OrderView[]; nextCursor: string | null }> {
+  /** `states`: only orders in one of these (an A2A task state spans several order states: working = open or partially filled). */
+  async list(
+    userId: string,
+    q: { state?: OrderState; states?: readonly OrderState[]; limit: number; cursor?: string },
+  ): Promise<{ orders: OrderView[]; nextCursor: string | null }> {
     const params: unknown[] = [userId, q.limit + 1];
     const param = (v: unknown) => `$${params.push(v)}`;
     let where = 'user_id = $1';
     if (q.state !== undefined) where += ` AND state = ${param(q.state)}`;
+    if (q.states !== undefined) where += ` AND state = ANY(${param([...q.states])}::text[])`;
     if (q.cursor !== undefined) {
       const c = decodeCursor(
         q.cursor,

@@ -24,6 +24,9 @@ export interface PushBatch {
   more: boolean;
 }
 
+/** Announces (on commit) an account whose push targets changed (payload: its id): every worker re-reads who has targets. */
+export const PUSH_TARGETS_CHANNEL = 'a2a_push_targets';
+
 /** A task holds at most this many targets (a client registers one or two; more is a mistake or abuse). */
 export const MAX_TARGETS_PER_TASK = 10;
 const ORDER_EVENT = /^order\./;
@@ -80,9 +83,15 @@ export class TaskPushStore {
           hint: 'Delete one with DeleteTaskPushNotificationConfig first.',
         });
       }
-      await tx.query(`INSERT INTO a2a_push_cursors (user_id, last_seq) SELECT id, event_seq FROM users WHERE id = $1 ON CONFLICT (user_id) DO NOTHING`, [
-        userId,
-      ]);
+      // The cursor starts (again) at the account's latest event when it has no targets: workers skip such an account's
+      // events without claiming them, and they must not be pushed to the first target registered afterwards.
+      await tx.query(
+        `INSERT INTO a2a_push_cursors (user_id, last_seq) SELECT id, event_seq FROM users WHERE id = $1
+         ON CONFLICT (user_id) DO UPDATE SET last_seq = EXCLUDED.last_seq
+           WHERE NOT EXISTS (SELECT 1 FROM a2a_push_configs WHERE user_id = $1)`,
+        [userId],
+      );
+      await tx.query('SELECT pg_notify($1, $2)', [PUSH_TARGETS_CHANNEL, userId]);
       const rows = await tx.query<TargetRow>(
         `INSERT INTO a2a_push_configs (task_id, id, user_id, url, token, auth_scheme, auth_credentials, wire_version, created_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
@@ -102,21 +111,30 @@ export class TaskPushStore {
 
   /** True when the target existed. */
   async deleteTarget(userId: string, taskId: string, id: string): Promise<boolean> {
-    const rows = await this.db.query('DELETE FROM a2a_push_configs WHERE user_id = $1 AND task_id = $2 AND id = $3 RETURNING id', [userId, taskId, id]);
+    const rows = await this.db.query(
+      `WITH d AS (DELETE FROM a2a_push_configs WHERE user_id = $1 AND task_id = $2 AND id = $3 RETURNING id)
+       SELECT id, pg_notify($4, $1::text) FROM d`,
+      [userId, taskId, id, PUSH_TARGETS_CHANNEL],
+    );
     return rows.length > 0;
   }
 
-  /** Accounts that have a push cursor (registered a target once): the ones a catch-up re-reads. */
+  /** Accounts that have push targets: the only ones whose events a push worker claims. */
   async usersWithTargets(): Promise<string[]> {
-    return (await this.db.query<{ user_id: string }>('SELECT user_id FROM a2a_push_cursors')).map((r) => r.user_id);
+    return (await this.db.query<{ user_id: string }>('SELECT DISTINCT user_id FROM a2a_push_configs')).map((r) => r.user_id);
   }
 
-  /** How many orders the account has (in one state): ListTasks' totalSize. */
-  async countTasks(userId: string, state?: string): Promise<number> {
-    const rows = await this.db.query<{ n: number }>('SELECT count(*)::int AS n FROM orders WHERE user_id = $1 AND ($2::text IS NULL OR state = $2)', [
-      userId,
-      state ?? null,
-    ]);
+  /** Whether the account has push targets now. */
+  async hasTargets(userId: string): Promise<boolean> {
+    return (await this.db.query('SELECT 1 FROM a2a_push_configs WHERE user_id = $1 LIMIT 1', [userId])).length > 0;
+  }
+
+  /** How many orders the account has (in one of `states`): ListTasks' totalSize. */
+  async countTasks(userId: string, states?: readonly string[]): Promise<number> {
+    const rows = await this.db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM orders WHERE user_id = $1 AND ($2::text[] IS NULL OR state = ANY($2::text[]))',
+      [userId, states ? [...states] : null],
+    );
     return rows[0]?.n ?? 0;
   }
 
@@ -124,6 +142,7 @@ export class TaskPushStore {
   async forget(tx: Queryable, userId: string): Promise<void> {
     await tx.query('DELETE FROM a2a_push_configs WHERE user_id = $1', [userId]);
     await tx.query('DELETE FROM a2a_push_cursors WHERE user_id = $1', [userId]);
+    await tx.query('SELECT pg_notify($1, $2)', [PUSH_TARGETS_CHANNEL, userId]);
   }
 
   /**
