@@ -77,6 +77,28 @@ export function copyDepth(depth: Depth | undefined): Depth | undefined {
 }
 
 /**
+ * The book as it stands after `bidTaken` / `askTaken` shares were taken from it: take() always consumes a side from
+ * its best level on, so what any sequence of takes left is the side with that many shares removed from the top.
+ * A fresh copy, to be consumed by this transaction's takes.
+ */
+export function afterTaken(depth: Depth, bidTaken: Micro, askTaken: Micro): Depth {
+  const cut = (ls: BookLevel[], taken: Micro) => {
+    let left = taken;
+    return ls.map((l) => {
+      const off = left < l.sizeMicro ? left : l.sizeMicro;
+      left -= off;
+      return { priceMicro: l.priceMicro, sizeMicro: l.sizeMicro - off };
+    });
+  };
+  return { bids: cut(depth.bids, bidTaken), asks: cut(depth.asks, askTaken) };
+}
+
+/** Shares shown on one side of a book. */
+export function sharesShown(levels: BookLevel[]): Micro {
+  return levels.reduce((sum, l) => sum + l.sizeMicro, 0n);
+}
+
+/**
  * What becomes of a new order given what can fill now (`filled` of `size`, in the order's unit): the rest of a
  * GTC/GTD order rests; IOC cancels the rest (nothing filled: cancelled); FOK fills only whole, else is rejected.
  */
