@@ -80,7 +80,10 @@ const notFound = (id: string) => new AppError('NOT_FOUND', `Order ${id} not foun
  * (onPriceChanges: only the orders the new price crosses, through the index orders_open_by_price), expire
  * (expireDue), or are cancelled by their owner or by their market closing. Each state change appends its account
  * event (order.*, and 'balance' when a reservation moves available cash) in its own transaction.
- * Lock order: the order row, then the market (shared), then the account, then the position — as trades keep it.
+ * What orders take from a published book is recorded on its token under the token row's lock in the fill's own
+ * transaction (claimBook / recordTaken), so every process filling against one book takes no more than it showed.
+ * Lock order: the order row, then the market (shared), then the token's book record (when the venue publishes
+ * depth), then the account, then the position — as trades keep it.
  * Every state change of an order releases or consumes its reservation in the same transaction, guarded by the
  * order's open state, so a reservation leaves exactly once whichever of fill, cancel or expiry comes first.
  */
@@ -122,24 +125,38 @@ export class OrderService {
     if (token.status !== 'active') throw marketClosed(token.status);
 
     // IOC and FOK need a price now; a GTC/GTD order placed while no fresh price exists simply rests.
-    let taken: Take | null = null;
+    let quote: Quote | null = null;
     try {
       const live = await this.prices.live(input.tokenId);
-      taken = take(input.side, limit, size, { bidMicro: live.bidMicro, askMicro: live.askMicro, depth: copyDepth(live.depth) });
+      quote = {
+        bidMicro: live.bidMicro,
+        askMicro: live.askMicro,
+        asOf: live.asOf,
+        ...(live.depth ? { depth: copyDepth(live.depth), bookHash: bookHash(live.depth) } : {}),
+      };
     } catch (err) {
       if (!(err instanceof AppError && err.code === 'PRICE_UNAVAILABLE') || input.timeInForce === 'IOC' || input.timeInForce === 'FOK') throw err;
     }
-    if (taken && input.side === 'BUY' && buyFill(taken.sizeMicro, taken.priceMicro).quantityMicro <= 0n) {
-      if (taken.sizeMicro >= size) throw new AppError('VALIDATION_ERROR', 'size is too small to buy any share at the current price.');
-      taken = null; // the book shows too little to buy one micro-share: nothing fills now
-    }
-    const action = onPlacement(input.timeInForce, taken?.sizeMicro ?? 0n, size);
+    const decide = (q: Quote | null) => {
+      let taken = q ? take(input.side, limit, size, q) : null;
+      if (taken && input.side === 'BUY' && buyFill(taken.sizeMicro, taken.priceMicro).quantityMicro <= 0n) {
+        if (taken.sizeMicro >= size) throw new AppError('VALIDATION_ERROR', 'size is too small to buy any share at the current price.');
+        taken = null; // the book shows too little to buy one micro-share: nothing fills now
+      }
+      return { taken, action: onPlacement(input.timeInForce, taken?.sizeMicro ?? 0n, size) };
+    };
+    // Without depth this is the decision; with it, it is taken again in the transaction against what the book still
+    // shows once earlier fills (in any process) are counted (claimBook).
+    let { taken, action } = decide(quote && { ...quote, depth: copyDepth(quote.depth) });
 
     const id = randomUUID();
     let traded = false;
     const order = await this.db.transaction(async (tx) => {
       const market = await tx.query<{ status: string }>('SELECT status FROM markets WHERE id = $1 FOR SHARE', [token.market_id]);
       if (market[0]!.status !== 'active') throw marketClosed(market[0]!.status);
+      // The book record is locked after the market and before the account, as in the resting fills.
+      const claimed = quote?.depth ? await this.claimBook(tx, input.tokenId, quote) : null;
+      if (quote?.depth) ({ taken, action } = decide(claimed));
       await tx.query('SELECT 1 FROM users WHERE id = $1 FOR UPDATE', [userId]);
       const inserted = await tx.query<OrderRow>(
         `INSERT INTO orders (id, user_id, client_order_id, market_id, token_id, outcome, side, limit_price_micro, size_micro, time_in_force,
@@ -153,6 +170,7 @@ export class OrderService {
       await appendEvent(tx, userId, 'order.accepted', toView(inserted[0]), now);
       if (action === 'fill' || action === 'fill-rest' || action === 'fill-cancel') {
         await this.fillIn(tx, inserted[0], taken!, now, 0n);
+        if (claimed) await this.recordTaken(tx, input.tokenId, quote!, claimed);
         traded = true;
       }
       if (action === 'rest' || action === 'fill-rest') {
@@ -674,7 +692,9 @@ export class OrderService {
 /** A book's identity (its levels), to tell a new book from one already filled against, in any process. */
 function bookHash(d: Depth): string {
   const side = (ls: Depth['bids']) => ls.map((l) => `${l.priceMicro}:${l.sizeMicro}`).join(',');
-  return createHash('sha256').update(`${side(d.bids)}|${side(d.asks)}`).digest('base64url');
+  return createHash('sha256')
+    .update(`${side(d.bids)}|${side(d.asks)}`)
+    .digest('base64url');
 }
 
 const insufficientHint = { hint: 'Read get_balance (available = balance − reserved); cancel resting buy orders or use a smaller size.' };

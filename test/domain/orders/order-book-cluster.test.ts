@@ -76,23 +76,30 @@ describeOnPostgres('book consumption across processes on $name', (backend) => {
       const a = await registerAgent(i % 2 ? two : one);
       await (i % 2 ? two : one).services.orders.place(a.id, { tokenId: m.yes, side: 'BUY', limitPrice: 0.5, size: 2, timeInForce: 'GTC' }, new Date());
     }
-    book([[0.45, 100]], [
-      [0.5, 20],
-      [0.6, 1000],
-    ]);
+    book(
+      [[0.45, 100]],
+      [
+        [0.5, 20],
+        [0.6, 1000],
+      ],
+    );
     for (let round = 0; round < 4; round += 1) await bothSee(0.45, 0.5);
     expect(await filled()).toEqual({ shares: 20, cash: 10 });
     expect(await taken()).toBe(20_000_000n);
     // A new book: what it shows is there again, once.
-    book([[0.45, 100]], [
-      [0.5, 6],
-      [0.6, 1000],
-    ]);
+    book(
+      [[0.45, 100]],
+      [
+        [0.5, 6],
+        [0.6, 1000],
+      ],
+    );
     for (let round = 0; round < 3; round += 1) await bothSee(0.45, 0.5);
     expect(await filled()).toEqual({ shares: 26, cash: 13 });
-    const states = await one.services.db.query<{ state: string; n: number }>('SELECT state, count(*)::int AS n FROM orders WHERE token_id = $1 GROUP BY state ORDER BY state', [
-      m.yes,
-    ]);
+    const states = await one.services.db.query<{ state: string; n: number }>(
+      'SELECT state, count(*)::int AS n FROM orders WHERE token_id = $1 GROUP BY state ORDER BY state',
+      [m.yes],
+    );
     expect(states).toEqual([
       { state: 'filled', n: 6 },
       { state: 'open', n: 3 },
@@ -130,5 +137,28 @@ describeOnPostgres('book consumption across processes on $name', (backend) => {
     );
     expect(BigInt(sold[0]!.shares)).toBe(25_000_000n);
     expect(await taken('bid')).toBe(25_000_000n);
+  });
+
+  test('when new IOC buys in both processes take from the book a resting buy also takes from, then all together take what it showed', async () => {
+    const resting = await registerAgent(one);
+    await one.services.orders.place(resting.id, { tokenId: m.yes, side: 'BUY', limitPrice: 0.5, size: 3, timeInForce: 'GTC' }, new Date());
+    book(
+      [[0.45, 100]],
+      [
+        [0.5, 20],
+        [0.6, 1000],
+      ],
+    );
+    const takers = await Promise.all([0, 1, 2, 3, 4, 5].map((i) => registerAgent(i % 2 ? two : one)));
+    await Promise.all([
+      bothSee(0.45, 0.5),
+      ...takers.map((a, i) =>
+        (i % 2 ? two : one).services.orders.place(a.id, { tokenId: m.yes, side: 'BUY', limitPrice: 0.5, size: 2, timeInForce: 'IOC' }, new Date()),
+      ),
+    ]);
+    await bothSee(0.45, 0.5);
+    // $3 + 6 × $2 = $15 wanted; the book shows $10 at 0.50.
+    expect(await filled()).toEqual({ shares: 20, cash: 10 });
+    expect(await taken()).toBe(20_000_000n);
   });
 });
