@@ -18,6 +18,7 @@ import { AccountEvents1700000000018 } from './1700000000018-account-events';
 import { Webhooks1700000000019 } from './1700000000019-webhooks';
 import { A2aTasks1700000000020 } from './1700000000020-a2a-tasks';
 import { BookDepth1700000000021 } from './1700000000021-book-depth';
+import { BookConsumed1700000000024 } from './1700000000024-book-consumed';
 
 /** Every migration, in order. A new one is appended here (no glob: the same list runs from ts and dist). */
 export const MIGRATIONS = [
@@ -41,4 +42,5 @@ export const MIGRATIONS = [
   Webhooks1700000000019,
   A2aTasks1700000000020,
   BookDepth1700000000021,
+  BookConsumed1700000000024,
 ];

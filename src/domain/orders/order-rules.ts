@@ -27,7 +27,8 @@ export interface Take {
  * book, best level first) the order walks the levels at or better than its limit and takes no more than they
  * show; its price is the volume-weighted average of what it took, rounded against the trader (up for a buy, down
  * for a sell) — still never worse than the limit, since every level taken is within it. The levels taken are
- * consumed from `depth` (so orders filled from one price change share the book, oldest first). null: nothing fills.
+ * consumed from `depth`, always from the best level on (so orders filled from one book share it, oldest first, and
+ * what they left is the book less the shares taken per side). null: nothing fills.
  */
 export function take(side: OrderSide, limitMicro: Micro, remainingMicro: Micro, quote: { bidMicro: Micro; askMicro: Micro; depth?: Depth }): Take | null {
   const price = crossingPrice(side, limitMicro, quote);
@@ -45,13 +46,17 @@ export function take(side: OrderSide, limitMicro: Micro, remainingMicro: Micro, 
       // Dollars left to spend against this level's shares.
       const levelCash = (level.sizeMicro * level.priceMicro) / MICRO;
       const spend = left < levelCash ? left : levelCash;
-      if (spend <= 0n) continue;
-      const got = (spend * MICRO) / level.priceMicro;
-      if (got <= 0n) break;
-      cash += spend;
-      shares += got;
-      left -= spend;
-      level.sizeMicro -= got;
+      if (spend > 0n) {
+        const got = (spend * MICRO) / level.priceMicro;
+        if (got <= 0n) break;
+        cash += spend;
+        shares += got;
+        left -= spend;
+        level.sizeMicro -= got;
+      }
+      // Walking on past a level leaves on it shares worth under two micro-dollars, which no buy here can take
+      // whole: gone, so every take consumes a side from the top (afterTaken() rebuilds the book from that).
+      if (left > 0n) level.sizeMicro = 0n;
     } else {
       const sell = left < level.sizeMicro ? left : level.sizeMicro;
       cash += (sell * level.priceMicro) / MICRO;
@@ -74,6 +79,28 @@ export function copyDepth(depth: Depth | undefined): Depth | undefined {
   if (!depth) return undefined;
   const copy = (ls: BookLevel[]) => ls.map((l) => ({ priceMicro: l.priceMicro, sizeMicro: l.sizeMicro }));
   return { bids: copy(depth.bids), asks: copy(depth.asks) };
+}
+
+/**
+ * The book as it stands after `bidTaken` / `askTaken` shares were taken from it: take() always consumes a side from
+ * its best level on, so what any sequence of takes left is the side with that many shares removed from the top.
+ * A fresh copy, to be consumed by this transaction's takes.
+ */
+export function afterTaken(depth: Depth, bidTaken: Micro, askTaken: Micro): Depth {
+  const cut = (ls: BookLevel[], taken: Micro) => {
+    let left = taken;
+    return ls.map((l) => {
+      const off = left < l.sizeMicro ? left : l.sizeMicro;
+      left -= off;
+      return { priceMicro: l.priceMicro, sizeMicro: l.sizeMicro - off };
+    });
+  };
+  return { bids: cut(depth.bids, bidTaken), asks: cut(depth.asks, askTaken) };
+}
+
+/** Shares shown on one side of a book. */
+export function sharesShown(levels: BookLevel[]): Micro {
+  return levels.reduce((sum, l) => sum + l.sizeMicro, 0n);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { Database, Queryable } from '../../db/database';
 import { decodeCursor, encodeCursor, TIMESTAMP_TEXT } from '../../db/keyset-cursor';
 import { AppError } from '../../errors/app-error';
@@ -10,7 +10,7 @@ import type { Depth, PriceChange, PriceService } from '../trading/price-service'
 import type { TradeHooks } from '../trading/trade-hooks';
 import { BUY_STATEMENT } from '../trading/trade-sql';
 import type { TradingService } from '../trading/trading-service';
-import { copyDepth, onPlacement, take, type OrderSide, type OrderState, type Take, type TimeInForce } from './order-rules';
+import { afterTaken, copyDepth, onPlacement, sharesShown, take, type OrderSide, type OrderState, type Take, type TimeInForce } from './order-rules';
 
 export interface PlaceOrder {
   tokenId: string;
@@ -56,6 +56,8 @@ interface Quote {
   askMicro: Micro;
   asOf: Date;
   depth?: Depth;
+  /** With depth: which book it is (bookHash()), the key of what fills have taken from it (market_tokens.book_*). */
+  bookHash?: string;
 }
 
 /** Stores an idempotent call's response in the order's own transaction (invoke's Idempotency-Key handling). */
@@ -78,15 +80,16 @@ const notFound = (id: string) => new AppError('NOT_FOUND', `Order ${id} not foun
  * (onPriceChanges: only the orders the new price crosses, through the index orders_open_by_price), expire
  * (expireDue), or are cancelled by their owner or by their market closing. Each state change appends its account
  * event (order.*, and 'balance' when a reservation moves available cash) in its own transaction.
- * Lock order: the order row, then the market (shared), then the account, then the position — as trades keep it.
+ * What orders take from a published book is recorded on its token under the token row's lock in the fill's own
+ * transaction (claimBook / recordTaken), so every process filling against one book takes no more than it showed.
+ * Lock order: the order row, then the market (shared), then the token's book record (when the venue publishes
+ * depth), then the account, then the position — as trades keep it.
  * Every state change of an order releases or consumes its reservation in the same transaction, guarded by the
  * order's open state, so a reservation leaves exactly once whichever of fill, cancel or expiry comes first.
  */
 export class OrderService {
   /** Per token, the price changes being worked through (one at a time, so fills of one token keep time priority). */
   private readonly tokenQueues = new Map<string, Promise<unknown>>();
-  /** Per token, the last book resting orders filled against: the same book again fills nothing more (see README "Orders"). */
-  private readonly lastBook = new Map<string, string>();
 
   constructor(
     private readonly db: Database,
@@ -122,24 +125,38 @@ export class OrderService {
     if (token.status !== 'active') throw marketClosed(token.status);
 
     // IOC and FOK need a price now; a GTC/GTD order placed while no fresh price exists simply rests.
-    let taken: Take | null = null;
+    let quote: Quote | null = null;
     try {
       const live = await this.prices.live(input.tokenId);
-      taken = take(input.side, limit, size, { bidMicro: live.bidMicro, askMicro: live.askMicro, depth: copyDepth(live.depth) });
+      quote = {
+        bidMicro: live.bidMicro,
+        askMicro: live.askMicro,
+        asOf: live.asOf,
+        ...(live.depth ? { depth: copyDepth(live.depth), bookHash: bookHash(live.depth) } : {}),
+      };
     } catch (err) {
       if (!(err instanceof AppError && err.code === 'PRICE_UNAVAILABLE') || input.timeInForce === 'IOC' || input.timeInForce === 'FOK') throw err;
     }
-    if (taken && input.side === 'BUY' && buyFill(taken.sizeMicro, taken.priceMicro).quantityMicro <= 0n) {
-      if (taken.sizeMicro >= size) throw new AppError('VALIDATION_ERROR', 'size is too small to buy any share at the current price.');
-      taken = null; // the book shows too little to buy one micro-share: nothing fills now
-    }
-    const action = onPlacement(input.timeInForce, taken?.sizeMicro ?? 0n, size);
+    const decide = (q: Quote | null) => {
+      let taken = q ? take(input.side, limit, size, q) : null;
+      if (taken && input.side === 'BUY' && buyFill(taken.sizeMicro, taken.priceMicro).quantityMicro <= 0n) {
+        if (taken.sizeMicro >= size) throw new AppError('VALIDATION_ERROR', 'size is too small to buy any share at the current price.');
+        taken = null; // the book shows too little to buy one micro-share: nothing fills now
+      }
+      return { taken, action: onPlacement(input.timeInForce, taken?.sizeMicro ?? 0n, size) };
+    };
+    // Without depth this is the decision; with it, it is taken again in the transaction against what the book still
+    // shows once earlier fills (in any process) are counted (claimBook).
+    let { taken, action } = decide(quote && { ...quote, depth: copyDepth(quote.depth) });
 
     const id = randomUUID();
     let traded = false;
     const order = await this.db.transaction(async (tx) => {
       const market = await tx.query<{ status: string }>('SELECT status FROM markets WHERE id = $1 FOR SHARE', [token.market_id]);
       if (market[0]!.status !== 'active') throw marketClosed(market[0]!.status);
+      // The book record is locked after the market and before the account, as in the resting fills.
+      const claimed = quote?.depth ? await this.claimBook(tx, input.tokenId, quote) : null;
+      if (quote?.depth) ({ taken, action } = decide(claimed));
       await tx.query('SELECT 1 FROM users WHERE id = $1 FOR UPDATE', [userId]);
       const inserted = await tx.query<OrderRow>(
         `INSERT INTO orders (id, user_id, client_order_id, market_id, token_id, outcome, side, limit_price_micro, size_micro, time_in_force,
@@ -153,6 +170,7 @@ export class OrderService {
       await appendEvent(tx, userId, 'order.accepted', toView(inserted[0]), now);
       if (action === 'fill' || action === 'fill-rest' || action === 'fill-cancel') {
         await this.fillIn(tx, inserted[0], taken!, now, 0n);
+        if (claimed) await this.recordTaken(tx, input.tokenId, quote!, claimed);
         traded = true;
       }
       if (action === 'rest' || action === 'fill-rest') {
@@ -283,20 +301,13 @@ export class OrderService {
         if (!(err instanceof AppError)) throw err;
       }
     }
-    if (quote.depth) {
-      const key = bookKey(quote.depth);
-      if (this.lastBook.get(change.tokenId) === key) return 0;
-      if (this.lastBook.size > 50_000) this.lastBook.clear();
-      this.lastBook.set(change.tokenId, key);
-      await this.recordBook(change.tokenId, quote.depth, quote.asOf);
-      quote = { ...quote, depth: copyDepth(quote.depth) };
-    }
+    // What earlier fills took from this book (in any process) is read and added to under the token's row lock, in
+    // each fill transaction (claimBook), so the one-by-one fallback below sees exactly what committed.
+    if (quote.depth) quote = { ...quote, depth: copyDepth(quote.depth), bookHash: bookHash(quote.depth) };
     if (ids.length === 1) return (await this.fillResting(ids[0]!, now, quote)) ? 1 : 0;
     try {
       let filled = 0;
-      // The book is consumed by a copy, so the one-by-one fallback starts from the whole book again.
-      const book = { ...quote, depth: copyDepth(quote.depth) };
-      for (let i = 0; i < ids.length; i += FILL_BATCH) filled += await this.fillTogether(ids.slice(i, i + FILL_BATCH), now, book);
+      for (let i = 0; i < ids.length; i += FILL_BATCH) filled += await this.fillTogether(change.tokenId, ids.slice(i, i + FILL_BATCH), now, quote);
       return filled;
     } catch (err) {
       // One refusal in the batch (a market closing under it): each order on its own, so the others still fill.
@@ -317,10 +328,11 @@ export class OrderService {
    * The orders one price change crossed (`ids`, oldest first), filled in one transaction: what each takes is decided
    * in time priority (sharing the book's depth), then every fill's statements go out together. One commit for all,
    * so fills keep pace with the trades. Locks: the orders (by id), their markets (shared), then their owners'
-   * accounts in id order, before any account is written — the order-then-account order every order path keeps. Throws (changing
+   * accounts in id order, before any account is written — the order-then-account order every order path keeps. With
+   * depth, the token's book record is locked between the orders and the accounts (claimBook). Throws (changing
    * nothing) if any fill is refused; the caller then fills them one by one.
    */
-  private async fillTogether(ids: string[], now: Date, quote: Quote): Promise<number> {
+  private async fillTogether(tokenId: string, ids: string[], now: Date, given: Quote): Promise<number> {
     const n = await this.db.transaction(async (tx) => {
       const locked = tx.query<OrderRow & { market_status: string }>(
         `SELECT o.*, m.status AS market_status FROM orders o JOIN markets m ON m.id = o.market_id
@@ -328,6 +340,7 @@ export class OrderService {
         [ids],
         'orders_fill_lock',
       );
+      const claimed = given.depth ? this.claimBook(tx, tokenId, given) : Promise.resolve(given);
       // Sent right behind (one round trip): the owners' accounts, in id order, once the orders are held. An order's
       // owner never changes, so reading it here needs no lock; an account locked for an order that turns out not
       // to fill is only held until this transaction ends.
@@ -336,12 +349,14 @@ export class OrderService {
         [ids],
         'orders_fill_accounts',
       );
-      const [rowsDone, accountsDone] = await Promise.allSettled([locked, accounts]);
+      const [rowsDone, claimDone, accountsDone] = await Promise.allSettled([locked, claimed, accounts]);
       if (rowsDone.status === 'rejected') throw rowsDone.reason;
+      if (claimDone.status === 'rejected') throw claimDone.reason;
       if (accountsDone.status === 'rejected') throw accountsDone.reason;
       const rows = rowsDone.value;
       const byId = new Map(rows.map((r) => [r.id, r]));
-      if (quote.asOf.getTime() < this.freshSince(now).getTime()) return 0;
+      const quote = claimDone.value;
+      if (quote === null || quote.asOf.getTime() < this.freshSince(now).getTime()) return 0;
       const fills: Array<{ o: OrderRow; t: Take; release: Micro }> = [];
       for (const id of ids) {
         const o = byId.get(id);
@@ -354,6 +369,7 @@ export class OrderService {
         fills.push({ o, t, release: t.sizeMicro < held ? t.sizeMicro : held });
       }
       if (fills.length === 0) return 0;
+      await this.recordTaken(tx, tokenId, given, quote);
       // An account with two fills here takes them one after the other (each fill reads its position and event seq).
       const perUser = new Map<string, typeof fills>();
       for (const f of fills) perUser.set(f.o.user_id, [...(perUser.get(f.o.user_id) ?? []), f]);
@@ -370,13 +386,38 @@ export class OrderService {
     return n;
   }
 
-  /** The sizes at the best levels of the book the crossed orders are sized against (migration 21), newer only. */
-  private async recordBook(tokenId: string, depth: Depth, asOf: Date): Promise<void> {
-    await this.db.query(
-      `UPDATE market_tokens SET best_bid_size_micro = $2, best_ask_size_micro = $3, book_at = $4
-       WHERE token_id = $1 AND (book_at IS NULL OR book_at <= $4)`,
-      [tokenId, depth.bids[0]?.sizeMicro ?? 0n, depth.asks[0]?.sizeMicro ?? 0n, asOf],
-      'record_book_depth',
+  /**
+   * Locks the token's record of its book (migrations 21, 24) inside `tx` and returns `quote` with the book as it stands
+   * after what earlier fills took from it, or null when a newer, different book is recorded (this one is stale:
+   * nothing fills). The same book (same hash) keeps what was taken from it; a newer one replaces it, nothing taken.
+   * Taken with fills' row lock, so processes filling against one book take no more in total than it showed.
+   */
+  private async claimBook(tx: Queryable, tokenId: string, quote: Quote): Promise<Quote | null> {
+    const depth = quote.depth!;
+    const rows = await tx.query<{ bid_taken: bigint; ask_taken: bigint }>(
+      `UPDATE market_tokens SET
+         book_bid_taken_micro = CASE WHEN book_hash = $2 THEN book_bid_taken_micro ELSE 0 END,
+         book_ask_taken_micro = CASE WHEN book_hash = $2 THEN book_ask_taken_micro ELSE 0 END,
+         best_bid_size_micro = $3, best_ask_size_micro = $4,
+         book_at = CASE WHEN book_at IS NULL OR book_at < $5 THEN $5 ELSE book_at END,
+         book_hash = $2
+       WHERE token_id = $1 AND (book_hash = $2 OR book_at IS NULL OR book_at < $5)
+       RETURNING book_bid_taken_micro AS bid_taken, book_ask_taken_micro AS ask_taken`,
+      [tokenId, quote.bookHash ?? bookHash(depth), depth.bids[0]?.sizeMicro ?? 0n, depth.asks[0]?.sizeMicro ?? 0n, quote.asOf],
+      'claim_book',
+    );
+    const row = rows[0];
+    if (!row) return null;
+    return { ...quote, depth: afterTaken(depth, BigInt(row.bid_taken), BigInt(row.ask_taken)) };
+  }
+
+  /** Records what this transaction's takes left of the claimed book (`book`, consumed in place) as taken from `shown`. */
+  private async recordTaken(tx: Queryable, tokenId: string, shown: Quote, book: Quote): Promise<void> {
+    if (!shown.depth || !book.depth) return;
+    await tx.query(
+      'UPDATE market_tokens SET book_bid_taken_micro = $2, book_ask_taken_micro = $3 WHERE token_id = $1',
+      [tokenId, sharesShown(shown.depth.bids) - sharesShown(book.depth.bids), sharesShown(shown.depth.asks) - sharesShown(book.depth.asks)],
+      'record_book_taken',
     );
   }
 
@@ -429,12 +470,15 @@ export class OrderService {
       if (!o) return false; // cancelled, expired or filled first
       if (o.expires_at !== null && new Date(o.expires_at).getTime() <= now.getTime()) return false; // expiry takes it
       if (o.market_status !== 'active') return false;
-      const q: Quote | null =
+      const given: Quote | null =
         quote ?? (o.bid !== null && o.ask !== null && o.price_at !== null ? { bidMicro: o.bid, askMicro: o.ask, asOf: new Date(o.price_at) } : null);
-      if (q === null || q.asOf.getTime() < this.freshSince(now).getTime()) return false;
+      if (given === null || given.asOf.getTime() < this.freshSince(now).getTime()) return false;
+      const q = given.depth ? await this.claimBook(tx, o.token_id, given) : given;
+      if (q === null) return false;
       const t = take(o.side, o.limit_price_micro, o.size_micro - o.filled_size_micro, q);
       if (t === null) return false;
       if (o.side === 'BUY' && buyFill(t.sizeMicro, t.priceMicro).quantityMicro <= 0n) return false;
+      await this.recordTaken(tx, o.token_id, given, q);
       const held = o.side === 'BUY' ? o.reserved_cash_micro : o.reserved_shares_micro;
       await this.fillIn(tx, o, t, now, t.sizeMicro < held ? t.sizeMicro : held);
       return true;
@@ -650,10 +694,12 @@ export class OrderService {
   }
 }
 
-/** A book's identity, to tell a new book from one already filled against. */
-function bookKey(d: Depth): string {
+/** A book's identity (its levels), to tell a new book from one already filled against, in any process. */
+function bookHash(d: Depth): string {
   const side = (ls: Depth['bids']) => ls.map((l) => `${l.priceMicro}:${l.sizeMicro}`).join(',');
-  return `${side(d.bids)}|${side(d.asks)}`;
+  return createHash('sha256')
+    .update(`${side(d.bids)}|${side(d.asks)}`)
+    .digest('base64url');
 }
 
 const insufficientHint = { hint: 'Read get_balance (available = balance − reserved); cancel resting buy orders or use a smaller size.' };

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { crossingPrice, onPlacement, take } from '../../../src/domain/orders/order-rules';
+import { afterTaken, copyDepth, crossingPrice, onPlacement, sharesShown, take } from '../../../src/domain/orders/order-rules';
 
 const micro = fc.bigInt({ min: 1n, max: 1_000_000n });
 
@@ -92,6 +92,27 @@ describe('order rules', () => {
           expect(side === 'BUY' ? t.priceMicro <= limit : t.priceMicro >= limit).toBe(true);
         },
       ),
+    );
+  });
+
+  test('any run of takes leaves the book as afterTaken() rebuilds it from the shares taken per side (what the DB records)', () => {
+    const level = fc.record({ priceMicro: fc.bigInt({ min: 1n, max: 999_999n }), sizeMicro: fc.bigInt({ min: 1n, max: 50_000_000n }) });
+    const sideOf = (dir: 1n | -1n) =>
+      fc.array(level, { maxLength: 5 }).map((ls) => {
+        const byPrice = new Map(ls.map((l) => [l.priceMicro, l]));
+        return [...byPrice.values()].sort((a, b) => (a.priceMicro < b.priceMicro ? -Number(dir) : a.priceMicro > b.priceMicro ? Number(dir) : 0));
+      });
+    const order = fc.record({ side: fc.constantFrom('BUY' as const, 'SELL' as const), limit: micro, size: fc.bigInt({ min: 1n, max: 30_000_000n }) });
+    fc.assert(
+      fc.property(sideOf(-1n), sideOf(1n), fc.array(order, { maxLength: 8 }), (bids, asks, orders) => {
+        const shown = { bids, asks };
+        const book = copyDepth(shown)!;
+        for (const o of orders) {
+          take(o.side, o.limit, o.size, { bidMicro: book.bids[0]?.priceMicro ?? 0n, askMicro: book.asks[0]?.priceMicro ?? 0n, depth: book });
+          const rebuilt = afterTaken(shown, sharesShown(shown.bids) - sharesShown(book.bids), sharesShown(shown.asks) - sharesShown(book.asks));
+          expect(rebuilt).toEqual(book);
+        }
+      }),
     );
   });
 });
