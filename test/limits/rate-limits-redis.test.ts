@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createClient } from 'redis';
-import { backends, describeWithRedis } from '../support/backends';
+import { backends, describeOnPostgresWithRedis, describeWithRedis } from '../support/backends';
 import { request, startTestApp, type TestApp } from '../support/app';
 import { startService, type RunningService } from '../../src/start';
 import { createRateLimiter } from '../../src/limits/rate-limiter';
@@ -10,11 +10,13 @@ import { createLogger } from '../../src/logger';
 /**
  * With REDIS_URL the counters live in Redis, so gateway processes behind one load balancer enforce one
  * limit together. Two service instances here share nothing but the database and Redis (each has its own
- * Redis connection and its own stores), as two processes would. Needs TEST_REDIS_URL (skipped otherwise).
+ * Redis connection and its own stores), as two processes would. Needs TEST_REDIS_URL and TEST_DATABASE_URL (skipped
+ * otherwise): gateway processes share PostgreSQL; the embedded database belongs to one process (its lockfile refuses a
+ * second), and two services sharing one in this process hang since the A2A push worker listens there too (not explained).
  */
 const REDIS_URL = process.env.TEST_REDIS_URL;
 
-describeWithRedis('rate limits shared through Redis on $name', (backend) => {
+describeOnPostgresWithRedis('rate limits shared through Redis on $name', (backend) => {
   const prefix = `test-${randomBytes(6).toString('hex')}:`;
   const config = {
     REDIS_URL: REDIS_URL!,
