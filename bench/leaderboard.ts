@@ -16,6 +16,9 @@ import { startService } from '../src/start';
 import { TradingService } from '../src/domain/trading/trading-service';
 import { TradeHooks } from '../src/domain/trading/trade-hooks';
 import type { PriceService } from '../src/domain/trading/price-service';
+import { recordTradeEvents } from '../src/domain/events/trade-events';
+import { BoardFolder } from '../src/domain/track-record/board-folder';
+import type { Database } from '../src/db/database';
 
 /**
  * npm run bench:leaderboard — 100,000 accounts and 5,000,000 trades generated set-based in PostgreSQL, the
@@ -254,8 +257,13 @@ interface TradeFigures {
   mean: number;
 }
 
-/** Buys for SECONDS with `workers` workers, each one transaction: BUY_STATEMENT, then the track record when `track`. */
-async function tradeRun(pool: Pool, track: boolean, workers: number): Promise<TradeFigures> {
+/**
+ * Buys for SECONDS with `workers` workers, each one transaction: BUY_STATEMENT, then the track record when `track`,
+ * with the board folder folding the traders' pending figures as the service's does (its cost is the track record's).
+ */
+async function tradeRun(pool: Pool, track: boolean, workers: number, db: Database): Promise<TradeFigures> {
+  const folder = new BoardFolder(db);
+  if (track) folder.start();
   const lat: number[] = [];
   const until = Date.now() + SECONDS * 1000;
   let seed = track ? 7 : 3;
@@ -288,6 +296,7 @@ async function tradeRun(pool: Pool, track: boolean, workers: number): Promise<Tr
                 at: now,
               }
             : undefined,
+          (userId) => folder.mark(userId),
         );
         lat.push(Number(process.hrtime.bigint() - t0) / 1e6);
       }
@@ -296,6 +305,7 @@ async function tradeRun(pool: Pool, track: boolean, workers: number): Promise<Tr
     }
   };
   await Promise.all(Array.from({ length: workers }, worker));
+  await folder.stop();
   return {
     tps: round(lat.length / SECONDS),
     p50: round(percentile(lat, 0.5), 3),
@@ -319,7 +329,10 @@ async function httpTrades(url: string): Promise<Record<string, unknown>> {
   const logger = createLogger('silent');
   const tracked = await startService(config, logger, { prices: fixedPrices, background: false });
   const bare = await startService(config, logger, { prices: fixedPrices, background: false });
-  bare.services.trading = new TradingService(bare.services.db, fixedPrices, new TradeHooks());
+  // The bare service keeps every other trade listener (the account's event log): only the track record is left out.
+  const hooks = new TradeHooks();
+  recordTradeEvents(hooks);
+  bare.services.trading = new TradingService(bare.services.db, fixedPrices, hooks);
   const servers = [createAppServer(tracked.app), createAppServer(bare.app)];
   for (const srv of servers) await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
   const [withUrl, withoutUrl] = servers.map((srv) => `http://127.0.0.1:${(srv.address() as AddressInfo).port}`);
@@ -464,12 +477,13 @@ async function main(): Promise<void> {
         `pairs ${round((h.pairRatioSpread.min - 1) * 100, 1)} to ${round((h.pairRatioSpread.max - 1) * 100, 1)} %), ${round((h.ratioP50 - 1) * 100, 1)} % (p50)`,
     );
     let oneRatio = 0;
+    const folderDb = await openDatabase(testConfig({ DATABASE_URL: db.url, DB_POOL_SIZE: 2 }), createLogger('silent'));
     for (const workers of [1, TRADE_WORKERS]) {
       const without: TradeFigures[] = [];
       const withTrack: TradeFigures[] = [];
       for (let r = 0; r < RUNS; r += 1) {
-        without.push(await tradeRun(pool, false, workers));
-        withTrack.push(await tradeRun(pool, true, workers));
+        without.push(await tradeRun(pool, false, workers, folderDb));
+        withTrack.push(await tradeRun(pool, true, workers, folderDb));
       }
       const med = (xs: TradeFigures[]): TradeFigures => ({
         tps: median(xs.map((x) => x.tps)),
@@ -487,6 +501,7 @@ async function main(): Promise<void> {
           `maintenance adds ${round((f.ratioMean - 1) * 100, 1)} % (mean), ${round((f.ratioP50 - 1) * 100, 1)} % (p50)`,
       );
     }
+    await folderDb.close();
     figures.trade = trade;
 
     const worstOpenP99 = Math.max(...METRICS.map((m) => (boards[m] as { openP99: number }).openP99));

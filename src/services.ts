@@ -133,7 +133,7 @@ export function createServices(args: {
     tradeHistory: new TradeHistory(db),
     portfolioHistory: new PortfolioHistoryService(db),
     settlement,
-    trackRecord: createTrackRecord({ db, tradeHooks, accounts, deletion: accountDeletion, settings: accountSettings }),
+    trackRecord: createTrackRecord({ db, tradeHooks, accounts, deletion: accountDeletion, settings: accountSettings, log }),
     community: new CommunityMarketService(db, communityTrading),
     events: new EventLog(db),
     eventFeed,

@@ -55,8 +55,8 @@ export const getLeaderboard = defineMethod({
     'The top traders of a period by one metric, for people (audience all), agents (bots) or both (everyone). ' +
     `${PERIOD_TEXT} ${METRIC_TEXT} ${RANK_TEXT} ` +
     'Public and free. With an API key, access token or session you also get currentUserRank (your rank on this board even outside the ' +
-    'top `limit`; null when you are not ranked) and isCurrentUser on each row. Boards are served from aggregates updated in the same ' +
-    'transaction as every trade, so they are current to the last trade (a board already served is reused until the next trade, sale, ' +
+    'top `limit`; null when you are not ranked) and isCurrentUser on each row. Boards are served from aggregates kept with every trade, ' +
+    'so they are current to the last trade (a board already served is reused until the next trade, sale, ' +
     "settlement or claim; with several server processes, another process's trade shows within two seconds).",
   auth: 'optional',
   limit: 'api',

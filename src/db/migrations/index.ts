@@ -19,6 +19,7 @@ import { Webhooks1700000000019 } from './1700000000019-webhooks';
 import { A2aTasks1700000000020 } from './1700000000020-a2a-tasks';
 import { BookDepth1700000000021 } from './1700000000021-book-depth';
 import { BookConsumed1700000000024 } from './1700000000024-book-consumed';
+import { BoardFolding1700000000025 } from './1700000000025-board-folding';
 
 /** Every migration, in order. A new one is appended here (no glob: the same list runs from ts and dist). */
 export const MIGRATIONS = [
@@ -43,4 +44,5 @@ export const MIGRATIONS = [
   A2aTasks1700000000020,
   BookDepth1700000000021,
   BookConsumed1700000000024,
+  BoardFolding1700000000025,
 ];

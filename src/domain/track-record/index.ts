@@ -1,4 +1,5 @@
 import type { Database } from '../../db/database';
+import type { Logger } from '../../logger';
 import type { AccountService } from '../accounts/account-service';
 import type { AccountDeletion } from '../accounts/account-deletion';
 import type { AccountSettings } from '../accounts/account-settings';
@@ -10,6 +11,7 @@ import { rewardReferral } from './referrals';
 import { StatsService } from './stats-service';
 import { trackTrade } from './track-listener';
 import { leaveBoards, renameCard } from './account-changes';
+import { BoardFolder } from './board-folder';
 
 /** The track record: leaderboards, trader stats and reputation, XP and badges, daily challenges, notifications. */
 export interface TrackRecord {
@@ -17,6 +19,8 @@ export interface TrackRecord {
   stats: StatsService;
   challenges: ChallengeService;
   notifications: NotificationService;
+  /** Folds trades' pending figures into the boards; started and stopped with the service. */
+  folder: BoardFolder;
 }
 
 /** Builds the services and attaches the listeners that keep the aggregates in the trades' and registrations' own transactions. */
@@ -26,13 +30,16 @@ export function createTrackRecord(args: {
   accounts: AccountService;
   deletion: AccountDeletion;
   settings: AccountSettings;
+  log?: Logger;
 }): TrackRecord {
-  args.tradeHooks.on(trackTrade);
+  const folder = new BoardFolder(args.db, args.log);
+  args.tradeHooks.on((tx, e) => trackTrade(tx, e, (userId) => folder.mark(userId)));
   args.accounts.onRegister(rewardReferral);
   args.deletion.onDelete(leaveBoards);
   args.settings.onRename(renameCard);
   // Every committed write that moves a board (trades, sales, settlements, referral rewards, claims) starts the boards' cache over.
-  const leaderboard = new LeaderboardService(args.db);
+  // This process's pending trades are folded before any board or rank is read, so its own writes show at once.
+  const leaderboard = new LeaderboardService(args.db, { beforeRead: () => folder.flush() });
   const changed = () => leaderboard.invalidate();
   args.tradeHooks.onCommitted(changed);
   args.accounts.onRegistered(changed);
@@ -43,5 +50,6 @@ export function createTrackRecord(args: {
     stats: new StatsService(args.db),
     challenges: new ChallengeService(args.db, changed),
     notifications: new NotificationService(args.db),
+    folder,
   };
 }

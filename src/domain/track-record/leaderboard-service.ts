@@ -124,11 +124,16 @@ export class LeaderboardService {
   /** A caller's view of a board, kept while neither the board nor their rank changed (so its JSON is made once). */
   private readonly callerBoards = new Map<string, { board: Leaderboard; rank: number | null; view: Leaderboard }>();
 
+  private readonly beforeRead: () => Promise<void>;
+
+  /** `beforeRead` runs before each board or rank read (the board folder's flush: this process's trades show at once). */
   constructor(
     private readonly db: Queryable,
-    cacheMs = BOARD_CACHE_MS,
-    clock: () => number = () => performance.now(),
+    opts: { cacheMs?: number; clock?: () => number; beforeRead?: () => Promise<void> } = {},
   ) {
+    const cacheMs = opts.cacheMs ?? BOARD_CACHE_MS;
+    const clock = opts.clock ?? (() => performance.now());
+    this.beforeRead = opts.beforeRead ?? (async () => {});
     const watermark = new CommitWatermark(db, clock);
     // Each renewed in the background one read at a time, boards and ranks apart: however many callers' ranks
     // wait their turn, the shared boards never wait behind them.
@@ -183,6 +188,7 @@ export class LeaderboardService {
   }
 
   private async readRank(q: BoardQuery, userId: string, bucket: string): Promise<number | null> {
+    await this.beforeRead();
     const { sql, names, name } = this.query('rank', q);
     const values: Record<string, unknown> = { bucket, user: userId };
     // Prepared once per connection, as the boards are.
@@ -195,6 +201,7 @@ export class LeaderboardService {
   }
 
   private async readBoard(q: BoardQuery, bucket: string): Promise<Leaderboard> {
+    await this.beforeRead();
     const { sql, names, name } = this.query('board', q);
     const values: Record<string, unknown> = { bucket, limit: q.limit };
     const rows = await this.db.query<{ user_id: string; v: bigint | number; display_name: string; xp: number; badges: string[] }>(

@@ -100,7 +100,7 @@ export class StatsService {
     const userId = user.id;
     const [rows, badges, open] = await Promise.all([
       this.db.query<StatsRow>(
-        `SELECT a.a_trades, a.a_volume, r.a_pnl, r.a_closes, r.a_wins, r.a_settled, r.a_won,
+        `SELECT a.a_trades + a.pa_trades AS a_trades, a.a_volume + a.pa_volume AS a_volume, r.a_pnl, r.a_closes, r.a_wins, r.a_settled, r.a_won,
                 CASE WHEN r.w_bucket = $2::date THEN r.w_pnl END AS w_pnl, CASE WHEN r.m_bucket = $3::date THEN r.m_pnl END AS m_pnl
          FROM (SELECT $1::uuid AS user_id) k LEFT JOIN trader_activity a ON a.user_id = k.user_id LEFT JOIN trader_results r ON r.user_id = k.user_id`,
         [userId, weekStart(now), monthStart(now)],

@@ -9,16 +9,19 @@ import { BUY_ACTIVITY_PARAMS, BUY_ACTIVITY_STATEMENT, trackStatementFor, type Tr
 
 /**
  * The TradeHooks listener: runs inside every buy's, sale's and settlement's transaction. One statement
- * (track_event, or for a buy its activity update alone) maintains every aggregate; badges, level-ups and a completed challenge cost a statement each, only on
+ * (track_event, or for a buy its activity update alone) maintains every aggregate (a trade's trades and volume
+ * as pending amounts, which `pending` hands to the board folder); badges, level-ups and a completed challenge cost a statement each, only on
  * the trade that earns them (thresholds are crossed exactly once because the trader's rows are locked).
  */
-export async function trackTrade(tx: Queryable, e: TradeEvent): Promise<void> {
+export async function trackTrade(tx: Queryable, e: TradeEvent, pending: (userId: string) => void = () => {}): Promise<void> {
   const { sql, params, challenge } = trackStatementFor(e);
   // Prepared once per connection: they run in every trade. A buy updates its activity row directly; only
   // the first one (no row yet) goes through track_event(), which creates it.
   let r = e.side === 'BUY' ? (await tx.query<TrackRow>(BUY_ACTIVITY_STATEMENT, params.slice(0, BUY_ACTIVITY_PARAMS), 'track_buy'))[0] : undefined;
   r ??= (await tx.query<TrackRow>(sql, params, 'track_event'))[0];
   if (!r) return;
+  // The trade's figures wait on its row, which this transaction now holds, for the board folder.
+  if (e.side !== 'SETTLE') pending(e.userId);
 
   const badges: BadgeId[] = [];
   if (e.side !== 'SETTLE') {

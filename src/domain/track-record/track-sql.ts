@@ -1,4 +1,4 @@
-import { TRACK_EVENT_V2 } from '../../db/migrations/1700000000009-xp-on-track-record';
+import { TRACK_EVENT_V3 } from '../../db/migrations/1700000000025-board-folding';
 import { MICRO } from '../money/micro';
 import type { TradeEvent } from '../trading/trade-hooks';
 import { challengeAt, progressDelta, type DailyChallenge } from './challenges';
@@ -10,13 +10,14 @@ import { dayOf, monthStart, weekStart } from './periods';
  * transaction: a call of track_event() (installed by migration 1700000000006, where its rules are written
  * out; its XP now lives on the activity row alone, migration 1700000000009). A buy updates the trader's
  * activity row; a sale also its results row; a settlement its results and calibration rows, and its activity
- * row only when it earns XP.
+ * row only when it earns XP. The activity row's trades and volume go to their pending twins, which the
+ * trader's process folds into the ranked columns moments later (migration 1700000000025, board-folder.ts).
  */
 export const TRACK_EVENT_STATEMENT = `SELECT * FROM track_event($1::uuid, $2::date, $3::date, $4::date, $5::int, $6::bigint, $7::bigint, $8::text, $9::bigint,
   $10::int, $11::int, $12::int, $13::int, $14::boolean, $15::boolean, $16::bigint, $17::int, $18::int, $19::int, $20::int, $21::smallint, $22::bigint, $23::bigint)`;
 
 /** The definition of track_event() the latest migration installed: the buy's statement below is cut from it. */
-export const TRACK_EVENT_DEFINITION = TRACK_EVENT_V2;
+export const TRACK_EVENT_DEFINITION = TRACK_EVENT_V3;
 
 /**
  * A buy's track record as a plain statement: the function's own UPDATE of the trader's activity row, its
@@ -30,7 +31,7 @@ const BUY_ACTIVITY = ((): { sql: string; params: number } => {
   // The function's parameters, in order, with their types: $1 is the first.
   const signature = /FUNCTION track_event\(([^)]*)\)/.exec(TRACK_EVENT_DEFINITION);
   const update =
-    /UPDATE trader_activity s SET([\s\S]*?)WHERE s\.user_id = p_user\s+RETURNING s\.a_trades, s\.streak, s\.day_trades, s\.progress, s\.prev_progress, s\.xp_gain, s\.xp\s/.exec(
+    /UPDATE trader_activity s SET([\s\S]*?)WHERE s\.user_id = p_user\s+RETURNING s\.a_trades \+ s\.pa_trades, s\.streak, s\.day_trades, s\.progress, s\.prev_progress, s\.xp_gain, s\.xp\s/.exec(
       TRACK_EVENT_DEFINITION,
     );
   if (!signature || !update) throw new Error("track_event()'s activity update is not where the buy's statement expects it");
@@ -45,7 +46,7 @@ const BUY_ACTIVITY = ((): { sql: string; params: number } => {
     set = next;
   }
   const sql = `UPDATE trader_activity s SET${set}WHERE s.user_id = $1::uuid
-    RETURNING s.a_trades AS r_trades, s.streak AS r_streak, s.day_trades AS r_day_trades, s.progress AS r_progress,
+    RETURNING s.a_trades + s.pa_trades AS r_trades, s.streak AS r_streak, s.day_trades AS r_day_trades, s.progress AS r_progress,
       s.prev_progress AS r_prev_progress, s.xp_gain AS r_xp_gain, s.xp AS r_xp, NULL::integer AS r_settled, NULL::integer AS r_won, NULL::integer AS r_profitable_sells`;
   return { sql, params: used };
 })();

@@ -46,7 +46,15 @@ export class TradeHooks {
     for (const l of this.commitListeners) l();
   }
 
+  /**
+   * Starts every listener at once, in the order they were registered. Each sends its first statement as soon as it
+   * is called, so all of them go out together behind the trade's own (one round trip, not one per listener) and run
+   * in registration order; what a listener sends after an answer comes after every listener's first statement.
+   * Resolves, or throws the first failure, only once every listener has finished: none outlives the transaction.
+   */
   async afterTrade(tx: Queryable, event: TradeEvent): Promise<void> {
-    for (const l of this.listeners) await l(tx, event);
+    const done = await Promise.allSettled(this.listeners.map((l) => l(tx, event)));
+    const failed = done.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason;
   }
 }

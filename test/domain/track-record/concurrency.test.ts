@@ -56,6 +56,8 @@ describeOnPostgres('track record under concurrency on $name', (backend) => {
       ),
     );
     expect(results.every((r) => r.status === 200)).toBe(true);
+    // The boards' columns once this process's pending trades are folded (as before any board is read).
+    await t.services.trackRecord.folder.flush();
     const rows = await t.services.db.query(
       'SELECT w_trades, w_volume, m_trades, m_volume, a_trades, a_volume, day_trades FROM trader_activity WHERE user_id = $1',
       [a.id],

@@ -44,7 +44,7 @@ describe('LeaderboardService board cache', () => {
   beforeEach(() => {
     db = new HeldReads();
     clock = 0;
-    boards = new LeaderboardService(db, 1000, () => clock);
+    boards = new LeaderboardService(db, { cacheMs: 1000, clock: () => clock });
   });
 
   /** The first board, read and cached at clock 0. */
@@ -244,7 +244,7 @@ describe('LeaderboardService for signed-in callers', () => {
   beforeEach(() => {
     db = new Callers();
     clock = 0;
-    boards = new LeaderboardService(db, 1000, () => clock);
+    boards = new LeaderboardService(db, { cacheMs: 1000, clock: () => clock });
   });
 
   test('when several callers and anonymous visitors ask for a board, then it is read once and each caller gets their own rank on it', async () => {

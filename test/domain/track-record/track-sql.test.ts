@@ -13,7 +13,8 @@ import { dayOf, monthStart, weekStart } from '../../../src/domain/track-record/p
 
 const DAY = 86_400_000;
 const ROW = `w_bucket::text, w_trades, w_volume, m_bucket::text, m_trades, m_volume, a_trades, a_volume, streak, last_trade_day::text, day::text, day_trades,
-  progress, prev_progress, market_ids, trade_xp, win_xp, xp_gain, xp, yday::text, yday_progress`;
+  progress, prev_progress, market_ids, trade_xp, win_xp, xp_gain, xp, yday::text, yday_progress,
+  pw_bucket::text, pw_trades, pw_volume, pm_bucket::text, pm_trades, pm_volume, pa_trades, pa_volume`;
 
 describe.each(backends())("the buy's track statement on $name", (backend) => {
   let db: Database;

@@ -39,17 +39,17 @@ describe.each(backends())('a buy and its hooks on $name', (backend) => {
     expect(seen).toBe(1);
   });
 
-  test('when the service buys, then the buy and the track record are prepared statements of the connection', async () => {
+  test('when the service buys, then the buy, its events and its track record are prepared statements of the connection, sent together', async () => {
     const agent = await registerAgent(t);
     const m = await seedMarket(t.services.db);
     prices.set(m.yes, 0.5, 0.5);
     let prepared: string[] = [];
-    // After the track record's listener, in the same transaction (so on the same connection).
+    // Registered last: its statement goes out behind every listener's first one, in the same transaction (so on the same connection).
     t.services.tradeHooks.on(async (tx) => {
       prepared = (await tx.query<{ name: string }>('SELECT name FROM pg_prepared_statements ORDER BY name')).map((r) => r.name);
     });
     await t.services.trading.buy(agent.id, { marketId: m.id, marketSlug: m.slug, tokenId: m.yes, outcome: 'YES', amount: 10 }, new Date());
-    expect(prepared).toEqual(expect.arrayContaining(['buy', 'track_event']));
+    expect(prepared).toEqual(expect.arrayContaining(['buy', 'append_trade_events', 'track_buy']));
   });
 
   test('when a listener fails, then the buy fails with its error and nothing commits', async () => {
@@ -113,6 +113,22 @@ describeOnPostgres('a buy’s round trips on $name', (backend) => {
     const before = proxy.turns();
     await trading.buy(agent.id, order, new Date());
     // Awaiting each statement: BEGIN, the buy, the listener's UPDATE and COMMIT are four turns.
+    expect(proxy.turns() - before).toBe(2);
+  });
+
+  test('when a buy has two listeners (the event log and the track record), then both statements travel with the buy in one turn', async () => {
+    const agent = await registerAgent(t);
+    const m = await seedMarket(t.services.db);
+    prices.set(m.yes, 0.5, 0.5);
+    const hooks = new TradeHooks();
+    hooks.on(async (tx, e) => void (await tx.query('UPDATE users SET last_active_at = $2 WHERE id = $1', [e.userId, e.at])));
+    hooks.on(async (tx, e) => void (await tx.query('SELECT count(*) FROM trades WHERE user_id = $1', [e.userId])));
+    const trading = new TradingService(viaProxy, prices, hooks);
+    const order = { marketId: m.id, marketSlug: m.slug, tokenId: m.yes, outcome: 'YES' as const, amount: 1 };
+    await trading.buy(agent.id, order, new Date());
+    const before = proxy.turns();
+    await trading.buy(agent.id, order, new Date());
+    // One listener after the other would be a third turn.
     expect(proxy.turns() - before).toBe(2);
   });
 

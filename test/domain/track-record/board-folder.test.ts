@@ -1,0 +1,198 @@
+import { randomUUID } from 'node:crypto';
+import fc from 'fast-check';
+import { backends, describeOnPostgres } from '../../support/backends';
+import type { Database } from '../../../src/db/database';
+import { BoardFolder } from '../../../src/domain/track-record/board-folder';
+import { trackTrade } from '../../../src/domain/track-record/track-listener';
+import { monthStart, weekStart } from '../../../src/domain/track-record/periods';
+import type { TradeEvent } from '../../../src/domain/trading/trade-hooks';
+
+const DAY = 86_400_000;
+const BASE = Date.parse('2030-03-01T12:00:00Z');
+const RANKED = 'w_bucket::text, w_trades, w_volume, m_bucket::text, m_trades, m_volume, a_trades, a_volume';
+
+async function newTrader(db: Database): Promise<string> {
+  const id = randomUUID();
+  await db.query(`INSERT INTO users (id, email, password_hash, display_name, referral_code) VALUES ($1, $2, 'x', 'X', $3)`, [
+    id,
+    `${id}@example.com`,
+    id.slice(0, 12),
+  ]);
+  return id;
+}
+
+const buy = (userId: string, at: Date, cashMicro: bigint, side: 'BUY' | 'SELL' = 'BUY'): TradeEvent => ({
+  userId,
+  side,
+  marketId: 'm1',
+  tokenId: 'm1-yes',
+  quantityMicro: 2n * cashMicro,
+  cashMicro,
+  realizedPnlMicro: 0n,
+  at,
+});
+
+/** The ranked columns as if every event had been applied to them directly, in any order: the latest period's events. */
+function expected(events: TradeEvent[]) {
+  const week = events
+    .map((e) => weekStart(e.at))
+    .sort()
+    .at(-1)!;
+  const month = events
+    .map((e) => monthStart(e.at))
+    .sort()
+    .at(-1)!;
+  const inWeek = events.filter((e) => weekStart(e.at) === week);
+  const inMonth = events.filter((e) => monthStart(e.at) === month);
+  const sum = (es: TradeEvent[]) => es.reduce((s, e) => s + e.cashMicro, 0n);
+  return {
+    w_bucket: week,
+    w_trades: inWeek.length,
+    w_volume: sum(inWeek),
+    m_bucket: month,
+    m_trades: inMonth.length,
+    m_volume: sum(inMonth),
+    a_trades: events.length,
+    a_volume: sum(events),
+  };
+}
+
+describe.each(backends())('the board folder on $name', (backend) => {
+  let db: Database;
+  let drop: () => Promise<void>;
+
+  beforeAll(async () => {
+    ({ db, drop } = await backend.open());
+  });
+  afterAll(async () => drop());
+
+  test('when trades of any periods arrive in any order with folds between them, then the ranked columns end as if each had been applied to them, and the count with the pending twins is exact throughout', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(
+          fc.record({ day: fc.integer({ min: 0, max: 70 }), cash: fc.integer({ min: 1, max: 9_000_000 }), sell: fc.boolean(), foldAfter: fc.boolean() }),
+          { minLength: 1, maxLength: 25 },
+        ),
+        async (steps) => {
+          const user = await newTrader(db);
+          const folder = new BoardFolder(db);
+          const events: TradeEvent[] = [];
+          for (const s of steps) {
+            const e = buy(user, new Date(BASE + s.day * DAY), BigInt(s.cash), s.sell ? 'SELL' : 'BUY');
+            await db.transaction((tx) => trackTrade(tx, e, (id) => folder.mark(id)));
+            events.push(e);
+            const [row] = await db.query<{ n: number }>('SELECT a_trades + pa_trades AS n FROM trader_activity WHERE user_id = $1', [user]);
+            expect(row!.n).toBe(events.length);
+            if (s.foldAfter) await folder.flush();
+          }
+          await folder.flush();
+          const [row] = await db.query(`SELECT ${RANKED}, pa_trades, pw_bucket FROM trader_activity WHERE user_id = $1`, [user]);
+          expect(row).toEqual({ ...expected(events), pa_trades: 0, pw_bucket: null });
+        },
+      ),
+      { numRuns: backend.name === 'pglite' ? 25 : 40 },
+    );
+  });
+
+  test("when a buy updates a trader's activity row, then the update is heap-only: no index of the boards is written", async () => {
+    const user = await newTrader(db);
+    await db.transaction((tx) => trackTrade(tx, buy(user, new Date(BASE), 1_000_000n)));
+    const counts = await db.transaction(async (tx) => {
+      // The session's counts not yet reported, before and after the buy's statement.
+      const read = async () =>
+        (
+          await tx.query<{ updated: bigint; hot: bigint }>(
+            `SELECT pg_stat_get_xact_tuples_updated('trader_activity'::regclass) AS updated, pg_stat_get_xact_tuples_hot_updated('trader_activity'::regclass) AS hot`,
+          )
+        )[0]!;
+      const before = await read();
+      await trackTrade(tx, buy(user, new Date(BASE + DAY), 2_000_000n));
+      const after = await read();
+      return { updated: after.updated - before.updated, hot: after.hot - before.hot };
+    });
+    expect(counts).toEqual({ updated: 1n, hot: 1n });
+  });
+
+  test('when rows are left pending by a folder that never folds (a process that died), then sweep folds them', async () => {
+    const users = [await newTrader(db), await newTrader(db)];
+    const dead = new BoardFolder(db);
+    for (const u of users) {
+      await db.transaction((tx) => trackTrade(tx, buy(u, new Date(BASE), 1_000_000n), (id) => dead.mark(id)));
+      await db.transaction((tx) => trackTrade(tx, buy(u, new Date(BASE), 3_000_000n), (id) => dead.mark(id)));
+    }
+    expect(await new BoardFolder(db).sweep()).toBeGreaterThanOrEqual(2);
+    const rows = await db.query('SELECT a_trades, a_volume, pa_trades FROM trader_activity WHERE user_id = ANY($1::uuid[])', [users]);
+    expect(rows).toEqual([
+      { a_trades: 2, a_volume: 4_000_000n, pa_trades: 0 },
+      { a_trades: 2, a_volume: 4_000_000n, pa_trades: 0 },
+    ]);
+  });
+});
+
+describeOnPostgres('the board folder under concurrency on $name', (backend) => {
+  let db: Database;
+  let drop: () => Promise<void>;
+
+  beforeAll(async () => {
+    ({ db, drop } = await backend.open());
+  });
+  afterAll(async () => drop());
+
+  test('when a fold takes the mark of a trade still in its transaction, then it waits for the trade and folds what it committed', async () => {
+    const user = await newTrader(db);
+    const folder = new BoardFolder(db);
+    await db.transaction((tx) => trackTrade(tx, buy(user, new Date(BASE), 1_000_000n)));
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let marked!: () => void;
+    const isMarked = new Promise<void>((r) => (marked = r));
+    const trade = db.transaction(async (tx) => {
+      await trackTrade(tx, buy(user, new Date(BASE), 5_000_000n), (id) => {
+        folder.mark(id);
+        marked();
+      });
+      await held;
+    });
+    await isMarked;
+    let folded = false;
+    const flushed = folder.flush().then(() => (folded = true));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(folded).toBe(false);
+    release();
+    await trade;
+    await flushed;
+    expect(await db.query('SELECT a_trades, a_volume, pa_trades FROM trader_activity WHERE user_id = $1', [user])).toEqual([
+      { a_trades: 2, a_volume: 6_000_000n, pa_trades: 0 },
+    ]);
+  });
+
+  test('when eight connections trade for five traders while two folders fold and sweep, then every trade is counted once', async () => {
+    const users = await Promise.all(Array.from({ length: 5 }, () => newTrader(db)));
+    // Each trader's first trade creates their row (the service's buy holds the account's row, so two never race to).
+    for (const u of users) await db.transaction((tx) => trackTrade(tx, buy(u, new Date(BASE), 1_000_000n)));
+    const folders = [new BoardFolder(db), new BoardFolder(db)];
+    let trading = true;
+    const folding = (async () => {
+      while (trading) {
+        await Promise.all([folders[0]!.flush(), folders[1]!.flush(), folders[1]!.sweep()]);
+        await new Promise((r) => setTimeout(r, 5));
+      }
+    })();
+    await Promise.all(
+      Array.from({ length: 8 }, async (_, w) => {
+        for (let i = 0; i < 40; i += 1) {
+          const u = users[(w + i) % users.length]!;
+          await db.transaction((tx) => trackTrade(tx, buy(u, new Date(BASE + (i % 9) * DAY), 1_000_000n), (id) => folders[w % 2]!.mark(id)));
+        }
+      }),
+    );
+    trading = false;
+    await folding;
+    await Promise.all(folders.map((f) => f.flush()));
+    const rows = await db.query<{ a_trades: number; pa_trades: number }>('SELECT a_trades, pa_trades FROM trader_activity WHERE user_id = ANY($1::uuid[])', [
+      users,
+    ]);
+    expect(rows.reduce((s, r) => s + r.a_trades, 0)).toBe(5 + 8 * 40);
+    expect(rows.every((r) => r.pa_trades === 0)).toBe(true);
+  });
+});
