@@ -1,6 +1,5 @@
 import 'reflect-metadata';
 import type { AddressInfo } from 'node:net';
-import { randomUUID } from 'node:crypto';
 import { Client, Pool, type PoolClient } from 'pg';
 import { benchPool, createDatabase, load, median, round, startServiceProcess, type LoadFigures, type RequestSetup, pacedLoadInChild } from './support/harness';
 import { openDatabase, type Queryable } from '../src/db/database';
@@ -9,6 +8,7 @@ import { createLogger } from '../src/logger';
 import { createAppServer } from '../src/http/app-server';
 import { TRACK_RECORD_BACKFILL } from '../src/db/migrations/1700000000006-track-record';
 import { rawBuy } from './support/raw-buy';
+import { buyParams } from '../src/domain/trading/trade-sql';
 import { LeaderboardService, type Audience, type Metric } from '../src/domain/track-record/leaderboard-service';
 import type { Period } from '../src/domain/track-record/periods';
 import { hashSecret } from '../src/auth/api-keys';
@@ -283,7 +283,16 @@ async function tradeRun(pool: Pool, track: boolean, workers: number, db: Databas
         const t0 = process.hrtime.bigint();
         await rawBuy(
           client,
-          [user, `bench-${mk}`, token, '1000000', '2000000', '500000', side, now, randomUUID(), randomUUID()],
+          buyParams({
+            userId: user,
+            marketId: `bench-${mk}`,
+            tokenId: token,
+            amountMicro: 1_000_000n,
+            quantityMicro: 2_000_000n,
+            priceMicro: 500_000n,
+            outcome: side,
+            at: now,
+          }),
           track
             ? {
                 userId: user,

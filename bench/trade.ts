@@ -1,5 +1,4 @@
 import 'reflect-metadata';
-import { randomUUID } from 'node:crypto';
 import {
   benchPool,
   createDatabase,
@@ -15,6 +14,7 @@ import {
 import { buyFill } from '../src/domain/trading/fills';
 import { toMicro } from '../src/domain/money/micro';
 import { rawBuy } from './support/raw-buy';
+import { buyParams } from '../src/domain/trading/trade-sql';
 
 /**
  * npm run bench:trade — N agents trading concurrently over HTTP (REST, then JSON-RPC and MCP) against
@@ -133,18 +133,16 @@ async function main(): Promise<void> {
       try {
         await rawBuy(
           c,
-          [
-            agent.id,
-            o.marketId,
-            o.tokenId,
-            fill.costMicro.toString(),
-            fill.quantityMicro.toString(),
-            fill.priceMicro.toString(),
-            o.outcome,
-            now,
-            randomUUID(),
-            randomUUID(),
-          ],
+          buyParams({
+            userId: agent.id,
+            marketId: o.marketId,
+            tokenId: o.tokenId,
+            amountMicro: fill.costMicro,
+            quantityMicro: fill.quantityMicro,
+            priceMicro: fill.priceMicro,
+            outcome: o.outcome,
+            at: now,
+          }),
           {
             userId: agent.id,
             side: 'BUY',

@@ -8,7 +8,7 @@ import { appendBalanceEvent, appendEvent, type AccountEventType } from '../event
 import { buyFill } from '../trading/fills';
 import type { Depth, PriceChange, PriceService } from '../trading/price-service';
 import type { TradeHooks } from '../trading/trade-hooks';
-import { BUY_STATEMENT } from '../trading/trade-sql';
+import { BUY_STATEMENT, buyParams } from '../trading/trade-sql';
 import type { TradingService } from '../trading/trading-service';
 import { afterTaken, copyDepth, onPlacement, sharesShown, take, type OrderSide, type OrderState, type Take, type TimeInForce } from './order-rules';
 
@@ -593,18 +593,16 @@ export class OrderService {
       const fill = buyFill(t.sizeMicro, t.priceMicro);
       bought = tx.query<{ market_ok: boolean; balance_micro: bigint | null }>(
         BUY_STATEMENT,
-        [
-          o.user_id,
-          o.market_id,
-          o.token_id,
-          t.sizeMicro.toString(),
-          fill.quantityMicro.toString(),
-          fill.priceMicro.toString(),
-          o.outcome,
-          now,
-          randomUUID(),
-          randomUUID(),
-        ],
+        buyParams({
+          userId: o.user_id,
+          marketId: o.market_id,
+          tokenId: o.token_id,
+          amountMicro: t.sizeMicro,
+          quantityMicro: fill.quantityMicro,
+          priceMicro: fill.priceMicro,
+          outcome: o.outcome,
+          at: now,
+        }),
         'buy',
       );
       sent.push(bought);

@@ -1,3 +1,6 @@
+import { randomUUID } from 'node:crypto';
+import type { Micro } from '../money/micro';
+
 /**
  * A whole buy as one data-modifying statement: lock the market row (shared) and require it active,
  * debit the account only if its available cash (balance − what resting buy orders reserve) covers it, write the ledger entry, open or extend the
@@ -35,3 +38,33 @@ export const BUY_STATEMENT = `WITH market AS (
  )
  SELECT EXISTS (SELECT 1 FROM market) AS market_ok, (SELECT balance_micro FROM debit) AS balance_micro, (SELECT id FROM pos) AS position_id,
    EXISTS (SELECT 1 FROM held) AS refused_held`;
+
+/** One buy, by name: BUY_STATEMENT's parameters (the ids are fresh unless given). */
+export interface BuyRow {
+  userId: string;
+  marketId: string;
+  tokenId: string;
+  amountMicro: Micro;
+  quantityMicro: Micro;
+  priceMicro: Micro;
+  outcome: string;
+  at: Date;
+  tradeId?: string;
+  positionId?: string;
+}
+
+/** BUY_STATEMENT's parameters in their order, so no caller counts $n by hand. */
+export function buyParams(b: BuyRow): unknown[] {
+  return [
+    b.userId,
+    b.marketId,
+    b.tokenId,
+    b.amountMicro.toString(),
+    b.quantityMicro.toString(),
+    b.priceMicro.toString(),
+    b.outcome,
+    b.at,
+    b.tradeId ?? randomUUID(),
+    b.positionId ?? randomUUID(),
+  ];
+}

@@ -5,7 +5,7 @@ import type { PriceService } from './price-service';
 import { fromMicro, toMicro, MICRO, type Micro } from '../money/micro';
 import { avgPriceMicro, buyFill, sellFill } from './fills';
 import type { TradeEvent, TradeHooks } from './trade-hooks';
-import { BUY_STATEMENT } from './trade-sql';
+import { BUY_STATEMENT, buyParams } from './trade-sql';
 
 export interface BuyOrder {
   marketId: string;
@@ -117,21 +117,18 @@ export class TradingService {
       at: now,
     };
     const done = await this.db.transaction(async (tx) => {
-      const tradeId = randomUUID();
       const bought = tx.query<{ market_ok: boolean; balance_micro: bigint | null; position_id: string | null }>(
         BUY_STATEMENT,
-        [
+        buyParams({
           userId,
-          order.marketId,
-          order.tokenId,
-          amountMicro.toString(),
-          fill.quantityMicro.toString(),
-          fill.priceMicro.toString(),
-          order.outcome,
-          now,
-          tradeId,
-          randomUUID(),
-        ],
+          marketId: order.marketId,
+          tokenId: order.tokenId,
+          amountMicro,
+          quantityMicro: fill.quantityMicro,
+          priceMicro: fill.priceMicro,
+          outcome: order.outcome,
+          at: now,
+        }),
         'buy', // prepared once per connection
       );
       // A buy's event is known before its statement runs, so the hooks' statements are sent right behind it

@@ -8,8 +8,7 @@ import { createLogger } from '../../../src/logger';
 import { TradingService } from '../../../src/domain/trading/trading-service';
 import { TradeHooks, type TradeListener } from '../../../src/domain/trading/trade-hooks';
 import { AppError } from '../../../src/errors/app-error';
-import { BUY_STATEMENT } from '../../../src/domain/trading/trade-sql';
-import { randomUUID } from 'node:crypto';
+import { BUY_STATEMENT, buyParams } from '../../../src/domain/trading/trade-sql';
 
 /** A buy's hooks are sent behind its statement, before its answer: they must still see it, and roll back with it. */
 describe.each(backends())('a buy and its hooks on $name', (backend) => {
@@ -137,18 +136,19 @@ describeOnPostgres('a buy’s round trips on $name', (backend) => {
     const m = await seedMarket(t.services.db);
     const lockedElsewhere = await t.services.db
       .transaction(async (tx) => {
-        const [row] = await tx.query<{ position_id: string | null }>(BUY_STATEMENT, [
-          agent.id,
-          m.id,
-          m.yes,
-          '5000000000',
-          '10000000000',
-          '500000',
-          'YES',
-          new Date(),
-          randomUUID(),
-          randomUUID(),
-        ]);
+        const [row] = await tx.query<{ position_id: string | null }>(
+          BUY_STATEMENT,
+          buyParams({
+            userId: agent.id,
+            marketId: m.id,
+            tokenId: m.yes,
+            amountMicro: 5_000_000_000n,
+            quantityMicro: 10_000_000_000n,
+            priceMicro: 500_000n,
+            outcome: 'YES',
+            at: new Date(),
+          }),
+        );
         expect(row!.position_id).toBeNull();
         // Another connection cannot take the account row while this transaction is open.
         return t.services.db.query('SELECT 1 FROM users WHERE id = $1 FOR UPDATE NOWAIT', [agent.id]).then(
