@@ -54,16 +54,21 @@ if (!ACTIVITY_UPDATE_V2.test(TRACK_EVENT_V2)) throw new Error("track_event() v2'
 /** track_event() as of this migration: v2 with the activity row's trades and volume written to their pending twins. */
 export const TRACK_EVENT_V3 = TRACK_EVENT_V2.replace(ACTIVITY_UPDATE_V2, ACTIVITY_UPDATE_V3);
 
-/** The fold of every pending row, for going down (the service folds by trader: board-folder.ts). */
-const FOLD_ALL = `UPDATE trader_activity s SET
+/**
+ * The fold: the ranked columns take their pending twins under the ranked columns' own rule (a later period starts the
+ * period's figures over, an earlier one changes nothing, the same one adds), and the twins start over. The service
+ * folds by trader with it (src/domain/track-record/board-folder.ts); going down folds every row.
+ */
+export const FOLD_PENDING_SET = `
   w_trades = CASE WHEN s.pw_bucket < s.w_bucket THEN s.w_trades WHEN s.pw_bucket = s.w_bucket THEN s.w_trades + s.pw_trades ELSE s.pw_trades END,
   w_volume = CASE WHEN s.pw_bucket < s.w_bucket THEN s.w_volume WHEN s.pw_bucket = s.w_bucket THEN s.w_volume + s.pw_volume ELSE s.pw_volume END,
   w_bucket = greatest(s.w_bucket, s.pw_bucket),
   m_trades = CASE WHEN s.pm_bucket < s.m_bucket THEN s.m_trades WHEN s.pm_bucket = s.m_bucket THEN s.m_trades + s.pm_trades ELSE s.pm_trades END,
   m_volume = CASE WHEN s.pm_bucket < s.m_bucket THEN s.m_volume WHEN s.pm_bucket = s.m_bucket THEN s.m_volume + s.pm_volume ELSE s.pm_volume END,
   m_bucket = greatest(s.m_bucket, s.pm_bucket),
-  a_trades = s.a_trades + s.pa_trades, a_volume = s.a_volume + s.pa_volume
-WHERE s.pa_trades <> 0`;
+  a_trades = s.a_trades + s.pa_trades,
+  a_volume = s.a_volume + s.pa_volume,
+  pw_bucket = NULL, pw_trades = 0, pw_volume = 0, pm_bucket = NULL, pm_trades = 0, pm_volume = 0, pa_trades = 0, pa_volume = 0`;
 
 export class BoardFolding1700000000025 implements MigrationInterface {
   name = 'BoardFolding1700000000025';
@@ -82,7 +87,7 @@ export class BoardFolding1700000000025 implements MigrationInterface {
 
   async down(q: QueryRunner): Promise<void> {
     await q.query(TRACK_EVENT_V2);
-    await q.query(FOLD_ALL);
+    await q.query(`UPDATE trader_activity s SET ${FOLD_PENDING_SET} WHERE s.pa_trades <> 0`);
     await q.query('ALTER TABLE trader_activity RESET (fillfactor)');
     await q.query(`ALTER TABLE trader_activity
       DROP COLUMN pw_bucket, DROP COLUMN pw_trades, DROP COLUMN pw_volume, DROP COLUMN pm_bucket, DROP COLUMN pm_trades, DROP COLUMN pm_volume,

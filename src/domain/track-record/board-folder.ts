@@ -1,5 +1,6 @@
 import type { Database } from '../../db/database';
 import type { Logger } from '../../logger';
+import { FOLD_PENDING_SET } from '../../db/migrations/1700000000025-board-folding';
 
 /** How often a process folds its traders' pending trades and volume into the ranked columns. */
 export const FOLD_INTERVAL_MS = 250;
@@ -12,20 +13,8 @@ const FOLD_BATCH = 1000;
 const LOCK = `SELECT user_id FROM trader_activity WHERE user_id = ANY($1::uuid[]) ORDER BY user_id FOR UPDATE`;
 const LOCK_PENDING = `SELECT user_id FROM trader_activity WHERE pa_trades <> 0 ORDER BY user_id LIMIT ${FOLD_BATCH} FOR UPDATE`;
 
-/**
- * The ranked columns take their pending twins under the ranked columns' own rule (migration 1700000000025): a
- * later period starts the period's figures over, an earlier one changes nothing, the same one adds.
- */
-const FOLD = `UPDATE trader_activity s SET
-  w_trades = CASE WHEN s.pw_bucket < s.w_bucket THEN s.w_trades WHEN s.pw_bucket = s.w_bucket THEN s.w_trades + s.pw_trades ELSE s.pw_trades END,
-  w_volume = CASE WHEN s.pw_bucket < s.w_bucket THEN s.w_volume WHEN s.pw_bucket = s.w_bucket THEN s.w_volume + s.pw_volume ELSE s.pw_volume END,
-  w_bucket = greatest(s.w_bucket, s.pw_bucket),
-  m_trades = CASE WHEN s.pm_bucket < s.m_bucket THEN s.m_trades WHEN s.pm_bucket = s.m_bucket THEN s.m_trades + s.pm_trades ELSE s.pm_trades END,
-  m_volume = CASE WHEN s.pm_bucket < s.m_bucket THEN s.m_volume WHEN s.pm_bucket = s.m_bucket THEN s.m_volume + s.pm_volume ELSE s.pm_volume END,
-  m_bucket = greatest(s.m_bucket, s.pm_bucket),
-  a_trades = s.a_trades + s.pa_trades,
-  a_volume = s.a_volume + s.pa_volume,
-  pw_bucket = NULL, pw_trades = 0, pw_volume = 0, pm_bucket = NULL, pm_trades = 0, pm_volume = 0, pa_trades = 0, pa_volume = 0
+/** The fold of the given traders' rows (migration 1700000000025's rule). */
+const FOLD = `UPDATE trader_activity s SET ${FOLD_PENDING_SET}
 WHERE s.user_id = ANY($1::uuid[]) AND s.pa_trades <> 0`;
 
 /**
