@@ -1,19 +1,10 @@
 import { backends } from '../support/backends';
 import { registerAgent, startTestApp, type TestApp } from '../support/app';
-import { ControlledPrices, resolveMarket, seedMarket, type SeededMarket } from '../support/markets';
+import { ControlledPrices, moveQuote, resolveMarket, seedMarket, type SeededMarket } from '../support/markets';
 import { mcpCall, rpcCall } from '../support/rpc';
 import { auditLedger } from '../../src/domain/audit/ledger-audit';
-import type { Queryable } from '../../src/db/database';
 
 const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
-
-/** A price change as the market sync lands it: the mirrored book of one token. */
-async function setBook(db: Queryable, tokenId: string, bid: number, ask: number): Promise<void> {
-  await db.query(
-    `UPDATE market_tokens SET bid_micro = $2::bigint, ask_micro = $3::bigint, price_micro = ($2::bigint + $3::bigint) / 2, price_at = now() WHERE token_id = $1`,
-    [tokenId, Math.round(bid * 1e6), Math.round(ask * 1e6)],
-  );
-}
 
 describe.each(backends())('orders on $name', (backend) => {
   let t: TestApp;
@@ -34,11 +25,7 @@ describe.each(backends())('orders on $name', (backend) => {
     await quote(m.no, 0.37, 0.4);
   });
 
-  /** Live and mirrored prices move together, as after a sync. */
-  async function quote(token: string, bid: number, ask: number) {
-    prices.set(token, bid, ask);
-    await setBook(t.services.db, token, bid, ask);
-  }
+  const quote = (token: string, bid: number, ask: number) => moveQuote(t.services.db, prices, token, bid, ask);
   const sync = (at = new Date()) => t.services.orders.afterSync(at);
   const place = (key: string, body: Record<string, unknown>) =>
     t.api

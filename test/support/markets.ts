@@ -108,3 +108,15 @@ export async function addMirrorMarkets(db: Queryable, rows: MirrorMarket[], now:
     [rows.map((r) => r.id), new Date(now).toISOString()],
   );
 }
+
+/**
+ * A price change as the market sync lands it: the live quote and the mirrored book of one token move together
+ * (resting orders are checked against the mirrored row). `at` is the mirrored price's time (default now).
+ */
+export async function moveQuote(db: Queryable, prices: ControlledPrices, tokenId: string, bid: number, ask: number, at: Date = new Date()): Promise<void> {
+  prices.set(tokenId, bid, ask);
+  await db.query(
+    `UPDATE market_tokens SET bid_micro = $2::bigint, ask_micro = $3::bigint, price_micro = ($2::bigint + $3::bigint) / 2, price_at = $4 WHERE token_id = $1`,
+    [tokenId, Math.round(bid * 1e6), Math.round(ask * 1e6), at],
+  );
+}

@@ -6,7 +6,7 @@ import { LegacyJsonRpcTransport } from '@a2a-js/sdk/compat/v0_3/client';
 import type { Message, Part, SendMessageRequest, StreamResponse, Task } from '@a2a-js/sdk';
 import { backends, describeOnPostgres } from '../support/backends';
 import { registerAgent, startTestApp, type TestApp } from '../support/app';
-import { ControlledPrices, seedMarket, type SeededMarket } from '../support/markets';
+import { ControlledPrices, moveQuote, seedMarket, type SeededMarket } from '../support/markets';
 import { ERROR_TABLE } from '../../src/errors/app-error';
 import { TaskPushWorker } from '../../src/a2a-tasks/push-worker';
 import { TaskPushStore } from '../../src/domain/task-push/task-push-store';
@@ -139,13 +139,7 @@ describe.each(backends())('A2A tasks (orders) on $name', (backend) => {
     await quote(0.6, 0.62);
   });
 
-  async function quote(bid: number, ask: number) {
-    prices.set(m.yes, bid, ask);
-    await t.services.db.query(
-      `UPDATE market_tokens SET bid_micro = $2::bigint, ask_micro = $3::bigint, price_micro = ($2::bigint + $3::bigint) / 2, price_at = now() WHERE token_id = $1`,
-      [m.yes, Math.round(bid * 1e6), Math.round(ask * 1e6)],
-    );
-  }
+  const quote = (bid: number, ask: number) => moveQuote(t.services.db, prices, m.yes, bid, ask);
   /** The price falls through the limit and the resting order fills, as after a market sync. */
   async function fill(id: string) {
     await quote(0.45, 0.48);

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { backends } from '../../support/backends';
 import { registerAgent, startTestApp, type TestApp } from '../../support/app';
-import { ControlledPrices, resolveMarket, seedMarket, type SeededMarket } from '../../support/markets';
+import { ControlledPrices, moveQuote, resolveMarket, seedMarket, type SeededMarket } from '../../support/markets';
 import { auditLedger } from '../../../src/domain/audit/ledger-audit';
 import { AppError } from '../../../src/errors/app-error';
 import { toMicro } from '../../../src/domain/money/micro';
@@ -55,13 +55,7 @@ describe.each(backends())('order invariants on $name', (backend) => {
   });
   afterAll(async () => t.close());
 
-  async function quote(tokenId: string, bid: number, ask: number, at: number) {
-    prices.set(tokenId, bid, ask);
-    await t.services.db.query(
-      `UPDATE market_tokens SET bid_micro = $2::bigint, ask_micro = $3::bigint, price_micro = ($2::bigint + $3::bigint) / 2, price_at = $4 WHERE token_id = $1`,
-      [tokenId, toMicro(bid), toMicro(ask), new Date(at)],
-    );
-  }
+  const quote = (tokenId: string, bid: number, ask: number, at: number) => moveQuote(t.services.db, prices, tokenId, bid, ask, new Date(at));
 
   test('any sequence of place, cancel, price change, trade, expiry and resolution keeps available >= 0, each reservation released once, the audit green', async () => {
     await fc.assert(
