@@ -38,8 +38,10 @@ export function createTrackRecord(args: {
   args.deletion.onDelete(leaveBoards);
   args.settings.onRename(renameCard);
   // Every committed write that moves a board (trades, sales, settlements, referral rewards, claims) starts the boards' cache over.
-  // This process's pending trades are folded before any board or rank is read, so its own writes show at once.
-  const leaderboard = new LeaderboardService(args.db, { beforeRead: () => folder.flush() });
+  // This process's pending trades are folded before any board or rank is read, so its own writes show at once. A fold
+  // that fails does not fail the read: the board is read without it, and the folder's timer retries it.
+  const beforeRead = () => folder.flush().catch((err: unknown) => args.log?.warn('board fold before a read failed; read without it', { error: String(err) }));
+  const leaderboard = new LeaderboardService(args.db, { beforeRead });
   const changed = () => leaderboard.invalidate();
   args.tradeHooks.onCommitted(changed);
   args.accounts.onRegistered(changed);
