@@ -6,12 +6,23 @@ import { FOLD_PENDING_SET } from '../../db/migrations/1700000000025-board-foldin
 export const FOLD_INTERVAL_MS = 250;
 /** How often a process also folds every pending row, whoever left it (a process that died before folding). */
 export const SWEEP_INTERVAL_MS = 30_000;
-/** Traders folded per statement: bounds one fold's locks and time. */
-const FOLD_BATCH = 1000;
+/**
+ * Traders folded per transaction. A trade of a trader being folded waits for the fold's commit, so a fold holds
+ * few rows, briefly: each of its updates writes every index of the row.
+ */
+const FOLD_BATCH = 32;
 
-/** Locks the rows, in user_id order (every folder locks in this order, and every trade locks a single row, so no folder waits in a cycle). */
-const LOCK = `SELECT user_id FROM trader_activity WHERE user_id = ANY($1::uuid[]) ORDER BY user_id FOR UPDATE`;
-const LOCK_PENDING = `SELECT user_id FROM trader_activity WHERE pa_trades <> 0 ORDER BY user_id LIMIT ${FOLD_BATCH} FOR UPDATE`;
+/**
+ * Locks the rows no one else holds, in user_id order. A row a trade holds is skipped, not waited for: that trade
+ * has not committed, and its trader stays marked for the next fold.
+ */
+const LOCK = `SELECT user_id FROM trader_activity WHERE user_id = ANY($1::uuid[]) ORDER BY user_id FOR UPDATE SKIP LOCKED`;
+const LOCK_PENDING = `SELECT user_id FROM trader_activity WHERE pa_trades <> 0 ORDER BY user_id LIMIT ${FOLD_BATCH} FOR UPDATE SKIP LOCKED`;
+/**
+ * A fold need not wait for the disk: lost in a crash, it is lost whole, and the amounts it moved are pending
+ * again, to be folded by the next one.
+ */
+const NO_FLUSH_WAIT = `SET LOCAL synchronous_commit = off`;
 
 /** The fold of the given traders' rows (migration 1700000000025's rule). */
 const FOLD = `UPDATE trader_activity s SET ${FOLD_PENDING_SET}
@@ -20,10 +31,11 @@ WHERE s.user_id = ANY($1::uuid[]) AND s.pa_trades <> 0`;
 /**
  * Folds the trades and volume that trades leave pending on their traders' activity rows into the columns the
  * boards rank (migration 1700000000025 says why a trade no longer writes those itself). A trade marks its trader
- * once its activity row is locked (`mark`), so the fold that takes the mark waits for the trade to end and
- * then sees what it left: nothing pending is ever forgotten by the process that left it. That process folds
- * within FOLD_INTERVAL_MS, and before any board of its own is read (`flush`), so its own trades show at once;
- * the rows of a process that died before folding are folded by the others' sweep.
+ * once its activity row is locked (`mark`), so a fold that takes the mark either finds the row free, the trade
+ * over, and folds what it committed, or finds it held and keeps the mark: nothing pending is ever forgotten by
+ * the process that left it. That process folds within FOLD_INTERVAL_MS, and before any board of its own is read
+ * (`flush`), so its own committed trades show at once; the rows of a process that died before folding are
+ * folded by the others' sweep.
  */
 export class BoardFolder {
   private marked = new Set<string>();
@@ -42,7 +54,7 @@ export class BoardFolder {
     this.marked.add(userId);
   }
 
-  /** Folds every trader marked so far; resolves once they are folded and committed. */
+  /** Folds every trader marked so far whose trade has ended; resolves once that fold has committed. */
   async flush(): Promise<void> {
     // One fold at a time: a caller arriving during a fold waits for it, then folds whatever was marked since.
     while (this.running) await this.running.catch(() => {});
@@ -50,7 +62,7 @@ export class BoardFolder {
     const batch = [...this.marked];
     this.marked = new Set();
     this.running = this.fold(batch).catch((err: unknown) => {
-      // Kept for the next fold: a failed transaction folded nothing.
+      // Kept for the next fold (a row folded already has nothing pending: folding it again changes nothing).
       for (const id of batch) this.marked.add(id);
       throw err;
     });
@@ -61,11 +73,25 @@ export class BoardFolder {
     }
   }
 
+  /**
+   * Before a board is read: flush, but wait no longer than `ms`. A fold waits for the trades holding its rows, and a
+   * board read must not wait behind a stalled trade; the board is then read without this process's last trades,
+   * which the timer folds once that trade ends. A failed fold is logged and retried by the timer.
+   */
+  async flushWithin(ms: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+    const flushed = this.flush().catch((err: unknown) => this.log?.warn('board fold before a read failed; read without it', { error: String(err) }));
+    await Promise.race([flushed, waited]);
+    clearTimeout(timer);
+  }
+
   /** Folds every pending row of every process, in batches (rows a dead process left, and at start). */
   async sweep(): Promise<number> {
     let folded = 0;
     for (;;) {
       const n = await this.db.transaction(async (tx) => {
+        await tx.query(NO_FLUSH_WAIT);
         const locked = await tx.query<{ user_id: string }>(LOCK_PENDING);
         if (locked.length === 0) return 0;
         await tx.query(FOLD, [locked.map((r) => r.user_id)], 'board_fold');
@@ -104,11 +130,18 @@ export class BoardFolder {
   private async fold(userIds: string[]): Promise<void> {
     for (let i = 0; i < userIds.length; i += FOLD_BATCH) {
       const ids = userIds.slice(i, i + FOLD_BATCH);
-      await this.db.transaction(async (tx) => {
-        // Waits for trades still holding these rows; the fold, a statement of its own, then sees what they committed.
-        await tx.query(LOCK, [ids], 'board_fold_lock');
-        await tx.query(FOLD, [ids], 'board_fold');
+      const locked = await this.db.transaction(async (tx) => {
+        await tx.query(NO_FLUSH_WAIT);
+        const rows = (await tx.query<{ user_id: string }>(LOCK, [ids], 'board_fold_lock')).map((r) => r.user_id);
+        // A statement of its own, after the lock: it sees what the trades that held these rows committed.
+        if (rows.length > 0) await tx.query(FOLD, [rows], 'board_fold');
+        return rows;
       });
+      // Every marked trader has a row: one not locked here is held by a trade still open, and is folded next time.
+      if (locked.length < ids.length) {
+        const got = new Set(locked);
+        for (const id of ids) if (!got.has(id)) this.marked.add(id);
+      }
     }
   }
 }

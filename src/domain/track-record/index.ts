@@ -11,7 +11,7 @@ import { rewardReferral } from './referrals';
 import { StatsService } from './stats-service';
 import { trackTrade } from './track-listener';
 import { leaveBoards, renameCard } from './account-changes';
-import { BoardFolder } from './board-folder';
+import { BoardFolder, FOLD_INTERVAL_MS } from './board-folder';
 
 /** The track record: leaderboards, trader stats and reputation, XP and badges, daily challenges, notifications. */
 export interface TrackRecord {
@@ -38,9 +38,10 @@ export function createTrackRecord(args: {
   args.deletion.onDelete(leaveBoards);
   args.settings.onRename(renameCard);
   // Every committed write that moves a board (trades, sales, settlements, referral rewards, claims) starts the boards' cache over.
-  // This process's pending trades are folded before any board or rank is read, so its own writes show at once. A fold
-  // that fails does not fail the read: the board is read without it, and the folder's timer retries it.
-  const beforeRead = () => folder.flush().catch((err: unknown) => args.log?.warn('board fold before a read failed; read without it', { error: String(err) }));
+  // This process's pending trades are folded before any board or rank is read, so its own writes show at once
+  // (a slow database makes the read wait no more than a quarter second; it then goes without, and the next
+  // renewal of the board, a second later, finds the fold's commit).
+  const beforeRead = () => folder.flushWithin(FOLD_INTERVAL_MS);
   const leaderboard = new LeaderboardService(args.db, { beforeRead });
   const changed = () => leaderboard.invalidate();
   args.tradeHooks.onCommitted(changed);
