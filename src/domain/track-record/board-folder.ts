@@ -74,9 +74,9 @@ export class BoardFolder {
   }
 
   /**
-   * Before a board is read: flush, but wait no longer than `ms`. A fold waits for the trades holding its rows, and a
-   * board read must not wait behind a stalled trade; the board is then read without this process's last trades,
-   * which the timer folds once that trade ends. A failed fold is logged and retried by the timer.
+   * Before a board is read: flush, but wait no longer than `ms`, so a slow database never holds a board read back
+   * for long; the board is then read without this process's last trades, which the fold, once committed, brings to
+   * its next renewal. A failed fold is logged and retried by the timer.
    */
   async flushWithin(ms: number): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
