@@ -28,8 +28,8 @@ export async function invoke(deps: InvokeDeps, method: AnyMethod, rawInput: unkn
       hint: 'See the method input schema in /openapi.json.',
     });
   }
-  // The request's logger is made on first use: most calls log nothing, and a child logger per call was the largest
-  // share of what a cached read left for the old generation (bench/README.md).
+  // The request's logger is made on first use: most calls log nothing, and a child logger is an allocation every
+  // call paid (cached boards are served at thousands a second: bench/README.md).
   let log: Logger | undefined;
   const ctx: MethodContext = {
     principal,
