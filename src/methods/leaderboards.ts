@@ -96,7 +96,10 @@ export const getLeaderboard = defineMethod({
       },
     },
   ],
-  handler: async (ctx, input) => ctx.services.trackRecord.leaderboard.get({ ...input, userId: ctx.principal?.userId, now: ctx.clock.now() }),
+  // The query names its fields: made by spreading the parsed input, it was half of what a cached board request
+  // promoted out of V8's young generation (measured: bench/README.md).
+  handler: async (ctx, { period, metric, audience, limit }) =>
+    ctx.services.trackRecord.leaderboard.get({ period, metric, audience, limit, userId: ctx.principal?.userId, now: ctx.clock.now() }),
 });
 
 const Level = z
