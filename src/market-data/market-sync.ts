@@ -93,6 +93,18 @@ export class MarketSync {
         outcome = await this.mirror(started);
         await store.recordSyncSuccess(feed.source, clock.now(), outcome.status === 'ran' ? outcome.markets : 0, outcome.status === 'ran' ? outcome.skipped : 0);
         this.lastSuccessAt = clock.now();
+        // Logged once the success is recorded, so a process killed after this line has left a fresh mirror
+        // behind. startedAt with the line's own time spans the run: test/cluster reads it to see one leader at
+        // a time.
+        if (outcome.status === 'ran') {
+          log.debug('market sync done', {
+            feed: feed.source,
+            markets: outcome.markets,
+            skipped: outcome.skipped,
+            complete: outcome.complete,
+            startedAt: started.toISOString(),
+          });
+        }
       } catch (err) {
         const message = err instanceof FeedError ? err.message : 'mirror write failed';
         log.error('market sync failed', { feed: feed.source, error: err instanceof Error ? err.message : String(err) });
@@ -141,8 +153,6 @@ export class MarketSync {
       conflicts += second.conflicts;
     }
     if (resolved.length) log.info('markets resolved', { feed: feed.source, markets: resolved });
-    // startedAt with the line's own time spans the run: test/cluster reads it to see one leader at a time.
-    log.debug('market sync done', { feed: feed.source, markets: written, skipped: listing.skipped, complete: listing.complete, startedAt: now.toISOString() });
     return { status: 'ran', markets: written, skipped: listing.skipped, conflicts, resolved, complete: listing.complete };
   }
 

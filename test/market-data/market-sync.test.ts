@@ -6,6 +6,8 @@ import { createLogger } from '../../src/logger';
 import { startService, type RunningService } from '../../src/start';
 import { parseMarketRef } from '../../src/market-data/simulated/catalog';
 import type { SimulatedFeed } from '../../src/market-data/simulated/simulated-feed';
+import { MarketStore } from '../../src/market-data/market-store';
+import { MarketSync } from '../../src/market-data/market-sync';
 import { FakePolymarket, fixture } from './support/fake-polymarket';
 
 class TestClock {
@@ -96,6 +98,32 @@ describe.each(backends())('the market mirror on $name', (backend) => {
     test('when the same process syncs again within half an interval, then it skips unless forced', async () => {
       expect((await t.services.marketSync.runOnce()).status).toBe('fresh');
       expect((await t.services.marketSync.runOnce({ force: true })).status).toBe('ran');
+    });
+
+    test('when a sync logs that it is done, then its success is already recorded (a process killed after the line leaves a fresh mirror)', async () => {
+      // The cluster test kills the leader the moment this line appears and expects no other process to sync within
+      // half an interval; that holds only if the line follows the record of success.
+      let recorded = false;
+      const seen: boolean[] = [];
+      class WatchedStore extends MarketStore {
+        override async recordSyncSuccess(...args: Parameters<MarketStore['recordSyncSuccess']>): Promise<void> {
+          await super.recordSyncSuccess(...args);
+          recorded = true;
+        }
+      }
+      const log = createLogger('debug', {}, (line) => {
+        if (line.includes('"market sync done"')) seen.push(recorded);
+      });
+      const sync = new MarketSync({
+        db: t.services.db,
+        feed: t.services.feed,
+        store: new WatchedStore(t.services.db, log),
+        log,
+        clock,
+        intervalS: 60,
+      });
+      expect((await sync.runOnce({ force: true })).status).toBe('ran');
+      expect(seen).toEqual([true]);
     });
   });
 
