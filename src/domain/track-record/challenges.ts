@@ -52,14 +52,19 @@ export interface DailyChallenge extends ChallengeDef {
   day: string;
 }
 
+/** The last day's challenge: every trade asks for today's, which would otherwise be hashed each time. */
+let lastDrawn: Readonly<DailyChallenge> | undefined;
+
 /** The challenge of a UTC day: the same for everyone, drawn from the pool by a hash of the date. */
-export function challengeForDay(day: string): DailyChallenge {
+export function challengeForDay(day: string): Readonly<DailyChallenge> {
+  if (lastDrawn?.day === day) return lastDrawn;
   const h = createHash('sha256').update(`daily-challenge:${day}`).digest();
   const def = CHALLENGE_POOL[h.readUInt32BE(0) % CHALLENGE_POOL.length]!;
-  return { ...def, id: `daily-${day}`, day };
+  lastDrawn = Object.freeze({ ...def, id: `daily-${day}`, day });
+  return lastDrawn;
 }
 
-export function challengeAt(at: Date): DailyChallenge {
+export function challengeAt(at: Date): Readonly<DailyChallenge> {
   return challengeForDay(dayOf(at));
 }
 
@@ -67,7 +72,7 @@ export function challengeAt(at: Date): DailyChallenge {
  * The challenge an id names, if it can still be claimed at `now`: today's, or yesterday's (a grace day so a
  * challenge completed just before midnight UTC is not lost). Anything else is unknown.
  */
-export function claimableChallenge(id: string, now: Date): DailyChallenge | null {
+export function claimableChallenge(id: string, now: Date): Readonly<DailyChallenge> | null {
   const m = /^daily-(\d{4}-\d{2}-\d{2})$/.exec(id);
   if (!m) return null;
   const day = m[1]!;

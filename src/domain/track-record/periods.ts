@@ -33,6 +33,24 @@ export function monthStart(at: Date): string {
   return dayOf(new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 1)));
 }
 
+/** An instant's UTC day, ISO week start and month start, each as YYYY-MM-DD. */
+export interface Calendar {
+  day: string;
+  week: string;
+  month: string;
+}
+
+/** The last day's calendar: every trade asks for it, and formatting three dates each time shows in a trade's profile. */
+let lastCalendar: { dayNumber: number; calendar: Readonly<Calendar> } | undefined;
+
+export function calendarOf(at: Date): Readonly<Calendar> {
+  const dayNumber = Math.floor(at.getTime() / DAY_MS);
+  if (lastCalendar?.dayNumber === dayNumber) return lastCalendar.calendar;
+  const calendar = Object.freeze({ day: dayOf(at), week: weekStart(at), month: monthStart(at) });
+  lastCalendar = { dayNumber, calendar };
+  return calendar;
+}
+
 /** The bucket (period start, YYYY-MM-DD) an instant belongs to. */
 export function bucketOf(period: Period, at: Date): string {
   if (period === 'weekly') return weekStart(at);

@@ -1,9 +1,9 @@
 import { TRACK_EVENT_V3 } from '../../db/migrations/1700000000025-board-folding';
 import { MICRO } from '../money/micro';
 import type { TradeEvent } from '../trading/trade-hooks';
-import { challengeAt, progressDelta, type DailyChallenge } from './challenges';
+import { challengeForDay, progressDelta, type DailyChallenge } from './challenges';
 import { XP_RULES } from './levels';
-import { dayOf, monthStart, weekStart } from './periods';
+import { calendarOf } from './periods';
 
 /**
  * Everything a trade, sale or settlement changes in the track record is ONE statement in the trade's own
@@ -84,8 +84,9 @@ export function calibrationBucket(forecastMicro: bigint): number {
  * - settled/won: settlements of a market that resolved YES or NO (void is no forecast), and the winning ones;
  * - calibration: a settled position's forecast is its entry price (average price paid) for the side held.
  */
-export function trackStatementFor(e: TradeEvent): { sql: string; params: unknown[]; challenge: DailyChallenge } {
-  const challenge = challengeAt(e.at);
+export function trackStatementFor(e: TradeEvent): { sql: string; params: unknown[]; challenge: Readonly<DailyChallenge> } {
+  const { day, week, month } = calendarOf(e.at);
+  const challenge = challengeForDay(day);
   const trade = e.side !== 'SETTLE';
   const forecast = e.side === 'SETTLE' && typeof e.won === 'boolean';
   const won = forecast && e.won === true;
@@ -93,9 +94,9 @@ export function trackStatementFor(e: TradeEvent): { sql: string; params: unknown
   const err = p - (won ? MICRO : 0n);
   const params: unknown[] = [
     e.userId,
-    weekStart(e.at),
-    monthStart(e.at),
-    dayOf(e.at),
+    week,
+    month,
+    day,
     trade ? 1 : 0,
     (trade ? e.cashMicro : 0n).toString(),
     progressDelta(challenge.type, e).toString(),

@@ -1,4 +1,6 @@
-import { bucketOf, dayOf, monthStart, periodStart, weekStart } from '../../../src/domain/track-record/periods';
+import fc from 'fast-check';
+import { createHash } from 'node:crypto';
+import { bucketOf, calendarOf, dayOf, monthStart, periodStart, weekStart } from '../../../src/domain/track-record/periods';
 import { LEVELS, levelOf } from '../../../src/domain/track-record/levels';
 import { CHALLENGE_POOL, challengeForDay, claimableChallenge, progressDelta } from '../../../src/domain/track-record/challenges';
 import { calibrationBucket } from '../../../src/domain/track-record/track-sql';
@@ -36,6 +38,22 @@ describe('track-record definitions', () => {
     const seen = new Set<string>();
     for (let d = 0; d < 60; d += 1) seen.add(challengeForDay(dayOf(new Date(Date.UTC(2030, 0, 1) + d * 86_400_000))).type);
     expect([...seen].sort()).toEqual(CHALLENGE_POOL.map((c) => c.type).sort());
+  });
+
+  test('the last day kept for trades (calendar and challenge) never answers for another instant', () => {
+    // Instants around day boundaries, in any order: a kept day must be told from its neighbours to the millisecond.
+    const DAY = 86_400_000;
+    const instant = fc.tuple(fc.integer({ min: 20_000, max: 24_000 }), fc.constantFrom(0, 1, DAY / 2, DAY - 1)).map(([d, ms]) => new Date(d * DAY + ms));
+    fc.assert(
+      fc.property(fc.array(instant, { minLength: 1, maxLength: 20 }), (ats) => {
+        for (const at of ats) {
+          expect(calendarOf(at)).toEqual({ day: dayOf(at), week: weekStart(at), month: monthStart(at) });
+          const day = dayOf(at);
+          const drawn = CHALLENGE_POOL[createHash('sha256').update(`daily-challenge:${day}`).digest().readUInt32BE(0) % CHALLENGE_POOL.length]!;
+          expect(challengeForDay(day)).toEqual({ ...drawn, id: `daily-${day}`, day });
+        }
+      }),
+    );
   });
 
   test('a challenge id is claimable on its UTC day and the next one only', () => {
