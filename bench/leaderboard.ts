@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import type { AddressInfo } from 'node:net';
 import { Client, Pool, type PoolClient } from 'pg';
 import { benchPool, createDatabase, load, median, round, startServiceProcess, type LoadFigures, type RequestSetup, pacedLoadInChild } from './support/harness';
+import { localPostgresCpuMs, processCpuMs } from './support/cpu-time';
 import { openDatabase, type Queryable } from '../src/db/database';
 import { testConfig } from '../src/config';
 import { createLogger } from '../src/logger';
@@ -383,10 +384,27 @@ async function httpTrades(url: string): Promise<Record<string, unknown>> {
     // Short runs in adjacent pairs, in alternating order, so the machine's drift over a minute falls on both
     // sides of each pair alike; the ratio is the median of the pairs' ratios (its spread is printed too).
     const runs: { with: LoadFigures[]; without: LoadFigures[] } = { with: [], without: [] };
+    // CPU per trade of each run: this process (both services and the load generator, alike on both sides) and the
+    // local PostgreSQL's processes (null when the database is elsewhere).
+    const cpu: Record<'with' | 'without', Array<{ node: number; pg: number | null }>> = { with: [], without: [] };
     for (let r = 0; r < TRADE_PAIRS; r += 1) {
       const order = r % 2 === 0 ? (['without', 'with'] as const) : (['with', 'without'] as const);
-      for (const side of order) runs[side].push(await load(side === 'with' ? withUrl! : withoutUrl!, { connections: 1, seconds: TRADE_PAIR_SECONDS, setup }));
+      for (const side of order) {
+        const [node0, pg0] = [processCpuMs(), localPostgresCpuMs()];
+        const figures = await load(side === 'with' ? withUrl! : withoutUrl!, { connections: 1, seconds: TRADE_PAIR_SECONDS, setup });
+        const [node1, pg1] = [processCpuMs(), localPostgresCpuMs()];
+        const trades = Math.max(1, figures.rps * TRADE_PAIR_SECONDS);
+        cpu[side].push({ node: (node1 - node0) / trades, pg: pg0 === null || pg1 === null ? null : (pg1 - pg0) / trades });
+        runs[side].push(figures);
+      }
     }
+    const cpuPerTrade = (side: 'with' | 'without') => {
+      const pg = cpu[side].map((c) => c.pg);
+      return {
+        nodeMs: round(median(cpu[side].map((c) => c.node)), 4),
+        postgresMs: pg.every((x): x is number => x !== null) ? round(median(pg), 4) : null,
+      };
+    };
     const med = (xs: LoadFigures[]) => ({
       rps: round(median(xs.map((x) => x.rps))),
       p50: median(xs.map((x) => x.p50)),
@@ -407,6 +425,7 @@ async function httpTrades(url: string): Promise<Record<string, unknown>> {
       with: b,
       ratioMean,
       pairRatioSpread: spread,
+      cpuPerTrade: { without: cpuPerTrade('without'), with: cpuPerTrade('with') },
     };
   } finally {
     for (const srv of servers) await new Promise<void>((resolve) => srv.close(() => resolve()));
@@ -434,8 +453,13 @@ async function main(): Promise<void> {
     } finally {
       await c.end();
     }
-    if (reuse) log('reusing the kept database (BENCH_REUSE_DB)');
-    else
+    if (reuse) {
+      // Every run rewrites these rows; a PostgreSQL without autovacuum (this machine's has it off) would leave each
+      // run a table of dead rows whose pages have no room for the next run's heap-only updates, so that the track
+      // record's upkeep grew from run to run on a kept database.
+      await pool.query('VACUUM (ANALYZE) trader_activity, trader_results, users, positions');
+      log('reusing the kept database (BENCH_REUSE_DB), its rewritten tables vacuumed');
+    } else
       log(
         `generated in ${figures.generateSeconds} s; traders on the boards: this week ${figures.weeklyTraders}, this month ${figures.monthlyTraders}, all time ${figures.alltimeTraders} (${figures.tradersWithResults} with realized results, ${figures.alltimeAccuracyRanked} ranked on accuracy)`,
       );
@@ -490,6 +514,7 @@ async function main(): Promise<void> {
       with: { p50: number; p99: number; rps: number; non2xx: number };
       ratioMean: number;
       pairRatioSpread: { min: number; max: number };
+      cpuPerTrade: Record<'with' | 'without', { nodeMs: number; postgresMs: number | null }>;
     };
     // A refused trade (no cash left, say) is not the trade this measures.
     if (h.without.non2xx + h.with.non2xx > 0) throw new Error(`${h.without.non2xx + h.with.non2xx} trades were refused: the upkeep figures mean nothing`);
@@ -497,6 +522,11 @@ async function main(): Promise<void> {
       `POST /api/trade one at a time (whole service, ${TRADE_PAIRS} pairs of ${TRADE_PAIR_SECONDS} s): without track record p50 ${h.without.p50} ms p99 ${h.without.p99} ms (${h.without.rps}/s); ` +
         `with p50 ${h.with.p50} ms p99 ${h.with.p99} ms (${h.with.rps}/s); maintenance adds ${round((h.ratioMean - 1) * 100, 1)} % (median of the pairs' mean-latency ratios; ` +
         `pairs ${round((h.pairRatioSpread.min - 1) * 100, 1)} to ${round((h.pairRatioSpread.max - 1) * 100, 1)} %)`,
+    );
+    const { with: cw, without: co } = h.cpuPerTrade;
+    log(
+      `  CPU per trade (median of the runs): this process ${co.nodeMs} → ${cw.nodeMs} ms` +
+        (co.postgresMs !== null && cw.postgresMs !== null ? `, local PostgreSQL ${co.postgresMs} → ${cw.postgresMs} ms` : ''),
     );
     let oneRatio = 0;
     const folderDb = await openDatabase(testConfig({ DATABASE_URL: db.url, DB_POOL_SIZE: 2 }), createLogger('silent'));
