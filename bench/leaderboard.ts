@@ -434,13 +434,58 @@ async function httpTrades(url: string): Promise<Record<string, unknown>> {
   }
 }
 
+/**
+ * The boards over HTTP: their query plans, then each metric closed and open loop against the service in its own process
+ * (with `GET /health` paced at the same rate as the floor), and the profit board with a mid-table agent's API key.
+ */
+async function boardFigures(
+  pool: Pool,
+  url: string,
+): Promise<{ plans: Awaited<ReturnType<typeof explainBoards>>; boards: Record<string, unknown>; auth: ReturnType<typeof medianFigures> }> {
+  const plans = await explainBoards(pool);
+  log(
+    `query plans (36 boards and a caller's rank on each): ${plans.seqScans} sequential scans of the aggregate tables; slowest execution ${plans.maxExecutionMs} ms`,
+  );
+
+  // A mid-table agent (user 50,001 is an agent: i % 3 = 0) for the authenticated figures.
+  const key = `svc_${'b'.repeat(32)}`;
+  const mid = 3 * Math.floor(ACCOUNTS / 6);
+  await pool.query('UPDATE users SET api_key_hash = $2 WHERE id = $1', [userUuid(mid), hashSecret(key)]);
+
+  const service = await startServiceProcess({ DATABASE_URL: url, DB_POOL_SIZE: '10', RATE_LIMIT_API_PER_MIN: '100000000', MARKET_SYNC_INTERVAL_S: '86400' });
+  try {
+    const boards: Record<string, unknown> = {};
+    // Warm-up (JIT, caches, connections), not measured.
+    for (const metric of METRICS) await load(service.baseUrl, { connections: CONNECTIONS, seconds: 2, setup: boardSetup(metric) });
+    for (const metric of METRICS) {
+      const runs = [];
+      for (let r = 0; r < RUNS; r += 1) runs.push(await boardLoad(service.baseUrl, metric));
+      const m = medianFigures(runs);
+      boards[metric] = m;
+      log(
+        `GET /api/leaderboard metric=${metric} (9 period × audience, limit 100): ${m.rps} req/s, closed p50 ${m.p50} ms p99 ${m.p99} ms; open loop at ${m.openRate}/s p50 ${m.openP50} ms p99 ${m.openP99} ms; ` +
+          `floor (GET /health at the same rate) p50 ${m.healthFloorP50} ms p99 ${m.healthFloorP99} ms; non-2xx ${m.non2xx}`,
+      );
+    }
+    const authRuns = [];
+    for (let r = 0; r < RUNS; r += 1) authRuns.push(await boardLoad(service.baseUrl, 'pnl', key));
+    const auth = medianFigures(authRuns);
+    boards.pnlAuthenticated = auth;
+    log(
+      `GET /api/leaderboard metric=pnl with an API key (currentUserRank of a mid-table agent): ${auth.rps} req/s, closed p50 ${auth.p50} ms p99 ${auth.p99} ms; open loop p50 ${auth.openP50} ms p99 ${auth.openP99} ms; floor p99 ${auth.healthFloorP99} ms (${round(auth.openP99 / auth.healthFloorP99, 2)}x the floor)`,
+    );
+    return { plans, boards, auth };
+  } finally {
+    await service.stop();
+  }
+}
+
 async function main(): Promise<void> {
   // BENCH_REUSE_DB=<url> runs on a database an earlier run kept (BENCH_KEEP_DB=1), skipping the two minutes of
   // generating it; its trades table then holds the earlier runs' bench trades too.
   const reuse = process.env.BENCH_REUSE_DB;
   const db = reuse ? { url: reuse, drop: async () => {} } : await createDatabase('bench_board');
   const figures: Record<string, unknown> = { accounts: ACCOUNTS, trades: TRADES, seconds: SECONDS, runs: RUNS, connections: CONNECTIONS };
-  let service: Awaited<ReturnType<typeof startServiceProcess>> | undefined;
   const pool = benchPool(db.url, TRADE_WORKERS + 2);
   try {
     log(`leaderboard bench: ${ACCOUNTS} accounts, ${TRADES} trades, PostgreSQL ${db.url.replace(/\/\/[^@]*@/, '//')}`);
@@ -464,45 +509,9 @@ async function main(): Promise<void> {
         `generated in ${figures.generateSeconds} s; traders on the boards: this week ${figures.weeklyTraders}, this month ${figures.monthlyTraders}, all time ${figures.alltimeTraders} (${figures.tradersWithResults} with realized results, ${figures.alltimeAccuracyRanked} ranked on accuracy)`,
       );
 
-    const boards: Record<string, unknown> = {};
-    let auth: ReturnType<typeof medianFigures> | undefined;
     // BENCH_ONLY_UPKEEP=1 measures the trade's upkeep alone (with BENCH_REUSE_DB, a few minutes instead of ten).
-    if (process.env.BENCH_ONLY_UPKEEP !== '1') {
-      const plans = await explainBoards(pool);
-      figures.plans = plans;
-      log(
-        `query plans (36 boards and a caller's rank on each): ${plans.seqScans} sequential scans of the aggregate tables; slowest execution ${plans.maxExecutionMs} ms`,
-      );
-
-      // A mid-table agent (user 50,001 is an agent: i % 3 = 0) for the authenticated figures.
-      const key = `svc_${'b'.repeat(32)}`;
-      const mid = 3 * Math.floor(ACCOUNTS / 6);
-      await pool.query('UPDATE users SET api_key_hash = $2 WHERE id = $1', [userUuid(mid), hashSecret(key)]);
-
-      service = await startServiceProcess({ DATABASE_URL: db.url, DB_POOL_SIZE: '10', RATE_LIMIT_API_PER_MIN: '100000000', MARKET_SYNC_INTERVAL_S: '86400' });
-      // Warm-up (JIT, caches, connections), not measured.
-      for (const metric of METRICS) await load(service.baseUrl, { connections: CONNECTIONS, seconds: 2, setup: boardSetup(metric) });
-      for (const metric of METRICS) {
-        const runs = [];
-        for (let r = 0; r < RUNS; r += 1) runs.push(await boardLoad(service.baseUrl, metric));
-        const m = medianFigures(runs);
-        boards[metric] = m;
-        log(
-          `GET /api/leaderboard metric=${metric} (9 period × audience, limit 100): ${m.rps} req/s, closed p50 ${m.p50} ms p99 ${m.p99} ms; open loop at ${m.openRate}/s p50 ${m.openP50} ms p99 ${m.openP99} ms; ` +
-            `floor (GET /health at the same rate) p50 ${m.healthFloorP50} ms p99 ${m.healthFloorP99} ms; non-2xx ${m.non2xx}`,
-        );
-      }
-      const authRuns = [];
-      for (let r = 0; r < RUNS; r += 1) authRuns.push(await boardLoad(service.baseUrl, 'pnl', key));
-      auth = medianFigures(authRuns);
-      boards.pnlAuthenticated = auth;
-      log(
-        `GET /api/leaderboard metric=pnl with an API key (currentUserRank of a mid-table agent): ${auth.rps} req/s, closed p50 ${auth.p50} ms p99 ${auth.p99} ms; open loop p50 ${auth.openP50} ms p99 ${auth.openP99} ms; floor p99 ${auth.healthFloorP99} ms (${round(auth.openP99 / auth.healthFloorP99, 2)}x the floor)`,
-      );
-      figures.leaderboard = boards;
-      await service.stop();
-      service = undefined;
-    }
+    const measured = process.env.BENCH_ONLY_UPKEEP === '1' ? undefined : await boardFigures(pool, db.url);
+    if (measured) Object.assign(figures, { plans: measured.plans, leaderboard: measured.boards });
 
     // Trade latency without and with the aggregate maintenance, alternating on the same data: one trade at a
     // time (the database transaction alone, the strictest ratio), then TRADE_WORKERS at once (the CPU it costs at saturation).
@@ -562,8 +571,9 @@ async function main(): Promise<void> {
       maintenanceRatioSqlOneAtATime: oneRatio,
       maintenanceMet: h.ratioMean <= 1.1,
     };
-    if (!auth) figures.targets = maintenance;
+    if (!measured) figures.targets = maintenance;
     else {
+      const { boards, auth } = measured;
       const worstOpenP99 = Math.max(...METRICS.map((m) => (boards[m] as { openP99: number }).openP99));
       const bestFloorP99 = Math.min(...METRICS.map((m) => (boards[m] as { healthFloorP99: number }).healthFloorP99));
       figures.targets = {
@@ -582,7 +592,6 @@ async function main(): Promise<void> {
       };
     }
   } finally {
-    if (service) await service.stop();
     await pool.end();
     // BENCH_KEEP_DB=1 keeps the generated database for inspection (its URL is on the first line).
     if (process.env.BENCH_KEEP_DB !== '1') await db.drop();
