@@ -2,10 +2,24 @@ import type { Database } from '../../db/database';
 import type { Logger } from '../../logger';
 import { FOLD_PENDING_SET } from '../../db/migrations/1700000000025-board-folding';
 
-/** How often a process folds its traders' pending trades and volume into the ranked columns. */
+/** How often a process folds its traders' pending trades and volume into the ranked columns, while boards are read. */
 export const FOLD_INTERVAL_MS = 250;
 /** How often a process also folds every pending row, whoever left it (a process that died before folding). */
 export const SWEEP_INTERVAL_MS = 30_000;
+/**
+ * Boards are "read" for WATCH_MS after a process says it read one (BOARDS_READ_CHANNEL): every process then folds
+ * its trades every FOLD_INTERVAL_MS until that long after the last such word. A reading process says so again at
+ * most every ANNOUNCE_MS, half WATCH_MS, so while it keeps reading no process stops folding; and on its first read
+ * after more than REANNOUNCE_MS without saying so (the others may have stopped), it also sweeps every pending row
+ * before it reads. While no board is read anywhere, a trade costs no fold (issue 18: the fold was some 4 points of
+ * a trade's 10 % upkeep).
+ */
+export const WATCH_MS = 10_000;
+export const ANNOUNCE_MS = 5_000;
+const REANNOUNCE_MS = 8_000;
+export const BOARDS_READ_CHANNEL = 'boards_read';
+/** Traders left marked while no board is read, at most: beyond, a process folds anyway (its marks are memory). */
+const MAX_IDLE_MARKS = 10_000;
 /**
  * Traders folded per transaction. A trade of a trader being folded waits for the fold's commit, so a fold holds
  * few rows, briefly: each of its updates writes every index of the row.
@@ -33,21 +47,42 @@ WHERE s.user_id = ANY($1::uuid[]) AND s.pa_trades <> 0`;
  * boards rank (migration 1700000000025 says why a trade no longer writes those itself). A trade marks its trader
  * once its activity row is locked (`mark`), so a fold that takes the mark either finds the row free, the trade
  * over, and folds what it committed, or finds it held and keeps the mark: nothing pending is ever forgotten by
- * the process that left it. That process folds within FOLD_INTERVAL_MS, and before any board of its own is read
- * (`flush`), so its own committed trades show at once; the rows of a process that died before folding are
- * folded by the others' sweep.
+ * the process that left it. Before any board of its own is read (`beforeRead`), a process folds its marks, so its
+ * own committed trades show at once. Other processes' trades show within FOLD_INTERVAL_MS more than the boards'
+ * own bound: each process folds on its timer while some process has read a board within WATCH_MS (`watch`, heard
+ * on BOARDS_READ_CHANNEL), and a reader that has not said so for REANNOUNCE_MS sweeps what they left pending
+ * before its read. A process starts watching, and watches again whenever its LISTEN session is reopened (it may
+ * have missed a word meanwhile). The rows of a process that died before folding are folded by the others' sweep.
  */
 export class BoardFolder {
   private marked = new Set<string>();
   private running: Promise<void> | undefined;
   private timer: NodeJS.Timeout | undefined;
   private sweeper: NodeJS.Timeout | undefined;
+  private unlisten: (() => Promise<void>) | undefined;
+  /** Until when this process folds on its timer (some process read a board); a process starts watching. */
+  private watchedUntil: number;
+  /** When this process last said it read a board (the statement sent), or -Infinity. */
+  private announcedAt = -Infinity;
 
   constructor(
     private readonly db: Database,
     private readonly log?: Logger,
     private readonly intervalMs = FOLD_INTERVAL_MS,
-  ) {}
+    private readonly clock: () => number = () => performance.now(),
+  ) {
+    this.watchedUntil = clock() + WATCH_MS;
+  }
+
+  /** Some process reads boards: fold on the timer for WATCH_MS from now. */
+  watch(): void {
+    this.watchedUntil = Math.max(this.watchedUntil, this.clock() + WATCH_MS);
+  }
+
+  /** Whether this process folds on its timer now. */
+  get watched(): boolean {
+    return this.clock() < this.watchedUntil;
+  }
 
   /** A trade left pending amounts on this trader's row (which it has locked). */
   mark(userId: string): void {
@@ -74,15 +109,33 @@ export class BoardFolder {
   }
 
   /**
-   * Before a board is read: flush, but wait no longer than `ms`, so a slow database never holds a board read back
-   * for long; the board is then read without this process's last trades, which the fold, once committed, brings to
-   * its next renewal. A failed fold is logged and retried by the timer.
+   * Before a board or rank is read in this process: fold this process's marks, and, when this process has not
+   * said so for ANNOUNCE_MS, tell every process that boards are read (and, past REANNOUNCE_MS, sweep what they
+   * left pending meanwhile first). Waits no longer than `ms`, so a slow database never holds a board read back for
+   * long; the board is then read without the latest trades, which the fold, once committed, brings to its next
+   * renewal. A failure is logged; a word that failed to go out is said again on the next read.
    */
-  async flushWithin(ms: number): Promise<void> {
+  async beforeRead(ms: number): Promise<void> {
+    const now = this.clock();
+    const since = now - this.announcedAt;
+    let work: Promise<unknown>;
+    if (since < ANNOUNCE_MS) work = this.flush();
+    else {
+      this.announcedAt = now;
+      this.watch();
+      const announced = this.db.query(`SELECT pg_notify('${BOARDS_READ_CHANNEL}', '')`, [], 'boards_read').catch((err: unknown) => {
+        if (this.announcedAt === now) this.announcedAt = -Infinity;
+        throw err;
+      });
+      // Within REANNOUNCE_MS of the last word every process still folds (it watches for WATCH_MS); past it, some
+      // may have stopped, and what they left pending is swept here.
+      const folded = since < REANNOUNCE_MS ? this.flush() : this.sweep().then(() => this.flush());
+      work = Promise.all([announced, folded]);
+    }
     let timer: NodeJS.Timeout | undefined;
     const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
-    const flushed = this.flush().catch((err: unknown) => this.log?.warn('board fold before a read failed; read without it', { error: String(err) }));
-    await Promise.race([flushed, waited]);
+    const done = work.catch((err: unknown) => this.log?.warn('board fold before a read failed; read without it', { error: String(err) }));
+    await Promise.race([done, waited]);
     clearTimeout(timer);
   }
 
@@ -102,10 +155,20 @@ export class BoardFolder {
     }
   }
 
-  /** Folds every FOLD_INTERVAL_MS, and sweeps now and every SWEEP_INTERVAL_MS. */
-  start(): void {
+  /**
+   * Folds every FOLD_INTERVAL_MS while boards are read (or too many traders are marked), listens for processes
+   * that read boards, and sweeps now and every SWEEP_INTERVAL_MS.
+   */
+  async start(): Promise<void> {
     if (this.timer) return;
+    // Listening first: a start that cannot listen leaves no timer behind.
+    this.unlisten = await this.db.listen(
+      BOARDS_READ_CHANNEL,
+      () => this.watch(),
+      () => this.watch(),
+    );
     const tick = () => {
+      if (!this.watched && this.marked.size <= MAX_IDLE_MARKS) return;
       this.flush().catch((err: unknown) => this.log?.warn('board fold failed; it is retried', { error: String(err) }));
     };
     const sweep = () => {
@@ -124,6 +187,9 @@ export class BoardFolder {
     clearInterval(this.sweeper);
     this.timer = undefined;
     this.sweeper = undefined;
+    const unlisten = this.unlisten;
+    this.unlisten = undefined;
+    await unlisten?.().catch(() => {});
     await this.flush().catch((err: unknown) => this.log?.warn('last board fold failed; another process sweeps it', { error: String(err) }));
   }
 

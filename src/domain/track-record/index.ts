@@ -38,10 +38,11 @@ export function createTrackRecord(args: {
   args.deletion.onDelete(leaveBoards);
   args.settings.onRename(renameCard);
   // Every committed write that moves a board (trades, sales, settlements, referral rewards, claims) starts the boards' cache over.
-  // This process's pending trades are folded before any board or rank is read, so its own writes show at once
-  // (a slow database makes the read wait no more than a quarter second; it then goes without, and the next
-  // renewal of the board, a second later, finds the fold's commit).
-  const beforeRead = () => folder.flushWithin(FOLD_INTERVAL_MS);
+  // This process's pending trades are folded before any board or rank is read, so its own writes show at once,
+  // and every process hears that boards are read, so it folds its own (board-folder.ts). A slow database makes
+  // the read wait no more than a quarter second; it then goes without, and the next renewal of the board, a
+  // second later, finds the fold's commit.
+  const beforeRead = () => folder.beforeRead(FOLD_INTERVAL_MS);
   const leaderboard = new LeaderboardService(args.db, { beforeRead });
   const changed = () => leaderboard.invalidate();
   args.tradeHooks.onCommitted(changed);

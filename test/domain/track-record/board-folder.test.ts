@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { backends, describeOnPostgres } from '../../support/backends';
 import type { Database } from '../../../src/db/database';
-import { BoardFolder } from '../../../src/domain/track-record/board-folder';
+import { ANNOUNCE_MS, BoardFolder, WATCH_MS } from '../../../src/domain/track-record/board-folder';
 import { trackTrade } from '../../../src/domain/track-record/track-listener';
 import { monthStart, weekStart } from '../../../src/domain/track-record/periods';
 import type { TradeEvent } from '../../../src/domain/trading/trade-hooks';
@@ -126,6 +126,100 @@ describe.each(backends())('the board folder on $name', (backend) => {
       { a_trades: 2, a_volume: 4_000_000n, pa_trades: 0 },
       { a_trades: 2, a_volume: 4_000_000n, pa_trades: 0 },
     ]);
+  });
+});
+
+describe.each(backends())('boards read, and folds, across processes on $name', (backend) => {
+  let db: Database;
+  let drop: () => Promise<void>;
+  const started: BoardFolder[] = [];
+
+  beforeAll(async () => {
+    ({ db, drop } = await backend.open());
+  });
+  afterEach(async () => {
+    await Promise.all(started.splice(0).map((f) => f.stop()));
+  });
+  afterAll(async () => drop());
+
+  const pending = async (user: string) =>
+    (await db.query<{ pa_trades: number }>('SELECT pa_trades FROM trader_activity WHERE user_id = $1', [user]))[0]!.pa_trades;
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  /** Polls until `ok` holds, for at most `ms`. */
+  async function within(ms: number, ok: () => Promise<boolean>): Promise<boolean> {
+    const until = Date.now() + ms;
+    for (;;) {
+      if (await ok()) return true;
+      if (Date.now() > until) return false;
+      await sleep(20);
+    }
+  }
+  /** A trader with an activity row (a first trade writes the ranked columns itself: nothing of it is pending). */
+  async function trader_(): Promise<string> {
+    const user = await newTrader(db);
+    await db.transaction((tx) => trackTrade(tx, buy(user, new Date(BASE), 1_000_000n)));
+    expect(await pending(user)).toBe(0);
+    return user;
+  }
+  /** A started folder on its own clock, as one process of several (each its own LISTEN session). */
+  async function process_(clock: { now: number }): Promise<BoardFolder> {
+    const folder = new BoardFolder(db, undefined, 20, () => clock.now);
+    await folder.start();
+    started.push(folder);
+    await sleep(150); // past the sweep every folder makes at start
+    return folder;
+  }
+
+  test('when no process has read a board for longer than it watches, then a trading process leaves its trades pending; when a reader says again that boards are read, it folds them within its interval', async () => {
+    const trading = { now: 0 };
+    const reading = { now: 0 };
+    const trader = await process_(trading);
+    const reader = await process_(reading);
+    // The reader read a board (and said so, sweeping first: nothing was pending).
+    await reader.beforeRead(5000);
+    await sleep(200); // the word reaches the trader
+    // Time goes by in both: the trader's last word is older than it watches.
+    trading.now += WATCH_MS + 1;
+    expect(trader.watched).toBe(false);
+    const user = await trader_();
+    await db.transaction((tx) => trackTrade(tx, buy(user, new Date(BASE), 1_000_000n), (id) => trader.mark(id)));
+    await sleep(200); // ten of the trader's intervals
+    expect(await pending(user)).toBe(1);
+
+    // The reader reads again after more than ANNOUNCE_MS (within the others' watch, so it does not sweep): it says so.
+    reading.now += ANNOUNCE_MS + 1;
+    await reader.beforeRead(5000);
+    expect(await within(5000, async () => (await pending(user)) === 0)).toBe(true);
+    expect(trader.watched).toBe(true);
+  });
+
+  test('when a process reads its first board, or its first after a long quiet, then it sweeps what other processes left pending before it reads', async () => {
+    const reading = { now: 0 };
+    const reader = await process_(reading);
+    for (const quiet of [0, WATCH_MS]) {
+      reading.now += quiet;
+      const user = await trader_();
+      // Left pending by processes that do not fold: one that stopped watching, one that died.
+      await db.transaction((tx) => trackTrade(tx, buy(user, new Date(BASE), 2_000_000n), (id) => new BoardFolder(db).mark(id)));
+      await db.transaction((tx) => trackTrade(tx, buy(user, new Date(BASE), 4_000_000n)));
+      expect(await pending(user)).toBe(2);
+      await reader.beforeRead(5000);
+      expect(await db.query('SELECT a_trades, a_volume, pa_trades FROM trader_activity WHERE user_id = $1', [user])).toEqual([
+        { a_trades: 3, a_volume: 7_000_000n, pa_trades: 0 },
+      ]);
+    }
+  });
+
+  test('when a process reads a board, then its own marked trades are folded before the read, whether or not any process watches', async () => {
+    const clock = { now: 0 };
+    const folder = await process_(clock);
+    await folder.beforeRead(5000);
+    clock.now += 1; // its word is fresh: no sweep, no word, only its own fold
+    const user = await trader_();
+    await db.transaction((tx) => trackTrade(tx, buy(user, new Date(BASE), 1_000_000n), (id) => folder.mark(id)));
+    // Watching or not, the timer has not had its turn when the read comes right after the trade.
+    await folder.beforeRead(5000);
+    expect(await pending(user)).toBe(0);
   });
 });
 
