@@ -5,19 +5,25 @@ import { notify } from '../notifications/notify';
 import { fromMicro } from '../money/micro';
 import { awardBadge, notifyLevelUp } from './awards';
 import { STREAK_BADGES, TRADE_COUNT_BADGES, WELL_CALIBRATED, type BadgeId } from './badges';
-import { BUY_ACTIVITY_PARAMS, BUY_ACTIVITY_STATEMENT, trackStatementFor, type TrackRow } from './track-sql';
+import { BUY_ACTIVITY_PARAMS, BUY_ACTIVITY_STATEMENT, BUY_SAME_DAY_STATEMENT, trackStatementFor, type TrackRow } from './track-sql';
 
 /**
  * The TradeHooks listener: runs inside every buy's, sale's and settlement's transaction. One statement
- * (track_event, or for a buy its activity update alone) maintains every aggregate (a trade's trades and volume
+ * (track_event, or for a buy its activity update alone: the same-day one, most of the time) maintains every aggregate (a trade's trades and volume
  * as pending amounts, which `pending` hands to the board folder); badges, level-ups and a completed challenge cost a statement each, only on
  * the trade that earns them (thresholds are crossed exactly once because the trader's rows are locked).
  */
 export async function trackTrade(tx: Queryable, e: TradeEvent, pending: (userId: string) => void = () => {}): Promise<void> {
   const { sql, params, challenge } = trackStatementFor(e);
-  // Prepared once per connection: they run in every trade. A buy updates its activity row directly; only
-  // the first one (no row yet) goes through track_event(), which creates it.
-  let r = e.side === 'BUY' ? (await tx.query<TrackRow>(BUY_ACTIVITY_STATEMENT, params.slice(0, BUY_ACTIVITY_PARAMS), 'track_buy'))[0] : undefined;
+  // Prepared once per connection: they run in every trade. A buy updates its activity row directly: on a day the
+  // trader has traded already, through the same-day statement; else through the full one; only the first buy
+  // (no row yet) goes through track_event(), which creates it.
+  let r: TrackRow | undefined;
+  if (e.side === 'BUY') {
+    const buy = params.slice(0, BUY_ACTIVITY_PARAMS);
+    r = (await tx.query<TrackRow>(BUY_SAME_DAY_STATEMENT, buy, 'track_buy_same_day'))[0];
+    r ??= (await tx.query<TrackRow>(BUY_ACTIVITY_STATEMENT, buy, 'track_buy'))[0];
+  }
   r ??= (await tx.query<TrackRow>(sql, params, 'track_event'))[0];
   if (!r) return;
   // The trade's figures wait on its row, which this transaction now holds, for the board folder.

@@ -56,6 +56,33 @@ export const BUY_ACTIVITY_STATEMENT = BUY_ACTIVITY.sql;
 /** How many of track_event()'s parameters (trackStatementFor's first ones) the buy's statement takes. */
 export const BUY_ACTIVITY_PARAMS = BUY_ACTIVITY.params;
 
+/**
+ * The buy's statement for the common case: a trader's buy on a day they have already traded, in the week and month
+ * their pending figures are for (or with none pending). It is BUY_ACTIVITY_STATEMENT with every rule that only a
+ * new day or period takes left out (streak, yesterday's figures, the day's start-overs, the buckets), and its WHERE
+ * clause holds exactly when those rules would change nothing; otherwise it updates nothing, and the full statement
+ * runs after it (once a trader and day). Its parameters are the full statement's. In a raw buy transaction on the
+ * leaderboard bench's data it cost the track record 53 µs against the full statement's 80 (2026-11-26); a property
+ * test checks it against the full one on any state of the row.
+ */
+export const BUY_SAME_DAY_STATEMENT = `UPDATE trader_activity s SET
+      pw_trades = s.pw_trades + $5::integer, pw_volume = s.pw_volume + $6::bigint, pw_bucket = $2::date,
+      pm_trades = s.pm_trades + $5::integer, pm_volume = s.pm_volume + $6::bigint, pm_bucket = $3::date,
+      pa_trades = s.pa_trades + $5::integer, pa_volume = s.pa_volume + $6::bigint,
+      day_trades = s.day_trades + $5::integer,
+      prev_progress = s.progress,
+      progress = s.progress + CASE WHEN $8::text IS NOT NULL AND (s.progress >= $9::bigint OR $8::text = ANY (s.market_ids)) THEN 0 ELSE $7::bigint END,
+      market_ids = CASE WHEN $8::text IS NULL OR s.progress >= $9::bigint OR $8::text = ANY (s.market_ids) THEN s.market_ids ELSE s.market_ids || $8::text END,
+      trade_xp = least($12::integer, s.trade_xp + $10::integer),
+      win_xp = least($13::integer, s.win_xp + $11::integer),
+      xp_gain = least($12::integer, s.trade_xp + $10::integer) - s.trade_xp + least($13::integer, s.win_xp + $11::integer) - s.win_xp,
+      xp = s.xp + least($12::integer, s.trade_xp + $10::integer) - s.trade_xp + least($13::integer, s.win_xp + $11::integer) - s.win_xp
+    WHERE s.user_id = $1::uuid AND $5::integer > 0 AND s.day = $4::date AND s.last_trade_day = $4::date
+      AND (s.pw_bucket = $2::date OR (s.pw_bucket IS NULL AND s.pw_trades = 0 AND s.pw_volume = 0))
+      AND (s.pm_bucket = $3::date OR (s.pm_bucket IS NULL AND s.pm_trades = 0 AND s.pm_volume = 0))
+    RETURNING s.a_trades + s.pa_trades AS r_trades, s.streak AS r_streak, s.day_trades AS r_day_trades, s.progress AS r_progress,
+      s.prev_progress AS r_prev_progress, s.xp_gain AS r_xp_gain, s.xp AS r_xp, NULL::integer AS r_settled, NULL::integer AS r_won, NULL::integer AS r_profitable_sells`;
+
 /** What the statement returns (nulls for the rows the event did not touch). */
 export interface TrackRow {
   /** All-time trades, trading streak, today's trades, today's challenge progress before and after, XP earned, XP total. */
