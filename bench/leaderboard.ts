@@ -28,7 +28,8 @@ import type { Database } from '../src/db/database';
  *    request cycling through period × audience, closed loop and open loop at half the closed throughput;
  *    the same with an API key (currentUserRank for a mid-table trader);
  * 2. one trade's latency without and with the track-record maintenance, alternating in the same run on the
- *    same data: POST /api/trade through the whole service one at a time (the target), and the bare buy
+ *    same data: POST /api/trade through the whole service one at a time (the target; while boards are read, so
+ *    the service folds, and while none is), and the bare buy
  *    transaction (BEGIN + BUY_STATEMENT [+ trackTrade] pipelined as the service sends them; COMMIT) one at a time and 8 at once.
  * Each figure is the median of RUNS runs. Last line: one JSON object with every figure.
  */
