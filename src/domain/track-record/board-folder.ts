@@ -157,7 +157,7 @@ export class BoardFolder {
 
   /**
    * Folds every FOLD_INTERVAL_MS while boards are read (or too many traders are marked), listens for processes
-   * that read boards, and sweeps now and every SWEEP_INTERVAL_MS.
+   * that read boards, and sweeps every SWEEP_INTERVAL_MS; resolves once a first sweep is over.
    */
   async start(): Promise<void> {
     if (this.timer) return;
@@ -178,7 +178,8 @@ export class BoardFolder {
     this.timer.unref();
     this.sweeper = setInterval(sweep, SWEEP_INTERVAL_MS);
     this.sweeper.unref();
-    sweep();
+    // Once before serving: what a process that died left pending is on the boards before this one reads them.
+    await this.sweep().catch((err: unknown) => this.log?.warn('board sweep failed; it is retried', { error: String(err) }));
   }
 
   /** Stops the timers after a last fold of this process's marks (a fold that fails is left to the others' sweep). */

@@ -155,33 +155,44 @@ describe.each(backends())('boards read, and folds, across processes on $name', (
     }
   }
   /** A trader with an activity row (a first trade writes the ranked columns itself: nothing of it is pending). */
-  async function trader_(): Promise<string> {
+  async function traderWithRow(): Promise<string> {
     const user = await newTrader(db);
     await db.transaction((tx) => trackTrade(tx, buy(user, new Date(BASE), 1_000_000n)));
     expect(await pending(user)).toBe(0);
     return user;
   }
   /** A started folder on its own clock, as one process of several (each its own LISTEN session). */
-  async function process_(clock: { now: number }): Promise<BoardFolder> {
+  async function startedFolder(clock: { now: number }): Promise<BoardFolder> {
     const folder = new BoardFolder(db, undefined, 20, () => clock.now);
-    await folder.start();
+    await folder.start(); // and its first sweep is over
     started.push(folder);
-    await sleep(150); // past the sweep every folder makes at start
     return folder;
+  }
+  /** Resolves when `folder` next hears that boards are read. */
+  function nextWord(folder: BoardFolder): Promise<void> {
+    const watch = folder.watch.bind(folder);
+    return new Promise((resolve) => {
+      folder.watch = () => {
+        watch();
+        folder.watch = watch;
+        resolve();
+      };
+    });
   }
 
   test('when no process has read a board for longer than it watches, then a trading process leaves its trades pending; when a reader says again that boards are read, it folds them within its interval', async () => {
     const trading = { now: 0 };
     const reading = { now: 0 };
-    const trader = await process_(trading);
-    const reader = await process_(reading);
-    // The reader read a board (and said so, sweeping first: nothing was pending).
+    const trader = await startedFolder(trading);
+    const reader = await startedFolder(reading);
+    // The reader read a board (and said so, sweeping first: nothing was pending), and the trader heard it.
+    const heard = nextWord(trader);
     await reader.beforeRead(5000);
-    await sleep(200); // the word reaches the trader
+    await heard;
     // Time goes by in both: the trader's last word is older than it watches.
     trading.now += WATCH_MS + 1;
     expect(trader.watched).toBe(false);
-    const user = await trader_();
+    const user = await traderWithRow();
     await db.transaction((tx) => trackTrade(tx, buy(user, new Date(BASE), 1_000_000n), (id) => trader.mark(id)));
     await sleep(200); // ten of the trader's intervals
     expect(await pending(user)).toBe(1);
@@ -195,10 +206,10 @@ describe.each(backends())('boards read, and folds, across processes on $name', (
 
   test('when a process reads its first board, or its first after a long quiet, then it sweeps what other processes left pending before it reads', async () => {
     const reading = { now: 0 };
-    const reader = await process_(reading);
+    const reader = await startedFolder(reading);
     for (const quiet of [0, WATCH_MS]) {
       reading.now += quiet;
-      const user = await trader_();
+      const user = await traderWithRow();
       // Left pending by processes that do not fold: one that stopped watching, one that died.
       await db.transaction((tx) => trackTrade(tx, buy(user, new Date(BASE), 2_000_000n), (id) => new BoardFolder(db).mark(id)));
       await db.transaction((tx) => trackTrade(tx, buy(user, new Date(BASE), 4_000_000n)));
@@ -212,10 +223,10 @@ describe.each(backends())('boards read, and folds, across processes on $name', (
 
   test('when a process reads a board, then its own marked trades are folded before the read, whether or not any process watches', async () => {
     const clock = { now: 0 };
-    const folder = await process_(clock);
+    const folder = await startedFolder(clock);
     await folder.beforeRead(5000);
     clock.now += 1; // its word is fresh: no sweep, no word, only its own fold
-    const user = await trader_();
+    const user = await traderWithRow();
     await db.transaction((tx) => trackTrade(tx, buy(user, new Date(BASE), 1_000_000n), (id) => folder.mark(id)));
     // Watching or not, the timer has not had its turn when the read comes right after the trade.
     await folder.beforeRead(5000);
