@@ -260,13 +260,25 @@ interface TradeFigures {
 }
 
 /**
+ * Keeps `folder` folding on its timer, as every process does while another reads boards: says to it what a reader's
+ * word says, every second (a board read itself would add its own cost to whichever side of a comparison it fell on).
+ * Returns the function that stops it.
+ */
+function keepWatching(folder: BoardFolder): () => void {
+  folder.watch();
+  const timer = setInterval(() => folder.watch(), 1000);
+  return () => clearInterval(timer);
+}
+
+/**
  * Buys for SECONDS with `workers` workers, each one transaction: BUY_STATEMENT, then the track record when `track`,
  * with the board folder folding the traders' pending figures as the service's does (its cost is the track record's).
  */
 async function tradeRun(pool: Pool, track: boolean, workers: number, db: Database): Promise<TradeFigures> {
   const folder = new BoardFolder(db);
-  // A new folder watches for its first WATCH_MS, longer than a run: these figures include the folds, as while boards are read.
+  // These figures include the folds, as while boards are read.
   if (track) await folder.start();
+  const stopWatching = keepWatching(folder);
   const lat: number[] = [];
   const until = Date.now() + SECONDS * 1000;
   let seed = track ? 7 : 3;
@@ -317,6 +329,7 @@ async function tradeRun(pool: Pool, track: boolean, workers: number, db: Databas
     }
   };
   await Promise.all(Array.from({ length: workers }, worker));
+  stopWatching();
   await folder.stop();
   return {
     tps: round(lat.length / SECONDS),
@@ -332,11 +345,57 @@ const fixedPrices: PriceService = {
 };
 
 /**
+ * POST /api/trade one at a time against the service with the track record and the one without, in TRADE_PAIRS adjacent
+ * pairs of runs.
+ */
+async function tradePairs(withUrl: string, withoutUrl: string, setup: RequestSetup) {
+  // Short runs in adjacent pairs, in alternating order, so the machine's drift over a minute falls on both
+  // sides of each pair alike; the ratio is the median of the pairs' ratios (its spread is printed too).
+  // CPU per trade of each run: this process (both services and the load generator, alike on both sides) and the
+  // local PostgreSQL's processes (null when the database is elsewhere).
+  const runs: { with: LoadFigures[]; without: LoadFigures[] } = { with: [], without: [] };
+  const cpu: Record<'with' | 'without', Array<{ node: number; pg: number | null }>> = { with: [], without: [] };
+  for (let r = 0; r < TRADE_PAIRS; r += 1) {
+    const order = r % 2 === 0 ? (['without', 'with'] as const) : (['with', 'without'] as const);
+    for (const side of order) {
+      const [node0, pg0] = [processCpuMs(), localPostgresCpuMs()];
+      const figures = await load(side === 'with' ? withUrl : withoutUrl, { connections: 1, seconds: TRADE_PAIR_SECONDS, setup });
+      const [node1, pg1] = [processCpuMs(), localPostgresCpuMs()];
+      const trades = Math.max(1, figures.rps * TRADE_PAIR_SECONDS);
+      cpu[side].push({ node: (node1 - node0) / trades, pg: pg0 === null || pg1 === null ? null : (pg1 - pg0) / trades });
+      runs[side].push(figures);
+    }
+  }
+  const cpuPerTrade = (side: 'with' | 'without') => {
+    const pg = cpu[side].map((c) => c.pg);
+    return {
+      nodeMs: round(median(cpu[side].map((c) => c.node)), 4),
+      postgresMs: pg.every((x): x is number => x !== null) ? round(median(pg), 4) : null,
+    };
+  };
+  const med = (xs: LoadFigures[]) => ({
+    rps: round(median(xs.map((x) => x.rps))),
+    p50: median(xs.map((x) => x.p50)),
+    p99: median(xs.map((x) => x.p99)),
+    non2xx: xs.reduce((a, x) => a + x.non2xx, 0),
+  });
+  // Mean latency of a closed loop of one connection is 1 / throughput.
+  const pairRatios = runs.without.map((w, i) => w.rps / runs.with[i]!.rps).sort((x, y) => x - y);
+  return {
+    without: med(runs.without),
+    with: med(runs.with),
+    ratioMean: round(median(pairRatios), 3),
+    pairRatioSpread: { min: round(pairRatios[0]!, 3), max: round(pairRatios[pairRatios.length - 1]!, 3) },
+    cpuPerTrade: { without: cpuPerTrade('without'), with: cpuPerTrade('with') },
+  };
+}
+
+/**
  * POST /api/trade one at a time (one connection), through the whole service in this process: once as built
  * (the track-record listener in every trade's transaction) and once with a TradingService whose hooks are
  * empty, in TRADE_PAIRS adjacent pairs, on the same database. This is the latency of one trade as a client sees it.
  */
-async function httpTrades(url: string): Promise<Record<string, unknown>> {
+async function httpTrades(url: string) {
   const config = testConfig({ DATABASE_URL: url, DB_POOL_SIZE: 10, RATE_LIMIT_TRADE_PER_MIN: 1e9, RATE_LIMIT_API_PER_MIN: 1e9, LOG_LEVEL: 'silent' });
   const logger = createLogger('silent');
   const tracked = await startService(config, logger, { prices: fixedPrices, background: false });
@@ -383,62 +442,19 @@ async function httpTrades(url: string): Promise<Record<string, unknown>> {
         }),
       };
     };
-    // Short runs in adjacent pairs, in alternating order, so the machine's drift over a minute falls on both
-    // sides of each pair alike; the ratio is the median of the pairs' ratios (its spread is printed too).
-    // CPU per trade of each run: this process (both services and the load generator, alike on both sides) and the
-    // local PostgreSQL's processes (null when the database is elsewhere).
-    const pairs = async () => {
-      const runs: { with: LoadFigures[]; without: LoadFigures[] } = { with: [], without: [] };
-      const cpu: Record<'with' | 'without', Array<{ node: number; pg: number | null }>> = { with: [], without: [] };
-      for (let r = 0; r < TRADE_PAIRS; r += 1) {
-        const order = r % 2 === 0 ? (['without', 'with'] as const) : (['with', 'without'] as const);
-        for (const side of order) {
-          const [node0, pg0] = [processCpuMs(), localPostgresCpuMs()];
-          const figures = await load(side === 'with' ? withUrl! : withoutUrl!, { connections: 1, seconds: TRADE_PAIR_SECONDS, setup });
-          const [node1, pg1] = [processCpuMs(), localPostgresCpuMs()];
-          const trades = Math.max(1, figures.rps * TRADE_PAIR_SECONDS);
-          cpu[side].push({ node: (node1 - node0) / trades, pg: pg0 === null || pg1 === null ? null : (pg1 - pg0) / trades });
-          runs[side].push(figures);
-        }
-      }
-      const cpuPerTrade = (side: 'with' | 'without') => {
-        const pg = cpu[side].map((c) => c.pg);
-        return {
-          nodeMs: round(median(cpu[side].map((c) => c.node)), 4),
-          postgresMs: pg.every((x): x is number => x !== null) ? round(median(pg), 4) : null,
-        };
-      };
-      const med = (xs: LoadFigures[]) => ({
-        rps: round(median(xs.map((x) => x.rps))),
-        p50: median(xs.map((x) => x.p50)),
-        p99: median(xs.map((x) => x.p99)),
-        non2xx: xs.reduce((a, x) => a + x.non2xx, 0),
-      });
-      // Mean latency of a closed loop of one connection is 1 / throughput.
-      const pairRatios = runs.without.map((w, i) => w.rps / runs.with[i]!.rps).sort((x, y) => x - y);
-      return {
-        without: med(runs.without),
-        with: med(runs.with),
-        ratioMean: round(median(pairRatios), 3),
-        pairRatioSpread: { min: round(pairRatios[0]!, 3), max: round(pairRatios[pairRatios.length - 1]!, 3) },
-        cpuPerTrade: { without: cpuPerTrade('without'), with: cpuPerTrade('with') },
-      };
-    };
-    // While boards are read somewhere, every process folds its trades on its timer: kept so here by saying what a
-    // reader's word says, every second (a board read itself would add its own cost to whichever side it fell on).
+    // While boards are read somewhere, every process folds its trades on its timer.
     const folder = tracked.services.trackRecord.folder;
-    folder.watch();
-    const watching = setInterval(() => folder.watch(), 1000);
+    const stopWatching = keepWatching(folder);
     let boardsRead;
     try {
-      boardsRead = await pairs();
+      boardsRead = await tradePairs(withUrl!, withoutUrl!, setup);
     } finally {
-      clearInterval(watching);
+      stopWatching();
     }
     // Then as most of the time goes by when no one reads a board: the folder stops folding once its last word is
     // WATCH_MS old (its 30-second sweep still runs, and is counted).
     while (folder.watched) await new Promise((resolve) => setTimeout(resolve, 100));
-    const idle = await pairs();
+    const idle = await tradePairs(withUrl!, withoutUrl!, setup);
     return { connections: 1, pairs: TRADE_PAIRS, pairSeconds: TRADE_PAIR_SECONDS, ...idle, boardsRead };
   } finally {
     for (const srv of servers) await new Promise<void>((resolve) => srv.close(() => resolve()));
@@ -531,14 +547,7 @@ async function main(): Promise<void> {
     const trade: Record<string, unknown> = {};
     const overHttp = await httpTrades(db.url);
     trade.httpOneAtATime = overHttp;
-    type Pairs = {
-      without: { p50: number; p99: number; rps: number; non2xx: number };
-      with: { p50: number; p99: number; rps: number; non2xx: number };
-      ratioMean: number;
-      pairRatioSpread: { min: number; max: number };
-      cpuPerTrade: Record<'with' | 'without', { nodeMs: number; postgresMs: number | null }>;
-    };
-    const h = overHttp as Pairs & { boardsRead: Pairs };
+    const h = overHttp;
     for (const [label, p] of [
       ['while boards are read (every process folds its trades)', h.boardsRead],
       ['while no board is read (no fold but the 30-second sweep)', h],

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Database } from '../../db/database';
 import type { Logger } from '../../logger';
 import { FOLD_PENDING_SET } from '../../db/migrations/1700000000025-board-folding';
@@ -7,7 +8,7 @@ export const FOLD_INTERVAL_MS = 250;
 /** How often a process also folds every pending row, whoever left it (a process that died before folding). */
 export const SWEEP_INTERVAL_MS = 30_000;
 /**
- * Boards are "read" for WATCH_MS after a process says it read one (BOARDS_READ_CHANNEL): every process then folds
+ * Boards are "read" for WATCH_MS after a process says it read one (BOARDS_READ_CHANNEL): every other process then folds
  * its trades every FOLD_INTERVAL_MS until that long after the last such word. A reading process says so again at
  * most every ANNOUNCE_MS, half WATCH_MS, so while it keeps reading no process stops folding; and on its first read
  * after more than REANNOUNCE_MS without saying so (the others may have stopped), it also sweeps every pending row
@@ -60,6 +61,8 @@ export class BoardFolder {
   private timer: NodeJS.Timeout | undefined;
   private sweeper: NodeJS.Timeout | undefined;
   private unlisten: (() => Promise<void>) | undefined;
+  /** This process's name in its own words, which it does not act on: its own reads fold its marks first. */
+  private readonly id = randomUUID();
   /** Until when this process folds on its timer (some process read a board); a process starts watching. */
   private watchedUntil: number;
   /** When this process last said it read a board (the statement sent), or -Infinity. */
@@ -122,8 +125,7 @@ export class BoardFolder {
     if (since < ANNOUNCE_MS) work = this.flush();
     else {
       this.announcedAt = now;
-      this.watch();
-      const announced = this.db.query(`SELECT pg_notify('${BOARDS_READ_CHANNEL}', '')`, [], 'boards_read').catch((err: unknown) => {
+      const announced = this.db.query(`SELECT pg_notify('${BOARDS_READ_CHANNEL}', $1)`, [this.id], 'boards_read').catch((err: unknown) => {
         if (this.announcedAt === now) this.announcedAt = -Infinity;
         throw err;
       });
@@ -162,9 +164,13 @@ export class BoardFolder {
   async start(): Promise<void> {
     if (this.timer) return;
     // Listening first: a start that cannot listen leaves no timer behind.
+    // Another process's word only: this one's own reads fold its marks before they read, so a process that alone
+    // reads boards (the embedded database's only process, say) never folds on its timer for them.
     this.unlisten = await this.db.listen(
       BOARDS_READ_CHANNEL,
-      () => this.watch(),
+      (from) => {
+        if (from !== this.id) this.watch();
+      },
       () => this.watch(),
     );
     const tick = () => {

@@ -221,6 +221,20 @@ describe.each(backends())('boards read, and folds, across processes on $name', (
     }
   });
 
+  test('when a process alone reads boards, then its own word does not make it fold on its timer (its reads fold its marks)', async () => {
+    const reading = { now: 0 };
+    const reader = await startedFolder(reading);
+    const other = await startedFolder({ now: 0 });
+    reading.now += WATCH_MS + 1;
+    expect(reader.watched).toBe(false);
+    // The word goes out to every process: the other one hears it, the reader itself does not act on it.
+    const heard = nextWord(other);
+    await reader.beforeRead(5000);
+    await heard;
+    await sleep(100);
+    expect(reader.watched).toBe(false);
+  });
+
   test('when a process reads a board, then its own marked trades are folded before the read, whether or not any process watches', async () => {
     const clock = { now: 0 };
     const folder = await startedFolder(clock);
