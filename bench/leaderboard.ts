@@ -1,8 +1,9 @@
 import 'reflect-metadata';
 import type { AddressInfo } from 'node:net';
 import { Client, Pool, type PoolClient } from 'pg';
-import { benchPool, createDatabase, load, median, round, startServiceProcess, type LoadFigures, type RequestSetup, pacedLoadInChild } from './support/harness';
+import { benchPool, createDatabase, load, median, round, startServiceProcess, type LoadFigures, type RequestSetup, pacedStreamsInChild } from './support/harness';
 import { localPostgresCpuMs, processCpuMs } from './support/cpu-time';
+import { RawHttpClient } from './support/raw-http-load';
 import { openDatabase, type Queryable } from '../src/db/database';
 import { testConfig } from '../src/config';
 import { createLogger } from '../src/logger';
@@ -25,7 +26,8 @@ import type { Database } from '../src/db/database';
  * npm run bench:leaderboard — 100,000 accounts and 5,000,000 trades generated set-based in PostgreSQL, the
  * aggregates built by the migration's backfill (the listener's definitions, set-based), then:
  * 1. GET /api/leaderboard per metric over HTTP (autocannon against the service in its own process), each
- *    request cycling through period × audience, closed loop and open loop at half the closed throughput;
+ *    request cycling through period × audience, closed loop, and open loop at half the closed throughput in
+ *    half-second slices taking turns with GET /health at the same pace (the floor);
  *    the same with an API key (currentUserRank for a mid-table trader);
  * 2. one trade's latency without and with the track-record maintenance, alternating in the same run on the
  *    same data: POST /api/trade through the whole service one at a time (the target; while boards are read, so
@@ -39,9 +41,11 @@ const MARKETS = 2_000;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 /** The whole-service trade comparison: this many adjacent with/without pairs of this many seconds each. */
-const TRADE_PAIRS = Number(process.env.BENCH_TRADE_PAIRS ?? 15);
-const TRADE_PAIR_SECONDS = Number(process.env.BENCH_TRADE_PAIR_SECONDS ?? 2);
+const TRADE_PAIRS = Number(process.env.BENCH_TRADE_PAIRS ?? 40);
+const TRADE_PAIR_SECONDS = Number(process.env.BENCH_TRADE_PAIR_SECONDS ?? 0.75);
 const CONNECTIONS = 10;
+/** A board's paced run and its floor's take turns in slices this long. */
+const FLOOR_SLICE_SECONDS = 0.5;
 const TRADE_WORKERS = 8;
 
 const METRICS: Metric[] = ['pnl', 'volume', 'accuracy', 'trades'];
@@ -226,10 +230,16 @@ async function boardLoad(baseUrl: string, metric: Metric, key?: string): Promise
   const setup = boardSetup(metric, key);
   const closed = await load(baseUrl, { connections: CONNECTIONS, seconds: SECONDS, setup });
   // Evenly paced (a true open loop); autocannon's overallRate sends each connection's quota in one burst per second.
-  const open = await pacedLoadInChild(baseUrl, { rate: closed.rps / 2, seconds: SECONDS, connections: CONNECTIONS, setup });
-  // The floor in the same run: the same service's GET /health (no database, no work) paced at the same rate.
-  const floor = await pacedLoadInChild(baseUrl, { rate: closed.rps / 2, seconds: SECONDS, connections: CONNECTIONS, setup: () => ({ path: '/health' }) });
-  return { closed, open, floor };
+  // The floor in the same run: the same service's GET /health (no database, no work) paced at the same rate, in
+  // half-second slices alternating with the board's, SECONDS of each, so that both meet the machine's same moments.
+  const [open, floor] = await pacedStreamsInChild(baseUrl, {
+    rate: closed.rps / 2,
+    seconds: 2 * SECONDS,
+    connections: CONNECTIONS,
+    sliceSeconds: FLOOR_SLICE_SECONDS,
+    streams: [setup, () => ({ path: '/health' })],
+  });
+  return { closed, open: open!, floor: floor! };
 }
 
 function medianFigures(runs: Array<{ closed: LoadFigures; open: LoadFigures; floor: LoadFigures }>) {
@@ -344,27 +354,67 @@ const fixedPrices: PriceService = {
   live: async (tokenId) => ({ tokenId, bidMicro: 500_000n, askMicro: 500_000n, midMicro: 500_000n, asOf: new Date(), source: 'simulated' }),
 };
 
+/** One connection's closed loop for `seconds`: requests sent one after the other, each as soon as the last answered. */
+interface ClosedRun {
+  count: number;
+  non2xx: number;
+  /** The run's time, ms. */
+  ms: number;
+  /** Each request's latency, ms. */
+  lat: number[];
+}
+
+async function closedRun(client: RawHttpClient, seconds: number, setup: RequestSetup): Promise<ClosedRun> {
+  let non2xx = 0;
+  const lat: number[] = [];
+  const t0 = performance.now();
+  const until = t0 + seconds * 1000;
+  for (let t = t0; t < until; ) {
+    const status = await client.request(setup({}));
+    const now = performance.now();
+    lat.push(now - t);
+    t = now;
+    if (status < 200 || status >= 300) non2xx += 1;
+  }
+  return { count: lat.length, non2xx, ms: performance.now() - t0, lat };
+}
+
 /**
  * POST /api/trade one at a time against the service with the track record and the one without, in TRADE_PAIRS adjacent
- * pairs of runs.
+ * pairs of short runs. `settle`, when given, runs after each run of the service with the track record and its time
+ * counts in that run: what the run's trades left to do in the background (the fold of their traders, while boards are
+ * read) is then paid by the run that left it, never by the next run, whichever service that is.
  */
-async function tradePairs(withUrl: string, withoutUrl: string, setup: RequestSetup) {
-  // Short runs in adjacent pairs, in alternating order, so the machine's drift over a minute falls on both
-  // sides of each pair alike; the ratio is the median of the pairs' ratios (its spread is printed too).
+async function tradePairs(withUrl: string, withoutUrl: string, setup: RequestSetup, settle?: () => Promise<void>) {
+  // Short runs in adjacent pairs, in alternating order, so the machine's drift falls on both sides of each pair
+  // alike; the ratio is the median of the pairs' ratios (its spread is printed too). Runs of two seconds through
+  // autocannon let a shared VM's slow spells land on one side: on one day the pairs ran from -31 % to +53 %.
   // CPU per trade of each run: this process (both services and the load generator, alike on both sides) and the
   // local PostgreSQL's processes (null when the database is elsewhere).
-  const runs: { with: LoadFigures[]; without: LoadFigures[] } = { with: [], without: [] };
+  const clients = { with: rawClient(withUrl), without: rawClient(withoutUrl) };
+  await Promise.all([clients.with.ready(), clients.without.ready()]);
+  const runs: Record<'with' | 'without', ClosedRun[]> = { with: [], without: [] };
   const cpu: Record<'with' | 'without', Array<{ node: number; pg: number | null }>> = { with: [], without: [] };
-  for (let r = 0; r < TRADE_PAIRS; r += 1) {
-    const order = r % 2 === 0 ? (['without', 'with'] as const) : (['with', 'without'] as const);
-    for (const side of order) {
-      const [node0, pg0] = [processCpuMs(), localPostgresCpuMs()];
-      const figures = await load(side === 'with' ? withUrl : withoutUrl, { connections: 1, seconds: TRADE_PAIR_SECONDS, setup });
-      const [node1, pg1] = [processCpuMs(), localPostgresCpuMs()];
-      const trades = Math.max(1, figures.rps * TRADE_PAIR_SECONDS);
-      cpu[side].push({ node: (node1 - node0) / trades, pg: pg0 === null || pg1 === null ? null : (pg1 - pg0) / trades });
-      runs[side].push(figures);
+  try {
+    for (let r = 0; r < TRADE_PAIRS; r += 1) {
+      const order = r % 2 === 0 ? (['without', 'with'] as const) : (['with', 'without'] as const);
+      for (const side of order) {
+        const [node0, pg0] = [processCpuMs(), localPostgresCpuMs()];
+        const run = await closedRun(clients[side], TRADE_PAIR_SECONDS, setup);
+        if (side === 'with' && settle) {
+          const t0 = performance.now();
+          await settle();
+          run.ms += performance.now() - t0;
+        }
+        const [node1, pg1] = [processCpuMs(), localPostgresCpuMs()];
+        const trades = Math.max(1, run.count);
+        cpu[side].push({ node: (node1 - node0) / trades, pg: pg0 === null || pg1 === null ? null : (pg1 - pg0) / trades });
+        runs[side].push(run);
+      }
     }
+  } finally {
+    clients.with.close();
+    clients.without.close();
   }
   const cpuPerTrade = (side: 'with' | 'without') => {
     const pg = cpu[side].map((c) => c.pg);
@@ -373,14 +423,19 @@ async function tradePairs(withUrl: string, withoutUrl: string, setup: RequestSet
       postgresMs: pg.every((x): x is number => x !== null) ? round(median(pg), 4) : null,
     };
   };
-  const med = (xs: LoadFigures[]) => ({
-    rps: round(median(xs.map((x) => x.rps))),
-    p50: median(xs.map((x) => x.p50)),
-    p99: median(xs.map((x) => x.p99)),
-    non2xx: xs.reduce((a, x) => a + x.non2xx, 0),
-  });
-  // Mean latency of a closed loop of one connection is 1 / throughput.
-  const pairRatios = runs.without.map((w, i) => w.rps / runs.with[i]!.rps).sort((x, y) => x - y);
+  // Mean latency of a closed loop of one connection: the run's time over its trades.
+  const meanMs = (x: { count: number; ms: number }) => x.ms / Math.max(1, x.count);
+  const med = (xs: ClosedRun[]) => {
+    const lat = xs.flatMap((x) => x.lat);
+    return {
+      rps: round(median(xs.map((x) => (1000 * x.count) / x.ms))),
+      meanMs: round(median(xs.map(meanMs)), 3),
+      p50: round(percentile(lat, 0.5), 2),
+      p99: round(percentile(lat, 0.99), 2),
+      non2xx: xs.reduce((a, x) => a + x.non2xx, 0),
+    };
+  };
+  const pairRatios = runs.with.map((w, i) => meanMs(w) / meanMs(runs.without[i]!)).sort((x, y) => x - y);
   return {
     without: med(runs.without),
     with: med(runs.with),
@@ -388,6 +443,11 @@ async function tradePairs(withUrl: string, withoutUrl: string, setup: RequestSet
     pairRatioSpread: { min: round(pairRatios[0]!, 3), max: round(pairRatios[pairRatios.length - 1]!, 3) },
     cpuPerTrade: { without: cpuPerTrade('without'), with: cpuPerTrade('with') },
   };
+}
+
+function rawClient(baseUrl: string): RawHttpClient {
+  const url = new URL(baseUrl);
+  return new RawHttpClient(url.hostname, Number(url.port), 1);
 }
 
 /**
@@ -447,7 +507,8 @@ async function httpTrades(url: string) {
     const stopWatching = keepWatching(folder);
     let boardsRead;
     try {
-      boardsRead = await tradePairs(withUrl!, withoutUrl!, setup);
+      // A run's last quarter second of trades is folded after it, in its time.
+      boardsRead = await tradePairs(withUrl!, withoutUrl!, setup, () => folder.flush());
     } finally {
       stopWatching();
     }

@@ -152,28 +152,50 @@ export async function pacedLoad(
   baseUrl: string,
   opts: { rate: number; seconds: number; connections: number; setup: RequestSetup; warmupSeconds?: number },
 ): Promise<LoadFigures> {
+  return (await pacedStreams(baseUrl, { ...opts, streams: [opts.setup], sliceSeconds: opts.seconds }))[0]!;
+}
+
+/**
+ * pacedLoad over several request streams in turn: each `sliceSeconds` of the run's paced requests belong to the
+ * next stream, round and round, and each stream gets its own figures (`rps` over its own share of the time). Two
+ * streams compared this way (a board and GET /health, its floor) see the same loader and sockets and, slice by
+ * slice, the same moments of a machine whose speed drifts: on a shared two-core VM a /health floor measured in a
+ * run of its own was 8.8 ms at p99 in one run and 27.3 ms in the next, and the board's ratio to it ran 0.77x to 2.13x.
+ */
+export async function pacedStreams(
+  baseUrl: string,
+  opts: { rate: number; seconds: number; connections: number; streams: RequestSetup[]; sliceSeconds: number; warmupSeconds?: number },
+): Promise<LoadFigures[]> {
   const url = new URL(baseUrl);
   const client = new RawHttpClient(url.hostname, Number(url.port), opts.connections);
   await client.ready();
   const warmup = Math.floor(opts.rate * (opts.warmupSeconds ?? WARMUP_SECONDS));
-  let non2xx = 0;
-  const figures = await pacedCalls(opts, async (i) => {
-    const status = await client.request(opts.setup({}));
-    if (i >= warmup && (status < 200 || status >= 300)) non2xx += 1;
+  const perSlice = Math.max(1, Math.round(opts.rate * opts.sliceSeconds));
+  // The warm-up's requests take no stream's turn: the first counted request opens the first stream's first slice.
+  const streamOf = (i: number) => (i < warmup ? 0 : Math.floor((i - warmup) / perSlice) % opts.streams.length);
+  const non2xx = opts.streams.map(() => 0);
+  const { latencies, errors } = await pacedLatencies(opts, async (i) => {
+    const s = streamOf(i);
+    const status = await client.request(opts.streams[s]!({}));
+    if (i >= warmup && (status < 200 || status >= 300)) non2xx[s]! += 1;
   });
   client.close();
-  return { ...figures, non2xx };
+  return opts.streams.map((_, s) => {
+    const lat = latencies.filter((l) => streamOf(l.i) === s).map((l) => l.ms);
+    return { ...figuresOf(lat, opts.seconds / opts.streams.length), non2xx: non2xx[s]!, errors };
+  });
 }
 
 export type RawRequestSpec = ReturnType<RequestSetup>;
 
-/** What pacedLoadInChild sends its child: the target, the pace, and every request in order. */
+/** What pacedStreamsInChild sends its child: the target, the pace, the slices, and every request of each stream in order. */
 export interface PacedJob {
   baseUrl: string;
   rate: number;
   seconds: number;
   connections: number;
-  requests: RawRequestSpec[];
+  sliceSeconds: number;
+  streams: RawRequestSpec[][];
 }
 
 /** A setup that hands out `requests` in order, round and round. */
@@ -191,14 +213,23 @@ export async function pacedLoadInChild(
   baseUrl: string,
   opts: { rate: number; seconds: number; connections: number; setup: RequestSetup },
 ): Promise<LoadFigures> {
-  // The warm-up's requests too (pacedCalls), so the measured ones are those pacedLoad would send.
+  return (await pacedStreamsInChild(baseUrl, { ...opts, streams: [opts.setup], sliceSeconds: opts.seconds }))[0]!;
+}
+
+/** pacedStreams from a process of its own, as pacedLoadInChild is pacedLoad's. */
+export async function pacedStreamsInChild(
+  baseUrl: string,
+  opts: { rate: number; seconds: number; connections: number; streams: RequestSetup[]; sliceSeconds: number },
+): Promise<LoadFigures[]> {
+  // As many of each stream's requests as the whole run sends, warm-up included: a stream draws no more than that.
   const total = Math.floor(opts.rate * WARMUP_SECONDS) + Math.max(1, Math.floor(opts.rate * opts.seconds));
-  const requests = Array.from({ length: total }, () => opts.setup({}));
+  const streams = opts.streams.map((setup) => Array.from({ length: total }, () => setup({})));
   const child = fork(path.resolve(__dirname, 'paced-loader-child.js'), { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  return new Promise<LoadFigures>((resolve, reject) => {
-    child.once('message', (figures) => resolve(figures as LoadFigures));
+  return new Promise<LoadFigures[]>((resolve, reject) => {
+    child.once('message', (figures) => resolve(figures as LoadFigures[]));
     child.once('exit', (code) => reject(new Error(`paced loader exited with ${code} before answering`)));
-    child.send({ baseUrl, rate: opts.rate, seconds: opts.seconds, connections: opts.connections, requests } satisfies PacedJob);
+    const job: PacedJob = { baseUrl, rate: opts.rate, seconds: opts.seconds, connections: opts.connections, sliceSeconds: opts.sliceSeconds, streams };
+    child.send(job);
   });
 }
 
@@ -209,10 +240,19 @@ export async function pacedLoadInChild(
  * its first quarter second alone put 1.6 % of a ten-second run's requests past 15 ms (a run's p99).
  */
 export async function pacedCalls(opts: { rate: number; seconds: number; warmupSeconds?: number }, call: (i: number) => Promise<void>): Promise<LoadFigures> {
+  const { latencies, errors } = await pacedLatencies(opts, call);
+  return { ...figuresOf(latencies.map((l) => l.ms), opts.seconds), errors };
+}
+
+/** pacedCalls' open loop: the latency of each counted call that succeeded, by call index, and how many failed. */
+async function pacedLatencies(
+  opts: { rate: number; seconds: number; warmupSeconds?: number },
+  call: (i: number) => Promise<void>,
+): Promise<{ latencies: Array<{ i: number; ms: number }>; errors: number }> {
   const warmup = Math.floor(opts.rate * (opts.warmupSeconds ?? WARMUP_SECONDS));
   const total = warmup + Math.max(1, Math.floor(opts.rate * opts.seconds));
   const interval = 1000 / opts.rate;
-  const lat: number[] = [];
+  const latencies: Array<{ i: number; ms: number }> = [];
   let errors = 0;
   let sent = 0;
   let done = 0;
@@ -224,7 +264,7 @@ export async function pacedCalls(opts: { rate: number; seconds: number; warmupSe
         const i = sent++;
         call(i)
           .then(() => {
-            if (i >= warmup) lat.push(performance.now() - scheduled);
+            if (i >= warmup) latencies.push({ i, ms: performance.now() - scheduled });
           })
           .catch(() => (errors += 1))
           .finally(() => {
@@ -236,6 +276,11 @@ export async function pacedCalls(opts: { rate: number; seconds: number; warmupSe
     };
     tick();
   });
-  lat.sort((a, b) => a - b);
-  return { rps: lat.length / opts.seconds, p50: lat[Math.floor(lat.length * 0.5)]!, p99: lat[Math.floor(lat.length * 0.99)]!, non2xx: 0, errors };
+  return { latencies, errors };
+}
+
+/** Throughput over `seconds` and the median and 99th percentile of `lat` (ms). */
+function figuresOf(lat: number[], seconds: number): Omit<LoadFigures, 'errors'> {
+  const s = [...lat].sort((a, b) => a - b);
+  return { rps: s.length / seconds, p50: s[Math.floor(s.length * 0.5)]!, p99: s[Math.floor(s.length * 0.99)]!, non2xx: 0 };
 }

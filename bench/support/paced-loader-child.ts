@@ -1,4 +1,4 @@
-import { pacedLoad, replay, type PacedJob } from './harness';
+import { pacedStreams, replay, type PacedJob } from './harness';
 
 /**
  * The evenly paced loader in a process of its own (harness.ts pacedLoadInChild): the bench process holds
@@ -6,7 +6,8 @@ import { pacedLoad, replay, type PacedJob } from './harness';
  * latency. This process holds the request list and the sockets only.
  */
 process.once('message', (job: PacedJob) => {
-  pacedLoad(job.baseUrl, { rate: job.rate, seconds: job.seconds, connections: job.connections, setup: replay(job.requests) })
+  const { baseUrl, rate, seconds, connections, sliceSeconds } = job;
+  pacedStreams(baseUrl, { rate, seconds, connections, sliceSeconds, streams: job.streams.map(replay) })
     .then((figures) => process.send!(figures, () => process.exit(0)))
     .catch((err: unknown) => {
       console.error(err);

@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { pacedCalls, replay, startScriptNodeArgs } from '../../bench/support/harness';
+import { pacedCalls, pacedStreams, replay, startScriptNodeArgs } from '../../bench/support/harness';
 
 describe('replay', () => {
   test('hands out the drawn requests in order, round and round', () => {
@@ -20,6 +22,42 @@ describe('pacedCalls', () => {
     expect(calls).toHaveLength(100);
     expect(f.rps).toBe(50 / 0.25);
     expect(f.p99).toBeLessThan(90);
+  });
+});
+
+describe('pacedStreams', () => {
+  test('when two streams share a run, then each slice goes to the next stream in turn and each gets its own figures', async () => {
+    const seen: string[] = [];
+    // /slow answers after 30 ms, /fast at once: a request counted in the wrong stream would show in its figures.
+    const server = http.createServer((req, res) => {
+      seen.push(req.url!);
+      setTimeout(() => res.end('ok'), req.url === '/slow' ? 30 : 0);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const [slow, fast] = await pacedStreams(url, {
+        rate: 200,
+        seconds: 0.8,
+        connections: 10,
+        sliceSeconds: 0.1,
+        warmupSeconds: 0.1,
+        streams: [() => ({ path: '/slow' }), () => ({ path: '/fast' })],
+      });
+      // 20 warm-up requests (the first stream's), then slices of 20 requests: slow, fast, slow, fast, ...
+      expect(seen).toHaveLength(20 + 160);
+      expect(seen.slice(0, 40).every((p) => p === '/slow')).toBe(true);
+      expect(seen.slice(40, 60).every((p) => p === '/fast')).toBe(true);
+      expect(seen.filter((p) => p === '/fast')).toHaveLength(80);
+      // Each stream's throughput over its own half of the counted time: 80 requests in 0.4 s.
+      expect(slow!.rps).toBe(200);
+      expect(fast!.rps).toBe(200);
+      expect(slow!.p50).toBeGreaterThanOrEqual(30);
+      expect(fast!.p50).toBeLessThan(30);
+      expect([slow!.non2xx, fast!.non2xx]).toEqual([0, 0]);
+    } finally {
+      server.close();
+    }
   });
 });
 
