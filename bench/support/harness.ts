@@ -108,6 +108,11 @@ export interface LoadFigures {
   errors: number;
 }
 
+/** A stream's figures in pacedStreams, with the p99 of each of its slices, in order. */
+export interface SlicedFigures extends LoadFigures {
+  sliceP99: number[];
+}
+
 export type RequestSetup = (context: Record<string, unknown>) => { method?: string; path: string; headers?: Record<string, string>; body?: string };
 
 /** Closed loop at `connections`, or open loop at `rate` requests/s overall when given. */
@@ -152,7 +157,12 @@ export async function pacedLoad(
   baseUrl: string,
   opts: { rate: number; seconds: number; connections: number; setup: RequestSetup; warmupSeconds?: number },
 ): Promise<LoadFigures> {
-  return (await pacedStreams(baseUrl, { ...opts, streams: [opts.setup], sliceSeconds: opts.seconds }))[0]!;
+  return unsliced((await pacedStreams(baseUrl, { ...opts, streams: [opts.setup], sliceSeconds: opts.seconds }))[0]!);
+}
+
+/** A single stream's figures without its one slice's p99 (the run's own). */
+function unsliced({ rps, p50, p99, non2xx, errors }: SlicedFigures): LoadFigures {
+  return { rps, p50, p99, non2xx, errors };
 }
 
 /**
@@ -165,14 +175,15 @@ export async function pacedLoad(
 export async function pacedStreams(
   baseUrl: string,
   opts: { rate: number; seconds: number; connections: number; streams: RequestSetup[]; sliceSeconds: number; warmupSeconds?: number },
-): Promise<LoadFigures[]> {
+): Promise<SlicedFigures[]> {
   const url = new URL(baseUrl);
   const client = new RawHttpClient(url.hostname, Number(url.port), opts.connections);
   await client.ready();
   const warmup = Math.floor(opts.rate * (opts.warmupSeconds ?? WARMUP_SECONDS));
   const perSlice = Math.max(1, Math.round(opts.rate * opts.sliceSeconds));
   // The warm-up's requests take no stream's turn: the first counted request opens the first stream's first slice.
-  const streamOf = (i: number) => (i < warmup ? 0 : Math.floor((i - warmup) / perSlice) % opts.streams.length);
+  const sliceOf = (i: number) => (i < warmup ? 0 : Math.floor((i - warmup) / perSlice));
+  const streamOf = (i: number) => sliceOf(i) % opts.streams.length;
   const non2xx = opts.streams.map(() => 0);
   const { latencies, errors } = await pacedLatencies(opts, async (i) => {
     const s = streamOf(i);
@@ -181,8 +192,12 @@ export async function pacedStreams(
   });
   client.close();
   return opts.streams.map((_, s) => {
-    const lat = latencies.filter((l) => streamOf(l.i) === s).map((l) => l.ms);
-    return { ...figuresOf(lat, opts.seconds / opts.streams.length), non2xx: non2xx[s]!, errors };
+    const mine = latencies.filter((l) => streamOf(l.i) === s);
+    // Each of this stream's turns on its own, in order: turn r of every stream lies beside turn r of the others.
+    const turns: number[][] = [];
+    for (const l of mine) (turns[Math.floor(sliceOf(l.i) / opts.streams.length)] ??= []).push(l.ms);
+    const sliceP99 = turns.map((t) => figuresOf(t, opts.sliceSeconds).p99);
+    return { ...figuresOf(mine.map((l) => l.ms), opts.seconds / opts.streams.length), non2xx: non2xx[s]!, errors, sliceP99 };
   });
 }
 
@@ -213,20 +228,20 @@ export async function pacedLoadInChild(
   baseUrl: string,
   opts: { rate: number; seconds: number; connections: number; setup: RequestSetup },
 ): Promise<LoadFigures> {
-  return (await pacedStreamsInChild(baseUrl, { ...opts, streams: [opts.setup], sliceSeconds: opts.seconds }))[0]!;
+  return unsliced((await pacedStreamsInChild(baseUrl, { ...opts, streams: [opts.setup], sliceSeconds: opts.seconds }))[0]!);
 }
 
 /** pacedStreams from a process of its own, as pacedLoadInChild is pacedLoad's. */
 export async function pacedStreamsInChild(
   baseUrl: string,
   opts: { rate: number; seconds: number; connections: number; streams: RequestSetup[]; sliceSeconds: number },
-): Promise<LoadFigures[]> {
+): Promise<SlicedFigures[]> {
   // As many of each stream's requests as the whole run sends, warm-up included: a stream draws no more than that.
   const total = Math.floor(opts.rate * WARMUP_SECONDS) + Math.max(1, Math.floor(opts.rate * opts.seconds));
   const streams = opts.streams.map((setup) => Array.from({ length: total }, () => setup({})));
   const child = fork(path.resolve(__dirname, 'paced-loader-child.js'), { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  return new Promise<LoadFigures[]>((resolve, reject) => {
-    child.once('message', (figures) => resolve(figures as LoadFigures[]));
+  return new Promise<SlicedFigures[]>((resolve, reject) => {
+    child.once('message', (figures) => resolve(figures as SlicedFigures[]));
     child.once('exit', (code) => reject(new Error(`paced loader exited with ${code} before answering`)));
     const job: PacedJob = { baseUrl, rate: opts.rate, seconds: opts.seconds, connections: opts.connections, sliceSeconds: opts.sliceSeconds, streams };
     child.send(job);

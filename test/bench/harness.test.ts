@@ -55,6 +55,10 @@ describe('pacedStreams', () => {
       expect(slow!.p50).toBeGreaterThanOrEqual(30);
       expect(fast!.p50).toBeLessThan(30);
       expect([slow!.non2xx, fast!.non2xx]).toEqual([0, 0]);
+      // Four turns each: every one of the slow stream's holds only slow answers, most of the fast one's only fast ones.
+      expect([slow!.sliceP99.length, fast!.sliceP99.length]).toEqual([4, 4]);
+      expect(Math.min(...slow!.sliceP99)).toBeGreaterThanOrEqual(30);
+      expect([...fast!.sliceP99].sort((a, b) => a - b)[1]).toBeLessThan(30);
     } finally {
       server.close();
     }
