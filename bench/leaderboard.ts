@@ -1,7 +1,17 @@
 import 'reflect-metadata';
 import type { AddressInfo } from 'node:net';
 import { Client, Pool, type PoolClient } from 'pg';
-import { benchPool, createDatabase, load, median, round, startServiceProcess, type LoadFigures, type RequestSetup, pacedStreamsInChild } from './support/harness';
+import {
+  benchPool,
+  createDatabase,
+  load,
+  median,
+  round,
+  startServiceProcess,
+  type LoadFigures,
+  type RequestSetup,
+  pacedStreamsInChild,
+} from './support/harness';
 import { localPostgresCpuMs, processCpuMs } from './support/cpu-time';
 import { RawHttpClient } from './support/raw-http-load';
 import { openDatabase, type Queryable } from '../src/db/database';
@@ -382,7 +392,7 @@ async function closedRun(client: RawHttpClient, seconds: number, setup: RequestS
   const lat: number[] = [];
   const t0 = performance.now();
   const until = t0 + seconds * 1000;
-  for (let t = t0; t < until; ) {
+  for (let t = t0; t < until;) {
     const status = await client.request(setup({}));
     const now = performance.now();
     lat.push(now - t);

@@ -197,7 +197,15 @@ export async function pacedStreams(
     const turns: number[][] = [];
     for (const l of mine) (turns[Math.floor(sliceOf(l.i) / opts.streams.length)] ??= []).push(l.ms);
     const sliceP99 = turns.map((t) => figuresOf(t, opts.sliceSeconds).p99);
-    return { ...figuresOf(mine.map((l) => l.ms), opts.seconds / opts.streams.length), non2xx: non2xx[s]!, errors, sliceP99 };
+    return {
+      ...figuresOf(
+        mine.map((l) => l.ms),
+        opts.seconds / opts.streams.length,
+      ),
+      non2xx: non2xx[s]!,
+      errors,
+      sliceP99,
+    };
   });
 }
 
@@ -256,7 +264,13 @@ export async function pacedStreamsInChild(
  */
 export async function pacedCalls(opts: { rate: number; seconds: number; warmupSeconds?: number }, call: (i: number) => Promise<void>): Promise<LoadFigures> {
   const { latencies, errors } = await pacedLatencies(opts, call);
-  return { ...figuresOf(latencies.map((l) => l.ms), opts.seconds), errors };
+  return {
+    ...figuresOf(
+      latencies.map((l) => l.ms),
+      opts.seconds,
+    ),
+    errors,
+  };
 }
 
 /** pacedCalls' open loop: the latency of each counted call that succeeded, by call index, and how many failed. */
