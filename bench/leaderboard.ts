@@ -377,7 +377,7 @@ const fixedPrices: PriceService = {
   live: async (tokenId) => ({ tokenId, bidMicro: 500_000n, askMicro: 500_000n, midMicro: 500_000n, asOf: new Date(), source: 'simulated' }),
 };
 
-/** One connection's closed loop for `seconds`: requests sent one after the other, each as soon as the last answered. */
+/** What one closed run did. */
 interface ClosedRun {
   count: number;
   non2xx: number;
@@ -387,6 +387,7 @@ interface ClosedRun {
   lat: number[];
 }
 
+/** One connection's closed loop for `seconds`: requests sent one after the other, each as soon as the last answered. */
 async function closedRun(client: RawHttpClient, seconds: number, setup: RequestSetup): Promise<ClosedRun> {
   let non2xx = 0;
   const lat: number[] = [];
@@ -410,8 +411,8 @@ async function closedRun(client: RawHttpClient, seconds: number, setup: RequestS
  */
 async function tradePairs(withUrl: string, withoutUrl: string, setup: RequestSetup, settle?: () => Promise<void>) {
   // Short runs in adjacent pairs, in alternating order, so the machine's drift falls on both sides of each pair
-  // alike; the ratio is the median of the pairs' ratios (its spread is printed too). Runs of two seconds through
-  // autocannon let a shared VM's slow spells land on one side: on one day the pairs ran from -31 % to +53 %.
+  // alike; the ratio is the median of the pairs' ratios (its spread is printed too). Many short pairs: a slow spell
+  // of a shared VM spoils the few it falls on, and the median passes them by.
   // CPU per trade of each run: this process (both services and the load generator, alike on both sides) and the
   // local PostgreSQL's processes (null when the database is elsewhere).
   const clients = { with: rawClient(withUrl), without: rawClient(withoutUrl) };
