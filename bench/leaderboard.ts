@@ -18,7 +18,7 @@ import { openDatabase, type Queryable } from '../src/db/database';
 import { testConfig } from '../src/config';
 import { createLogger } from '../src/logger';
 import { createAppServer } from '../src/http/app-server';
-import { TRACK_RECORD_BACKFILL } from '../src/db/migrations/1700000000006-track-record';
+import { TRACK_RECORD_BACKFILL_V26 } from '../src/db/migrations/1700000000026-track-on-account';
 import { rawBuy } from './support/raw-buy';
 import { buyParams } from '../src/domain/trading/trade-sql';
 import { LeaderboardService, type Audience, type Metric } from '../src/domain/track-record/leaderboard-service';
@@ -42,7 +42,7 @@ import type { Database } from '../src/db/database';
  * 2. one trade's latency without and with the track-record maintenance, alternating in the same run on the
  *    same data: POST /api/trade through the whole service one at a time (the target; while boards are read, so
  *    the service folds, and while none is), and the bare buy
- *    transaction (BEGIN + BUY_STATEMENT [+ trackTrade] pipelined as the service sends them; COMMIT) one at a time and 8 at once.
+ *    transaction (BEGIN + BUY_STATEMENT [carrying the track record's part] pipelined as the service sends them; COMMIT) one at a time and 8 at once.
  * Each figure is the median of RUNS runs. Last line: one JSON object with every figure.
  */
 const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 100_000);
@@ -158,7 +158,7 @@ async function generate(c: Client): Promise<Record<string, number>> {
   await c.query('SET session_replication_role = DEFAULT');
   // The aggregates, built set-based with the migration's backfill (the listener's per-event definitions).
   await timed('aggregates (backfill)', async () => {
-    for (const sql of TRACK_RECORD_BACKFILL) await c.query(sql);
+    for (const sql of TRACK_RECORD_BACKFILL_V26) await c.query(sql);
   });
   await timed('indexes', async () => {
     for (const i of indexes) await c.query(i.indexdef);
@@ -353,7 +353,7 @@ async function tradeRun(pool: Pool, track: boolean, workers: number, db: Databas
                 at: now,
               }
             : undefined,
-          (userId) => folder.mark(userId),
+          (userId, seq) => folder.mark(userId, seq),
         );
         lat.push(Number(process.hrtime.bigint() - t0) / 1e6);
       }

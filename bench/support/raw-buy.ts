@@ -1,33 +1,47 @@
 import type { PoolClient } from 'pg';
 import type { Queryable } from '../../src/db/database';
-import { BUY_STATEMENT } from '../../src/domain/trading/trade-sql';
+import { BUY_STATEMENT, buyStatementWith } from '../../src/domain/trading/trade-sql';
 import type { TradeEvent } from '../../src/domain/trading/trade-hooks';
-import { trackTrade } from '../../src/domain/track-record/track-listener';
+import { buyRowPart } from '../../src/domain/track-record/track-listener';
+
+const part = buyRowPart();
+const TRACKED_BUY = buyStatementWith([part]);
 
 /**
  * One buy transaction straight through `pg`, in the service's shape (Database.transaction, TradingService.buy):
- * BEGIN, the buy statement and, with `track`, the track record's statements go out together, prepared under
- * the service's names; COMMIT once they have answered, or ROLLBACK for a refused buy (no position), which
- * takes the track record's writes with it. The benches' baseline for a trade. The client must be pipelined
- * (benchPool). `buy` is BUY_STATEMENT's parameters; `pending` hears the traders whose figures wait for a board fold.
+ * BEGIN and the buy statement go out together, prepared under the service's names; with `track`, the statement
+ * carries the track record's part of the account row's update, as paper_trade's does, and what its answer calls for
+ * (badges, a level-up) follows; COMMIT, or ROLLBACK for a refused buy (no position). The benches' baseline for a trade.
+ * The client must be pipelined (benchPool). `buy` is BUY_STATEMENT's parameters; `pending` hears the traders whose
+ * board rows the board folder is to bring up to date.
  */
 export async function rawBuy(
   client: PoolClient,
   buy: unknown[],
   track?: TradeEvent,
-  pending?: (userId: string) => void,
+  pending?: (userId: string, seq: number) => void,
 ): Promise<{ positionId: string | null }> {
   const tx: Queryable = { query: async (sql, params, name) => (await client.query({ name, text: sql, values: params })).rows as never[] };
-  // Sent in this order: BEGIN, the buy, then the track record.
   const begun = client.query('BEGIN');
-  const bought = client.query<{ position_id: string | null }>({ name: 'buy', text: BUY_STATEMENT, values: buy });
-  const sent = await Promise.allSettled([begun, bought, track ? trackTrade(tx, track, pending) : undefined]);
+  const bought = track
+    ? client.query<Record<string, unknown>>({ name: 'buy_with_parts', text: TRACKED_BUY, values: [...buy, ...part.params(track)] })
+    : client.query<Record<string, unknown>>({ name: 'buy', text: BUY_STATEMENT, values: buy });
+  const sent = await Promise.allSettled([begun, bought]);
   const failed = sent.find((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (failed) {
     await client.query('ROLLBACK');
     throw failed.reason;
   }
-  const positionId = (await bought).rows[0]?.position_id ?? null;
+  const row = (await bought).rows[0]!;
+  const positionId = (row.position_id as string | null) ?? null;
+  if (positionId && track) {
+    try {
+      await buyRowPart(pending).after(tx, track, row);
+    } catch (err) {
+      await client.query('ROLLBACK');
+      throw err;
+    }
+  }
   await client.query(positionId ? 'COMMIT' : 'ROLLBACK');
   return { positionId };
 }

@@ -20,6 +20,7 @@ import { A2aTasks1700000000020 } from './1700000000020-a2a-tasks';
 import { BookDepth1700000000021 } from './1700000000021-book-depth';
 import { BookConsumed1700000000024 } from './1700000000024-book-consumed';
 import { BoardFolding1700000000025 } from './1700000000025-board-folding';
+import { TrackOnAccount1700000000026 } from './1700000000026-track-on-account';
 
 /** Every migration, in order. A new one is appended here (no glob: the same list runs from ts and dist). */
 export const MIGRATIONS = [
@@ -45,4 +46,5 @@ export const MIGRATIONS = [
   BookDepth1700000000021,
   BookConsumed1700000000024,
   BoardFolding1700000000025,
+  TrackOnAccount1700000000026,
 ];

@@ -49,20 +49,16 @@ export async function notifyLevelUp(tx: Queryable, userId: string, before: numbe
 }
 
 /**
- * Adds XP to an account (claims, referrals) and notifies a level-up. The total lives on the trader's activity
- * row once they have traded, on users.xp before (migration 1700000000009). Callers hold the account row's lock
- * from an earlier statement (a claim's ledger entry, a referral's lock on the referrer), as a trade takes it
- * first: a first trade that creates the activity row from users.xp has then committed, and this statement
- * sees which home the XP has.
+ * Adds XP to an account (claims, referrals) and notifies a level-up. The total lives on the account row (migration
+ * 1700000000026); the boards show the copy the board folder makes, which `changed` tells whose row changed.
  */
-export async function addXp(tx: Queryable, userId: string, xp: number, at: Date): Promise<number> {
+export async function addXp(tx: Queryable, userId: string, xp: number, at: Date, changed: (userId: string, seq: number) => void = () => {}): Promise<number> {
   // One statement (a bare UPDATE would come back from TypeORM as [rows, count]; in a CTE it is a SELECT).
-  const rows = await tx.query<{ xp: number }>(
-    `WITH card AS (UPDATE trader_activity SET xp = xp + $2 WHERE user_id = $1 RETURNING xp),
-          u AS (UPDATE users SET xp = xp + $2 WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM card) RETURNING xp)
-     SELECT xp FROM card UNION ALL SELECT xp FROM u`,
+  const rows = await tx.query<{ xp: number; track_seq: bigint }>(
+    'WITH u AS (UPDATE users SET xp = xp + $2, track_seq = track_seq + 1 WHERE id = $1 RETURNING xp, track_seq) SELECT xp, track_seq FROM u',
     [userId, xp],
   );
+  if (rows[0]) changed(userId, Number(rows[0].track_seq));
   const after = rows[0]?.xp ?? 0;
   await notifyLevelUp(tx, userId, after - xp, after, at);
   return after;

@@ -1,18 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import type { Database, Queryable } from '../../db/database';
 import type { Logger } from '../../logger';
-import { FOLD_PENDING_SET } from '../../db/migrations/1700000000025-board-folding';
 
-/** How often a process folds its traders' pending trades and volume into the ranked columns, while boards are read. */
+/** How often a process copies its traders' account rows onto their board rows, while boards are read. */
 export const FOLD_INTERVAL_MS = 250;
-/** How often a process also folds every pending row, whoever left it (a process that died before folding). */
+/** How often a process also folds every board row left behind, whoever left it (a process that died before folding). */
 export const SWEEP_INTERVAL_MS = 30_000;
 /**
  * Boards are "read" for WATCH_MS after a process says it read one (BOARDS_READ_CHANNEL): every other process then folds
  * its trades every FOLD_INTERVAL_MS until that long after the last such word. A reading process says so again at
  * most every ANNOUNCE_MS, half WATCH_MS, so while it keeps reading no process stops folding; and on its first read
- * after more than REANNOUNCE_MS without saying so (the others may have stopped), it also sweeps every pending row
- * before it reads. While no board is read anywhere, a trade costs no fold (issue 18: the fold was some 4 points of
+ * after more than REANNOUNCE_MS without saying so (the others may have stopped), it also sweeps every board row
+ * left behind before it reads. While no board is read anywhere, a trade costs no fold (issue 18: the fold was some 4 points of
  * a trade's 10 % upkeep).
  */
 export const WATCH_MS = 10_000;
@@ -21,49 +20,62 @@ const REANNOUNCE_MS = 8_000;
 export const BOARDS_READ_CHANNEL = 'boards_read';
 /** Traders left marked while no board is read, at most: beyond, a process folds anyway (its marks are memory). */
 const MAX_IDLE_MARKS = 10_000;
-/**
- * Traders folded per transaction. A trade of a trader being folded waits for the fold's commit, so a fold holds
- * few rows, briefly: each of its updates writes every index of the row.
- */
+/** Traders folded per transaction: each of its board-row updates writes every index of the row, so a fold holds few. */
 const FOLD_BATCH = 32;
+/** How long a mark whose trade's write a fold has not yet found is kept (a trade that rolled back never shows it). */
+const MARK_TTL_MS = 10_000;
+
+/** The figures and card values the board row copies from the account row. */
+const COPIED = ['w_bucket', 'w_trades', 'w_volume', 'm_bucket', 'm_trades', 'm_volume', 'a_trades', 'a_volume', 'xp'];
 
 /**
- * A fold of one batch, in one statement: it locks the rows no one else holds, in user_id order, folds those of them
- * still pending, and answers every row it locked. A row a trade holds is skipped, not waited for: that trade has not
- * committed, and its trader stays marked for the next fold. A row a trade updated after the statement began is locked
- * in its newest version, and the update, finding the version it read replaced, folds that newest one (READ
- * COMMITTED re-reads it), so what the trades that held the rows committed is folded. One statement, not a lock and
- * then a fold, sent with the transaction's setting: two round trips a batch instead of four (bench/README.md).
+ * A fold of one batch, in one statement: it reads the given traders' account rows as committed, and copies them onto
+ * their board rows, each locked first in id order (so two processes folding the same traders never deadlock) and
+ * written only when older than the copy (`seq`: another process may have folded it meanwhile); a trader's first
+ * board row is created with its card, once the account has traded (XP alone, from a referral, puts no one on a
+ * board). It answers the write count it copied of each trader, so a mark whose trade had not committed yet is kept.
+ * Nothing locks the account rows: a trade never waits for a fold.
  */
-const foldLocked = (where: string, limit = '') => `WITH locked AS (
-  SELECT user_id FROM trader_activity WHERE ${where} ORDER BY user_id ${limit} FOR UPDATE SKIP LOCKED),
-folded AS (UPDATE trader_activity s SET ${FOLD_PENDING_SET}
-  WHERE s.user_id IN (SELECT user_id FROM locked) AND s.pa_trades <> 0)
-SELECT user_id FROM locked`;
-/** The given traders' rows. */
-const FOLD = foldLocked('user_id = ANY($1::uuid[])');
-/** Any pending rows, a batch of them. */
-const FOLD_PENDING = foldLocked('pa_trades <> 0', `LIMIT ${FOLD_BATCH}`);
+const FOLD = `WITH src AS (
+  SELECT id, is_agent, deleted_at, display_name, track_seq, ${COPIED.join(', ')} FROM users WHERE id = ANY($1::uuid[]) AND a_trades > 0),
+held AS (SELECT user_id FROM trader_activity WHERE user_id IN (SELECT id FROM src) ORDER BY user_id FOR UPDATE),
+copied AS (
+  UPDATE trader_activity t SET seq = s.track_seq, ${COPIED.map((c) => `${c} = s.${c}`).join(', ')}
+  FROM src s WHERE t.user_id = s.id AND t.user_id IN (SELECT user_id FROM held) AND t.seq < s.track_seq)
+, created AS (
+  INSERT INTO trader_activity AS t (user_id, is_agent, display_name, badges, seq, ${COPIED.join(', ')})
+  SELECT s.id, CASE WHEN s.deleted_at IS NULL THEN s.is_agent END, s.display_name,
+         ARRAY(SELECT b.badge FROM user_badges b WHERE b.user_id = s.id ORDER BY b.earned_at, b.badge), s.track_seq, ${COPIED.map((c) => `s.${c}`).join(', ')}
+  FROM src s WHERE NOT EXISTS (SELECT 1 FROM trader_activity a WHERE a.user_id = s.id) ORDER BY s.id
+  ON CONFLICT (user_id) DO UPDATE SET seq = EXCLUDED.seq, ${COPIED.map((c) => `${c} = EXCLUDED.${c}`).join(', ')}
+  WHERE t.seq < EXCLUDED.seq)
+SELECT id AS user_id, track_seq AS seq FROM src`;
+
+/** Every trader whose board row is behind their account row (or missing), a batch of them, in id order. */
+const BEHIND = `SELECT u.id AS user_id FROM users u LEFT JOIN trader_activity t ON t.user_id = u.id
+  WHERE u.track_seq > coalesce(t.seq, 0) AND u.a_trades > 0 AND u.id > $1::uuid ORDER BY u.id LIMIT ${8 * 32}`;
+
 /**
- * A fold need not wait for the disk: lost in a crash, it is lost whole, and the amounts it moved are pending
- * again, to be folded by the next one.
+ * A fold need not wait for the disk: lost in a crash, it is lost whole, and the board rows it copied are behind
+ * their account rows again, to be folded by the next sweep.
  */
 const NO_FLUSH_WAIT = `SET LOCAL synchronous_commit = off`;
 
 /**
- * Folds the trades and volume that trades leave pending on their traders' activity rows into the columns the
- * boards rank (migration 1700000000025 says why a trade no longer writes those itself). A trade marks its trader
- * once its activity row is locked (`mark`), so a fold that takes the mark either finds the row free, the trade
- * over, and folds what it committed, or finds it held and keeps the mark: nothing pending is ever forgotten by
- * the process that left it. Before any board of its own is read (`beforeRead`), a process folds its marks, so its
+ * Copies traders' live figures and XP from their account rows onto their board rows, which the boards rank
+ * (migration 1700000000026 says why a trade no longer writes those itself). A trade marks its trader once their
+ * account row is locked (`mark`), so a fold that takes the mark either finds the row free, the trade over, and
+ * copies what it committed, or finds it held and keeps the mark: no change is ever forgotten by the process that
+ * made it. Before any board of its own is read (`beforeRead`), a process folds its marks, so its
  * own committed trades show at once. Other processes' trades show within FOLD_INTERVAL_MS more than the boards'
  * own bound: each process folds on its timer while some process has read a board within WATCH_MS (`watch`, heard
- * on BOARDS_READ_CHANNEL), and a reader that has not said so for REANNOUNCE_MS sweeps what they left pending
+ * on BOARDS_READ_CHANNEL), and a reader that has not said so for REANNOUNCE_MS sweeps what they left behind
  * before its read. A process starts watching, and watches again whenever its LISTEN session is reopened (it may
  * have missed a word meanwhile). The rows of a process that died before folding are folded by the others' sweep.
  */
 export class BoardFolder {
-  private marked = new Set<string>();
+  /** Marked traders, with the least write count of their account row a fold must copy, and since when (ms). */
+  private marked = new Map<string, { seq: number; at: number }>();
   private running: Promise<void> | undefined;
   private timer: NodeJS.Timeout | undefined;
   private sweeper: NodeJS.Timeout | undefined;
@@ -94,21 +106,30 @@ export class BoardFolder {
     return this.clock() < this.watchedUntil;
   }
 
-  /** A trade left pending amounts on this trader's row (which it has locked). */
-  mark(userId: string): void {
-    this.marked.add(userId);
+  /**
+   * A trade changed this trader's account row, its write count now `seq` (0: unknown, any copy will do): their board
+   * row is to be brought up to date once the trade has committed.
+   */
+  mark(userId: string, seq = 0): void {
+    this.keep(userId, { seq, at: this.clock() });
   }
 
-  /** Folds every trader marked so far whose trade has ended; resolves once that fold has committed. */
+  /** Merges a mark into the marks: the higher write count, the earlier time. */
+  private keep(userId: string, m: { seq: number; at: number }): void {
+    const had = this.marked.get(userId);
+    this.marked.set(userId, had ? { seq: Math.max(had.seq, m.seq), at: Math.min(had.at, m.at) } : m);
+  }
+
+  /** Folds every trader marked so far whose trade has committed; resolves once that fold has committed. */
   async flush(): Promise<void> {
     // One fold at a time: a caller arriving during a fold waits for it, then folds whatever was marked since.
     while (this.running) await this.running.catch(() => {});
     if (this.marked.size === 0) return;
-    const batch = [...this.marked];
-    this.marked = new Set();
+    const batch = this.marked;
+    this.marked = new Map();
     this.running = this.fold(batch).catch((err: unknown) => {
-      // Kept for the next fold (a row folded already has nothing pending: folding it again changes nothing).
-      for (const id of batch) this.marked.add(id);
+      // Kept for the next fold (a row folded already is as new as its account row: folding it again changes nothing).
+      for (const [id, m] of batch) this.keep(id, m);
       throw err;
     });
     try {
@@ -121,7 +142,7 @@ export class BoardFolder {
   /**
    * Before a board or rank is read in this process: fold this process's marks, and, when this process has not
    * said so for ANNOUNCE_MS, tell every process that boards are read (and, past REANNOUNCE_MS, sweep what they
-   * left pending meanwhile first). Waits no longer than `ms`, so a slow database never holds a board read back for
+   * left behind meanwhile first). Waits no longer than `ms`, so a slow database never holds a board read back for
    * long; the board is then read without the latest trades, which the fold, once committed, brings to its next
    * renewal. A failure is logged; a word that failed to go out is said again on the next read.
    */
@@ -137,7 +158,7 @@ export class BoardFolder {
         throw err;
       });
       // Within REANNOUNCE_MS of the last word every process still folds (it watches for WATCH_MS); past it, some
-      // may have stopped, and what they left pending is swept here.
+      // may have stopped, and what they left behind is swept here.
       const folded = since < REANNOUNCE_MS ? this.flush() : this.sweep().then(() => this.flush());
       work = Promise.all([announced, folded]);
     }
@@ -148,13 +169,17 @@ export class BoardFolder {
     clearTimeout(timer);
   }
 
-  /** Folds every pending row of every process, in batches (rows a dead process left, and at start). */
+  /** Folds every board row that is behind its account row, whoever left it (rows a dead process left, and at start). */
   async sweep(): Promise<number> {
     let folded = 0;
+    let after = '00000000-0000-0000-0000-000000000000';
     for (;;) {
-      const n = (await this.db.transaction((tx) => this.inFold(tx, FOLD_PENDING, [], 'board_sweep'))).length;
-      folded += n;
-      if (n < FOLD_BATCH) return folded;
+      const ids = (await this.db.query<{ user_id: string }>(BEHIND, [after], 'board_behind')).map((r) => r.user_id);
+      if (ids.length === 0) return folded;
+      for (let i = 0; i < ids.length; i += FOLD_BATCH) {
+        folded += (await this.db.transaction((tx) => this.inFold(tx, FOLD, [ids.slice(i, i + FOLD_BATCH)], 'board_fold'))).length;
+      }
+      after = ids[ids.length - 1]!;
     }
   }
 
@@ -185,7 +210,7 @@ export class BoardFolder {
     this.timer.unref();
     this.sweeper = setInterval(sweep, SWEEP_INTERVAL_MS);
     this.sweeper.unref();
-    // Once before serving: what a process that died left pending is on the boards before this one reads them.
+    // Once before serving: what a process that died left unfolded is on the boards before this one reads them.
     await this.sweep().catch((err: unknown) => this.log?.warn('board sweep failed; it is retried', { error: String(err) }));
   }
 
@@ -201,25 +226,29 @@ export class BoardFolder {
     await this.flush().catch((err: unknown) => this.log?.warn('last board fold failed; another process sweeps it', { error: String(err) }));
   }
 
-  private async fold(userIds: string[]): Promise<void> {
+  private async fold(marks: Map<string, { seq: number; at: number }>): Promise<void> {
+    const userIds = [...marks.keys()];
+    const now = this.clock();
     for (let i = 0; i < userIds.length; i += FOLD_BATCH) {
       const ids = userIds.slice(i, i + FOLD_BATCH);
-      const locked = await this.db.transaction((tx) => this.inFold(tx, FOLD, [ids], 'board_fold'));
-      // Every marked trader has a row: one not locked here is held by a trade still open, and is folded next time.
-      if (locked.length < ids.length) {
-        const got = new Set(locked);
-        for (const id of ids) if (!got.has(id)) this.marked.add(id);
+      const copied = new Map((await this.db.transaction((tx) => this.inFold(tx, FOLD, [ids], 'board_fold'))).map((r) => [r.user_id, Number(r.seq)]));
+      // A copy older than the trade's write: that trade has not committed yet, and is folded next time. A mark that
+      // stays unmet for MARK_TTL_MS was a trade that rolled back (its write count is then never reached): the sweep
+      // has the last word.
+      for (const id of ids) {
+        const m = marks.get(id)!;
+        if ((copied.get(id) ?? m.seq) < m.seq && now - m.at < MARK_TTL_MS) this.keep(id, m);
       }
     }
   }
 
-  /** One batch's fold statement in `tx`, behind the setting that spares it the wait for the disk; the ids it locked. */
-  private async inFold(tx: Queryable, sql: string, params: unknown[], name: string): Promise<string[]> {
+  /** One batch's statement in `tx`, behind the setting that spares it the wait for the disk; what it answered. */
+  private async inFold(tx: Queryable, sql: string, params: unknown[], name: string): Promise<Array<{ user_id: string; seq: bigint }>> {
     // Sent together (a pipelined connection sends both at once); the fold's own failure is the one reported.
     const setting = tx.query(NO_FLUSH_WAIT);
     setting.catch(() => {});
-    const rows = await tx.query<{ user_id: string }>(sql, params, name);
+    const rows = await tx.query<{ user_id: string; seq: bigint }>(sql, params, name);
     await setting;
-    return rows.map((r) => r.user_id);
+    return rows;
   }
 }

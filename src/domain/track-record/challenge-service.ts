@@ -10,21 +10,25 @@ export interface ChallengeView {
   progress: { current: number; target: number; completed: boolean; claimed: boolean; percentComplete: number };
 }
 
-/** A day's challenge progress ($1 user, $2 day): the activity row keeps today's and the previous active day's. */
-const PROGRESS_OF_DAY = `SELECT CASE WHEN day = $2::date THEN progress WHEN yday = $2::date THEN yday_progress END FROM trader_activity WHERE user_id = $1`;
+/** A day's challenge progress ($1 user, $2 day): the account row keeps today's and the previous active day's. */
+const PROGRESS_OF_DAY = `SELECT CASE WHEN day = $2::date THEN progress WHEN yday = $2::date THEN yday_progress END FROM users WHERE id = $1`;
 
 const units = (c: DailyChallenge, v: bigint) => (c.type === 'trade_volume' ? fromMicro(v) : Number(v));
 
 /**
  * The daily challenge: progress is advanced by the trade listener in the trades' own transactions
- * (trader_activity.progress); a claim pays the cash reward through the ledger and the XP in one transaction,
+ * (users.progress); a claim pays the cash reward through the ledger and the XP in one transaction,
  * and a unique (user, challenge) row makes a second claim — racing or not — pay nothing.
  */
 export class ChallengeService {
-  /** `onClaimed` runs after a claim has committed (its XP moves the claimer's level on the boards). */
+  /**
+   * `onClaimed` runs after a claim has committed (its XP moves the claimer's level on the boards); `xpAdded` hears, inside
+   * the claim's transaction, whose account row took XP (the board folder copies it to the boards).
+   */
   constructor(
     private readonly db: Database,
     private readonly onClaimed: () => void = () => {},
+    private readonly xpAdded: (userId: string, seq: number) => void = () => {},
   ) {}
 
   async today(userId: string, now: Date): Promise<ChallengeView> {
@@ -83,7 +87,7 @@ export class ChallengeService {
         });
       }
       const balance = await appendLedger(tx, { userId, type: 'challenge_reward', amountMicro: c.cashRewardMicro, ref: c.id, at: now });
-      const xp = await addXp(tx, userId, c.xpReward, now);
+      const xp = await addXp(tx, userId, c.xpReward, now, this.xpAdded);
       return { success: true as const, cashReward: fromMicro(c.cashRewardMicro), xpReward: c.xpReward, balance: fromMicro(balance), xp };
     });
     this.onClaimed();

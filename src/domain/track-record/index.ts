@@ -9,7 +9,7 @@ import { ChallengeService } from './challenge-service';
 import { LeaderboardService } from './leaderboard-service';
 import { rewardReferral } from './referrals';
 import { StatsService } from './stats-service';
-import { trackTrade } from './track-listener';
+import { buyRowPart, trackTrade } from './track-listener';
 import { leaveBoards, renameCard } from './account-changes';
 import { BoardFolder, FOLD_INTERVAL_MS } from './board-folder';
 
@@ -33,8 +33,9 @@ export function createTrackRecord(args: {
   log?: Logger;
 }): TrackRecord {
   const folder = new BoardFolder(args.db, args.log);
-  args.tradeHooks.on((tx, e) => trackTrade(tx, e, (userId) => folder.mark(userId)));
-  args.accounts.onRegister(rewardReferral);
+  const mark = (userId: string, seq: number) => folder.mark(userId, seq);
+  args.tradeHooks.on((tx, e) => trackTrade(tx, e, mark), buyRowPart(mark));
+  args.accounts.onRegister((tx, account) => rewardReferral(tx, account, mark));
   args.deletion.onDelete(leaveBoards);
   args.settings.onRename(renameCard);
   // Every committed write that moves a board (trades, sales, settlements, referral rewards, claims) starts the boards' cache over.
@@ -52,7 +53,7 @@ export function createTrackRecord(args: {
   return {
     leaderboard,
     stats: new StatsService(args.db),
-    challenges: new ChallengeService(args.db, changed),
+    challenges: new ChallengeService(args.db, changed, mark),
     notifications: new NotificationService(args.db),
     folder,
   };

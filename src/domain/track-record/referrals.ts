@@ -9,7 +9,11 @@ import { XP_RULES } from './levels';
  * free and emails unverified, so anyone can register accounts with their own code; a cash reward would mint
  * money at the registration rate limit, while bounded XP and a badge cannot move balances or PnL boards.
  */
-export async function rewardReferral(tx: Queryable, account: { id: string; referredBy: string | null; at: Date }): Promise<void> {
+export async function rewardReferral(
+  tx: Queryable,
+  account: { id: string; referredBy: string | null; at: Date },
+  changed: (userId: string, seq: number) => void = () => {},
+): Promise<void> {
   const referrer = account.referredBy;
   if (!referrer) return;
   // Lock the referrer so concurrent registrations count each other and the cap holds exactly. NO KEY UPDATE:
@@ -21,7 +25,8 @@ export async function rewardReferral(tx: Queryable, account: { id: string; refer
   );
   const n = Number(rows[0]?.n ?? 0n);
   const rewarded = n <= XP_RULES.maxRewardedReferrals;
-  if (rewarded) await addXp(tx, referrer, XP_RULES.perReferral, account.at);
+  // The referrer's board row shows the XP once the board folder has copied their account row.
+  if (rewarded) await addXp(tx, referrer, XP_RULES.perReferral, account.at, changed);
   await awardBadge(tx, referrer, 'recruiter', account.at);
   await notify(tx, {
     userId: referrer,

@@ -1,33 +1,50 @@
 import type { Queryable } from '../../db/database';
-import type { TradeEvent } from '../trading/trade-hooks';
+import type { BuyRowPart, TradeEvent } from '../trading/trade-hooks';
 import { MICRO } from '../money/micro';
 import { notify } from '../notifications/notify';
 import { fromMicro } from '../money/micro';
 import { awardBadge, notifyLevelUp } from './awards';
 import { STREAK_BADGES, TRADE_COUNT_BADGES, WELL_CALIBRATED, type BadgeId } from './badges';
-import { BUY_ACTIVITY_PARAMS, BUY_ACTIVITY_STATEMENT, BUY_SAME_DAY_STATEMENT, trackStatementFor, type TrackRow } from './track-sql';
+import { BUY_ACTIVITY_PARAMS, BUY_ACTIVITY_STATEMENT, BUY_ROW_PARAMS, BUY_ROW_RETURNING, buyRowSet, trackStatementFor, type TrackRow } from './track-sql';
+import { challengeForDay } from './challenges';
+import { calendarOf } from './periods';
+
+/** Hears whose account row a trade wrote, and the row's write count as of that write (`track_seq`). */
+export type Pending = (userId: string, seq: number) => void;
 
 /**
- * The TradeHooks listener: runs inside every buy's, sale's and settlement's transaction. One statement
- * (track_event, or for a buy its activity update alone: the same-day one, most of the time) maintains every aggregate (a trade's trades and volume
- * as pending amounts, which `pending` hands to the board folder); badges, level-ups and a completed challenge cost a statement each, only on
- * the trade that earns them (thresholds are crossed exactly once because the trader's rows are locked).
+ * The TradeHooks listener: runs inside every buy's, sale's and settlement's transaction. One statement maintains every
+ * aggregate: track_event() for a sale or settlement, for a buy its update of the account row alone, which the buys of
+ * paper_trade carry in their own statement (`buyRowPart`). `pending` hears the traders whose board rows the board
+ * folder is to bring up to date. Badges, level-ups and a completed challenge cost a statement each, only on the trade
+ * that earns them (thresholds are crossed exactly once because the trader's account row is locked).
  */
-export async function trackTrade(tx: Queryable, e: TradeEvent, pending: (userId: string) => void = () => {}): Promise<void> {
-  const { sql, params, challenge } = trackStatementFor(e);
-  // Prepared once per connection: they run in every trade. A buy updates its activity row directly: on a day the
-  // trader has traded already, through the same-day statement; else through the full one; only the first buy
-  // (no row yet) goes through track_event(), which creates it.
-  let r: TrackRow | undefined;
-  if (e.side === 'BUY') {
-    const buy = params.slice(0, BUY_ACTIVITY_PARAMS);
-    r = (await tx.query<TrackRow>(BUY_SAME_DAY_STATEMENT, buy, 'track_buy_same_day'))[0];
-    r ??= (await tx.query<TrackRow>(BUY_ACTIVITY_STATEMENT, buy, 'track_buy'))[0];
-  }
-  r ??= (await tx.query<TrackRow>(sql, params, 'track_event'))[0];
-  if (!r) return;
-  // The trade's figures wait on its row, which this transaction now holds, for the board folder.
-  if (e.side !== 'SETTLE') pending(e.userId);
+export async function trackTrade(tx: Queryable, e: TradeEvent, pending: Pending = () => {}): Promise<void> {
+  const { sql, params } = trackStatementFor(e);
+  // Prepared once per connection: they run in every trade.
+  const r =
+    e.side === 'BUY'
+      ? (await tx.query<TrackRow>(BUY_ACTIVITY_STATEMENT, params.slice(0, BUY_ACTIVITY_PARAMS), 'track_buy'))[0]
+      : (await tx.query<TrackRow>(sql, params, 'track_event'))[0];
+  if (r) await consequences(tx, e, r, pending);
+}
+
+/** The track record's part of a paper_trade buy's own statement: its update of the account row, then what it calls for. */
+export function buyRowPart(pending: Pending = () => {}): BuyRowPart {
+  return {
+    set: buyRowSet,
+    count: BUY_ROW_PARAMS,
+    returning: BUY_ROW_RETURNING,
+    params: (e) => trackStatementFor(e).params.slice(1, 1 + BUY_ROW_PARAMS),
+    after: (tx, e, row) => consequences(tx, e, row as unknown as TrackRow, pending),
+  };
+}
+
+/** What a trade's track-record row calls for: the board folder hears of it; badges, a level-up, a completed challenge. */
+async function consequences(tx: Queryable, e: TradeEvent, r: TrackRow, pending: Pending): Promise<void> {
+  // The account row, which this transaction now holds, has changed: the board folder copies it once this has committed.
+  if (r.r_seq !== null && r.r_seq !== undefined) pending(e.userId, Number(r.r_seq));
+  const challenge = challengeForDay(calendarOf(e.at).day);
 
   const badges: BadgeId[] = [];
   if (e.side !== 'SETTLE') {

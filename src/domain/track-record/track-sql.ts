@@ -1,4 +1,4 @@
-import { TRACK_EVENT_V3 } from '../../db/migrations/1700000000025-board-folding';
+import { TRACK_EVENT_V4 } from '../../db/migrations/1700000000026-track-on-account';
 import { MICRO } from '../money/micro';
 import type { TradeEvent } from '../trading/trade-hooks';
 import { challengeForDay, progressDelta, type DailyChallenge } from './challenges';
@@ -8,80 +8,66 @@ import { calendarOf } from './periods';
 /**
  * Everything a trade, sale or settlement changes in the track record is ONE statement in the trade's own
  * transaction: a call of track_event() (installed by migration 1700000000006, where its rules are written
- * out; its XP now lives on the activity row alone, migration 1700000000009). A buy updates the trader's
- * activity row; a sale also its results row; a settlement its results and calibration rows, and its activity
- * row only when it earns XP. The activity row's trades and volume go to their pending twins, which the
- * trader's process folds into the ranked columns moments later (migration 1700000000025, board-folder.ts).
+ * out), or for a buy its update of the account row alone, which paper_trade's buys carry in their own statement. A
+ * buy updates the trader's account row (their live figures, streak, day, challenge and XP: migration 1700000000026);
+ * a sale also its results row; a settlement its results and calibration rows, and the account row only when it earns
+ * XP. The boards rank a copy of the live figures, which the trader's process folds in moments later (board-folder.ts).
  */
 export const TRACK_EVENT_STATEMENT = `SELECT * FROM track_event($1::uuid, $2::date, $3::date, $4::date, $5::int, $6::bigint, $7::bigint, $8::text, $9::bigint,
   $10::int, $11::int, $12::int, $13::int, $14::boolean, $15::boolean, $16::bigint, $17::int, $18::int, $19::int, $20::int, $21::smallint, $22::bigint, $23::bigint)`;
 
-/** The definition of track_event() the latest migration installed: the buy's statement below is cut from it. */
-export const TRACK_EVENT_DEFINITION = TRACK_EVENT_V3;
+/** The definition of track_event() the latest migration installed: a buy's update of the account row is cut from it. */
+export const TRACK_EVENT_DEFINITION = TRACK_EVENT_V4;
+
+/** What a buy's update of the account row reads back: the figures its badges, level-up and challenge depend on. */
+export const BUY_ROW_RETURNING = [
+  's.a_trades AS r_trades',
+  's.streak AS r_streak',
+  's.day_trades AS r_day_trades',
+  's.progress AS r_progress',
+  's.prev_progress AS r_prev_progress',
+  's.xp_gain AS r_xp_gain',
+  's.xp AS r_xp',
+  's.track_seq AS r_seq',
+];
 
 /**
- * A buy's track record as a plain statement: the function's own UPDATE of the trader's activity row, its
- * p_* parameters turned into $n. A buy only ever updates that row (the results and calibration rows are a
- * sale's and a settlement's), and called through plpgsql the same update cost a third more of a buy
- * (leaderboard bench data: +0.18 against +0.13 ms). No row (the trader's first trade) updated nothing, and
- * the function then inserts it. Cut from the text, so the two cannot drift; a test checks that text is
- * the function the database has.
+ * A buy's track record as assignments on the account row (alias `s`): the function's own update of that row, its
+ * parameters after p_user (p_week .. p_win_cap, the 2nd to the 13th of trackStatementFor's) numbered from `first`.
+ * A buy only ever updates that row (the results and calibration rows are a sale's and a settlement's). Cut from the
+ * function's text, so the two cannot drift; a test checks that text is the function the database has.
  */
-const BUY_ACTIVITY = ((): { sql: string; params: number } => {
-  // The function's parameters, in order, with their types: $1 is the first.
+export const BUY_ROW_PARAMS = 12;
+const BUY_ROW_SET = ((): ((first: number) => string) => {
   const signature = /FUNCTION track_event\(([^)]*)\)/.exec(TRACK_EVENT_DEFINITION);
   const update =
-    /UPDATE trader_activity s SET([\s\S]*?)WHERE s\.user_id = p_user\s+RETURNING s\.a_trades \+ s\.pa_trades, s\.streak, s\.day_trades, s\.progress, s\.prev_progress, s\.xp_gain, s\.xp\s/.exec(
+    /UPDATE users s SET([\s\S]*?)\n\s*WHERE s\.id = p_user\s+RETURNING s\.a_trades, s\.streak, s\.day_trades, s\.progress, s\.prev_progress, s\.xp_gain, s\.xp, s\.track_seq\s/.exec(
       TRACK_EVENT_DEFINITION,
     );
-  if (!signature || !update) throw new Error("track_event()'s activity update is not where the buy's statement expects it");
+  if (!signature || !update) throw new Error("track_event()'s account-row update is not where the buy's part expects it");
   const declared = signature[1]!.split(',').map((d) => d.trim().split(/\s+/) as [string, string]);
-  let set = update[1]!;
-  let used = 1; // p_user, in the WHERE clause
   // Longest names first: p_trade_xp before p_trades.
-  const byLength = declared.map(([name, type], i) => ({ name, ref: `$${i + 1}::${type}`, n: i + 1 })).sort((a, b) => b.name.length - a.name.length);
-  for (const { name, ref, n } of byLength) {
-    const next = set.replace(new RegExp(`\\b${name}\\b`, 'g'), ref);
-    if (next !== set) used = Math.max(used, n);
-    set = next;
+  const byLength = declared.map(([name, type], i) => ({ name, type, i })).sort((x, y) => y.name.length - x.name.length);
+  const set = update[1]!;
+  for (const { name, i } of byLength) {
+    if (new RegExp(`\\b${name}\\b`).test(set) && (i < 1 || i > BUY_ROW_PARAMS)) throw new Error(`the buy's part would need ${name}`);
   }
-  const sql = `UPDATE trader_activity s SET${set}WHERE s.user_id = $1::uuid
-    RETURNING s.a_trades + s.pa_trades AS r_trades, s.streak AS r_streak, s.day_trades AS r_day_trades, s.progress AS r_progress,
-      s.prev_progress AS r_prev_progress, s.xp_gain AS r_xp_gain, s.xp AS r_xp, NULL::integer AS r_settled, NULL::integer AS r_won, NULL::integer AS r_profitable_sells`;
-  return { sql, params: used };
+  return (first: number) => {
+    let out = set;
+    for (const { name, type, i } of byLength) out = out.replace(new RegExp(`\\b${name}\\b`, 'g'), `$${first + i - 1}::${type}`);
+    return out.trim();
+  };
 })();
 
-export const BUY_ACTIVITY_STATEMENT = BUY_ACTIVITY.sql;
+/** The buy's assignments on the account row, its parameters numbered from `first` (BUY_ROW_PARAMS of them). */
+export const buyRowSet = BUY_ROW_SET;
 
-/** How many of track_event()'s parameters (trackStatementFor's first ones) the buy's statement takes. */
-export const BUY_ACTIVITY_PARAMS = BUY_ACTIVITY.params;
+/** A buy's track record as a statement of its own, for buys whose statement does not carry it (resting orders, community markets). */
+export const BUY_ACTIVITY_STATEMENT = `UPDATE users s SET ${BUY_ROW_SET(2)} WHERE s.id = $1::uuid
+    RETURNING ${BUY_ROW_RETURNING.join(', ')}, NULL::integer AS r_settled, NULL::integer AS r_won, NULL::integer AS r_profitable_sells`;
 
-/**
- * The buy's statement for the common case: a trader's buy on a day they have already traded, in the week and month
- * their pending figures are for (or with none pending). It is BUY_ACTIVITY_STATEMENT with every rule that only a
- * new day or period takes left out (streak, yesterday's figures, the day's start-overs, the buckets), and its WHERE
- * clause holds exactly when those rules would change nothing; otherwise it updates nothing, and the full statement
- * runs after it (once a trader and day). Its parameters are the full statement's. In a raw buy transaction on the
- * leaderboard bench's data it cost the track record 53 µs against the full statement's 80 (2026-11-26); a property
- * test checks it against the full one on any state of the row.
- */
-export const BUY_SAME_DAY_STATEMENT = `UPDATE trader_activity s SET
-      pw_trades = s.pw_trades + $5::integer, pw_volume = s.pw_volume + $6::bigint, pw_bucket = $2::date,
-      pm_trades = s.pm_trades + $5::integer, pm_volume = s.pm_volume + $6::bigint, pm_bucket = $3::date,
-      pa_trades = s.pa_trades + $5::integer, pa_volume = s.pa_volume + $6::bigint,
-      day_trades = s.day_trades + $5::integer,
-      prev_progress = s.progress,
-      progress = s.progress + CASE WHEN $8::text IS NOT NULL AND (s.progress >= $9::bigint OR $8::text = ANY (s.market_ids)) THEN 0 ELSE $7::bigint END,
-      market_ids = CASE WHEN $8::text IS NULL OR s.progress >= $9::bigint OR $8::text = ANY (s.market_ids) THEN s.market_ids ELSE s.market_ids || $8::text END,
-      trade_xp = least($12::integer, s.trade_xp + $10::integer),
-      win_xp = least($13::integer, s.win_xp + $11::integer),
-      xp_gain = least($12::integer, s.trade_xp + $10::integer) - s.trade_xp + least($13::integer, s.win_xp + $11::integer) - s.win_xp,
-      xp = s.xp + least($12::integer, s.trade_xp + $10::integer) - s.trade_xp + least($13::integer, s.win_xp + $11::integer) - s.win_xp
-    WHERE s.user_id = $1::uuid AND $5::integer > 0 AND s.day = $4::date AND s.last_trade_day = $4::date
-      AND (s.pw_bucket = $2::date OR (s.pw_bucket IS NULL AND s.pw_trades = 0 AND s.pw_volume = 0))
-      AND (s.pm_bucket = $3::date OR (s.pm_bucket IS NULL AND s.pm_trades = 0 AND s.pm_volume = 0))
-    RETURNING s.a_trades + s.pa_trades AS r_trades, s.streak AS r_streak, s.day_trades AS r_day_trades, s.progress AS r_progress,
-      s.prev_progress AS r_prev_progress, s.xp_gain AS r_xp_gain, s.xp AS r_xp, NULL::integer AS r_settled, NULL::integer AS r_won, NULL::integer AS r_profitable_sells`;
+/** How many of track_event()'s parameters (trackStatementFor's first ones) BUY_ACTIVITY_STATEMENT takes. */
+export const BUY_ACTIVITY_PARAMS = BUY_ROW_PARAMS + 1;
 
 /** What the statement returns (nulls for the rows the event did not touch). */
 export interface TrackRow {
@@ -97,6 +83,8 @@ export interface TrackRow {
   r_settled: number | null;
   r_won: number | null;
   r_profitable_sells: number | null;
+  /** The account row's track-record writes, this one's included (null: the row was not written). */
+  r_seq: bigint | null;
 }
 
 /** The calibration bucket (0..9) of a forecast in micro-units: [0, 0.1) → 0 … [0.9, 1] → 9. */
@@ -133,7 +121,7 @@ export function trackStatementFor(e: TradeEvent): { sql: string; params: unknown
     won ? XP_RULES.perWin : 0,
     XP_RULES.tradeDailyCap,
     XP_RULES.winDailyCap,
-    trade || won, // the activity row: trading, or XP earned by a win
+    trade || won, // the account row's track record: trading, or XP earned by a win
     e.side !== 'BUY', // the results row: anything that realizes PnL
     e.realizedPnlMicro.toString(),
     forecast ? 1 : 0,

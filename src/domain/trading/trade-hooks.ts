@@ -24,17 +24,44 @@ export interface TradeEvent {
 export type TradeListener = (tx: Queryable, event: TradeEvent) => Promise<void>;
 
 /**
+ * A listener's share of a buy's own update of the account row (alias `s`), for what it keeps on that row: a second
+ * row updated in every buy cost far more than the same expressions on the row the buy writes anyway (migration
+ * 1700000000026). Its parameters follow the buy's own.
+ */
+export interface BuyRowPart {
+  /** The assignments, `column = expression, ...`, its parameters numbered from `first`. */
+  set(first: number): string;
+  /** What it reads back, `expression AS name` each; the buy's answer carries them under their names. */
+  returning: string[];
+  /** How many parameters it takes. */
+  count: number;
+  /** Its parameters for this buy (`count` of them), in the order `set` numbers them. */
+  params(event: TradeEvent): unknown[];
+  /** In the buy's transaction, once the buy has succeeded: what its columns of the answer call for. */
+  after(tx: Queryable, event: TradeEvent, row: Record<string, unknown>): Promise<void>;
+}
+
+/**
  * What other areas (leaderboard aggregates, XP, challenges, badges) do inside a trade's own
  * transaction, so a trade and its consequences commit together. A buy's listeners are called as soon as
  * its statement has been sent, not after its result: their statements run behind it in the same
  * transaction (and see it), and a refused buy rolls them back. Sales and settlements call them after.
  */
 export class TradeHooks {
-  private readonly listeners: TradeListener[] = [];
+  private readonly listeners: Array<{ listener: TradeListener; part?: BuyRowPart }> = [];
   private readonly commitListeners: Array<() => void> = [];
 
-  on(listener: TradeListener): void {
-    this.listeners.push(listener);
+  /**
+   * A listener of every trade. With a `part`, a buy that carries the part in its own statement (TradingService.buy)
+   * calls the part's `after` instead of the listener; other buys (resting orders, community markets) call the listener.
+   */
+  on(listener: TradeListener, part?: BuyRowPart): void {
+    this.listeners.push({ listener, part });
+  }
+
+  /** The listeners' shares of a buy's account-row update, in registration order. */
+  get buyRowParts(): BuyRowPart[] {
+    return this.listeners.flatMap((l) => (l.part ? [l.part] : []));
   }
 
   /** Called after a trade, sale or settlement has committed (caches of derived data start over). */
@@ -51,10 +78,17 @@ export class TradeHooks {
    * is called, so all of them go out together behind the trade's own (one round trip, not one per listener) and run
    * in registration order; what a listener sends after an answer comes after every listener's first statement.
    * Resolves, or throws the first failure, only once every listener has finished: none outlives the transaction.
+   * `partsSent`: the buy's statement carried the listeners' parts (buyRowParts); those listeners are left out.
    */
-  async afterTrade(tx: Queryable, event: TradeEvent): Promise<void> {
-    const done = await Promise.allSettled(this.listeners.map((l) => l(tx, event)));
+  async afterTrade(tx: Queryable, event: TradeEvent, partsSent = false): Promise<void> {
+    const called = partsSent ? this.listeners.filter((l) => !l.part) : this.listeners;
+    const done = await Promise.allSettled(called.map((l) => l.listener(tx, event)));
     const failed = done.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failed) throw failed.reason;
+  }
+
+  /** After a buy whose statement carried the parts succeeded: each part's `after`, one after the other. */
+  async afterBuyRow(tx: Queryable, event: TradeEvent, row: Record<string, unknown>): Promise<void> {
+    for (const part of this.buyRowParts) await part.after(tx, event, row);
   }
 }

@@ -1,3 +1,4 @@
+import type { BuyRowPart } from './trade-hooks';
 import { randomUUID } from 'node:crypto';
 import type { Micro } from '../money/micro';
 
@@ -38,6 +39,37 @@ export const BUY_STATEMENT = `WITH market AS (
  )
  SELECT EXISTS (SELECT 1 FROM market) AS market_ok, (SELECT balance_micro FROM debit) AS balance_micro, (SELECT id FROM pos) AS position_id,
    EXISTS (SELECT 1 FROM held) AS refused_held`;
+
+/** How many parameters BUY_STATEMENT takes (buyParams): a part's own come after them. */
+export const BUY_PARAMS = 10;
+
+const DEBIT_SET = 'UPDATE users SET balance_micro = balance_micro - $4, last_active_at = $8\n';
+const DEBIT_RETURNING = 'RETURNING balance_micro\n';
+const ANSWER = '(SELECT balance_micro FROM debit) AS balance_micro,';
+
+/**
+ * BUY_STATEMENT with the listeners' parts in its update of the account row (TradeHooks.buyRowParts): their
+ * assignments after the buy's, their columns read back in `debit` and answered by name. The parts' parameters follow
+ * the buy's, in the parts' order. A refused buy updates no row, so the parts change nothing either.
+ */
+export function buyStatementWith(parts: BuyRowPart[]): string {
+  if (!BUY_STATEMENT.includes(DEBIT_SET) || !BUY_STATEMENT.includes(DEBIT_RETURNING) || !BUY_STATEMENT.includes(ANSWER)) {
+    throw new Error('BUY_STATEMENT no longer has the account-row update the parts extend');
+  }
+  let first = BUY_PARAMS + 1;
+  const sets: string[] = [];
+  for (const part of parts) {
+    sets.push(part.set(first));
+    first += part.count;
+  }
+  const returning = parts.flatMap((p) => p.returning);
+  const names = returning.map((r) => /\bAS\s+(\w+)\s*$/i.exec(r)?.[1]);
+  if (names.some((n) => !n)) throw new Error('every column a part reads back is named: `expression AS name`');
+  if (sets.length === 0) return BUY_STATEMENT;
+  return BUY_STATEMENT.replace(DEBIT_SET, `UPDATE users s SET balance_micro = s.balance_micro - $4, last_active_at = $8,\n${sets.join(',\n')}\n`)
+    .replace(DEBIT_RETURNING, `RETURNING s.balance_micro, ${returning.join(', ')}\n`)
+    .replace(ANSWER, `${ANSWER} ${names.map((n) => `(SELECT ${n} FROM debit) AS ${n}`).join(', ')},`);
+}
 
 /** One buy, by name: BUY_STATEMENT's parameters (the ids are fresh unless given). */
 export interface BuyRow {

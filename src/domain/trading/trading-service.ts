@@ -5,7 +5,7 @@ import type { PriceService } from './price-service';
 import { fromMicro, toMicro, MICRO, type Micro } from '../money/micro';
 import { avgPriceMicro, buyFill, sellFill } from './fills';
 import type { TradeEvent, TradeHooks } from './trade-hooks';
-import { BUY_STATEMENT, buyParams } from './trade-sql';
+import { buyParams, buyStatementWith } from './trade-sql';
 
 export interface BuyOrder {
   marketId: string;
@@ -74,6 +74,8 @@ export class TradingService {
   ) {}
 
   private readonly tokens = new Map<string, Omit<TokenFacts, 'status' | 'cached'>>();
+  /** BUY_STATEMENT with the listeners' account-row parts, built on the first buy (every listener is attached by then). */
+  private buyStatement: string | undefined;
 
   async buy(userId: string, order: BuyOrder, now: Date, beforeCommit?: BeforeCommit): Promise<BuyResult> {
     const amountMicro = toMicro(order.amount);
@@ -116,28 +118,35 @@ export class TradingService {
       priceMicro: fill.priceMicro,
       at: now,
     };
+    // The listeners' parts of the account row's update travel in the buy's own statement (TradeHooks.buyRowParts).
+    const parts = this.hooks.buyRowParts;
+    this.buyStatement ??= buyStatementWith(parts);
     const done = await this.db.transaction(async (tx) => {
-      const bought = tx.query<{ market_ok: boolean; balance_micro: bigint | null; position_id: string | null }>(
-        BUY_STATEMENT,
-        buyParams({
-          userId,
-          marketId: order.marketId,
-          tokenId: order.tokenId,
-          amountMicro,
-          quantityMicro: fill.quantityMicro,
-          priceMicro: fill.priceMicro,
-          outcome: order.outcome,
-          at: now,
-        }),
-        'buy', // prepared once per connection
+      type Answer = { market_ok: boolean; balance_micro: bigint | null; position_id: string | null } & Record<string, unknown>;
+      const bought = tx.query<Answer>(
+        this.buyStatement!,
+        [
+          ...buyParams({
+            userId,
+            marketId: order.marketId,
+            tokenId: order.tokenId,
+            amountMicro,
+            quantityMicro: fill.quantityMicro,
+            priceMicro: fill.priceMicro,
+            outcome: order.outcome,
+            at: now,
+          }),
+          ...parts.flatMap((p) => p.params(event)),
+        ],
+        parts.length > 0 ? 'buy_with_parts' : 'buy', // prepared once per connection (resting orders prepare the plain one as 'buy')
       );
       // A buy's event is known before its statement runs, so the hooks' statements are sent right behind it
       // (one round trip for both on a pipelined connection); PostgreSQL runs them after the buy, so they see it.
       // A refused buy rolls the transaction back and takes the hooks' writes with it. The hooks are always
       // awaited before this function returns or throws, so none of their statements can outlive the transaction.
-      const hooked = this.hooks.afterTrade(tx, event);
+      const hooked = this.hooks.afterTrade(tx, event, true);
       hooked.catch(() => {}); // awaited below; a failure arriving first must not count as unhandled meanwhile
-      let row: { market_ok: boolean; balance_micro: bigint | null; position_id: string | null };
+      let row: Answer;
       try {
         row = (await bought)[0]!;
       } catch (err) {
@@ -158,6 +167,7 @@ export class TradingService {
           hint: 'Read get_balance and buy a smaller amount.',
         });
       }
+      await this.hooks.afterBuyRow(tx, event, row);
       const result: BuyResult = {
         success: true,
         quantity: fromMicro(fill.quantityMicro),

@@ -41,7 +41,9 @@ describe.each(backends())('migration 1700000000009 (XP on the activity row) on $
     expect(res.status).toBe(201);
   };
 
-  test('XP before the first trade stays on the account and moves to the activity row with it; trades and later XP write the activity row only', async () => {
+  // With the migrations after this one, the total lives on the account row again (1700000000026), and the activity row
+  // (the board's card) holds the board folder's copy of it.
+  test('XP has one total, before and after the first trade; the card is its copy once folded', async () => {
     setClock(clock, '2030-03-04T10:00:00Z');
     const r = await agentTrader(t);
     await referTo(r);
@@ -49,17 +51,20 @@ describe.each(backends())('migration 1700000000009 (XP on the activity row) on $
     expect(await statsXp(r.id)).toBe(50);
     await buy(t, prices, r, m, 'YES', 1, 0.5);
     await buy(t, prices, r, m, 'YES', 1, 0.5);
-    expect(await stored(r.id)).toEqual({ users_xp: 50, card_xp: 70 });
+    await t.services.trackRecord.folder.flush();
+    expect(await stored(r.id)).toEqual({ users_xp: 70, card_xp: 70 });
     await referTo(r);
-    expect(await stored(r.id)).toEqual({ users_xp: 50, card_xp: 120 });
+    await t.services.trackRecord.folder.flush();
+    expect(await stored(r.id)).toEqual({ users_xp: 120, card_xp: 120 });
     expect(await statsXp(r.id)).toBe(120);
   });
 
-  test('undone, it brings users.xp up to the total and track_event() writes both copies again; redone, the activity row alone', async () => {
+  test('undone, it brings users.xp up to the total and track_event() writes both copies again; redone, one total again', async () => {
     setClock(clock, '2030-03-05T10:00:00Z');
     const r = await agentTrader(t);
     await buy(t, prices, r, m, 'YES', 1, 0.5);
-    expect(await stored(r.id)).toEqual({ users_xp: 0, card_xp: 10 });
+    await t.services.trackRecord.folder.flush();
+    expect(await stored(r.id)).toEqual({ users_xp: 10, card_xp: 10 });
     const ds = t.services.db.dataSource;
     for (let i = 0; i < FROM_THIS_ONE.length; i += 1) await ds.undoLastMigration({ transaction: 'each' });
     try {
@@ -81,7 +86,8 @@ describe.each(backends())('migration 1700000000009 (XP on the activity row) on $
       expect((await ds.runMigrations({ transaction: 'each' })).map((x) => x.name)).toEqual(FROM_THIS_ONE);
     }
     await buy(t, prices, r, m, 'YES', 1, 0.5);
-    expect(await stored(r.id)).toEqual({ users_xp: 20, card_xp: 30 });
+    await t.services.trackRecord.folder.flush();
+    expect(await stored(r.id)).toEqual({ users_xp: 30, card_xp: 30 });
     expect(await statsXp(r.id)).toBe(30);
   });
 });

@@ -66,7 +66,7 @@ describe.each(backends())('the board folder on $name', (backend) => {
   });
   afterAll(async () => drop());
 
-  test('when trades of any periods arrive in any order with folds between them, then the ranked columns end as if each had been applied to them, and the count with the pending twins is exact throughout', async () => {
+  test('when trades of any periods arrive in any order with folds between them, then the board row ends as if each had been applied to it, and the account row counts them exactly throughout', async () => {
     await fc.assert(
       fc.asyncProperty(
         fc.array(
@@ -79,53 +79,61 @@ describe.each(backends())('the board folder on $name', (backend) => {
           const events: TradeEvent[] = [];
           for (const s of steps) {
             const e = buy(user, new Date(BASE + s.day * DAY), BigInt(s.cash), s.sell ? 'SELL' : 'BUY');
-            await db.transaction((tx) => trackTrade(tx, e, (id) => folder.mark(id)));
+            await db.transaction((tx) => trackTrade(tx, e, (id, seq) => folder.mark(id, seq)));
             events.push(e);
-            const [row] = await db.query<{ n: number }>('SELECT a_trades + pa_trades AS n FROM trader_activity WHERE user_id = $1', [user]);
+            const [row] = await db.query<{ n: number }>('SELECT a_trades AS n FROM users WHERE id = $1', [user]);
             expect(row!.n).toBe(events.length);
             if (s.foldAfter) await folder.flush();
           }
           await folder.flush();
-          const [row] = await db.query(`SELECT ${RANKED}, pa_trades, pw_bucket FROM trader_activity WHERE user_id = $1`, [user]);
-          expect(row).toEqual({ ...expected(events), pa_trades: 0, pw_bucket: null });
+          const [row] = await db.query(
+            `SELECT ${RANKED}, seq = (SELECT track_seq FROM users WHERE id = $1) AS current FROM trader_activity WHERE user_id = $1`,
+            [user],
+          );
+          expect(row).toEqual({ ...expected(events), current: true });
         },
       ),
       { numRuns: backend.name === 'pglite' ? 25 : 40 },
     );
   });
 
-  test("when a buy updates a trader's activity row, then the update is heap-only: no index of the boards is written", async () => {
+  test("when a buy updates a trader's account row, then the update is heap-only: no index is written, and the board row is not touched", async () => {
     const user = await newTrader(db);
     await db.transaction((tx) => trackTrade(tx, buy(user, new Date(BASE), 1_000_000n)));
     const counts = await db.transaction(async (tx) => {
       // The session's counts not yet reported, before and after the buy's statement.
       const read = async () =>
         (
-          await tx.query<{ updated: bigint; hot: bigint }>(
-            `SELECT pg_stat_get_xact_tuples_updated('trader_activity'::regclass) AS updated, pg_stat_get_xact_tuples_hot_updated('trader_activity'::regclass) AS hot`,
+          await tx.query<{ updated: bigint; hot: bigint; board: bigint }>(
+            `SELECT pg_stat_get_xact_tuples_updated('users'::regclass) AS updated, pg_stat_get_xact_tuples_hot_updated('users'::regclass) AS hot,
+                    pg_stat_get_xact_tuples_updated('trader_activity'::regclass) + pg_stat_get_xact_tuples_inserted('trader_activity'::regclass) AS board`,
           )
         )[0]!;
       const before = await read();
       await trackTrade(tx, buy(user, new Date(BASE + DAY), 2_000_000n));
       const after = await read();
-      return { updated: after.updated - before.updated, hot: after.hot - before.hot };
+      return { updated: after.updated - before.updated, hot: after.hot - before.hot, board: after.board - before.board };
     });
-    expect(counts).toEqual({ updated: 1n, hot: 1n });
+    expect(counts).toEqual({ updated: 1n, hot: 1n, board: 0n });
   });
 
-  test('when rows are left pending by a folder that never folds (a process that died), then sweep folds them', async () => {
+  test('when board rows are left behind by a folder that never folds (a process that died), then sweep folds them', async () => {
     const users = [await newTrader(db), await newTrader(db)];
     const dead = new BoardFolder(db);
     for (const u of users) {
-      await db.transaction((tx) => trackTrade(tx, buy(u, new Date(BASE), 1_000_000n), (id) => dead.mark(id)));
-      await db.transaction((tx) => trackTrade(tx, buy(u, new Date(BASE), 3_000_000n), (id) => dead.mark(id)));
+      await db.transaction((tx) => trackTrade(tx, buy(u, new Date(BASE), 1_000_000n), (id, seq) => dead.mark(id, seq)));
+      await db.transaction((tx) => trackTrade(tx, buy(u, new Date(BASE), 3_000_000n), (id, seq) => dead.mark(id, seq)));
     }
     expect(await new BoardFolder(db).sweep()).toBeGreaterThanOrEqual(2);
-    const rows = await db.query('SELECT a_trades, a_volume, pa_trades FROM trader_activity WHERE user_id = ANY($1::uuid[])', [users]);
+    const rows = await db.query(
+      'SELECT t.a_trades, t.a_volume, t.seq = u.track_seq AS current FROM trader_activity t JOIN users u ON u.id = t.user_id WHERE t.user_id = ANY($1::uuid[])',
+      [users],
+    );
     expect(rows).toEqual([
-      { a_trades: 2, a_volume: 4_000_000n, pa_trades: 0 },
-      { a_trades: 2, a_volume: 4_000_000n, pa_trades: 0 },
+      { a_trades: 2, a_volume: 4_000_000n, current: true },
+      { a_trades: 2, a_volume: 4_000_000n, current: true },
     ]);
+    expect(await new BoardFolder(db).sweep()).toBe(0);
   });
 });
 
@@ -142,8 +150,14 @@ describe.each(backends())('boards read, and folds, across processes on $name', (
   });
   afterAll(async () => drop());
 
+  /** How many of the trader's trades their board row lacks. */
   const pending = async (user: string) =>
-    (await db.query<{ pa_trades: number }>('SELECT pa_trades FROM trader_activity WHERE user_id = $1', [user]))[0]!.pa_trades;
+    (
+      await db.query<{ n: number }>(
+        'SELECT u.a_trades - coalesce(t.a_trades, 0) AS n FROM users u LEFT JOIN trader_activity t ON t.user_id = u.id WHERE u.id = $1',
+        [user],
+      )
+    )[0]!.n;
   const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
   /** Polls until `ok` holds, for at most `ms`. */
   async function within(ms: number, ok: () => Promise<boolean>): Promise<boolean> {
@@ -154,10 +168,12 @@ describe.each(backends())('boards read, and folds, across processes on $name', (
       await sleep(20);
     }
   }
-  /** A trader with an activity row (a first trade writes the ranked columns itself: nothing of it is pending). */
+  /** A trader with a board row as new as their account row, after a first trade. */
   async function traderWithRow(): Promise<string> {
     const user = await newTrader(db);
-    await db.transaction((tx) => trackTrade(tx, buy(user, new Date(BASE), 1_000_000n)));
+    const folder = new BoardFolder(db);
+    await db.transaction((tx) => trackTrade(tx, buy(user, new Date(BASE), 1_000_000n), (id, seq) => folder.mark(id, seq)));
+    await folder.flush();
     expect(await pending(user)).toBe(0);
     return user;
   }
@@ -193,7 +209,7 @@ describe.each(backends())('boards read, and folds, across processes on $name', (
     trading.now += WATCH_MS + 1;
     expect(trader.watched).toBe(false);
     const user = await traderWithRow();
-    await db.transaction((tx) => trackTrade(tx, buy(user, new Date(BASE), 1_000_000n), (id) => trader.mark(id)));
+    await db.transaction((tx) => trackTrade(tx, buy(user, new Date(BASE), 1_000_000n), (id, seq) => trader.mark(id, seq)));
     await sleep(200); // ten of the trader's intervals
     expect(await pending(user)).toBe(1);
 
@@ -211,13 +227,12 @@ describe.each(backends())('boards read, and folds, across processes on $name', (
       reading.now += quiet;
       const user = await traderWithRow();
       // Left pending by processes that do not fold: one that stopped watching, one that died.
-      await db.transaction((tx) => trackTrade(tx, buy(user, new Date(BASE), 2_000_000n), (id) => new BoardFolder(db).mark(id)));
+      await db.transaction((tx) => trackTrade(tx, buy(user, new Date(BASE), 2_000_000n), (id, seq) => new BoardFolder(db).mark(id, seq)));
       await db.transaction((tx) => trackTrade(tx, buy(user, new Date(BASE), 4_000_000n)));
       expect(await pending(user)).toBe(2);
       await reader.beforeRead(5000);
-      expect(await db.query('SELECT a_trades, a_volume, pa_trades FROM trader_activity WHERE user_id = $1', [user])).toEqual([
-        { a_trades: 3, a_volume: 7_000_000n, pa_trades: 0 },
-      ]);
+      expect(await db.query('SELECT a_trades, a_volume FROM trader_activity WHERE user_id = $1', [user])).toEqual([{ a_trades: 3, a_volume: 7_000_000n }]);
+      expect(await pending(user)).toBe(0);
     }
   });
 
@@ -241,7 +256,7 @@ describe.each(backends())('boards read, and folds, across processes on $name', (
     await folder.beforeRead(5000);
     clock.now += 1; // its word is fresh: no sweep, no word, only its own fold
     const user = await traderWithRow();
-    await db.transaction((tx) => trackTrade(tx, buy(user, new Date(BASE), 1_000_000n), (id) => folder.mark(id)));
+    await db.transaction((tx) => trackTrade(tx, buy(user, new Date(BASE), 1_000_000n), (id, seq) => folder.mark(id, seq)));
     // Watching or not, the timer has not had its turn when the read comes right after the trade.
     await folder.beforeRead(5000);
     expect(await pending(user)).toBe(0);
@@ -257,39 +272,38 @@ describeOnPostgres('the board folder under concurrency on $name', (backend) => {
   });
   afterAll(async () => drop());
 
-  test('when a fold takes the mark of a trade still in its transaction, then it passes the row by, keeps the mark, and the next fold folds what the trade committed', async () => {
+  test('when a fold takes the mark of a trade still in its transaction, then it does not wait for it, keeps the mark, and the next fold folds what the trade committed', async () => {
     const user = await newTrader(db);
     const folder = new BoardFolder(db);
-    await db.transaction((tx) => trackTrade(tx, buy(user, new Date(BASE), 1_000_000n)));
+    await db.transaction((tx) => trackTrade(tx, buy(user, new Date(BASE), 1_000_000n), (id, seq) => folder.mark(id, seq)));
+    await folder.flush();
     let release!: () => void;
     const held = new Promise<void>((r) => (release = r));
     let marked!: () => void;
     const isMarked = new Promise<void>((r) => (marked = r));
     const trade = db.transaction(async (tx) => {
-      await trackTrade(tx, buy(user, new Date(BASE), 5_000_000n), (id) => {
-        folder.mark(id);
+      await trackTrade(tx, buy(user, new Date(BASE), 5_000_000n), (id, seq) => {
+        folder.mark(id, seq);
         marked();
       });
       await held;
     });
     await isMarked;
-    // The fold does not wait for the trade (whose row it cannot take), and folds nothing of it.
+    // The fold does not wait for the trade, copies only what has committed, and keeps the mark (its copy is older).
     await folder.flush();
     release();
     await trade;
-    expect(await db.query('SELECT a_trades, pa_trades FROM trader_activity WHERE user_id = $1', [user])).toEqual([{ a_trades: 1, pa_trades: 1 }]);
+    expect(await db.query('SELECT a_trades FROM trader_activity WHERE user_id = $1', [user])).toEqual([{ a_trades: 1 }]);
     // The mark was kept: the next fold takes what the trade committed.
     await folder.flush();
-    expect(await db.query('SELECT a_trades, a_volume, pa_trades FROM trader_activity WHERE user_id = $1', [user])).toEqual([
-      { a_trades: 2, a_volume: 6_000_000n, pa_trades: 0 },
-    ]);
+    expect(await db.query('SELECT a_trades, a_volume FROM trader_activity WHERE user_id = $1', [user])).toEqual([{ a_trades: 2, a_volume: 6_000_000n }]);
   });
 
   test('when eight connections trade for five traders while two folders fold and sweep, then every trade is counted once', async () => {
     const users = await Promise.all(Array.from({ length: 5 }, () => newTrader(db)));
-    // Each trader's first trade creates their row (the service's buy holds the account's row, so two never race to).
-    for (const u of users) await db.transaction((tx) => trackTrade(tx, buy(u, new Date(BASE), 1_000_000n)));
     const folders = [new BoardFolder(db), new BoardFolder(db)];
+    // Each trader's first trade: their board row is created by whichever fold comes first.
+    for (const u of users) await db.transaction((tx) => trackTrade(tx, buy(u, new Date(BASE), 1_000_000n), (id, seq) => folders[0]!.mark(id, seq)));
     let trading = true;
     const folding = (async () => {
       while (trading) {
@@ -301,17 +315,19 @@ describeOnPostgres('the board folder under concurrency on $name', (backend) => {
       Array.from({ length: 8 }, async (_, w) => {
         for (let i = 0; i < 40; i += 1) {
           const u = users[(w + i) % users.length]!;
-          await db.transaction((tx) => trackTrade(tx, buy(u, new Date(BASE + (i % 9) * DAY), 1_000_000n), (id) => folders[w % 2]!.mark(id)));
+          await db.transaction((tx) => trackTrade(tx, buy(u, new Date(BASE + (i % 9) * DAY), 1_000_000n), (id, seq) => folders[w % 2]!.mark(id, seq)));
         }
       }),
     );
     trading = false;
     await folding;
     await Promise.all(folders.map((f) => f.flush()));
-    const rows = await db.query<{ a_trades: number; pa_trades: number }>('SELECT a_trades, pa_trades FROM trader_activity WHERE user_id = ANY($1::uuid[])', [
-      users,
-    ]);
+    const rows = await db.query<{ a_trades: number; current: boolean }>(
+      'SELECT t.a_trades, t.seq = u.track_seq AS current FROM trader_activity t JOIN users u ON u.id = t.user_id WHERE t.user_id = ANY($1::uuid[])',
+      [users],
+    );
+    expect(rows).toHaveLength(5);
     expect(rows.reduce((s, r) => s + r.a_trades, 0)).toBe(5 + 8 * 40);
-    expect(rows.every((r) => r.pa_trades === 0)).toBe(true);
+    expect(rows.every((r) => r.current)).toBe(true);
   });
 });

@@ -8,7 +8,7 @@ import { AppError } from '../../../src/errors/app-error';
 import { PERIODS } from '../../../src/domain/track-record/periods';
 import { levelOf } from '../../../src/domain/track-record/levels';
 import { badgeOf } from '../../../src/domain/track-record/badges';
-import { TRACK_RECORD_BACKFILL } from '../../../src/db/migrations/1700000000006-track-record';
+import { TRACK_RECORD_BACKFILL_V26 } from '../../../src/db/migrations/1700000000026-track-on-account';
 import { bruteForceBoard, bruteForceXp, readJournal } from './brute-force';
 
 type Op =
@@ -176,22 +176,32 @@ describe.each(backends())('leaderboards against a brute-force recomputation on $
     // The day state (today's progress and XP) is the listener's alone; everything the boards and stats read is compared.
     // Badges compare as sets: two earned by one event share a timestamp, so their order is arbitrary.
     const card = 'display_name, xp, (SELECT array_agg(x ORDER BY x) FROM unnest(badges) x) AS badges';
-    const activity = `user_id, is_agent, ${card}, w_bucket, w_trades, w_volume, m_bucket, m_trades, m_volume, a_trades, a_volume, streak, last_trade_day`;
+    const ranked = 'w_bucket, w_trades, w_volume, m_bucket, m_trades, m_volume, a_trades, a_volume';
+    const activity = `user_id, is_agent, ${card}, ${ranked}, seq`;
+    const account = `id, ${ranked}, streak, last_trade_day, track_seq`;
     const results = `user_id, is_agent, w_bucket, w_pnl, w_settled, w_won, w_accuracy, m_bucket, m_pnl, m_settled, m_won, m_accuracy, a_pnl, a_settled, a_won, a_accuracy, a_closes, a_wins, a_profitable_sells`;
     const tables: Array<[string, string]> = [
       ['trader_activity', activity],
+      ['users', account],
       ['trader_results', results],
       ['user_calibration', '*'],
     ];
     const rollback = new Error('rollback');
+    // Every board row a copy of its account row, as the backfill leaves them.
+    await t.services.trackRecord.folder.sweep();
     const diff = await t.services.db
       .transaction(async (tx) => {
         for (const [table, cols] of tables) await tx.query(`CREATE TABLE live_${table} AS SELECT ${cols} FROM ${table}`);
-        // The backfill ran in migration 6, when users.xp was every account's total; migration 9 moved the total
-        // of traders to their activity row. Put it back as it was then.
-        await tx.query('UPDATE users u SET xp = a.xp FROM trader_activity a WHERE a.user_id = u.id');
-        for (const [table] of tables) await tx.query(`DELETE FROM ${table}`);
-        for (const sql of TRACK_RECORD_BACKFILL) await tx.query(sql);
+        // The write counts start over at 1 with the backfill: compared as "written" (1) or not (0).
+        await tx.query('UPDATE live_users SET track_seq = least(track_seq, 1)');
+        await tx.query('UPDATE live_trader_activity SET seq = least(seq, 1)');
+        for (const [table] of tables) {
+          if (table === 'users') {
+            await tx.query(`UPDATE users SET w_bucket = NULL, w_trades = 0, w_volume = 0, m_bucket = NULL, m_trades = 0, m_volume = 0,
+              a_trades = 0, a_volume = 0, streak = 0, last_trade_day = NULL, track_seq = 0`);
+          } else await tx.query(`DELETE FROM ${table}`);
+        }
+        for (const sql of TRACK_RECORD_BACKFILL_V26) await tx.query(sql);
         const counts: Record<string, bigint> = {};
         for (const [table, cols] of tables) {
           const r = await tx.query<{ n: bigint; live: bigint }>(

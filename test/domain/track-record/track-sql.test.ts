@@ -5,26 +5,33 @@ import type { Database, Queryable } from '../../../src/db/database';
 import {
   BUY_ACTIVITY_PARAMS,
   BUY_ACTIVITY_STATEMENT,
-  BUY_SAME_DAY_STATEMENT,
   TRACK_EVENT_DEFINITION,
   trackStatementFor,
   type TrackRow,
 } from '../../../src/domain/track-record/track-sql';
+import { buyRowPart } from '../../../src/domain/track-record/track-listener';
+import { BUY_STATEMENT, buyParams, buyStatementWith } from '../../../src/domain/trading/trade-sql';
+import { seedMarket, type SeededMarket } from '../../support/markets';
 import { dayOf, monthStart, weekStart } from '../../../src/domain/track-record/periods';
 
 const DAY = 86_400_000;
 const ROW = `w_bucket::text, w_trades, w_volume, m_bucket::text, m_trades, m_volume, a_trades, a_volume, streak, last_trade_day::text, day::text, day_trades,
-  progress, prev_progress, market_ids, trade_xp, win_xp, xp_gain, xp, yday::text, yday_progress,
-  pw_bucket::text, pw_trades, pw_volume, pm_bucket::text, pm_trades, pm_volume, pa_trades, pa_volume`;
+  progress, prev_progress, market_ids, trade_xp, win_xp, xp_gain, xp, yday::text, yday_progress, track_seq`;
 
 describe.each(backends())("the buy's track statement on $name", (backend) => {
   let db: Database;
   let drop: () => Promise<void>;
   const user = randomUUID();
 
+  let market: SeededMarket;
+
   beforeAll(async () => {
     ({ db, drop } = await backend.open());
-    await db.query(`INSERT INTO users (id, email, password_hash, display_name, referral_code) VALUES ($1, 'x@example.com', 'x', 'X', 'XCODE')`, [user]);
+    await db.query(
+      `INSERT INTO users (id, email, password_hash, display_name, referral_code, balance_micro) VALUES ($1, 'x@example.com', 'x', 'X', 'XCODE', 1000000000000)`,
+      [user],
+    );
+    market = await seedMarket(db);
   });
   afterAll(async () => drop());
 
@@ -34,19 +41,17 @@ describe.each(backends())("the buy's track statement on $name", (backend) => {
     expect(rows[0]!.prosrc).toBe(TRACK_EVENT_DEFINITION.split('$fn$')[1]);
   });
 
-  /** Runs `fn` on the activity row `state` in a transaction that is rolled back; returns what it returned and the row after. */
+  /** Runs `fn` on the account row in `state` in a transaction that is rolled back; returns what it returned and the row after. */
   async function onState(state: Record<string, unknown>, fn: (tx: Queryable) => Promise<TrackRow | undefined>) {
     const rollback = new Error('rollback');
     let out: unknown;
     await db
       .transaction(async (tx) => {
         const cols = Object.keys(state);
-        await tx.query(
-          `INSERT INTO trader_activity (user_id, is_agent, display_name, ${cols.join(', ')}) VALUES ($1, false, 'X', ${cols.map((_, i) => `$${i + 2}`).join(', ')})`,
-          [user, ...cols.map((c) => state[c])],
-        );
+        if (cols.length > 0)
+          await tx.query(`UPDATE users SET ${cols.map((c, i) => `${c} = $${i + 2}`).join(', ')} WHERE id = $1`, [user, ...cols.map((c) => state[c])]);
         const returned = await fn(tx);
-        out = { returned, row: (await tx.query(`SELECT ${ROW} FROM trader_activity WHERE user_id = $1`, [user]))[0] };
+        out = { returned, row: (await tx.query(`SELECT ${ROW} FROM users WHERE id = $1`, [user]))[0] };
         throw rollback;
       })
       .catch((err) => {
@@ -59,10 +64,10 @@ describe.each(backends())("the buy's track statement on $name", (backend) => {
   const day = (offset: number) => dayOf(new Date(base + offset * DAY));
   /**
    * Days from the buy (negative: before it), 0 three times in four: a trader's buys mostly come on a day they have
-   * traded, and the same-day statement's case must come up often (about a third of the runs) for its property to say much.
+   * traded.
    */
   const around = (min: number, max: number) => fc.oneof({ arbitrary: fc.constant(0), weight: 3 }, { arbitrary: fc.integer({ min, max }), weight: 1 });
-  /** A buy, and a state of the trader's activity row (its days and buckets in days from the buy), pending figures and all. */
+  /** A buy, and a state of the trader's account row (its days and buckets in days from the buy). */
   const buyOnState = fc.record({
     at: fc.integer({ min: 0, max: 60 }),
     market: fc.constantFrom('m1', 'm2', 'm3', 'm4'),
@@ -77,44 +82,36 @@ describe.each(backends())("the buy's track statement on $name", (backend) => {
     tradeXp: fc.integer({ min: 0, max: 100 }),
     winXp: fc.integer({ min: 0, max: 100 }),
     xp: fc.integer({ min: 0, max: 5000 }),
-    // Pending figures not yet folded: none (bucket null, twins 0, as a fold leaves them), or some in a week and month.
-    pending: fc.option(
-      fc.record({ weekAt: around(-10, 8), monthAt: around(-40, 35), trades: fc.integer({ min: 1, max: 9 }), volume: fc.integer({ min: 1, max: 9_000_000 }) }),
-      { nil: null },
-    ),
+    // A trader who has never traded: the account row as registration left it.
+    fresh: fc.boolean(),
   });
   type BuyOnState = typeof buyOnState extends fc.Arbitrary<infer T> ? T : never;
 
   function stateAndParams(c: BuyOnState) {
     const at = new Date(base + c.at * DAY);
-    const state = {
-      w_bucket: weekStart(new Date(at.getTime() + c.weekAt * DAY)),
-      w_trades: c.counts[0],
-      w_volume: c.counts[1]! * 1_000_000,
-      m_bucket: monthStart(new Date(at.getTime() + c.monthAt * DAY)),
-      m_trades: c.counts[2],
-      m_volume: c.counts[3]! * 1_000_000,
-      a_trades: c.counts[4]! + 40,
-      a_volume: 99_000_000,
-      streak: c.counts[5],
-      last_trade_day: c.lastTrade === null ? null : day(c.at + c.lastTrade),
-      day: day(c.at + c.dayAt),
-      day_trades: c.counts[0],
-      progress: c.progress,
-      prev_progress: 0,
-      market_ids: c.marketIds,
-      trade_xp: c.tradeXp,
-      win_xp: c.winXp,
-      xp: c.xp,
-      pw_bucket: c.pending ? weekStart(new Date(at.getTime() + c.pending.weekAt * DAY)) : null,
-      pw_trades: c.pending?.trades ?? 0,
-      pw_volume: c.pending?.volume ?? 0,
-      pm_bucket: c.pending ? monthStart(new Date(at.getTime() + c.pending.monthAt * DAY)) : null,
-      pm_trades: c.pending?.trades ?? 0,
-      pm_volume: c.pending?.volume ?? 0,
-      pa_trades: c.pending ? c.pending.trades + 3 : 0,
-      pa_volume: c.pending ? c.pending.volume + 3_000_000 : 0,
-    };
+    const state: Record<string, unknown> = c.fresh
+      ? {}
+      : {
+          w_bucket: weekStart(new Date(at.getTime() + c.weekAt * DAY)),
+          w_trades: c.counts[0],
+          w_volume: c.counts[1]! * 1_000_000,
+          m_bucket: monthStart(new Date(at.getTime() + c.monthAt * DAY)),
+          m_trades: c.counts[2],
+          m_volume: c.counts[3]! * 1_000_000,
+          a_trades: c.counts[4]! + 40,
+          a_volume: 99_000_000,
+          streak: c.counts[5],
+          last_trade_day: c.lastTrade === null ? null : day(c.at + c.lastTrade),
+          day: day(c.at + c.dayAt),
+          day_trades: c.counts[0],
+          progress: c.progress,
+          prev_progress: 0,
+          market_ids: c.marketIds,
+          trade_xp: c.tradeXp,
+          win_xp: c.winXp,
+          xp: c.xp,
+          track_seq: c.counts[1]! + 1,
+        };
     const { sql, params } = trackStatementFor({
       userId: user,
       side: 'BUY',
@@ -125,10 +122,10 @@ describe.each(backends())("the buy's track statement on $name", (backend) => {
       realizedPnlMicro: 0n,
       at,
     });
-    return { state, sql, params };
+    return { state, sql, params, at };
   }
 
-  test('changes the activity row and answers exactly as track_event() does, for buys on any day against any state of the row', async () => {
+  test('changes the account row and answers exactly as track_event() does, for buys on any day against any state of the row', async () => {
     await fc.assert(
       fc.asyncProperty(buyOnState, async (c) => {
         const { state, sql, params } = stateAndParams(c);
@@ -141,50 +138,72 @@ describe.each(backends())("the buy's track statement on $name", (backend) => {
     );
   });
 
-  test('the same-day statement changes the row and answers exactly as the full one whenever it applies, and otherwise changes nothing (the full one then runs)', async () => {
-    let applied = 0;
+  test("carried in paper_trade's buy statement, it changes the account row and answers as the statement of its own does after a plain buy", async () => {
+    const part = buyRowPart();
+    const composed = buyStatementWith([part]);
+    const names = ['r_trades', 'r_streak', 'r_day_trades', 'r_progress', 'r_prev_progress', 'r_xp_gain', 'r_xp'] as const;
+    const pick = (r: Record<string, unknown> | undefined) => (r ? Object.fromEntries(names.map((n) => [n, r[n]])) : r);
     await fc.assert(
       fc.asyncProperty(buyOnState, async (c) => {
-        const { state, params } = stateAndParams(c);
-        const buy = params.slice(0, BUY_ACTIVITY_PARAMS);
-        const full = await onState(state, async (tx) => (await tx.query<TrackRow>(BUY_ACTIVITY_STATEMENT, buy))[0]);
-        // As the listener runs them: the same-day statement, and the full one only when it updated nothing.
-        const sameDay = await onState(state, async (tx) => {
-          const r = (await tx.query<TrackRow>(BUY_SAME_DAY_STATEMENT, buy))[0];
-          if (r) applied += 1;
-          return r ?? (await tx.query<TrackRow>(BUY_ACTIVITY_STATEMENT, buy))[0];
+        const { state, params, at } = stateAndParams(c);
+        const event = {
+          userId: user,
+          side: 'BUY' as const,
+          marketId: c.market,
+          tokenId: `${c.market}-yes`,
+          quantityMicro: 2n * BigInt(c.cash),
+          cashMicro: BigInt(c.cash),
+          realizedPnlMicro: 0n,
+          at,
+        };
+        const buy = buyParams({
+          userId: user,
+          marketId: market.id,
+          tokenId: market.yes,
+          amountMicro: BigInt(c.cash),
+          quantityMicro: 2n * BigInt(c.cash),
+          priceMicro: 500_000n,
+          outcome: 'YES',
+          at,
         });
-        expect(sameDay).toEqual(full);
-        // Whenever it applies it must: a buy on a day already traded, in the pending week and month or with none.
-        const p = c.pending;
-        const applies =
-          c.dayAt === 0 &&
-          c.lastTrade === 0 &&
-          (!p ||
-            (weekStart(new Date(base + (c.at + p.weekAt) * DAY)) === weekStart(new Date(base + c.at * DAY)) &&
-              monthStart(new Date(base + (c.at + p.monthAt) * DAY)) === monthStart(new Date(base + c.at * DAY))));
-        const alone = await onState(state, async (tx) => (await tx.query<TrackRow>(BUY_SAME_DAY_STATEMENT, buy))[0]);
-        expect((alone as { returned?: unknown }).returned !== undefined).toBe(applies);
-        if (!applies) expect((alone as { row: unknown }).row).toEqual(((await onState(state, async () => undefined)) as { row: unknown }).row);
+        const together = (await onState(
+          state,
+          async (tx) => pick((await tx.query<Record<string, unknown>>(composed, [...buy, ...part.params(event)]))[0]) as never,
+        )) as {
+          returned: Record<string, unknown>;
+          row: Record<string, unknown>;
+        };
+        const apart = (await onState(state, async (tx) => {
+          await tx.query(BUY_STATEMENT, buy);
+          return pick((await tx.query<Record<string, unknown>>(BUY_ACTIVITY_STATEMENT, params.slice(0, BUY_ACTIVITY_PARAMS)))[0]) as never;
+        })) as { returned: Record<string, unknown>; row: Record<string, unknown> };
+        expect(together).toEqual(apart);
+        expect(together.returned.r_trades).toBe(((state.a_trades as number | undefined) ?? 0) + 1);
       }),
-      { numRuns: backend.name === 'pglite' ? 80 : 150 },
+      { numRuns: backend.name === 'pglite' ? 40 : 80 },
     );
-    // The generator reaches the common case often, or the property says little of it.
-    expect(applied).toBeGreaterThan(10);
   });
 
-  test('updates nothing and answers nothing for a trader without an activity row (their first buy goes to track_event())', async () => {
-    const { params } = trackStatementFor({
-      userId: user,
-      side: 'BUY',
-      marketId: 'm1',
-      tokenId: 'm1-yes',
-      quantityMicro: 2n,
-      cashMicro: 1n,
-      realizedPnlMicro: 0n,
-      at: new Date(),
-    });
-    expect(await db.query(BUY_ACTIVITY_STATEMENT, params.slice(0, BUY_ACTIVITY_PARAMS))).toEqual([]);
-    expect(await db.query('SELECT 1 FROM trader_activity WHERE user_id = $1', [user])).toEqual([]);
+  test('carried in a refused buy (too little cash), it changes nothing', async () => {
+    const part = buyRowPart();
+    const at = new Date(base);
+    const event = { userId: user, side: 'BUY' as const, marketId: 'm1', tokenId: 'm1-yes', quantityMicro: 2n, cashMicro: 1n, realizedPnlMicro: 0n, at };
+    const before = await db.query(`SELECT ${ROW} FROM users WHERE id = $1`, [user]);
+    const huge = 10n ** 15n;
+    const rows = await db.query<Record<string, unknown>>(buyStatementWith([part]), [
+      ...buyParams({
+        userId: user,
+        marketId: market.id,
+        tokenId: market.yes,
+        amountMicro: huge,
+        quantityMicro: 2n * huge,
+        priceMicro: 500_000n,
+        outcome: 'YES',
+        at,
+      }),
+      ...part.params(event),
+    ]);
+    expect(rows[0]).toMatchObject({ balance_micro: null, r_trades: null, r_xp: null });
+    expect(await db.query(`SELECT ${ROW} FROM users WHERE id = $1`, [user])).toEqual(before);
   });
 });

@@ -38,7 +38,7 @@ describe.each(backends())('a buy and its hooks on $name', (backend) => {
     expect(seen).toBe(1);
   });
 
-  test('when the service buys, then the buy, its events and its track record are prepared statements of the connection, sent together', async () => {
+  test('when the service buys, then the buy (carrying its track record) and its events are prepared statements of the connection, sent together', async () => {
     const agent = await registerAgent(t);
     const m = await seedMarket(t.services.db);
     prices.set(m.yes, 0.5, 0.5);
@@ -48,7 +48,7 @@ describe.each(backends())('a buy and its hooks on $name', (backend) => {
       prepared = (await tx.query<{ name: string }>('SELECT name FROM pg_prepared_statements ORDER BY name')).map((r) => r.name);
     });
     await t.services.trading.buy(agent.id, { marketId: m.id, marketSlug: m.slug, tokenId: m.yes, outcome: 'YES', amount: 10 }, new Date());
-    expect(prepared).toEqual(expect.arrayContaining(['buy', 'append_trade_events', 'track_buy_same_day']));
+    expect(prepared).toEqual(expect.arrayContaining(['buy_with_parts', 'append_trade_events']));
   });
 
   test('when a listener fails, then the buy fails with its error and nothing commits', async () => {
