@@ -63,10 +63,10 @@ const NO_FLUSH_WAIT = `SET LOCAL synchronous_commit = off`;
 
 /**
  * Copies traders' live figures and XP from their account rows onto their board rows, which the boards rank
- * (migration 1700000000026 says why a trade no longer writes those itself). A trade marks its trader once their
- * account row is locked (`mark`), so a fold that takes the mark either finds the row free, the trade over, and
- * copies what it committed, or finds it held and keeps the mark: no change is ever forgotten by the process that
- * made it. Before any board of its own is read (`beforeRead`), a process folds its marks, so its
+ * (migration 1700000000026 says why a trade no longer writes those itself). A trade marks its trader with the
+ * account row's write count it made (`mark`), before it commits; a fold copies what has committed and keeps the mark
+ * until a copy reaches that count, so no change is ever forgotten by the process that made it (one rolled back is
+ * let go after MARK_TTL_MS). Before any board of its own is read (`beforeRead`), a process folds its marks, so its
  * own committed trades show at once. Other processes' trades show within FOLD_INTERVAL_MS more than the boards'
  * own bound: each process folds on its timer while some process has read a board within WATCH_MS (`watch`, heard
  * on BOARDS_READ_CHANNEL), and a reader that has not said so for REANNOUNCE_MS sweeps what they left behind

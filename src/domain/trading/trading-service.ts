@@ -75,7 +75,7 @@ export class TradingService {
 
   private readonly tokens = new Map<string, Omit<TokenFacts, 'status' | 'cached'>>();
   /** BUY_STATEMENT with the listeners' account-row parts, built on the first buy (every listener is attached by then). */
-  private buyStatement: string | undefined;
+  private buyStatement: { parts: number; sql: string } | undefined;
 
   async buy(userId: string, order: BuyOrder, now: Date, beforeCommit?: BeforeCommit): Promise<BuyResult> {
     const amountMicro = toMicro(order.amount);
@@ -120,11 +120,14 @@ export class TradingService {
     };
     // The listeners' parts of the account row's update travel in the buy's own statement (TradeHooks.buyRowParts).
     const parts = this.hooks.buyRowParts;
-    this.buyStatement ??= buyStatementWith(parts);
+    this.buyStatement ??= { parts: parts.length, sql: buyStatementWith(parts) };
+    // Its text is prepared under one name on every connection: it cannot change once a buy has used it.
+    if (this.buyStatement.parts !== parts.length) throw new Error('a trade listener with a buy-row part was attached after the first buy');
+    const buySql = this.buyStatement.sql;
     const done = await this.db.transaction(async (tx) => {
       type Answer = { market_ok: boolean; balance_micro: bigint | null; position_id: string | null } & Record<string, unknown>;
       const bought = tx.query<Answer>(
-        this.buyStatement!,
+        buySql,
         [
           ...buyParams({
             userId,
