@@ -10,9 +10,15 @@ import { levelOf } from './levels';
  * `notification` event in the account's log. One statement. (Lock order as in a trade: the account's rows before
  * notifications.)
  */
-export async function awardBadge(tx: Queryable, userId: string, badge: BadgeId, at: Date): Promise<void> {
+export async function awardBadge(
+  tx: Queryable,
+  userId: string,
+  badge: BadgeId,
+  at: Date,
+  changed: (userId: string, seq: number) => void = () => {},
+): Promise<void> {
   const b = BADGES[badge];
-  await tx.query(
+  const rows = await tx.query<{ track_seq: bigint | null }>(
     `WITH earned AS (
        INSERT INTO user_badges (user_id, badge, earned_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING badge
      ), card AS (
@@ -21,16 +27,19 @@ export async function awardBadge(tx: Queryable, userId: string, badge: BadgeId, 
        INSERT INTO notifications (id, user_id, type, title, message, ref, created_at)
        SELECT $4, $1, 'badge', $5, $6, $2, $3 FROM earned
        ON CONFLICT (user_id, type, ref) WHERE ref IS NOT NULL DO NOTHING RETURNING id
-     ), s AS (UPDATE users SET event_seq = event_seq + 1 WHERE id = $1 AND EXISTS (SELECT 1 FROM n) RETURNING event_seq),
+     ), s AS (UPDATE users SET event_seq = event_seq + 1, track_seq = track_seq + 1 WHERE id = $1 AND EXISTS (SELECT 1 FROM n) RETURNING event_seq, track_seq),
      e AS (
        INSERT INTO account_events (user_id, seq, type, data, created_at)
        SELECT $1, event_seq, 'notification',
          jsonb_build_object('id', $4::text, 'kind', 'badge', 'title', $5::text, 'message', $6::text, 'ref', $2::text), $3 FROM s
        RETURNING seq
      )
-     SELECT pg_notify('${ACCOUNT_EVENTS_CHANNEL}', $1::text || ':' || seq::text) FROM e`,
+     SELECT (SELECT track_seq FROM s) AS track_seq, (SELECT pg_notify('${ACCOUNT_EVENTS_CHANNEL}', $1::text || ':' || seq::text) FROM e) AS notified`,
     [userId, badge, at, randomUUID(), `Badge earned: ${b.icon} ${b.name}`, b.description],
   );
+  // The card's badges are also the board folder's copy of user_badges: a new badge counts as a write of the account row.
+  const seq = rows[0]?.track_seq;
+  if (seq !== null && seq !== undefined) changed(userId, Number(seq));
 }
 
 /** Writes a level-up notification when XP moved from `before` into a higher level. */

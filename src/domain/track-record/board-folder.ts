@@ -25,6 +25,12 @@ const FOLD_BATCH = 32;
 /** How long a mark whose trade's write a fold has not yet found is kept (a trade that rolled back never shows it). */
 const MARK_TTL_MS = 10_000;
 
+/**
+ * The card's badges, as of the fold's snapshot: copied with the figures, since a badge earned in a transaction that had
+ * not committed when a trader's board row was made would otherwise be missing from it (a new badge bumps track_seq).
+ */
+const BADGES_OF = (id: string) => `ARRAY(SELECT b.badge FROM user_badges b WHERE b.user_id = ${id} ORDER BY b.earned_at, b.badge)`;
+
 /** The figures and card values the board row copies from the account row. */
 const COPIED = ['w_bucket', 'w_trades', 'w_volume', 'm_bucket', 'm_trades', 'm_volume', 'a_trades', 'a_volume', 'xp'];
 
@@ -40,14 +46,14 @@ const FOLD = `WITH src AS (
   SELECT id, is_agent, deleted_at, display_name, track_seq, ${COPIED.join(', ')} FROM users WHERE id = ANY($1::uuid[]) AND a_trades > 0),
 held AS (SELECT user_id FROM trader_activity WHERE user_id IN (SELECT id FROM src) ORDER BY user_id FOR UPDATE),
 copied AS (
-  UPDATE trader_activity t SET seq = s.track_seq, ${COPIED.map((c) => `${c} = s.${c}`).join(', ')}
+  UPDATE trader_activity t SET seq = s.track_seq, badges = ${BADGES_OF('s.id')}, ${COPIED.map((c) => `${c} = s.${c}`).join(', ')}
   FROM src s WHERE t.user_id = s.id AND t.user_id IN (SELECT user_id FROM held) AND t.seq < s.track_seq)
 , created AS (
   INSERT INTO trader_activity AS t (user_id, is_agent, display_name, badges, seq, ${COPIED.join(', ')})
   SELECT s.id, CASE WHEN s.deleted_at IS NULL THEN s.is_agent END, s.display_name,
-         ARRAY(SELECT b.badge FROM user_badges b WHERE b.user_id = s.id ORDER BY b.earned_at, b.badge), s.track_seq, ${COPIED.map((c) => `s.${c}`).join(', ')}
+         ${BADGES_OF('s.id')}, s.track_seq, ${COPIED.map((c) => `s.${c}`).join(', ')}
   FROM src s WHERE NOT EXISTS (SELECT 1 FROM trader_activity a WHERE a.user_id = s.id) ORDER BY s.id
-  ON CONFLICT (user_id) DO UPDATE SET seq = EXCLUDED.seq, ${COPIED.map((c) => `${c} = EXCLUDED.${c}`).join(', ')}
+  ON CONFLICT (user_id) DO UPDATE SET seq = EXCLUDED.seq, badges = EXCLUDED.badges, ${COPIED.map((c) => `${c} = EXCLUDED.${c}`).join(', ')}
   WHERE t.seq < EXCLUDED.seq)
 SELECT id AS user_id, track_seq AS seq FROM src`;
 

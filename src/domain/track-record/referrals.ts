@@ -27,7 +27,7 @@ export async function rewardReferral(
   const rewarded = n <= XP_RULES.maxRewardedReferrals;
   // The referrer's board row shows the XP once the board folder has copied their account row.
   if (rewarded) await addXp(tx, referrer, XP_RULES.perReferral, account.at, changed);
-  await awardBadge(tx, referrer, 'recruiter', account.at);
+  await awardBadge(tx, referrer, 'recruiter', account.at, changed);
   await notify(tx, {
     userId: referrer,
     type: 'referral',

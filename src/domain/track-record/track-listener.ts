@@ -57,7 +57,7 @@ async function consequences(tx: Queryable, e: TradeEvent, r: TrackRow, pending: 
   if (e.side === 'SETTLE' && typeof e.won === 'boolean' && (r.r_settled ?? 0) >= WELL_CALIBRATED.minSettled && (await isWellCalibrated(tx, e.userId))) {
     badges.push('well_calibrated');
   }
-  for (const b of badges) await awardBadge(tx, e.userId, b, e.at);
+  for (const b of badges) await awardBadge(tx, e.userId, b, e.at, pending);
 
   if (r.r_xp !== null && r.r_xp_gain) await notifyLevelUp(tx, e.userId, r.r_xp - r.r_xp_gain, r.r_xp, e.at);
 
