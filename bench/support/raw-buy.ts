@@ -1,11 +1,15 @@
 import type { PoolClient } from 'pg';
 import type { Queryable } from '../../src/db/database';
 import { BUY_STATEMENT, buyStatementWith } from '../../src/domain/trading/trade-sql';
-import type { TradeEvent } from '../../src/domain/trading/trade-hooks';
+import type { BuyRowPart, TradeEvent } from '../../src/domain/trading/trade-hooks';
 import { buyRowPart } from '../../src/domain/track-record/track-listener';
 
-const part = buyRowPart();
-const TRACKED_BUY = buyStatementWith([part]);
+type Pending = (userId: string, seq: number) => void;
+const unheard: Pending = () => {};
+/** One part per listener of the folder's marks, as the service makes one when it starts. */
+const parts = new WeakMap<Pending, BuyRowPart>();
+const partFor = (pending: Pending) => parts.get(pending) ?? parts.set(pending, buyRowPart(pending)).get(pending)!;
+const TRACKED_BUY = buyStatementWith([buyRowPart()]);
 
 /**
  * One buy transaction straight through `pg`, in the service's shape (Database.transaction, TradingService.buy):
@@ -15,12 +19,8 @@ const TRACKED_BUY = buyStatementWith([part]);
  * The client must be pipelined (benchPool). `buy` is BUY_STATEMENT's parameters; `pending` hears the traders whose
  * board rows the board folder is to bring up to date.
  */
-export async function rawBuy(
-  client: PoolClient,
-  buy: unknown[],
-  track?: TradeEvent,
-  pending?: (userId: string, seq: number) => void,
-): Promise<{ positionId: string | null }> {
+export async function rawBuy(client: PoolClient, buy: unknown[], track?: TradeEvent, pending: Pending = unheard): Promise<{ positionId: string | null }> {
+  const part = partFor(pending);
   const tx: Queryable = { query: async (sql, params, name) => (await client.query({ name, text: sql, values: params })).rows as never[] };
   const begun = client.query('BEGIN');
   const bought = track
@@ -36,7 +36,7 @@ export async function rawBuy(
   const positionId = (row.position_id as string | null) ?? null;
   if (positionId && track) {
     try {
-      await buyRowPart(pending).after(tx, track, row);
+      await part.after(tx, track, row);
     } catch (err) {
       await client.query('ROLLBACK');
       throw err;

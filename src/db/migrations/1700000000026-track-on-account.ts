@@ -54,6 +54,12 @@ const MOVED = [
   'yday_progress',
 ] as const;
 const RANKED = ['w_bucket', 'w_trades', 'w_volume', 'm_bucket', 'm_trades', 'm_volume', 'a_trades', 'a_volume'] as const;
+/** A live column's definition (`name type constraints`), from LIVE_COLUMNS. */
+const definitionOf = (column: string): string => {
+  const d = LIVE_COLUMNS.find((c) => c.split(' ')[0] === column);
+  if (!d) throw new Error(`no live column ${column}`);
+  return d;
+};
 
 /** V2's activity block: its update of the activity row, and the insert of a trader's first row. */
 const ACTIVITY_BLOCK_V2 =
@@ -124,15 +130,9 @@ export class TrackOnAccount1700000000026 implements MigrationInterface {
   }
 
   async down(q: QueryRunner): Promise<void> {
-    await q.query(`ALTER TABLE trader_activity
-      ADD COLUMN streak integer NOT NULL DEFAULT 0, ADD COLUMN last_trade_day date, ADD COLUMN day date,
-      ADD COLUMN day_trades integer NOT NULL DEFAULT 0, ADD COLUMN progress bigint NOT NULL DEFAULT 0,
-      ADD COLUMN prev_progress bigint NOT NULL DEFAULT 0, ADD COLUMN market_ids text[] NOT NULL DEFAULT '{}',
-      ADD COLUMN trade_xp integer NOT NULL DEFAULT 0, ADD COLUMN win_xp integer NOT NULL DEFAULT 0,
-      ADD COLUMN xp_gain integer NOT NULL DEFAULT 0, ADD COLUMN yday date, ADD COLUMN yday_progress bigint NOT NULL DEFAULT 0,
-      ADD COLUMN pw_bucket date, ADD COLUMN pw_trades integer NOT NULL DEFAULT 0, ADD COLUMN pw_volume bigint NOT NULL DEFAULT 0,
-      ADD COLUMN pm_bucket date, ADD COLUMN pm_trades integer NOT NULL DEFAULT 0, ADD COLUMN pm_volume bigint NOT NULL DEFAULT 0,
-      ADD COLUMN pa_trades integer NOT NULL DEFAULT 0, ADD COLUMN pa_volume bigint NOT NULL DEFAULT 0`);
+    // The moved columns as they are defined on users, and migration 25's pending twins of the ranked figures.
+    const restored = [...MOVED.map(definitionOf), ...RANKED.map((c) => `p${definitionOf(c)}`)];
+    await q.query(`ALTER TABLE trader_activity ${restored.map((d) => `ADD COLUMN ${d}`).join(', ')}`);
     // A trader with no board row yet (no fold since their first trade) gets one; every row takes the live figures.
     await q.query(
       `INSERT INTO trader_activity (user_id, is_agent, display_name, xp, badges)

@@ -21,6 +21,7 @@ import { BookDepth1700000000021 } from './1700000000021-book-depth';
 import { BookConsumed1700000000024 } from './1700000000024-book-consumed';
 import { BoardFolding1700000000025 } from './1700000000025-board-folding';
 import { TrackOnAccount1700000000026 } from './1700000000026-track-on-account';
+import { BadgesOnAccount1700000000027 } from './1700000000027-badges-on-account';
 
 /** Every migration, in order. A new one is appended here (no glob: the same list runs from ts and dist). */
 export const MIGRATIONS = [
@@ -47,4 +48,5 @@ export const MIGRATIONS = [
   BookConsumed1700000000024,
   BoardFolding1700000000025,
   TrackOnAccount1700000000026,
+  BadgesOnAccount1700000000027,
 ];

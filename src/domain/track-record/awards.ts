@@ -21,13 +21,14 @@ export async function awardBadge(
   const rows = await tx.query<{ track_seq: bigint | null }>(
     `WITH earned AS (
        INSERT INTO user_badges (user_id, badge, earned_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING badge
-     ), card AS (
-       UPDATE trader_activity SET badges = badges || earned.badge FROM earned WHERE user_id = $1
      ), n AS (
        INSERT INTO notifications (id, user_id, type, title, message, ref, created_at)
        SELECT $4, $1, 'badge', $5, $6, $2, $3 FROM earned
        ON CONFLICT (user_id, type, ref) WHERE ref IS NOT NULL DO NOTHING RETURNING id
-     ), s AS (UPDATE users SET event_seq = event_seq + 1, track_seq = track_seq + 1 WHERE id = $1 AND EXISTS (SELECT 1 FROM n) RETURNING event_seq, track_seq),
+     ), s AS (
+       UPDATE users SET event_seq = event_seq + 1, track_seq = track_seq + 1, badges = badges || $2::text WHERE id = $1 AND EXISTS (SELECT 1 FROM n)
+       RETURNING event_seq, track_seq
+     ),
      e AS (
        INSERT INTO account_events (user_id, seq, type, data, created_at)
        SELECT $1, event_seq, 'notification',
@@ -37,7 +38,8 @@ export async function awardBadge(
      SELECT (SELECT track_seq FROM s) AS track_seq, (SELECT pg_notify('${ACCOUNT_EVENTS_CHANNEL}', $1::text || ':' || seq::text) FROM e) AS notified`,
     [userId, badge, at, randomUUID(), `Badge earned: ${b.icon} ${b.name}`, b.description],
   );
-  // The card's badges are also the board folder's copy of user_badges: a new badge counts as a write of the account row.
+  // The card's badges are on the account row (migration 1700000000027), which the board folder copies: a new badge
+  // counts as a write of it.
   const seq = rows[0]?.track_seq;
   if (seq !== null && seq !== undefined) changed(userId, Number(seq));
 }

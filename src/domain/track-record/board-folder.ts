@@ -20,19 +20,20 @@ const REANNOUNCE_MS = 8_000;
 export const BOARDS_READ_CHANNEL = 'boards_read';
 /** Traders left marked while no board is read, at most: beyond, a process folds anyway (its marks are memory). */
 const MAX_IDLE_MARKS = 10_000;
-/** Traders folded per transaction: each of its board-row updates writes every index of the row, so a fold holds few. */
-const FOLD_BATCH = 32;
+/**
+ * Traders folded per transaction. No trade writes a board row (a fold's locks hold up only another fold, a rename or
+ * a deletion), so a batch may be large: a fold of a quarter second's 250 traders is two transactions, not eight.
+ */
+const FOLD_BATCH = 128;
 /** How long a mark whose trade's write a fold has not yet found is kept (a trade that rolled back never shows it). */
 const MARK_TTL_MS = 10_000;
 
 /**
- * The card's badges, as of the fold's snapshot: copied with the figures, since a badge earned in a transaction that had
- * not committed when a trader's board row was made would otherwise be missing from it (a new badge bumps track_seq).
+ * The figures and card values the board row copies from the account row. The badges are the account row's too
+ * (migration 1700000000027): a badge earned in a transaction still open when a fold copies its trader comes with the
+ * next copy, as its write count (track_seq) tells the fold.
  */
-const BADGES_OF = (id: string) => `ARRAY(SELECT b.badge FROM user_badges b WHERE b.user_id = ${id} ORDER BY b.earned_at, b.badge)`;
-
-/** The figures and card values the board row copies from the account row. */
-const COPIED = ['w_bucket', 'w_trades', 'w_volume', 'm_bucket', 'm_trades', 'm_volume', 'a_trades', 'a_volume', 'xp'];
+const COPIED = ['w_bucket', 'w_trades', 'w_volume', 'm_bucket', 'm_trades', 'm_volume', 'a_trades', 'a_volume', 'xp', 'badges'];
 
 /**
  * A fold of one batch, in one statement: it reads the given traders' account rows as committed, and copies them onto
@@ -46,20 +47,19 @@ const FOLD = `WITH src AS (
   SELECT id, is_agent, deleted_at, display_name, track_seq, ${COPIED.join(', ')} FROM users WHERE id = ANY($1::uuid[]) AND a_trades > 0),
 held AS (SELECT user_id FROM trader_activity WHERE user_id IN (SELECT id FROM src) ORDER BY user_id FOR UPDATE),
 copied AS (
-  UPDATE trader_activity t SET seq = s.track_seq, badges = ${BADGES_OF('s.id')}, ${COPIED.map((c) => `${c} = s.${c}`).join(', ')}
+  UPDATE trader_activity t SET seq = s.track_seq, ${COPIED.map((c) => `${c} = s.${c}`).join(', ')}
   FROM src s WHERE t.user_id = s.id AND t.user_id IN (SELECT user_id FROM held) AND t.seq < s.track_seq)
 , created AS (
-  INSERT INTO trader_activity AS t (user_id, is_agent, display_name, badges, seq, ${COPIED.join(', ')})
-  SELECT s.id, CASE WHEN s.deleted_at IS NULL THEN s.is_agent END, s.display_name,
-         ${BADGES_OF('s.id')}, s.track_seq, ${COPIED.map((c) => `s.${c}`).join(', ')}
+  INSERT INTO trader_activity AS t (user_id, is_agent, display_name, seq, ${COPIED.join(', ')})
+  SELECT s.id, CASE WHEN s.deleted_at IS NULL THEN s.is_agent END, s.display_name, s.track_seq, ${COPIED.map((c) => `s.${c}`).join(', ')}
   FROM src s WHERE NOT EXISTS (SELECT 1 FROM trader_activity a WHERE a.user_id = s.id) ORDER BY s.id
-  ON CONFLICT (user_id) DO UPDATE SET seq = EXCLUDED.seq, badges = EXCLUDED.badges, ${COPIED.map((c) => `${c} = EXCLUDED.${c}`).join(', ')}
+  ON CONFLICT (user_id) DO UPDATE SET seq = EXCLUDED.seq, ${COPIED.map((c) => `${c} = EXCLUDED.${c}`).join(', ')}
   WHERE t.seq < EXCLUDED.seq)
 SELECT id AS user_id, track_seq AS seq FROM src`;
 
 /** Every trader whose board row is behind their account row (or missing), a batch of them, in id order. */
 const BEHIND = `SELECT u.id AS user_id FROM users u LEFT JOIN trader_activity t ON t.user_id = u.id
-  WHERE u.track_seq > coalesce(t.seq, 0) AND u.a_trades > 0 AND u.id > $1::uuid ORDER BY u.id LIMIT ${8 * 32}`;
+  WHERE u.track_seq > coalesce(t.seq, 0) AND u.a_trades > 0 AND u.id > $1::uuid ORDER BY u.id LIMIT ${2 * FOLD_BATCH}`;
 
 /**
  * A fold need not wait for the disk: lost in a crash, it is lost whole, and the board rows it copied are behind

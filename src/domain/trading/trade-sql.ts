@@ -40,8 +40,8 @@ export const BUY_STATEMENT = `WITH market AS (
  SELECT EXISTS (SELECT 1 FROM market) AS market_ok, (SELECT balance_micro FROM debit) AS balance_micro, (SELECT id FROM pos) AS position_id,
    EXISTS (SELECT 1 FROM held) AS refused_held`;
 
-/** How many parameters BUY_STATEMENT takes (buyParams): a part's own come after them. */
-export const BUY_PARAMS = 10;
+/** How many parameters BUY_STATEMENT takes (its highest `$n`; buyParams gives them): a part's own come after them. */
+export const BUY_PARAMS = Math.max(...[...BUY_STATEMENT.matchAll(/\$(\d+)/g)].map((m) => Number(m[1])));
 
 const DEBIT_SET = 'UPDATE users SET balance_micro = balance_micro - $4, last_active_at = $8\n';
 const DEBIT_RETURNING = 'RETURNING balance_micro\n';

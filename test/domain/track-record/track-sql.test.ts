@@ -11,6 +11,7 @@ import {
 } from '../../../src/domain/track-record/track-sql';
 import { buyRowPart } from '../../../src/domain/track-record/track-listener';
 import { BUY_STATEMENT, buyParams, buyStatementWith } from '../../../src/domain/trading/trade-sql';
+import type { TradeEvent } from '../../../src/domain/trading/trade-hooks';
 import { seedMarket, type SeededMarket } from '../../support/markets';
 import { dayOf, monthStart, weekStart } from '../../../src/domain/track-record/periods';
 
@@ -87,6 +88,18 @@ describe.each(backends())("the buy's track statement on $name", (backend) => {
   });
   type BuyOnState = typeof buyOnState extends fc.Arbitrary<infer T> ? T : never;
 
+  /** The trade event of the buy `c` describes, at `at`. */
+  const buyEvent = (c: BuyOnState, at: Date): TradeEvent => ({
+    userId: user,
+    side: 'BUY',
+    marketId: c.market,
+    tokenId: `${c.market}-yes`,
+    quantityMicro: 2n * BigInt(c.cash),
+    cashMicro: BigInt(c.cash),
+    realizedPnlMicro: 0n,
+    at,
+  });
+
   function stateAndParams(c: BuyOnState) {
     const at = new Date(base + c.at * DAY);
     const state: Record<string, unknown> = c.fresh
@@ -112,17 +125,9 @@ describe.each(backends())("the buy's track statement on $name", (backend) => {
           xp: c.xp,
           track_seq: c.counts[1]! + 1,
         };
-    const { sql, params } = trackStatementFor({
-      userId: user,
-      side: 'BUY',
-      marketId: c.market,
-      tokenId: `${c.market}-yes`,
-      quantityMicro: 2n * BigInt(c.cash),
-      cashMicro: BigInt(c.cash),
-      realizedPnlMicro: 0n,
-      at,
-    });
-    return { state, sql, params, at };
+    const event = buyEvent(c, at);
+    const { sql, params } = trackStatementFor(event);
+    return { state, sql, params, at, event };
   }
 
   test('changes the account row and answers exactly as track_event() does, for buys on any day against any state of the row', async () => {
@@ -145,17 +150,7 @@ describe.each(backends())("the buy's track statement on $name", (backend) => {
     const pick = (r: Record<string, unknown> | undefined) => (r ? Object.fromEntries(names.map((n) => [n, r[n]])) : r);
     await fc.assert(
       fc.asyncProperty(buyOnState, async (c) => {
-        const { state, params, at } = stateAndParams(c);
-        const event = {
-          userId: user,
-          side: 'BUY' as const,
-          marketId: c.market,
-          tokenId: `${c.market}-yes`,
-          quantityMicro: 2n * BigInt(c.cash),
-          cashMicro: BigInt(c.cash),
-          realizedPnlMicro: 0n,
-          at,
-        };
+        const { state, params, at, event } = stateAndParams(c);
         const buy = buyParams({
           userId: user,
           marketId: market.id,
