@@ -26,13 +26,16 @@ export async function awardBadge(
        SELECT $4, $1, 'badge', $5, $6, $2, $3 FROM earned
        ON CONFLICT (user_id, type, ref) WHERE ref IS NOT NULL DO NOTHING RETURNING id
      ), s AS (
-       UPDATE users SET event_seq = event_seq + 1, track_seq = track_seq + 1, badges = badges || $2::text WHERE id = $1 AND EXISTS (SELECT 1 FROM n)
+       -- The badge joins the account row's card whenever it is earned; the event log moves only with its notification.
+       UPDATE users SET event_seq = event_seq + (SELECT count(*) FROM n), track_seq = track_seq + 1, badges = badges || $2::text
+       WHERE id = $1 AND EXISTS (SELECT 1 FROM earned)
        RETURNING event_seq, track_seq
      ),
      e AS (
        INSERT INTO account_events (user_id, seq, type, data, created_at)
        SELECT $1, event_seq, 'notification',
          jsonb_build_object('id', $4::text, 'kind', 'badge', 'title', $5::text, 'message', $6::text, 'ref', $2::text), $3 FROM s
+       WHERE EXISTS (SELECT 1 FROM n)
        RETURNING seq
      )
      SELECT (SELECT track_seq FROM s) AS track_seq, (SELECT pg_notify('${ACCOUNT_EVENTS_CHANNEL}', $1::text || ':' || seq::text) FROM e) AS notified`,

@@ -38,6 +38,22 @@ describe.each(backends())('migration 1700000000027 (badges on the account row) o
     expect(await cardBadges(r.id)).toEqual(['first_trade']);
   });
 
+  test('a badge whose notification was already there (nothing new to tell) still joins the account row and the card', async () => {
+    setClock(clock, '2030-03-05T11:00:00Z');
+    const r = await agentTrader(t);
+    await t.services.db.query(
+      `INSERT INTO notifications (id, user_id, type, title, message, ref, created_at) VALUES (gen_random_uuid(), $1, 'badge', 'earlier', 'earlier', 'first_trade', now())`,
+      [r.id],
+    );
+    await buy(t, prices, r, m, 'YES', 2, 0.5);
+    expect(await accountBadges(r.id)).toEqual(['first_trade']);
+    await t.services.trackRecord.folder.flush();
+    expect(await cardBadges(r.id)).toEqual(['first_trade']);
+    // Nothing new was told: the one notification is the earlier one.
+    const told = await t.services.db.query<{ title: string }>(`SELECT title FROM notifications WHERE user_id = $1 AND type = 'badge'`, [r.id]);
+    expect(told).toEqual([{ title: 'earlier' }]);
+  });
+
   test('undone, the column is gone; redone, every account row has its badges from user_badges, in the order earned', async () => {
     setClock(clock, '2030-03-06T10:00:00Z');
     const r = await agentTrader(t);
