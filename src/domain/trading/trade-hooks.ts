@@ -49,6 +49,7 @@ export interface BuyRowPart {
  */
 export class TradeHooks {
   private readonly listeners: Array<{ listener: TradeListener; part?: BuyRowPart }> = [];
+  private readonly parts: BuyRowPart[] = [];
   private readonly commitListeners: Array<() => void> = [];
 
   /**
@@ -57,11 +58,12 @@ export class TradeHooks {
    */
   on(listener: TradeListener, part?: BuyRowPart): void {
     this.listeners.push({ listener, part });
+    if (part) this.parts.push(part);
   }
 
-  /** The listeners' shares of a buy's account-row update, in registration order. */
-  get buyRowParts(): BuyRowPart[] {
-    return this.listeners.flatMap((l) => (l.part ? [l.part] : []));
+  /** The listeners' shares of a buy's account-row update, in registration order (kept, not rebuilt on every buy). */
+  get buyRowParts(): readonly BuyRowPart[] {
+    return this.parts;
   }
 
   /** Called after a trade, sale or settlement has committed (caches of derived data start over). */

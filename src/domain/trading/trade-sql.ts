@@ -52,7 +52,7 @@ const ANSWER = '(SELECT balance_micro FROM debit) AS balance_micro,';
  * assignments after the buy's, their columns read back in `debit` and answered by name. The parts' parameters follow
  * the buy's, in the parts' order. A refused buy updates no row, so the parts change nothing either.
  */
-export function buyStatementWith(parts: BuyRowPart[]): string {
+export function buyStatementWith(parts: readonly BuyRowPart[]): string {
   if (!BUY_STATEMENT.includes(DEBIT_SET) || !BUY_STATEMENT.includes(DEBIT_RETURNING) || !BUY_STATEMENT.includes(ANSWER)) {
     throw new Error('BUY_STATEMENT no longer has the account-row update the parts extend');
   }

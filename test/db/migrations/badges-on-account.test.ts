@@ -3,11 +3,8 @@ import { startTestApp, type TestApp } from '../../support/app';
 import { ManualClock } from '../../support/identity';
 import { ControlledPrices, seedMarket, type SeededMarket } from '../../support/markets';
 import { agentTrader, buy, setClock } from '../../support/traders';
-import { MIGRATIONS } from '../../../src/db/migrations';
+import { withMigrationsUndone } from '../../support/migrations';
 import { BadgesOnAccount1700000000027 } from '../../../src/db/migrations/1700000000027-badges-on-account';
-
-/** This migration and every one after it, in order: undone last to first to get back to before it. */
-const FROM_THIS_ONE = MIGRATIONS.slice(MIGRATIONS.indexOf(BadgesOnAccount1700000000027)).map((M) => new M().name);
 
 describe.each(backends())('migration 1700000000027 (badges on the account row) on $name', (backend) => {
   let t: TestApp;
@@ -60,14 +57,10 @@ describe.each(backends())('migration 1700000000027 (badges on the account row) o
     await buy(t, prices, r, m, 'YES', 2, 0.5);
     // A badge earned earlier, as a row of user_badges only: the backfill orders by the time each was earned.
     await t.services.db.query(`INSERT INTO user_badges (user_id, badge, earned_at) VALUES ($1, 'first_profit', '2030-01-01T00:00:00Z')`, [r.id]);
-    const ds = t.services.db.dataSource;
-    for (let i = 0; i < FROM_THIS_ONE.length; i += 1) await ds.undoLastMigration({ transaction: 'each' });
-    try {
+    await withMigrationsUndone(t.services.db.dataSource, BadgesOnAccount1700000000027, async () => {
       const columns = await t.services.db.query(`SELECT column_name FROM information_schema.columns WHERE table_name = 'users' AND column_name = 'badges'`);
       expect(columns).toEqual([]);
-    } finally {
-      expect((await ds.runMigrations({ transaction: 'each' })).map((x) => x.name)).toEqual(FROM_THIS_ONE);
-    }
+    });
     expect(await accountBadges(r.id)).toEqual(['first_profit', 'first_trade']);
     const untouched = await t.services.db.query<{ n: bigint }>(
       `SELECT count(*) AS n FROM users u WHERE u.badges <> ARRAY(SELECT b.badge FROM user_badges b WHERE b.user_id = u.id ORDER BY b.earned_at, b.badge)`,

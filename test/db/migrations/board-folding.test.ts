@@ -3,11 +3,8 @@ import { startTestApp, type TestApp } from '../../support/app';
 import { ManualClock } from '../../support/identity';
 import { ControlledPrices, seedMarket, type SeededMarket } from '../../support/markets';
 import { agentTrader, buy, setClock } from '../../support/traders';
-import { MIGRATIONS } from '../../../src/db/migrations';
+import { withMigrationsUndone } from '../../support/migrations';
 import { BoardFolding1700000000025 } from '../../../src/db/migrations/1700000000025-board-folding';
-
-/** This migration and every one after it, in order: undone last to first to get back to before it. */
-const FROM_THIS_ONE = MIGRATIONS.slice(MIGRATIONS.indexOf(BoardFolding1700000000025)).map((M) => new M().name);
 
 describe.each(backends())('migration 1700000000025 (board folding) on $name', (backend) => {
   let t: TestApp;
@@ -39,9 +36,7 @@ describe.each(backends())('migration 1700000000025 (board folding) on $name', (b
     for (let i = 0; i < 3; i += 1) await buy(t, prices, r, m, 'YES', 2, 0.5);
     // With the migrations after this one (1700000000026), the trades wait on the account row: no board row until a fold.
     expect(await ranked(r.id)).toBeUndefined();
-    const ds = t.services.db.dataSource;
-    for (let i = 0; i < FROM_THIS_ONE.length; i += 1) await ds.undoLastMigration({ transaction: 'each' });
-    try {
+    await withMigrationsUndone(t.services.db.dataSource, BoardFolding1700000000025, async () => {
       expect(await ranked(r.id)).toEqual({ w_trades: 3, w_volume: 6_000_000n, m_trades: 3, m_volume: 6_000_000n, a_trades: 3, a_volume: 6_000_000n });
       const columns = await t.services.db.query(
         `SELECT column_name FROM information_schema.columns WHERE table_name = 'trader_activity' AND column_name ~ '^p[wma]_'`,
@@ -53,9 +48,7 @@ describe.each(backends())('migration 1700000000025 (board folding) on $name', (b
         [r.id, '2030-03-04', '2030-03-01', '2030-03-05'],
       );
       expect(await ranked(r.id)).toEqual({ w_trades: 4, w_volume: 7_000_000n, m_trades: 4, m_volume: 7_000_000n, a_trades: 4, a_volume: 7_000_000n });
-    } finally {
-      expect((await ds.runMigrations({ transaction: 'each' })).map((x) => x.name)).toEqual(FROM_THIS_ONE);
-    }
+    });
     await buy(t, prices, r, m, 'YES', 2, 0.5);
     expect(await ranked(r.id)).toEqual({ w_trades: 4, w_volume: 7_000_000n, m_trades: 4, m_volume: 7_000_000n, a_trades: 4, a_volume: 7_000_000n });
     await t.services.trackRecord.folder.flush();

@@ -4,11 +4,8 @@ import { ManualClock } from '../../support/identity';
 import { ControlledPrices, seedMarket, type SeededMarket } from '../../support/markets';
 import { agentTrader, buy, setClock, type Trader } from '../../support/traders';
 import { trackStatementFor } from '../../../src/domain/track-record/track-sql';
-import { MIGRATIONS } from '../../../src/db/migrations';
+import { withMigrationsUndone } from '../../support/migrations';
 import { XpOnTrackRecord1700000000009 } from '../../../src/db/migrations/1700000000009-xp-on-track-record';
-
-/** This migration and every one after it, in order: undone last to first to get back to before it. */
-const FROM_THIS_ONE = MIGRATIONS.slice(MIGRATIONS.indexOf(XpOnTrackRecord1700000000009)).map((M) => new M().name);
 
 describe.each(backends())('migration 1700000000009 (XP on the activity row) on $name', (backend) => {
   let t: TestApp;
@@ -65,9 +62,7 @@ describe.each(backends())('migration 1700000000009 (XP on the activity row) on $
     await buy(t, prices, r, m, 'YES', 1, 0.5);
     await t.services.trackRecord.folder.flush();
     expect(await stored(r.id)).toEqual({ users_xp: 10, card_xp: 10 });
-    const ds = t.services.db.dataSource;
-    for (let i = 0; i < FROM_THIS_ONE.length; i += 1) await ds.undoLastMigration({ transaction: 'each' });
-    try {
+    await withMigrationsUndone(t.services.db.dataSource, XpOnTrackRecord1700000000009, async () => {
       expect(await stored(r.id)).toEqual({ users_xp: 10, card_xp: 10 });
       // The first version of track_event() is back (the service's own code follows the latest migration).
       const { sql, params } = trackStatementFor({
@@ -82,9 +77,7 @@ describe.each(backends())('migration 1700000000009 (XP on the activity row) on $
       });
       await t.services.db.transaction((tx) => tx.query(sql, params));
       expect(await stored(r.id)).toEqual({ users_xp: 20, card_xp: 20 });
-    } finally {
-      expect((await ds.runMigrations({ transaction: 'each' })).map((x) => x.name)).toEqual(FROM_THIS_ONE);
-    }
+    });
     await buy(t, prices, r, m, 'YES', 1, 0.5);
     await t.services.trackRecord.folder.flush();
     expect(await stored(r.id)).toEqual({ users_xp: 30, card_xp: 30 });
