@@ -403,13 +403,16 @@ async function closedRun(client: RawHttpClient, seconds: number, setup: RequestS
   return { count: lat.length, non2xx, ms: performance.now() - t0, lat };
 }
 
+/** WAL written, from pg_stat_wal: bytes, full-page images, and flushes to disk (fsync and the like). */
+type WalCounts = { bytes: number; fpi: number; syncs: number };
+
 /**
  * POST /api/trade one at a time against the service with the track record and the one without, in TRADE_PAIRS adjacent
  * pairs of short runs. `settle`, when given, runs after each run of the service with the track record and its time
  * counts in that run: what the run's trades left to do in the background (the fold of their traders, while boards are
  * read) is then paid by the run that left it, never by the next run, whichever service that is.
  */
-async function tradePairs(withUrl: string, withoutUrl: string, setup: RequestSetup, settle?: () => Promise<void>) {
+async function tradePairs(withUrl: string, withoutUrl: string, setup: RequestSetup, wal: () => Promise<WalCounts>, settle?: () => Promise<void>) {
   // Short runs in adjacent pairs, in alternating order, so the machine's drift falls on both sides of each pair
   // alike; the ratio is the median of the pairs' ratios (its spread is printed too). Many short pairs: a slow spell
   // of a shared VM spoils the few it falls on, and the median passes them by.
@@ -419,10 +422,12 @@ async function tradePairs(withUrl: string, withoutUrl: string, setup: RequestSet
   await Promise.all([clients.with.ready(), clients.without.ready()]);
   const runs: Record<'with' | 'without', ClosedRun[]> = { with: [], without: [] };
   const cpu: Record<'with' | 'without', Array<{ node: number; pg: number | null }>> = { with: [], without: [] };
+  const walPerTrade: Record<'with' | 'without', WalCounts[]> = { with: [], without: [] };
   try {
     for (let r = 0; r < TRADE_PAIRS; r += 1) {
       const order = r % 2 === 0 ? (['without', 'with'] as const) : (['with', 'without'] as const);
       for (const side of order) {
+        const wal0 = await wal();
         const [node0, pg0] = [processCpuMs(), localPostgresCpuMs()];
         const run = await closedRun(clients[side], TRADE_PAIR_SECONDS, setup);
         if (side === 'with' && settle) {
@@ -432,6 +437,8 @@ async function tradePairs(withUrl: string, withoutUrl: string, setup: RequestSet
         }
         const [node1, pg1] = [processCpuMs(), localPostgresCpuMs()];
         const trades = Math.max(1, run.count);
+        const wal1 = await wal();
+        walPerTrade[side].push({ bytes: (wal1.bytes - wal0.bytes) / trades, fpi: (wal1.fpi - wal0.fpi) / trades, syncs: (wal1.syncs - wal0.syncs) / trades });
         cpu[side].push({ node: (node1 - node0) / trades, pg: pg0 === null || pg1 === null ? null : (pg1 - pg0) / trades });
         runs[side].push(run);
       }
@@ -447,6 +454,11 @@ async function tradePairs(withUrl: string, withoutUrl: string, setup: RequestSet
       postgresMs: pg.every((x): x is number => x !== null) ? round(median(pg), 4) : null,
     };
   };
+  const walOf = (side: 'with' | 'without') => ({
+    bytes: round(median(walPerTrade[side].map((w) => w.bytes))),
+    fpi: round(median(walPerTrade[side].map((w) => w.fpi)), 3),
+    syncs: round(median(walPerTrade[side].map((w) => w.syncs)), 3),
+  });
   // Mean latency of a closed loop of one connection: the run's time over its trades.
   const meanMs = (x: { count: number; ms: number }) => x.ms / Math.max(1, x.count);
   const med = (xs: ClosedRun[]) => {
@@ -467,6 +479,7 @@ async function tradePairs(withUrl: string, withoutUrl: string, setup: RequestSet
     ratioCi95: medianCi95(pairRatios),
     pairRatioSpread: { min: round(pairRatios[0]!, 3), max: round(pairRatios[pairRatios.length - 1]!, 3) },
     cpuPerTrade: { without: cpuPerTrade('without'), with: cpuPerTrade('with') },
+    walPerTrade: { without: walOf('without'), with: walOf('with') },
   };
 }
 
@@ -506,6 +519,9 @@ async function httpTrades(url: string) {
   const servers = [createAppServer(tracked.app), createAppServer(bare.app)];
   for (const srv of servers) await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
   const [withUrl, withoutUrl] = servers.map((srv) => `http://127.0.0.1:${(srv.address() as AddressInfo).port}`);
+  // The WAL the runs write, from the server's own counters (read on a connection of its own, which writes none).
+  const walClient = new Client({ connectionString: url });
+  await walClient.connect();
   try {
     // 300 agents (every third account is one) with known keys, topped up to 1,000 dollars (a ledger grant each): a
     // run spends some 200 dollars of each, and on a kept database (BENCH_REUSE_DB) earlier runs spent theirs, after
@@ -541,20 +557,26 @@ async function httpTrades(url: string) {
         }),
       };
     };
+    const wal = async (): Promise<WalCounts> => {
+      const [r] = (
+        await walClient.query<{ bytes: string; fpi: string; syncs: string }>('SELECT wal_bytes AS bytes, wal_fpi AS fpi, wal_sync AS syncs FROM pg_stat_wal')
+      ).rows;
+      return { bytes: Number(r!.bytes), fpi: Number(r!.fpi), syncs: Number(r!.syncs) };
+    };
     // While boards are read somewhere, every process folds its trades on its timer.
     const folder = tracked.services.trackRecord.folder;
     const stopWatching = keepWatching(folder);
     let boardsRead;
     try {
       // A run's last quarter second of trades is folded after it, in its time.
-      boardsRead = await tradePairs(withUrl!, withoutUrl!, setup, () => folder.flush());
+      boardsRead = await tradePairs(withUrl!, withoutUrl!, setup, wal, () => folder.flush());
     } finally {
       stopWatching();
     }
     // Then as most of the time goes by when no one reads a board: the folder stops folding once its last word is
     // WATCH_MS old (its 30-second sweep still runs, and is counted).
     while (folder.watched) await new Promise((resolve) => setTimeout(resolve, 100));
-    const idle = await tradePairs(withUrl!, withoutUrl!, setup);
+    const idle = await tradePairs(withUrl!, withoutUrl!, setup, wal);
     // The control: the same pairs with the track record left out of both services (the first one's trades then go
     // through a TradingService like the second's). Its ratio is this instrument's own error: what a ratio shows
     // when there is nothing to measure.
@@ -562,7 +584,7 @@ async function httpTrades(url: string) {
     tracked.services.trading = new TradingService(tracked.services.db, fixedPrices, hooks);
     let control;
     try {
-      control = await tradePairs(withUrl!, withoutUrl!, setup);
+      control = await tradePairs(withUrl!, withoutUrl!, setup, wal);
     } finally {
       tracked.services.trading = tracking;
     }
@@ -575,6 +597,7 @@ async function httpTrades(url: string) {
       control: { ratioMean: control.ratioMean, ratioCi95: control.ratioCi95 },
     };
   } finally {
+    await walClient.end();
     for (const srv of servers) await new Promise<void>((resolve) => srv.close(() => resolve()));
     await tracked.stop();
     await bare.stop();
@@ -682,6 +705,8 @@ async function main(): Promise<void> {
         `  CPU per trade (median of the runs): this process ${co.nodeMs} → ${cw.nodeMs} ms` +
           (co.postgresMs !== null && cw.postgresMs !== null ? `, local PostgreSQL ${co.postgresMs} → ${cw.postgresMs} ms` : ''),
       );
+      const { with: ww, without: wo } = p.walPerTrade;
+      log(`  WAL per trade (median of the runs): ${wo.bytes} → ${ww.bytes} bytes, full-page images ${wo.fpi} → ${ww.fpi}, flushes ${wo.syncs} → ${ww.syncs}`);
     }
     log(
       `control, the same pairs with the track record in neither service: ${pct(h.control.ratioMean)} % (95 % interval ${pct(h.control.ratioCi95.low)} to ${pct(h.control.ratioCi95.high)} %)`,

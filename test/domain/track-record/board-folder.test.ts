@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { backends, describeOnPostgres } from '../../support/backends';
 import type { Database } from '../../../src/db/database';
-import { ANNOUNCE_MS, BoardFolder, WATCH_MS } from '../../../src/domain/track-record/board-folder';
+import { ANNOUNCE_MS, BoardFolder, FOLD_LOCK, WATCH_MS } from '../../../src/domain/track-record/board-folder';
 import { trackTrade } from '../../../src/domain/track-record/track-listener';
+import { renameCard } from '../../../src/domain/track-record/account-changes';
 import { monthStart, weekStart } from '../../../src/domain/track-record/periods';
 import type { TradeEvent } from '../../../src/domain/trading/trade-hooks';
 
@@ -297,6 +298,70 @@ describeOnPostgres('the board folder under concurrency on $name', (backend) => {
     // The mark was kept: the next fold takes what the trade committed.
     await folder.flush();
     expect(await db.query('SELECT a_trades, a_volume FROM trader_activity WHERE user_id = $1', [user])).toEqual([{ a_trades: 2, a_volume: 6_000_000n }]);
+  });
+
+  /** Whether `p` is still unsettled after `ms`. */
+  const stillWaiting = async (p: Promise<unknown>, ms: number) =>
+    Promise.race([
+      p.then(
+        () => false,
+        () => false,
+      ),
+      new Promise<boolean>((r) => setTimeout(() => r(true), ms)),
+    ]);
+
+  test("when a transaction holds the folds' lock, then a fold and a sweep wait for it, and copy once it is released", async () => {
+    const user = await newTrader(db);
+    const folder = new BoardFolder(db);
+    await db.transaction((tx) => trackTrade(tx, buy(user, new Date(BASE), 1_000_000n), (id, seq) => folder.mark(id, seq)));
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    let locked!: () => void;
+    const isLocked = new Promise<void>((r) => (locked = r));
+    const holder = db.transaction(async (tx) => {
+      await tx.query(FOLD_LOCK);
+      locked();
+      await released;
+    });
+    await isLocked;
+    const flushed = folder.flush();
+    const swept = folder.sweep();
+    expect(await stillWaiting(Promise.race([flushed, swept]), 300)).toBe(true);
+    expect(await db.query('SELECT count(*)::int AS n FROM trader_activity WHERE user_id = $1', [user])).toEqual([{ n: 0 }]);
+    release();
+    await holder;
+    await Promise.all([flushed, swept]);
+    expect(await db.query('SELECT a_trades FROM trader_activity WHERE user_id = $1', [user])).toEqual([{ a_trades: 1 }]);
+  });
+
+  test('when a rename holds a board row that a fold copies, then the fold waits for the rename, keeps the new name and copies the figures', async () => {
+    const users = await Promise.all(Array.from({ length: 3 }, () => newTrader(db)));
+    const folder = new BoardFolder(db);
+    for (const u of users) await db.transaction((tx) => trackTrade(tx, buy(u, new Date(BASE), 1_000_000n), (id, seq) => folder.mark(id, seq)));
+    await folder.flush();
+    for (const u of users) await db.transaction((tx) => trackTrade(tx, buy(u, new Date(BASE), 2_000_000n), (id, seq) => folder.mark(id, seq)));
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    let renamed!: () => void;
+    const isRenamed = new Promise<void>((r) => (renamed = r));
+    const rename = db.transaction(async (tx) => {
+      await tx.query('UPDATE users SET display_name = $2 WHERE id = $1', [users[1], 'Renamed']);
+      await renameCard(tx, { id: users[1]!, displayName: 'Renamed' });
+      renamed();
+      await released;
+    });
+    await isRenamed;
+    const flushed = folder.flush();
+    expect(await stillWaiting(flushed, 300)).toBe(true);
+    release();
+    await rename;
+    await flushed;
+    const rows = await db.query<{ user_id: string; display_name: string; a_trades: number; a_volume: bigint }>(
+      'SELECT user_id, display_name, a_trades, a_volume FROM trader_activity WHERE user_id = ANY($1::uuid[]) ORDER BY user_id',
+      [users],
+    );
+    expect(rows.map((r) => [r.a_trades, r.a_volume])).toEqual(users.map(() => [2, 3_000_000n]));
+    expect(rows.find((r) => r.user_id === users[1])!.display_name).toBe('Renamed');
   });
 
   test('when eight connections trade for five traders while two folders fold and sweep, then every trade is counted once', async () => {
