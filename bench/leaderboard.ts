@@ -568,7 +568,7 @@ async function httpTrades(url: string) {
     const stopWatching = keepWatching(folder);
     let boardsRead;
     try {
-      // A run's last quarter second of trades is folded after it, in its time.
+      // A run's trades since its process's last fold are folded after it, in its time.
       boardsRead = await tradePairs(withUrl!, withoutUrl!, setup, wal, () => folder.flush());
     } finally {
       stopWatching();

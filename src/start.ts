@@ -65,7 +65,7 @@ export async function startService(
   // Wake-ups of committed account events (SSE, webhooks, A2A tasks), from this process and every other.
   await services.eventFeed.start((channel, onPayload, onResumed) => db.listen(channel, onPayload, onResumed));
   services.stoppers.push(() => services.eventFeed.stop());
-  // Trades' pending figures reach the boards within a quarter second while boards are read, in every process (each
+  // Trades' pending figures reach the boards within a second while boards are read, in every process (each
   // folds its own; all sweep).
   await services.trackRecord.folder.start();
   services.stoppers.push(() => services.trackRecord.folder.stop());

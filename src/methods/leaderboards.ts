@@ -57,8 +57,8 @@ export const getLeaderboard = defineMethod({
     'Public and free. With an API key, access token or session you also get currentUserRank (your rank on this board even outside the ' +
     'top `limit`; null when you are not ranked) and isCurrentUser on each row. Boards are served from aggregates kept with every trade, ' +
     'so they are current to the last trade (a board already served is reused until the next trade, sale, ' +
-    "settlement or claim; with several server processes, another process's trade shows within two seconds, and within 2.25 seconds " +
-    'on the trades and volume boards, which its process folds it into within a quarter second).',
+    "settlement or claim; with several server processes, another process's trade shows within two seconds, and within three seconds " +
+    'on the trades and volume boards, which its process folds it into within a second).',
   auth: 'optional',
   limit: 'api',
   input: z.object({

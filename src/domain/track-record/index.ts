@@ -11,7 +11,7 @@ import { rewardReferral } from './referrals';
 import { StatsService } from './stats-service';
 import { buyRowPart, trackTrade } from './track-listener';
 import { leaveBoards, renameCard } from './account-changes';
-import { BoardFolder, FOLD_INTERVAL_MS } from './board-folder';
+import { BoardFolder, READ_WAIT_MS } from './board-folder';
 
 /** The track record: leaderboards, trader stats and reputation, XP and badges, daily challenges, notifications. */
 export interface TrackRecord {
@@ -41,9 +41,9 @@ export function createTrackRecord(args: {
   // Every committed write that moves a board (trades, sales, settlements, referral rewards, claims) starts the boards' cache over.
   // This process's pending trades are folded before any board or rank is read, so its own writes show at once,
   // and every process hears that boards are read, so it folds its own (board-folder.ts). A slow database makes
-  // the read wait no more than a quarter second; it then goes without, and the next renewal of the board, a
+  // the read wait no more than a quarter second (READ_WAIT_MS); it then goes without, and the next renewal of the board, a
   // second later, finds the fold's commit.
-  const beforeRead = () => folder.beforeRead(FOLD_INTERVAL_MS);
+  const beforeRead = () => folder.beforeRead(READ_WAIT_MS);
   const leaderboard = new LeaderboardService(args.db, { beforeRead });
   const changed = () => leaderboard.invalidate();
   args.tradeHooks.onCommitted(changed);
