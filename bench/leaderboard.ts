@@ -29,7 +29,7 @@ import { TradingService } from '../src/domain/trading/trading-service';
 import { TradeHooks } from '../src/domain/trading/trade-hooks';
 import type { PriceService } from '../src/domain/trading/price-service';
 import { recordTradeEvents } from '../src/domain/events/trade-events';
-import { BoardFolder } from '../src/domain/track-record/board-folder';
+import { BoardFolder, FOLD_INTERVAL_MS } from '../src/domain/track-record/board-folder';
 import type { Database } from '../src/db/database';
 
 /**
@@ -50,9 +50,14 @@ const TRADES = Number(process.env.BENCH_TRADES ?? 5_000_000);
 const MARKETS = 2_000;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
-/** The whole-service trade comparison: this many adjacent with/without pairs of this many seconds each. */
-const TRADE_PAIRS = Number(process.env.BENCH_TRADE_PAIRS ?? 80);
-const TRADE_PAIR_SECONDS = Number(process.env.BENCH_TRADE_PAIR_SECONDS ?? 0.75);
+/**
+ * The whole-service trade comparison: this many adjacent with/without pairs of this many seconds each. A run lasts two
+ * fold intervals, so that most of its trades are folded at the service's own pace, beside them, and the fold after
+ * it (`settle`, in its time) takes only its tail: in runs shorter than the interval, nearly every fold would be that
+ * one, in series with the trades, which no service does.
+ */
+const TRADE_PAIRS = Number(process.env.BENCH_TRADE_PAIRS ?? 50);
+const TRADE_PAIR_SECONDS = Number(process.env.BENCH_TRADE_PAIR_SECONDS ?? (2 * FOLD_INTERVAL_MS) / 1000);
 const CONNECTIONS = 10;
 /** A board's paced run and its floor's take turns in slices this long. */
 const FLOOR_SLICE_SECONDS = 0.5;
