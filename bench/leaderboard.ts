@@ -528,22 +528,23 @@ async function httpTrades(url: string) {
   const walClient = new Client({ connectionString: url });
   await walClient.connect();
   try {
-    // 300 agents (every third account is one) with known keys, topped up to 1,000 dollars (a ledger grant each): a
-    // run spends some 200 dollars of each, and on a kept database (BENCH_REUSE_DB) earlier runs spent theirs, after
-    // which every trade was a refusal.
+    // 300 agents (every third account is one) with known keys, topped up to 10,000 dollars (a ledger grant each)
+    // before each of the three phases: a phase spends up to some 800 dollars of each at 1,200 trades a second, and
+    // on a kept database (BENCH_REUSE_DB) earlier runs spent theirs, after which every trade was a refusal.
     const keys: string[] = [];
-    for (let i = 1; i <= 300; i += 1) {
-      const key = `svc_e${i.toString(16).padStart(31, '0')}`;
-      await tracked.services.db.query(
-        `WITH grant_ AS (
-           INSERT INTO ledger_entries (user_id, type, amount_micro, ref, created_at)
-           SELECT id, 'grant', 1000000000 - balance_micro, 'bench top-up', now() FROM users WHERE id = $1 AND balance_micro < 1000000000
-         )
-         UPDATE users SET api_key_hash = $2, balance_micro = greatest(balance_micro, 1000000000) WHERE id = $1`,
-        [userUuid(3 * i), hashSecret(key)],
-      );
-      keys.push(key);
-    }
+    for (let i = 1; i <= 300; i += 1) keys.push(`svc_e${i.toString(16).padStart(31, '0')}`);
+    const topUp = async (): Promise<void> => {
+      for (let i = 1; i <= 300; i += 1) {
+        await tracked.services.db.query(
+          `WITH grant_ AS (
+             INSERT INTO ledger_entries (user_id, type, amount_micro, ref, created_at)
+             SELECT id, 'grant', 10000000000 - balance_micro, 'bench top-up', now() FROM users WHERE id = $1 AND balance_micro < 10000000000
+           )
+           UPDATE users SET api_key_hash = $2, balance_micro = greatest(balance_micro, 10000000000) WHERE id = $1`,
+          [userUuid(3 * i), hashSecret(keys[i - 1]!)],
+        );
+      }
+    };
     let n = 0;
     const setup: RequestSetup = () => {
       n += 1;
@@ -572,6 +573,7 @@ async function httpTrades(url: string) {
     const folder = tracked.services.trackRecord.folder;
     const stopWatching = keepWatching(folder);
     let boardsRead;
+    await topUp();
     try {
       // A run's trades since its process's last fold are folded after it, in its time.
       boardsRead = await tradePairs(withUrl!, withoutUrl!, setup, wal, () => folder.flush());
@@ -581,6 +583,7 @@ async function httpTrades(url: string) {
     // Then as most of the time goes by when no one reads a board: the folder stops folding once its last word is
     // WATCH_MS old (its 30-second sweep still runs, and is counted).
     while (folder.watched) await new Promise((resolve) => setTimeout(resolve, 100));
+    await topUp();
     const idle = await tradePairs(withUrl!, withoutUrl!, setup, wal);
     // The control: the same pairs with the track record left out of both services (the first one's trades then go
     // through a TradingService like the second's). Its ratio is this instrument's own error: what a ratio shows
@@ -588,6 +591,7 @@ async function httpTrades(url: string) {
     const tracking = tracked.services.trading;
     tracked.services.trading = new TradingService(tracked.services.db, fixedPrices, hooks);
     let control;
+    await topUp();
     try {
       control = await tradePairs(withUrl!, withoutUrl!, setup, wal);
     } finally {
