@@ -14,13 +14,17 @@ import {
 import { buyFill } from '../src/domain/trading/fills';
 import { toMicro } from '../src/domain/money/micro';
 import { rawBuy } from './support/raw-buy';
+import { buyWrites, compareWrites } from './support/buy-writes';
 import { buyParams } from '../src/domain/trading/trade-sql';
+import type { TradeEvent } from '../src/domain/trading/trade-hooks';
 
 /**
  * npm run bench:trade — N agents trading concurrently over HTTP (REST, then JSON-RPC and MCP) against
  * the service in its own process on PostgreSQL, and in the same run the raw ceiling: the service's own buy
- * transaction (support/raw-buy.ts: BEGIN + BUY_STATEMENT + the track record pipelined; COMMIT) driven directly through pg at the
- * same concurrency, closed-loop and evenly paced at the REST open-loop rate.
+ * transaction (support/raw-buy.ts: BEGIN + BUY_STATEMENT with the track record's part + the trade's events, pipelined;
+ * COMMIT) driven directly through pg at the same concurrency, closed-loop and evenly paced at the REST open-loop rate.
+ * Before the runs it checks that the raw transaction writes what one REST buy writes (support/buy-writes.ts); the same
+ * raw transaction without the event write is run beside it, so the event write's cost is printed apart.
  * Each figure is the median of RUNS runs. Last line: one JSON object with every figure.
  */
 const AGENTS = Number(process.env.BENCH_AGENTS ?? 50);
@@ -57,16 +61,17 @@ async function main(): Promise<void> {
   });
   const pool = benchPool(db.url, POOL);
   try {
-    const agents: Agent[] = [];
-    for (let i = 0; i < AGENTS; i += 1) {
+    const register = async (i: number): Promise<Agent> => {
       const r = await fetch(`${service.baseUrl}/api/auth/register`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ email: `bench${i}@example.com`, password: 'password123', displayName: `Bench${i}`, isAgent: true }),
       });
       const body = (await r.json()) as { user: { id: string; apiKey: string } };
-      agents.push({ id: body.user.id, key: body.user.apiKey });
-    }
+      return { id: body.user.id, key: body.user.apiKey };
+    };
+    const agents: Agent[] = [];
+    for (let i = 0; i < AGENTS; i += 1) agents.push(await register(i));
     const tradables = (
       await pool.query<{ market_id: string; slug: string; token_id: string; outcome: 'YES' | 'NO' }>(
         `SELECT m.id AS market_id, m.slug, t.token_id, t.outcome FROM markets m JOIN market_tokens t ON t.market_id = m.id
@@ -124,14 +129,27 @@ async function main(): Promise<void> {
         )
       ).rows.map((r) => [r.token_id, BigInt(r.ask)] as const),
     );
-    // The service's own database transaction for a buy (support/raw-buy.ts), track record included.
-    const rawTrade = async (agent: Agent, i: number) => {
+    // The service's own database transaction for a buy (support/raw-buy.ts): the track record's part and, unless
+    // `events` is false, the trade's account events, as paper_trade's listeners write them (src/services.ts).
+    const rawTrade = async (agent: Agent, i: number, events = true) => {
       const o = order(i);
       const fill = buyFill(toMicro(o.amount), asks.get(o.tokenId) ?? 500_000n);
       const now = new Date();
+      // The event the service's listeners hear for this buy (TradingService.buy).
+      const event: TradeEvent = {
+        userId: agent.id,
+        side: 'BUY',
+        marketId: o.marketId,
+        tokenId: o.tokenId,
+        quantityMicro: fill.quantityMicro,
+        cashMicro: fill.costMicro,
+        realizedPnlMicro: 0n,
+        priceMicro: fill.priceMicro,
+        at: now,
+      };
       const c = await pool.connect();
       try {
-        await rawBuy(
+        const { positionId } = await rawBuy(
           c,
           buyParams({
             userId: agent.id,
@@ -143,29 +161,44 @@ async function main(): Promise<void> {
             outcome: o.outcome,
             at: now,
           }),
-          {
-            userId: agent.id,
-            side: 'BUY',
-            marketId: o.marketId,
-            tokenId: o.tokenId,
-            quantityMicro: fill.quantityMicro,
-            cashMicro: fill.costMicro,
-            realizedPnlMicro: 0n,
-            at: now,
-          },
+          event,
+          { track: true, events },
         );
+        if (!positionId) throw new Error(`raw buy refused for ${agent.id}`);
       } finally {
         c.release();
       }
     };
-    const rawRun = async (): Promise<LoadFigures> => {
+
+    // The baseline must do the durable work a REST buy does: one agent of its own buys once each way (after a buy each
+    // way, so that neither side earns a first-trade badge or opens the position), and the rows each wrote are compared.
+    const parity = await register(AGENTS);
+    const restBuy = async () => {
+      const res = await fetch(`${service.baseUrl}/api/trade`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${parity.key}` },
+        body: JSON.stringify(order(0)),
+      });
+      if (!res.ok) throw new Error(`parity buy failed: ${res.status} ${(await res.text()).slice(0, 300)}`);
+    };
+    await restBuy();
+    await rawTrade(parity, 0);
+    const writes = {
+      rest: await buyWrites(pool, db.url, parity.id, restBuy),
+      raw: await buyWrites(pool, db.url, parity.id, () => rawTrade(parity, 0)),
+    };
+    const compared = compareWrites(writes.rest, writes.raw);
+    console.log(`one buy writes (REST/raw): ${compared.text}`);
+    if (!compared.same) throw new Error('the raw transaction does not write what a REST buy writes: the ratios would not be of overhead');
+
+    const rawRun = async (events: boolean): Promise<LoadFigures> => {
       const lat: number[] = [];
       const stopAt = Date.now() + SECONDS * 1000;
       let i = 0;
       const worker = async (agent: Agent) => {
         while (Date.now() < stopAt) {
           const started = performance.now();
-          await rawTrade(agent, i++);
+          await rawTrade(agent, i++, events);
           lat.push(performance.now() - started);
         }
       };
@@ -175,9 +208,10 @@ async function main(): Promise<void> {
     };
     const rawPaced = (rate: number) => pacedCalls({ rate, seconds: SECONDS }, (i) => rawTrade(agents[i % agents.length]!, i));
 
-    const runs: Record<string, LoadFigures[]> = { raw: [], rawOpen: [], rest: [], restOpen: [], jsonrpc: [], mcp: [] };
+    const runs: Record<string, LoadFigures[]> = { raw: [], rawWithoutEvents: [], rawOpen: [], rest: [], restOpen: [], jsonrpc: [], mcp: [] };
     for (let r = 0; r < RUNS; r += 1) {
-      runs.raw!.push(await rawRun());
+      // With and without the event write back to back, their order alternating from run to run (the machine drifts).
+      for (const events of r % 2 === 0 ? [true, false] : [false, true]) runs[events ? 'raw' : 'rawWithoutEvents']!.push(await rawRun(events));
       runs.rest!.push(await load(service.baseUrl, { connections: AGENTS, seconds: SECONDS, setup: rest }));
       runs.restOpen!.push(await pacedLoadInChild(service.baseUrl, { rate: runs.rest![r]!.rps / 2, seconds: SECONDS, connections: AGENTS, setup: rest }));
       // The same paced rate straight through pg: the machine's own open-loop latency (its commits' fsync stalls included).
@@ -192,23 +226,44 @@ async function main(): Promise<void> {
       p99: round(median(runs[k]!.map((x) => x.p99))),
       non2xx: runs[k]!.reduce((s, x) => s + x.non2xx + x.errors, 0),
     });
-    const fig = { raw: med('raw'), rawOpenLoop: med('rawOpen'), rest: med('rest'), restOpenLoop: med('restOpen'), jsonrpc: med('jsonrpc'), mcp: med('mcp') };
+    const fig = {
+      raw: med('raw'),
+      rawWithoutEvents: med('rawWithoutEvents'),
+      rawOpenLoop: med('rawOpen'),
+      rest: med('rest'),
+      restOpenLoop: med('restOpen'),
+      jsonrpc: med('jsonrpc'),
+      mcp: med('mcp'),
+    };
     const ratios = {
       restToRaw: round(fig.rest.rps / fig.raw.rps, 3),
+      // Against the baseline without the event write: what restToRaw meant before the baseline wrote events (issue 32's 0.42).
+      restToRawWithoutEvents: round(fig.rest.rps / fig.rawWithoutEvents.rps, 3),
+      // The event write's cost: the median of each run's pair (with / without, back to back).
+      rawWithToWithoutEvents: round(median(runs.raw!.map((x, r) => x.rps / runs.rawWithoutEvents![r]!.rps)), 3),
+      restOpenP99ToRawOpenP99: round(fig.restOpenLoop.p99 / fig.rawOpenLoop.p99, 2),
       jsonrpcToRest: round(fig.jsonrpc.rps / fig.rest.rps, 3),
       mcpToRest: round(fig.mcp.rps / fig.rest.rps, 3),
     };
     console.log(`agents=${AGENTS} seconds=${SECONDS} runs=${RUNS} (medians) pool=${POOL}`);
-    console.log(`raw pg transaction   ${fig.raw.rps} tx/s   p50 ${fig.raw.p50} ms  p99 ${fig.raw.p99} ms  (BEGIN + buy + track record pipelined; COMMIT)`);
+    console.log(
+      `raw pg transaction   ${fig.raw.rps} tx/s   p50 ${fig.raw.p50} ms  p99 ${fig.raw.p99} ms  (BEGIN + buy with track record + trade events pipelined; COMMIT)`,
+    );
+    console.log(`raw without events   ${fig.rawWithoutEvents.rps} tx/s   p50 ${fig.rawWithoutEvents.p50} ms  p99 ${fig.rawWithoutEvents.p99} ms`);
+    console.log(
+      `event write: ${fig.raw.rps} tx/s with, ${fig.rawWithoutEvents.rps} without: ${ratios.rawWithToWithoutEvents} (median of the runs' with/without)`,
+    );
     console.log(`raw open-loop @ REST½ ${fig.rawOpenLoop.rps} tx/s  p50 ${fig.rawOpenLoop.p50} ms  p99 ${fig.rawOpenLoop.p99} ms`);
     console.log(`REST closed-loop     ${fig.rest.rps} req/s  p50 ${fig.rest.p50} ms  p99 ${fig.rest.p99} ms  non-2xx ${fig.rest.non2xx}`);
     console.log(`REST open-loop @½ (paced) ${fig.restOpenLoop.rps} req/s  p50 ${fig.restOpenLoop.p50} ms  p99 ${fig.restOpenLoop.p99} ms`);
     console.log(`JSON-RPC closed-loop ${fig.jsonrpc.rps} req/s  p50 ${fig.jsonrpc.p50} ms  p99 ${fig.jsonrpc.p99} ms`);
     console.log(`MCP closed-loop      ${fig.mcp.rps} req/s  p50 ${fig.mcp.p50} ms  p99 ${fig.mcp.p99} ms`);
     console.log(
-      `ratios: REST/raw ${ratios.restToRaw} (target ≥ 0.6), JSON-RPC/REST ${ratios.jsonrpcToRest} (≥ 0.9), MCP/REST ${ratios.mcpToRest} (≥ 0.7); open-loop p99 target ≤ 25 ms`,
+      `ratios: REST/raw ${ratios.restToRaw} (target ≥ 0.6; ${ratios.restToRawWithoutEvents} against the raw transaction without events), ` +
+        `JSON-RPC/REST ${ratios.jsonrpcToRest} (≥ 0.9), MCP/REST ${ratios.mcpToRest} (≥ 0.7), ` +
+        `open-loop p99 REST/raw ${ratios.restOpenP99ToRawOpenP99}× (≤ 1.5×)`,
     );
-    console.log(JSON.stringify({ bench: 'trade', agents: AGENTS, seconds: SECONDS, runs: RUNS, ...fig, ratios }));
+    console.log(JSON.stringify({ bench: 'trade', agents: AGENTS, seconds: SECONDS, runs: RUNS, ...fig, writes, ratios }));
   } finally {
     await pool.end();
     await service.stop();

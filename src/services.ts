@@ -14,6 +14,7 @@ import type { MarketFeed } from './market-data/feed';
 import type { MarketSync } from './market-data/market-sync';
 import { IdempotencyStore } from './domain/idempotency/idempotency-store';
 import { TradeHooks } from './domain/trading/trade-hooks';
+import { TradePath } from './domain/trading/trade-path';
 import { TradingService } from './domain/trading/trading-service';
 import { OrderService } from './domain/orders/order-service';
 import { OrderExpiry } from './domain/orders/order-expiry';
@@ -78,11 +79,13 @@ export function createServices(args: {
   const accountDeletion = new AccountDeletion(db);
   const accountSettings = new AccountSettings(db);
   const settlement = new SettlementService(db, tradeHooks, log);
-  const communityTrading = new CommunityTradingService(db, tradeHooks, settlement);
-  const trading = new TradingService(db, prices, tradeHooks);
+  // The one trade path every venue's buys and sales write the books through.
+  const tradePath = new TradePath(tradeHooks);
+  const communityTrading = new CommunityTradingService(db, tradeHooks, settlement, tradePath);
+  const trading = new TradingService(db, prices, tradeHooks, tradePath);
   // A deleted account's key must fail at once, not when the authenticator's cache entry expires.
   accountDeletion.onDeleted((userId) => identity.authenticator.forgetKeysOf(userId));
-  const orders = new OrderService(db, prices, trading, tradeHooks, log, config.PRICE_MAX_AGE_S);
+  const orders = new OrderService(db, prices, tradePath, tradeHooks, log, config.PRICE_MAX_AGE_S);
   // A resting order fills at every price change the service sees, not only after a sync batch.
   marketData.priceChanges.on((changes) => orders.onPriceChanges(changes, clock.now()));
   // A deleted account's resting orders are cancelled once the deletion commits (each in its own transaction, as a

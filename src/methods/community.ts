@@ -93,7 +93,7 @@ export const createCommunityMarket = defineMethod({
   description:
     'Creates a community market owned by the signed-in person: question 10..200 characters, optional description (resolution criteria, ' +
     'max 1000), category, 2..10 distinct outcome labels of 1..50 characters, a future endDate. The market is priced by an LMSR market ' +
-    `maker that you fund: liquidity dollars (default ${LIQUIDITY_DEFAULT}, at least ${LIQUIDITY_MIN}, at most your balance) leave your balance now; ` +
+    `maker that you fund: liquidity dollars (default ${LIQUIDITY_DEFAULT}, at least ${LIQUIDITY_MIN}, at most your available cash: balance less what resting buy orders reserve) leave your balance now; ` +
     'that is the most the market maker can lose, and what is left of its cash returns to you when the market settles. Prices start ' +
     'uniform, or at openingProbabilities. Needs a browser session; API keys are not accepted. Errors: INSUFFICIENT_BALANCE, VALIDATION_ERROR.',
   auth: 'session',
@@ -107,7 +107,9 @@ export const createCommunityMarket = defineMethod({
     imageUrl: z.url().max(2000).optional().describe('Image URL.'),
     liquidity: SpendAmount.min(LIQUIDITY_MIN)
       .optional()
-      .describe(`Dollars funding the market maker, at least ${LIQUIDITY_MIN}, at most your balance; default ${LIQUIDITY_DEFAULT}.`),
+      .describe(
+        `Dollars funding the market maker, at least ${LIQUIDITY_MIN}, at most your available cash (balance less what resting buy orders reserve); default ${LIQUIDITY_DEFAULT}.`,
+      ),
     openingProbabilities: z
       .array(z.number().min(0.01).max(0.99))
       .min(2)

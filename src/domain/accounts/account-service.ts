@@ -3,7 +3,8 @@ import { AppError } from '../../errors/app-error';
 import type { Database, Queryable } from '../../db/database';
 import { generateApiKey, hashSecret } from '../../auth/api-keys';
 import { hashPassword } from '../../auth/passwords';
-import { appendLedger, STARTING_BALANCE_MICRO } from './ledger';
+import { credit } from '../ledger/cash';
+import { STARTING_BALANCE_MICRO } from '../ledger/journal';
 import { fromMicro } from '../money/micro';
 
 export interface Registration {
@@ -97,7 +98,7 @@ export class AccountService {
             now,
           ],
         );
-        await appendLedger(tx, { userId: id, type: 'grant', amountMicro: STARTING_BALANCE_MICRO, ref: 'registration', at: now });
+        await credit(tx, { userId: id, type: 'grant', amountMicro: STARTING_BALANCE_MICRO, ref: 'registration', at: now });
         for (const hook of this.hooks) await hook(tx, { id, referredBy, at: now });
         return {
           id,

@@ -1,14 +1,14 @@
-import { randomUUID } from 'node:crypto';
 import type { Database, Queryable } from '../../db/database';
 import { AppError } from '../../errors/app-error';
 import { rangeFor, type Interval } from '../trading/price-intervals';
 import { fromMicro, toMicro, MICRO, type Micro } from '../money/micro';
 import type { BeforeCommit, BuyResult, SellResult } from '../trading/trading-service';
-import { positionClosed } from '../trading/trading-service';
+import { fillAt } from '../trading/fills';
+import { TradePath, type SellPricer } from '../trading/trade-path';
+import { credit, debit } from '../ledger/cash';
 import type { SettlementService } from '../trading/settlement-service';
 import type { TradeHooks } from '../trading/trade-hooks';
 import { openPool, prices, pricesMicro, sellProceeds, sharesForAmount } from './lmsr';
-import { appendBalanceEvent } from '../events/account-events';
 import { bookFill, lmsrOf, moved, readPool, type PoolState } from './community-pool';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -62,20 +62,17 @@ export class CommunityTradingService {
     private readonly db: Database,
     private readonly hooks: TradeHooks,
     private readonly settlement: SettlementService,
+    /** The one trade path (services.ts shares one); its own over `hooks` when not given (tests, benches). */
+    private readonly path: TradePath = new TradePath(hooks),
   ) {}
 
   /** Opens the pool of a new market inside its creation transaction, funded from the creator's balance. */
   async fund(tx: Queryable, args: { marketId: string; creatorId: string; labels: string[]; liquidity: Micro; opening?: number[]; now: Date }): Promise<void> {
-    const debit = await tx.query<{ balance_micro: bigint }>(
-      `WITH debit AS (UPDATE users SET balance_micro = balance_micro - $2 WHERE id = $1 AND balance_micro >= $2 RETURNING balance_micro)
-       INSERT INTO ledger_entries (user_id, type, amount_micro, ref, created_at) SELECT $1, 'pool_fund', -$2::bigint, $3, $4 FROM debit RETURNING amount_micro`,
-      [args.creatorId, args.liquidity.toString(), args.marketId, args.now],
+    await debit(
+      tx,
+      { userId: args.creatorId, type: 'pool_fund', amountMicro: args.liquidity, ref: args.marketId, at: args.now },
+      `Funding the market maker takes ${fromMicro(args.liquidity)} dollars of your available balance, more than you have.`,
     );
-    if (!debit[0])
-      throw new AppError('INSUFFICIENT_BALANCE', `Funding the market maker takes ${fromMicro(args.liquidity)} dollars of your balance, more than you have.`, {
-        hint: 'Choose a smaller liquidity (at least 50).',
-      });
-    await appendBalanceEvent(tx, args.creatorId, args.now);
     const pool = openPool(args.liquidity, args.labels.length, args.opening);
     const opening = pricesMicro(pool);
     await tx.query(`INSERT INTO community_pools (market_id, b_micro, subsidy_micro, cash_micro) VALUES ($1, $2, $3, $3)`, [
@@ -149,49 +146,19 @@ export class CommunityTradingService {
             hint: 'Buy a smaller amount or raise the limit; quote_community_trade shows the fill first.',
           },
         );
-      const tradeId = randomUUID();
-      const rows = await tx.query<{ balance_micro: bigint | null; position_id: string | null }>(
-        `WITH debit AS (
-           UPDATE users SET balance_micro = balance_micro - $2, last_active_at = $3 WHERE id = $1 AND balance_micro >= $2 RETURNING balance_micro
-         ), entry AS (
-           INSERT INTO ledger_entries (user_id, type, amount_micro, ref, created_at) SELECT $1, 'buy', -$2::bigint, $4::text, $3 FROM debit
-         ), pos AS (
-           INSERT INTO positions (id, user_id, market_id, token_id, outcome, quantity_micro, cost_micro, bought_micro, created_at, updated_at)
-           SELECT $5, $1, $6::text, $7::text, 'YES', $8, $2, $8, $3, $3 FROM debit
-           ON CONFLICT (user_id, token_id) WHERE NOT is_closed DO UPDATE SET
-             quantity_micro = positions.quantity_micro + EXCLUDED.quantity_micro,
-             cost_micro = positions.cost_micro + EXCLUDED.cost_micro,
-             bought_micro = positions.bought_micro + EXCLUDED.bought_micro,
-             updated_at = EXCLUDED.updated_at
-           RETURNING id
-         ), journal AS (
-           INSERT INTO trades (id, user_id, position_id, market_id, token_id, side, quantity_micro, price_micro, cash_micro, created_at)
-           SELECT $4::uuid, $1, pos.id, $6::text, $7::text, 'BUY', $8, $9, -$2::bigint, $3 FROM pos
-         )
-         SELECT (SELECT balance_micro FROM debit) AS balance_micro, (SELECT id FROM pos) AS position_id`,
-        [userId, amount.toString(), now, tradeId, randomUUID(), pool.marketId, order.tokenId, shares.toString(), avg.toString()],
-        'community-buy',
-      );
-      const row = rows[0]!;
-      if (row.balance_micro === null || row.position_id === null) {
-        throw new AppError('INSUFFICIENT_BALANCE', `Insufficient balance for a ${fromMicro(amount)} dollar buy.`, {
-          hint: 'Read get_balance and buy a smaller amount.',
-        });
-      }
-      const after = moved(state, i, shares);
-      await bookFill(tx, pool, after, { tokenId: order.tokenId, sharesDelta: shares, cashDelta: amount, volume: amount, at: now });
-      await this.hooks.afterTrade(tx, {
+      const row = await this.path.buy(tx, {
+        venue: 'pool',
         userId,
-        side: 'BUY',
         marketId: pool.marketId,
         tokenId: order.tokenId,
+        outcome: 'YES',
+        amountMicro: amount,
         quantityMicro: shares,
-        cashMicro: amount,
-        realizedPnlMicro: 0n,
         priceMicro: avg,
-        positionId: row.position_id,
         at: now,
       });
+      const after = moved(state, i, shares);
+      await bookFill(tx, pool, after, { tokenId: order.tokenId, sharesDelta: shares, cashDelta: amount, volume: amount, at: now });
       const result = {
         success: true as const,
         quantity: fromMicro(shares),
@@ -199,8 +166,8 @@ export class CommunityTradingService {
         averagePrice: fromMicro(avg),
         priceAfter: round6(prices(after)[i]!),
         totalCost: fromMicro(amount),
-        positionId: row.position_id,
-        balance: fromMicro(row.balance_micro),
+        positionId: row.positionId,
+        balance: fromMicro(row.balanceMicro),
         outcome: pool.outcomes[i]!.label,
         marketId: pool.marketId,
       };
@@ -236,84 +203,43 @@ export class CommunityTradingService {
     const tokenId = found[0].token_id;
     const done = await this.db.transaction(async (tx) => {
       const { pool, i } = await this.poolOfToken(tx, tokenId, true);
-      await tx.query('SELECT 1 FROM users WHERE id = $1 FOR UPDATE', [userId]);
-      const rows = await tx.query<{ quantity_micro: bigint; cost_micro: bigint; is_closed: boolean }>(
-        'SELECT quantity_micro, cost_micro, is_closed FROM positions WHERE id = $1 AND user_id = $2 FOR UPDATE',
-        [positionId, userId],
-      );
-      const pos = rows[0]!;
-      if (pos.is_closed) throw positionClosed();
-      this.requireOpen(pool, now);
-      const wanted = quantity === undefined ? pos.quantity_micro : toMicro(quantity);
-      if (wanted <= 0n) throw new AppError('VALIDATION_ERROR', 'quantity must be greater than 0.');
-      if (wanted > pos.quantity_micro)
-        throw new AppError('VALIDATION_ERROR', `quantity ${fromMicro(wanted)} exceeds the ${fromMicro(pos.quantity_micro)} shares held.`, {
-          hint: 'Omit quantity to sell the whole position.',
-        });
       const state = lmsrOf(pool);
-      const proceeds = sellProceeds(state, i, wanted);
-      const avg = averageMicro(proceeds, wanted, 'SELL');
-      if (minAveragePrice !== undefined && proceeds * MICRO < toMicro(minAveragePrice) * wanted)
-        throw new AppError('PRICE_LIMIT_EXCEEDED', `This sale would fill at an average ${fromMicro(avg)}, below your minAveragePrice ${minAveragePrice}.`, {
-          hint: 'Sell fewer shares or lower the limit; quote_community_trade shows the fill first.',
-        });
-      const closes = wanted === pos.quantity_micro;
-      const costRemoved = closes ? pos.cost_micro : (pos.cost_micro * wanted) / pos.quantity_micro;
-      const realized = proceeds - costRemoved;
-      const tradeId = randomUUID();
-      const out = await tx.query<{ balance_micro: bigint }>(
-        `WITH upd AS (
-           UPDATE positions SET quantity_micro = quantity_micro - $3, cost_micro = cost_micro - $4, sold_micro = sold_micro + $3,
-             realized_pnl_micro = realized_pnl_micro + $5, is_closed = $6, closed_at = CASE WHEN $6 THEN $7::timestamptz END, updated_at = $7
-           WHERE id = $2 RETURNING id
-         ), credit AS (
-           UPDATE users SET balance_micro = balance_micro + $8, last_active_at = $7 WHERE id = $1 AND EXISTS (SELECT 1 FROM upd) RETURNING balance_micro
-         ), entry AS (
-           INSERT INTO ledger_entries (user_id, type, amount_micro, ref, created_at) SELECT $1, 'sell', $8, $9::text, $7 FROM credit
-         ), journal AS (
-           INSERT INTO trades (id, user_id, position_id, market_id, token_id, side, quantity_micro, price_micro, cash_micro, realized_pnl_micro, created_at)
-           SELECT $9::uuid, $1, $2, $10, $11, 'SELL', $3, $12, $8, $5, $7 FROM credit
-         )
-         SELECT balance_micro FROM credit`,
-        [
-          userId,
-          positionId,
-          wanted.toString(),
-          costRemoved.toString(),
-          realized.toString(),
-          closes,
-          now,
-          proceeds.toString(),
-          tradeId,
-          pool.marketId,
-          tokenId,
-          avg.toString(),
-        ],
+      const pricer: SellPricer = {
+        check: () => this.requireOpen(pool, now),
+        fill: (pos, shares) => {
+          const proceeds = sellProceeds(state, i, shares);
+          const avg = averageMicro(proceeds, shares, 'SELL');
+          if (minAveragePrice !== undefined && proceeds * MICRO < toMicro(minAveragePrice) * shares)
+            throw new AppError('PRICE_LIMIT_EXCEEDED', `This sale would fill at an average ${fromMicro(avg)}, below your minAveragePrice ${minAveragePrice}.`, {
+              hint: 'Sell fewer shares or lower the limit; quote_community_trade shows the fill first.',
+            });
+          return fillAt({ quantityMicro: pos.quantityMicro, costMicro: pos.costMicro }, shares, proceeds, avg);
+        },
+        booked: (q, fill) =>
+          bookFill(q, pool, moved(state, i, -fill.quantityMicro), {
+            tokenId,
+            sharesDelta: -fill.quantityMicro,
+            cashDelta: -fill.proceedsMicro,
+            volume: fill.proceedsMicro,
+            at: now,
+          }),
+      };
+      const { fill, balanceMicro } = await this.path.sell(
+        tx,
+        { userId, positionId, wantedMicro: quantity === undefined ? undefined : toMicro(quantity), at: now },
+        pricer,
       );
-      const after = moved(state, i, -wanted);
-      await bookFill(tx, pool, after, { tokenId, sharesDelta: -wanted, cashDelta: -proceeds, volume: proceeds, at: now });
-      await this.hooks.afterTrade(tx, {
-        userId,
-        side: 'SELL',
-        marketId: pool.marketId,
-        tokenId,
-        quantityMicro: wanted,
-        cashMicro: proceeds,
-        realizedPnlMicro: realized,
-        priceMicro: avg,
-        positionId,
-        at: now,
-      });
+      const after = moved(state, i, -fill.quantityMicro);
       const result = {
         success: true as const,
-        quantitySold: fromMicro(wanted),
-        price: fromMicro(avg),
-        ...(shape === 'community' ? { averagePrice: fromMicro(avg), priceAfter: round6(prices(after)[i]!) } : {}),
-        proceeds: fromMicro(proceeds),
-        realizedPnl: fromMicro(realized),
+        quantitySold: fromMicro(fill.quantityMicro),
+        price: fromMicro(fill.priceMicro),
+        ...(shape === 'community' ? { averagePrice: fromMicro(fill.priceMicro), priceAfter: round6(prices(after)[i]!) } : {}),
+        proceeds: fromMicro(fill.proceedsMicro),
+        realizedPnl: fromMicro(fill.realizedPnlMicro),
         positionId,
-        isClosed: closes,
-        balance: fromMicro(out[0]!.balance_micro),
+        isClosed: fill.closes,
+        balance: fromMicro(balanceMicro),
       };
       if (beforeCommit) await beforeCommit(tx, result);
       return result;
@@ -395,14 +321,7 @@ export class CommunityTradingService {
       const still = await tx.query('SELECT 1 FROM positions WHERE market_id = $1 AND NOT is_closed LIMIT 1', [marketId]);
       if (!rows[0] || rows[0].settled_at || still[0]) return;
       const rest = BigInt(rows[0].cash_micro);
-      await tx.query('UPDATE users SET balance_micro = balance_micro + $2 WHERE id = $1', [pool.creatorId, rest.toString()]);
-      await tx.query(`INSERT INTO ledger_entries (user_id, type, amount_micro, ref, created_at) VALUES ($1, 'pool_return', $2, $3, $4)`, [
-        pool.creatorId,
-        rest.toString(),
-        marketId,
-        now,
-      ]);
-      await appendBalanceEvent(tx, pool.creatorId, now);
+      await credit(tx, { userId: pool.creatorId, type: 'pool_return', amountMicro: rest, ref: marketId, at: now });
       await tx.query('UPDATE community_pools SET cash_micro = 0, returned_micro = $2, settled_at = $3 WHERE market_id = $1::uuid', [
         marketId,
         rest.toString(),

@@ -54,11 +54,7 @@ export function sellProceeds(pool: Pool, i: number, shares: Micro): Micro {
 /** The most shares of outcome i that `amount` micro-dollars buys (their cost ⌈ΔC⌉ ≤ amount). */
 export function sharesForAmount(pool: Pool, i: number, amount: Micro): Micro {
   if (amount <= 0n) return 0n;
-  const b = Number(pool.b);
-  const qs = pool.q.map(Number);
-  const m = Math.max(...qs);
-  const e = qs.map((q) => Math.exp((q - m) / b));
-  const s = e.reduce((a, x) => a + x, 0);
+  const { b, qs, m, e, s } = weights(pool);
   const a = Number(amount) / b;
   // Solve C(q + x·e_i) − C(q) = amount: x = b·ln((e^{a}·S − S + E_i) / E_i), written in logs so that neither
   // e^{a} overflows nor a near-zero E_i underflows.
@@ -82,12 +78,17 @@ export function sharesForAmount(pool: Pool, i: number, amount: Micro): Micro {
 
 /** Prices as doubles, summing to 1 up to rounding. */
 export function prices(pool: Pool): number[] {
+  const { e, s } = weights(pool);
+  return e.map((x) => x / s);
+}
+
+/** The pool as doubles and its outcomes' weights e_i = exp((q_i − m) / b), shifted by the largest q (m) so none overflows, and their sum S. */
+function weights(pool: Pool): { b: number; qs: number[]; m: number; e: number[]; s: number } {
   const b = Number(pool.b);
   const qs = pool.q.map(Number);
   const m = Math.max(...qs);
   const e = qs.map((q) => Math.exp((q - m) / b));
-  const s = e.reduce((a, x) => a + x, 0);
-  return e.map((x) => x / s);
+  return { b, qs, m, e, s: e.reduce((a, x) => a + x, 0) };
 }
 
 /** Prices in micro-units summing to exactly 1,000,000 (largest remainder), each at least 0. */

@@ -31,16 +31,24 @@ export interface SellFill {
 
 export function sellFill(position: { quantityMicro: Micro; costMicro: Micro }, sellQuantityMicro: Micro, bidMicro: Micro): SellFill {
   if (bidMicro < 0n || bidMicro > MICRO) throw new RangeError('bid outside [0, 1]');
+  const proceedsMicro = (sellQuantityMicro * bidMicro * 2n + MICRO) / (2n * MICRO);
+  return fillAt(position, sellQuantityMicro, proceedsMicro, bidMicro);
+}
+
+/**
+ * A sale of `sellQuantityMicro` shares for `proceedsMicro` at `priceMicro` a share (however priced: a bid, or a pool's
+ * average): the cost basis those shares carried leaves with them (all of it on a full close) and realizes PnL.
+ */
+export function fillAt(position: { quantityMicro: Micro; costMicro: Micro }, sellQuantityMicro: Micro, proceedsMicro: Micro, priceMicro: Micro): SellFill {
   if (sellQuantityMicro <= 0n || sellQuantityMicro > position.quantityMicro) throw new RangeError('quantity outside (0, held]');
   const closes = sellQuantityMicro === position.quantityMicro;
-  const proceedsMicro = (sellQuantityMicro * bidMicro * 2n + MICRO) / (2n * MICRO);
   const costRemovedMicro = closes ? position.costMicro : (position.costMicro * sellQuantityMicro) / position.quantityMicro;
   return {
     quantityMicro: sellQuantityMicro,
     proceedsMicro,
     costRemovedMicro,
     realizedPnlMicro: proceedsMicro - costRemovedMicro,
-    priceMicro: bidMicro,
+    priceMicro,
     closes,
   };
 }

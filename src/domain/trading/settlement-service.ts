@@ -6,6 +6,8 @@ import { fromMicro } from '../money/micro';
 import { notify } from '../notifications/notify';
 import { avgPriceMicro, settlementFill, settlementPrice, type Winner } from './fills';
 import type { TradeHooks } from './trade-hooks';
+import { credit } from '../ledger/cash';
+import { settleShares } from '../ledger/shares';
 
 /**
  * Settles resolved markets: every open position pays 1 per winning share, 0 per losing share and
@@ -80,18 +82,10 @@ export class SettlementService {
         ...fill
       } = terms.payout({ quantityMicro: pos.quantity_micro, costMicro: pos.cost_micro, outcome: pos.outcome, tokenId: pos.token_id });
       const tradeId = randomUUID();
-      await tx.query(
-        `UPDATE positions SET settled_micro = settled_micro + quantity_micro, quantity_micro = 0, cost_micro = 0,
-           realized_pnl_micro = realized_pnl_micro + $2, is_closed = true, closed_at = $3, updated_at = $3 WHERE id = $1`,
-        [positionId, fill.realizedPnlMicro.toString(), now],
-      );
-      if (fill.payoutMicro > 0n) {
-        await tx.query(
-          `WITH credit AS (UPDATE users SET balance_micro = balance_micro + $2 WHERE id = $1 RETURNING id)
-           INSERT INTO ledger_entries (user_id, type, amount_micro, ref, created_at) SELECT $1, 'settlement', $2, $3, $4 FROM credit`,
-          [userId, fill.payoutMicro.toString(), tradeId, now],
-        );
-      }
+      await settleShares(tx, positionId, fill.realizedPnlMicro, now);
+      // The settlement's trade events (the hooks, below) carry the account's balance after it.
+      if (fill.payoutMicro > 0n)
+        await credit(tx, { userId, type: 'settlement', amountMicro: fill.payoutMicro, ref: tradeId, at: now }, { balanceEvent: false });
       await tx.query(
         `INSERT INTO trades (id, user_id, position_id, market_id, token_id, side, quantity_micro, price_micro, cash_micro, realized_pnl_micro, created_at)
          VALUES ($1, $2, $3, $4, $5, 'SETTLE', $6, $7, $8, $9, $10)`,

@@ -1,62 +1,34 @@
 import type { BuyRowPart } from './trade-hooks';
 import { randomUUID } from 'node:crypto';
 import type { Micro } from '../money/micro';
+import { creditSql, debitSql } from '../ledger/cash';
+import { entrySql } from '../ledger/journal';
+import { addSharesSql, removeSharesSql } from '../ledger/shares';
 
 /**
- * A whole buy as one data-modifying statement: lock the market row (shared) and require it active,
- * debit the account only if its available cash (balance − what resting buy orders reserve) covers it, write the ledger entry, open or extend the
- * position, and journal the trade. Every part reads the debit, so a refused debit changes nothing.
- * A refused buy still takes the account row (`held`; after the market, as a debit does): the trade hooks'
- * statements are sent behind this one before its answer (TradingService.buy), and they rely on the lock
- * order every trade keeps, the account row first. A successful buy skips `held` (its debit holds the row);
- * the `refused_held` column is only there so that `held` runs (a plain CTE runs only when read).
- * Parameters: $1 user, $2 market, $3 token, $4 amount µ$, $5 shares µ, $6 price µ$, $7 outcome,
- * $8 time, $9 trade id, $10 new position id. The benchmark drives this same statement directly.
+ * Where a trade's market is checked in its own statement: a mirrored market's row (locked shared, so it cannot close
+ * under the trade), or a community market's (its pool row is already locked by the trade, so it cannot resolve meanwhile).
  */
-export const BUY_STATEMENT = `WITH market AS (
-   SELECT m.id FROM markets m WHERE m.id = $2 AND m.status = 'active' FOR SHARE
- ), debit AS (
-   UPDATE users SET balance_micro = balance_micro - $4, last_active_at = $8
-   WHERE id = $1 AND balance_micro - reserved_micro >= $4 AND EXISTS (SELECT 1 FROM market)
-   RETURNING balance_micro
- ), entry AS (
-   INSERT INTO ledger_entries (user_id, type, amount_micro, ref, created_at)
-   SELECT $1, 'buy', -$4::bigint, $9::text, $8 FROM debit
- ), pos AS (
-   INSERT INTO positions (id, user_id, market_id, token_id, outcome, quantity_micro, cost_micro, bought_micro, created_at, updated_at)
-   SELECT $10, $1, $2, $3, $7, $5, $4, $5, $8, $8 FROM debit
-   ON CONFLICT (user_id, token_id) WHERE NOT is_closed DO UPDATE SET
-     quantity_micro = positions.quantity_micro + EXCLUDED.quantity_micro,
-     cost_micro = positions.cost_micro + EXCLUDED.cost_micro,
-     bought_micro = positions.bought_micro + EXCLUDED.bought_micro,
-     updated_at = EXCLUDED.updated_at
-   RETURNING id
- ), journal AS (
-   INSERT INTO trades (id, user_id, position_id, market_id, token_id, side, quantity_micro, price_micro, cash_micro, created_at)
-   SELECT $9::uuid, $1, pos.id, $2, $3, 'BUY', $5, $6, -$4::bigint, $8 FROM pos
- ), held AS (
-   SELECT id FROM users WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM debit) FOR UPDATE
- )
- SELECT EXISTS (SELECT 1 FROM market) AS market_ok, (SELECT balance_micro FROM debit) AS balance_micro, (SELECT id FROM pos) AS position_id,
-   EXISTS (SELECT 1 FROM held) AS refused_held`;
+export type Venue = 'mirrored' | 'pool';
 
-/** How many parameters BUY_STATEMENT takes (its highest `$n`; buyParams gives them): a part's own come after them. */
-export const BUY_PARAMS = Math.max(...[...BUY_STATEMENT.matchAll(/\$(\d+)/g)].map((m) => Number(m[1])));
-
-const DEBIT_SET = 'UPDATE users SET balance_micro = balance_micro - $4, last_active_at = $8\n';
-const DEBIT_RETURNING = 'RETURNING balance_micro\n';
-const ANSWER = '(SELECT balance_micro FROM debit) AS balance_micro,';
+const GATE: Record<Venue, string> = {
+  mirrored: `SELECT m.id FROM markets m WHERE m.id = $2 AND m.status = 'active' FOR SHARE`,
+  pool: `SELECT c.id FROM community_markets c WHERE c.id = $2::text::uuid AND c.status = 'active'`,
+};
 
 /**
- * BUY_STATEMENT with the listeners' parts in its update of the account row (TradeHooks.buyRowParts): their
- * assignments after the buy's, their columns read back in `debit` and answered by name. The parts' parameters follow
- * the buy's, in the parts' order. A refused buy updates no row, so the parts change nothing either.
+ * A whole buy as one data-modifying statement, built from the ledger's parts: the market gate, the debit (refused
+ * unless the account's available cash covers it, after freeing what a resting order consumes of its own reservation),
+ * its journal entry, the position opened or extended, and the trade's journal. Every part reads the debit, so a refused
+ * debit changes nothing. A refused buy still takes the account row (`held`; after the market, as a debit does): the trade
+ * hooks' statements are sent behind this one before its answer (TradePath.buy) and rely on the lock order every trade
+ * keeps, the account row first. The `refused_held` column is only there so that `held` runs (a plain CTE runs only when read).
+ * Parameters: $1 user, $2 market, $3 token, $4 amount µ$, $5 shares µ, $6 price µ$, $7 outcome, $8 time, $9 trade id,
+ * $10 new position id, $11 reserved cash consumed µ$. The listeners' parts (TradeHooks.buyRowParts) add their
+ * assignments to the account row's update, numbered after these, and read their columns back under their names.
  */
-export function buyStatementWith(parts: readonly BuyRowPart[]): string {
-  if (!BUY_STATEMENT.includes(DEBIT_SET) || !BUY_STATEMENT.includes(DEBIT_RETURNING) || !BUY_STATEMENT.includes(ANSWER)) {
-    throw new Error('BUY_STATEMENT no longer has the account-row update the parts extend');
-  }
-  let first = BUY_PARAMS + 1;
+function buySql(venue: Venue, parts: readonly BuyRowPart[]): string {
+  let first = 12;
   const sets: string[] = [];
   for (const part of parts) {
     sets.push(part.set(first));
@@ -65,13 +37,38 @@ export function buyStatementWith(parts: readonly BuyRowPart[]): string {
   const returning = parts.flatMap((p) => p.returning);
   const names = returning.map((r) => /\bAS\s+(\w+)\s*$/i.exec(r)?.[1]);
   if (names.some((n) => !n)) throw new Error('every column a part reads back is named: `expression AS name`');
-  if (sets.length === 0) return BUY_STATEMENT;
-  return BUY_STATEMENT.replace(DEBIT_SET, `UPDATE users s SET balance_micro = s.balance_micro - $4, last_active_at = $8,\n${sets.join(',\n')}\n`)
-    .replace(DEBIT_RETURNING, `RETURNING s.balance_micro, ${returning.join(', ')}\n`)
-    .replace(ANSWER, `${ANSWER} ${names.map((n) => `(SELECT ${n} FROM debit) AS ${n}`).join(', ')},`);
+  return `WITH market AS (
+   ${GATE[venue]}
+ ), debit AS (
+   ${debitSql({ user: '$1', amount: '$4', release: '$11', set: ['last_active_at = $8', ...sets], when: 'EXISTS (SELECT 1 FROM market)', returning })}
+ ), entry AS (
+   ${entrySql({ from: 'debit', user: '$1', type: 'buy', amount: '-$4::bigint', ref: '$9::text', at: '$8' })}
+ ), pos AS (
+   ${addSharesSql({ from: 'debit', id: '$10', user: '$1', market: '$2', token: '$3', outcome: '$7', quantity: '$5', cost: '$4', at: '$8' })}
+ ), journal AS (
+   INSERT INTO trades (id, user_id, position_id, market_id, token_id, side, quantity_micro, price_micro, cash_micro, created_at)
+   SELECT $9::uuid, $1, pos.id, $2, $3, 'BUY', $5, $6, -$4::bigint, $8 FROM pos
+ ), held AS (
+   SELECT id FROM users WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM debit) FOR UPDATE
+ )
+ SELECT EXISTS (SELECT 1 FROM market) AS market_ok, (SELECT balance_micro FROM debit) AS balance_micro, (SELECT id FROM pos) AS position_id,${names
+   .map((n) => ` (SELECT ${n} FROM debit) AS ${n},`)
+   .join('')}
+   EXISTS (SELECT 1 FROM held) AS refused_held`;
 }
 
-/** One buy, by name: BUY_STATEMENT's parameters (the ids are fresh unless given). */
+/** The buy of a mirrored market with no listener's part: the statement the benchmark drives directly. */
+export const BUY_STATEMENT = buySql('mirrored', []);
+
+/** How many parameters BUY_STATEMENT takes (its highest `$n`; buyParams gives them): a part's own come after them. */
+export const BUY_PARAMS = Math.max(...[...BUY_STATEMENT.matchAll(/\$(\d+)/g)].map((m) => Number(m[1])));
+
+/** The buy statement of a venue with the listeners' parts in its update of the account row (TradeHooks.buyRowParts). */
+export function buyStatementWith(parts: readonly BuyRowPart[], venue: Venue = 'mirrored'): string {
+  return buySql(venue, parts);
+}
+
+/** One buy, by name: the buy statement's parameters (the ids are fresh unless given). */
 export interface BuyRow {
   userId: string;
   marketId: string;
@@ -81,11 +78,13 @@ export interface BuyRow {
   priceMicro: Micro;
   outcome: string;
   at: Date;
+  /** Of the account's reserved cash, what this buy spends (a resting buy order's fill); 0 otherwise. */
+  releaseMicro?: Micro;
   tradeId?: string;
   positionId?: string;
 }
 
-/** BUY_STATEMENT's parameters in their order, so no caller counts $n by hand. */
+/** The buy statement's parameters in their order, so no caller counts $n by hand. */
 export function buyParams(b: BuyRow): unknown[] {
   return [
     b.userId,
@@ -98,5 +97,24 @@ export function buyParams(b: BuyRow): unknown[] {
     b.at,
     b.tradeId ?? randomUUID(),
     b.positionId ?? randomUUID(),
+    (b.releaseMicro ?? 0n).toString(),
   ];
 }
+
+/**
+ * A whole sale as one statement: the shares leave the position (refused unless its unreserved shares, after freeing what
+ * a resting sell order consumes of its own reservation, cover them), the proceeds are credited with their journal entry,
+ * and the trade is journaled. Parameters: $1 user, $2 position, $3 shares µ, $4 cost removed µ$, $5 realized PnL µ$,
+ * $6 closes, $7 time, $8 proceeds µ$, $9 trade id, $10 market, $11 token, $12 price µ$, $13 reserved shares consumed µ.
+ */
+export const SELL_STATEMENT = `WITH upd AS (
+   ${removeSharesSql({ position: '$2', quantity: '$3', costRemoved: '$4', realized: '$5', closes: '$6', at: '$7', release: '$13' })}
+ ), credit AS (
+   ${creditSql({ user: '$1', amount: '$8', set: ['last_active_at = $7'], when: 'EXISTS (SELECT 1 FROM upd)' })}
+ ), entry AS (
+   ${entrySql({ from: 'credit', user: '$1', type: 'sell', amount: '$8', ref: '$9::text', at: '$7' })}
+ ), journal AS (
+   INSERT INTO trades (id, user_id, position_id, market_id, token_id, side, quantity_micro, price_micro, cash_micro, realized_pnl_micro, created_at)
+   SELECT $9::uuid, $1, $2, $10, $11, 'SELL', $3, $12, $8, $5, $7 FROM credit
+ )
+ SELECT balance_micro FROM credit`;

@@ -1,11 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import type { Database, Queryable } from '../../db/database';
 import { AppError } from '../../errors/app-error';
 import type { PriceService } from './price-service';
 import { fromMicro, toMicro, MICRO, type Micro } from '../money/micro';
 import { avgPriceMicro, buyFill, sellFill } from './fills';
-import type { TradeEvent, TradeHooks } from './trade-hooks';
-import { buyParams, buyStatementWith } from './trade-sql';
+import type { TradeHooks } from './trade-hooks';
+import { atBid, marketClosed, mirroredOpen, positionClosed, TradePath } from './trade-path';
 
 export interface BuyOrder {
   marketId: string;
@@ -58,9 +57,6 @@ const TOKEN_CACHE_SIZE = 50_000;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-const marketClosed = (status: string) =>
-  new AppError('MARKET_CLOSED', `This market is ${status}; it no longer trades.`, { hint: 'Search for an active market with search_prediction_markets.' });
-
 /**
  * Buys and sells against the ledger. Lock order, always: the account row, then the position row.
  * A buy is one data-modifying statement (debit + ledger + position upsert + journal) inside a
@@ -71,11 +67,11 @@ export class TradingService {
     private readonly db: Database,
     private readonly prices: PriceService,
     private readonly hooks: TradeHooks,
+    /** The one trade path (services.ts shares one); its own over `hooks` when not given (tests, benches). */
+    private readonly path: TradePath = new TradePath(hooks),
   ) {}
 
   private readonly tokens = new Map<string, Omit<TokenFacts, 'status' | 'cached'>>();
-  /** BUY_STATEMENT with the listeners' account-row parts, built on the first buy (every listener is attached by then). */
-  private buyStatement: { parts: number; sql: string } | undefined;
 
   async buy(userId: string, order: BuyOrder, now: Date, beforeCommit?: BeforeCommit): Promise<BuyResult> {
     const amountMicro = toMicro(order.amount);
@@ -107,77 +103,25 @@ export class TradingService {
     const fill = buyFill(amountMicro, quote.askMicro);
     if (fill.quantityMicro <= 0n) throw new AppError('VALIDATION_ERROR', 'amount is too small to buy any share at the current price.');
 
-    const event: TradeEvent = {
-      userId,
-      side: 'BUY',
-      marketId: order.marketId,
-      tokenId: order.tokenId,
-      quantityMicro: fill.quantityMicro,
-      cashMicro: amountMicro,
-      realizedPnlMicro: 0n,
-      priceMicro: fill.priceMicro,
-      at: now,
-    };
-    // The listeners' parts of the account row's update travel in the buy's own statement (TradeHooks.buyRowParts).
-    const parts = this.hooks.buyRowParts;
-    this.buyStatement ??= { parts: parts.length, sql: buyStatementWith(parts) };
-    // Its text is prepared under one name on every connection: it cannot change once a buy has used it.
-    if (this.buyStatement.parts !== parts.length) throw new Error('a trade listener with a buy-row part was attached after the first buy');
-    const buySql = this.buyStatement.sql;
     const done = await this.db.transaction(async (tx) => {
-      type Answer = { market_ok: boolean; balance_micro: bigint | null; position_id: string | null } & Record<string, unknown>;
-      const bought = tx.query<Answer>(
-        buySql,
-        [
-          ...buyParams({
-            userId,
-            marketId: order.marketId,
-            tokenId: order.tokenId,
-            amountMicro,
-            quantityMicro: fill.quantityMicro,
-            priceMicro: fill.priceMicro,
-            outcome: order.outcome,
-            at: now,
-          }),
-          ...parts.flatMap((p) => p.params(event)),
-        ],
-        parts.length > 0 ? 'buy_with_parts' : 'buy', // prepared once per connection (resting orders prepare the plain one as 'buy')
-      );
-      // A buy's event is known before its statement runs, so the hooks' statements are sent right behind it
-      // (one round trip for both on a pipelined connection); PostgreSQL runs them after the buy, so they see it.
-      // A refused buy rolls the transaction back and takes the hooks' writes with it. The hooks are always
-      // awaited before this function returns or throws, so none of their statements can outlive the transaction.
-      const hooked = this.hooks.afterTrade(tx, event, true);
-      hooked.catch(() => {}); // awaited below; a failure arriving first must not count as unhandled meanwhile
-      let row: Answer;
-      try {
-        row = (await bought)[0]!;
-      } catch (err) {
-        await hooked.catch(() => {});
-        throw err;
-      }
-      // The hooks finish before anything is decided. A refused buy's reason is read in the same transaction,
-      // behind them, and the rollback undoes whatever they wrote.
-      await hooked;
-      if (!row.market_ok) {
-        await this.refuseIfClosed(order.marketId, tx);
-        throw marketClosed('closed');
-      }
-      if (row.balance_micro === null || row.position_id === null) {
-        const exists = await tx.query('SELECT 1 FROM users WHERE id = $1', [userId]);
-        if (!exists[0]) throw new AppError('NOT_FOUND', 'Account not found.');
-        throw new AppError('INSUFFICIENT_BALANCE', `Insufficient balance for a ${fromMicro(amountMicro)} dollar buy.`, {
-          hint: 'Read get_balance and buy a smaller amount.',
-        });
-      }
-      await this.hooks.afterBuyRow(tx, event, row);
+      const row = await this.path.buy(tx, {
+        venue: 'mirrored',
+        userId,
+        marketId: order.marketId,
+        tokenId: order.tokenId,
+        outcome: order.outcome,
+        amountMicro,
+        quantityMicro: fill.quantityMicro,
+        priceMicro: fill.priceMicro,
+        at: now,
+      });
       const result: BuyResult = {
         success: true,
         quantity: fromMicro(fill.quantityMicro),
         price: fromMicro(fill.priceMicro),
         totalCost: fromMicro(amountMicro),
-        positionId: row.position_id,
-        balance: fromMicro(row.balance_micro),
+        positionId: row.positionId,
+        balance: fromMicro(row.balanceMicro),
       };
       if (beforeCommit) await beforeCommit(tx, result);
       return result;
@@ -200,108 +144,26 @@ export class TradingService {
     const quote = await this.prices.live(found[0].token_id);
 
     const done = await this.db.transaction(async (tx) => {
-      const { result } = await this.sellIn(tx, userId, positionId, quantity === undefined ? undefined : toMicro(quantity), quote.bidMicro, now);
+      const sale = await this.path.sell(
+        tx,
+        { userId, positionId, wantedMicro: quantity === undefined ? undefined : toMicro(quantity), at: now },
+        atBid(quote.bidMicro, mirroredOpen),
+      );
+      const result: SellResult = {
+        success: true,
+        quantitySold: fromMicro(sale.fill.quantityMicro),
+        price: fromMicro(sale.fill.priceMicro),
+        proceeds: fromMicro(sale.fill.proceedsMicro),
+        realizedPnl: fromMicro(sale.fill.realizedPnlMicro),
+        positionId,
+        isClosed: sale.fill.closes,
+        balance: fromMicro(sale.balanceMicro),
+      };
       if (beforeCommit) await beforeCommit(tx, result);
       return result;
     });
     this.hooks.committed();
     return done;
-  }
-
-  /**
-   * A sale inside the caller's transaction: the one fill path of sell_position and of sell orders. It locks the
-   * account row, then the position; it sells only shares not reserved by resting sell orders, after first
-   * releasing `releaseMicro` of the position's reservation (a resting sell order consuming its own shares).
-   * `wanted` undefined sells the whole position. The caller runs hooks.committed() after its commit.
-   */
-  async sellIn(tx: Queryable, userId: string, positionId: string, wanted: Micro | undefined, bidMicro: Micro, now: Date, releaseMicro: Micro = 0n) {
-    await tx.query('SELECT 1 FROM users WHERE id = $1 FOR UPDATE', [userId]);
-    const rows = await tx.query<{
-      quantity_micro: bigint;
-      cost_micro: bigint;
-      reserved_micro: bigint;
-      is_closed: boolean;
-      market_id: string;
-      token_id: string;
-      status: string;
-    }>(
-      `SELECT p.quantity_micro, p.cost_micro, p.reserved_micro, p.is_closed, p.market_id, p.token_id, m.status
-       FROM positions p JOIN markets m ON m.id = p.market_id WHERE p.id = $1 AND p.user_id = $2 FOR UPDATE OF p`,
-      [positionId, userId],
-    );
-    const pos = rows[0];
-    if (!pos) throw new AppError('NOT_FOUND', `Position ${positionId} not found.`, { hint: 'List your positions with get_portfolio.' });
-    if (pos.is_closed) throw positionClosed();
-    if (pos.status !== 'active') throw marketClosed(pos.status);
-    const reserved = pos.reserved_micro - releaseMicro;
-    if (reserved < 0n) throw new Error(`position ${positionId} reserves ${pos.reserved_micro}, cannot release ${releaseMicro}`);
-    const want = wanted ?? pos.quantity_micro;
-    if (want <= 0n) throw new AppError('VALIDATION_ERROR', 'quantity must be greater than 0.');
-    if (want > pos.quantity_micro) {
-      throw new AppError('VALIDATION_ERROR', `quantity ${fromMicro(want)} exceeds the ${fromMicro(pos.quantity_micro)} shares held.`, {
-        hint: 'Omit quantity to sell the whole position.',
-      });
-    }
-    if (want > pos.quantity_micro - reserved) {
-      throw new AppError('VALIDATION_ERROR', `quantity ${fromMicro(want)} exceeds the ${fromMicro(pos.quantity_micro - reserved)} shares available.`, {
-        hint: `${fromMicro(reserved)} shares are reserved by resting sell orders; cancel them with cancel_order or sell fewer.`,
-      });
-    }
-    const fill = sellFill({ quantityMicro: pos.quantity_micro, costMicro: pos.cost_micro }, want, bidMicro);
-    const out = await tx.query<{ balance_micro: bigint }>(
-      `WITH upd AS (
-         UPDATE positions SET quantity_micro = quantity_micro - $3, cost_micro = cost_micro - $4, sold_micro = sold_micro + $3,
-           realized_pnl_micro = realized_pnl_micro + $5, is_closed = $6, closed_at = CASE WHEN $6 THEN $7::timestamptz END, updated_at = $7,
-           reserved_micro = reserved_micro - $13
-         WHERE id = $2 RETURNING id
-       ), credit AS (
-         UPDATE users SET balance_micro = balance_micro + $8, last_active_at = $7 WHERE id = $1 AND EXISTS (SELECT 1 FROM upd) RETURNING balance_micro
-       ), entry AS (
-         INSERT INTO ledger_entries (user_id, type, amount_micro, ref, created_at) SELECT $1, 'sell', $8, $9::text, $7 FROM credit
-       ), journal AS (
-         INSERT INTO trades (id, user_id, position_id, market_id, token_id, side, quantity_micro, price_micro, cash_micro, realized_pnl_micro, created_at)
-         SELECT $9::uuid, $1, $2, $10, $11, 'SELL', $3, $12, $8, $5, $7 FROM credit
-       )
-       SELECT balance_micro FROM credit`,
-      [
-        userId,
-        positionId,
-        fill.quantityMicro.toString(),
-        fill.costRemovedMicro.toString(),
-        fill.realizedPnlMicro.toString(),
-        fill.closes,
-        now,
-        fill.proceedsMicro.toString(),
-        randomUUID(),
-        pos.market_id,
-        pos.token_id,
-        fill.priceMicro.toString(),
-        releaseMicro.toString(),
-      ],
-    );
-    const result: SellResult = {
-      success: true,
-      quantitySold: fromMicro(fill.quantityMicro),
-      price: fromMicro(fill.priceMicro),
-      proceeds: fromMicro(fill.proceedsMicro),
-      realizedPnl: fromMicro(fill.realizedPnlMicro),
-      positionId,
-      isClosed: fill.closes,
-      balance: fromMicro(out[0]!.balance_micro),
-    };
-    await this.hooks.afterTrade(tx, {
-      userId,
-      side: 'SELL',
-      marketId: pos.market_id,
-      tokenId: pos.token_id,
-      quantityMicro: fill.quantityMicro,
-      cashMicro: fill.proceedsMicro,
-      realizedPnlMicro: fill.realizedPnlMicro,
-      priceMicro: fill.priceMicro,
-      positionId,
-      at: now,
-    });
-    return { result, fill };
   }
 
   /** What a buy of `amount` dollars or a sell of `quantity` shares would fill at now; changes nothing. */
@@ -431,10 +293,6 @@ export class TradingService {
     const rows = await q.query<{ status: string }>('SELECT status FROM markets WHERE id = $1', [marketId]);
     if (rows[0] && rows[0].status !== 'active') throw marketClosed(rows[0].status);
   }
-}
-
-export function positionClosed(): AppError {
-  return new AppError('POSITION_CLOSED', 'This position is already closed.', { hint: 'List open positions with get_portfolio.' });
 }
 
 export type { Micro };

@@ -725,7 +725,7 @@ export interface paths {
         put?: never;
         /**
          * Create a community market (browser session)
-         * @description Creates a community market owned by the signed-in person: question 10..200 characters, optional description (resolution criteria, max 1000), category, 2..10 distinct outcome labels of 1..50 characters, a future endDate. The market is priced by an LMSR market maker that you fund: liquidity dollars (default 100, at least 50, at most your balance) leave your balance now; that is the most the market maker can lose, and what is left of its cash returns to you when the market settles. Prices start uniform, or at openingProbabilities. Needs a browser session; API keys are not accepted. Errors: INSUFFICIENT_BALANCE, VALIDATION_ERROR.
+         * @description Creates a community market owned by the signed-in person: question 10..200 characters, optional description (resolution criteria, max 1000), category, 2..10 distinct outcome labels of 1..50 characters, a future endDate. The market is priced by an LMSR market maker that you fund: liquidity dollars (default 100, at least 50, at most your available cash: balance less what resting buy orders reserve) leave your balance now; that is the most the market maker can lose, and what is left of its cash returns to you when the market settles. Prices start uniform, or at openingProbabilities. Needs a browser session; API keys are not accepted. Errors: INSUFFICIENT_BALANCE, VALIDATION_ERROR.
          *
          *     Rate limit: 30 api requests per minute per account (per IP address when anonymous).
          */
@@ -6803,7 +6803,7 @@ export interface operations {
                      * @description Image URL.
                      */
                     imageUrl?: string;
-                    /** @description Dollars funding the market maker, at least 50, at most your balance; default 100. */
+                    /** @description Dollars funding the market maker, at least 50, at most your available cash (balance less what resting buy orders reserve); default 100. */
                     liquidity?: number;
                     /** @description Opening price of each outcome, in the order of outcomes, each 0.01..0.99, summing to 1; default uniform. */
                     openingProbabilities?: number[];

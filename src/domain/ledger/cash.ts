@@ -1,0 +1,112 @@
+import type { Queryable } from '../../db/database';
+import { AppError } from '../../errors/app-error';
+import { appendBalanceEvent } from '../events/account-events';
+import { fromMicro, type Micro } from '../money/micro';
+import { entrySql, type LedgerType } from './journal';
+
+/**
+ * An account's cash: `balance_micro` (what the ledger sums to) and `reserved_micro` (what its resting buy orders
+ * hold). Available = balance − reserved, never negative: the rule every debit and every reservation keeps is
+ * COVERS, written here once. A refused debit or reservation changes nothing (its statement updates no row).
+ */
+
+/** The one rule of money out: the account's available cash, counting `release` of its reservation as freed, covers `amount`. */
+export const covers = (amount: string, release = '0', alias = '') => `${alias}balance_micro - (${alias}reserved_micro - ${release}) >= ${amount}`;
+
+export const insufficientBalance = (message: string) =>
+  new AppError('INSUFFICIENT_BALANCE', message, {
+    hint: 'Read get_balance (available = balance − reserved by resting buy orders); cancel resting buy orders or use a smaller amount.',
+  });
+
+/** SQL parts a caller's statement takes from a debit (its `UPDATE users` body): all are SQL expressions. */
+export interface DebitSql {
+  user: string;
+  amount: string;
+  /** Reserved cash consumed by this debit (a resting buy order's fill settles its reservation): released and spent at once. */
+  release?: string;
+  /** Further assignments on the account row, `col = expr, ...` (the row's alias is `s`). */
+  set?: string[];
+  /** Further conditions the debit needs (e.g. that the market is open). */
+  when?: string;
+  /** Further columns read back (`expression AS name`). */
+  returning?: string[];
+}
+
+/**
+ * The body of a debit CTE: `UPDATE users s SET ...` that moves `amount` out of the account only if its available cash
+ * covers it (after `release` of its reservation is freed). Pair it with entrySql({ from: <this CTE> }) for its entry.
+ */
+export function debitSql(d: DebitSql): string {
+  const release = d.release ?? '0';
+  const sets = [`balance_micro = s.balance_micro - ${d.amount}`, ...(d.release ? [`reserved_micro = s.reserved_micro - ${release}`] : []), ...(d.set ?? [])];
+  return (
+    `UPDATE users s SET ${sets.join(', ')}\n` +
+    `   WHERE s.id = ${d.user} AND ${covers(d.amount, release, 's.')}${d.when ? ` AND ${d.when}` : ''}\n` +
+    `   RETURNING s.balance_micro${(d.returning ?? []).map((r) => `, ${r}`).join('')}`
+  );
+}
+
+/** The body of a credit CTE: `amount` into the account (`when`: only if that holds). */
+export function creditSql(c: { user: string; amount: string; set?: string[]; when?: string }): string {
+  const sets = [`balance_micro = s.balance_micro + ${c.amount}`, ...(c.set ?? [])];
+  return `UPDATE users s SET ${sets.join(', ')} WHERE s.id = ${c.user}${c.when ? ` AND ${c.when}` : ''} RETURNING s.balance_micro`;
+}
+
+interface Movement {
+  userId: string;
+  type: LedgerType;
+  amountMicro: Micro;
+  ref: string;
+  at: Date;
+}
+
+const DEBIT = `WITH moved AS (${debitSql({ user: '$1', amount: '$2' })}), entry AS (${entrySql({ from: 'moved', user: '$1', type: '$3', amount: '-$2::bigint', ref: '$4', at: '$5' })})
+  SELECT balance_micro FROM moved`;
+const CREDIT = `WITH moved AS (${creditSql({ user: '$1', amount: '$2' })}), entry AS (${entrySql({ from: 'moved', user: '$1', type: '$3', amount: '$2', ref: '$4', at: '$5' })})
+  SELECT balance_micro FROM moved`;
+
+/**
+ * Moves `amountMicro` (> 0) out of an account with its journal entry and balance event, in the caller's transaction.
+ * Refused beyond available cash with INSUFFICIENT_BALANCE (`refusal` says what for), changing nothing. Returns the balance after.
+ */
+export async function debit(tx: Queryable, m: Movement, refusal: string): Promise<Micro> {
+  if (m.amountMicro <= 0n) throw new Error(`a debit moves a positive amount, not ${m.amountMicro}`);
+  const rows = await tx.query<{ balance_micro: bigint }>(DEBIT, [m.userId, m.amountMicro.toString(), m.type, m.ref, m.at], 'ledger_debit');
+  if (!rows[0]) throw insufficientBalance(refusal);
+  await appendBalanceEvent(tx, m.userId, m.at);
+  return BigInt(rows[0].balance_micro);
+}
+
+/**
+ * Moves `amountMicro` (≥ 0) into an account with its journal entry and balance event (`balanceEvent: false` when the
+ * caller's trade events carry the balance, as a settlement's do). Returns the balance after.
+ */
+export async function credit(tx: Queryable, m: Movement, opts: { balanceEvent?: boolean } = {}): Promise<Micro> {
+  if (m.amountMicro < 0n) throw new Error(`a credit moves a non-negative amount, not ${m.amountMicro}`);
+  const rows = await tx.query<{ balance_micro: bigint }>(CREDIT, [m.userId, m.amountMicro.toString(), m.type, m.ref, m.at], 'ledger_credit');
+  if (!rows[0]) throw new AppError('NOT_FOUND', 'Account not found.');
+  if (opts.balanceEvent !== false) await appendBalanceEvent(tx, m.userId, m.at);
+  return BigInt(rows[0].balance_micro);
+}
+
+/** Holds `amountMicro` of available cash for a resting buy order; refused (nothing changed) beyond available. */
+export async function reserveCash(tx: Queryable, userId: string, amountMicro: Micro, at: Date): Promise<void> {
+  const ok = await tx.query(
+    `UPDATE users SET reserved_micro = reserved_micro + $2 WHERE id = $1 AND ${covers('$2')} RETURNING id`,
+    [userId, amountMicro.toString()],
+    'ledger_reserve_cash',
+  );
+  if (!ok[0]) throw insufficientBalance(`Insufficient available balance to reserve ${fromMicro(amountMicro)} dollars.`);
+  await appendBalanceEvent(tx, userId, at);
+}
+
+/** Gives back `amountMicro` of an account's reservation (an order cancelled or expired); the balance event follows. */
+export async function releaseCash(tx: Queryable, userId: string, amountMicro: Micro, at: Date): Promise<void> {
+  const ok = await tx.query(
+    'UPDATE users SET reserved_micro = reserved_micro - $2 WHERE id = $1 AND reserved_micro >= $2 RETURNING id',
+    [userId, amountMicro.toString()],
+    'ledger_release_cash',
+  );
+  if (!ok[0]) throw new Error(`account ${userId} does not reserve ${amountMicro} to release`);
+  await appendBalanceEvent(tx, userId, at);
+}

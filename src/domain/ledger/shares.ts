@@ -1,0 +1,101 @@
+import type { Queryable } from '../../db/database';
+import { AppError } from '../../errors/app-error';
+import { fromMicro, type Micro } from '../money/micro';
+
+/**
+ * A position's shares: `quantity_micro` held (= bought − sold − settled) and `reserved_micro`, what its resting sell
+ * orders hold. Shares leave only from the unreserved part (SELLABLE, written here once), and a position is only ever
+ * written by these statements.
+ */
+
+/** The one rule of shares out: the position's unreserved shares, counting `release` of its reservation as freed, cover `quantity`. */
+export const sellable = (quantity: string, release = '0') => `quantity_micro - (reserved_micro - ${release}) >= ${quantity}`;
+
+export const sharesShort = (message: string, reservedMicro?: Micro) =>
+  new AppError('VALIDATION_ERROR', message, {
+    hint:
+      reservedMicro !== undefined && reservedMicro > 0n
+        ? `${fromMicro(reservedMicro)} shares are reserved by resting sell orders; cancel them with cancel_order or sell fewer.`
+        : 'Read get_portfolio; shares held by resting sell orders are reserved until those orders fill or are cancelled.',
+  });
+
+/**
+ * The body of a CTE that opens the account's open position in a token or adds to it, for each row of `from` (a debit:
+ * refused, nothing is added). Returns the position's `id`. Arguments are SQL expressions.
+ */
+export function addSharesSql(a: {
+  from: string;
+  id: string;
+  user: string;
+  market: string;
+  token: string;
+  outcome: string;
+  quantity: string;
+  cost: string;
+  at: string;
+}): string {
+  return `INSERT INTO positions (id, user_id, market_id, token_id, outcome, quantity_micro, cost_micro, bought_micro, created_at, updated_at)
+   SELECT ${a.id}, ${a.user}, ${a.market}, ${a.token}, ${a.outcome}, ${a.quantity}, ${a.cost}, ${a.quantity}, ${a.at}, ${a.at} FROM ${a.from}
+   ON CONFLICT (user_id, token_id) WHERE NOT is_closed DO UPDATE SET
+     quantity_micro = positions.quantity_micro + EXCLUDED.quantity_micro,
+     cost_micro = positions.cost_micro + EXCLUDED.cost_micro,
+     bought_micro = positions.bought_micro + EXCLUDED.bought_micro,
+     updated_at = EXCLUDED.updated_at
+   RETURNING id`;
+}
+
+/**
+ * The body of a CTE that takes `quantity` shares out of an open position (a sale), with the cost basis they carried and
+ * the PnL they realized, releasing `release` of its reservation first (a resting sell order's fill). Updates nothing —
+ * so the sale's credit, entry and journal, reading it, write nothing — unless the unreserved shares cover the sale.
+ */
+export function removeSharesSql(r: {
+  position: string;
+  quantity: string;
+  costRemoved: string;
+  realized: string;
+  closes: string;
+  at: string;
+  release: string;
+}): string {
+  return `UPDATE positions SET quantity_micro = quantity_micro - ${r.quantity}, cost_micro = cost_micro - ${r.costRemoved}, sold_micro = sold_micro + ${r.quantity},
+     realized_pnl_micro = realized_pnl_micro + ${r.realized}, is_closed = ${r.closes}, closed_at = CASE WHEN ${r.closes} THEN ${r.at}::timestamptz END,
+     updated_at = ${r.at}, reserved_micro = reserved_micro - ${r.release}
+   WHERE id = ${r.position} AND NOT is_closed AND ${sellable(r.quantity, r.release)} RETURNING id`;
+}
+
+/**
+ * Closes a position at settlement: every share leaves as settled and its PnL is realized. A position whose shares are
+ * reserved by resting sell orders does not settle (its orders are cancelled first, when their market closes): an error.
+ */
+export async function settleShares(tx: Queryable, positionId: string, realizedMicro: Micro, at: Date): Promise<void> {
+  const done = await tx.query(
+    `UPDATE positions SET settled_micro = settled_micro + quantity_micro, quantity_micro = 0, cost_micro = 0,
+       realized_pnl_micro = realized_pnl_micro + $2, is_closed = true, closed_at = $3, updated_at = $3
+     WHERE id = $1 AND NOT is_closed AND reserved_micro = 0 RETURNING id`,
+    [positionId, realizedMicro.toString(), at],
+    'ledger_settle_shares',
+  );
+  if (!done[0]) throw new Error(`position ${positionId} is closed or has shares reserved by resting sell orders: it cannot settle`);
+}
+
+/** Holds `quantityMicro` of the account's unreserved shares in a token for a resting sell order; returns the position's id. */
+export async function reserveShares(tx: Queryable, userId: string, tokenId: string, quantityMicro: Micro): Promise<string> {
+  const pos = await tx.query<{ id: string }>(
+    `UPDATE positions SET reserved_micro = reserved_micro + $3 WHERE user_id = $1 AND token_id = $2 AND NOT is_closed AND ${sellable('$3')} RETURNING id`,
+    [userId, tokenId, quantityMicro.toString()],
+    'ledger_reserve_shares',
+  );
+  if (!pos[0]) throw sharesShort(`Not enough unreserved shares of this token to sell ${fromMicro(quantityMicro)}.`);
+  return pos[0].id;
+}
+
+/** Gives back `quantityMicro` of a position's reservation (a sell order cancelled or expired). */
+export async function releaseShares(tx: Queryable, positionId: string, quantityMicro: Micro): Promise<void> {
+  const ok = await tx.query(
+    'UPDATE positions SET reserved_micro = reserved_micro - $2 WHERE id = $1 AND reserved_micro >= $2 RETURNING id',
+    [positionId, quantityMicro.toString()],
+    'ledger_release_shares',
+  );
+  if (!ok[0]) throw new Error(`position ${positionId} does not reserve ${quantityMicro} to release`);
+}

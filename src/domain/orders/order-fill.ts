@@ -1,0 +1,90 @@
+import type { Queryable } from '../../db/database';
+import { appendEvent } from '../events/account-events';
+import { sharesShort } from '../ledger/shares';
+import { fromMicro, type Micro } from '../money/micro';
+import { buyFill } from '../trading/fills';
+import { atBid, mirroredOpen, type TradePath } from '../trading/trade-path';
+import { toView, type OrderRow } from './order-rows';
+import type { Take } from './order-rules';
+
+/**
+ * Fills `t` of order `o` (its row as locked) inside `tx` (t.sizeMicro in the order's unit at t.priceMicro), first
+ * settling `release` of its reservation into the trade (a resting order consumes what it held for the part that fills),
+ * through the one trade path at the order's fill price. Appends order.filled or order.partially_filled. A buy's
+ * statements are all known up front, so they go out together (one round trip on a pipelined connection); a refused
+ * trade throws and the transaction takes them all back.
+ */
+export async function fillOrder(tx: Queryable, path: TradePath, o: OrderRow, t: Take, now: Date, release: Micro): Promise<void> {
+  const sent: Array<Promise<unknown>> = [];
+  let shares: Micro;
+  let cash: Micro;
+  if (o.side === 'BUY') {
+    const fill = buyFill(t.sizeMicro, t.priceMicro);
+    // Sent at once (the trade path's statements go out before its first answer), so the order's own writes below
+    // travel in the same round trip; a refused buy throws once everything sent has finished.
+    sent.push(
+      path.buy(tx, {
+        venue: 'mirrored',
+        userId: o.user_id,
+        marketId: o.market_id,
+        tokenId: o.token_id,
+        outcome: o.outcome,
+        amountMicro: t.sizeMicro,
+        quantityMicro: fill.quantityMicro,
+        priceMicro: fill.priceMicro,
+        releaseMicro: release,
+        at: now,
+      }),
+    );
+    shares = fill.quantityMicro;
+    cash = t.sizeMicro;
+  } else {
+    let pos = o.position_id;
+    if (pos === null) {
+      const held = await tx.query<{ id: string }>('SELECT id FROM positions WHERE user_id = $1 AND token_id = $2 AND NOT is_closed', [o.user_id, o.token_id]);
+      if (!held[0]) throw sharesShort(`Not enough unreserved shares of this token to sell ${fromMicro(t.sizeMicro)}.`);
+      pos = held[0].id;
+    }
+    const { fill } = await path.sell(
+      tx,
+      { userId: o.user_id, positionId: pos, wantedMicro: t.sizeMicro, releaseMicro: release, at: now },
+      atBid(t.priceMicro, mirroredOpen),
+    );
+    shares = fill.quantityMicro;
+    cash = fill.proceedsMicro;
+  }
+  const filledSize = o.filled_size_micro + t.sizeMicro;
+  const after: OrderRow = {
+    ...o,
+    state: filledSize >= o.size_micro ? 'filled' : 'partially_filled',
+    filled_size_micro: filledSize,
+    filled_shares_micro: o.filled_shares_micro + shares,
+    filled_cash_micro: o.filled_cash_micro + cash,
+    reserved_cash_micro: o.side === 'BUY' ? o.reserved_cash_micro - release : 0n,
+    reserved_shares_micro: o.side === 'SELL' ? o.reserved_shares_micro - release : 0n,
+    updated_at: now,
+  };
+  sent.push(
+    tx.query(
+      `UPDATE orders SET state = $2, filled_size_micro = $3, filled_shares_micro = $4, filled_cash_micro = $5, reserved_cash_micro = $6,
+         reserved_shares_micro = $7, updated_at = $8 WHERE id = $1`,
+      [
+        o.id,
+        after.state,
+        after.filled_size_micro,
+        after.filled_shares_micro,
+        after.filled_cash_micro,
+        after.reserved_cash_micro,
+        after.reserved_shares_micro,
+        now,
+      ],
+      'order_filled',
+    ),
+  );
+  const fill = { shares: fromMicro(shares), price: fromMicro(t.priceMicro), cash: fromMicro(cash) };
+  sent.push(appendEvent(tx, o.user_id, after.state === 'filled' ? 'order.filled' : 'order.partially_filled', { ...toView(after), fill }, now));
+  // Everything sent is awaited before deciding (none may outlive the transaction).
+  const settled = await Promise.allSettled(sent);
+  const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) throw failed.reason;
+}

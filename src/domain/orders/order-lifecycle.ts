@@ -1,0 +1,89 @@
+import type { Database } from '../../db/database';
+import { AppError } from '../../errors/app-error';
+import { appendEvent } from '../events/account-events';
+import { releaseCash } from '../ledger/cash';
+import { releaseShares } from '../ledger/shares';
+import { byId, notFound, OPEN, toView, UUID, type OrderRow, type OrderView } from './order-rows';
+
+/** Expired per expiry pass at most (the rest go on the next pass, a fraction of a second later). */
+const EXPIRE_BATCH = 500;
+
+/**
+ * How a resting order ends without filling: cancelled by its owner, by its market closing or by its account's deletion,
+ * or expired. Each close is one transaction, guarded by the order's open state under its row lock, that releases the
+ * order's reservation through the ledger: a reservation leaves exactly once whichever of fill, cancel or expiry comes first.
+ */
+export class OrderLifecycle {
+  constructor(private readonly db: Database) {}
+
+  /** The owner cancels a resting order; its reservation is released. An order no longer open cannot be cancelled. */
+  async cancel(userId: string, id: string, now: Date): Promise<OrderView> {
+    const row = UUID.test(id) ? await byId(this.db, id) : undefined;
+    if (!row || row.user_id !== userId) throw notFound(id);
+    const closed = await this.close(id, 'cancelled', 'cancelled by the owner', now);
+    if (!closed) {
+      const now2 = (await byId(this.db, id))!;
+      throw new AppError('CONFLICT', `Order ${id} is ${now2.state}; only an open order can be cancelled.`, { hint: 'Read it with get_order.' });
+    }
+    return toView(closed);
+  }
+
+  /**
+   * GTD orders past expiresAt: expired, reservation released. Found through orders_open_expiring; run by the
+   * expiry ticker (OrderExpiry, within a second of expiresAt) and after each sync. Safe in every process at once:
+   * each close is guarded by the order's open state under its row lock.
+   */
+  async expireDue(now: Date): Promise<number> {
+    let n = 0;
+    for (;;) {
+      const due = await this.db.query<{ id: string }>(
+        `SELECT id FROM orders WHERE state IN ${OPEN} AND expires_at <= $1 ORDER BY expires_at LIMIT ${EXPIRE_BATCH}`,
+        [now],
+        'orders_expiring',
+      );
+      let closed = 0;
+      for (const { id } of due) if (await this.close(id, 'expired', 'expiresAt passed', now)) closed += 1;
+      n += closed;
+      // Another process may be closing the same batch: stop when a pass closed nothing new.
+      if (due.length < EXPIRE_BATCH || closed === 0) return n;
+    }
+  }
+
+  /** Resting orders of markets that closed, resolved or were voided: cancelled, reservations released. */
+  async cancelClosedMarkets(now: Date): Promise<number> {
+    const dead = await this.db.query<{ id: string; status: string }>(
+      `SELECT o.id, m.status FROM orders o JOIN markets m ON m.id = o.market_id WHERE o.state IN ${OPEN} AND m.status <> 'active'`,
+    );
+    let n = 0;
+    for (const { id, status } of dead) if (await this.close(id, 'cancelled', `market ${status}`, now)) n += 1;
+    return n;
+  }
+
+  /** Every open order of an account, cancelled (after the account is deleted: its books stay, its orders stop). */
+  async cancelAllOf(userId: string, reason: string, now: Date): Promise<number> {
+    const open = await this.db.query<{ id: string }>(`SELECT id FROM orders WHERE user_id = $1 AND state IN ${OPEN}`, [userId]);
+    let n = 0;
+    for (const { id } of open) if (await this.close(id, 'cancelled', reason, now)) n += 1;
+    return n;
+  }
+
+  /** Ends an open order with `state`, releasing its reservation; undefined when it was no longer open. */
+  async close(id: string, state: 'cancelled' | 'expired', reason: string, now: Date): Promise<OrderRow | undefined> {
+    return this.db.transaction(async (tx) => {
+      const rows = await tx.query<OrderRow>(`SELECT * FROM orders WHERE id = $1 AND state IN ${OPEN} FOR UPDATE`, [id]);
+      const o = rows[0];
+      if (!o) return undefined;
+      await tx.query(`UPDATE orders SET state = $2, reason = $3, reserved_cash_micro = 0, reserved_shares_micro = 0, updated_at = $4 WHERE id = $1`, [
+        id,
+        state,
+        reason,
+        now,
+      ]);
+      const after = (await byId(tx, id))!;
+      await appendEvent(tx, o.user_id, state === 'expired' ? 'order.expired' : 'order.cancelled', toView(after), now);
+      if (o.reserved_cash_micro > 0n) await releaseCash(tx, o.user_id, BigInt(o.reserved_cash_micro), now);
+      if (o.reserved_shares_micro > 0n) await releaseShares(tx, o.position_id!, BigInt(o.reserved_shares_micro));
+      return after;
+    });
+  }
+}

@@ -1,0 +1,57 @@
+import { AppError } from '../../errors/app-error';
+import type { Micro } from '../money/micro';
+import { buyFill } from '../trading/fills';
+import type { Depth } from '../trading/price-service';
+import { copyDepth, onPlacement, take, type OrderSide, type Take, type TimeInForce } from './order-rules';
+
+/** What a new order is, in micro-units. */
+export interface NewOrder {
+  side: OrderSide;
+  limitMicro: Micro;
+  sizeMicro: Micro;
+  timeInForce: TimeInForce;
+}
+
+/**
+ * What placing an order does, decided from the order and the book alone:
+ * - `rest`: nothing fills now; the whole order rests holding its reservation (GTC/GTD);
+ * - `fill`: it fills whole now;
+ * - `fill-rest`: part fills now, the rest rests (GTC/GTD);
+ * - `fill-cancel`: part fills now, the rest is cancelled (IOC);
+ * - `end`: nothing fills and the order ends at once, cancelled (IOC) or rejected (FOK short of whole).
+ * `left` is the book as the fill leaves it (what it took is recorded against the book's record).
+ */
+export type PlacementPlan =
+  | { kind: 'rest'; restMicro: Micro }
+  | { kind: 'fill'; take: Take; left?: Depth }
+  | { kind: 'fill-rest'; take: Take; restMicro: Micro; left?: Depth }
+  | { kind: 'fill-cancel'; take: Take; reason: string; left?: Depth }
+  | { kind: 'end'; state: 'cancelled' | 'rejected'; reason: string };
+
+/**
+ * The placement plan of `order` against `quote` (null: no fresh price, or a book newer than the one quoted; nothing
+ * fills). Pure: the quote's book is not consumed (the plan works on its own copy). A buy too small to get one
+ * micro-share of the whole size is refused; one whose book shows too little for a micro-share fills nothing now.
+ */
+export function planPlacement(order: NewOrder, quote: { bidMicro: Micro; askMicro: Micro; depth?: Depth } | null): PlacementPlan {
+  const book = quote && { ...quote, depth: copyDepth(quote.depth) };
+  const taken = book ? take(order.side, order.limitMicro, order.sizeMicro, book) : null;
+  const buysNothing = taken !== null && order.side === 'BUY' && buyFill(taken.sizeMicro, taken.priceMicro).quantityMicro <= 0n;
+  if (buysNothing && taken.sizeMicro >= order.sizeMicro) throw new AppError('VALIDATION_ERROR', 'size is too small to buy any share at the current price.');
+  const filled = taken !== null && !buysNothing ? taken : null;
+  const left = book?.depth;
+  switch (onPlacement(order.timeInForce, filled?.sizeMicro ?? 0n, order.sizeMicro)) {
+    case 'fill':
+      return { kind: 'fill', take: filled!, left };
+    case 'fill-rest':
+      return { kind: 'fill-rest', take: filled!, restMicro: order.sizeMicro - filled!.sizeMicro, left };
+    case 'fill-cancel':
+      return { kind: 'fill-cancel', take: filled!, reason: 'IOC: the rest could not fill at the limit', left };
+    case 'rest':
+      return { kind: 'rest', restMicro: order.sizeMicro };
+    case 'cancel':
+      return { kind: 'end', state: 'cancelled', reason: 'IOC: nothing could fill at the limit' };
+    case 'reject':
+      return { kind: 'end', state: 'rejected', reason: 'FOK: the order could not fill whole at the limit' };
+  }
+}

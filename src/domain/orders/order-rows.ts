@@ -1,0 +1,91 @@
+import { createHash } from 'node:crypto';
+import type { Queryable } from '../../db/database';
+import { AppError } from '../../errors/app-error';
+import { fromMicro, type Micro } from '../money/micro';
+import type { Depth } from '../trading/price-service';
+import type { OrderSide, OrderState, TimeInForce } from './order-rules';
+
+/** An order as stored (orders table, migration 17). */
+export interface OrderRow {
+  id: string;
+  user_id: string;
+  client_order_id: string | null;
+  market_id: string;
+  token_id: string;
+  outcome: 'YES' | 'NO';
+  position_id: string | null;
+  side: OrderSide;
+  limit_price_micro: bigint;
+  size_micro: bigint;
+  time_in_force: TimeInForce;
+  expires_at: Date | null;
+  state: OrderState;
+  filled_size_micro: bigint;
+  filled_shares_micro: bigint;
+  filled_cash_micro: bigint;
+  reserved_cash_micro: bigint;
+  reserved_shares_micro: bigint;
+  reason: string | null;
+  created_at: Date;
+  updated_at: Date;
+  created_key?: string;
+}
+
+/** A quote a resting order is checked against: bid, ask, when quoted, and the venue's book where it publishes one. */
+export interface Quote {
+  bidMicro: Micro;
+  askMicro: Micro;
+  asOf: Date;
+  depth?: Depth;
+  /** With depth: which book it is (bookHash()), the key of what fills have taken from it (market_tokens.book_*). */
+  bookHash?: string;
+}
+
+export type OrderView = ReturnType<typeof toView>;
+
+/** The open states as an SQL list. */
+export const OPEN = `('open', 'partially_filled')`;
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const notFound = (id: string) => new AppError('NOT_FOUND', `Order ${id} not found.`, { hint: 'List your orders with list_orders.' });
+
+export async function byId(q: Queryable, id: string): Promise<OrderRow | undefined> {
+  return (await q.query<OrderRow>('SELECT * FROM orders WHERE id = $1', [id]))[0];
+}
+
+export async function byClientId(q: Queryable, userId: string, clientOrderId: string): Promise<OrderRow | undefined> {
+  return (await q.query<OrderRow>('SELECT * FROM orders WHERE user_id = $1 AND client_order_id = $2', [userId, clientOrderId]))[0];
+}
+
+/** A book's identity (its levels), to tell a new book from one already filled against, in any process. */
+export function bookHash(d: Depth): string {
+  const side = (ls: Depth['bids']) => ls.map((l) => `${l.priceMicro}:${l.sizeMicro}`).join(',');
+  return createHash('sha256')
+    .update(`${side(d.bids)}|${side(d.asks)}`)
+    .digest('base64url');
+}
+
+/** An order as get_order and every order event show it. */
+export function toView(r: OrderRow) {
+  return {
+    id: r.id,
+    clientOrderId: r.client_order_id,
+    marketId: r.market_id,
+    tokenId: r.token_id,
+    outcome: r.outcome,
+    side: r.side,
+    limitPrice: fromMicro(r.limit_price_micro),
+    size: fromMicro(r.size_micro),
+    timeInForce: r.time_in_force,
+    expiresAt: r.expires_at ? new Date(r.expires_at).toISOString() : null,
+    state: r.state,
+    filledSize: fromMicro(r.filled_size_micro),
+    filledShares: fromMicro(r.filled_shares_micro),
+    filledCash: fromMicro(r.filled_cash_micro),
+    avgFillPrice: r.filled_shares_micro > 0n ? fromMicro((r.filled_cash_micro * 1_000_000n) / r.filled_shares_micro) : null,
+    reservedCash: fromMicro(r.reserved_cash_micro),
+    reservedShares: fromMicro(r.reserved_shares_micro),
+    reason: r.reason,
+    createdAt: new Date(r.created_at).toISOString(),
+    updatedAt: new Date(r.updated_at).toISOString(),
+  };
+}

@@ -1,0 +1,69 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+/** `npm run lint` runs scripts/check-money-writes.js: money is written only by src/domain/ledger/ (and the migrations). */
+describe('scripts/check-money-writes.js', () => {
+  const script = path.join(__dirname, '../../scripts/check-money-writes.js');
+  let dir: string;
+  const write = (files: Record<string, string>) => {
+    for (const [file, text] of Object.entries(files)) {
+      fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+      fs.writeFileSync(path.join(dir, file), text);
+    }
+  };
+  const check = (target: string) => spawnSync(process.execPath, [script, target], { encoding: 'utf8', cwd: path.join(__dirname, '../..') });
+
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'check-money-'));
+  });
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('when only the ledger module and the migrations write money, and others lock or read it, it passes', () => {
+    write({
+      'domain/ledger/cash.ts': 'export const DEBIT = `UPDATE users s SET balance_micro = s.balance_micro - $2 WHERE s.id = $1`;\n',
+      'domain/ledger/shares.ts': 'export const SELL = `UPDATE positions SET quantity_micro = quantity_micro - $2 WHERE id = $1`;\n',
+      'db/migrations/1-accounts.ts': "export const UP = 'INSERT INTO ledger_entries (user_id) SELECT id FROM users';\n",
+      'domain/trading/trade.ts': [
+        "export const LOCK = 'SELECT 1 FROM users WHERE id = $1 FOR UPDATE';",
+        "export const REF = 'SELECT 1 FROM users WHERE id = $1 FOR NO KEY UPDATE';",
+        "export const POS = 'SELECT * FROM positions p WHERE p.id = $1 FOR UPDATE OF p';",
+        "export const SEQ = 'UPDATE users SET event_seq = event_seq + 1 WHERE id = $1 RETURNING balance_micro, reserved_micro';",
+        '// A comment may say UPDATE users SET balance_micro = 0: only code writes.',
+        "export const READ = 'SELECT balance_micro - reserved_micro FROM users';",
+      ].join('\n'),
+    });
+    const r = check(dir);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toContain('money is written only by domain/ledger/ and db/migrations/');
+    expect(r.status).toBe(0);
+  });
+
+  it('when another file writes the journal, cash, reserved cash or a position, each write fails it with its place', () => {
+    write({
+      'domain/community/buy.ts': [
+        'export const BUY = `WITH debit AS (UPDATE users SET balance_micro = balance_micro - $2, last_active_at = $3 WHERE id = $1 RETURNING 1)',
+        "  INSERT INTO ledger_entries (user_id, type) SELECT $1, 'buy' FROM debit`;",
+      ].join('\n'),
+      'domain/orders/reserve.ts': "export const R = 'UPDATE users u SET reserved_micro = u.reserved_micro + $2 WHERE u.id = $1';\n",
+      'domain/trading/settle.ts': "export const S = 'UPDATE positions SET quantity_micro = 0 WHERE id = $1';\nexport const D = 'DELETE FROM ledger_entries';\n",
+      'domain/accounts/open.ts': "export const O = 'INSERT INTO users (id, balance_micro) VALUES ($1, 1000)';\n",
+    });
+    const r = check(dir);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('domain/community/buy.ts:1: UPDATE users SET balance_micro outside the ledger module');
+    expect(r.stderr).toContain('domain/community/buy.ts:2: INSERT INTO ledger_entries outside the ledger module');
+    expect(r.stderr).toContain('domain/orders/reserve.ts:1: UPDATE users SET reserved_micro');
+    expect(r.stderr).toContain('domain/trading/settle.ts:1: UPDATE positions');
+    expect(r.stderr).toContain('domain/trading/settle.ts:2: DELETE FROM ledger_entries');
+    expect(r.stderr).toContain('domain/accounts/open.ts:1: INSERT INTO users (balance_micro)');
+    expect(r.stderr).toMatch(/6 money writes outside/);
+  });
+
+  it("when run on the project's own src/, it passes", () => {
+    const r = check('src');
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+  });
+});
