@@ -86,6 +86,8 @@ export function createServices(args: {
   // A deleted account's key must fail at once, not when the authenticator's cache entry expires.
   accountDeletion.onDeleted((userId) => identity.authenticator.forgetKeysOf(userId));
   const orders = new OrderService(db, prices, tradePath, tradeHooks, log, config.PRICE_MAX_AGE_S);
+  // A position settles with its resting sell orders cancelled in the same transaction, so no share stays reserved.
+  settlement.onHolds((tx, positionId) => orders.holdsOn(tx, positionId));
   // A resting order fills at every price change the service sees, not only after a sync batch.
   marketData.priceChanges.on((changes) => orders.onPriceChanges(changes, clock.now()));
   // A deleted account's resting orders are cancelled once the deletion commits (each in its own transaction, as a

@@ -1,4 +1,4 @@
-import type { Database } from '../../db/database';
+import type { Database, Queryable } from '../../db/database';
 import { AppError } from '../../errors/app-error';
 import { appendEvent } from '../events/account-events';
 import { releaseCash } from '../ledger/cash';
@@ -71,19 +71,40 @@ export class OrderLifecycle {
   async close(id: string, state: 'cancelled' | 'expired', reason: string, now: Date): Promise<OrderRow | undefined> {
     return this.db.transaction(async (tx) => {
       const rows = await tx.query<OrderRow>(`SELECT * FROM orders WHERE id = $1 AND state IN ${OPEN} FOR UPDATE`, [id]);
-      const o = rows[0];
-      if (!o) return undefined;
-      await tx.query(`UPDATE orders SET state = $2, reason = $3, reserved_cash_micro = 0, reserved_shares_micro = 0, updated_at = $4 WHERE id = $1`, [
-        id,
-        state,
-        reason,
-        now,
-      ]);
-      const after = (await byId(tx, id))!;
-      await appendEvent(tx, o.user_id, state === 'expired' ? 'order.expired' : 'order.cancelled', toView(after), now);
-      if (o.reserved_cash_micro > 0n) await releaseCash(tx, o.user_id, BigInt(o.reserved_cash_micro), now);
-      if (o.reserved_shares_micro > 0n) await releaseShares(tx, o.position_id!, BigInt(o.reserved_shares_micro));
-      return after;
+      return rows[0] ? closeIn(tx, rows[0], state, reason, now) : undefined;
     });
   }
+
+  /**
+   * A settling position's hold on its shares: its open sell orders, locked now (settlement takes them before the account
+   * row, as every order path takes an order before it); the returned step cancels them, releasing their shares, once
+   * settlement holds the position. So a position never settles with shares still reserved.
+   */
+  async holdsOn(tx: Queryable, positionId: string): Promise<(now: Date) => Promise<void>> {
+    // Through orders_open_by_price (the position's token, side SELL): no scan of the orders at each settled position.
+    const rows = await tx.query<OrderRow>(
+      `SELECT * FROM orders WHERE token_id = (SELECT token_id FROM positions WHERE id = $1) AND side = 'SELL' AND state IN ${OPEN} AND position_id = $1
+       ORDER BY id FOR UPDATE`,
+      [positionId],
+      'orders_holding_position',
+    );
+    return async (now) => {
+      for (const o of rows) await closeIn(tx, o, 'cancelled', 'market resolved', now);
+    };
+  }
+}
+
+/** Ends the open order `o` (its row locked in `tx`) with `state`, releasing its reservation through the ledger. */
+async function closeIn(tx: Queryable, o: OrderRow, state: 'cancelled' | 'expired', reason: string, now: Date): Promise<OrderRow> {
+  await tx.query(`UPDATE orders SET state = $2, reason = $3, reserved_cash_micro = 0, reserved_shares_micro = 0, updated_at = $4 WHERE id = $1`, [
+    o.id,
+    state,
+    reason,
+    now,
+  ]);
+  const after = (await byId(tx, o.id))!;
+  await appendEvent(tx, o.user_id, state === 'expired' ? 'order.expired' : 'order.cancelled', toView(after), now);
+  if (o.reserved_cash_micro > 0n) await releaseCash(tx, o.user_id, BigInt(o.reserved_cash_micro), now);
+  if (o.reserved_shares_micro > 0n) await releaseShares(tx, o.position_id!, BigInt(o.reserved_shares_micro));
+  return after;
 }

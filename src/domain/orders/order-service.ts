@@ -193,6 +193,11 @@ export class OrderService {
     return this.lifecycle.cancelAllOf(userId, reason, now);
   }
 
+  /** A settling position's resting sell orders: locked now, cancelled by the returned step (OrderLifecycle.holdsOn). */
+  holdsOn(tx: Queryable, positionId: string): Promise<(now: Date) => Promise<void>> {
+    return this.lifecycle.holdsOn(tx, positionId);
+  }
+
   /** The after-sync work: close what must close first (so no fill runs on a closed market), then fill what crossed. */
   async afterSync(now: Date): Promise<{ cancelled: number; expired: number; filled: number }> {
     const cancelled = await this.lifecycle.cancelClosedMarkets(now);

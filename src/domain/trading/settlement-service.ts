@@ -16,11 +16,18 @@ import { settleShares } from '../ledger/shares';
  * so a repeated event, a second process or a racing sell can never pay twice.
  */
 export class SettlementService {
+  private readonly holds: ShareHolds[] = [];
+
   constructor(
     private readonly db: Database,
     private readonly hooks: TradeHooks,
     private readonly log: Logger,
   ) {}
+
+  /** What else holds a position's shares (resting sell orders): taken first in every settlement, released once the position is locked. */
+  onHolds(holds: ShareHolds): void {
+    this.holds.push(holds);
+  }
 
   /** Processes pending resolution events; returns how many positions settled. */
   async runOnce(now: Date): Promise<number> {
@@ -54,11 +61,13 @@ export class SettlementService {
   /**
    * Settles one open position on the given terms, in its own transaction: the same books, journal,
    * notification and trade hooks (track record, XP, badges, leaderboards) for every kind of market.
-   * `lock` runs first (a community pool row: lock order pool, account, position), `booked` last.
+   * `lock` runs first (a community pool row: lock order pool, sell orders, account, position), `booked` last.
    */
   async settle(positionId: string, userId: string, now: Date, terms: SettlementTerms): Promise<boolean> {
     const done = await this.db.transaction(async (tx) => {
       if (terms.lock) await terms.lock(tx);
+      const releases: Array<(now: Date) => Promise<void>> = [];
+      for (const hold of this.holds) releases.push(await hold(tx, positionId));
       await tx.query('SELECT 1 FROM users WHERE id = $1 FOR UPDATE', [userId]);
       const rows = await tx.query<{
         quantity_micro: bigint;
@@ -76,6 +85,7 @@ export class SettlementService {
       );
       const pos = rows[0];
       if (!pos || pos.is_closed) return false;
+      for (const release of releases) await release(now);
       const {
         perShareMicro: perShare,
         won,
@@ -132,6 +142,12 @@ export class SettlementService {
     return done;
   }
 }
+
+/**
+ * Something holding a position's shares besides the position: locked in the settlement's transaction before the account
+ * (lock order: holds, account, position); the step it returns releases them once the position is locked.
+ */
+export type ShareHolds = (tx: Queryable, positionId: string) => Promise<(now: Date) => Promise<void>>;
 
 /** How one position settles: its payout, and what else happens in the same transaction. */
 export interface SettlementTerms {

@@ -1,0 +1,130 @@
+import fc from 'fast-check';
+import type { Database } from '../../../src/db/database';
+import { credit, debit, releaseCash, reserveCash } from '../../../src/domain/ledger/cash';
+import { AppError } from '../../../src/errors/app-error';
+import { backends } from '../../support/backends';
+import { startTestApp, registerAgent, type TestApp } from '../../support/app';
+
+/**
+ * An account's cash as stored, and the sum of its journal. These tests call the ledger directly, with journal entries no
+ * trade stands behind, so auditLedger's trade-matching rules do not apply to them; the model is the check.
+ */
+async function cashOf(db: Database, userId: string) {
+  const rows = await db.query<{ balance: bigint; reserved: bigint; journal: bigint; entries: bigint; events: bigint }>(
+    `SELECT u.balance_micro AS balance, u.reserved_micro AS reserved,
+            (SELECT coalesce(sum(amount_micro), 0) FROM ledger_entries WHERE user_id = u.id)::bigint AS journal,
+            (SELECT count(*) FROM ledger_entries WHERE user_id = u.id) AS entries,
+            (SELECT count(*) FROM account_events WHERE user_id = u.id AND type = 'balance') AS events
+     FROM users u WHERE u.id = $1`,
+    [userId],
+  );
+  const r = rows[0]!;
+  return { balance: BigInt(r.balance), reserved: BigInt(r.reserved), journal: BigInt(r.journal), entries: Number(r.entries), events: Number(r.events) };
+}
+
+/** What a refusal must leave: exactly what was there. */
+const refusedWith = async (p: Promise<unknown>, code: string) => {
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(AppError);
+  expect((err as AppError).code).toBe(code);
+};
+
+const M = 1_000_000n;
+
+describe.each(backends())('the ledger cash operations on $name', (backend) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp(backend);
+  });
+  afterAll(async () => t.close());
+  const at = new Date('2026-11-27T12:00:00Z');
+
+  test('when 950 of 1000 dollars are reserved, a debit of 50.000001 is refused with INSUFFICIENT_BALANCE and changes nothing; 50 goes through', async () => {
+    const a = await registerAgent(t);
+    await t.services.db.transaction((tx) => reserveCash(tx, a.id, 950n * M, at));
+    const before = await cashOf(t.services.db, a.id);
+    expect(before).toMatchObject({ balance: 1000n * M, reserved: 950n * M, journal: 1000n * M });
+    await refusedWith(
+      t.services.db.transaction((tx) => debit(tx, { userId: a.id, type: 'pool_fund', amountMicro: 50n * M + 1n, ref: 'x', at }, 'short')),
+      'INSUFFICIENT_BALANCE',
+    );
+    expect(await cashOf(t.services.db, a.id)).toEqual(before);
+    const after = await t.services.db.transaction((tx) => debit(tx, { userId: a.id, type: 'pool_fund', amountMicro: 50n * M, ref: 'x', at }, 'short'));
+    expect(after).toBe(950n * M);
+    expect(await cashOf(t.services.db, a.id)).toMatchObject({ balance: 950n * M, reserved: 950n * M, journal: 950n * M, entries: before.entries + 1 });
+  });
+
+  test('when a reservation would exceed available cash it is refused and changes nothing; releasing more than is reserved is a fault', async () => {
+    const a = await registerAgent(t);
+    await t.services.db.transaction((tx) => reserveCash(tx, a.id, 600n * M, at));
+    const before = await cashOf(t.services.db, a.id);
+    await refusedWith(
+      t.services.db.transaction((tx) => reserveCash(tx, a.id, 400n * M + 1n, at)),
+      'INSUFFICIENT_BALANCE',
+    );
+    expect(await cashOf(t.services.db, a.id)).toEqual(before);
+    await expect(t.services.db.transaction((tx) => releaseCash(tx, a.id, 600n * M + 1n, at))).rejects.toThrow(/does not reserve/);
+    expect(await cashOf(t.services.db, a.id)).toEqual(before);
+    await t.services.db.transaction((tx) => releaseCash(tx, a.id, 600n * M, at));
+    expect(await cashOf(t.services.db, a.id)).toMatchObject({ balance: 1000n * M, reserved: 0n });
+  });
+
+  test('when a credit or debit is of a bad amount, it is a fault before any statement (a debit moves a positive amount)', async () => {
+    const a = await registerAgent(t);
+    await expect(t.services.db.transaction((tx) => debit(tx, { userId: a.id, type: 'buy', amountMicro: 0n, ref: 'x', at }, 'x'))).rejects.toThrow(/positive/);
+    await expect(t.services.db.transaction((tx) => credit(tx, { userId: a.id, type: 'grant', amountMicro: -1n, ref: 'x', at }))).rejects.toThrow(
+      /non-negative/,
+    );
+  });
+
+  type Op = { kind: 'debit' | 'credit' | 'reserve' | 'release'; amount: bigint };
+  const amount = fc.bigInt({ min: 1n, max: 700n * M });
+  const op: fc.Arbitrary<Op> = fc.record({ kind: fc.constantFrom('debit' as const, 'credit' as const, 'reserve' as const, 'release' as const), amount });
+
+  test('any sequence of debits, credits, reservations and releases matches a hand-kept model: refused exactly when available (or reserved) is short, each change journaled, available never negative', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 12 }), async (ops) => {
+        const a = await registerAgent(t);
+        // The model, kept independently of the code: balance and reserved in micro-dollars.
+        let balance = 1000n * M;
+        let reserved = 0n;
+        let entries = (await cashOf(t.services.db, a.id)).entries;
+        for (const o of ops) {
+          const run = t.services.db.transaction(async (tx) => {
+            if (o.kind === 'debit') await debit(tx, { userId: a.id, type: 'buy', amountMicro: o.amount, ref: 'p', at }, 'short');
+            else if (o.kind === 'credit') await credit(tx, { userId: a.id, type: 'sell', amountMicro: o.amount, ref: 'p', at });
+            else if (o.kind === 'reserve') await reserveCash(tx, a.id, o.amount, at);
+            else await releaseCash(tx, a.id, o.amount, at);
+          });
+          const allowed =
+            o.kind === 'debit'
+              ? balance - reserved >= o.amount
+              : o.kind === 'reserve'
+                ? balance - reserved >= o.amount
+                : o.kind === 'release'
+                  ? reserved >= o.amount
+                  : true;
+          const outcome = await run.then(
+            () => 'ok',
+            (e: unknown) => (e instanceof AppError ? e.code : 'fault'),
+          );
+          expect(outcome).toBe(allowed ? 'ok' : o.kind === 'release' ? 'fault' : 'INSUFFICIENT_BALANCE');
+          if (allowed) {
+            if (o.kind === 'debit') balance -= o.amount;
+            if (o.kind === 'credit') balance += o.amount;
+            if (o.kind === 'reserve') reserved += o.amount;
+            if (o.kind === 'release') reserved -= o.amount;
+            if (o.kind === 'debit' || o.kind === 'credit') entries += 1;
+          }
+          const now = await cashOf(t.services.db, a.id);
+          expect(now).toMatchObject({ balance, reserved, journal: balance, entries });
+          expect(now.balance - now.reserved >= 0n).toBe(true);
+        }
+      }),
+      { numRuns: 15 },
+    );
+  });
+});
