@@ -16,43 +16,7 @@ import type { Take } from './order-rules';
  */
 export async function fillOrder(tx: Queryable, path: TradePath, o: OrderRow, t: Take, now: Date, release: Micro): Promise<void> {
   const sent: Array<Promise<unknown>> = [];
-  let shares: Micro;
-  let cash: Micro;
-  if (o.side === 'BUY') {
-    const fill = buyFill(t.sizeMicro, t.priceMicro);
-    // Sent at once (the trade path's statements go out before its first answer), so the order's own writes below
-    // travel in the same round trip; a refused buy throws once everything sent has finished.
-    sent.push(
-      path.buy(tx, {
-        venue: 'mirrored',
-        userId: o.user_id,
-        marketId: o.market_id,
-        tokenId: o.token_id,
-        outcome: o.outcome,
-        amountMicro: t.sizeMicro,
-        quantityMicro: fill.quantityMicro,
-        priceMicro: fill.priceMicro,
-        releaseMicro: release,
-        at: now,
-      }),
-    );
-    shares = fill.quantityMicro;
-    cash = t.sizeMicro;
-  } else {
-    let pos = o.position_id;
-    if (pos === null) {
-      const held = await tx.query<{ id: string }>('SELECT id FROM positions WHERE user_id = $1 AND token_id = $2 AND NOT is_closed', [o.user_id, o.token_id]);
-      if (!held[0]) throw sharesShort(`Not enough unreserved shares of this token to sell ${fromMicro(t.sizeMicro)}.`);
-      pos = held[0].id;
-    }
-    const { fill } = await path.sell(
-      tx,
-      { userId: o.user_id, positionId: pos, wantedMicro: t.sizeMicro, releaseMicro: release, at: now },
-      atBid(t.priceMicro, mirroredOpen),
-    );
-    shares = fill.quantityMicro;
-    cash = fill.proceedsMicro;
-  }
+  const { shares, cash } = o.side === 'BUY' ? sendBuy(tx, path, o, t, now, release, sent) : await sell(tx, path, o, t, now, release);
   const filledSize = o.filled_size_micro + t.sizeMicro;
   const after: OrderRow = {
     ...o,
@@ -87,4 +51,52 @@ export async function fillOrder(tx: Queryable, path: TradePath, o: OrderRow, t: 
   const settled = await Promise.allSettled(sent);
   const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (failed) throw failed.reason;
+}
+
+/**
+ * A buy order's fill, sent (not awaited: its statements go out before their first answer, so the order's own writes
+ * travel in the same round trip); a refused buy throws once everything sent has finished. What it will have traded.
+ */
+function sendBuy(
+  tx: Queryable,
+  path: TradePath,
+  o: OrderRow,
+  t: Take,
+  now: Date,
+  release: Micro,
+  sent: Array<Promise<unknown>>,
+): { shares: Micro; cash: Micro } {
+  const fill = buyFill(t.sizeMicro, t.priceMicro);
+  sent.push(
+    path.buy(tx, {
+      venue: 'mirrored',
+      userId: o.user_id,
+      marketId: o.market_id,
+      tokenId: o.token_id,
+      outcome: o.outcome,
+      amountMicro: t.sizeMicro,
+      quantityMicro: fill.quantityMicro,
+      priceMicro: fill.priceMicro,
+      releaseMicro: release,
+      at: now,
+    }),
+  );
+  return { shares: fill.quantityMicro, cash: t.sizeMicro };
+}
+
+/** A sell order's fill, from the position its reservation holds (or the account's open one in the token). */
+async function sell(tx: Queryable, path: TradePath, o: OrderRow, t: Take, now: Date, release: Micro): Promise<{ shares: Micro; cash: Micro }> {
+  const positionId = o.position_id ?? (await openPosition(tx, o, t));
+  const { fill } = await path.sell(
+    tx,
+    { userId: o.user_id, positionId, wantedMicro: t.sizeMicro, releaseMicro: release, at: now },
+    atBid(t.priceMicro, mirroredOpen),
+  );
+  return { shares: fill.quantityMicro, cash: fill.proceedsMicro };
+}
+
+async function openPosition(tx: Queryable, o: OrderRow, t: Take): Promise<string> {
+  const held = await tx.query<{ id: string }>('SELECT id FROM positions WHERE user_id = $1 AND token_id = $2 AND NOT is_closed', [o.user_id, o.token_id]);
+  if (!held[0]) throw sharesShort(`Not enough unreserved shares of this token to sell ${fromMicro(t.sizeMicro)}.`);
+  return held[0].id;
 }
