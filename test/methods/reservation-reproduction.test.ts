@@ -1,6 +1,7 @@
 import { Client, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
 import { backends } from '../support/backends';
 import { startTestApp, type TestApp } from '../support/app';
+import { createCommunityMarket } from '../support/community';
 import { signedInPerson } from '../support/identity';
 import { ControlledPrices, moveQuote, seedMarket, type SeededMarket } from '../support/markets';
 import { rpcCall } from '../support/rpc';
@@ -47,19 +48,7 @@ describe.each(backends())('the reservation reproduction of issue 32 on $name', (
     m = await seedMarket(t.services.db);
     // The ask is above the buy limits below and the bid under the sell limits: the orders rest.
     await moveQuote(t.services.db, prices, m.yes, 0.6, 0.625);
-    const maker = await signedInPerson(t);
-    const created = await t.api
-      .post('/api/user-markets')
-      .set('Cookie', maker.cookie)
-      .set('Origin', maker.origin)
-      .send({
-        question: 'Will the harbour ferry run on New Year’s Day?',
-        category: 'Travel',
-        outcomes: ['Yes', 'No'],
-        endDate: new Date(Date.now() + 2 * 86400_000).toISOString(),
-      });
-    if (created.status !== 200) throw new Error(`community market creation failed: ${created.status} ${JSON.stringify(created.body)}`);
-    community = { id: created.body.id, slug: created.body.slug, yes: created.body.outcomeTokens[0].tokenId };
+    community = await createCommunityMarket(t, 'Will the harbour ferry run on New Year’s Day?');
   });
   afterAll(async () => {
     for (const c of clients) await c.close();

@@ -1,20 +1,8 @@
-import { spawnSync } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import { scriptOnTree } from '../support/script-tree';
 
 /** `npm run lint` runs scripts/check-clones.js: more clones than allowed, or a clone in the money paths, fails it. */
 describe('scripts/check-clones.js', () => {
-  const script = path.join(__dirname, '../../scripts/check-clones.js');
-  let dir: string;
-  const write = (files: Record<string, string>) => {
-    for (const [file, text] of Object.entries(files)) {
-      fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
-      fs.writeFileSync(path.join(dir, file), text);
-    }
-  };
-  const check = (target: string, ...limits: string[]) =>
-    spawnSync(process.execPath, [script, target, ...limits], { encoding: 'utf8', cwd: path.join(__dirname, '../..') });
+  const { write, check, dir: tree } = scriptOnTree('check-clones.js', 'check-clones-');
 
   /** A function of some 90 tokens over 11 lines: a clone when two files hold it. */
   const body = (name: string) => `export function ${name}(rows: Array<{ amount: number; fee: number; kind: string }>): number {
@@ -44,18 +32,13 @@ describe('scripts/check-clones.js', () => {
   );
 `;
 
-  beforeEach(() => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'check-clones-'));
-  });
-  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
-
   it('when no code is repeated, it passes even with no clone allowed', () => {
     write({
       'http/app.ts': body('tally'),
       'domain/trading/buy.ts': debit('buy', 'buy'),
       'domain/trading/other.ts': 'export const other = (a: number, b: number) => a * b + 1;\n',
     });
-    const r = check(dir, '--max', '0', '--max-money', '0');
+    const r = check(tree(), '--max', '0', '--max-money', '0');
     expect(r.stderr).toBe('');
     expect(r.stdout).toContain(': 3 files, 0 clones (0 in code, 0 in SQL; at most 0), 0 in the money and trade paths (at most 0)');
     expect(r.status).toBe(0);
@@ -63,19 +46,19 @@ describe('scripts/check-clones.js', () => {
 
   it('when a function is copied outside the money paths, it fails above the allowed count and passes within it', () => {
     write({ 'http/a.ts': body('tallyA'), 'methods/b.ts': body('tallyB') });
-    const over = check(dir, '--max', '0', '--max-money', '0');
+    const over = check(tree(), '--max', '0', '--max-money', '0');
     expect(over.status).toBe(1);
     expect(over.stderr).toContain('1 clones (1 in code, 0 in SQL; at most 0), 0 in the money and trade paths');
     expect(over.stderr).toMatch(/clone: http\/a\.ts:\d+-\d+ = methods\/b\.ts:\d+-\d+ \(code, \d+ lines\)/);
     expect(over.stderr).toContain('1 clones where at most 0 are allowed');
-    const within = check(dir, '--max', '1', '--max-money', '0');
+    const within = check(tree(), '--max', '1', '--max-money', '0');
     expect(within.stderr).toBe('');
     expect(within.status).toBe(0);
   });
 
   it('when a copy sits in a money path, any clone there fails it, whatever the count allowed over src/', () => {
     write({ 'domain/community/pool.ts': body('poolTally'), 'methods/b.ts': body('tallyB') });
-    const r = check(dir, '--max', '10', '--max-money', '0');
+    const r = check(tree(), '--max', '10', '--max-money', '0');
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/money\/trade clone: domain\/community\/pool\.ts:\d+-\d+ = methods\/b\.ts:\d+-\d+ \(code/);
     expect(r.stderr).toContain('1 clones in the money and trade paths where at most 0 are allowed');
@@ -83,7 +66,7 @@ describe('scripts/check-clones.js', () => {
 
   it('when a SQL statement is copied into another service with only its ledger type changed, the SQL scan finds it', () => {
     write({ 'domain/trading/buy.ts': debit('buy', 'buy'), 'domain/community/fund.ts': debit('fund', 'pool') });
-    const r = check(dir, '--max', '10', '--max-money', '0');
+    const r = check(tree(), '--max', '10', '--max-money', '0');
     expect(r.status).toBe(1);
     expect(r.stderr).toContain('1 clones (0 in code, 1 in SQL; at most 10), 1 in the money and trade paths (at most 0)');
     expect(r.stderr).toMatch(/money\/trade clone: domain\/community\/fund\.ts:\d+-\d+ = domain\/trading\/buy\.ts:\d+-\d+ \(SQL/);
@@ -91,7 +74,7 @@ describe('scripts/check-clones.js', () => {
 
   it('migrations are history and are not scanned', () => {
     write({ 'db/migrations/1-a.ts': body('up1'), 'db/migrations/2-b.ts': body('up2') });
-    const r = check(dir, '--max', '0', '--max-money', '0');
+    const r = check(tree(), '--max', '0', '--max-money', '0');
     expect(r.stderr).toBe('');
     expect(r.stdout).toContain(': 0 files, 0 clones');
     expect(r.status).toBe(0);

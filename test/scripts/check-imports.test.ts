@@ -1,24 +1,8 @@
-import { spawnSync } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import { scriptOnTree } from '../support/script-tree';
 
 /** `npm run lint` runs scripts/check-imports.js: an import cycle or an upward import fails it, type-only ones too. */
 describe('scripts/check-imports.js', () => {
-  const script = path.join(__dirname, '../../scripts/check-imports.js');
-  let dir: string;
-  const write = (files: Record<string, string>) => {
-    for (const [file, text] of Object.entries(files)) {
-      fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
-      fs.writeFileSync(path.join(dir, file), text);
-    }
-  };
-  const check = (target: string) => spawnSync(process.execPath, [script, target], { encoding: 'utf8', cwd: path.join(__dirname, '../..') });
-
-  beforeEach(() => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'check-imports-'));
-  });
-  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const { write, check, dir: tree } = scriptOnTree('check-imports.js', 'check-imports-');
 
   it('when the layers read top-down with no loop, it passes', () => {
     write({
@@ -27,7 +11,7 @@ describe('scripts/check-imports.js', () => {
       'registry/invoke.ts': "import type { Db } from '../db/database';\nexport const invoke = (db: Db) => db;\n",
       'db/database.ts': 'export type Db = { q: string };\n',
     });
-    const r = check(dir);
+    const r = check(tree());
     expect(r.stderr).toBe('');
     expect(r.stdout).toContain('no import cycle, every import points down the layers');
     expect(r.status).toBe(0);
@@ -38,7 +22,7 @@ describe('scripts/check-imports.js', () => {
       'services.ts': "import type { Ctx } from './registry/context';\nexport interface Services { ctx?: Ctx }\n",
       'registry/context.ts': "import type { Services } from '../services';\nexport interface Ctx { services: Services }\n",
     });
-    const r = check(dir);
+    const r = check(tree());
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/import cycle: .*registry\/context\.ts.*services\.ts/);
     expect(r.stderr).toContain('upward import: registry/context.ts (registry) imports services.ts (services)');
@@ -49,7 +33,7 @@ describe('scripts/check-imports.js', () => {
       'domain/trade.ts': "import { status } from '../http/status';\nexport const trade = status;\n",
       'http/status.ts': 'export const status = 200;\n',
     });
-    const r = check(dir);
+    const r = check(tree());
     expect(r.status).toBe(1);
     expect(r.stderr).not.toMatch(/^import cycle:/m);
     expect(r.stderr).toContain('upward import: domain/trade.ts (domain) imports http/status.ts (http)');
@@ -57,7 +41,7 @@ describe('scripts/check-imports.js', () => {
 
   it('when a file sits outside every layer, it fails until the file is placed', () => {
     write({ 'misc/helper.ts': 'export const x = 1;\n' });
-    const r = check(dir);
+    const r = check(tree());
     expect(r.status).toBe(1);
     expect(r.stderr).toContain('no layer for misc/helper.ts');
   });

@@ -1,24 +1,8 @@
-import { spawnSync } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import { scriptOnTree } from '../support/script-tree';
 
 /** `npm run lint` runs scripts/check-money-writes.js: money is written only by src/domain/ledger/ (and the migrations). */
 describe('scripts/check-money-writes.js', () => {
-  const script = path.join(__dirname, '../../scripts/check-money-writes.js');
-  let dir: string;
-  const write = (files: Record<string, string>) => {
-    for (const [file, text] of Object.entries(files)) {
-      fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
-      fs.writeFileSync(path.join(dir, file), text);
-    }
-  };
-  const check = (target: string) => spawnSync(process.execPath, [script, target], { encoding: 'utf8', cwd: path.join(__dirname, '../..') });
-
-  beforeEach(() => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'check-money-'));
-  });
-  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const { write, check, dir: tree } = scriptOnTree('check-money-writes.js', 'check-money-');
 
   it('when only the ledger module and the migrations write money, and others lock or read it, it passes', () => {
     write({
@@ -34,7 +18,7 @@ describe('scripts/check-money-writes.js', () => {
         "export const READ = 'SELECT balance_micro - reserved_micro FROM users';",
       ].join('\n'),
     });
-    const r = check(dir);
+    const r = check(tree());
     expect(r.stderr).toBe('');
     expect(r.stdout).toContain('money is written only by domain/ledger/ and db/migrations/');
     expect(r.status).toBe(0);
@@ -50,7 +34,7 @@ describe('scripts/check-money-writes.js', () => {
       'domain/trading/settle.ts': "export const S = 'UPDATE positions SET quantity_micro = 0 WHERE id = $1';\nexport const D = 'DELETE FROM ledger_entries';\n",
       'domain/accounts/open.ts': "export const O = 'INSERT INTO users (id, balance_micro) VALUES ($1, 1000)';\n",
     });
-    const r = check(dir);
+    const r = check(tree());
     expect(r.status).toBe(1);
     expect(r.stderr).toContain('domain/community/buy.ts:1: UPDATE users SET balance_micro outside the ledger module');
     expect(r.stderr).toContain('domain/community/buy.ts:2: INSERT INTO ledger_entries outside the ledger module');

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { Queryable } from '../../db/database';
 import { AppError } from '../../errors/app-error';
 import { insufficientBalance } from '../ledger/cash';
@@ -6,7 +5,7 @@ import { sharesShort } from '../ledger/shares';
 import { fromMicro, type Micro } from '../money/micro';
 import { sellFill, type SellFill } from './fills';
 import type { TradeEvent, TradeHooks } from './trade-hooks';
-import { buyParams, buyStatementWith, SELL_STATEMENT, type Venue } from './trade-sql';
+import { buyParams, buyStatementWith, SELL_STATEMENT, sellParams, type Venue } from './trade-sql';
 
 /** A buy once priced: what it spends and the shares it gets at what price (a live quote, a pool, or a limit against the book). */
 export interface PricedBuy {
@@ -178,21 +177,7 @@ export class TradePath {
     const fill = pricer.fill(pos, want);
     const out = await tx.query<{ balance_micro: bigint }>(
       SELL_STATEMENT,
-      [
-        s.userId,
-        s.positionId,
-        fill.quantityMicro.toString(),
-        fill.costRemovedMicro.toString(),
-        fill.realizedPnlMicro.toString(),
-        fill.closes,
-        s.at,
-        fill.proceedsMicro.toString(),
-        randomUUID(),
-        pos.marketId,
-        pos.tokenId,
-        fill.priceMicro.toString(),
-        release.toString(),
-      ],
+      sellParams({ userId: s.userId, positionId: s.positionId, fill, at: s.at, marketId: pos.marketId, tokenId: pos.tokenId, releaseMicro: release }),
       'sell',
     );
     // The position is locked and checked above, so the statement's own guard can only fail on a broken invariant.

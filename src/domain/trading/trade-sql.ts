@@ -1,6 +1,7 @@
 import type { BuyRowPart } from './trade-hooks';
 import { randomUUID } from 'node:crypto';
 import type { Micro } from '../money/micro';
+import type { SellFill } from './fills';
 import { creditSql, debitSql } from '../ledger/cash';
 import { entrySql } from '../ledger/journal';
 import { addSharesSql, removeSharesSql } from '../ledger/shares';
@@ -118,3 +119,35 @@ export const SELL_STATEMENT = `WITH upd AS (
    SELECT $9::uuid, $1, $2, $10, $11, 'SELL', $3, $12, $8, $5, $7 FROM credit
  )
  SELECT balance_micro FROM credit`;
+
+/** One sale, by name: SELL_STATEMENT's parameters. */
+export interface SellRow {
+  userId: string;
+  positionId: string;
+  fill: SellFill;
+  at: Date;
+  marketId: string;
+  tokenId: string;
+  /** Of the position's reserved shares, what this sale consumes (a resting sell order's fill); 0 otherwise. */
+  releaseMicro: Micro;
+  tradeId?: string;
+}
+
+/** SELL_STATEMENT's parameters in their order, so no caller counts $n by hand. */
+export function sellParams(r: SellRow): unknown[] {
+  return [
+    r.userId,
+    r.positionId,
+    r.fill.quantityMicro.toString(),
+    r.fill.costRemovedMicro.toString(),
+    r.fill.realizedPnlMicro.toString(),
+    r.fill.closes,
+    r.at,
+    r.fill.proceedsMicro.toString(),
+    r.tradeId ?? randomUUID(),
+    r.marketId,
+    r.tokenId,
+    r.fill.priceMicro.toString(),
+    r.releaseMicro.toString(),
+  ];
+}

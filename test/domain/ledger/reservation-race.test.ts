@@ -1,6 +1,6 @@
 import { describeOnPostgres } from '../../support/backends';
 import { registerAgent, startTestApp, type TestApp } from '../../support/app';
-import { signedInPerson } from '../../support/identity';
+import { createCommunityMarket } from '../../support/community';
 import { ControlledPrices, moveQuote, seedMarket, type SeededMarket } from '../../support/markets';
 import { auditLedger } from '../../../src/domain/audit/ledger-audit';
 import { fromMicro, toMicro, type Micro } from '../../../src/domain/money/micro';
@@ -41,20 +41,8 @@ describeOnPostgres('one account racing its resting fill, a community buy and a p
     // No market sync on a timer: the only fills are the price changes this test emits.
     t = await startTestApp(backend as never, { prices, background: false });
     m = await seedMarket(t.services.db);
-    const maker = await signedInPerson(t);
-    const created = await t.api
-      .post('/api/user-markets')
-      .set('Cookie', maker.cookie)
-      .set('Origin', maker.origin)
-      .send({
-        question: 'Will the night train be on time all week?',
-        category: 'Travel',
-        outcomes: ['Yes', 'No'],
-        endDate: new Date(Date.now() + 2 * 86400_000).toISOString(),
-        liquidity: 500,
-      });
-    if (created.status !== 200) throw new Error(`community market creation failed: ${created.status} ${JSON.stringify(created.body)}`);
-    community = { id: created.body.id, yes: created.body.outcomeTokens[0].tokenId, liquidity: toMicro(500) };
+    const created = await createCommunityMarket(t, 'Will the night train be on time all week?', 500);
+    community = { id: created.id, yes: created.yes, liquidity: toMicro(500) };
   });
   afterAll(async () => t.close());
 

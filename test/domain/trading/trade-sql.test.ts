@@ -1,4 +1,4 @@
-import { BUY_PARAMS, BUY_STATEMENT, buyParams, buyStatementWith } from '../../../src/domain/trading/trade-sql';
+import { BUY_PARAMS, BUY_STATEMENT, buyParams, buyStatementWith, SELL_STATEMENT, sellParams } from '../../../src/domain/trading/trade-sql';
 import type { BuyRowPart } from '../../../src/domain/trading/trade-hooks';
 
 describe('the buy statement and its parts', () => {
@@ -32,5 +32,12 @@ describe('the buy statement and its parts', () => {
     expect(sql).toContain(`b = $${BUY_PARAMS + 3} + $${BUY_PARAMS + 5}`);
     expect(sql).toContain('(SELECT r_a FROM debit) AS r_a');
     expect(() => buyStatementWith([{ ...part('c', 1), returning: ['c'] }])).toThrow(/named/);
+  });
+
+  test('sellParams gives exactly the parameters the sell statement uses, each of them', () => {
+    const fill = { quantityMicro: 1n, proceedsMicro: 1n, costRemovedMicro: 1n, realizedPnlMicro: 0n, priceMicro: 500_000n, closes: false };
+    const params = sellParams({ userId: row.userId, positionId: row.userId, fill, at: row.at, marketId: 'm1', tokenId: 'm1-yes', releaseMicro: 0n });
+    expect(Math.max(...[...SELL_STATEMENT.matchAll(/\$(\d+)/g)].map((m) => Number(m[1])))).toBe(params.length);
+    for (let n = 1; n <= params.length; n += 1) expect(SELL_STATEMENT).toMatch(new RegExp(`\\$${n}(?!\\d)`));
   });
 });
