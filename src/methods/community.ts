@@ -32,6 +32,7 @@ const CommunityMarket = z.object({
   featured: z.boolean().describe('Featured by the operators (addition to SPEC).'),
   imageUrl: z.string().nullable().describe('Image URL, if any (addition to SPEC).'),
   resolvedOutcome: z.string().nullable().describe('The winning label once resolved, or VOID (addition to SPEC).'),
+  voidReason: z.string().nullable().describe("The creator's stated reason when they voided it (required to void before endDate); null otherwise."),
   createdAt: z.iso.datetime().describe('When it was created (addition to SPEC).'),
   outcomeTokens: z
     .array(OutcomeToken)
@@ -43,6 +44,11 @@ const CommunityMarket = z.object({
   volume: Dollars.describe('Dollars traded so far (buys and sells).'),
   tradeCount: z.number().int().describe('Buys and sells so far.'),
   creatorTrades: z.boolean().describe('True when the creator has traded their own market (they also decide its resolution).'),
+  creatorTradesNote: z
+    .string()
+    .describe(
+      "The rule for the creator's own trades, in words: they move money like any trade but never count toward leaderboards, trader stats, XP, badges, challenges or the forecasting record.",
+    ),
 });
 
 export const listCommunityMarkets = defineMethod({
@@ -129,20 +135,31 @@ export const resolveCommunityMarket = defineMethod({
   area: 'Community markets',
   summary: 'Resolve your community market (browser session)',
   description:
-    'Resolves a community market you created to one of its outcome labels, or VOID; active → resolved, once. Every open position then ' +
-    'settles: 1 dollar per winning share, 0 per losing share; VOID pays each holder back what their shares cost (their average price). ' +
-    "What is left in the market maker returns to you. Another person's market answers 404; an already resolved one 409 CONFLICT. Needs a browser session.",
+    'Resolves a community market you created to one of its outcome labels, or VOID; active → resolved, once. Before its endDate it can only ' +
+    'be voided, with a reason (an outcome label then answers 409 CONFLICT, VOID without a reason 400 VALIDATION_ERROR); after endDate any ' +
+    'outcome. Every open position then settles: 1 dollar per winning share, 0 per losing share; VOID pays each holder back what their ' +
+    'shares cost (their average price). What is left in the market maker returns to you. Your own trades in your market never count toward ' +
+    "your track record. Another person's market answers 404; an already resolved one 409 CONFLICT. Needs a browser session.",
   auth: 'session',
   limit: 'api',
   input: z.object({
     id: z.string().min(1).max(100).describe('Community market ID.'),
     outcome: z.string().min(1).max(50).describe("The winning outcome label (one of the market's outcomes), or VOID."),
+    reason: z
+      .string()
+      .trim()
+      .min(1)
+      .max(500)
+      .optional()
+      .describe(
+        'Why the market is voided, at most 500 characters: required with VOID before endDate, allowed with VOID only; shown on the market (voidReason).',
+      ),
   }),
   output: CommunityMarket,
   rest: { method: 'POST', path: '/api/user-markets/:id/resolve' },
   annotations: { title: 'Resolve a community market', readOnlyHint: false, idempotentHint: false, openWorldHint: false },
   errors: ['NOT_FOUND', 'CONFLICT'],
-  handler: async (ctx, input) => ctx.services.community.resolve(requirePrincipal(ctx).userId, input.id, input.outcome, ctx.clock.now()),
+  handler: async (ctx, input) => ctx.services.community.resolve(requirePrincipal(ctx).userId, input.id, input.outcome, ctx.clock.now(), input.reason),
 });
 
 const TRADE_NOTE =

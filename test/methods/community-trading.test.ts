@@ -25,8 +25,12 @@ describe.each(backends())('community market trading on $name', (backend) => {
         endDate: new Date(clock.now().getTime() + 48 * HOUR).toISOString(),
         ...over,
       });
-  const resolve = (p: Person, id: string, outcome: string) =>
-    t.api.post(`/api/user-markets/${id}/resolve`).set('Cookie', p.cookie).set('Origin', p.origin).send({ outcome });
+  const resolve = (p: Person, id: string, outcome: string, reason?: string) =>
+    t.api
+      .post(`/api/user-markets/${id}/resolve`)
+      .set('Cookie', p.cookie)
+      .set('Origin', p.origin)
+      .send(reason === undefined ? { outcome } : { outcome, reason });
   const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
   const balanceOf = async (key: string) => (await t.api.get('/api/user/balance').set(bearer(key))).body.balance as number;
   const personBalance = async (p: Person) => (await t.api.get('/api/user/balance').set('Cookie', p.cookie)).body.balance as number;
@@ -190,6 +194,7 @@ describe.each(backends())('community market trading on $name', (backend) => {
     expect((await t.api.get(`/api/user-markets/${m.id}`)).body.creatorTrades).toBe(true);
     const poolBefore = (await t.api.get(`/api/user-markets/${m.id}`)).body.poolCash as number;
     const creatorBefore = await personBalance(p);
+    clock.advance(48 * HOUR + 1000); // past its end date: an outcome may be declared
     const done = await resolve(p, m.id, 'Alpha');
     expect(done.status).toBe(200);
     expect(done.body).toMatchObject({ status: 'resolved', resolvedOutcome: 'Alpha', poolCash: 0 });
@@ -220,7 +225,7 @@ describe.each(backends())('community market trading on $name', (backend) => {
     const a = await registerAgent(t);
     await t.api.post('/api/user-markets/trade').set(bearer(a.apiKey)).send({ tokenId: m.outcomeTokens[0].tokenId, amount: 25 });
     await t.api.post('/api/user-markets/trade').set(bearer(a.apiKey)).send({ tokenId: m.outcomeTokens[1].tokenId, amount: 5 });
-    const done = await resolve(p, m.id, 'void');
+    const done = await resolve(p, m.id, 'void', 'The festival was cancelled.');
     expect(done.body).toMatchObject({ resolvedOutcome: 'VOID', poolCash: 0 });
     expect(await balanceOf(a.apiKey)).toBe(1000);
     expect(await personBalance(p)).toBe(1000);

@@ -1,15 +1,16 @@
 import { backends } from '../support/backends';
 import { registerAgent, startTestApp, type TestApp } from '../support/app';
-import { signedInPerson } from '../support/identity';
+import { signedInPerson, ManualClock } from '../support/identity';
 
 describe.each(backends())('community markets on $name', (backend) => {
   let t: TestApp;
+  const clock = new ManualClock(Date.now());
   beforeAll(async () => {
-    t = await startTestApp(backend);
+    t = await startTestApp(backend, { clock });
   });
   afterAll(async () => t.close());
 
-  const future = () => new Date(Date.now() + 7 * 86400_000).toISOString();
+  const future = () => new Date(clock.now().getTime() + 7 * 86400_000).toISOString();
   const valid = (over: Record<string, unknown> = {}) => ({
     question: 'Will the town fair draw more than 5,000 visitors?',
     description: 'Resolves on the organisers’ published count.',
@@ -26,6 +27,7 @@ describe.each(backends())('community markets on $name', (backend) => {
   test('when a signed-in person creates a market, then it is listed publicly as active, newest first', async () => {
     const p = await signedInPerson(t);
     const first = await create(p, valid());
+    clock.advance(1000); // the test clock stands still: the second is a second newer
     const second = await create(
       p,
       valid({ question: 'Will the bakery open a second shop this year?', category: 'Business', outcomes: ['Yes', 'No', 'Maybe'] }),
@@ -85,7 +87,7 @@ describe.each(backends())('community markets on $name', (backend) => {
     expect(none.status).toBe(401);
   });
 
-  test('only the creator resolves, once, to one of the outcome labels', async () => {
+  test('only the creator resolves, once, to one of the outcome labels, and only after its end date', async () => {
     const p = await signedInPerson(t);
     const other = await signedInPerson(t);
     const m = (await create(p, valid())).body;
@@ -93,6 +95,8 @@ describe.each(backends())('community markets on $name', (backend) => {
       t.api.post(`/api/user-markets/${m.id}/resolve`).set('Cookie', who.cookie).set('Origin', who.origin).send({ outcome });
     expect((await resolve(other, 'Yes')).status).toBe(404);
     expect((await resolve(p, 'Perhaps')).status).toBe(400);
+    expect((await resolve(p, 'Yes')).status).toBe(409); // before its end date: only VOID, with a reason
+    clock.advance(7 * 86400_000 + 1000);
     const done = await resolve(p, 'yes');
     expect(done.status).toBe(200);
     expect(done.body).toMatchObject({ status: 'resolved', resolvedOutcome: 'Yes' });

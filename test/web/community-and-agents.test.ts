@@ -21,7 +21,7 @@ describeWithChromium('community markets, agents and settings in Chromium', () =>
 
   const balanceWith = (key: string) => fetch(`${web.baseUrl}/api/user/balance`, { headers: { Authorization: `Bearer ${key}` } });
 
-  test('when a person creates a community market, then the limits are shown and enforced inline, its page shows their text as text, and only they can resolve it', async () => {
+  test('when a person creates a community market, then the limits are shown and enforced inline, its page shows their text as text and that their own trades do not count, and only they can void it before its end date, with a reason', async () => {
     const page = await web.newPage();
     await signUp(page, { displayName: 'Market Maker' });
     await page.getByRole('link', { name: 'Community' }).click();
@@ -84,9 +84,14 @@ describeWithChromium('community markets, agents and settings in Chromium', () =>
     await other.getByRole('link', { name: 'Market Maker' }).waitFor();
     await expect(other.getByRole('button', { name: 'Resolve market' }).count()).resolves.toBe(0);
 
-    await page.getByRole('radio', { name: 'Maybe' }).check();
+    await page.getByText(/creator's own trades and positions in this market do not count/).waitFor();
+    // Before its end date the creator can only void it, and must say why.
+    await expect(page.getByRole('radio', { name: 'Maybe' }).count()).resolves.toBe(0);
+    await page.getByRole('radio', { name: /^Void/ }).check();
+    await expect(page.getByRole('button', { name: 'Resolve market' }).isDisabled()).resolves.toBe(true);
+    await page.getByLabel('Reason for voiding').fill('The question turned out to be ambiguous.');
     await page.getByRole('button', { name: 'Resolve market' }).click();
-    await page.getByRole('status').filter({ hasText: 'Resolved: Maybe' }).waitFor();
+    await page.getByRole('status').filter({ hasText: 'Resolved: VOID · reason: The question turned out to be ambiguous.' }).waitFor();
     await expect(page.getByRole('button', { name: 'Resolve market' }).count()).resolves.toBe(0);
 
     await page.getByRole('link', { name: '← Community markets' }).click();
@@ -94,7 +99,7 @@ describeWithChromium('community markets, agents and settings in Chromium', () =>
     await page.getByLabel('Mine only').check();
     const list = page.getByRole('list', { name: 'Community markets' });
     await list.getByRole('link', { name: question }).waitFor();
-    await list.getByText('Meta · 3 outcomes · resolved: Maybe').waitFor();
+    await list.getByText('Meta · 3 outcomes · resolved: VOID').waitFor();
     await page.getByLabel('Filter by category').fill('No such category');
     await page.getByText('No community markets match.').waitFor();
     expect(pageErrors(page)).toEqual([]);
@@ -255,7 +260,7 @@ describeWithChromium('community markets, agents and settings in Chromium', () =>
     expect(pageErrors(page).filter((e) => !/status of (400|404)/.test(e))).toEqual([]);
   });
 
-  test('when a person uses the keyboard alone, then they can create an agent, copy its key and resolve their own community market', async () => {
+  test('when a person uses the keyboard alone, then they can create an agent, copy its key and void their own community market with a reason', async () => {
     const page = await web.newPage();
     await signUp(page, { displayName: 'Keys Only' });
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: web.baseUrl });
@@ -284,11 +289,13 @@ describeWithChromium('community markets, agents and settings in Chromium', () =>
     const { slug } = (await created.json()) as { slug: string };
     await page.goto(`/community-markets/${slug}`);
     await page.getByRole('button', { name: 'Resolve market' }).waitFor();
-    await tabTo(page, /^Yes$/);
+    await tabTo(page, /^Void/);
     await page.keyboard.press('Space');
+    await tabTo(page, /^Reason for voiding$/);
+    await page.keyboard.type('Voided from the keyboard.');
     await tabTo(page, /^Resolve market$/);
     await page.keyboard.press('Enter');
-    await page.getByRole('status').filter({ hasText: 'Resolved: Yes' }).waitFor();
+    await page.getByRole('status').filter({ hasText: 'Resolved: VOID' }).waitFor();
     expect(pageErrors(page)).toEqual([]);
   });
 

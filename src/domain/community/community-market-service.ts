@@ -3,6 +3,7 @@ import type { Database } from '../../db/database';
 import { AppError } from '../../errors/app-error';
 import { fromMicro, toMicro } from '../money/micro';
 import type { CommunityTradingService } from './community-trading-service';
+import { OWN_MARKET_NOTE } from '../track-record/record-rule';
 
 /** The market maker's side of a community market: token ids and prices per outcome, liquidity, volume. */
 export interface CommunityPricing {
@@ -33,7 +34,11 @@ export interface CommunityMarket {
   featured: boolean;
   imageUrl: string | null;
   resolvedOutcome: string | null;
+  /** Why the creator voided it (required before its end date); null otherwise. */
+  voidReason: string | null;
   createdAt: string;
+  /** The track-record rule for the creator's own trades (record-rule.ts), as the market states it. */
+  creatorTradesNote: string;
 }
 
 export type PricedCommunityMarket = CommunityMarket & CommunityPricing;
@@ -50,6 +55,7 @@ interface Row {
   image_url: string | null;
   status: 'active' | 'resolved';
   resolved_outcome: string | null;
+  void_reason: string | null;
   featured: boolean;
   created_at: Date;
 }
@@ -67,7 +73,9 @@ const toMarket = (r: Row): CommunityMarket => ({
   featured: r.featured,
   imageUrl: r.image_url,
   resolvedOutcome: r.resolved_outcome,
+  voidReason: r.void_reason ?? null,
   createdAt: new Date(r.created_at).toISOString(),
+  creatorTradesNote: OWN_MARKET_NOTE,
 });
 
 function slugify(question: string): string {
@@ -197,22 +205,45 @@ export class CommunityMarketService {
   }
 
   /**
-   * Only the creator resolves, once, to one of the market's own outcome labels or VOID; every position then
-   * settles and what is left in the pool returns to the creator.
+   * Only the creator resolves, once, to one of the market's own outcome labels or VOID; every position then settles and
+   * what is left in the pool returns to the creator. Before the market's end date only VOID, with a reason: a creator
+   * who could resolve early could trade on an outcome they then declare (the track record also leaves their own trades
+   * out: record-rule.ts).
    */
-  async resolve(userId: string, id: string, outcome: string, now: Date): Promise<PricedCommunityMarket> {
+  async resolve(userId: string, id: string, outcome: string, now: Date, reason?: string): Promise<PricedCommunityMarket> {
     const rows = /^[0-9a-f-]{36}$/i.test(id) ? await this.db.query<Row>('SELECT * FROM community_markets WHERE id = $1', [id]) : [];
     const market = rows[0];
     if (!market || market.creator_id !== userId) throw new AppError('NOT_FOUND', `Community market ${id} not found among yours.`);
     const labels = toMarket(market).outcomes;
     const label = outcome.trim().toUpperCase() === 'VOID' ? 'VOID' : labels.find((l) => l.toLowerCase() === outcome.trim().toLowerCase());
     if (!label) throw new AppError('VALIDATION_ERROR', `outcome must be one of: ${labels.join(', ')}, or VOID.`);
+    if (market.status !== 'active') throw alreadyResolved();
+    const why = reason?.trim() || null;
+    if (why && label !== 'VOID')
+      throw new AppError('VALIDATION_ERROR', 'reason goes with outcome VOID only.', {
+        details: [{ path: 'reason', message: 'reason goes with outcome VOID only', code: 'custom' }],
+      });
+    const endDate = new Date(market.end_date);
+    if (now.getTime() < endDate.getTime()) {
+      if (label !== 'VOID')
+        throw new AppError('CONFLICT', `This community market ends at ${endDate.toISOString()}; until then it can only be voided.`, {
+          hint: 'Resolve it to an outcome once its endDate has passed, or void it now with outcome VOID and a reason.',
+        });
+      if (!why)
+        throw new AppError('VALIDATION_ERROR', 'Voiding a community market before its end date needs a reason.', {
+          hint: 'Send reason: why the question cannot resolve as asked (at most 500 characters); it is shown on the market.',
+          details: [{ path: 'reason', message: 'required to void before endDate', code: 'invalid_type' }],
+        });
+    }
     const updated = await this.db.query<Row>(
-      `UPDATE community_markets SET status = 'resolved', resolved_outcome = $2, resolved_at = $3 WHERE id = $1 AND status = 'active' RETURNING *`,
-      [id, label, now],
+      `UPDATE community_markets SET status = 'resolved', resolved_outcome = $2, resolved_at = $3, void_reason = $4
+       WHERE id = $1 AND status = 'active' RETURNING *`,
+      [id, label, now, why],
     );
-    if (!updated[0]) throw new AppError('CONFLICT', 'This community market is already resolved.');
+    if (!updated[0]) throw alreadyResolved();
     await this.amm.settle(id, label, now);
     return (await this.priced([toMarket(updated[0])]))[0]!;
   }
 }
+
+const alreadyResolved = () => new AppError('CONFLICT', 'This community market is already resolved.');

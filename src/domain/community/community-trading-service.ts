@@ -155,6 +155,7 @@ export class CommunityTradingService {
         amountMicro: amount,
         quantityMicro: shares,
         priceMicro: avg,
+        ownMarket: pool.creatorId === userId,
         at: now,
       });
       const after = moved(state, i, shares);
@@ -226,7 +227,7 @@ export class CommunityTradingService {
       };
       const { fill, balanceMicro } = await this.path.sell(
         tx,
-        { userId, positionId, wantedMicro: quantity === undefined ? undefined : toMicro(quantity), at: now },
+        { userId, positionId, wantedMicro: quantity === undefined ? undefined : toMicro(quantity), ownMarket: pool.creatorId === userId, at: now },
         pricer,
       );
       const after = moved(state, i, -fill.quantityMicro);
@@ -290,6 +291,7 @@ export class CommunityTradingService {
     for (const p of open) {
       const ok = await this.settlement.settle(p.id, p.user_id, now, {
         winnerLabel: resolved,
+        ownMarket: p.user_id === pool.creatorId,
         outcomeLabel: (tokenId) => labelOf.get(tokenId),
         lock: async (tx) => {
           await tx.query('SELECT 1 FROM community_pools WHERE market_id = $1::uuid FOR UPDATE', [marketId]);

@@ -4,6 +4,7 @@ import { MICRO, fromMicro } from '../money/micro';
 import { badgeOf } from './badges';
 import { levelOf, type LevelInfo } from './levels';
 import { monthStart, weekStart } from './periods';
+import { OWN_MARKET_TRADE } from './record-rule';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -163,7 +164,7 @@ export class StatsService {
                 t.realized_pnl_micro, t.created_at
          FROM trades t JOIN positions p ON p.id = t.position_id LEFT JOIN markets m ON m.id = t.market_id
            LEFT JOIN community_markets c ON m.id IS NULL AND c.id::text = t.market_id
-         WHERE t.user_id = $1 AND t.side = 'SETTLE' ORDER BY t.created_at DESC, t.id LIMIT 10`,
+         WHERE t.user_id = $1 AND t.side = 'SETTLE' AND NOT ${OWN_MARKET_TRADE('t')} ORDER BY t.created_at DESC, t.id LIMIT 10`,
         [userId],
       ),
     ]);

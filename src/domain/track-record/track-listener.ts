@@ -8,6 +8,7 @@ import { STREAK_BADGES, TRADE_COUNT_BADGES, WELL_CALIBRATED, type BadgeId } from
 import { BUY_ACTIVITY_PARAMS, BUY_ACTIVITY_STATEMENT, BUY_ROW_PARAMS, BUY_ROW_RETURNING, buyRowSet, trackStatementFor, type TrackRow } from './track-sql';
 import { challengeForDay } from './challenges';
 import { calendarOf } from './periods';
+import { countsTowardRecord } from './record-rule';
 
 /** Hears whose account row a trade wrote, and the row's write count as of that write (`track_seq`). */
 export type Pending = (userId: string, seq: number) => void;
@@ -20,6 +21,7 @@ export type Pending = (userId: string, seq: number) => void;
  * that earns them (thresholds are crossed exactly once because the trader's account row is locked).
  */
 export async function trackTrade(tx: Queryable, e: TradeEvent, pending: Pending = () => {}): Promise<void> {
+  if (!countsTowardRecord(e)) return;
   const { sql, params } = trackStatementFor(e);
   // Prepared once per connection: they run in every trade.
   const r =
@@ -37,6 +39,8 @@ export function buyRowPart(pending: Pending = () => {}): BuyRowPart {
     returning: BUY_ROW_RETURNING,
     params: (e) => trackStatementFor(e).params.slice(1, 1 + BUY_ROW_PARAMS),
     after: (tx, e, row) => consequences(tx, e, row as unknown as TrackRow, pending),
+    // A buy the record leaves out carries no part: its listener (trackTrade, above) is called and does nothing.
+    applies: countsTowardRecord,
   };
 }
 

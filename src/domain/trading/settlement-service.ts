@@ -133,6 +133,7 @@ export class SettlementService {
         positionId,
         won,
         entryPriceMicro: avgPriceMicro({ quantityMicro: pos.quantity_micro, costMicro: pos.cost_micro }),
+        ...(terms.ownMarket ? { ownMarket: true } : {}),
         at: now,
       });
       if (terms.booked) await terms.booked(tx, { tokenId: pos.token_id, quantityMicro: pos.quantity_micro, payoutMicro: fill.payoutMicro });
@@ -159,6 +160,8 @@ export interface SettlementTerms {
     realizedPnlMicro: Micro;
     won: boolean | null;
   };
+  /** The holder created this market (TradeEvent.ownMarket): paid as any holder, left out of the track record. */
+  ownMarket?: boolean;
   /** The outcome's name in the notification (a community outcome label); defaults to YES/NO. */
   outcomeLabel?(tokenId: string): string | undefined;
   lock?(tx: Queryable): Promise<void>;

@@ -18,6 +18,11 @@ export interface TradeEvent {
   won?: boolean | null;
   /** On settlement: the entry price of the settled shares (micro-dollars), for calibration. */
   entryPriceMicro?: Micro;
+  /**
+   * The trader created this market (a community market's creator trading or holding in it). The money moves as for any
+   * trade; the track record leaves the event out (track-record/record-rule.ts).
+   */
+  ownMarket?: boolean;
   at: Date;
 }
 
@@ -39,6 +44,8 @@ export interface BuyRowPart {
   params(event: TradeEvent): unknown[];
   /** In the buy's transaction, once the buy has succeeded: what its columns of the answer call for. */
   after(tx: Queryable, event: TradeEvent, row: Record<string, unknown>): Promise<void>;
+  /** Whether this buy is the part's business at all (default yes); a buy one part declines carries none, and its listeners are called. */
+  applies?(event: TradeEvent): boolean;
 }
 
 /**
@@ -64,6 +71,14 @@ export class TradeHooks {
   /** The listeners' shares of a buy's account-row update, in registration order (kept, not rebuilt on every buy). */
   get buyRowParts(): readonly BuyRowPart[] {
     return this.parts;
+  }
+
+  /**
+   * Whether this buy's statement carries the parts: all of them, unless one declines the event (`applies`). Then it carries
+   * none and afterTrade calls every listener, as for a buy whose statement carries no part.
+   */
+  carriesParts(event: TradeEvent): boolean {
+    return this.parts.length > 0 && this.parts.every((p) => p.applies?.(event) ?? true);
   }
 
   /** Called after a trade, sale or settlement has committed (caches of derived data start over). */

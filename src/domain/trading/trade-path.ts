@@ -20,6 +20,8 @@ export interface PricedBuy {
   priceMicro: Micro;
   /** Of the account's reserved cash, what this buy consumes (a resting buy order's fill). */
   releaseMicro?: Micro;
+  /** The buyer created this market (TradeEvent.ownMarket). */
+  ownMarket?: boolean;
   at: Date;
 }
 
@@ -63,6 +65,8 @@ export interface SellRequest {
   wantedMicro: Micro | undefined;
   /** Of the position's reserved shares, what this sale consumes (a resting sell order's fill). */
   releaseMicro?: Micro;
+  /** The seller created this market (TradeEvent.ownMarket). */
+  ownMarket?: boolean;
   at: Date;
 }
 
@@ -81,6 +85,8 @@ export interface SaleDone {
 export class TradePath {
   /** Per venue, the buy statement with the listeners' account-row parts, built on the first buy (every listener is attached by then). */
   private readonly buys = new Map<Venue, { parts: number; sql: string; name: string }>();
+  /** Per venue, the buy statement without them, for a buy a part declines (TradeHooks.carriesParts). */
+  private readonly bareBuys = new Map<Venue, { sql: string; name: string }>();
 
   constructor(private readonly hooks: TradeHooks) {}
 
@@ -92,7 +98,6 @@ export class TradePath {
    * The caller runs hooks.committed() after its commit.
    */
   async buy(tx: Queryable, b: PricedBuy): Promise<{ balanceMicro: Micro; positionId: string }> {
-    const statement = this.buyStatement(b.venue);
     const event: TradeEvent = {
       userId: b.userId,
       side: 'BUY',
@@ -102,12 +107,15 @@ export class TradePath {
       cashMicro: b.amountMicro,
       realizedPnlMicro: 0n,
       priceMicro: b.priceMicro,
+      ...(b.ownMarket ? { ownMarket: true } : {}),
       at: b.at,
     };
-    const parts = this.hooks.buyRowParts;
+    const carried = this.hooks.carriesParts(event);
+    const statement = this.buyStatement(b.venue, carried);
+    const parts = carried ? this.hooks.buyRowParts : [];
     type Answer = { market_ok: boolean; balance_micro: bigint | null; position_id: string | null } & Record<string, unknown>;
     const bought = tx.query<Answer>(statement.sql, [...buyParams(b), ...parts.flatMap((p) => p.params(event))], statement.name);
-    const hooked = this.hooks.afterTrade(tx, event, true);
+    const hooked = this.hooks.afterTrade(tx, event, carried);
     hooked.catch(() => {}); // awaited below; a failure arriving first must not count as unhandled meanwhile
     let row: Answer;
     try {
@@ -123,7 +131,7 @@ export class TradePath {
       if (!exists[0]) throw new AppError('NOT_FOUND', 'Account not found.');
       throw insufficientBalance(`Insufficient available balance for a ${fromMicro(b.amountMicro)} dollar buy.`);
     }
-    await this.hooks.afterBuyRow(tx, event, row);
+    if (carried) await this.hooks.afterBuyRow(tx, event, row);
     return { balanceMicro: BigInt(row.balance_micro), positionId: row.position_id };
   }
 
@@ -193,12 +201,21 @@ export class TradePath {
       realizedPnlMicro: fill.realizedPnlMicro,
       priceMicro: fill.priceMicro,
       positionId: s.positionId,
+      ...(s.ownMarket ? { ownMarket: true } : {}),
       at: s.at,
     });
     return { fill, balanceMicro: BigInt(out[0].balance_micro), position: pos };
   }
 
-  private buyStatement(venue: Venue): { sql: string; name: string } {
+  private buyStatement(venue: Venue, withParts: boolean): { sql: string; name: string } {
+    if (!withParts) {
+      let bare = this.bareBuys.get(venue);
+      if (!bare) {
+        bare = { sql: buyStatementWith([], venue), name: `buy_${venue}_0` };
+        this.bareBuys.set(venue, bare);
+      }
+      return bare;
+    }
     const parts = this.hooks.buyRowParts;
     let built = this.buys.get(venue);
     if (!built) {

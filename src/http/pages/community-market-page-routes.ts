@@ -32,6 +32,8 @@ export function communityMarketPage(m: PricedCommunityMarket, baseUrl: string): 
           ? [[{ strong: 'Market maker' }, ': ', `liquidity ${m.liquidity} dollars, pool cash ${m.poolCash}, volume ${m.volume}, ${m.tradeCount} trades`]]
           : []),
         ...(m.creatorTrades ? [[{ strong: 'Creator trades' }, ': ', 'yes: the creator also trades this market, and decides its resolution']] : []),
+        [{ strong: 'Track record' }, ': ', m.creatorTradesNote],
+        ...(m.voidReason ? [[{ strong: 'Void reason' }, ': ', m.voidReason]] : []),
         [{ strong: 'Category' }, ': ', m.category],
         [{ strong: 'Ends' }, ': ', m.endDate],
         [{ strong: 'Created' }, ': ', m.createdAt, ' by user ', { code: m.creatorId }],

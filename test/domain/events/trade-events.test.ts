@@ -127,6 +127,7 @@ describe.each(backends())('events written by trades, settlements, notifications 
       shares: buy.body.quantity,
       price: buy.body.price,
     });
+    clock.advance(48 * HOUR + 1000); // past its end date
     const resolved = await t.api
       .post(`/api/user-markets/${created.body.id}/resolve`)
       .set('Cookie', cookie)

@@ -42,6 +42,7 @@ export function CommunityMarketPage() {
       {m.status === 'resolved' ? (
         <p className="resolved" role="status">
           Resolved: <strong>{m.resolvedOutcome}</strong>
+          {m.voidReason ? <> · reason: {m.voidReason}</> : null}
         </p>
       ) : null}
       <h2>Resolution criteria</h2>
@@ -51,6 +52,7 @@ export function CommunityMarketPage() {
           The creator of this market also trades it, and decides how it resolves.
         </p>
       ) : null}
+      <p className="muted">{m.creatorTradesNote}</p>
       <h2>Outcomes</h2>
       <ul aria-label="Outcomes">
         {m.outcomes.map((o) => {
@@ -87,7 +89,7 @@ export function CommunityMarketPage() {
           <PriceChart key={chosen.tokenId} tokenId={chosen.tokenId} outcome={chosen.outcome} />
         </Suspense>
       ) : null}
-      {isCreator && m.status === 'active' ? <ResolveForm id={m.id} slug={m.slug} outcomes={m.outcomes} /> : null}
+      {isCreator && m.status === 'active' ? <ResolveForm id={m.id} slug={m.slug} outcomes={m.outcomes} ended={!open} /> : null}
     </>
   );
 }
@@ -98,11 +100,20 @@ function CreatorName({ id }: { id: string }) {
   return <>{stats.data?.user.displayName ?? 'its creator'}</>;
 }
 
-function ResolveForm({ id, slug, outcomes }: { id: string; slug: string; outcomes: string[] }) {
-  const [outcome, setOutcome] = useState('');
+function ResolveForm({ id, slug, outcomes, ended }: { id: string; slug: string; outcomes: string[]; ended: boolean }) {
+  // Before its end date a market can only be voided, with a reason (resolve_community_market).
+  const [outcome, setOutcome] = useState(ended ? '' : 'VOID');
+  const [reason, setReason] = useState('');
   const client = useQueryClient();
+  const needsReason = !ended && outcome === 'VOID';
   const resolve = useMutation({
-    mutationFn: () => api.POST('/api/user-markets/{id}/resolve', { params: { path: { id } }, body: { outcome } }).then((r) => r.data!),
+    mutationFn: () =>
+      api
+        .POST('/api/user-markets/{id}/resolve', {
+          params: { path: { id } },
+          body: outcome === 'VOID' && reason.trim() ? { outcome, reason: reason.trim() } : { outcome },
+        })
+        .then((r) => r.data!),
     onSuccess: async (resolved) => {
       client.setQueryData(['get', '/api/user-markets/{slug}', { params: { path: { slug } } }], resolved);
       await client.invalidateQueries({ queryKey: ['get', '/api/user-markets'] });
@@ -110,21 +121,28 @@ function ResolveForm({ id, slug, outcomes }: { id: string; slug: string; outcome
   });
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    if (outcome) resolve.mutate();
+    if (outcome && (!needsReason || reason.trim())) resolve.mutate();
   };
+  const choices = ended ? [...outcomes, 'VOID'] : ['VOID'];
   return (
     <form onSubmit={submit} className="card">
       <fieldset>
-        <legend>Resolve your market: which outcome happened?</legend>
-        {[...outcomes, 'VOID'].map((o, i) => (
+        <legend>{ended ? 'Resolve your market: which outcome happened?' : 'Before its end date your market can only be voided'}</legend>
+        {choices.map((o, i) => (
           <div key={o} className="check">
             <input type="radio" id={`${id}-outcome-${i}`} name="outcome" value={o} checked={outcome === o} onChange={() => setOutcome(o)} />
             <label htmlFor={`${id}-outcome-${i}`}>{o === 'VOID' ? 'Void: none of them (every holder is paid back what they paid)' : o}</label>
           </div>
         ))}
       </fieldset>
+      {outcome === 'VOID' ? (
+        <p>
+          <label htmlFor={`${id}-void-reason`}>{needsReason ? 'Reason for voiding' : 'Reason for voiding (optional)'}</label>
+          <textarea id={`${id}-void-reason`} maxLength={500} required={needsReason} value={reason} onChange={(e) => setReason(e.target.value)} />
+        </p>
+      ) : null}
       {resolve.isError ? <ErrorMessage error={resolve.error} /> : null}
-      <button type="submit" disabled={!outcome || resolve.isPending}>
+      <button type="submit" disabled={!outcome || (needsReason && !reason.trim()) || resolve.isPending}>
         {resolve.isPending ? 'Resolving…' : 'Resolve market'}
       </button>
     </form>

@@ -769,7 +769,7 @@ export interface paths {
         put?: never;
         /**
          * Resolve your community market (browser session)
-         * @description Resolves a community market you created to one of its outcome labels, or VOID; active → resolved, once. Every open position then settles: 1 dollar per winning share, 0 per losing share; VOID pays each holder back what their shares cost (their average price). What is left in the market maker returns to you. Another person's market answers 404; an already resolved one 409 CONFLICT. Needs a browser session.
+         * @description Resolves a community market you created to one of its outcome labels, or VOID; active → resolved, once. Before its endDate it can only be voided, with a reason (an outcome label then answers 409 CONFLICT, VOID without a reason 400 VALIDATION_ERROR); after endDate any outcome. Every open position then settles: 1 dollar per winning share, 0 per losing share; VOID pays each holder back what their shares cost (their average price). What is left in the market maker returns to you. Your own trades in your market never count toward your track record. Another person's market answers 404; an already resolved one 409 CONFLICT. Needs a browser session.
          *
          *     Rate limit: 30 api requests per minute per account (per IP address when anonymous).
          */
@@ -6680,6 +6680,8 @@ export interface operations {
                             imageUrl: string | null;
                             /** @description The winning label once resolved, or VOID (addition to SPEC). */
                             resolvedOutcome: string | null;
+                            /** @description The creator's stated reason when they voided it (required to void before endDate); null otherwise. */
+                            voidReason: string | null;
                             /**
                              * Format: date-time
                              * @description When it was created (addition to SPEC).
@@ -6704,6 +6706,8 @@ export interface operations {
                             tradeCount: number;
                             /** @description True when the creator has traded their own market (they also decide its resolution). */
                             creatorTrades: boolean;
+                            /** @description The rule for the creator's own trades, in words: they move money like any trade but never count toward leaderboards, trader stats, XP, badges, challenges or the forecasting record. */
+                            creatorTradesNote: string;
                         }[];
                     };
                 };
@@ -6848,6 +6852,8 @@ export interface operations {
                         imageUrl: string | null;
                         /** @description The winning label once resolved, or VOID (addition to SPEC). */
                         resolvedOutcome: string | null;
+                        /** @description The creator's stated reason when they voided it (required to void before endDate); null otherwise. */
+                        voidReason: string | null;
                         /**
                          * Format: date-time
                          * @description When it was created (addition to SPEC).
@@ -6872,6 +6878,8 @@ export interface operations {
                         tradeCount: number;
                         /** @description True when the creator has traded their own market (they also decide its resolution). */
                         creatorTrades: boolean;
+                        /** @description The rule for the creator's own trades, in words: they move money like any trade but never count toward leaderboards, trader stats, XP, badges, challenges or the forecasting record. */
+                        creatorTradesNote: string;
                     };
                 };
             };
@@ -7013,6 +7021,8 @@ export interface operations {
                         imageUrl: string | null;
                         /** @description The winning label once resolved, or VOID (addition to SPEC). */
                         resolvedOutcome: string | null;
+                        /** @description The creator's stated reason when they voided it (required to void before endDate); null otherwise. */
+                        voidReason: string | null;
                         /**
                          * Format: date-time
                          * @description When it was created (addition to SPEC).
@@ -7037,6 +7047,8 @@ export interface operations {
                         tradeCount: number;
                         /** @description True when the creator has traded their own market (they also decide its resolution). */
                         creatorTrades: boolean;
+                        /** @description The rule for the creator's own trades, in words: they move money like any trade but never count toward leaderboards, trader stats, XP, badges, challenges or the forecasting record. */
+                        creatorTradesNote: string;
                     };
                 };
             };
@@ -7133,6 +7145,8 @@ export interface operations {
                 "application/json": {
                     /** @description The winning outcome label (one of the market's outcomes), or VOID. */
                     outcome: string;
+                    /** @description Why the market is voided, at most 500 characters: required with VOID before endDate, allowed with VOID only; shown on the market (voidReason). */
+                    reason?: string;
                 };
             };
         };
@@ -7174,6 +7188,8 @@ export interface operations {
                         imageUrl: string | null;
                         /** @description The winning label once resolved, or VOID (addition to SPEC). */
                         resolvedOutcome: string | null;
+                        /** @description The creator's stated reason when they voided it (required to void before endDate); null otherwise. */
+                        voidReason: string | null;
                         /**
                          * Format: date-time
                          * @description When it was created (addition to SPEC).
@@ -7198,6 +7214,8 @@ export interface operations {
                         tradeCount: number;
                         /** @description True when the creator has traded their own market (they also decide its resolution). */
                         creatorTrades: boolean;
+                        /** @description The rule for the creator's own trades, in words: they move money like any trade but never count toward leaderboards, trader stats, XP, badges, challenges or the forecasting record. */
+                        creatorTradesNote: string;
                     };
                 };
             };
@@ -9938,6 +9956,8 @@ export interface operations {
                         imageUrl: string | null;
                         /** @description The winning label once resolved, or VOID (addition to SPEC). */
                         resolvedOutcome: string | null;
+                        /** @description The creator's stated reason when they voided it (required to void before endDate); null otherwise. */
+                        voidReason: string | null;
                         /**
                          * Format: date-time
                          * @description When it was created (addition to SPEC).
@@ -9962,6 +9982,8 @@ export interface operations {
                         tradeCount: number;
                         /** @description True when the creator has traded their own market (they also decide its resolution). */
                         creatorTrades: boolean;
+                        /** @description The rule for the creator's own trades, in words: they move money like any trade but never count toward leaderboards, trader stats, XP, badges, challenges or the forecasting record. */
+                        creatorTradesNote: string;
                     };
                     "text/markdown": string;
                     "text/html": string;
