@@ -23,6 +23,7 @@ import { BoardFolding1700000000025 } from './1700000000025-board-folding';
 import { TrackOnAccount1700000000026 } from './1700000000026-track-on-account';
 import { BadgesOnAccount1700000000027 } from './1700000000027-badges-on-account';
 import { ReservationsWithinHoldings1700000000028 } from './1700000000028-reservations-within-holdings';
+import { Forecasts1700000000030 } from './1700000000030-forecasts';
 
 /** Every migration, in order. A new one is appended here (no glob: the same list runs from ts and dist). */
 export const MIGRATIONS = [
@@ -51,4 +52,5 @@ export const MIGRATIONS = [
   TrackOnAccount1700000000026,
   BadgesOnAccount1700000000027,
   ReservationsWithinHoldings1700000000028,
+  Forecasts1700000000030,
 ];
