@@ -202,15 +202,17 @@ function suite(backend: Backend) {
     expect((await list(a.apiKey)).body.chain.length).toBe(1);
   });
 
-  test('when place_order carries a forecast, then it is recorded with the order; a refused or rejected order records none', async () => {
+  test('when place_order carries a forecast, then it is recorded with the order; a refused, rejected or repeated order records none', async () => {
     const a = await registerAgent(t);
     const order = (body: Record<string, unknown>) =>
       t.api
         .post('/api/orders')
         .set(bearer(a.apiKey))
         .send({ tokenId: m.yes, side: 'BUY', timeInForce: 'GTC', limitPrice: 0.5, size: 20, ...body });
-    const resting = await order({ forecast: 0.66 });
+    const resting = await order({ forecast: 0.66, clientOrderId: 'fc-order' });
     expect(resting.status).toBe(200);
+    const repeat = await order({ forecast: 0.3, clientOrderId: 'fc-order' });
+    expect(repeat.body.order.id).toBe(resting.body.order.id);
     expect((await order({ size: 5000, forecast: 0.1 })).body.code).toBe('INSUFFICIENT_BALANCE');
     const fok = await order({ timeInForce: 'FOK', limitPrice: 0.5, forecast: 0.2 });
     expect(fok.body.order.state).toBe('rejected');
