@@ -19,6 +19,7 @@ import { TradingService } from './domain/trading/trading-service';
 import { OrderService } from './domain/orders/order-service';
 import { OrderExpiry } from './domain/orders/order-expiry';
 import { TradeHistory } from './domain/trading/trade-history';
+import { ForecastService } from './domain/forecasts/forecast-service';
 import { PortfolioHistoryService } from './domain/portfolio/portfolio-history';
 import { SettlementService } from './domain/trading/settlement-service';
 import { createTrackRecord } from './domain/track-record';
@@ -136,6 +137,7 @@ export function createServices(args: {
     trading,
     orders,
     tradeHistory: new TradeHistory(db),
+    forecasts: new ForecastService(db),
     portfolioHistory: new PortfolioHistoryService(db),
     settlement,
     trackRecord: createTrackRecord({ db, tradeHooks, accounts, deletion: accountDeletion, settings: accountSettings, log }),

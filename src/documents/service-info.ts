@@ -59,6 +59,12 @@ export const AREAS: Record<Area, AreaInfo> = {
     slug: 'community-markets',
     description: () => 'Markets created by users, listed publicly; creating one needs a browser session.',
   },
+  Forecasting: {
+    slug: 'forecasting',
+    description: () =>
+      'State your probability for a market, alone or with a trade: stamped with the time and the market’s mid, immutable, ' +
+      'hash-chained per account, and public once the market closes (never before).',
+  },
   Agents: {
     slug: 'agents',
     description: () => 'Discovery and protocol endpoints for agents: the A2A agent card and JSON-RPC endpoint, the OpenAPI document, llms.txt.',

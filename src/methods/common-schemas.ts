@@ -43,3 +43,23 @@ export const IdempotencyKey = z
   .describe(
     'Optional idempotency key (JSON-RPC and MCP; on REST send the Idempotency-Key header). A retry with the same key and body returns the original result and never acts twice; kept 24 hours.',
   );
+
+/** A stated probability (issue 33): 0..1 with at most 6 decimals, stored exactly in micro-units (a finer one is refused). */
+export const ForecastProbability = z.number().min(0).max(1).refine(keepsLedgerPrecision, 'at most 6 decimal places');
+
+/** Control characters other than a line break (U+000A). */
+const hasControl = (s: string) => [...s].some((c) => (c < ' ' && c !== '\n') || c === '\u007f');
+
+/** A forecast's optional short rationale: one line or a few, no control characters but line breaks. */
+export const ForecastRationale = z
+  .string()
+  .max(280)
+  .refine((s) => !hasControl(s), 'no control characters (line breaks are allowed)')
+  .optional()
+  .describe('Optional short rationale, at most 280 characters; public with the forecast once the market closes.');
+
+/** The optional forecast a mirrored trade or order carries. */
+export const TradeForecast = ForecastProbability.optional().describe(
+  'Optional: your probability, 0..1 (at most 6 decimals), that YES resolves, recorded as a stated forecast in the same transaction as ' +
+    'this call (nothing is recorded if it is refused); see submit_forecast and list_forecasts.',
+);

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { defineMethod } from '../registry/method';
 import { requirePrincipal } from '../registry/context';
-import { Balance, Dollars, Probability, ShareQuantity, SpendAmount } from './common-schemas';
+import { Balance, Dollars, ForecastProbability, Probability, ShareQuantity, SpendAmount } from './common-schemas';
+import { tradeWithForecast } from './trade-forecast';
 import { LIQUIDITY_DEFAULT, LIQUIDITY_MIN } from '../domain/community/community-market-service';
 
 const IdempotencyKey = z
@@ -207,6 +208,9 @@ export const quoteCommunityTrade = defineMethod({
   handler: async (ctx, input) => ctx.services.communityTrading.quote(input),
 });
 
+/** The community market a buy traded, from its answer (its forecast is recorded on that market). */
+const boughtMarket = (result: unknown): string => (result as { marketId: string }).marketId;
+
 export const buyCommunityShares = defineMethod({
   name: 'buy_community_shares',
   area: 'Community markets',
@@ -224,6 +228,15 @@ export const buyCommunityShares = defineMethod({
     tokenId: z.string().min(1).max(200).describe('Outcome token to buy (outcomeTokens[].tokenId of get_community_market).'),
     amount: SpendAmount.describe('Virtual dollars to spend, > 0 and <= 1,000,000, at most 6 decimals.'),
     maxAveragePrice: Probability.optional().describe('Refuse the buy if its average price per share would be above this.'),
+    forecasts: z
+      .array(ForecastProbability)
+      .min(2)
+      .max(10)
+      .optional()
+      .describe(
+        'Optional: your probability of each outcome (in the order of get_community_market outcomes, summing to exactly 1, at most 6 ' +
+          'decimals), recorded as a stated forecast in the same transaction as the buy (nothing is recorded if it is refused); see submit_forecast.',
+      ),
     idempotencyKey: IdempotencyKey,
   }),
   output: z.object({
@@ -241,8 +254,10 @@ export const buyCommunityShares = defineMethod({
   annotations: { title: 'Buy community market shares', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   errors: ['INSUFFICIENT_BALANCE', 'MARKET_CLOSED', 'PRICE_LIMIT_EXCEEDED', 'NOT_FOUND', 'CONFLICT', 'RATE_LIMITED'],
   handler: async (ctx, input) => {
-    const { idempotencyKey: _ignored, ...order } = input;
-    return ctx.services.communityTrading.buy(requirePrincipal(ctx).userId, order, ctx.clock.now(), ctx.idempotency?.complete);
+    const { idempotencyKey: _ignored, forecasts, ...order } = input;
+    const stated = forecasts === undefined ? undefined : { probabilities: forecasts };
+    const { userId, now, then } = tradeWithForecast(ctx, 'buy_community_shares', stated, boughtMarket);
+    return ctx.services.communityTrading.buy(userId, order, now, then);
   },
 });
 

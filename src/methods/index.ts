@@ -4,6 +4,7 @@ import { isStream, type AnyStream } from '../registry/stream';
 import * as accounts from './accounts';
 import * as community from './community';
 import * as events from './events';
+import * as forecasts from './forecasts';
 import * as agents from './agents';
 import * as gamification from './gamification';
 import * as identity from './identity';
@@ -14,7 +15,20 @@ import * as trading from './trading';
 import * as webhooks from './webhooks';
 
 /** Every method of the service. A new area's module is added to this list, and nowhere else. */
-const MODULES: Array<Record<string, unknown>> = [accounts, events, markets, trading, orders, agents, identity, leaderboards, gamification, community, webhooks];
+const MODULES: Array<Record<string, unknown>> = [
+  accounts,
+  events,
+  markets,
+  trading,
+  orders,
+  forecasts,
+  agents,
+  identity,
+  leaderboards,
+  gamification,
+  community,
+  webhooks,
+];
 
 const isMethod = (v: unknown): v is AnyMethod => typeof v === 'object' && v !== null && 'handler' in v && 'name' in v;
 

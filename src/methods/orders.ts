@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { defineMethod } from '../registry/method';
 import { requirePrincipal } from '../registry/context';
-import { Dollars, IdempotencyKey, Probability, SpendAmount } from './common-schemas';
+import { binaryTrade } from './trade-forecast';
+import { Dollars, IdempotencyKey, Probability, SpendAmount, TradeForecast } from './common-schemas';
 
 const STATES = ['open', 'partially_filled', 'filled', 'cancelled', 'expired', 'rejected'] as const;
 
@@ -55,6 +56,12 @@ const EXAMPLE_ORDER = {
   updatedAt: '2026-11-25T10:00:00.000Z',
 };
 
+/** The market of a placed order, from place's answer; none for a rejected one (its forecast is not recorded). */
+const placedMarket = (result: unknown): string | undefined => {
+  const { order } = result as { order: { marketId: string; state: string } };
+  return order.state === 'rejected' ? undefined : order.marketId;
+};
+
 export const placeOrder = defineMethod({
   name: 'place_order',
   area: 'Trading',
@@ -82,6 +89,10 @@ export const placeOrder = defineMethod({
     timeInForce: z.enum(['GTC', 'GTD', 'IOC', 'FOK']).default('GTC').describe('GTC (default), GTD (needs expiresAt), IOC or FOK.'),
     expiresAt: z.iso.datetime().optional().describe('For GTD only: when the order expires (UTC, in the future).'),
     clientOrderId: z.string().min(1).max(64).optional().describe('Your own id, unique per account; a repeat returns the first order.'),
+    forecast: TradeForecast.describe(
+      'Optional: your probability, 0..1 (at most 6 decimals), that YES resolves, recorded as a stated forecast in the same transaction as ' +
+        'the order (nothing is recorded when the order is refused or rejected, or repeats a clientOrderId); see submit_forecast.',
+    ),
     idempotencyKey: IdempotencyKey,
   }),
   output: z.object({ order: Order }),
@@ -95,8 +106,8 @@ export const placeOrder = defineMethod({
     },
   ],
   handler: async (ctx, input) => {
-    const { idempotencyKey: _ignored, ...order } = input;
-    return { order: await ctx.services.orders.place(requirePrincipal(ctx).userId, order, ctx.clock.now(), ctx.idempotency?.complete) };
+    const placing = binaryTrade(ctx, 'place_order', input, placedMarket);
+    return { order: await ctx.services.orders.place(placing.userId, placing.order, placing.now, placing.then) };
   },
 });
 

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { defineMethod } from '../registry/method';
 import { requirePrincipal } from '../registry/context';
-import { Balance, Dollars, Probability, ShareQuantity, SpendAmount } from './common-schemas';
+import { Balance, Dollars, Probability, ShareQuantity, SpendAmount, TradeForecast } from './common-schemas';
+import { binaryTrade } from './trade-forecast';
 import { HISTORY_PERIODS, HISTORY_TIMEFRAMES } from '../domain/portfolio/history-rules';
 
 const IdempotencyKey = z
@@ -36,6 +37,7 @@ export const paperTrade = defineMethod({
     tokenId: z.string().min(1).max(200).describe('Token to buy: outcomeTokens[].tokenId of the market, matching outcome.'),
     outcome: Outcome,
     amount: SpendAmount.describe('Virtual dollars to spend, > 0 and <= 1,000,000, at most 6 decimals (finer is refused).'),
+    forecast: TradeForecast,
     idempotencyKey: IdempotencyKey,
   }),
   output: z.object({
@@ -62,8 +64,8 @@ export const paperTrade = defineMethod({
     },
   ],
   handler: async (ctx, input) => {
-    const { idempotencyKey: _ignored, ...order } = input;
-    return ctx.services.trading.buy(requirePrincipal(ctx).userId, order, ctx.clock.now(), ctx.idempotency?.complete);
+    const trade = binaryTrade(ctx, 'paper_trade', input, () => input.marketId);
+    return ctx.services.trading.buy(trade.userId, trade.order, trade.now, trade.then);
   },
 });
 

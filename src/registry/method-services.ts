@@ -11,6 +11,7 @@ import type { AccountSettings } from '../domain/accounts/account-settings';
 import type { IdempotencyStore } from '../domain/idempotency/idempotency-store';
 import type { TradingService } from '../domain/trading/trading-service';
 import type { OrderService } from '../domain/orders/order-service';
+import type { ForecastService } from '../domain/forecasts/forecast-service';
 import type { TradeHistory } from '../domain/trading/trade-history';
 import type { PortfolioHistoryService } from '../domain/portfolio/portfolio-history';
 import type { SettlementService } from '../domain/trading/settlement-service';
@@ -51,6 +52,8 @@ export interface MethodServices {
   trading: TradingService;
   /** Limit orders and their reservations (place_order, cancel_order, get_order, list_orders). */
   orders: OrderService;
+  /** Stated forecasts, hash-chained per account (submit_forecast, list_forecasts, and the forecast a trade carries). */
+  forecasts: ForecastService;
   /** The caller's own fills (list_trades). */
   tradeHistory: TradeHistory;
   /** Hourly account snapshots and the equity curve (get_portfolio_history). */

@@ -24,6 +24,7 @@ import { TrackOnAccount1700000000026 } from './1700000000026-track-on-account';
 import { BadgesOnAccount1700000000027 } from './1700000000027-badges-on-account';
 import { ReservationsWithinHoldings1700000000028 } from './1700000000028-reservations-within-holdings';
 import { CommunityVoidReason1700000000029 } from './1700000000029-community-void-reason';
+import { Forecasts1700000000030 } from './1700000000030-forecasts';
 
 /** Every migration, in order. A new one is appended here (no glob: the same list runs from ts and dist). */
 export const MIGRATIONS = [
@@ -53,4 +54,5 @@ export const MIGRATIONS = [
   BadgesOnAccount1700000000027,
   ReservationsWithinHoldings1700000000028,
   CommunityVoidReason1700000000029,
+  Forecasts1700000000030,
 ];

@@ -406,6 +406,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/forecasts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List your forecasts (or the public ones of another account), newest first
+         * @description Your stated forecasts, newest first, each with its stamped mid(s), whether it is current, its hash and prevHash, and your chain’s head. With accountId, another account’s forecasts, but only on markets that have closed: a forecast on an open market is never shown to anyone else. Optional marketId keeps one market’s. limit 1..100 (default 50); pass nextCursor as cursor for the next page (null on the last). Free to call. Errors: VALIDATION_ERROR (400) for a bad limit or cursor; NOT_FOUND (404) for a malformed accountId.
+         *
+         *     Rate limit: 30 api requests per minute per account (per IP address when anonymous).
+         */
+        get: operations["list_forecasts"];
+        put?: never;
+        /**
+         * State your probability for a market without trading
+         * @description Records your forecast for an open market: probability (0..1, that YES resolves) for a mirrored market, or probabilities (one per outcome, in the order of get_community_market outcomes, summing to exactly 1) for a community market; at most 6 decimals; an optional short rationale (280 characters). The service stamps the time and the market’s mid price(s) at that instant. Your newest forecast on a market is the current one; earlier ones are kept. Forecasts are immutable and form a hash chain per account; they stay private until the market closes, then anyone can read them with list_forecasts. You can also state one with a trade (forecast on paper_trade and place_order, forecasts on buy_community_shares). Errors: VALIDATION_ERROR, MARKET_CLOSED (400); NOT_FOUND (404); RATE_LIMITED.
+         *
+         *     Rate limit: 120 trade requests per minute per account (per IP address when anonymous).
+         */
+        post: operations["submit_forecast"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/a2a": {
         parameters: {
             query?: never;
@@ -2655,6 +2683,8 @@ export interface operations {
                     outcome: "YES" | "NO";
                     /** @description Virtual dollars to spend, > 0 and <= 1,000,000, at most 6 decimals (finer is refused). */
                     amount: number;
+                    /** @description Optional: your probability, 0..1 (at most 6 decimals), that YES resolves, recorded as a stated forecast in the same transaction as this call (nothing is recorded if it is refused); see submit_forecast and list_forecasts. */
+                    forecast?: number;
                     /** @description Optional idempotency key (JSON-RPC and MCP; on REST send the Idempotency-Key header). A retry with the same key and body returns the original result and never trades twice; kept 24 hours. */
                     idempotencyKey?: string;
                 };
@@ -3768,6 +3798,8 @@ export interface operations {
                     expiresAt?: string;
                     /** @description Your own id, unique per account; a repeat returns the first order. */
                     clientOrderId?: string;
+                    /** @description Optional: your probability, 0..1 (at most 6 decimals), that YES resolves, recorded as a stated forecast in the same transaction as the order (nothing is recorded when the order is refused or rejected, or repeats a clientOrderId); see submit_forecast. */
+                    forecast?: number;
                     /** @description Optional idempotency key (JSON-RPC and MCP; on REST send the Idempotency-Key header). A retry with the same key and body returns the original result and never acts twice; kept 24 hours. */
                     idempotencyKey?: string;
                 };
@@ -4278,6 +4310,380 @@ export interface operations {
             };
             /** @description NOT_FOUND: the named resource does not exist. */
             404: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests; wait the Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds until the window resets. */
+                    "Retry-After": number;
+                    /** @description Remaining requests and reset (IETF RateLimit header). */
+                    RateLimit?: string;
+                    /** @description Quota and window of the limit class. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: unexpected failure; quote requestId when reporting it. */
+            500: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the service or its database is unavailable or busy; nothing changed; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description When the database is unavailable: seconds to wait before sending the same request again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_forecasts: {
+        parameters: {
+            query?: {
+                /** @description Another account's user ID: its forecasts on closed markets. Omit for your own. */
+                accountId?: string;
+                /** @description Only forecasts on this market. */
+                marketId?: string;
+                /**
+                 * @description Forecasts per page, 1..100 (default 50).
+                 * @example 1
+                 */
+                limit?: number;
+                /** @description nextCursor of the previous page (opaque); omit for the first page. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List your forecasts (or the public ones of another account), newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Forecasts, newest first. */
+                        forecasts: {
+                            /** @description Forecast ID. */
+                            id: string;
+                            /** @description The account that stated it. */
+                            accountId: string;
+                            /** @description Its place in the account's chain: 1 for the first forecast, then 2, 3, ... */
+                            seq: number;
+                            /** @description The market: a mirrored market id or a community market id. */
+                            marketId: string;
+                            /**
+                             * @description mirrored (a binary YES/NO market) or community (a user-created market).
+                             * @enum {string}
+                             */
+                            venue: "mirrored" | "community";
+                            /**
+                             * @description Where it was stated: submit_forecast (stated) or the trade or order that carried it.
+                             * @enum {string}
+                             */
+                            source: "stated" | "paper_trade" | "place_order" | "buy_community_shares";
+                            /** @description Mirrored market: the probability that YES resolves; null for a community market. */
+                            probability: number | null;
+                            /** @description Mirrored: [the probability of YES]; community: one per outcome, in the market’s outcome order (they sum to 1). */
+                            probabilities: number[];
+                            /** @description The market's mid price(s) the service stamped when it was stated, in the order of probabilities: the YES token's last mid of a mirrored market, each outcome's market-maker price of a community market (after the trade that carried it); null where none was known. */
+                            mids: (number | null)[];
+                            /** @description The short rationale given, or null. */
+                            rationale: string | null;
+                            /**
+                             * Format: date-time
+                             * @description When it was stated (the service’s clock).
+                             */
+                            createdAt: string;
+                            /** @description True for the account's newest forecast on this market; earlier ones are kept, superseded. */
+                            current: boolean;
+                            /** @description True once the market has closed (from then on the forecast is public). */
+                            marketClosed: boolean;
+                            /** @description sha256 (hex) of the account's previous forecast record; null for the first. */
+                            prevHash: string | null;
+                            /** @description sha256 (hex) of this record’s canonical payload (RFC 8785 JSON; see the README, "Stated forecasts"). */
+                            hash: string;
+                        }[];
+                        /** @description The account's forecast chain: its head commits to every forecast, including those not yet public. */
+                        chain: {
+                            /** @description The account whose chain this is. */
+                            accountId: string;
+                            /** @description Hash of its newest forecast (all of its forecasts, public or not); null before the first. */
+                            head: string | null;
+                            /** @description How many forecasts the account has stated in all. */
+                            length: number;
+                        };
+                        /** @description Pass as cursor for the next page; null when this is the last page. */
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: the input does not match the schema (details lists each problem), or the JSON body is malformed. */
+            400: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing or invalid API key or access token, or a credential sent outside the Authorization header. */
+            401: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description Bearer challenge with resource_metadata (RFC 9728). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the access token lacks scope agent, or a write authenticated by the session cookie came from another site. */
+            403: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: the named resource does not exist. */
+            404: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests; wait the Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds until the window resets. */
+                    "Retry-After": number;
+                    /** @description Remaining requests and reset (IETF RateLimit header). */
+                    RateLimit?: string;
+                    /** @description Quota and window of the limit class. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: unexpected failure; quote requestId when reporting it. */
+            500: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the service or its database is unavailable or busy; nothing changed; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description When the database is unavailable: seconds to wait before sending the same request again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    submit_forecast: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes retries safe: the same key with the same body within 24 hours returns the first response without executing again; with another body it is 409 CONFLICT. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Market ID: Market.id of a mirrored market, or a community market id. */
+                    marketId: string;
+                    /** @description Mirrored market: the probability that YES resolves, 0..1, at most 6 decimals. */
+                    probability?: number;
+                    /** @description Community market: one probability per outcome, in its outcome order, summing to exactly 1. */
+                    probabilities?: number[];
+                    /** @description Optional short rationale, at most 280 characters; public with the forecast once the market closes. */
+                    rationale?: string;
+                    /** @description Optional idempotency key (JSON-RPC and MCP; on REST send the Idempotency-Key header). A retry with the same key and body returns the original result and never acts twice; kept 24 hours. */
+                    idempotencyKey?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description State your probability for a market without trading */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description A stated forecast: immutable, stamped with the time and the market’s mid(s), hash-chained per account. */
+                        forecast: {
+                            /** @description Forecast ID. */
+                            id: string;
+                            /** @description The account that stated it. */
+                            accountId: string;
+                            /** @description Its place in the account's chain: 1 for the first forecast, then 2, 3, ... */
+                            seq: number;
+                            /** @description The market: a mirrored market id or a community market id. */
+                            marketId: string;
+                            /**
+                             * @description mirrored (a binary YES/NO market) or community (a user-created market).
+                             * @enum {string}
+                             */
+                            venue: "mirrored" | "community";
+                            /**
+                             * @description Where it was stated: submit_forecast (stated) or the trade or order that carried it.
+                             * @enum {string}
+                             */
+                            source: "stated" | "paper_trade" | "place_order" | "buy_community_shares";
+                            /** @description Mirrored market: the probability that YES resolves; null for a community market. */
+                            probability: number | null;
+                            /** @description Mirrored: [the probability of YES]; community: one per outcome, in the market’s outcome order (they sum to 1). */
+                            probabilities: number[];
+                            /** @description The market's mid price(s) the service stamped when it was stated, in the order of probabilities: the YES token's last mid of a mirrored market, each outcome's market-maker price of a community market (after the trade that carried it); null where none was known. */
+                            mids: (number | null)[];
+                            /** @description The short rationale given, or null. */
+                            rationale: string | null;
+                            /**
+                             * Format: date-time
+                             * @description When it was stated (the service’s clock).
+                             */
+                            createdAt: string;
+                            /** @description True for the account's newest forecast on this market; earlier ones are kept, superseded. */
+                            current: boolean;
+                            /** @description True once the market has closed (from then on the forecast is public). */
+                            marketClosed: boolean;
+                            /** @description sha256 (hex) of the account's previous forecast record; null for the first. */
+                            prevHash: string | null;
+                            /** @description sha256 (hex) of this record’s canonical payload (RFC 8785 JSON; see the README, "Stated forecasts"). */
+                            hash: string;
+                        };
+                        /** @description The account's forecast chain: its head commits to every forecast, including those not yet public. */
+                        chain: {
+                            /** @description The account whose chain this is. */
+                            accountId: string;
+                            /** @description Hash of its newest forecast (all of its forecasts, public or not); null before the first. */
+                            head: string | null;
+                            /** @description How many forecasts the account has stated in all. */
+                            length: number;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: the input does not match the schema (details lists each problem), or the JSON body is malformed. MARKET_CLOSED: the market is closed or resolved and no longer trades. */
+            400: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing or invalid API key or access token, or a credential sent outside the Authorization header. */
+            401: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description Bearer challenge with resource_metadata (RFC 9728). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the access token lacks scope agent, or a write authenticated by the session cookie came from another site. */
+            403: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: the named resource does not exist. */
+            404: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT: the Idempotency-Key was used with another request, or that request is still running. */
+            409: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description When a request with the same Idempotency-Key is still running: seconds to wait before retrying it. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the request body is larger than 100 kB. */
+            413: {
                 headers: {
                     /** @description Identifies the request in the service logs. */
                     "X-Request-Id"?: string;
@@ -7511,6 +7917,8 @@ export interface operations {
                     amount: number;
                     /** @description Refuse the buy if its average price per share would be above this. */
                     maxAveragePrice?: number;
+                    /** @description Optional: your probability of each outcome (in the order of get_community_market outcomes, summing to exactly 1, at most 6 decimals), recorded as a stated forecast in the same transaction as the buy (nothing is recorded if it is refused); see submit_forecast. */
+                    forecasts?: number[];
                     /** @description Optional idempotency key (JSON-RPC and MCP; on REST send the Idempotency-Key header). A retry with the same key and body returns the original result and never trades twice; kept 24 hours. */
                     idempotencyKey?: string;
                 };
@@ -9079,7 +9487,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Area slug, optionally with .md for markdown. */
-                area: "markets" | "markets.md" | "trading" | "trading.md" | "accounts" | "accounts.md" | "leaderboards" | "leaderboards.md" | "gamification" | "gamification.md" | "community-markets" | "community-markets.md" | "agents" | "agents.md";
+                area: "markets" | "markets.md" | "trading" | "trading.md" | "accounts" | "accounts.md" | "leaderboards" | "leaderboards.md" | "gamification" | "gamification.md" | "community-markets" | "community-markets.md" | "forecasting" | "forecasting.md" | "agents" | "agents.md";
             };
             cookie?: never;
         };

@@ -1,0 +1,30 @@
+import { requirePrincipal, type MethodContext } from '../registry/context';
+import type { InTransaction, Stated } from '../domain/forecasts/forecast-service';
+import type { ForecastSource } from '../domain/forecasts/forecast-rules';
+
+/**
+ * What a trading handler needs to carry a stated forecast (paper_trade, place_order, buy_community_shares): the caller,
+ * one instant for the trade and its forecast, and the step its domain runs before commit (the forecast when one is
+ * given, then the idempotent call's completion; without a forecast, the completion alone).
+ */
+export function tradeWithForecast(
+  ctx: MethodContext,
+  source: Exclude<ForecastSource, 'stated'>,
+  stated: Stated | undefined,
+  marketOf: (result: unknown) => string | undefined,
+): { userId: string; now: Date; then: InTransaction | undefined } {
+  const userId = requirePrincipal(ctx).userId;
+  const now = ctx.clock.now();
+  return { userId, now, then: ctx.services.forecasts.onTrade(userId, source, stated, marketOf, now, ctx.idempotency?.complete) };
+}
+
+/** paper_trade and place_order: the call's order (without its forecast and idempotency key) and tradeWithForecast's parts. */
+export function binaryTrade<I extends { forecast?: number; idempotencyKey?: string }>(
+  ctx: MethodContext,
+  source: 'paper_trade' | 'place_order',
+  input: I,
+  marketOf: (result: unknown) => string | undefined,
+): { order: Omit<I, 'forecast' | 'idempotencyKey'>; userId: string; now: Date; then: InTransaction | undefined } {
+  const { idempotencyKey: _ignored, forecast, ...order } = input;
+  return { order, ...tradeWithForecast(ctx, source, forecast === undefined ? undefined : { probability: forecast }, marketOf) };
+}
