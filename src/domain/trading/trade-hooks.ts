@@ -60,8 +60,9 @@ export class TradeHooks {
   private readonly commitListeners: Array<() => void> = [];
 
   /**
-   * A listener of every trade. With a `part`, a buy that carries the part in its own statement (TradingService.buy)
-   * calls the part's `after` instead of the listener; other buys (resting orders, community markets) call the listener.
+   * A listener of every trade. With a `part`, every buy of the trade path (TradePath.buy: paper_trade, a resting order's
+   * fill, a community buy) carries the part in its own statement and calls the part's `after` instead of the listener;
+   * a buy that a part declines (carriesParts) carries none and calls the listener.
    */
   on(listener: TradeListener, part?: BuyRowPart): void {
     this.listeners.push({ listener, part });
