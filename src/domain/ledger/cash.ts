@@ -7,7 +7,7 @@ import { entrySql, type LedgerType } from './journal';
 /**
  * An account's cash: `balance_micro` (what the ledger sums to) and `reserved_micro` (what its resting buy orders
  * hold). Available = balance − reserved, never negative: the rule every debit and every reservation keeps is
- * COVERS, written here once. A refused debit or reservation changes nothing (its statement updates no row).
+ * covers(), written here once. A refused debit or reservation changes nothing (its statement updates no row).
  */
 
 /** The one rule of money out: the account's available cash, counting `release` of its reservation as freed, covers `amount`. */

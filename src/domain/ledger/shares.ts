@@ -4,7 +4,7 @@ import { fromMicro, type Micro } from '../money/micro';
 
 /**
  * A position's shares: `quantity_micro` held (= bought − sold − settled) and `reserved_micro`, what its resting sell
- * orders hold. Shares leave only from the unreserved part (SELLABLE, written here once), and a position is only ever
+ * orders hold. Shares leave only from the unreserved part (sellable(), written here once), and a position is only ever
  * written by these statements.
  */
 
