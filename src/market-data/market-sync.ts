@@ -91,11 +91,13 @@ export class MarketSync {
       await store.recordSyncStart(feed.source, started);
       try {
         outcome = await this.mirror(started);
-        await store.recordSyncSuccess(feed.source, clock.now(), outcome.status === 'ran' ? outcome.markets : 0, outcome.status === 'ran' ? outcome.skipped : 0);
-        this.lastSuccessAt = clock.now();
+        const succeededAt = clock.now();
+        await store.recordSyncSuccess(feed.source, succeededAt, outcome.status === 'ran' ? outcome.markets : 0, outcome.status === 'ran' ? outcome.skipped : 0);
+        this.lastSuccessAt = succeededAt;
         // Logged once the success is recorded, so a process killed after this line has left a fresh mirror
         // behind. startedAt with the line's own time spans the run: test/cluster reads it to see one leader at
-        // a time.
+        // a time; succeededAt is the success as recorded, which the next process's freshness check measures from
+        // (a loaded database can answer the record well after that instant).
         if (outcome.status === 'ran') {
           log.debug('market sync done', {
             feed: feed.source,
@@ -103,6 +105,7 @@ export class MarketSync {
             skipped: outcome.skipped,
             complete: outcome.complete,
             startedAt: started.toISOString(),
+            succeededAt: succeededAt.toISOString(),
           });
         }
       } catch (err) {
