@@ -8,7 +8,7 @@ const Hash = z.string().regex(/^[0-9a-f]{64}$/);
 const Forecast = z
   .object({
     id: z.string().describe('Forecast ID.'),
-    accountId: z.string().describe('The account that stated it.'),
+    userId: z.string().describe('The account that stated it.'),
     seq: z.number().int().min(1).describe("Its place in the account's chain: 1 for the first forecast, then 2, 3, ..."),
     marketId: z.string().describe('The market: a mirrored market id or a community market id.'),
     venue: z.enum(['mirrored', 'community']).describe('mirrored (a binary YES/NO market) or community (a user-created market).'),
@@ -36,7 +36,7 @@ const Forecast = z
 
 const Chain = z
   .object({
-    accountId: z.string().describe('The account whose chain this is.'),
+    userId: z.string().describe('The account whose chain this is.'),
     head: Hash.nullable().describe('Hash of its newest forecast (all of its forecasts, public or not); null before the first.'),
     length: z.number().int().min(0).describe('How many forecasts the account has stated in all.'),
   })
@@ -44,7 +44,7 @@ const Chain = z
 
 const EXAMPLE = {
   id: '5d2c7a8e-0b8f-4a51-9f57-2b8f2f6f9a10',
-  accountId: '0f1e2d3c-4b5a-4968-8776-655443322110',
+  userId: '0f1e2d3c-4b5a-4968-8776-655443322110',
   seq: 3,
   marketId: 'sim-0001',
   venue: 'mirrored' as const,
@@ -93,7 +93,7 @@ export const submitForecast = defineMethod({
   examples: [
     {
       input: { marketId: 'sim-0001', probability: 0.7, rationale: 'Forecast models agree on rain.' },
-      output: { forecast: EXAMPLE, chain: { accountId: EXAMPLE.accountId, head: EXAMPLE.hash, length: 3 } },
+      output: { forecast: EXAMPLE, chain: { userId: EXAMPLE.userId, head: EXAMPLE.hash, length: 3 } },
     },
   ],
   handler: async (ctx, input) => {
@@ -108,13 +108,18 @@ export const listForecasts = defineMethod({
   summary: 'List your forecasts (or the public ones of another account), newest first',
   description:
     'Your stated forecasts, newest first, each with its stamped mid(s), whether it is current, its hash and prevHash, and your chain’s ' +
-    'head. With accountId, another account’s forecasts, but only on markets that have closed: a forecast on an open market is never ' +
+    'head. With userId, another account’s forecasts, but only on markets that have closed: a forecast on an open market is never ' +
     'shown to anyone else. Optional marketId keeps one market’s. limit 1..100 (default 50); pass nextCursor as cursor for the next page ' +
-    '(null on the last). Free to call. Errors: VALIDATION_ERROR (400) for a bad limit or cursor; NOT_FOUND (404) for a malformed accountId.',
+    '(null on the last). Free to call. Errors: VALIDATION_ERROR (400) for a bad limit or cursor; NOT_FOUND (404) for a malformed userId.',
   auth: 'key',
   limit: 'api',
   input: z.object({
-    accountId: z.string().min(1).max(100).optional().describe("Another account's user ID: its forecasts on closed markets. Omit for your own."),
+    userId: z
+      .string()
+      .min(1)
+      .max(100)
+      .optional()
+      .describe("Another trader's user ID (as get_trader_stats takes it): their forecasts on closed markets. Omit for your own."),
     marketId: z.string().min(1).max(200).optional().describe('Only forecasts on this market.'),
     limit: z.number().int().min(1).max(100).default(50).describe('Forecasts per page, 1..100 (default 50).'),
     cursor: z.string().min(1).max(600).optional().describe('nextCursor of the previous page (opaque); omit for the first page.'),
@@ -127,8 +132,6 @@ export const listForecasts = defineMethod({
   rest: { method: 'GET', path: '/api/forecasts' },
   annotations: { title: 'List forecasts', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   errors: ['NOT_FOUND'],
-  examples: [
-    { input: { limit: 1 }, output: { forecasts: [EXAMPLE], chain: { accountId: EXAMPLE.accountId, head: EXAMPLE.hash, length: 3 }, nextCursor: null } },
-  ],
+  examples: [{ input: { limit: 1 }, output: { forecasts: [EXAMPLE], chain: { userId: EXAMPLE.userId, head: EXAMPLE.hash, length: 3 }, nextCursor: null } }],
   handler: async (ctx, input) => ctx.services.forecasts.list(requirePrincipal(ctx).userId, input, ctx.clock.now()),
 });

@@ -61,7 +61,7 @@ function suite(backend: Backend) {
     const first = await submit(a.apiKey, { marketId: m.id, probability: 0.7, rationale: 'Models agree.' });
     expect(first.status).toBe(200);
     expect(first.body.forecast).toMatchObject({
-      accountId: a.id,
+      userId: a.id,
       seq: 1,
       marketId: m.id,
       venue: 'mirrored',
@@ -74,7 +74,7 @@ function suite(backend: Backend) {
       marketClosed: false,
       prevHash: null,
     });
-    expect(first.body.chain).toEqual({ accountId: a.id, head: first.body.forecast.hash, length: 1 });
+    expect(first.body.chain).toEqual({ userId: a.id, head: first.body.forecast.hash, length: 1 });
     await moveQuote(t.services.db, prices, m.yes, 0.7, 0.72);
     const second = await submit(a.apiKey, { marketId: m.id, probability: 0.8 });
     expect(second.body.forecast).toMatchObject({ seq: 2, mids: [0.71], rationale: null, prevHash: first.body.forecast.hash });
@@ -88,7 +88,7 @@ function suite(backend: Backend) {
       [2, true],
       [1, false],
     ]);
-    expect(mine.body.chain).toEqual({ accountId: a.id, head: mine.body.forecasts[0].hash, length: 3 });
+    expect(mine.body.chain).toEqual({ userId: a.id, head: mine.body.forecasts[0].hash, length: 3 });
     const onM = await list(a.apiKey, { marketId: m.id });
     expect(onM.body.forecasts.filter((f: { current: boolean }) => f.current).map((f: { seq: number }) => f.seq)).toEqual([2]);
     expect(await verify(a)).toEqual({ ok: true, head: mine.body.chain.head, length: 3 });
@@ -111,21 +111,21 @@ function suite(backend: Backend) {
     const closing = await seedMarket(t.services.db);
     await submit(a.apiKey, { marketId: m.id, probability: 0.9, rationale: 'secret' });
     await submit(a.apiKey, { marketId: closing.id, probability: 0.4 });
-    const before = await list(b.apiKey, { accountId: a.id });
+    const before = await list(b.apiKey, { userId: a.id });
     expect(before.status).toBe(200);
     expect(before.body.forecasts).toEqual([]);
     // The chain head commits to both without showing either.
-    expect(before.body.chain).toMatchObject({ accountId: a.id, length: 2 });
-    expect((await list(b.apiKey, { accountId: a.id, marketId: m.id })).body.forecasts).toEqual([]);
+    expect(before.body.chain).toMatchObject({ userId: a.id, length: 2 });
+    expect((await list(b.apiKey, { userId: a.id, marketId: m.id })).body.forecasts).toEqual([]);
 
     await resolveMarket(t.services.db, closing.id, 'NO');
-    const after = await list(b.apiKey, { accountId: a.id });
+    const after = await list(b.apiKey, { userId: a.id });
     expect(after.body.forecasts.map((f: { marketId: string; marketClosed: boolean }) => [f.marketId, f.marketClosed])).toEqual([[closing.id, true]]);
     expect(JSON.stringify(after.body)).not.toContain('secret');
     // Over JSON-RPC and MCP the rule is the same.
-    const rpc = await rpcCall(t, 'list_forecasts', { accountId: a.id }, bearer(b.apiKey));
+    const rpc = await rpcCall(t, 'list_forecasts', { userId: a.id }, bearer(b.apiKey));
     expect(rpc.result.forecasts.map((f: { marketId: string }) => f.marketId)).toEqual([closing.id]);
-    const mcp = await mcpCall(t, 'list_forecasts', { accountId: a.id }, bearer(b.apiKey));
+    const mcp = await mcpCall(t, 'list_forecasts', { userId: a.id }, bearer(b.apiKey));
     expect(mcp.result.structuredContent.forecasts.map((f: { marketId: string }) => f.marketId)).toEqual([closing.id]);
     // The owner still sees both.
     expect((await list(a.apiKey)).body.forecasts).toHaveLength(2);
@@ -165,7 +165,7 @@ function suite(backend: Backend) {
     expect(mcpRefused.result.isError).toBe(true);
     expect(mcpRefused.result.structuredContent.code).toBe('MARKET_CLOSED');
     const listed = await mcpCall(t, 'list_forecasts', {}, bearer(a.apiKey));
-    expect(listed.result.structuredContent.chain).toEqual({ accountId: a.id, head: mcp.result.structuredContent.forecast.hash, length: 2 });
+    expect(listed.result.structuredContent.chain).toEqual({ userId: a.id, head: mcp.result.structuredContent.forecast.hash, length: 2 });
   });
 
   test('when paper_trade carries a forecast, then it is recorded with the trade; when the trade is refused, nothing is', async () => {

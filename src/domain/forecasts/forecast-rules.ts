@@ -13,7 +13,7 @@ export const RATIONALE_MAX = 280;
 /** What the caller states and the service knows before the chain: everything of a record but its place in the chain. */
 export interface ForecastFacts {
   id: string;
-  accountId: string;
+  userId: string;
   marketId: string;
   venue: ForecastVenue;
   source: ForecastSource;
@@ -83,7 +83,7 @@ function payload(f: ForecastFacts, chain: { seq: unknown; prevHash: unknown; mid
   return {
     v: 1,
     id: f.id,
-    accountId: f.accountId,
+    userId: f.userId,
     marketId: f.marketId,
     venue: f.venue,
     source: f.source,
@@ -135,7 +135,7 @@ export async function verifyChain(records: readonly ForecastRecord[]): Promise<C
   let prev: string | null = null;
   for (const [i, r] of sorted.entries()) {
     if (r.seq !== i + 1) return { ok: false, seq: r.seq, reason: `expected seq ${i + 1}` };
-    if (i > 0 && r.accountId !== sorted[0]!.accountId) return { ok: false, seq: r.seq, reason: 'another account' };
+    if (i > 0 && r.userId !== sorted[0]!.userId) return { ok: false, seq: r.seq, reason: 'another account' };
     if (r.prevHash !== prev) return { ok: false, seq: r.seq, reason: 'prevHash is not the previous record’s hash' };
     if ((await recordHash(r)) !== r.hash) return { ok: false, seq: r.seq, reason: 'hash does not match the record' };
     prev = r.hash;

@@ -24,7 +24,7 @@ export interface Stated {
 
 export interface ForecastView {
   id: string;
-  accountId: string;
+  userId: string;
   seq: number;
   marketId: string;
   venue: ForecastVenue;
@@ -41,7 +41,7 @@ export interface ForecastView {
 }
 
 export interface ChainHead {
-  accountId: string;
+  userId: string;
   head: string | null;
   length: number;
 }
@@ -99,7 +99,7 @@ const micro = (v: string | bigint): Micro => BigInt(v);
 function toRecord(r: ForecastRow): ForecastRecord {
   return {
     id: r.id,
-    accountId: r.user_id,
+    userId: r.user_id,
     marketId: r.market_id,
     venue: r.venue,
     source: r.source,
@@ -118,7 +118,7 @@ function toView(r: ForecastRow): ForecastView {
   const probabilities = rec.probabilitiesMicro.map(fromMicro);
   return {
     id: rec.id,
-    accountId: rec.accountId,
+    userId: rec.userId,
     seq: rec.seq,
     marketId: rec.marketId,
     venue: rec.venue,
@@ -154,7 +154,7 @@ export class ForecastService {
       // The account row orders an account's forecasts (a trade that carries one already holds it).
       await tx.query('SELECT 1 FROM users WHERE id = $1 FOR NO KEY UPDATE', [userId]);
       const row = await this.insert(tx, facts);
-      const result = { forecast: toView(row), chain: { accountId: userId, head: row.hash, length: Number(row.seq) } };
+      const result = { forecast: toView(row), chain: { userId, head: row.hash, length: Number(row.seq) } };
       if (complete) await complete(tx, result);
       return result;
     });
@@ -190,15 +190,15 @@ export class ForecastService {
    */
   async list(
     callerId: string,
-    q: { accountId?: string; marketId?: string; limit: number; cursor?: string },
+    q: { userId?: string; marketId?: string; limit: number; cursor?: string },
     now: Date,
   ): Promise<{ forecasts: ForecastView[]; chain: ChainHead; nextCursor: string | null }> {
-    const accountId = q.accountId ?? callerId;
-    if (!UUID.test(accountId)) throw new AppError('NOT_FOUND', `Account ${accountId} not found.`);
-    const params: unknown[] = [accountId, now, q.limit + 1];
+    const userId = q.userId ?? callerId;
+    if (!UUID.test(userId)) throw new AppError('NOT_FOUND', `Account ${userId} not found.`);
+    const params: unknown[] = [userId, now, q.limit + 1];
     const param = (v: unknown) => `$${params.push(v)}`;
     const where = ['f.user_id = $1'];
-    if (accountId !== callerId) where.push(`(${CLOSED})`);
+    if (userId !== callerId) where.push(`(${CLOSED})`);
     if (q.marketId !== undefined) where.push(`f.market_id = ${param(q.marketId)}`);
     if (q.cursor !== undefined) {
       const c = decodeCursor(q.cursor, SORT, (k) => SEQ_TEXT.test(k), 'Pass nextCursor from the previous page unchanged.');
@@ -213,7 +213,7 @@ export class ForecastService {
          WHERE ${where.join(' AND ')} ORDER BY f.seq DESC LIMIT $3`,
         params,
       ),
-      this.chainHead(accountId),
+      this.chainHead(userId),
     ]);
     const page = rows.slice(0, q.limit);
     const last = page[page.length - 1];
@@ -225,20 +225,18 @@ export class ForecastService {
   }
 
   /** Every record of an account's chain, oldest first (what verifyChain checks). */
-  async chain(accountId: string, q: Queryable = this.db): Promise<ForecastRecord[]> {
-    const rows = await q.query<ForecastRow>('SELECT * FROM forecasts WHERE user_id = $1 ORDER BY seq', [accountId]);
+  async chain(userId: string, q: Queryable = this.db): Promise<ForecastRecord[]> {
+    const rows = await q.query<ForecastRow>('SELECT * FROM forecasts WHERE user_id = $1 ORDER BY seq', [userId]);
     return rows.map(toRecord);
   }
 
-  private async chainHead(accountId: string): Promise<ChainHead> {
-    const rows = await this.db.query<{ hash: string; seq: number }>('SELECT hash, seq FROM forecasts WHERE user_id = $1 ORDER BY seq DESC LIMIT 1', [
-      accountId,
-    ]);
-    return { accountId, head: rows[0]?.hash ?? null, length: rows[0] ? Number(rows[0].seq) : 0 };
+  private async chainHead(userId: string): Promise<ChainHead> {
+    const rows = await this.db.query<{ hash: string; seq: number }>('SELECT hash, seq FROM forecasts WHERE user_id = $1 ORDER BY seq DESC LIMIT 1', [userId]);
+    return { userId, head: rows[0]?.hash ?? null, length: rows[0] ? Number(rows[0].seq) : 0 };
   }
 
   private facts(
-    accountId: string,
+    userId: string,
     marketId: string,
     venue: ForecastVenue,
     source: ForecastSource,
@@ -246,7 +244,7 @@ export class ForecastService {
     rationale: string | undefined,
     now: Date,
   ): ForecastFacts {
-    return { id: randomUUID(), accountId, marketId, venue, source, probabilitiesMicro, rationale: rationaleOf(rationale), createdAt: now };
+    return { id: randomUUID(), userId, marketId, venue, source, probabilitiesMicro, rationale: rationaleOf(rationale), createdAt: now };
   }
 
   /** The record, in `tx` whose caller holds the account row; refused (nothing written) when the market cannot take it. */
@@ -254,7 +252,7 @@ export class ForecastService {
     const around = await payloadAround(f);
     const rows = await tx.query<ForecastRow>(
       insertSql(f.venue),
-      [f.id, f.accountId, f.marketId, f.venue, f.source, f.probabilitiesMicro.map(String), f.rationale, f.createdAt, ...around],
+      [f.id, f.userId, f.marketId, f.venue, f.source, f.probabilitiesMicro.map(String), f.rationale, f.createdAt, ...around],
       `forecast_insert_${f.venue}`,
     );
     if (rows[0]) return rows[0];

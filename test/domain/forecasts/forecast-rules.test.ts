@@ -16,7 +16,7 @@ const ACCOUNT = '0f1e2d3c-4b5a-4968-8776-655443322110';
 
 const facts = (over: Partial<ForecastFacts> = {}): ForecastFacts => ({
   id: '5d2c7a8e-0b8f-4a51-9f57-2b8f2f6f9a10',
-  accountId: ACCOUNT,
+  userId: ACCOUNT,
   marketId: 'sim-0001',
   venue: 'mirrored',
   source: 'stated',
@@ -86,9 +86,9 @@ describe('canonical payload', () => {
   test('when a record is serialized, then keys are sorted, numbers are integer micro-units and the time is ISO 8601', async () => {
     const text = await canonicalPayload(facts(), { seq: 2, prevHash: 'a'.repeat(64), midsMicro: [620000n] });
     expect(text).toBe(
-      `{"accountId":"${ACCOUNT}","createdAt":"2026-11-25T10:00:00.000Z","id":"5d2c7a8e-0b8f-4a51-9f57-2b8f2f6f9a10","marketId":"sim-0001",` +
+      `{"createdAt":"2026-11-25T10:00:00.000Z","id":"5d2c7a8e-0b8f-4a51-9f57-2b8f2f6f9a10","marketId":"sim-0001",` +
         `"mids":[620000],"prevHash":"${'a'.repeat(64)}","probabilities":[700000],"rationale":"Rain \\"likely\\" — models agree\\nsecond line",` +
-        `"seq":2,"source":"stated","v":1,"venue":"mirrored"}`,
+        `"seq":2,"source":"stated","userId":"${ACCOUNT}","v":1,"venue":"mirrored"}`,
     );
   });
 

@@ -415,7 +415,7 @@ export interface paths {
         };
         /**
          * List your forecasts (or the public ones of another account), newest first
-         * @description Your stated forecasts, newest first, each with its stamped mid(s), whether it is current, its hash and prevHash, and your chain’s head. With accountId, another account’s forecasts, but only on markets that have closed: a forecast on an open market is never shown to anyone else. Optional marketId keeps one market’s. limit 1..100 (default 50); pass nextCursor as cursor for the next page (null on the last). Free to call. Errors: VALIDATION_ERROR (400) for a bad limit or cursor; NOT_FOUND (404) for a malformed accountId.
+         * @description Your stated forecasts, newest first, each with its stamped mid(s), whether it is current, its hash and prevHash, and your chain’s head. With userId, another account’s forecasts, but only on markets that have closed: a forecast on an open market is never shown to anyone else. Optional marketId keeps one market’s. limit 1..100 (default 50); pass nextCursor as cursor for the next page (null on the last). Free to call. Errors: VALIDATION_ERROR (400) for a bad limit or cursor; NOT_FOUND (404) for a malformed userId.
          *
          *     Rate limit: 30 api requests per minute per account (per IP address when anonymous).
          */
@@ -4365,8 +4365,8 @@ export interface operations {
     list_forecasts: {
         parameters: {
             query?: {
-                /** @description Another account's user ID: its forecasts on closed markets. Omit for your own. */
-                accountId?: string;
+                /** @description Another trader's user ID (as get_trader_stats takes it): their forecasts on closed markets. Omit for your own. */
+                userId?: string;
                 /** @description Only forecasts on this market. */
                 marketId?: string;
                 /**
@@ -4395,7 +4395,7 @@ export interface operations {
                             /** @description Forecast ID. */
                             id: string;
                             /** @description The account that stated it. */
-                            accountId: string;
+                            userId: string;
                             /** @description Its place in the account's chain: 1 for the first forecast, then 2, 3, ... */
                             seq: number;
                             /** @description The market: a mirrored market id or a community market id. */
@@ -4435,7 +4435,7 @@ export interface operations {
                         /** @description The account's forecast chain: its head commits to every forecast, including those not yet public. */
                         chain: {
                             /** @description The account whose chain this is. */
-                            accountId: string;
+                            userId: string;
                             /** @description Hash of its newest forecast (all of its forecasts, public or not); null before the first. */
                             head: string | null;
                             /** @description How many forecasts the account has stated in all. */
@@ -4574,7 +4574,7 @@ export interface operations {
                             /** @description Forecast ID. */
                             id: string;
                             /** @description The account that stated it. */
-                            accountId: string;
+                            userId: string;
                             /** @description Its place in the account's chain: 1 for the first forecast, then 2, 3, ... */
                             seq: number;
                             /** @description The market: a mirrored market id or a community market id. */
@@ -4614,7 +4614,7 @@ export interface operations {
                         /** @description The account's forecast chain: its head commits to every forecast, including those not yet public. */
                         chain: {
                             /** @description The account whose chain this is. */
-                            accountId: string;
+                            userId: string;
                             /** @description Hash of its newest forecast (all of its forecasts, public or not); null before the first. */
                             head: string | null;
                             /** @description How many forecasts the account has stated in all. */
