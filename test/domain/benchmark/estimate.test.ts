@@ -1,0 +1,80 @@
+import { clusteredInterval, estimate, pooledMean, quantile, seededRandom, seedOf } from '../../../src/domain/benchmark/estimate';
+
+describe('quantile (type 7)', () => {
+  it('interpolates between order statistics as numpy does', () => {
+    // numpy.quantile([1, 2, 3, 4], 0.25) = 1.75; 0.5 -> 2.5; 0.975 -> 3.925
+    expect(quantile([1, 2, 3, 4], 0.25)).toBeCloseTo(1.75, 12);
+    expect(quantile([1, 2, 3, 4], 0.5)).toBeCloseTo(2.5, 12);
+    expect(quantile([1, 2, 3, 4], 0.975)).toBeCloseTo(3.925, 12);
+    expect(quantile([7], 0.3)).toBe(7);
+  });
+});
+
+describe('seeded random', () => {
+  it('is repeatable and uniform enough', () => {
+    const a = seededRandom(42);
+    const b = seededRandom(42);
+    const xs = Array.from({ length: 20000 }, () => a());
+    expect(Array.from({ length: 5 }, () => b())).toEqual(xs.slice(0, 5));
+    const mean = xs.reduce((s, x) => s + x, 0) / xs.length;
+    expect(mean).toBeGreaterThan(0.49);
+    expect(mean).toBeLessThan(0.51);
+    expect(Math.min(...xs)).toBeGreaterThanOrEqual(0);
+    expect(Math.max(...xs)).toBeLessThan(1);
+  });
+  it('gives different seeds to different labels', () => {
+    expect(seedOf('a|2026-11|brier')).not.toBe(seedOf('a|2026-11|log'));
+  });
+});
+
+describe('clustered bootstrap', () => {
+  it('when there is one cluster, there is no interval', () => {
+    expect(clusteredInterval([{ sum: 1, count: 2 }], pooledMean, 1)).toBeNull();
+    expect(estimate([{ sum: 1, count: 2 }], pooledMean, 2, 1)).toEqual({ value: 0.5, n: 2, low: null, high: null });
+  });
+  it('when every cluster is the same, the interval is that value', () => {
+    const clusters = Array.from({ length: 10 }, () => ({ sum: 0.3, count: 1 }));
+    const e = estimate(clusters, pooledMean, 10, 7);
+    expect(e.value).toBeCloseTo(0.3, 12);
+    expect(e.low).toBeCloseTo(0.3, 12);
+    expect(e.high).toBeCloseTo(0.3, 12);
+  });
+  it('covers the normal-theory interval of a mean on a large sample (independent check)', () => {
+    // 400 clusters of one value each, values 0..1 uniform from a fixed generator: the percentile bootstrap of the mean
+    // should agree with mean ± 1.96 s/√n within a few hundredths of the width.
+    const g = seededRandom(99);
+    const xs = Array.from({ length: 400 }, () => g());
+    const mean = xs.reduce((s, x) => s + x, 0) / xs.length;
+    const sd = Math.sqrt(xs.reduce((s, x) => s + (x - mean) ** 2, 0) / (xs.length - 1));
+    const half = (1.96 * sd) / Math.sqrt(xs.length);
+    const e = estimate(
+      xs.map((x) => ({ sum: x, count: 1 })),
+      pooledMean,
+      400,
+      5,
+    );
+    expect(e.value).toBeCloseTo(mean, 12);
+    expect(Math.abs(e.low! - (mean - half))).toBeLessThan(half * 0.15);
+    expect(Math.abs(e.high! - (mean + half))).toBeLessThan(half * 0.15);
+  });
+  it('resamples whole clusters: a cluster of many equal items moves the interval as one unit', () => {
+    // Two clusters: 99 items scoring 0 and 1 item scoring 1. Resampled by cluster, a draw is {A,A}, {A,B}, {B,B}:
+    // the pooled mean is 0, 0.01 or 1, so the 97.5 % quantile is 1 (a quarter of the draws are {B,B}).
+    const e = estimate(
+      [
+        { sum: 0, count: 99 },
+        { sum: 1, count: 1 },
+      ],
+      pooledMean,
+      100,
+      3,
+    );
+    expect(e.value).toBeCloseTo(0.01, 12);
+    expect(e.low).toBe(0);
+    expect(e.high).toBe(1);
+  });
+  it('is the same for the same seed', () => {
+    const clusters = [0.1, 0.5, 0.9, 0.3].map((x) => ({ sum: x, count: 1 }));
+    expect(estimate(clusters, pooledMean, 4, 11)).toEqual(estimate(clusters, pooledMean, 4, 11));
+  });
+});
