@@ -35,6 +35,7 @@ export interface RiskInput {
  * plain fractions (0.25 is 25 %); volatility, Sharpe and Sortino are daily, risk-free rate 0.
  */
 export interface RiskScores {
+  /** Daily returns scored: days after a positive equity. */
   days: number;
   timeWeightedReturn: Estimate;
   maxDrawdown: Estimate;
@@ -45,10 +46,15 @@ export interface RiskScores {
   sortino: Estimate;
   /** Probability that the true daily Sharpe is above 0; no interval, being itself a probability. */
   probabilisticSharpe: Estimate;
+  /** Σ open positions / last equity (the start equity before any day); 0 with no positions, null when equity ≤ 0. */
   exposure: number | null;
+  /** Largest open position / last equity; null with no positions or equity ≤ 0. */
   concentration: number | null;
+  /** Mean of stake fraction / Kelly fraction over buys with a positive edge (1 is full Kelly). */
   kellyRatio: Estimate;
+  /** Share of those buys staked above full Kelly. */
   overKellyShare: Estimate;
+  /** Buys with no edge by the buyer's own forecast (Kelly fraction ≤ 0). */
   negativeEdgeBuys: number;
 }
 

@@ -90,6 +90,21 @@ describe('risk scores on a hand-computed 4-day series', () => {
     expect(s.exposure).toBeCloseTo(0.5, 12);
     expect(s.concentration).toBeCloseTo(350 / 1100, 12);
   });
+  it('gives the same intervals for the same seed label', () => {
+    const again = scoreRisk(
+      input({
+        days: days([
+          [1100, 100],
+          [1320, 0],
+          [990, 0],
+          [1100, 0],
+        ]),
+        positions: [200, 350],
+      }),
+      'acct|2026-11',
+    );
+    expect(again).toEqual(s);
+  });
   it('gives PSR with n and no interval: it is itself a probability', () => {
     expect(s.probabilisticSharpe.n).toBe(4);
     expect(s.probabilisticSharpe.low).toBeNull();
@@ -231,6 +246,24 @@ describe('edge cases', () => {
     expect(sharpe(r)).toBeNull();
     expect(sortino(r)).toBeNull();
     expect(s.sortino.value).toBeNull();
+  });
+  it('before any day, exposure is against the start equity', () => {
+    const s = scoreRisk(input({ startEquity: 400, positions: [100, 60] }), 'e');
+    expect(s.exposure).toBeCloseTo(0.4, 12);
+    expect(s.concentration).toBeCloseTo(0.25, 12);
+  });
+  it('a buy at a price of 1 has no edge, and a buy with no equity behind it has no stake fraction', () => {
+    const s = scoreRisk(
+      input({
+        kellyBuys: [
+          { cost: 10, equityBefore: 100, price: 1, forecast: 1 },
+          { cost: 10, equityBefore: 0, price: 0.5, forecast: 0.9 },
+        ],
+      }),
+      'e',
+    );
+    expect(s.negativeEdgeBuys).toBe(1);
+    expect(s.kellyRatio).toEqual({ value: null, n: 0, low: null, high: null });
   });
   it('a day after non-positive equity is skipped', () => {
     // 100 → 0: −100 %; the day after 0 (a bonus of 50 arriving) has no return; 50 → 60: +20 %
