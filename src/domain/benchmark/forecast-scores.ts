@@ -128,12 +128,13 @@ export function logScore(forecast: readonly number[], winner: number): number {
   return Math.log(Math.max(forecast[winner]!, LOG_SCORE_FLOOR));
 }
 
-/** The bin of a probability: the k with k/10 ≤ p < (k+1)/10, 1.0 in the last; compared with the edges so 0.3 is in bin 3. */
+/**
+ * The bin of a probability: the k with k/10 ≤ p < (k+1)/10, 1.0 in the last. Checked against the lower edge because
+ * 10 × the double just below 0.9 rounds up to 9.0.
+ */
 export function calibrationBin(p: number): number {
-  let k = Math.min(CALIBRATION_BINS - 1, Math.max(0, Math.floor(p * CALIBRATION_BINS)));
-  if (k > 0 && p < k / CALIBRATION_BINS) k--;
-  else if (k < CALIBRATION_BINS - 1 && p >= (k + 1) / CALIBRATION_BINS) k++;
-  return k;
+  const k = Math.min(CALIBRATION_BINS - 1, Math.max(0, Math.floor(p * CALIBRATION_BINS)));
+  return k > 0 && p < k / CALIBRATION_BINS ? k - 1 : k;
 }
 
 /** The Wilson score interval of a proportion `successes / n` (95 % with the default z); null when n is 0. */
