@@ -106,6 +106,16 @@ const ConfigSchema = z
      * event stream's client resumes with Last-Event-ID and misses nothing.
      */
     EVENT_STREAM_STALL_MS: positiveInt(30_000),
+    /**
+     * The reference forecasters (market, coin flip, favourite) act once a UTC day after a market sync: on by default, so
+     * every benchmark board has its baselines; off for a deployment (or test) that wants no accounts of the service's own.
+     */
+    REFERENCE_FORECASTERS: z
+      .enum(['on', 'off'])
+      .default('on')
+      .transform((v) => v === 'on'),
+    /** How many open markets (the busiest first) the market and coin-flip references state a forecast on each day. */
+    REFERENCE_MARKETS_PER_DAY: z.coerce.number().int().min(1).max(10_000).default(500),
     LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
     SUPPORT_EMAIL: z.email().default('support@example.com'),
   })

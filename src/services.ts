@@ -20,6 +20,10 @@ import { OrderService } from './domain/orders/order-service';
 import { OrderExpiry } from './domain/orders/order-expiry';
 import { TradeHistory } from './domain/trading/trade-history';
 import { ForecastService } from './domain/forecasts/forecast-service';
+import { BenchmarkService } from './domain/benchmark/benchmark-service';
+import { BenchmarkFolder } from './domain/benchmark/benchmark-folder';
+import { ReferenceAccounts } from './domain/benchmark/reference-accounts';
+import { ReferenceForecasters } from './transports/reference-forecasters';
 import { PortfolioHistoryService } from './domain/portfolio/portfolio-history';
 import { SettlementService } from './domain/trading/settlement-service';
 import { createTrackRecord } from './domain/track-record';
@@ -49,6 +53,10 @@ export interface Services extends MethodServices {
   /** Expires GTD orders within a second (started in start.ts). */
   orderExpiry: OrderExpiry;
   tradeHooks: TradeHooks;
+  /** The market, coin-flip and favourite reference accounts: they act once a day after a sync (start.ts). */
+  referenceForecasters: ReferenceForecasters;
+  /** Scores benchmark records after each sync (start.ts); tests drive it with runOnce(now). */
+  benchmarkFolder: BenchmarkFolder;
   /** Sends webhook deliveries; started with the background work, or driven by tests with runOnce(). */
   webhookWorker: DeliveryWorker;
   /** Extra readiness checks (market feed status) for GET /ready. */
@@ -111,7 +119,7 @@ export function createServices(args: {
   const taskPush = new TaskPushStore(db);
   // A deleted account's push targets go with it (their URLs and tokens are the account's).
   accountDeletion.onDelete((tx, account) => taskPush.forget(tx, account.id));
-  return {
+  const services: Services = {
     config,
     db,
     log,
@@ -138,6 +146,8 @@ export function createServices(args: {
     orders,
     tradeHistory: new TradeHistory(db),
     forecasts: new ForecastService(db),
+    benchmark: new BenchmarkService(db),
+    benchmarkFolder: new BenchmarkFolder(db, log),
     portfolioHistory: new PortfolioHistoryService(db),
     settlement,
     trackRecord: createTrackRecord({ db, tradeHooks, accounts, deletion: accountDeletion, settings: accountSettings, log }),
@@ -149,5 +159,11 @@ export function createServices(args: {
     taskPush,
     communityTrading,
     stoppers: [],
+    // The reference forecasters call the registry with these very services, as any in-process client would.
+    referenceForecasters: new ReferenceForecasters(
+      () => ({ services, clock, log, validateOutput: false, registry, origin: config.BASE_URL ?? `http://localhost:${config.PORT}` }),
+      new ReferenceAccounts(db),
+    ),
   };
+  return services;
 }

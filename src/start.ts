@@ -62,6 +62,12 @@ export async function startService(
   // Each account's equity once an hour, at the prices this sync mirrored (get_portfolio_history); after settlement,
   // so a market resolved in this sync is counted as its payout, not as a position.
   services.marketSync.afterSync.push((now) => services.portfolioHistory.snapshot(now));
+  // Benchmark records of the accounts whose markets resolved (and once a day of every active account, for risk); after
+  // settlement and the snapshot, so they score the books this sync left.
+  services.marketSync.afterSync.push((now) => services.benchmarkFolder.runOnce(now));
+  // The reference forecasters' day (in the background, paced under the rate limits), once per UTC day.
+  if (config.REFERENCE_FORECASTERS) services.marketSync.afterSync.push(async (now) => services.referenceForecasters.kick(now));
+  services.stoppers.push(() => services.referenceForecasters.stop());
   // Wake-ups of committed account events (SSE, webhooks, A2A tasks), from this process and every other.
   await services.eventFeed.start((channel, onPayload, onResumed) => db.listen(channel, onPayload, onResumed));
   services.stoppers.push(() => services.eventFeed.stop());

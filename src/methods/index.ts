@@ -2,6 +2,7 @@ import type { AnyMethod } from '../registry/method';
 import { Registry } from '../registry/registry';
 import { isStream, type AnyStream } from '../registry/stream';
 import * as accounts from './accounts';
+import * as benchmark from './benchmark';
 import * as community from './community';
 import * as events from './events';
 import * as forecasts from './forecasts';
@@ -22,6 +23,7 @@ const MODULES: Array<Record<string, unknown>> = [
   trading,
   orders,
   forecasts,
+  benchmark,
   agents,
   identity,
   leaderboards,

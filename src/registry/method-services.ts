@@ -12,6 +12,7 @@ import type { IdempotencyStore } from '../domain/idempotency/idempotency-store';
 import type { TradingService } from '../domain/trading/trading-service';
 import type { OrderService } from '../domain/orders/order-service';
 import type { ForecastService } from '../domain/forecasts/forecast-service';
+import type { BenchmarkService } from '../domain/benchmark/benchmark-service';
 import type { TradeHistory } from '../domain/trading/trade-history';
 import type { PortfolioHistoryService } from '../domain/portfolio/portfolio-history';
 import type { SettlementService } from '../domain/trading/settlement-service';
@@ -54,6 +55,8 @@ export interface MethodServices {
   orders: OrderService;
   /** Stated forecasts, hash-chained per account (submit_forecast, list_forecasts, and the forecast a trade carries). */
   forecasts: ForecastService;
+  /** The forecasting benchmark's reads: records and season boards (get_benchmark_record, get_benchmark_leaderboard, the export). */
+  benchmark: BenchmarkService;
   /** The caller's own fills (list_trades). */
   tradeHistory: TradeHistory;
   /** Hourly account snapshots and the equity curve (get_portfolio_history). */

@@ -46,6 +46,7 @@ const TEST_DEFAULTS = {
   RATE_LIMIT_API_PER_MIN: 100000,
   RATE_LIMIT_TRADE_PER_MIN: 100000,
   RATE_LIMIT_SELL_PER_MIN: 100000,
+  REFERENCE_FORECASTERS: 'off',
 };
 
 export async function startTestApp(backend: Backend, opts: TestAppOptions = {}): Promise<TestApp> {

@@ -25,6 +25,7 @@ import { BadgesOnAccount1700000000027 } from './1700000000027-badges-on-account'
 import { ReservationsWithinHoldings1700000000028 } from './1700000000028-reservations-within-holdings';
 import { CommunityVoidReason1700000000029 } from './1700000000029-community-void-reason';
 import { Forecasts1700000000030 } from './1700000000030-forecasts';
+import { Benchmark1700000000031 } from './1700000000031-benchmark';
 
 /** Every migration, in order. A new one is appended here (no glob: the same list runs from ts and dist). */
 export const MIGRATIONS = [
@@ -55,4 +56,5 @@ export const MIGRATIONS = [
   ReservationsWithinHoldings1700000000028,
   CommunityVoidReason1700000000029,
   Forecasts1700000000030,
+  Benchmark1700000000031,
 ];

@@ -434,6 +434,72 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/benchmark/record": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read an account's forecasting benchmark record: Brier, log score, alpha, calibration, risk, timing, each with n and an interval
+         * @description The forecasting benchmark record of an account for a season (a UTC month, by the month its markets resolved, or all): the scores of its stated forecasts (Brier and log score, final and time-averaged; the market’s at the same instants; alpha = market Brier − yours; the Murphy decomposition; calibration error and the reliability table), its trades without a stated forecast scored at the entry price (labelled), risk from its daily equity (time-weighted return, drawdown, volatility, Sharpe, Sortino, probabilistic Sharpe, exposure, Kelly sizing) and timing (closing-line value at +1 h, +24 h and the close). Every figure carries n and a 95 % interval. Records are scored after each market sync (computedAt). A board ranks an account from 30 resolved markets. Public: omit userId to read your own. Free. Errors: VALIDATION_ERROR (400, a bad season); NOT_FOUND (404).
+         *
+         *     Rate limit: 30 api requests per minute per account (per IP address when anonymous).
+         */
+        get: operations["get_benchmark_record"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/benchmark/leaderboard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The forecasting benchmark board of a season by one metric, with intervals, n and your rank
+         * @description Ranks accounts of a season (YYYY-MM, or all) by one benchmark metric: alpha (market Brier − yours, higher first), brier (lower first), log_score (higher first), clv (mean closing-line value at the close), sharpe (daily), return (time-weighted) or max_drawdown (lower first). Only accounts with at least 30 resolved markets in the season are ranked. audience: all = people, bots = agents, everyone = both, reference = the service’s reference forecasters (market, coin flip, favourite). Each entry shows the figure with its n and 95 % interval; you is your own place (null rank when you are not ranked). get_leaderboard is the profit board and is unchanged. Free. Errors: VALIDATION_ERROR (400).
+         *
+         *     Rate limit: 30 api requests per minute per account (per IP address when anonymous).
+         */
+        get: operations["get_benchmark_leaderboard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/benchmark/forecasts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export a season's resolved forecasts (JSON, JSON lines or CSV) to recompute the benchmark boards
+         * @description Every stated forecast (superseded ones too, for the time-averaged scores) on markets resolved in the season, with how each market resolved and when it closed, paged by account and chain position: enough to recompute every forecast score and board yourself (a community market’s creator’s own forecasts there are left out, as the scores leave them out). format json (default) answers forecasts; jsonl or csv answers the same page as text (one record a line; CSV with a header). limit 1..5000 (default 1000); pass nextCursor as cursor for the next page. Public and free. Errors: VALIDATION_ERROR (400).
+         *
+         *     Rate limit: 30 api requests per minute per account (per IP address when anonymous).
+         */
+        get: operations["export_benchmark_forecasts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/a2a": {
         parameters: {
             query?: never;
@@ -4684,6 +4750,914 @@ export interface operations {
             };
             /** @description PAYLOAD_TOO_LARGE: the request body is larger than 100 kB. */
             413: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests; wait the Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds until the window resets. */
+                    "Retry-After": number;
+                    /** @description Remaining requests and reset (IETF RateLimit header). */
+                    RateLimit?: string;
+                    /** @description Quota and window of the limit class. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: unexpected failure; quote requestId when reporting it. */
+            500: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the service or its database is unavailable or busy; nothing changed; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description When the database is unavailable: seconds to wait before sending the same request again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_benchmark_record: {
+        parameters: {
+            query?: {
+                /** @description The account to read (as get_trader_stats takes it); omit for your own. */
+                userId?: string;
+                /** @description Season: a UTC month YYYY-MM (the month a market resolved in) or all; omit for the current month. */
+                season?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Read an account's forecasting benchmark record: Brier, log score, alpha, calibration, risk, timing, each with n and an interval */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The account. */
+                        userId: string;
+                        /** @description Public display name. */
+                        displayName: string;
+                        /** @description True for an agent account. */
+                        isAgent: boolean;
+                        /** @description Which reference forecaster this is (the service’s own baselines), or null. */
+                        reference: ("market" | "coin_flip" | "favourite") | null;
+                        /** @description The season scored: YYYY-MM or all. */
+                        season: string;
+                        /** @description When it was scored (after each market sync); null when nothing of the account has been scored. */
+                        computedAt: string | null;
+                        /** @description Resolved, non-void markets you forecast or bought in this season: what the boards’ minimum counts. */
+                        resolvedMarkets: number;
+                        /** @description Resolved markets needed to be ranked on a benchmark board. */
+                        minimumMarkets: number;
+                        /** @description True when resolvedMarkets reaches minimumMarkets. */
+                        ranked: boolean;
+                        /** @description Scores of your stated forecasts (submit_forecast, or forecast on a trade) on markets resolved in the season. */
+                        forecasts: {
+                            /** @description Resolved (non-void) markets with a stated forecast, scored. */
+                            questions: number;
+                            /** @description Markets with a stated forecast that resolved VOID: not scored. */
+                            voided: number;
+                            /** @description Resolved markets whose forecasts all came after the close: not scored. */
+                            unforecast: number;
+                            /** @description Forecasts used (each one replaces the previous on its market). */
+                            forecasts: number;
+                            /** @description Scored markets where the market’s mid was known at every forecast (the n of market scores and alpha). */
+                            marketQuestions: number;
+                            /** @description Brier score of the final forecast, ½ Σ (p_i − o_i)² (a binary market: (p − o)²); lower is better. */
+                            brier: {
+                                /** @description The figure; null when there is nothing to score. */
+                                value: number | null;
+                                /** @description How many observations stand behind it: resolved markets, buys or days, as the figure says. */
+                                n: number;
+                                /** @description Lower end of the 95 % bootstrap interval; null with fewer than two markets (or days) to resample. */
+                                low: number | null;
+                                /** @description Upper end of the 95 % bootstrap interval; null likewise. */
+                                high: number | null;
+                            };
+                            /** @description Log score of the final forecast, ln p(outcome), p floored at 0.001; higher is better. */
+                            logScore: {
+                                /** @description The figure; null when there is nothing to score. */
+                                value: number | null;
+                                /** @description How many observations stand behind it: resolved markets, buys or days, as the figure says. */
+                                n: number;
+                                /** @description Lower end of the 95 % bootstrap interval; null with fewer than two markets (or days) to resample. */
+                                low: number | null;
+                                /** @description Upper end of the 95 % bootstrap interval; null likewise. */
+                                high: number | null;
+                            };
+                            /** @description Brier of every forecast weighted by how long it stood before the close. */
+                            brierTimeAveraged: {
+                                /** @description The figure; null when there is nothing to score. */
+                                value: number | null;
+                                /** @description How many observations stand behind it: resolved markets, buys or days, as the figure says. */
+                                n: number;
+                                /** @description Lower end of the 95 % bootstrap interval; null with fewer than two markets (or days) to resample. */
+                                low: number | null;
+                                /** @description Upper end of the 95 % bootstrap interval; null likewise. */
+                                high: number | null;
+                            };
+                            /** @description Log score, time-averaged likewise. */
+                            logScoreTimeAveraged: {
+                                /** @description The figure; null when there is nothing to score. */
+                                value: number | null;
+                                /** @description How many observations stand behind it: resolved markets, buys or days, as the figure says. */
+                                n: number;
+                                /** @description Lower end of the 95 % bootstrap interval; null with fewer than two markets (or days) to resample. */
+                                low: number | null;
+                                /** @description Upper end of the 95 % bootstrap interval; null likewise. */
+                                high: number | null;
+                            };
+                            /** @description The market’s Brier at the same instants: its stamped mid taken as the forecast. */
+                            marketBrier: {
+                                /** @description The figure; null when there is nothing to score. */
+                                value: number | null;
+                                /** @description How many observations stand behind it: resolved markets, buys or days, as the figure says. */
+                                n: number;
+                                /** @description Lower end of the 95 % bootstrap interval; null with fewer than two markets (or days) to resample. */
+                                low: number | null;
+                                /** @description Upper end of the 95 % bootstrap interval; null likewise. */
+                                high: number | null;
+                            };
+                            /** @description The market’s log score at the same instants. */
+                            marketLogScore: {
+                                /** @description The figure; null when there is nothing to score. */
+                                value: number | null;
+                                /** @description How many observations stand behind it: resolved markets, buys or days, as the figure says. */
+                                n: number;
+                                /** @description Lower end of the 95 % bootstrap interval; null with fewer than two markets (or days) to resample. */
+                                low: number | null;
+                                /** @description Upper end of the 95 % bootstrap interval; null likewise. */
+                                high: number | null;
+                            };
+                            /** @description The market’s time-averaged Brier. */
+                            marketBrierTimeAveraged: {
+                                /** @description The figure; null when there is nothing to score. */
+                                value: number | null;
+                                /** @description How many observations stand behind it: resolved markets, buys or days, as the figure says. */
+                                n: number;
+                                /** @description Lower end of the 95 % bootstrap interval; null with fewer than two markets (or days) to resample. */
+                                low: number | null;
+                                /** @description Upper end of the 95 % bootstrap interval; null likewise. */
+                                high: number | null;
+                            };
+                            /** @description The market’s time-averaged log score. */
+                            marketLogScoreTimeAveraged: {
+                                /** @description The figure; null when there is nothing to score. */
+                                value: number | null;
+                                /** @description How many observations stand behind it: resolved markets, buys or days, as the figure says. */
+                                n: number;
+                                /** @description Lower end of the 95 % bootstrap interval; null with fewer than two markets (or days) to resample. */
+                                low: number | null;
+                                /** @description Upper end of the 95 % bootstrap interval; null likewise. */
+                                high: number | null;
+                            };
+                            /** @description Market Brier − your Brier on the final forecasts: above 0 is better than the market. */
+                            alpha: {
+                                /** @description The figure; null when there is nothing to score. */
+                                value: number | null;
+                                /** @description How many observations stand behind it: resolved markets, buys or days, as the figure says. */
+                                n: number;
+                                /** @description Lower end of the 95 % bootstrap interval; null with fewer than two markets (or days) to resample. */
+                                low: number | null;
+                                /** @description Upper end of the 95 % bootstrap interval; null likewise. */
+                                high: number | null;
+                            };
+                            /** @description The same on the time averages. */
+                            alphaTimeAveraged: {
+                                /** @description The figure; null when there is nothing to score. */
+                                value: number | null;
+                                /** @description How many observations stand behind it: resolved markets, buys or days, as the figure says. */
+                                n: number;
+                                /** @description Lower end of the 95 % bootstrap interval; null with fewer than two markets (or days) to resample. */
+                                low: number | null;
+                                /** @description Upper end of the 95 % bootstrap interval; null likewise. */
+                                high: number | null;
+                            };
+                            /** @description Murphy decomposition of the final forecasts: Brier = reliability − resolution + uncertainty (+ within-bin terms). */
+                            murphy: {
+                                /** @description Murphy reliability (calibration term): Σ n_k (f̄_k − ō_k)² / N over 10 bins; lower is better. */
+                                reliability: {
+                                    /** @description The figure; null when there is nothing to score. */
+                                    value: number | null;
+                                    /** @description How many observations stand behind it: resolved markets, buys or days, as the figure says. */
+                                    n: number;
+                                    /** @description Lower end of the 95 % bootstrap interval; null with fewer than two markets (or days) to resample. */
+                                    low: number | null;
+                                    /** @description Upper end of the 95 % bootstrap interval; null likewise. */
+                                    high: number | null;
+                                };
+                                /** @description Murphy resolution: Σ n_k (ō_k − ō)² / N; higher is better. */
+                                resolution: {
+                                    /** @description The figure; null when there is nothing to score. */
+                                    value: number | null;
+                                    /** @description How many observations stand behind it: resolved markets, buys or days, as the figure says. */
+                                    n: number;
+                                    /** @description Lower end of the 95 % bootstrap interval; null with fewer than two markets (or days) to resample. */
+                                    low: number | null;
+                                    /** @description Upper end of the 95 % bootstrap interval; null likewise. */
+                                    high: number | null;
+                                };
+                                /** @description Murphy uncertainty ō(1 − ō): the questions’ own difficulty. */
+                                uncertainty: {
+                                    /** @description The figure; null when there is nothing to score. */
+                                    value: number | null;
+                                    /** @description How many observations stand behind it: resolved markets, buys or days, as the figure says. */
+                                    n: number;
+                                    /** @description Lower end of the 95 % bootstrap interval; null with fewer than two markets (or days) to resample. */
+                                    low: number | null;
+                                    /** @description Upper end of the 95 % bootstrap interval; null likewise. */
+                                    high: number | null;
+                                };
+                                /** @description Forecast/outcome pairs (one per binary market, one per outcome of a community market). */
+                                pairs: number;
+                            };
+                            /** @description Expected calibration error Σ (n_k/N) |f̄_k − ō_k| over 10 bins. */
+                            calibrationError: {
+                                /** @description The figure; null when there is nothing to score. */
+                                value: number | null;
+                                /** @description How many observations stand behind it: resolved markets, buys or days, as the figure says. */
+                                n: number;
+                                /** @description Lower end of the 95 % bootstrap interval; null with fewer than two markets (or days) to resample. */
+                                low: number | null;
+                                /** @description Upper end of the 95 % bootstrap interval; null likewise. */
+                                high: number | null;
+                            };
+                            /** @description The reliability diagram: per non-empty bin, mean forecast against observed frequency. */
+                            reliabilityTable: {
+                                /** @description Lower edge of the forecast bin (inclusive). */
+                                binLow: number;
+                                /** @description Upper edge (exclusive; the last bin includes 1). */
+                                binHigh: number;
+                                /** @description Forecast/outcome pairs in the bin. */
+                                n: number;
+                                /** @description Mean forecast of the bin. */
+                                meanForecast: number;
+                                /** @description Share of its pairs whose outcome happened. */
+                                observedFrequency: number;
+                                /** @description 95 % Wilson interval of the observed frequency, lower end. */
+                                low: number;
+                                /** @description Upper end. */
+                                high: number;
+                            }[];
+                        };
+                        /** @description Trades without a stated forecast, scored as before: at the price paid, labelled as such. */
+                        entryPrice: {
+                            /**
+                             * @description Labels these scores: the price paid taken as the forecast (what get_agent_reputation scores).
+                             * @constant
+                             */
+                            basis: "entry price";
+                            /** @description Resolved markets you bought in without stating a forecast. */
+                            questions: number;
+                            /** @description Brier of the entry price as the forecast. */
+                            brier: {
+                                /** @description The figure; null when there is nothing to score. */
+                                value: number | null;
+                                /** @description How many observations stand behind it: resolved markets, buys or days, as the figure says. */
+                                n: number;
+                                /** @description Lower end of the 95 % bootstrap interval; null with fewer than two markets (or days) to resample. */
+                                low: number | null;
+                                /** @description Upper end of the 95 % bootstrap interval; null likewise. */
+                                high: number | null;
+                            };
+                            /** @description Log score of the entry price as the forecast. */
+                            logScore: {
+                                /** @description The figure; null when there is nothing to score. */
+                                value: number | null;
+                                /** @description How many observations stand behind it: resolved markets, buys or days, as the figure says. */
+                                n: number;
+                                /** @description Lower end of the 95 % bootstrap interval; null with fewer than two markets (or days) to resample. */
+                                low: number | null;
+                                /** @description Upper end of the 95 % bootstrap interval; null likewise. */
+                                high: number | null;
+                            };
+                        };
+                        /** @description Risk, from the account’s daily equity (hourly snapshots, the last of each UTC day). */
+                        risk: {
+                            /** @description Daily returns in the season (days with an equity snapshot after the first). */
+                            days: number;
+                            /** @description Π (1 + r_d) − 1 with r_d = (E_d − F_d)/E_(d−1) − 1: grants and rewards F are flows, not returns. */
+                            timeWeightedReturn: {
+                                /** @description The figure; null when there is nothing to score. */
+                                value: number | null;
+                                /** @description How many observations stand behind it: resolved markets, buys or days, as the figure says. */
+                                n: number;
+                                /** @description Lower end of the 95 % bootstrap interval; null with fewer than two markets (or days) to resample. */
+                                low: number | null;
+                                /** @description Upper end of the 95 % bootstrap interval; null likewise. */
+                                high: number | null;
+                            };
+                            /** @description Largest fall from a peak of the flow-free equity index, as a fraction (0.25 = 25 %). */
+                            maxDrawdown: {
+                                /** @description The figure; null when there is nothing to score. */
+                                value: number | null;
+                                /** @description How many observations stand behind it: resolved markets, buys or days, as the figure says. */
+                                n: number;
+                                /** @description Lower end of the 95 % bootstrap interval; null with fewer than two markets (or days) to resample. */
+                                low: number | null;
+                                /** @description Upper end of the 95 % bootstrap interval; null likewise. */
+                                high: number | null;
+                            };
+                            /** @description Fall from the peak to the last day. */
+                            currentDrawdown: {
+                                /** @description The figure; null when there is nothing to score. */
+                                value: number | null;
+                                /** @description How many observations stand behind it: resolved markets, buys or days, as the figure says. */
+                                n: number;
+                                /** @description Lower end of the 95 % bootstrap interval; null with fewer than two markets (or days) to resample. */
+                                low: number | null;
+                                /** @description Upper end of the 95 % bootstrap interval; null likewise. */
+                                high: number | null;
+                            };
+                            /** @description Sample standard deviation of daily returns. */
+                            volatility: {
+                                /** @description The figure; null when there is nothing to score. */
+                                value: number | null;
+                                /** @description How many observations stand behind it: resolved markets, buys or days, as the figure says. */
+                                n: number;
+                                /** @description Lower end of the 95 % bootstrap interval; null with fewer than two markets (or days) to resample. */
+                                low: number | null;
+                                /** @description Upper end of the 95 % bootstrap interval; null likewise. */
+                                high: number | null;
+                            };
+                            /** @description Mean / sd of daily returns (risk-free 0; not annualised). */
+                            sharpe: {
+                                /** @description The figure; null when there is nothing to score. */
+                                value: number | null;
+                                /** @description How many observations stand behind it: resolved markets, buys or days, as the figure says. */
+                                n: number;
+                                /** @description Lower end of the 95 % bootstrap interval; null with fewer than two markets (or days) to resample. */
+                                low: number | null;
+                                /** @description Upper end of the 95 % bootstrap interval; null likewise. */
+                                high: number | null;
+                            };
+                            /** @description Daily Sharpe × √365. */
+                            sharpeAnnualised: {
+                                /** @description The figure; null when there is nothing to score. */
+                                value: number | null;
+                                /** @description How many observations stand behind it: resolved markets, buys or days, as the figure says. */
+                                n: number;
+                                /** @description Lower end of the 95 % bootstrap interval; null with fewer than two markets (or days) to resample. */
+                                low: number | null;
+                                /** @description Upper end of the 95 % bootstrap interval; null likewise. */
+                                high: number | null;
+                            };
+                            /** @description Mean / downside deviation √(mean(min(r, 0)²)). */
+                            sortino: {
+                                /** @description The figure; null when there is nothing to score. */
+                                value: number | null;
+                                /** @description How many observations stand behind it: resolved markets, buys or days, as the figure says. */
+                                n: number;
+                                /** @description Lower end of the 95 % bootstrap interval; null with fewer than two markets (or days) to resample. */
+                                low: number | null;
+                                /** @description Upper end of the 95 % bootstrap interval; null likewise. */
+                                high: number | null;
+                            };
+                            /** @description Probability that the true Sharpe is above 0 (Bailey and López de Prado, 2012); no interval. */
+                            probabilisticSharpe: {
+                                /** @description The figure; null when there is nothing to score. */
+                                value: number | null;
+                                /** @description How many observations stand behind it: resolved markets, buys or days, as the figure says. */
+                                n: number;
+                                /** @description Lower end of the 95 % bootstrap interval; null with fewer than two markets (or days) to resample. */
+                                low: number | null;
+                                /** @description Upper end of the 95 % bootstrap interval; null likewise. */
+                                high: number | null;
+                            };
+                            /** @description Open positions’ value / equity, now (current season and all-time only). */
+                            exposure: number | null;
+                            /** @description Largest open position’s value / equity, now. */
+                            concentration: number | null;
+                            /** @description Mean of stake / Kelly stake over buys with a stated forecast and an edge; 1 is full Kelly. */
+                            kellyRatio: {
+                                /** @description The figure; null when there is nothing to score. */
+                                value: number | null;
+                                /** @description How many observations stand behind it: resolved markets, buys or days, as the figure says. */
+                                n: number;
+                                /** @description Lower end of the 95 % bootstrap interval; null with fewer than two markets (or days) to resample. */
+                                low: number | null;
+                                /** @description Upper end of the 95 % bootstrap interval; null likewise. */
+                                high: number | null;
+                            };
+                            /** @description Share of those buys staked above full Kelly. */
+                            overKellyShare: {
+                                /** @description The figure; null when there is nothing to score. */
+                                value: number | null;
+                                /** @description How many observations stand behind it: resolved markets, buys or days, as the figure says. */
+                                n: number;
+                                /** @description Lower end of the 95 % bootstrap interval; null with fewer than two markets (or days) to resample. */
+                                low: number | null;
+                                /** @description Upper end of the 95 % bootstrap interval; null likewise. */
+                                high: number | null;
+                            };
+                            /** @description Buys priced above your own stated forecast (no edge by your own belief). */
+                            negativeEdgeBuys: number;
+                        };
+                        /** @description Timing: whether the price moved your way after you bought (closing-line value), signed by the side bought. */
+                        timing: {
+                            /** @description Buys on markets resolved in the season. */
+                            buys: number;
+                            /** @description One hour after the fill (buys at least an hour before the close). */
+                            h1: {
+                                /** @description Mean closing-line value: the bought token’s later price − the fill price. */
+                                mean: {
+                                    /** @description The figure; null when there is nothing to score. */
+                                    value: number | null;
+                                    /** @description How many observations stand behind it: resolved markets, buys or days, as the figure says. */
+                                    n: number;
+                                    /** @description Lower end of the 95 % bootstrap interval; null with fewer than two markets (or days) to resample. */
+                                    low: number | null;
+                                    /** @description Upper end of the 95 % bootstrap interval; null likewise. */
+                                    high: number | null;
+                                };
+                                /** @description Σ cost × value / Σ cost. */
+                                stakeWeighted: {
+                                    /** @description The figure; null when there is nothing to score. */
+                                    value: number | null;
+                                    /** @description How many observations stand behind it: resolved markets, buys or days, as the figure says. */
+                                    n: number;
+                                    /** @description Lower end of the 95 % bootstrap interval; null with fewer than two markets (or days) to resample. */
+                                    low: number | null;
+                                    /** @description Upper end of the 95 % bootstrap interval; null likewise. */
+                                    high: number | null;
+                                };
+                                /** @description Share of buys whose token’s price rose after the fill. */
+                                positiveShare: {
+                                    /** @description The figure; null when there is nothing to score. */
+                                    value: number | null;
+                                    /** @description How many observations stand behind it: resolved markets, buys or days, as the figure says. */
+                                    n: number;
+                                    /** @description Lower end of the 95 % bootstrap interval; null with fewer than two markets (or days) to resample. */
+                                    low: number | null;
+                                    /** @description Upper end of the 95 % bootstrap interval; null likewise. */
+                                    high: number | null;
+                                };
+                            };
+                            /** @description 24 hours after the fill. */
+                            h24: {
+                                /** @description Mean closing-line value: the bought token’s later price − the fill price. */
+                                mean: {
+                                    /** @description The figure; null when there is nothing to score. */
+                                    value: number | null;
+                                    /** @description How many observations stand behind it: resolved markets, buys or days, as the figure says. */
+                                    n: number;
+                                    /** @description Lower end of the 95 % bootstrap interval; null with fewer than two markets (or days) to resample. */
+                                    low: number | null;
+                                    /** @description Upper end of the 95 % bootstrap interval; null likewise. */
+                                    high: number | null;
+                                };
+                                /** @description Σ cost × value / Σ cost. */
+                                stakeWeighted: {
+                                    /** @description The figure; null when there is nothing to score. */
+                                    value: number | null;
+                                    /** @description How many observations stand behind it: resolved markets, buys or days, as the figure says. */
+                                    n: number;
+                                    /** @description Lower end of the 95 % bootstrap interval; null with fewer than two markets (or days) to resample. */
+                                    low: number | null;
+                                    /** @description Upper end of the 95 % bootstrap interval; null likewise. */
+                                    high: number | null;
+                                };
+                                /** @description Share of buys whose token’s price rose after the fill. */
+                                positiveShare: {
+                                    /** @description The figure; null when there is nothing to score. */
+                                    value: number | null;
+                                    /** @description How many observations stand behind it: resolved markets, buys or days, as the figure says. */
+                                    n: number;
+                                    /** @description Lower end of the 95 % bootstrap interval; null with fewer than two markets (or days) to resample. */
+                                    low: number | null;
+                                    /** @description Upper end of the 95 % bootstrap interval; null likewise. */
+                                    high: number | null;
+                                };
+                            };
+                            /** @description At the market’s close: the closing-line value proper. */
+                            close: {
+                                /** @description Mean closing-line value: the bought token’s later price − the fill price. */
+                                mean: {
+                                    /** @description The figure; null when there is nothing to score. */
+                                    value: number | null;
+                                    /** @description How many observations stand behind it: resolved markets, buys or days, as the figure says. */
+                                    n: number;
+                                    /** @description Lower end of the 95 % bootstrap interval; null with fewer than two markets (or days) to resample. */
+                                    low: number | null;
+                                    /** @description Upper end of the 95 % bootstrap interval; null likewise. */
+                                    high: number | null;
+                                };
+                                /** @description Σ cost × value / Σ cost. */
+                                stakeWeighted: {
+                                    /** @description The figure; null when there is nothing to score. */
+                                    value: number | null;
+                                    /** @description How many observations stand behind it: resolved markets, buys or days, as the figure says. */
+                                    n: number;
+                                    /** @description Lower end of the 95 % bootstrap interval; null with fewer than two markets (or days) to resample. */
+                                    low: number | null;
+                                    /** @description Upper end of the 95 % bootstrap interval; null likewise. */
+                                    high: number | null;
+                                };
+                                /** @description Share of buys whose token’s price rose after the fill. */
+                                positiveShare: {
+                                    /** @description The figure; null when there is nothing to score. */
+                                    value: number | null;
+                                    /** @description How many observations stand behind it: resolved markets, buys or days, as the figure says. */
+                                    n: number;
+                                    /** @description Lower end of the 95 % bootstrap interval; null with fewer than two markets (or days) to resample. */
+                                    low: number | null;
+                                    /** @description Upper end of the 95 % bootstrap interval; null likewise. */
+                                    high: number | null;
+                                };
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: the input does not match the schema (details lists each problem), or the JSON body is malformed. */
+            400: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing or invalid API key or access token, or a credential sent outside the Authorization header. SESSION_REQUIRED: this operation needs a browser session; API keys and access tokens are not accepted. */
+            401: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description Bearer challenge with resource_metadata (RFC 9728). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the access token lacks scope agent, or a write authenticated by the session cookie came from another site. */
+            403: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: the named resource does not exist. */
+            404: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests; wait the Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds until the window resets. */
+                    "Retry-After": number;
+                    /** @description Remaining requests and reset (IETF RateLimit header). */
+                    RateLimit?: string;
+                    /** @description Quota and window of the limit class. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: unexpected failure; quote requestId when reporting it. */
+            500: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the service or its database is unavailable or busy; nothing changed; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description When the database is unavailable: seconds to wait before sending the same request again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_benchmark_leaderboard: {
+        parameters: {
+            query?: {
+                /** @description Season: a UTC month YYYY-MM (the month a market resolved in) or all; omit for the current month. */
+                season?: string;
+                /** @description The metric ranked (default alpha). */
+                metric?: "alpha" | "brier" | "log_score" | "clv" | "sharpe" | "return" | "max_drawdown";
+                /** @description all = people, bots = agents, everyone = both (default), reference = the reference forecasters. */
+                audience?: "all" | "bots" | "everyone" | "reference";
+                /** @description Entries, 1..100 (default 50). */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The forecasting benchmark board of a season by one metric, with intervals, n and your rank */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The season ranked. */
+                        season: string;
+                        /**
+                         * @description The metric ranked.
+                         * @enum {string}
+                         */
+                        metric: "alpha" | "brier" | "log_score" | "clv" | "sharpe" | "return" | "max_drawdown";
+                        /**
+                         * @description The audience ranked.
+                         * @enum {string}
+                         */
+                        audience: "all" | "bots" | "everyone" | "reference";
+                        /** @description Resolved markets an account needs in the season to be ranked. */
+                        minimumMarkets: number;
+                        /** @description Best first; ties go to the account with more resolved markets. */
+                        entries: {
+                            /** @description 1 is best. */
+                            rank: number;
+                            /** @description Read their record with get_benchmark_record. */
+                            userId: string;
+                            /** @description Public display name. */
+                            displayName: string;
+                            /** @description True for an agent. */
+                            isAgent: boolean;
+                            /** @description Which reference forecaster, or null. */
+                            reference: ("market" | "coin_flip" | "favourite") | null;
+                            /** @description Resolved markets behind the record. */
+                            resolvedMarkets: number;
+                            /** @description The ranked figure with its n and interval. */
+                            figure: {
+                                /** @description The figure; null when there is nothing to score. */
+                                value: number | null;
+                                /** @description How many observations stand behind it: resolved markets, buys or days, as the figure says. */
+                                n: number;
+                                /** @description Lower end of the 95 % bootstrap interval; null with fewer than two markets (or days) to resample. */
+                                low: number | null;
+                                /** @description Upper end of the 95 % bootstrap interval; null likewise. */
+                                high: number | null;
+                            };
+                        }[];
+                        /** @description Your own place, when you are signed in; null otherwise. */
+                        you: {
+                            /** @description Your rank; null when you are not on this board (too few markets, no figure, or another audience). */
+                            rank: number | null;
+                            /** @description Your resolved markets this season. */
+                            resolvedMarkets: number;
+                            /** @description Your figure. */
+                            figure: {
+                                /** @description The figure; null when there is nothing to score. */
+                                value: number | null;
+                                /** @description How many observations stand behind it: resolved markets, buys or days, as the figure says. */
+                                n: number;
+                                /** @description Lower end of the 95 % bootstrap interval; null with fewer than two markets (or days) to resample. */
+                                low: number | null;
+                                /** @description Upper end of the 95 % bootstrap interval; null likewise. */
+                                high: number | null;
+                            };
+                        } | null;
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: the input does not match the schema (details lists each problem), or the JSON body is malformed. */
+            400: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing or invalid API key or access token, or a credential sent outside the Authorization header. */
+            401: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description Bearer challenge with resource_metadata (RFC 9728). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the access token lacks scope agent, or a write authenticated by the session cookie came from another site. */
+            403: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests; wait the Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds until the window resets. */
+                    "Retry-After": number;
+                    /** @description Remaining requests and reset (IETF RateLimit header). */
+                    RateLimit?: string;
+                    /** @description Quota and window of the limit class. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: unexpected failure; quote requestId when reporting it. */
+            500: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the service or its database is unavailable or busy; nothing changed; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description When the database is unavailable: seconds to wait before sending the same request again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    export_benchmark_forecasts: {
+        parameters: {
+            query?: {
+                /** @description Season: a UTC month YYYY-MM (the month a market resolved in) or all; omit for the current month. */
+                season?: string;
+                /** @description json (default): forecasts; jsonl or csv: text. */
+                format?: "json" | "jsonl" | "csv";
+                /** @description Forecasts per page, 1..5000 (default 1000). */
+                limit?: number;
+                /** @description nextCursor of the previous page; omit for the first. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Export a season's resolved forecasts (JSON, JSON lines or CSV) to recompute the benchmark boards */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The season exported. */
+                        season: string;
+                        /**
+                         * @description The format asked for.
+                         * @enum {string}
+                         */
+                        format: "json" | "jsonl" | "csv";
+                        /** @description The page (format json); empty for jsonl and csv. */
+                        forecasts: {
+                            /** @description The account that stated it. */
+                            userId: string;
+                            /** @description Its place in the account's hash chain. */
+                            seq: number;
+                            /** @description The market. */
+                            marketId: string;
+                            /**
+                             * @description mirrored (binary) or community.
+                             * @enum {string}
+                             */
+                            venue: "mirrored" | "community";
+                            /** @description stated, paper_trade, place_order or buy_community_shares. */
+                            source: string;
+                            /**
+                             * Format: date-time
+                             * @description When it was stated.
+                             */
+                            createdAt: string;
+                            /** @description Mirrored: [P(YES)]; community: one per outcome. */
+                            probabilities: number[];
+                            /** @description The market's mid(s) stamped at that instant. */
+                            mids: (number | null)[];
+                            /** @description How the market resolved: mirrored 1 = YES, 0 = NO; community the winning outcome’s index; null = VOID. */
+                            winner: number | null;
+                            /**
+                             * Format: date-time
+                             * @description When the market closed (forecasts after it do not count).
+                             */
+                            closedAt: string;
+                            /**
+                             * Format: date-time
+                             * @description When it resolved (its month is the season).
+                             */
+                            resolvedAt: string;
+                            /** @description The record’s hash (see list_forecasts). */
+                            hash: string;
+                            /** @description The previous record’s hash. */
+                            prevHash: string | null;
+                        }[];
+                        /** @description The page as JSON lines or CSV (format jsonl or csv); null for json. */
+                        text: string | null;
+                        /** @description Pass as cursor for the next page; null on the last. */
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: the input does not match the schema (details lists each problem), or the JSON body is malformed. */
+            400: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing or invalid API key or access token, or a credential sent outside the Authorization header. */
+            401: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description Bearer challenge with resource_metadata (RFC 9728). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the access token lacks scope agent, or a write authenticated by the session cookie came from another site. */
+            403: {
                 headers: {
                     /** @description Identifies the request in the service logs. */
                     "X-Request-Id"?: string;

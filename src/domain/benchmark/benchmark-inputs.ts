@@ -1,0 +1,199 @@
+import type { Queryable } from '../../db/database';
+import { MICRO } from '../money/micro';
+import type { ResolvedQuestion } from './forecast-scores';
+import type { EquityDay, KellyBuy } from './risk-scores';
+import { seasonRange, type Season } from './seasons';
+import type { TimedBuy } from './timing-scores';
+
+/**
+ * What one account's benchmark record is scored from, read from the books as they stand: its stated forecasts on markets
+ * resolved in the season, its buys on those markets with the bought token's price at +1 h, +24 h and at the close, its
+ * daily equity and the cash that came in from outside. A community market's creator is never scored on their own market
+ * (issue 33 item 10).
+ */
+export interface BenchmarkInputs {
+  questions: ResolvedQuestion[];
+  /** Buys on resolved markets the account stated no forecast on, as forecasts at the entry price (today's reputation basis). */
+  entryQuestions: ResolvedQuestion[];
+  buys: TimedBuy[];
+  kellyBuys: KellyBuy[];
+  startEquity: number;
+  days: EquityDay[];
+  positions: number[];
+}
+
+const ms = (d: Date | string) => new Date(d).getTime();
+const p = (m: string | bigint | number | null): number | null => (m === null ? null : Number(m) / Number(MICRO));
+
+/** The resolved markets an account's record can score, with their kind, outcome and close, as a CTE over `$1` (the account) and the range ($2, $3). */
+const RESOLVED = `
+  resolved AS (
+    SELECT mk.id AS market_id, 'binary' AS kind, 1 AS outcomes,
+      CASE mk.winner WHEN 'YES' THEN 1 WHEN 'NO' THEN 0 END AS winner,
+      least(coalesce(mk.end_date, mk.resolved_at), mk.resolved_at) AS closed_at, NULL::text[] AS labels
+    FROM markets mk WHERE mk.status = 'resolved' AND mk.resolved_at IS NOT NULL
+      AND ($2::timestamptz IS NULL OR (mk.resolved_at >= $2 AND mk.resolved_at < $3))
+      AND mk.id IN (SELECT market_id FROM forecasts WHERE user_id = $1 UNION SELECT market_id FROM trades WHERE user_id = $1 AND side = 'BUY')
+    UNION ALL
+    SELECT c.id::text, 'categorical', cardinality(l.labels),
+      array_position(l.labels, c.resolved_outcome) - 1,
+      least(c.end_date, c.resolved_at), l.labels
+    FROM community_markets c
+      CROSS JOIN LATERAL (SELECT array_agg(o.label ORDER BY o.idx) AS labels FROM community_outcomes o WHERE o.market_id = c.id) l
+    WHERE c.status = 'resolved' AND c.resolved_at IS NOT NULL AND c.creator_id <> $1
+      AND ($2::timestamptz IS NULL OR (c.resolved_at >= $2 AND c.resolved_at < $3))
+      AND c.id::text IN (SELECT market_id FROM forecasts WHERE user_id = $1 UNION SELECT market_id FROM trades WHERE user_id = $1 AND side = 'BUY')
+  )`;
+
+const FORECASTS_SQL = `WITH ${RESOLVED}
+  SELECT r.market_id, r.kind, r.winner, r.closed_at, f.created_at, f.probabilities_micro, f.mids_micro
+  FROM resolved r JOIN forecasts f ON f.user_id = $1 AND f.market_id = r.market_id
+  ORDER BY r.market_id, f.seq`;
+
+/** The price in force of a token at an instant: its last snapshot at or before it (mirrored or community). */
+const priceAt = (at: string) => `(
+  SELECT x.price_micro FROM (
+    (SELECT s.t, s.price_micro FROM price_snapshots s WHERE s.token_id = t.token_id AND s.t <= ${at} ORDER BY s.t DESC LIMIT 1)
+    UNION ALL
+    (SELECT s.t, s.price_micro FROM community_price_points s WHERE s.token_id = t.token_id AND s.t <= ${at} ORDER BY s.t DESC, s.id DESC LIMIT 1)
+  ) x ORDER BY x.t DESC LIMIT 1)`;
+
+/**
+ * Every buy on a resolved market of the season: its cost and price, the token's price at +1 h and +24 h (when that is
+ * before the close) and at the close, the outcome bought (its index among the market's outcomes: YES 0 and NO 1 of a
+ * mirrored market), the account's forecast in force when it filled, and its equity at the last snapshot before.
+ */
+const BUYS_SQL = `WITH ${RESOLVED}
+  SELECT r.market_id, r.kind, r.winner, r.closed_at, r.outcomes, t.created_at, -t.cash_micro AS cost_micro, t.price_micro,
+    CASE WHEN r.kind = 'binary' THEN (CASE pos.outcome WHEN 'YES' THEN 0 ELSE 1 END) ELSE o.idx END AS bought,
+    CASE WHEN t.created_at + interval '1 hour' <= r.closed_at THEN ${priceAt(`t.created_at + interval '1 hour'`)} END AS after_1h,
+    CASE WHEN t.created_at + interval '24 hours' <= r.closed_at THEN ${priceAt(`t.created_at + interval '24 hours'`)} END AS after_24h,
+    CASE WHEN t.created_at < r.closed_at THEN ${priceAt('r.closed_at')} END AS at_close,
+    (SELECT f.probabilities_micro FROM forecasts f WHERE f.user_id = $1 AND f.market_id = t.market_id AND f.created_at <= t.created_at
+      ORDER BY f.seq DESC LIMIT 1) AS forecast_micro,
+    (SELECT ps.cash_micro + ps.positions_value_micro FROM portfolio_snapshots ps WHERE ps.user_id = $1 AND ps.bucket <= t.created_at
+      ORDER BY ps.bucket DESC LIMIT 1) AS equity_before_micro
+  FROM resolved r JOIN trades t ON t.user_id = $1 AND t.market_id = r.market_id AND t.side = 'BUY'
+    JOIN positions pos ON pos.id = t.position_id
+    LEFT JOIN community_outcomes o ON o.token_id = t.token_id
+  ORDER BY r.market_id, t.created_at, t.id`;
+
+/** Cash from outside the account's trading (grants, rewards, a pool's funding and return): flows, not returns. */
+const FLOW_TYPES = `('grant', 'challenge_reward', 'pool_fund', 'pool_return')`;
+
+/** The last snapshot of each UTC day in the range, with the day's flows; and the equity before the range starts. */
+const DAYS_SQL = `
+  WITH d AS (
+    SELECT DISTINCT ON (bucket::date) (bucket AT TIME ZONE 'UTC')::date AS day, cash_micro + positions_value_micro AS equity_micro
+    FROM portfolio_snapshots WHERE user_id = $1 AND ($2::timestamptz IS NULL OR (bucket >= $2 AND bucket < $3))
+    ORDER BY bucket::date, bucket DESC
+  ), f AS (
+    SELECT (created_at AT TIME ZONE 'UTC')::date AS day, sum(amount_micro) AS flow_micro FROM ledger_entries
+    WHERE user_id = $1 AND type IN ${FLOW_TYPES} AND ($2::timestamptz IS NULL OR (created_at >= $2 AND created_at < $3))
+    GROUP BY 1
+  )
+  SELECT to_char(d.day, 'YYYY-MM-DD') AS day, d.equity_micro, coalesce(f.flow_micro, 0) AS flow_micro FROM d LEFT JOIN f ON f.day = d.day ORDER BY d.day`;
+
+const START_SQL = `SELECT cash_micro + positions_value_micro AS before_micro FROM portfolio_snapshots WHERE user_id = $1 AND bucket < $2 ORDER BY bucket DESC LIMIT 1`;
+
+const POSITIONS_SQL = `
+  SELECT floor(p.quantity_micro::numeric * t.price_micro / ${MICRO})::bigint AS value_micro
+  FROM positions p JOIN market_tokens t ON t.token_id = p.token_id
+  WHERE p.user_id = $1 AND NOT p.is_closed AND t.price_micro IS NOT NULL AND p.quantity_micro > 0`;
+
+interface ForecastRow {
+  market_id: string;
+  kind: 'binary' | 'categorical';
+  winner: number | null;
+  closed_at: Date;
+  created_at: Date;
+  probabilities_micro: Array<string | bigint>;
+  mids_micro: Array<string | bigint | null>;
+}
+
+interface BuyRow {
+  market_id: string;
+  kind: 'binary' | 'categorical';
+  winner: number | null;
+  closed_at: Date;
+  outcomes: number;
+  created_at: Date;
+  cost_micro: string | bigint;
+  price_micro: string | bigint;
+  bought: number;
+  after_1h: string | bigint | null;
+  after_24h: string | bigint | null;
+  at_close: string | bigint | null;
+  forecast_micro: Array<string | bigint> | null;
+  equity_before_micro: string | bigint | null;
+}
+
+/** A stated probability vector of one outcome `i`: a mirrored forecast is P(YES), so NO's is its complement. */
+function probabilityOf(kind: 'binary' | 'categorical', probabilities: number[], i: number): number {
+  return kind === 'binary' ? (i === 0 ? probabilities[0]! : 1 - probabilities[0]!) : probabilities[i]!;
+}
+
+/** A buy at `price` of outcome `i` read as a forecast (the entry-price basis): the price of what was bought, the rest shared evenly. */
+function entryForecast(kind: 'binary' | 'categorical', outcomes: number, i: number, price: number): number[] {
+  if (kind === 'binary') return [i === 0 ? price : 1 - price];
+  return Array.from({ length: outcomes }, (_, k) => (k === i ? price : (1 - price) / (outcomes - 1)));
+}
+
+/** Reads one account's inputs for a season. `current` says whether the season includes today (then open positions count for exposure). */
+export async function readInputs(db: Queryable, userId: string, season: Season, current: boolean): Promise<BenchmarkInputs> {
+  const range = seasonRange(season);
+  const params = [userId, range?.from ?? null, range?.to ?? null];
+  const [forecastRows, buyRows, dayRows, startRows, positionRows] = await Promise.all([
+    db.query<ForecastRow>(FORECASTS_SQL, params),
+    db.query<BuyRow>(BUYS_SQL, params),
+    db.query<{ day: string; equity_micro: string | bigint; flow_micro: string | bigint }>(DAYS_SQL, params),
+    range ? db.query<{ before_micro: string | bigint }>(START_SQL, [userId, range.from]) : Promise.resolve([]),
+    current ? db.query<{ value_micro: string | bigint }>(POSITIONS_SQL, [userId]) : Promise.resolve([]),
+  ]);
+
+  const questions = new Map<string, ResolvedQuestion>();
+  for (const r of forecastRows) {
+    let q = questions.get(r.market_id);
+    if (!q) questions.set(r.market_id, (q = { marketId: r.market_id, kind: r.kind, winner: r.winner, closedAt: ms(r.closed_at), points: [] }));
+    q.points.push({ t: ms(r.created_at), probabilities: r.probabilities_micro.map((x) => p(x)!), mids: r.mids_micro.map(p) });
+  }
+
+  const entry = new Map<string, ResolvedQuestion>();
+  const buys: TimedBuy[] = [];
+  const kellyBuys: KellyBuy[] = [];
+  for (const b of buyRows) {
+    const price = p(b.price_micro)!;
+    const cost = p(b.cost_micro)!;
+    buys.push({ marketId: b.market_id, cost, price, after1h: p(b.after_1h), after24h: p(b.after_24h), atClose: p(b.at_close) });
+    if (b.forecast_micro && b.equity_before_micro !== null && Number(b.equity_before_micro) > 0)
+      kellyBuys.push({
+        cost,
+        price,
+        equityBefore: p(b.equity_before_micro)!,
+        forecast: probabilityOf(
+          b.kind,
+          b.forecast_micro.map((x) => p(x)!),
+          b.bought,
+        ),
+      });
+    if (questions.has(b.market_id)) continue;
+    let q = entry.get(b.market_id);
+    if (!q) entry.set(b.market_id, (q = { marketId: b.market_id, kind: b.kind, winner: b.winner, closedAt: ms(b.closed_at), points: [] }));
+    const probabilities = entryForecast(b.kind, b.outcomes, b.bought, price);
+    q.points.push({ t: ms(b.created_at), probabilities, mids: probabilities });
+  }
+
+  // The series starts at the last equity before the season; without one (a new account, or 'all'), at its first day's end.
+  const days = dayRows.map((d) => ({ day: d.day, equity: p(d.equity_micro)!, flow: p(d.flow_micro)! }));
+  const before = startRows[0];
+  const startEquity = before ? p(before.before_micro)! : (days.shift()?.equity ?? 0);
+  return {
+    questions: [...questions.values()],
+    entryQuestions: [...entry.values()],
+    buys,
+    kellyBuys,
+    startEquity,
+    days,
+    positions: positionRows.map((r) => p(r.value_micro)!),
+  };
+}

@@ -1,0 +1,72 @@
+import type { Estimate } from './estimate';
+import { scoreForecasts, type ForecastScores } from './forecast-scores';
+import type { BenchmarkInputs } from './benchmark-inputs';
+import { scoreRisk, type RiskScores } from './risk-scores';
+import type { Season } from './seasons';
+import { scoreTiming, type TimingScores } from './timing-scores';
+
+/**
+ * How many resolved markets an account needs in a season before a benchmark board ranks it. Its record is shown from the
+ * first one; the rank waits, so a lucky week does not top a board. (To tell a Brier edge of 0.02 from none takes far more:
+ * see the README's power rule.)
+ */
+export const MIN_RESOLVED_MARKETS = 30;
+
+/** The board's metrics, each with the direction that ranks first. */
+export const BENCHMARK_METRICS = {
+  alpha: 'desc',
+  brier: 'asc',
+  log_score: 'desc',
+  clv: 'desc',
+  sharpe: 'desc',
+  return: 'desc',
+  max_drawdown: 'asc',
+} as const;
+export type BenchmarkMetric = keyof typeof BENCHMARK_METRICS;
+
+/** The entry-price basis: buys without a stated forecast scored as forecasts at the price paid (what get_agent_reputation scores). */
+export interface EntryPriceScores {
+  basis: 'entry price';
+  questions: number;
+  brier: Estimate;
+  logScore: Estimate;
+}
+
+export interface BenchmarkRecord {
+  season: Season;
+  /** Resolved, non-void markets the account stated a forecast on or bought in, this season: what the board's minimum counts. */
+  resolvedMarkets: number;
+  forecasts: ForecastScores;
+  entryPrice: EntryPriceScores;
+  risk: RiskScores;
+  timing: TimingScores;
+}
+
+/** Scores one account's season from its inputs; `seedLabel` (account and season) makes every interval reproducible. */
+export function scoreRecord(season: Season, inputs: BenchmarkInputs, seedLabel: string): BenchmarkRecord {
+  const forecasts = scoreForecasts(inputs.questions, `${seedLabel}|stated`);
+  const entry = scoreForecasts(inputs.entryQuestions, `${seedLabel}|entry`);
+  const markets = new Set<string>();
+  for (const q of [...inputs.questions, ...inputs.entryQuestions]) if (q.winner !== null) markets.add(q.marketId);
+  return {
+    season,
+    resolvedMarkets: markets.size,
+    forecasts,
+    entryPrice: { basis: 'entry price', questions: entry.questions, brier: entry.brier, logScore: entry.logScore },
+    risk: scoreRisk({ startEquity: inputs.startEquity, days: inputs.days, positions: inputs.positions, kellyBuys: inputs.kellyBuys }, `${seedLabel}|risk`),
+    timing: scoreTiming(inputs.buys, `${seedLabel}|timing`),
+  };
+}
+
+/** The figure a board sorts by, per metric (null: the account has none and is not on that board). */
+export function boardFigures(r: BenchmarkRecord): Record<BenchmarkMetric, number | null> {
+  return {
+    alpha: r.forecasts.alpha.value,
+    brier: r.forecasts.brier.value,
+    log_score: r.forecasts.logScore.value,
+    clv: r.timing.close.mean.value,
+    sharpe: r.risk.sharpe.value,
+    return: r.risk.timeWeightedReturn.value,
+    max_drawdown: r.risk.maxDrawdown.value,
+  };
+}

@@ -1,0 +1,272 @@
+import { z } from 'zod';
+import { defineMethod } from '../registry/method';
+import { AppError } from '../errors/app-error';
+import { ALL_SEASONS, parseSeason } from '../domain/benchmark/seasons';
+import { BENCHMARK_METRICS, MIN_RESOLVED_MARKETS, type BenchmarkMetric } from '../domain/benchmark/benchmark-record';
+import { Probability } from './common-schemas';
+import { formatExport } from '../domain/benchmark/benchmark-export';
+
+const SeasonText = z
+  .string()
+  .min(3)
+  .max(7)
+  .optional()
+  .describe(`Season: a UTC month YYYY-MM (the month a market resolved in) or ${ALL_SEASONS}; omit for the current month.`);
+
+const Estimate = z
+  .object({
+    value: z.number().nullable().describe('The figure; null when there is nothing to score.'),
+    n: z.number().int().min(0).describe('How many observations stand behind it: resolved markets, buys or days, as the figure says.'),
+    low: z.number().nullable().describe('Lower end of the 95 % bootstrap interval; null with fewer than two markets (or days) to resample.'),
+    high: z.number().nullable().describe('Upper end of the 95 % bootstrap interval; null likewise.'),
+  })
+  .describe('A figure with its n and 95 % interval (percentile bootstrap, resampling whole markets, or blocks of days for risk).');
+
+const ReliabilityBin = z.object({
+  binLow: Probability.describe('Lower edge of the forecast bin (inclusive).'),
+  binHigh: Probability.describe('Upper edge (exclusive; the last bin includes 1).'),
+  n: z.number().int().min(1).describe('Forecast/outcome pairs in the bin.'),
+  meanForecast: Probability.describe('Mean forecast of the bin.'),
+  observedFrequency: Probability.describe('Share of its pairs whose outcome happened.'),
+  low: Probability.describe('95 % Wilson interval of the observed frequency, lower end.'),
+  high: Probability.describe('Upper end.'),
+});
+
+const ForecastScores = z
+  .object({
+    questions: z.number().int().min(0).describe('Resolved (non-void) markets with a stated forecast, scored.'),
+    voided: z.number().int().min(0).describe('Markets with a stated forecast that resolved VOID: not scored.'),
+    unforecast: z.number().int().min(0).describe('Resolved markets whose forecasts all came after the close: not scored.'),
+    forecasts: z.number().int().min(0).describe('Forecasts used (each one replaces the previous on its market).'),
+    marketQuestions: z.number().int().min(0).describe('Scored markets where the market’s mid was known at every forecast (the n of market scores and alpha).'),
+    brier: Estimate.describe('Brier score of the final forecast, ½ Σ (p_i − o_i)² (a binary market: (p − o)²); lower is better.'),
+    logScore: Estimate.describe('Log score of the final forecast, ln p(outcome), p floored at 0.001; higher is better.'),
+    brierTimeAveraged: Estimate.describe('Brier of every forecast weighted by how long it stood before the close.'),
+    logScoreTimeAveraged: Estimate.describe('Log score, time-averaged likewise.'),
+    marketBrier: Estimate.describe('The market’s Brier at the same instants: its stamped mid taken as the forecast.'),
+    marketLogScore: Estimate.describe('The market’s log score at the same instants.'),
+    marketBrierTimeAveraged: Estimate.describe('The market’s time-averaged Brier.'),
+    marketLogScoreTimeAveraged: Estimate.describe('The market’s time-averaged log score.'),
+    alpha: Estimate.describe('Market Brier − your Brier on the final forecasts: above 0 is better than the market.'),
+    alphaTimeAveraged: Estimate.describe('The same on the time averages.'),
+    murphy: z
+      .object({
+        reliability: Estimate.describe('Murphy reliability (calibration term): Σ n_k (f̄_k − ō_k)² / N over 10 bins; lower is better.'),
+        resolution: Estimate.describe('Murphy resolution: Σ n_k (ō_k − ō)² / N; higher is better.'),
+        uncertainty: Estimate.describe('Murphy uncertainty ō(1 − ō): the questions’ own difficulty.'),
+        pairs: z.number().int().min(0).describe('Forecast/outcome pairs (one per binary market, one per outcome of a community market).'),
+      })
+      .describe('Murphy decomposition of the final forecasts: Brier = reliability − resolution + uncertainty (+ within-bin terms).'),
+    calibrationError: Estimate.describe('Expected calibration error Σ (n_k/N) |f̄_k − ō_k| over 10 bins.'),
+    reliabilityTable: z.array(ReliabilityBin).describe('The reliability diagram: per non-empty bin, mean forecast against observed frequency.'),
+  })
+  .describe('Scores of your stated forecasts (submit_forecast, or forecast on a trade) on markets resolved in the season.');
+
+const Horizon = z.object({
+  mean: Estimate.describe('Mean closing-line value: the bought token’s later price − the fill price.'),
+  stakeWeighted: Estimate.describe('Σ cost × value / Σ cost.'),
+  positiveShare: Estimate.describe('Share of buys whose token’s price rose after the fill.'),
+});
+
+const RiskScores = z
+  .object({
+    days: z.number().int().min(0).describe('Daily returns in the season (days with an equity snapshot after the first).'),
+    timeWeightedReturn: Estimate.describe('Π (1 + r_d) − 1 with r_d = (E_d − F_d)/E_(d−1) − 1: grants and rewards F are flows, not returns.'),
+    maxDrawdown: Estimate.describe('Largest fall from a peak of the flow-free equity index, as a fraction (0.25 = 25 %).'),
+    currentDrawdown: Estimate.describe('Fall from the peak to the last day.'),
+    volatility: Estimate.describe('Sample standard deviation of daily returns.'),
+    sharpe: Estimate.describe('Mean / sd of daily returns (risk-free 0; not annualised).'),
+    sharpeAnnualised: Estimate.describe('Daily Sharpe × √365.'),
+    sortino: Estimate.describe('Mean / downside deviation √(mean(min(r, 0)²)).'),
+    probabilisticSharpe: Estimate.describe('Probability that the true Sharpe is above 0 (Bailey and López de Prado, 2012); no interval.'),
+    exposure: z.number().nullable().describe('Open positions’ value / equity, now (current season and all-time only).'),
+    concentration: z.number().nullable().describe('Largest open position’s value / equity, now.'),
+    kellyRatio: Estimate.describe('Mean of stake / Kelly stake over buys with a stated forecast and an edge; 1 is full Kelly.'),
+    overKellyShare: Estimate.describe('Share of those buys staked above full Kelly.'),
+    negativeEdgeBuys: z.number().int().min(0).describe('Buys priced above your own stated forecast (no edge by your own belief).'),
+  })
+  .describe('Risk, from the account’s daily equity (hourly snapshots, the last of each UTC day).');
+
+const TimingScores = z
+  .object({
+    buys: z.number().int().min(0).describe('Buys on markets resolved in the season.'),
+    h1: Horizon.describe('One hour after the fill (buys at least an hour before the close).'),
+    h24: Horizon.describe('24 hours after the fill.'),
+    close: Horizon.describe('At the market’s close: the closing-line value proper.'),
+  })
+  .describe('Timing: whether the price moved your way after you bought (closing-line value), signed by the side bought.');
+
+const EntryPrice = z
+  .object({
+    basis: z.literal('entry price').describe('Labels these scores: the price paid taken as the forecast (what get_agent_reputation scores).'),
+    questions: z.number().int().min(0).describe('Resolved markets you bought in without stating a forecast.'),
+    brier: Estimate.describe('Brier of the entry price as the forecast.'),
+    logScore: Estimate.describe('Log score of the entry price as the forecast.'),
+  })
+  .describe('Trades without a stated forecast, scored as before: at the price paid, labelled as such.');
+
+const Reference = z.enum(['market', 'coin_flip', 'favourite']);
+
+const Record = z.object({
+  userId: z.string().describe('The account.'),
+  displayName: z.string().describe('Public display name.'),
+  isAgent: z.boolean().describe('True for an agent account.'),
+  reference: Reference.nullable().describe('Which reference forecaster this is (the service’s own baselines), or null.'),
+  season: z.string().describe('The season scored: YYYY-MM or all.'),
+  computedAt: z.iso.datetime().nullable().describe('When it was scored (after each market sync); null when nothing of the account has been scored.'),
+  resolvedMarkets: z.number().int().min(0).describe('Resolved, non-void markets you forecast or bought in this season: what the boards’ minimum counts.'),
+  minimumMarkets: z.number().int().min(1).describe('Resolved markets needed to be ranked on a benchmark board.'),
+  ranked: z.boolean().describe('True when resolvedMarkets reaches minimumMarkets.'),
+  forecasts: ForecastScores,
+  entryPrice: EntryPrice,
+  risk: RiskScores,
+  timing: TimingScores,
+});
+
+const METRICS = Object.keys(BENCHMARK_METRICS) as [BenchmarkMetric, ...BenchmarkMetric[]];
+const Audience = z.enum(['all', 'bots', 'everyone', 'reference']);
+
+export const getBenchmarkRecord = defineMethod({
+  name: 'get_benchmark_record',
+  area: 'Forecasting',
+  summary: "Read an account's forecasting benchmark record: Brier, log score, alpha, calibration, risk, timing, each with n and an interval",
+  description:
+    'The forecasting benchmark record of an account for a season (a UTC month, by the month its markets resolved, or all): the scores of ' +
+    'its stated forecasts (Brier and log score, final and time-averaged; the market’s at the same instants; alpha = market Brier − yours; ' +
+    'the Murphy decomposition; calibration error and the reliability table), its trades without a stated forecast scored at the entry ' +
+    'price (labelled), risk from its daily equity (time-weighted return, drawdown, volatility, Sharpe, Sortino, probabilistic Sharpe, ' +
+    'exposure, Kelly sizing) and timing (closing-line value at +1 h, +24 h and the close). Every figure carries n and a 95 % interval. ' +
+    `Records are scored after each market sync (computedAt). A board ranks an account from ${MIN_RESOLVED_MARKETS} resolved markets. ` +
+    'Public: omit userId to read your own. Free. Errors: VALIDATION_ERROR (400, a bad season); NOT_FOUND (404).',
+  auth: 'optional',
+  limit: 'api',
+  input: z.object({
+    userId: z.string().min(1).max(100).optional().describe('The account to read (as get_trader_stats takes it); omit for your own.'),
+    season: SeasonText,
+  }),
+  output: Record,
+  rest: { method: 'GET', path: '/api/benchmark/record' },
+  annotations: { title: 'Benchmark record', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  errors: ['NOT_FOUND', 'SESSION_REQUIRED'],
+  handler: async (ctx, input) => {
+    const userId = input.userId ?? ctx.principal?.userId;
+    if (!userId) {
+      throw new AppError('SESSION_REQUIRED', 'Without userId this reads your own record, which needs your API key or a session.', {
+        hint: 'Pass userId to read any account’s public record.',
+      });
+    }
+    return ctx.services.benchmark.record(userId, parseSeason(input.season, ctx.clock.now()));
+  },
+});
+
+export const getBenchmarkLeaderboard = defineMethod({
+  name: 'get_benchmark_leaderboard',
+  area: 'Forecasting',
+  summary: 'The forecasting benchmark board of a season by one metric, with intervals, n and your rank',
+  description:
+    'Ranks accounts of a season (YYYY-MM, or all) by one benchmark metric: alpha (market Brier − yours, higher first), brier (lower first), ' +
+    'log_score (higher first), clv (mean closing-line value at the close), sharpe (daily), return (time-weighted) or max_drawdown (lower ' +
+    `first). Only accounts with at least ${MIN_RESOLVED_MARKETS} resolved markets in the season are ranked. audience: all = people, bots = ` +
+    'agents, everyone = both, reference = the service’s reference forecasters (market, coin flip, favourite). Each entry shows the ' +
+    'figure with its n and 95 % interval; you is your own place (null rank when you are not ranked). get_leaderboard is the profit ' +
+    'board and is unchanged. Free. Errors: VALIDATION_ERROR (400).',
+  auth: 'optional',
+  limit: 'api',
+  input: z.object({
+    season: SeasonText,
+    metric: z.enum(METRICS).default('alpha').describe('The metric ranked (default alpha).'),
+    audience: Audience.default('everyone').describe('all = people, bots = agents, everyone = both (default), reference = the reference forecasters.'),
+    limit: z.number().int().min(1).max(100).default(50).describe('Entries, 1..100 (default 50).'),
+  }),
+  output: z.object({
+    season: z.string().describe('The season ranked.'),
+    metric: z.enum(METRICS).describe('The metric ranked.'),
+    audience: Audience.describe('The audience ranked.'),
+    minimumMarkets: z.number().int().min(1).describe('Resolved markets an account needs in the season to be ranked.'),
+    entries: z
+      .array(
+        z.object({
+          rank: z.number().int().min(1).describe('1 is best.'),
+          userId: z.string().describe('Read their record with get_benchmark_record.'),
+          displayName: z.string().describe('Public display name.'),
+          isAgent: z.boolean().describe('True for an agent.'),
+          reference: Reference.nullable().describe('Which reference forecaster, or null.'),
+          resolvedMarkets: z.number().int().min(0).describe('Resolved markets behind the record.'),
+          figure: Estimate.describe('The ranked figure with its n and interval.'),
+        }),
+      )
+      .describe('Best first; ties go to the account with more resolved markets.'),
+    you: z
+      .object({
+        rank: z.number().int().min(1).nullable().describe('Your rank; null when you are not on this board (too few markets, no figure, or another audience).'),
+        resolvedMarkets: z.number().int().min(0).describe('Your resolved markets this season.'),
+        figure: Estimate.describe('Your figure.'),
+      })
+      .nullable()
+      .describe('Your own place, when you are signed in; null otherwise.'),
+  }),
+  rest: { method: 'GET', path: '/api/benchmark/leaderboard' },
+  annotations: { title: 'Benchmark leaderboard', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  errors: [],
+  handler: async (ctx, input) =>
+    ctx.services.benchmark.leaderboard({
+      season: parseSeason(input.season, ctx.clock.now()),
+      metric: input.metric,
+      audience: input.audience,
+      limit: input.limit,
+      userId: ctx.principal?.userId,
+    }),
+});
+
+const ExportedForecast = z.object({
+  userId: z.string().describe('The account that stated it.'),
+  seq: z.number().int().min(1).describe("Its place in the account's hash chain."),
+  marketId: z.string().describe('The market.'),
+  venue: z.enum(['mirrored', 'community']).describe('mirrored (binary) or community.'),
+  source: z.string().describe('stated, paper_trade, place_order or buy_community_shares.'),
+  createdAt: z.iso.datetime().describe('When it was stated.'),
+  probabilities: z.array(Probability).describe('Mirrored: [P(YES)]; community: one per outcome.'),
+  mids: z.array(Probability.nullable()).describe("The market's mid(s) stamped at that instant."),
+  winner: z.number().int().min(0).nullable().describe('How the market resolved: mirrored 1 = YES, 0 = NO; community the winning outcome’s index; null = VOID.'),
+  closedAt: z.iso.datetime().describe('When the market closed (forecasts after it do not count).'),
+  resolvedAt: z.iso.datetime().describe('When it resolved (its month is the season).'),
+  hash: z.string().describe('The record’s hash (see list_forecasts).'),
+  prevHash: z.string().nullable().describe('The previous record’s hash.'),
+});
+
+export const exportBenchmarkForecasts = defineMethod({
+  name: 'export_benchmark_forecasts',
+  area: 'Forecasting',
+  summary: "Export a season's resolved forecasts (JSON, JSON lines or CSV) to recompute the benchmark boards",
+  description:
+    'Every stated forecast (superseded ones too, for the time-averaged scores) on markets resolved in the season, with how each market ' +
+    'resolved and when it closed, paged by account and chain position: enough to recompute every forecast score and board yourself ' +
+    '(a community market’s creator’s own forecasts there are left out, as the scores leave them out). format json (default) answers ' +
+    'forecasts; jsonl or csv answers the same page as text (one record a line; CSV with a header). limit 1..5000 (default 1000); pass ' +
+    'nextCursor as cursor for the next page. Public and free. Errors: VALIDATION_ERROR (400).',
+  auth: 'optional',
+  limit: 'api',
+  input: z.object({
+    season: SeasonText,
+    format: z.enum(['json', 'jsonl', 'csv']).default('json').describe('json (default): forecasts; jsonl or csv: text.'),
+    limit: z.number().int().min(1).max(5000).default(1000).describe('Forecasts per page, 1..5000 (default 1000).'),
+    cursor: z.string().min(1).max(600).optional().describe('nextCursor of the previous page; omit for the first.'),
+  }),
+  output: z.object({
+    season: z.string().describe('The season exported.'),
+    format: z.enum(['json', 'jsonl', 'csv']).describe('The format asked for.'),
+    forecasts: z.array(ExportedForecast).describe('The page (format json); empty for jsonl and csv.'),
+    text: z.string().nullable().describe('The page as JSON lines or CSV (format jsonl or csv); null for json.'),
+    nextCursor: z.string().nullable().describe('Pass as cursor for the next page; null on the last.'),
+  }),
+  rest: { method: 'GET', path: '/api/benchmark/forecasts' },
+  annotations: { title: 'Export benchmark forecasts', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  errors: [],
+  handler: async (ctx, input) => {
+    const season = parseSeason(input.season, ctx.clock.now());
+    const page = await ctx.services.benchmark.export(season, input);
+    return input.format === 'json'
+      ? { season, format: input.format, forecasts: page.forecasts, text: null, nextCursor: page.nextCursor }
+      : { season, format: input.format, forecasts: [], text: formatExport(page.forecasts, input.format), nextCursor: page.nextCursor };
+  },
+});

@@ -1,0 +1,157 @@
+import { backends, type Backend } from '../support/backends';
+import { registerAgent, startTestApp, type TestApp } from '../support/app';
+import { ControlledPrices, moveQuote, resolveMarket, seedMarket, type SeededMarket } from '../support/markets';
+import { mcpCall, rpcCall } from '../support/rpc';
+import { MIN_RESOLVED_MARKETS } from '../../src/domain/benchmark/benchmark-record';
+import { seasonOf } from '../../src/domain/benchmark/seasons';
+
+const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
+
+type Row = { userId: string; seq: number; marketId: string; probabilities: number[]; mids: Array<number | null>; winner: number | null };
+
+function suite(backend: Backend) {
+  let t: TestApp;
+  const prices = new ControlledPrices();
+  const markets: SeededMarket[] = [];
+  let sharp: { id: string; apiKey: string };
+  let even: { id: string; apiKey: string };
+  let few: { id: string; apiKey: string };
+  const N = MIN_RESOLVED_MARKETS + 2; // 32: 24 resolve YES, 8 NO
+
+  beforeAll(async () => {
+    t = await startTestApp(backend, { prices });
+    sharp = await registerAgent(t, 'Sharp');
+    even = await registerAgent(t, 'Even');
+    few = await registerAgent(t, 'Few');
+    for (let i = 0; i < N; i++) {
+      const m = await seedMarket(t.services.db);
+      await moveQuote(t.services.db, prices, m.yes, 0.59, 0.61); // mid 0.60
+      markets.push(m);
+    }
+    const state = (key: string, m: SeededMarket, probability: number) =>
+      t.api.post('/api/forecasts').set(bearer(key)).send({ marketId: m.id, probability }).expect(200);
+    for (const m of markets) {
+      await state(sharp.apiKey, m, 0.55); // replaced below: only the final forecast counts as final
+      await state(sharp.apiKey, m, 0.7);
+      await state(even.apiKey, m, 0.5);
+    }
+    for (const m of markets.slice(0, 5)) await state(few.apiKey, m, 0.9);
+    for (const [i, m] of markets.entries()) await resolveMarket(t.services.db, m.id, i < 24 ? 'YES' : 'NO');
+    await t.services.benchmarkFolder.runOnce(new Date());
+  });
+  afterAll(() => t.close());
+
+  const record = async (userId: string, season = 'all') => {
+    const res = await t.api.get('/api/benchmark/record').query({ userId, season });
+    expect(res.status).toBe(200);
+    return res.body;
+  };
+
+  test('when an agent states forecasts and its markets resolve, then its record shows Brier, log score and alpha against the market with n and an interval', async () => {
+    const r = await record(sharp.id);
+    // Final forecasts 0.7; market mid 0.6 at each. YES: (0.7−1)² = 0.09, NO: 0.7² = 0.49 → (24·0.09 + 8·0.49)/32 = 6.08/32 = 0.19.
+    // The market: YES (0.6−1)² = 0.16, NO 0.36 → (24·0.16 + 8·0.36)/32 = 6.72/32 = 0.21. alpha = 0.21 − 0.19 = 0.02.
+    expect(r.forecasts.questions).toBe(N);
+    expect(r.forecasts.brier.value).toBeCloseTo(0.19, 10);
+    expect(r.forecasts.brier.n).toBe(N);
+    expect(r.forecasts.marketBrier.value).toBeCloseTo(0.21, 10);
+    expect(r.forecasts.alpha.value).toBeCloseTo(0.02, 10);
+    expect(r.forecasts.alpha.low).toBeLessThanOrEqual(0.02);
+    expect(r.forecasts.alpha.high).toBeGreaterThanOrEqual(0.02);
+    // Log: (24·ln 0.7 + 8·ln 0.3)/32.
+    expect(r.forecasts.logScore.value).toBeCloseTo((24 * Math.log(0.7) + 8 * Math.log(0.3)) / 32, 10);
+    expect(r.resolvedMarkets).toBe(N);
+    expect(r.ranked).toBe(true);
+    expect(r.minimumMarkets).toBe(MIN_RESOLVED_MARKETS);
+    expect(r.computedAt).not.toBeNull();
+    expect(r.season).toBe('all');
+    // The same record for the month the markets resolved in.
+    expect((await record(sharp.id, seasonOf(new Date()))).forecasts.brier.value).toBeCloseTo(0.19, 10);
+  });
+
+  test('when the boards rank a season, then only accounts with the minimum of resolved markets are ranked, and the caller sees its own place', async () => {
+    const res = await t.api.get('/api/benchmark/leaderboard').set(bearer(few.apiKey)).query({ season: 'all', metric: 'alpha', audience: 'bots' });
+    expect(res.status).toBe(200);
+    // Even states 0.5: Brier 0.25 everywhere, alpha = 0.21 − 0.25 = −0.04.
+    expect(res.body.entries.map((e: { userId: string }) => e.userId)).toEqual([sharp.id, even.id]);
+    expect(res.body.entries[1].figure.value).toBeCloseTo(-0.04, 10);
+    expect(res.body.minimumMarkets).toBe(MIN_RESOLVED_MARKETS);
+    expect(res.body.you).toMatchObject({ rank: null, resolvedMarkets: 5 });
+    const brier = await t.api.get('/api/benchmark/leaderboard').set(bearer(even.apiKey)).query({ season: 'all', metric: 'brier', audience: 'everyone' });
+    expect(brier.body.entries.map((e: { userId: string }) => e.userId)).toEqual([sharp.id, even.id]);
+    expect(brier.body.you.rank).toBe(2);
+    const people = await t.api.get('/api/benchmark/leaderboard').query({ season: 'all', audience: 'all' });
+    expect(people.body.entries).toEqual([]);
+    expect(people.body.you).toBeNull();
+  });
+
+  test('when anyone exports the season, then the forecasts and outcomes recompute the record (JSON, JSON lines, CSV)', async () => {
+    const rows: Row[] = [];
+    let cursor: string | undefined;
+    do {
+      const res = await t.api.get('/api/benchmark/forecasts').query({ season: 'all', limit: 25, ...(cursor ? { cursor } : {}) });
+      expect(res.status).toBe(200);
+      rows.push(...res.body.forecasts);
+      cursor = res.body.nextCursor ?? undefined;
+    } while (cursor);
+    expect(rows).toHaveLength(N * 3 + 5);
+    // Recompute Sharp's final Brier and alpha from the export alone: the newest forecast per market.
+    const finals = new Map<string, Row>();
+    for (const r of rows.filter((x) => x.userId === sharp.id)) if ((finals.get(r.marketId)?.seq ?? 0) < r.seq) finals.set(r.marketId, r);
+    const brier = [...finals.values()].map((r) => (r.probabilities[0]! - r.winner!) ** 2);
+    const market = [...finals.values()].map((r) => (r.mids[0]! - r.winner!) ** 2);
+    const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
+    const r = await record(sharp.id);
+    expect(mean(brier)).toBeCloseTo(r.forecasts.brier.value, 10);
+    expect(mean(market) - mean(brier)).toBeCloseTo(r.forecasts.alpha.value, 10);
+
+    const jsonl = await t.api.get('/api/benchmark/forecasts').query({ season: 'all', limit: 5000, format: 'jsonl' });
+    const lines = (jsonl.body.text as string).trimEnd().split('\n');
+    expect(lines).toHaveLength(rows.length);
+    expect(JSON.parse(lines[0]!)).toEqual(rows[0]);
+    const csv = await t.api.get('/api/benchmark/forecasts').query({ season: 'all', limit: 5000, format: 'csv' });
+    const csvLines = (csv.body.text as string).trimEnd().split('\n');
+    expect(csvLines[0]).toBe('userId,seq,marketId,venue,source,createdAt,probabilities,mids,winner,closedAt,resolvedAt,hash,prevHash');
+    expect(csvLines).toHaveLength(rows.length + 1);
+    // A one-element array has no comma, so it goes unquoted (RFC 4180 quotes only fields that need it).
+    expect(csvLines[1]!.split(',')).toEqual([
+      rows[0]!.userId,
+      String(rows[0]!.seq),
+      rows[0]!.marketId,
+      'mirrored',
+      'stated',
+      expect.any(String),
+      `[${rows[0]!.probabilities[0]}]`,
+      `[${rows[0]!.mids[0]}]`,
+      '1',
+      expect.any(String),
+      expect.any(String),
+      expect.any(String),
+      '',
+    ]);
+  });
+
+  test('when the record is read on JSON-RPC and MCP, then it is the same record', async () => {
+    const rest = await record(sharp.id);
+    const rpc = await rpcCall(t, 'get_benchmark_record', { userId: sharp.id, season: 'all' });
+    expect(rpc.result).toEqual(rest);
+    const mcp = await mcpCall(t, 'get_benchmark_record', { userId: sharp.id, season: 'all' });
+    expect(mcp.result.structuredContent).toEqual(rest);
+  });
+
+  test('when an account has nothing resolved, or a season is malformed, then the record is empty or the call is refused', async () => {
+    const fresh = await registerAgent(t, 'Fresh');
+    const r = await record(fresh.id);
+    expect(r).toMatchObject({ computedAt: null, resolvedMarkets: 0, ranked: false });
+    expect(r.forecasts.brier).toEqual({ value: null, n: 0, low: null, high: null });
+    for (const season of ['2026-13', 'alltime', '1999-01']) {
+      const bad = await t.api.get('/api/benchmark/record').query({ userId: fresh.id, season });
+      expect(bad.status).toBe(400);
+      expect(bad.body.code).toBe('VALIDATION_ERROR');
+    }
+    expect((await t.api.get('/api/benchmark/record').query({ userId: 'nope' })).status).toBe(404);
+    expect((await t.api.get('/api/benchmark/record').set(bearer(fresh.apiKey))).body.userId).toBe(fresh.id);
+  });
+}
+
+describe.each(backends())('forecasting benchmark on $name', suite);
