@@ -1,4 +1,4 @@
-import { LEVEL, quantile, RESAMPLES, seededRandom } from './estimate';
+import { LEVEL, percentileInterval, RESAMPLES } from './estimate';
 
 /** Block length of the moving-block bootstrap: n^(1/3), the usual order for a variance-type statistic, at least 1. */
 export function blockLength(n: number): number {
@@ -23,19 +23,11 @@ export function blockInterval(
   if (n < 2) return null;
   const b = blockLength(n);
   const starts = n - b + 1;
-  const random = seededRandom(seed);
-  const values: number[] = [];
-  const sample: number[] = new Array<number>(n);
-  for (let r = 0; r < resamples; r++) {
+  const draw = (sample: number[], random: () => number) => {
     for (let filled = 0; filled < n;) {
       const start = Math.floor(random() * starts);
       for (let j = 0; j < b && filled < n; j++) sample[filled++] = returns[start + j]!;
     }
-    const v = statistic(sample);
-    if (v !== null && Number.isFinite(v)) values.push(v);
-  }
-  if (values.length < resamples / 2) return null;
-  values.sort((a, c) => a - c);
-  const tail = (1 - level) / 2;
-  return { low: quantile(values, tail), high: quantile(values, 1 - tail) };
+  };
+  return percentileInterval(n, draw, statistic, seed, resamples, level);
 }

@@ -62,11 +62,29 @@ export function clusteredInterval<C>(
   level = LEVEL,
 ): { low: number; high: number } | null {
   if (clusters.length < 2) return null;
+  const draw = (sample: C[], random: () => number) => {
+    for (let i = 0; i < clusters.length; i++) sample[i] = clusters[floor(random() * clusters.length)]!;
+  };
+  return percentileInterval(clusters.length, draw, statistic, seed, resamples, level);
+}
+
+/**
+ * The percentile bootstrap every interval here shares: `resamples` samples of `size`, each filled by `draw`; a resample
+ * whose statistic is undefined (null or not finite) is skipped; null when fewer than half gave a value.
+ */
+export function percentileInterval<T>(
+  size: number,
+  draw: (sample: T[], random: () => number) => void,
+  statistic: (sample: readonly T[]) => number | null,
+  seed: number,
+  resamples = RESAMPLES,
+  level = LEVEL,
+): { low: number; high: number } | null {
   const random = seededRandom(seed);
   const values: number[] = [];
-  const sample: C[] = new Array<C>(clusters.length);
+  const sample: T[] = new Array<T>(size);
   for (let r = 0; r < resamples; r++) {
-    for (let i = 0; i < clusters.length; i++) sample[i] = clusters[floor(random() * clusters.length)]!;
+    draw(sample, random);
     const v = statistic(sample);
     if (v !== null && Number.isFinite(v)) values.push(v);
   }
