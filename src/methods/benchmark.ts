@@ -118,6 +118,17 @@ const Record = z.object({
   minimumMarkets: z.number().int().min(1).describe('Resolved markets needed to be ranked on a benchmark board.'),
   ranked: z.boolean().describe('True when resolvedMarkets reaches minimumMarkets.'),
   forecasts: ForecastScores,
+  byCategory: z
+    .array(
+      z.object({
+        category: z.string().describe('The market category.'),
+        questions: z.number().int().min(0).describe('Scored markets of the category.'),
+        brier: Estimate.describe('Brier of the final forecasts in the category.'),
+        logScore: Estimate.describe('Log score in the category.'),
+        alpha: Estimate.describe('Market Brier − yours in the category.'),
+      }),
+    )
+    .describe('The stated-forecast scores per market category, most markets first.'),
   entryPrice: EntryPrice,
   risk: RiskScores,
   timing: TimingScores,

@@ -13,6 +13,8 @@ import type { TimedBuy } from './timing-scores';
  */
 export interface BenchmarkInputs {
   questions: ResolvedQuestion[];
+  /** Each scored market's category (its venue's; 'Uncategorized' when it has none). */
+  categories: Record<string, string>;
   /** Buys on resolved markets the account stated no forecast on, as forecasts at the entry price (today's reputation basis). */
   entryQuestions: ResolvedQuestion[];
   buys: TimedBuy[];
@@ -30,14 +32,15 @@ const RESOLVED = `
   resolved AS (
     SELECT mk.id AS market_id, 'binary' AS kind, 1 AS outcomes,
       CASE mk.winner WHEN 'YES' THEN 1 WHEN 'NO' THEN 0 END AS winner,
-      least(coalesce(mk.end_date, mk.resolved_at), mk.resolved_at) AS closed_at, NULL::text[] AS labels
+      least(coalesce(mk.end_date, mk.resolved_at), mk.resolved_at) AS closed_at, NULL::text[] AS labels,
+      coalesce(mk.category, 'Uncategorized') AS category
     FROM markets mk WHERE mk.status = 'resolved' AND mk.resolved_at IS NOT NULL
       AND ($2::timestamptz IS NULL OR (mk.resolved_at >= $2 AND mk.resolved_at < $3))
       AND mk.id IN (SELECT market_id FROM forecasts WHERE user_id = $1 UNION SELECT market_id FROM trades WHERE user_id = $1 AND side = 'BUY')
     UNION ALL
     SELECT c.id::text, 'categorical', cardinality(l.labels),
       array_position(l.labels, c.resolved_outcome) - 1,
-      least(c.end_date, c.resolved_at), l.labels
+      least(c.end_date, c.resolved_at), l.labels, c.category
     FROM community_markets c
       CROSS JOIN LATERAL (SELECT array_agg(o.label ORDER BY o.idx) AS labels FROM community_outcomes o WHERE o.market_id = c.id) l
     WHERE c.status = 'resolved' AND c.resolved_at IS NOT NULL AND c.creator_id <> $1
@@ -46,7 +49,7 @@ const RESOLVED = `
   )`;
 
 const FORECASTS_SQL = `WITH ${RESOLVED}
-  SELECT r.market_id, r.kind, r.winner, r.closed_at, f.created_at, f.probabilities_micro, f.mids_micro
+  SELECT r.market_id, r.kind, r.winner, r.closed_at, r.category, f.created_at, f.probabilities_micro, f.mids_micro
   FROM resolved r JOIN forecasts f ON f.user_id = $1 AND f.market_id = r.market_id
   ORDER BY r.market_id, f.seq`;
 
@@ -103,6 +106,7 @@ const POSITIONS_SQL = `
 
 interface ForecastRow {
   market_id: string;
+  category: string;
   kind: 'binary' | 'categorical';
   winner: number | null;
   closed_at: Date;
@@ -152,7 +156,9 @@ export async function readInputs(db: Queryable, userId: string, season: Season, 
   ]);
 
   const questions = new Map<string, ResolvedQuestion>();
+  const categories: Record<string, string> = {};
   for (const r of forecastRows) {
+    categories[r.market_id] = r.category;
     let q = questions.get(r.market_id);
     if (!q) questions.set(r.market_id, (q = { marketId: r.market_id, kind: r.kind, winner: r.winner, closedAt: ms(r.closed_at), points: [] }));
     q.points.push({ t: ms(r.created_at), probabilities: r.probabilities_micro.map((x) => p(x)!), mids: r.mids_micro.map(p) });
@@ -189,6 +195,7 @@ export async function readInputs(db: Queryable, userId: string, season: Season, 
   const startEquity = before ? p(before.before_micro)! : (days.shift()?.equity ?? 0);
   return {
     questions: [...questions.values()],
+    categories,
     entryQuestions: [...entry.values()],
     buys,
     kellyBuys,

@@ -1,5 +1,5 @@
 import type { Estimate } from './estimate';
-import { scoreForecasts, type ForecastScores } from './forecast-scores';
+import { scoreForecasts, type ForecastScores, type ResolvedQuestion } from './forecast-scores';
 import type { BenchmarkInputs } from './benchmark-inputs';
 import { scoreRisk, type RiskScores } from './risk-scores';
 import type { Season } from './seasons';
@@ -32,11 +32,22 @@ export interface EntryPriceScores {
   logScore: Estimate;
 }
 
+/** A category's share of the stated-forecast scores. */
+export interface CategoryScores {
+  category: string;
+  questions: number;
+  brier: Estimate;
+  logScore: Estimate;
+  alpha: Estimate;
+}
+
 export interface BenchmarkRecord {
   season: Season;
   /** Resolved, non-void markets the account stated a forecast on or bought in, this season: what the board's minimum counts. */
   resolvedMarkets: number;
   forecasts: ForecastScores;
+  /** The stated-forecast scores per market category, most questions first. */
+  byCategory: CategoryScores[];
   entryPrice: EntryPriceScores;
   risk: RiskScores;
   timing: TimingScores;
@@ -48,10 +59,21 @@ export function scoreRecord(season: Season, inputs: BenchmarkInputs, seedLabel: 
   const entry = scoreForecasts(inputs.entryQuestions, `${seedLabel}|entry`);
   const markets = new Set<string>();
   for (const q of [...inputs.questions, ...inputs.entryQuestions]) if (q.winner !== null) markets.add(q.marketId);
+  const groups = new Map<string, ResolvedQuestion[]>();
+  for (const q of inputs.questions) {
+    const c = inputs.categories[q.marketId] ?? 'Uncategorized';
+    groups.set(c, [...(groups.get(c) ?? []), q]);
+  }
+  const byCategory = [...groups].map(([category, qs]): CategoryScores => {
+    const s = scoreForecasts(qs, `${seedLabel}|category|${category}`);
+    return { category, questions: s.questions, brier: s.brier, logScore: s.logScore, alpha: s.alpha };
+  });
+  byCategory.sort((a, b) => b.questions - a.questions || a.category.localeCompare(b.category));
   return {
     season,
     resolvedMarkets: markets.size,
     forecasts,
+    byCategory,
     entryPrice: { basis: 'entry price', questions: entry.questions, brier: entry.brier, logScore: entry.logScore },
     risk: scoreRisk({ startEquity: inputs.startEquity, days: inputs.days, positions: inputs.positions, kellyBuys: inputs.kellyBuys }, `${seedLabel}|risk`),
     timing: scoreTiming(inputs.buys, `${seedLabel}|timing`),

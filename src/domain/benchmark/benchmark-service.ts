@@ -153,6 +153,6 @@ export class BenchmarkService {
   }
 }
 
-const EMPTY_INPUTS = { questions: [], entryQuestions: [], buys: [], kellyBuys: [], startEquity: 0, days: [], positions: [] };
+const EMPTY_INPUTS = { questions: [], categories: {}, entryQuestions: [], buys: [], kellyBuys: [], startEquity: 0, days: [], positions: [] };
 
 const notFound = (userId: string) => new AppError('NOT_FOUND', `Account ${userId} not found.`);

@@ -5030,6 +5030,46 @@ export interface operations {
                                 high: number;
                             }[];
                         };
+                        /** @description The stated-forecast scores per market category, most markets first. */
+                        byCategory: {
+                            /** @description The market category. */
+                            category: string;
+                            /** @description Scored markets of the category. */
+                            questions: number;
+                            /** @description Brier of the final forecasts in the category. */
+                            brier: {
+                                /** @description The figure; null when there is nothing to score. */
+                                value: number | null;
+                                /** @description How many observations stand behind it: resolved markets, buys or days, as the figure says. */
+                                n: number;
+                                /** @description Lower end of the 95 % bootstrap interval; null with fewer than two markets (or days) to resample. */
+                                low: number | null;
+                                /** @description Upper end of the 95 % bootstrap interval; null likewise. */
+                                high: number | null;
+                            };
+                            /** @description Log score in the category. */
+                            logScore: {
+                                /** @description The figure; null when there is nothing to score. */
+                                value: number | null;
+                                /** @description How many observations stand behind it: resolved markets, buys or days, as the figure says. */
+                                n: number;
+                                /** @description Lower end of the 95 % bootstrap interval; null with fewer than two markets (or days) to resample. */
+                                low: number | null;
+                                /** @description Upper end of the 95 % bootstrap interval; null likewise. */
+                                high: number | null;
+                            };
+                            /** @description Market Brier − yours in the category. */
+                            alpha: {
+                                /** @description The figure; null when there is nothing to score. */
+                                value: number | null;
+                                /** @description How many observations stand behind it: resolved markets, buys or days, as the figure says. */
+                                n: number;
+                                /** @description Lower end of the 95 % bootstrap interval; null with fewer than two markets (or days) to resample. */
+                                low: number | null;
+                                /** @description Upper end of the 95 % bootstrap interval; null likewise. */
+                                high: number | null;
+                            };
+                        }[];
                         /** @description Trades without a stated forecast, scored as before: at the price paid, labelled as such. */
                         entryPrice: {
                             /**
