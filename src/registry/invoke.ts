@@ -1,3 +1,4 @@
+import { unknownFieldMessage } from './unknown-fields';
 import { AppError, toAppError } from '../errors/app-error';
 import type { AnyMethod } from './method';
 import type { CallInfo, Clock, IdempotencyHandle, MethodContext, Principal } from './context';
@@ -23,8 +24,12 @@ export async function invoke(deps: InvokeDeps, method: AnyMethod, rawInput: unkn
 
   const parsed = method.input.safeParse(rawInput ?? {});
   if (!parsed.success) {
-    throw new AppError('VALIDATION_ERROR', `Invalid input for ${method.name}: ${summarizeIssues(parsed.error.issues)}`, {
-      details: parsed.error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message, code: i.code })),
+    const known = Object.keys(method.input.shape);
+    const issues = parsed.error.issues.map((i) =>
+      i.code === 'unrecognized_keys' ? { ...i, message: unknownFieldMessage(i.keys, i.path.length ? [] : known) } : i,
+    );
+    throw new AppError('VALIDATION_ERROR', `Invalid input for ${method.name}: ${summarizeIssues(issues)}`, {
+      details: issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message, code: i.code })),
       hint: 'See the method input schema in /openapi.json.',
     });
   }

@@ -51,8 +51,12 @@ export interface MethodSpec<I extends ObjectSchema, O extends ObjectSchema> {
 
 export type AnyMethod = MethodSpec<ObjectSchema, ObjectSchema>;
 
+/**
+ * A method entry. Its input becomes strict: a field it does not declare is refused with VALIDATION_ERROR (nothing runs),
+ * and its JSON Schema says `additionalProperties: false`.
+ */
 export function defineMethod<I extends ObjectSchema, O extends ObjectSchema>(spec: MethodSpec<I, O>): MethodSpec<I, O> {
-  return spec;
+  return { ...spec, input: spec.input.strict() as unknown as I };
 }
 
 /** Whether a method is served on an RPC surface (JSON-RPC, A2A skills, MCP tools). */

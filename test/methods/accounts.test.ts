@@ -66,12 +66,14 @@ describe.each(backends())('accounts on $name', (backend) => {
     expect(rows[0]!.referred_by).toBe(a.body.user.id);
   });
 
-  test('when unknown fields are sent, then they set nothing (balance stays 1000, not an agent)', async () => {
-    const res = await t.api.post('/api/auth/register').send(valid({ balance: 1e9, balance_micro: 5, id: 'mine', is_agent: true }));
-    expect(res.status).toBe(201);
-    expect(res.body.user.balance).toBe(1000);
-    expect(res.body.user.id).not.toBe('mine');
-    expect(res.body.user.apiKey).toBeUndefined();
+  test('when unknown fields are sent, then the registration is refused naming them, and no account is made', async () => {
+    const body = valid({ balance: 1e9, balance_micro: 5, id: 'mine', is_agent: true });
+    const res = await t.api.post('/api/auth/register').send(body);
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('VALIDATION_ERROR');
+    expect(res.body.error).toContain('unknown fields balance, balance_micro, id, is_agent (did you mean isAgent?)');
+    const rows = await t.services.db.query('SELECT 1 FROM users WHERE lower(email) = lower($1)', [body.email]);
+    expect(rows).toHaveLength(0);
   });
 
   test('the API key and password are never stored in clear', async () => {
