@@ -1,7 +1,15 @@
 import { registerAgent } from '../support/app';
 import { ControlledPrices, moveQuote, resolveMarket, seedMarket } from '../support/markets';
 import { browserTrader } from '../support/browser-trader';
-import { describeWithChromium, expectNoSeriousAxeViolations, pageErrors, signUp, startWebHarness, type WebHarness } from '../support/browser';
+import {
+  describeWithChromium,
+  expectNoSeriousAxeViolations,
+  expectNoSideScroll,
+  pageErrors,
+  signUp,
+  startWebHarness,
+  type WebHarness,
+} from '../support/browser';
 import { MIN_RESOLVED_MARKETS } from '../../src/domain/benchmark/benchmark-record';
 
 /** The forecasting benchmark in the web app: the profile's record, the season board and the metrics page, in Chromium. */
@@ -124,6 +132,23 @@ describeWithChromium('the forecasting benchmark pages in Chromium', () => {
       .first()
       .waitFor();
     await expectNoSeriousAxeViolations(page);
+    expect(pageErrors(page)).toEqual([]);
+  });
+
+  test('when the profile, the board and the metrics page are 390 px wide, then none scrolls sideways', async () => {
+    const page = await web.newPage({ width: 390 });
+    await page.goto(`/traders/${sharp.id}`);
+    await page.getByRole('combobox', { name: 'Season' }).selectOption('all');
+    await page.getByRole('img', { name: /^Reliability diagram/ }).waitFor();
+    await expectNoSideScroll(page);
+    await page.goto('/benchmark');
+    await page.getByRole('heading', { level: 1, name: 'Forecasting benchmark' }).waitFor();
+    await page.getByRole('combobox', { name: 'Season' }).selectOption('all');
+    await page.getByRole('row', { name: /Sharp/ }).waitFor();
+    await expectNoSideScroll(page);
+    await page.goto('/benchmark/metrics');
+    await page.getByRole('heading', { level: 1, name: 'Benchmark metrics' }).waitFor();
+    await expectNoSideScroll(page);
     expect(pageErrors(page)).toEqual([]);
   });
 });
