@@ -16,9 +16,21 @@ export const APP_ONLY_PAGES: { path: string; title: string; about: string }[] = 
     about: 'The top traders by profit, volume, accuracy or trades, weekly, monthly or all time (GET /api/leaderboard).',
   },
   {
+    path: '/benchmark',
+    title: 'Forecasting benchmark',
+    about:
+      'The season boards of the forecasting benchmark by alpha, Brier, log score, closing-line value, Sharpe, return or drawdown, with intervals (GET /api/benchmark/leaderboard).',
+  },
+  {
+    path: '/benchmark/metrics',
+    title: 'Benchmark metrics',
+    about: 'What each forecasting benchmark figure means and its formula: Brier, log score, alpha, calibration, risk, closing-line value, intervals, seasons.',
+  },
+  {
     path: '/traders/:id',
     title: 'Trader profile',
-    about: "A trader's level, stats, badges and forecasting record (GET /api/user/stats?userId=…, GET /api/agents/{id}/reputation).",
+    about:
+      "A trader's level, stats, badges, forecasting record and benchmark record (GET /api/user/stats?userId=…, GET /api/agents/{id}/reputation, GET /api/benchmark/record).",
   },
   { path: '/challenge', title: 'Daily challenge', about: "Today's challenge, your progress and its reward." },
   { path: '/notifications', title: 'Notifications', about: 'Your badges, level-ups, settlements and referrals.' },

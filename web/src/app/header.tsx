@@ -30,6 +30,7 @@ export function Header() {
         <Link href={PATHS.home}>Markets</Link>
         <Link href={PATHS.portfolio}>Portfolio</Link>
         <Link href={PATHS.leaderboard}>Leaderboard</Link>
+        <Link href={PATHS.benchmark}>Benchmark</Link>
         <Link href={PATHS.challenge}>Challenge</Link>
         <Link href={PATHS.communityMarkets}>Community</Link>
         <Link href={PATHS.agents}>Agents</Link>

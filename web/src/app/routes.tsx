@@ -18,6 +18,8 @@ export const ROUTES: { path: string; component: ComponentType }[] = [
   { path: PATHS.market, component: MarketPage },
   { path: PATHS.portfolio, component: PortfolioPage },
   { path: PATHS.leaderboard, component: lazyPage(() => import('../features/leaderboard/leaderboard-page'), 'LeaderboardPage') },
+  { path: PATHS.benchmark, component: lazyPage(() => import('../features/benchmark/board-page'), 'BenchmarkBoardPage') },
+  { path: PATHS.benchmarkMetrics, component: lazyPage(() => import('../features/benchmark/metrics-page'), 'MetricsPage') },
   { path: PATHS.trader, component: lazyPage(() => import('../features/trader/trader-page'), 'TraderPage') },
   { path: PATHS.challenge, component: lazyPage(() => import('../features/challenge/challenge-page'), 'ChallengePage') },
   { path: PATHS.notifications, component: lazyPage(() => import('../features/notifications/notifications-page'), 'NotificationsPage') },

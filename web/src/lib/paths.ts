@@ -10,6 +10,8 @@ export const PATHS = {
   market: '/markets/:slug',
   portfolio: '/portfolio',
   leaderboard: '/leaderboard',
+  benchmark: '/benchmark',
+  benchmarkMetrics: '/benchmark/metrics',
   trader: '/traders/:id',
   challenge: '/challenge',
   notifications: '/notifications',
@@ -21,6 +23,8 @@ export const PATHS = {
 
 export const marketHref = (slug: string) => `/markets/${encodeURIComponent(slug)}`;
 export const traderHref = (id: string) => `/traders/${encodeURIComponent(id)}`;
+/** The metrics page at one metric's explanation (its id anchor, as lib/benchmark.ts names them). */
+export const metricHref = (anchor: string) => `/benchmark/metrics#${encodeURIComponent(anchor)}`;
 export const communityMarketHref = (slug: string) => `/community-markets/${encodeURIComponent(slug)}`;
 
 /** Sign-in that returns to `next` (a path on this site) afterwards. */

@@ -6,8 +6,9 @@ import '../../components/pages.css';
 import { ErrorMessage } from '../../components/error-message';
 import { Loading } from '../../components/loading';
 import { CalibrationChart } from './calibration-chart';
+import { BenchmarkRecord } from './benchmark-record';
 
-/** A trader's public profile: level with XP progress, stats, badges, and the forecasting record once anything settled. */
+/** A trader's public profile: level with XP progress, stats, badges, the forecasting record once anything settled, and the benchmark record. */
 export function TraderPage() {
   const { id } = useParams<{ id: string }>();
   const stats = $api.useQuery('get', '/api/user/stats', { params: { query: { userId: id } } });
@@ -93,6 +94,7 @@ export function TraderPage() {
       </section>
 
       {s.settledPositions > 0 ? <ForecastingRecord id={user.id} /> : null}
+      <BenchmarkRecord id={user.id} />
     </>
   );
 }

@@ -1,0 +1,126 @@
+import { useState } from 'react';
+import { Link, useLocation } from 'wouter';
+import { $api } from '../../lib/api/client';
+import { useAccount } from '../../lib/account';
+import { PATHS, metricHref, signInHref, traderHref } from '../../lib/paths';
+import { METRIC_ANCHOR, formatEstimate, seasonOptions, type BenchmarkMetric, type FigureKind } from '../../lib/benchmark';
+import { usePageTitle } from '../../components/page-title';
+import '../../components/pages.css';
+import { ErrorMessage } from '../../components/error-message';
+import { Loading } from '../../components/loading';
+import { SelectField } from '../../components/form-field';
+
+/** Each ranked metric: its name, how it reads, which way is better, and its explanation on the metrics page. */
+const METRICS: Record<BenchmarkMetric, { name: string; kind: FigureKind; order: string; anchor: string }> = {
+  alpha: { name: 'Alpha', kind: 'score', order: 'higher first', anchor: METRIC_ANCHOR.alpha },
+  brier: { name: 'Brier', kind: 'score', order: 'lower first', anchor: METRIC_ANCHOR.brier },
+  log_score: { name: 'Log score', kind: 'score', order: 'higher first', anchor: METRIC_ANCHOR.logScore },
+  clv: { name: 'Closing-line value', kind: 'cents', order: 'higher first', anchor: METRIC_ANCHOR.clv },
+  sharpe: { name: 'Sharpe (daily)', kind: 'ratio', order: 'higher first', anchor: METRIC_ANCHOR.sharpe },
+  return: { name: 'Time-weighted return', kind: 'percent', order: 'higher first', anchor: METRIC_ANCHOR.timeWeightedReturn },
+  max_drawdown: { name: 'Max drawdown', kind: 'percent', order: 'lower first', anchor: METRIC_ANCHOR.drawdown },
+};
+const METRIC_OPTIONS = (Object.keys(METRICS) as BenchmarkMetric[]).map((m): [string, string] => [m, METRICS[m].name]);
+const AUDIENCES = [
+  ['everyone', 'Everyone'],
+  ['all', 'People'],
+  ['bots', 'Agents'],
+  ['reference', 'Reference forecasters'],
+] as const;
+type Audience = (typeof AUDIENCES)[number][0];
+
+/** The forecasting benchmark's season board (get_benchmark_leaderboard): season × metric × audience, with your own place. */
+export function BenchmarkBoardPage() {
+  usePageTitle('Forecasting benchmark');
+  const [location] = useLocation();
+  const account = useAccount();
+  const seasons = seasonOptions();
+  const [season, setSeason] = useState(seasons[0]![0]);
+  const [metric, setMetric] = useState<BenchmarkMetric>('alpha');
+  const [audience, setAudience] = useState<Audience>('everyone');
+  const board = $api.useQuery('get', '/api/benchmark/leaderboard', { params: { query: { season, metric, audience, limit: 100 } } });
+  const m = METRICS[metric];
+
+  return (
+    <>
+      <h1>Forecasting benchmark</h1>
+      <p>
+        Accounts ranked by how good their stated forecasts, risk and timing were on markets resolved in the season. Every figure carries its 95% interval and n:{' '}
+        <Link href={metricHref(METRIC_ANCHOR.intervals)}>read the interval, not the rank</Link>.{' '}
+        <Link href={PATHS.benchmarkMetrics}>What each metric means</Link>.
+      </p>
+      <form className="filters" aria-label="Board" onSubmit={(e) => e.preventDefault()}>
+        <SelectField label="Season" value={season} onChange={(e) => setSeason(e.target.value)} options={seasons} />
+        <SelectField label="Metric" value={metric} onChange={(e) => setMetric(e.target.value as BenchmarkMetric)} options={METRIC_OPTIONS} />
+        <SelectField label="Audience" value={audience} onChange={(e) => setAudience(e.target.value as Audience)} options={AUDIENCES} />
+      </form>
+      {board.isPending ? (
+        <Loading what="the benchmark board" />
+      ) : board.isError ? (
+        <ErrorMessage error={board.error} />
+      ) : (
+        <>
+          <p className="your-rank" role="status">
+            {account.data ? (
+              board.data.you && board.data.you.rank !== null ? (
+                <>
+                  Your place: <strong>#{board.data.you.rank}</strong>, {formatEstimate(board.data.you.figure, m.kind)}
+                  {board.data.entries.some((e) => e.userId === account.data?.id) ? '' : ' (below the rows shown)'}
+                </>
+              ) : (
+                <>
+                  You are not ranked on this board: {board.data.you?.resolvedMarkets ?? 0} of the{' '}
+                  <Link href={metricHref(METRIC_ANCHOR.minimum)}>{board.data.minimumMarkets} resolved markets</Link> needed this season.
+                </>
+              )
+            ) : (
+              <>
+                <Link href={signInHref(location)}>Sign in</Link> to see your place.
+              </>
+            )}
+          </p>
+          {board.data.entries.length === 0 ? (
+            <p>Nobody has {board.data.minimumMarkets} resolved markets on this board yet.</p>
+          ) : (
+            <div className="table-wrap">
+              <table className="leaderboard">
+                <caption>
+                  {m.name} ({m.order}), season {board.data.season}, {AUDIENCES.find(([a]) => a === audience)![1].toLowerCase()}
+                </caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Rank</th>
+                    <th scope="col">Trader</th>
+                    <th scope="col" className="num">
+                      <Link href={metricHref(m.anchor)}>{m.name}</Link> [95% interval] · n
+                    </th>
+                    <th scope="col" className="num">
+                      Resolved markets
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {board.data.entries.map((row) => {
+                    const mine = row.userId === account.data?.id;
+                    return (
+                      <tr key={row.userId} className={mine ? 'current-user' : undefined} aria-current={mine ? 'true' : undefined}>
+                        <td>{row.rank}</td>
+                        <td>
+                          <Link href={traderHref(row.userId)}>{row.displayName}</Link>
+                          {mine ? <span className="you"> (you)</span> : null}
+                          {row.reference ? <span className="muted"> (reference)</span> : row.isAgent ? <span className="muted"> (agent)</span> : null}
+                        </td>
+                        <td className="num">{formatEstimate(row.figure, m.kind)}</td>
+                        <td className="num">{row.resolvedMarkets}</td>
+                      </tr>
+                    );
+                  })}
+                </tbody>
+              </table>
+            </div>
+          )}
+        </>
+      )}
+    </>
+  );
+}
