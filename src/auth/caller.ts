@@ -48,11 +48,13 @@ export interface CallInfo {
   credentials: Credentials;
   address: SiteAddress;
   idempotencyKey?: string;
-  /** Session cookie changes a method asks the transport to make (login, logout, registration of a person). */
+  /** What a method asks the transport to do beside its answer: session cookie changes, the replay header. */
   effects?: CallEffects;
 }
 
 export interface CallEffects {
   setSession?: { token: string; maxAgeS: number };
   clearSession?: boolean;
+  /** The answer is a stored one, replayed for a repeated Idempotency-Key (REST says so in Idempotent-Replayed: true). */
+  replayed?: boolean;
 }

@@ -84,7 +84,10 @@ async function withIdempotency(deps: InvokeDeps, method: AnyMethod, ctx: MethodC
   const key = ctx.call.idempotencyKey ?? fromInput;
   if (!key) return method.handler(ctx, input);
   const claim = await deps.services.idempotency.claim(userId, key, method.name, requestHash(method.name, rest), deps.clock.now());
-  if (claim.kind === 'replay') return claim.response;
+  if (claim.kind === 'replay') {
+    ctx.call.effects = { ...ctx.call.effects, replayed: true };
+    return claim.response;
+  }
   let stored = false;
   ctx.idempotency = {
     complete: async (tx, response) => {

@@ -78,7 +78,10 @@ export function methodNotAllowed(verbs: string[]) {
   };
 }
 
-/** Session cookie changes a method asked for; the cookie is Secure when the address the caller reached is https. */
+/**
+ * What a method asked for beside its answer: session cookie changes (Secure when the address the caller reached is
+ * https), and Idempotent-Replayed: true on a stored answer replayed for a repeated Idempotency-Key.
+ */
 export function applyEffects(res: Response, call: CallInfo): void {
   const { effects } = call;
   if (!effects) return;
@@ -87,4 +90,5 @@ export function applyEffects(res: Response, call: CallInfo): void {
     res.cookie(SESSION_COOKIE, effects.setSession.token, { httpOnly: true, sameSite: 'lax', secure, path: '/', maxAge: effects.setSession.maxAgeS * 1000 });
   }
   if (effects.clearSession) res.clearCookie(SESSION_COOKIE, { httpOnly: true, sameSite: 'lax', secure, path: '/' });
+  if (effects.replayed) res.setHeader('Idempotent-Replayed', 'true');
 }

@@ -26,6 +26,7 @@ import { ReservationsWithinHoldings1700000000028 } from './1700000000028-reserva
 import { CommunityVoidReason1700000000029 } from './1700000000029-community-void-reason';
 import { Forecasts1700000000030 } from './1700000000030-forecasts';
 import { Benchmark1700000000031 } from './1700000000031-benchmark';
+import { IdempotentReplayText1700000000032 } from './1700000000032-idempotent-replay-text';
 
 /** Every migration, in order. A new one is appended here (no glob: the same list runs from ts and dist). */
 export const MIGRATIONS = [
@@ -57,4 +58,5 @@ export const MIGRATIONS = [
   CommunityVoidReason1700000000029,
   Forecasts1700000000030,
   Benchmark1700000000031,
+  IdempotentReplayText1700000000032,
 ];
