@@ -298,6 +298,9 @@ async function main(): Promise<void> {
         maxToFloor: BAR,
         recordMet: ratios.record! <= BAR,
         leaderboardMet: ratios.board! <= BAR && ratios.boardKeyed! <= BAR,
+        // The same judged on the median turn (as bench:leaderboard judges its keyed board): the VM's stalls decide less.
+        recordMetMedianTurn: turnRatios.record! <= BAR,
+        leaderboardMetMedianTurn: turnRatios.board! <= BAR && turnRatios.boardKeyed! <= BAR,
       };
       log(
         `paced p99 over the /health floor's (median of runs; pooled): record ${ratios.record}x, leaderboard ${ratios.board}x, with a key ${ratios.boardKeyed}x ` +
