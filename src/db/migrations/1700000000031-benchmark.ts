@@ -32,8 +32,22 @@ export class Benchmark1700000000031 implements MigrationInterface {
         computed_at timestamptz NOT NULL,
         PRIMARY KEY (season, user_id)
       )`);
-    for (const metric of ['alpha', 'brier', 'log_score', 'clv', 'sharpe', 'return', 'max_drawdown'])
-      await q.query(`CREATE INDEX benchmark_records_${metric} ON benchmark_records (season, audience, ${metric}) WHERE ${metric} IS NOT NULL`);
+    // One index per board, of the ranked rows only (30 is MIN_RESOLVED_MARKETS, which the boards' statements write out as
+    // a literal, so the planner matches this predicate), in the board's order (the metric's direction, more resolved
+    // markets first, then the account): a board walks its first rows per audience, and the caller's rank counts the rows
+    // ahead of theirs from the index alone.
+    for (const [metric, dir] of [
+      ['alpha', 'DESC'],
+      ['brier', 'ASC'],
+      ['log_score', 'DESC'],
+      ['clv', 'DESC'],
+      ['sharpe', 'DESC'],
+      ['return', 'DESC'],
+      ['max_drawdown', 'ASC'],
+    ])
+      await q.query(
+        `CREATE INDEX benchmark_records_${metric} ON benchmark_records (season, audience, ${metric} ${dir}, resolved_markets DESC, user_id) WHERE ${metric} IS NOT NULL AND resolved_markets >= 30`,
+      );
     await q.query(`CREATE INDEX benchmark_records_user ON benchmark_records (user_id)`);
     await q.query(`
       CREATE TABLE benchmark_dirty (
@@ -49,9 +63,12 @@ export class Benchmark1700000000031 implements MigrationInterface {
     await q.query(`CREATE TABLE benchmark_state (id integer PRIMARY KEY CHECK (id = 1), risk_day date, reference_day date)`);
     await q.query(`INSERT INTO benchmark_state (id) VALUES (1)`);
     await q.query('CREATE INDEX forecasts_market ON forecasts (market_id, user_id)');
+    // The deleted accounts (few), whose rows a caller's rank subtracts from its count.
+    await q.query('CREATE INDEX users_deleted ON users (id) WHERE deleted_at IS NOT NULL');
   }
 
   async down(q: QueryRunner): Promise<void> {
+    await q.query('DROP INDEX users_deleted');
     await q.query('DROP INDEX forecasts_market');
     await q.query('DROP TABLE benchmark_state');
     await q.query('DROP TABLE benchmark_markets');

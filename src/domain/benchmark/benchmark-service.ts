@@ -16,15 +16,18 @@ const AUDIENCES: Record<BenchmarkAudience, string[]> = {
   reference: ['reference'],
 };
 
-/** The figure a board shows per metric, from the stored record (the same Estimate the record shows). */
-const FIGURE: Record<BenchmarkMetric, (r: BenchmarkRecord) => Estimate> = {
-  alpha: (r) => r.forecasts.alpha,
-  brier: (r) => r.forecasts.brier,
-  log_score: (r) => r.forecasts.logScore,
-  clv: (r) => r.timing.close.mean,
-  sharpe: (r) => r.risk.sharpe,
-  return: (r) => r.risk.timeWeightedReturn,
-  max_drawdown: (r) => r.risk.maxDrawdown,
+/**
+ * The figure a board shows per metric: its path in the stored record (the same Estimate the record shows). A board reads
+ * only that part of each record (`record #> path`), not the whole document.
+ */
+const FIGURE_PATH: Record<BenchmarkMetric, string> = {
+  alpha: '{forecasts,alpha}',
+  brier: '{forecasts,brier}',
+  log_score: '{forecasts,logScore}',
+  clv: '{timing,close,mean}',
+  sharpe: '{risk,sharpe}',
+  return: '{risk,timeWeightedReturn}',
+  max_drawdown: '{risk,maxDrawdown}',
 };
 
 export interface BenchmarkRecordView extends BenchmarkRecord {
@@ -67,6 +70,7 @@ interface RecordRow {
 }
 
 const parsed = (r: RecordRow['record']): BenchmarkRecord => (typeof r === 'string' ? (JSON.parse(r) as BenchmarkRecord) : r);
+const parsedFigure = (f: Estimate | string): Estimate => (typeof f === 'string' ? (JSON.parse(f) as Estimate) : f);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The benchmark's reads: an account's scored record of a season and the season boards, both from benchmark_records. */
@@ -106,23 +110,35 @@ export class BenchmarkService {
     const dir = BENCHMARK_METRICS[q.metric] === 'asc' ? 'ASC' : 'DESC';
     const better = dir === 'ASC' ? '<' : '>';
     const order = `b.${column} ${dir}, b.resolved_markets DESC, b.user_id`;
-    const where = `b.season = $1 AND b.audience = ANY($2::text[]) AND b.${column} IS NOT NULL AND b.resolved_markets >= ${MIN_RESOLVED_MARKETS}`;
+    const ranked = `b.${column} IS NOT NULL AND b.resolved_markets >= ${MIN_RESOLVED_MARKETS}`;
+    const figure = (row: string) => `${row}.record #> '${FIGURE_PATH[q.metric]}'`;
     const audiences = AUDIENCES[q.audience];
+    // Ranked before the caller's row m, in the board's order: a better figure, or the same with more resolved markets, or
+    // the same again and a lower id. Two counts, each bounded by the board's index alone (no filter to run per entry).
+    const ties = `b.${column} = m.${column} AND (b.resolved_markets > m.resolved_markets OR (b.resolved_markets = m.resolved_markets AND b.user_id < m.user_id))`;
+    const ahead = (from: string, where: string) =>
+      `(SELECT count(*)::int FROM ${from} WHERE ${where} AND b.${column} ${better} m.${column})
+       + (SELECT count(*)::int FROM ${from} WHERE ${where} AND ${ties})`;
+    const inBoard = `b.season = $1 AND b.audience = ANY($2::text[]) AND ${ranked}`;
     const [rows, mine] = await Promise.all([
-      this.db.query<RecordRow>(
-        `SELECT b.user_id, u.display_name, u.is_agent, u.reference, b.resolved_markets, b.record, b.computed_at
-         FROM benchmark_records b JOIN users u ON u.id = b.user_id AND u.deleted_at IS NULL
-         WHERE ${where} ORDER BY ${order} LIMIT $3`,
+      // Each audience's best walked in its index's order (season, audience, metric, resolved_markets DESC, user_id), the
+      // walks merged: a board reads about `limit` rows per audience, never the season.
+      this.db.query<Omit<RecordRow, 'record'> & { figure: Estimate | string }>(
+        `SELECT x.* FROM unnest($2::text[]) a(audience) CROSS JOIN LATERAL (
+           SELECT b.user_id, u.display_name, u.is_agent, u.reference, b.resolved_markets, b.${column} AS sort_figure, ${figure('b')} AS figure
+           FROM benchmark_records b JOIN users u ON u.id = b.user_id AND u.deleted_at IS NULL
+           WHERE b.season = $1 AND b.audience = a.audience AND ${ranked} ORDER BY ${order} LIMIT $3
+         ) x ORDER BY x.sort_figure ${dir}, x.resolved_markets DESC, x.user_id LIMIT $3`,
         [q.season, audiences, q.limit],
       ),
+      // The caller's rank: 1 + the ranked rows ahead of theirs, counted from the board's index alone (an index-only scan),
+      // less those of deleted accounts (few: found through users' partial index of them).
       q.userId
-        ? this.db.query<{ resolved_markets: number; record: RecordRow['record']; rank: number | null }>(
-            `SELECT m.resolved_markets, m.record,
+        ? this.db.query<{ resolved_markets: number; figure: Estimate | string; rank: number | null }>(
+            `SELECT m.resolved_markets, ${figure('m')} AS figure,
                CASE WHEN m.${column} IS NOT NULL AND m.resolved_markets >= ${MIN_RESOLVED_MARKETS} AND m.audience = ANY($2::text[]) THEN
-                 (SELECT count(*)::int + 1 FROM benchmark_records b JOIN users u ON u.id = b.user_id AND u.deleted_at IS NULL
-                  WHERE ${where} AND (b.${column} ${better} m.${column}
-                    OR (b.${column} = m.${column} AND (b.resolved_markets > m.resolved_markets
-                      OR (b.resolved_markets = m.resolved_markets AND b.user_id < m.user_id)))))
+                 1 + ${ahead('benchmark_records b', inBoard)}
+                 - ${ahead('users u JOIN benchmark_records b ON b.user_id = u.id', `u.deleted_at IS NOT NULL AND ${inBoard}`)}
                END AS rank
              FROM benchmark_records m WHERE m.season = $1 AND m.user_id = $3`,
             [q.season, audiences, q.userId],
@@ -142,11 +158,11 @@ export class BenchmarkService {
         isAgent: r.is_agent,
         reference: r.reference,
         resolvedMarkets: r.resolved_markets,
-        figure: FIGURE[q.metric](parsed(r.record)),
+        figure: parsedFigure(r.figure),
       })),
       you: q.userId
         ? me
-          ? { rank: me.rank ?? null, resolvedMarkets: me.resolved_markets, figure: FIGURE[q.metric](parsed(me.record)) }
+          ? { rank: me.rank ?? null, resolvedMarkets: me.resolved_markets, figure: parsedFigure(me.figure) }
           : { rank: null, resolvedMarkets: 0, figure: NO_ESTIMATE }
         : null,
     };

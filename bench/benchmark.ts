@@ -1,0 +1,323 @@
+import 'reflect-metadata';
+import { createHash } from 'node:crypto';
+import { Client, type Pool } from 'pg';
+import {
+  benchPool,
+  createDatabase,
+  load,
+  median,
+  pacedStreamsInChild,
+  round,
+  startServiceProcess,
+  type RequestSetup,
+  type SlicedFigures,
+} from './support/harness';
+import { openDatabase, type Database, type Queryable } from '../src/db/database';
+import { testConfig } from '../src/config';
+import { createLogger } from '../src/logger';
+import { BenchmarkFolder } from '../src/domain/benchmark/benchmark-folder';
+import { BenchmarkService, type BenchmarkAudience } from '../src/domain/benchmark/benchmark-service';
+import { BENCHMARK_METRICS, type BenchmarkMetric } from '../src/domain/benchmark/benchmark-record';
+
+/**
+ * npm run bench:benchmark — the forecasting benchmark's reads (issue 33) over 100,000 accounts and 1,000,000 resolved
+ * forecasts, generated set-based in PostgreSQL (INSERT ... SELECT generate_series):
+ * 1. markets resolved over the last four months; each account's forecasts on distinct markets, a hash chain in shape
+ *    (seq 1..k per account, prev_hash null at seq 1 and the previous row's hash otherwise) whose hashes are md5-made
+ *    64-hex strings, not the real sha256 of the records (nothing here verifies a chain);
+ * 2. the real BenchmarkFolder scores a subset of accounts (BENCH_FOLD_USERS, every season of theirs and 'all'): its
+ *    throughput (records/s) is printed; then benchmark_records gets a row for every account and season, copied
+ *    set-based from those real records (same season) with jittered board figures and resolved-market counts (the
+ *    copied `record` document is its template's: the columns a board sorts by and the document it shows then differ,
+ *    which a load test does not mind). Metrics the generated books cannot give (sharpe, return, max_drawdown and clv
+ *    need equity snapshots and buys) get synthetic figures in the columns, so that every board has entries;
+ * 3. the service in its own process: GET /api/benchmark/record (random account and season) and
+ *    GET /api/benchmark/leaderboard (random season, one of 7 metrics, one of 4 audiences, limit 100) without and with
+ *    a bearer key (the caller's rank is computed), closed loop, then paced (open loop) at half the slowest closed
+ *    throughput in half-second turns with GET /health, the floor, from one loader process.
+ * Ratios: each stream's paced p99 over the floor's p99 (pooled over the run; the median turn's beside it). Bar: ≤ 1.5.
+ * Each figure is the median of RUNS runs. Last line: one JSON object with every figure.
+ */
+const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 100_000);
+const FORECASTS = Number(process.env.BENCH_FORECASTS ?? 1_000_000);
+const MARKETS = Number(process.env.BENCH_MARKETS ?? 5_000);
+const FOLD_USERS = Number(process.env.BENCH_FOLD_USERS ?? 500);
+const KEYS = Math.min(ACCOUNTS, 1_000);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const CONNECTIONS = 10;
+const SLICE_SECONDS = 0.5;
+const BAR = 1.5;
+
+const METRICS = Object.keys(BENCHMARK_METRICS) as BenchmarkMetric[];
+const AUDIENCES: BenchmarkAudience[] = ['all', 'bots', 'everyone', 'reference'];
+
+const uuidSql = (prefix: string, expr: string) => `('00000000-0000-4000-${prefix}-' || lpad(to_hex(${expr}), 12, '0'))::uuid`;
+const userUuid = (i: number) => `00000000-0000-4000-8000-${i.toString(16).padStart(12, '0')}`;
+/** A 64-hex string made of two md5s (the chain's shape, not a real sha256 of the record). */
+const hex64 = (expr: string) => `(md5('a' || ${expr}) || md5('b' || ${expr}))`;
+
+function log(line: string): void {
+  process.stdout.write(`${line}\n`);
+}
+
+async function timed<T>(label: string, fn: () => Promise<T>): Promise<T> {
+  const t0 = Date.now();
+  const out = await fn();
+  log(`  ${label}: ${round((Date.now() - t0) / 1000, 1)} s`);
+  return out;
+}
+
+/** Accounts, resolved markets and forecasts, generated inside PostgreSQL. Returns the seasons present. */
+async function generate(c: Client): Promise<string[]> {
+  await c.query(`SET maintenance_work_mem = '256MB'`);
+  await c.query(`SET work_mem = '128MB'`);
+  await c.query('SET session_replication_role = replica');
+  const perUser = Math.max(1, Math.floor(FORECASTS / ACCOUNTS));
+  await timed(`${ACCOUNTS} accounts`, () =>
+    c.query(
+      `INSERT INTO users (id, email, password_hash, display_name, is_agent, referral_code, balance_micro, xp, created_at, last_active_at, api_key_hash)
+       SELECT ${uuidSql('8000', 'i')}, 'trader' || i || '@bench.test', 'bench', 'Trader ' || i, i % 3 = 0, 'BENCH' || i, 1000000000, 0,
+              now() - interval '200 days', now(), CASE WHEN i <= ${KEYS} THEN encode(sha256(convert_to('svc_' || md5('k' || i), 'UTF8')), 'hex') END
+       FROM generate_series(1, $1::int) i`,
+      [ACCOUNTS],
+    ),
+  );
+  // Resolved over the last 110 days (four or five UTC months), each closed at its resolution.
+  await timed(`${MARKETS} resolved markets`, () =>
+    c.query(
+      `INSERT INTO markets (id, slug, question, category, volume, end_date, status, winner, resolved_at, source)
+       SELECT 'bench-' || i, 'bench-market-' || i, 'Bench question ' || i || '?', 'Bench', i, r, 'resolved', CASE WHEN i % 2 = 0 THEN 'YES' ELSE 'NO' END, r, 'simulated'
+       FROM (SELECT i, now() - interval '1 day' - ((i::bigint * 2654435761) % (110 * 86400)) * interval '1 second' AS r FROM generate_series(1, $1::int) i) s`,
+      [MARKETS],
+    ),
+  );
+  // perUser forecasts per account on distinct markets (the step 197 is prime to MARKETS's factors for small k), stated
+  // hours before each market resolved; the chain's shape: seq 1..k, prev_hash null at 1, else the previous row's hash.
+  await timed(`${ACCOUNTS * perUser} forecasts`, () =>
+    c.query(
+      `INSERT INTO forecasts (id, user_id, seq, market_id, venue, source, probabilities_micro, mids_micro, created_at, prev_hash, hash)
+       SELECT ${uuidSql('b000', `(u - 1) * ${perUser} + s`)}, ${uuidSql('8000', 'u')}, s, m.id, 'mirrored', 'stated',
+              ARRAY[(50000 + ((u::bigint * 104729 + s * 7919) % 900000))::bigint], ARRAY[(200000 + ((u::bigint * 6007 + s * 31) % 600000))::bigint],
+              m.resolved_at - (1 + (u + s) % 200) * interval '1 hour',
+              CASE WHEN s = 1 THEN NULL ELSE ${hex64(`u || '-' || (s - 1)`)} END, ${hex64(`u || '-' || s`)}
+       FROM generate_series(1, $1::int) u CROSS JOIN generate_series(1, ${perUser}) s
+       JOIN markets m ON m.id = 'bench-' || (1 + (u::bigint * 13 + s * 197) % ${MARKETS})`,
+      [ACCOUNTS],
+    ),
+  );
+  await c.query('SET session_replication_role = DEFAULT');
+  // Every market is already queued and today's risk queue is done: the folder scores only what the bench queues.
+  await c.query(`INSERT INTO benchmark_markets (market_id, queued_at) SELECT id, now() FROM markets`);
+  await c.query(`UPDATE benchmark_state SET risk_day = (now() AT TIME ZONE 'UTC')::date + 1`);
+  await timed('vacuum analyze', () => c.query('VACUUM ANALYZE'));
+  const seasons = await c.query<{ season: string }>(
+    `SELECT DISTINCT to_char(resolved_at AT TIME ZONE 'UTC', 'YYYY-MM') AS season FROM markets WHERE id LIKE 'bench-%' ORDER BY 1`,
+  );
+  return [...seasons.rows.map((r) => r.season), 'all'];
+}
+
+/** The real folder over FOLD_USERS accounts × (their seasons and 'all'): records/s. */
+async function fold(c: Client, db: Database): Promise<{ records: number; seconds: number; recordsPerSecond: number; meanRecordBytes: number }> {
+  await c.query(
+    `INSERT INTO benchmark_dirty (user_id, season)
+     SELECT DISTINCT f.user_id, to_char(m.resolved_at AT TIME ZONE 'UTC', 'YYYY-MM') FROM forecasts f JOIN markets m ON m.id = f.market_id
+     WHERE f.user_id IN (SELECT ${uuidSql('8000', 'i')} FROM generate_series(1, $1::int) i)
+     UNION SELECT ${uuidSql('8000', 'i')}, 'all' FROM generate_series(1, $1::int) i`,
+    [FOLD_USERS],
+  );
+  const t0 = performance.now();
+  const { scored } = await new BenchmarkFolder(db).runOnce(new Date());
+  const seconds = (performance.now() - t0) / 1000;
+  const bytes = await c.query<{ b: string }>('SELECT avg(pg_column_size(record))::int::text AS b FROM benchmark_records');
+  return { records: scored, seconds: round(seconds, 2), recordsPerSecond: round(scored / seconds, 1), meanRecordBytes: Number(bytes.rows[0]!.b) };
+}
+
+/** A row for every account and season, copied from the folder's real records of the same season with jittered figures. */
+async function copyRecords(c: Client, seasons: string[]): Promise<number> {
+  await c.query('SET session_replication_role = replica');
+  const jitter = (salt: number, scale: number) => `(((h.x * ${salt}) % 2001) - 1000) * ${scale}`;
+  const r = await c.query(
+    `WITH t AS (
+       SELECT season, record, alpha, brier, log_score, row_number() OVER (PARTITION BY season ORDER BY user_id) - 1 AS k,
+              count(*) OVER (PARTITION BY season) AS n
+       FROM benchmark_records
+     )
+     INSERT INTO benchmark_records (user_id, season, audience, resolved_markets, alpha, brier, log_score, clv, sharpe, return, max_drawdown, record, computed_at)
+     SELECT ${uuidSql('8000', 'u')}, s.season, CASE WHEN u % 3 = 0 THEN 'agents' ELSE 'people' END, 5 + h.x % 80,
+            coalesce(t.alpha, 0) + ${jitter(7, 0.0001)}, greatest(0, coalesce(t.brier, 0.25) + ${jitter(11, 0.0001)}),
+            coalesce(t.log_score, -0.7) + ${jitter(13, 0.001)}, ${jitter(17, 0.00005)}, ${jitter(19, 0.0003)}, ${jitter(23, 0.0005)},
+            abs(${jitter(29, 0.0004)}), t.record, now()
+     FROM generate_series(1, $1::int) u CROSS JOIN unnest($2::text[]) s(season)
+     CROSS JOIN LATERAL (SELECT (u::bigint * 104729 + length(s.season) * 7919 + ascii(right(s.season, 1)) * 31) AS x) h
+     JOIN t ON t.season = s.season AND t.k = h.x % t.n
+     ON CONFLICT DO NOTHING`,
+    [ACCOUNTS, seasons],
+  );
+  await c.query('SET session_replication_role = DEFAULT');
+  await c.query('VACUUM ANALYZE benchmark_records');
+  return r.rowCount ?? 0;
+}
+
+interface PlanRoot {
+  'Execution Time': number;
+}
+
+/** EXPLAIN ANALYZE of the service's own statements (captured from BenchmarkService) on random calls: the slowest and the median, per kind. */
+async function explain(pool: Pool, seasons: string[]): Promise<Record<string, { medianMs: number; maxMs: number }>> {
+  const captured: Array<{ sql: string; params?: unknown[] }> = [];
+  const capture: Queryable = {
+    async query(sql: string, params?: unknown[]) {
+      captured.push({ sql, params });
+      return [] as never[];
+    },
+  };
+  const service = new BenchmarkService(capture as Database);
+  const times: Record<string, number[]> = { record: [], board: [], rank: [] };
+  const run = async (kind: string, sql: string, params?: unknown[]) => {
+    const r = await pool.query<{ 'QUERY PLAN': PlanRoot[] }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`, params);
+    times[kind]!.push(r.rows[0]!['QUERY PLAN'][0]!['Execution Time']);
+  };
+  let seed = 11;
+  const rand = (n: number) => ((seed = (seed * 48271) % 2147483647), seed % n);
+  for (let i = 0; i < 40; i += 1) {
+    const season = seasons[rand(seasons.length)]!;
+    captured.length = 0;
+    await service.record(userUuid(1 + rand(ACCOUNTS)), season).catch(() => undefined);
+    for (const q of captured) await run('record', q.sql, q.params);
+    captured.length = 0;
+    await service.leaderboard({ season, metric: METRICS[rand(METRICS.length)]!, audience: AUDIENCES[rand(3)]!, limit: 100, userId: userUuid(1 + rand(KEYS)) });
+    await run('board', captured[0]!.sql, captured[0]!.params);
+    await run('rank', captured[1]!.sql, captured[1]!.params);
+  }
+  return Object.fromEntries(Object.entries(times).map(([k, xs]) => [k, { medianMs: round(median(xs), 3), maxMs: round(Math.max(...xs), 3) }]));
+}
+
+function setups(seasons: string[]): Record<'record' | 'board' | 'boardKeyed' | 'health', RequestSetup> {
+  let seed = 7;
+  const rand = (n: number) => ((seed = (seed * 48271) % 2147483647), seed % n);
+  const board = () =>
+    `/api/benchmark/leaderboard?season=${seasons[rand(seasons.length)]}&metric=${METRICS[rand(METRICS.length)]}&audience=${AUDIENCES[rand(AUDIENCES.length)]}&limit=100`;
+  return {
+    record: () => ({ path: `/api/benchmark/record?userId=${userUuid(1 + rand(ACCOUNTS))}&season=${seasons[rand(seasons.length)]}` }),
+    board: () => ({ path: board() }),
+    // A keyed caller (one of the KEYS accounts holding a key): the board and the caller's rank on it.
+    boardKeyed: () => ({ path: board(), headers: { authorization: `Bearer svc_${md5Hex(`k${1 + rand(KEYS)}`)}` } }),
+    health: () => ({ path: '/health' }),
+  };
+}
+
+const md5Hex = (s: string) => createHash('md5').update(s).digest('hex');
+
+async function main(): Promise<void> {
+  const db = await createDatabase('bench_benchmark');
+  const figures: Record<string, unknown> = { bench: 'benchmark', accounts: ACCOUNTS, forecasts: FORECASTS, markets: MARKETS, seconds: SECONDS, runs: RUNS };
+  const pool = benchPool(db.url, 4);
+  try {
+    log(`benchmark bench: ${ACCOUNTS} accounts, ${FORECASTS} forecasts over ${MARKETS} resolved markets, PostgreSQL ${db.url.replace(/\/\/[^@]*@/, '//')}`);
+    const migrated = await openDatabase(testConfig({ DATABASE_URL: db.url, DB_POOL_SIZE: 2 }), createLogger('silent'));
+    const c = new Client({ connectionString: db.url });
+    await c.connect();
+    let seasons: string[];
+    try {
+      const t0 = Date.now();
+      seasons = await generate(c);
+      const folded = await timed(`folder over ${FOLD_USERS} accounts`, () => fold(c, migrated));
+      figures.folder = folded;
+      log(
+        `  BenchmarkFolder: ${folded.records} records in ${folded.seconds} s = ${folded.recordsPerSecond} records/s (mean record ${folded.meanRecordBytes} bytes stored)`,
+      );
+      const copied = await timed('benchmark_records copied', () => copyRecords(c, seasons));
+      figures.generateSeconds = round((Date.now() - t0) / 1000, 1);
+      figures.seasons = seasons;
+      figures.benchmarkRecords = copied + folded.records;
+      log(`generated in ${figures.generateSeconds} s; seasons ${seasons.join(', ')}; ${figures.benchmarkRecords} benchmark records`);
+    } finally {
+      await c.end();
+      await migrated.close();
+    }
+
+    const plans = await explain(pool, seasons);
+    figures.plans = plans;
+    log(
+      `EXPLAIN ANALYZE (40 random calls): record ${plans.record!.medianMs} ms median, ${plans.record!.maxMs} max; board ${plans.board!.medianMs} / ${plans.board!.maxMs} ms; caller's rank ${plans.rank!.medianMs} / ${plans.rank!.maxMs} ms`,
+    );
+
+    const service = await startServiceProcess({
+      DATABASE_URL: db.url,
+      DB_POOL_SIZE: '10',
+      RATE_LIMIT_API_PER_MIN: '100000000',
+      MARKET_SYNC_INTERVAL_S: '86400',
+    });
+    try {
+      const s = setups(seasons);
+      const names = ['record', 'board', 'boardKeyed'] as const;
+      for (const n of names) {
+        const r = await fetch(`${service.baseUrl}${s[n]({}).path}`, { headers: s[n]({}).headers });
+        if (!r.ok) throw new Error(`${n}: ${r.status} ${(await r.text()).slice(0, 300)}`);
+      }
+      for (const n of names) await load(service.baseUrl, { connections: CONNECTIONS, seconds: 2, setup: s[n] });
+      const runs: Array<{ closed: Record<string, number>; paced: SlicedFigures[]; rate: number }> = [];
+      for (let r = 0; r < RUNS; r += 1) {
+        const closed: Record<string, number> = {};
+        for (const n of names) closed[n] = (await load(service.baseUrl, { connections: CONNECTIONS, seconds: SECONDS, setup: s[n] })).rps;
+        const rate = Math.min(...Object.values(closed)) / 2;
+        const paced = await pacedStreamsInChild(service.baseUrl, {
+          rate,
+          seconds: 4 * SECONDS,
+          connections: CONNECTIONS,
+          sliceSeconds: SLICE_SECONDS,
+          streams: [s.record, s.board, s.boardKeyed, s.health],
+        });
+        runs.push({ closed, paced, rate });
+        log(
+          `run ${r + 1}: closed ${names.map((n) => `${n} ${round(closed[n]!)} req/s`).join(', ')}; paced at ${round(rate)}/s, p99 ` +
+            `${names.map((n, i) => `${n} ${round(paced[i]!.p99)} ms`).join(', ')}, /health ${round(paced[3]!.p99)} ms`,
+        );
+      }
+      const out: Record<string, unknown> = {};
+      const ratios: Record<string, number> = {};
+      const turnRatios: Record<string, number> = {};
+      names.forEach((n, i) => {
+        const medianTurn = (p: SlicedFigures[]) => median(p[i]!.sliceP99.slice(0, p[3]!.sliceP99.length).map((x, t) => x / p[3]!.sliceP99[t]!));
+        out[n] = {
+          closedRps: round(median(runs.map((r) => r.closed[n]!))),
+          pacedRate: round(median(runs.map((r) => r.rate))),
+          p50: round(median(runs.map((r) => r.paced[i]!.p50))),
+          p99: round(median(runs.map((r) => r.paced[i]!.p99))),
+          non2xx: runs.reduce((a, r) => a + r.paced[i]!.non2xx, 0),
+        };
+        ratios[n] = round(median(runs.map((r) => r.paced[i]!.p99 / r.paced[3]!.p99)));
+        turnRatios[n] = round(median(runs.map((r) => medianTurn(r.paced))));
+      });
+      out.health = { p50: round(median(runs.map((r) => r.paced[3]!.p50))), p99: round(median(runs.map((r) => r.paced[3]!.p99))) };
+      Object.assign(figures, out);
+      figures.ratios = { record: ratios.record, leaderboard: ratios.board, leaderboardKeyed: ratios.boardKeyed };
+      figures.ratiosMedianTurn = { record: turnRatios.record, leaderboard: turnRatios.board, leaderboardKeyed: turnRatios.boardKeyed };
+      figures.targets = {
+        maxToFloor: BAR,
+        recordMet: ratios.record! <= BAR,
+        leaderboardMet: ratios.board! <= BAR && ratios.boardKeyed! <= BAR,
+        // The same judged on the median turn (as bench:leaderboard judges its keyed board): the VM's stalls decide less.
+        recordMetMedianTurn: turnRatios.record! <= BAR,
+        leaderboardMetMedianTurn: turnRatios.board! <= BAR && turnRatios.boardKeyed! <= BAR,
+      };
+      log(
+        `paced p99 over the /health floor's (median of runs; pooled): record ${ratios.record}x, leaderboard ${ratios.board}x, with a key ${ratios.boardKeyed}x ` +
+          `(median turn: ${turnRatios.record}x, ${turnRatios.board}x, ${turnRatios.boardKeyed}x); bar ≤ ${BAR}x`,
+      );
+    } finally {
+      await service.stop();
+    }
+  } finally {
+    await pool.end();
+    if (process.env.BENCH_KEEP_DB !== '1') await db.drop();
+    else log(`kept ${db.url}`);
+  }
+  log(JSON.stringify(figures));
+}
+
+main().catch((err) => {
+  process.stderr.write(`bench failed: ${err instanceof Error ? err.stack : String(err)}\n`);
+  process.exit(1);
+});
