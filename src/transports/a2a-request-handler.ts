@@ -183,8 +183,11 @@ export class ServiceA2aHandler implements A2ARequestHandler {
 
   async listTasks(params: ListTasksRequest, ctx: ServerCallContext): Promise<ListTasksResponse> {
     return this.guard(ctx, async () => {
-      const states = ORDER_STATES_OF_TASK_STATE[params.status];
-      if (params.status && !states) return { tasks: [], nextPageToken: '', pageSize: params.pageSize ?? 50, totalSize: 0 };
+      // UNSPECIFIED (0) and UNRECOGNIZED (-1, what @a2a-js/sdk sends for listTasks({})) filter nothing; a state no order
+      // can be in (SUBMITTED, FAILED, INPUT_REQUIRED...) has no tasks.
+      const filtered = params.status !== undefined && params.status > 0;
+      const states = filtered ? ORDER_STATES_OF_TASK_STATE[params.status] : undefined;
+      if (filtered && !states) return { tasks: [], nextPageToken: '', pageSize: params.pageSize ?? 50, totalSize: 0 };
       const pageSize = Math.min(Math.max(params.pageSize ?? 50, 1), 100);
       // list_orders filters by one state and a task state spans several: its pipeline (key, rate limit), then the domain list.
       const principal = await this.principal(ctx);

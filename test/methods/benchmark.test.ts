@@ -139,6 +139,14 @@ function suite(backend: Backend) {
     expect(mcp.result.structuredContent).toEqual(rest);
   });
 
+  test('when the boards are indexed, then each index holds exactly the ranked rows (its predicate is the minimum the boards apply)', async () => {
+    const rows = await t.services.db.query<{ indexname: string; indexdef: string }>(
+      `SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'benchmark_records' AND indexname LIKE 'benchmark_records_%' AND indexname NOT IN ('benchmark_records_user', 'benchmark_records_pkey')`,
+    );
+    expect(rows).toHaveLength(7);
+    for (const r of rows) expect([r.indexname, r.indexdef]).toEqual([r.indexname, expect.stringContaining(`resolved_markets >= ${MIN_RESOLVED_MARKETS}`)]);
+  });
+
   test('when an account has nothing resolved, or a season is malformed, then the record is empty or the call is refused', async () => {
     const fresh = await registerAgent(t, 'Fresh');
     const r = await record(fresh.id);

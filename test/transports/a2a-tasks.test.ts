@@ -219,6 +219,13 @@ describe.each(backends())('A2A tasks (orders) on $name', (backend) => {
       expect(canceled.tasks.map((x) => x.id)).toEqual([gtd.id]);
       expect(canceled.totalSize).toBe(1);
       expect((await list(sdk.TaskState.TASK_STATE_COMPLETED)).tasks).toEqual([]);
+      // No status, or one the SDK could not name (listTasks({}) sends UNRECOGNIZED), filters nothing: both orders listed.
+      for (const status of [sdk.TaskState.TASK_STATE_UNSPECIFIED, sdk.TaskState.UNRECOGNIZED]) {
+        const all = await list(status);
+        expect(all.tasks.map((x) => x.id).sort()).toEqual([partial.id, gtd.id].sort());
+        expect(all.totalSize).toBe(2);
+      }
+      expect((await list(sdk.TaskState.TASK_STATE_SUBMITTED)).tasks).toEqual([]);
     });
 
     test('when place_order fills at once, then the answer is a message with the order (no task), as every other skill', async () => {
