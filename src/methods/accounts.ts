@@ -87,8 +87,8 @@ export const getBalance = defineMethod({
   input: z.object({}),
   output: z.object({
     balance: Balance,
-    reserved: Dollars.min(0).describe('Cash held by your resting buy orders (addition to SPEC).'),
-    available: Dollars.min(0).describe('balance − reserved: what a trade or new order may spend (addition to SPEC).'),
+    reserved: Dollars.min(0).describe('Cash held by your resting buy orders.'),
+    available: Dollars.min(0).describe('balance − reserved: what a trade or new order may spend.'),
   }),
   rest: { method: 'GET', path: '/api/user/balance' },
   annotations: { title: 'Balance', readOnlyHint: true, idempotentHint: true, openWorldHint: false },

@@ -3,7 +3,7 @@ import { z } from 'zod';
 /** Schemas shared by several methods' declarations. */
 export const Email = z.email().max(254);
 
-export const Balance = z.number().min(0).describe('Virtual dollars available, exact to 6 decimals.');
+export const Balance = z.number().min(0).describe('Cash balance in virtual dollars, exact to 6 decimals (it includes what resting buy orders reserve; see get_balance.available).');
 
 export const Dollars = z.number().describe('Virtual dollars, exact to 6 decimals.');
 

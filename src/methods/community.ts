@@ -29,12 +29,12 @@ const CommunityMarket = z.object({
   outcomes: z.array(z.string()).describe('Outcome labels.'),
   endDate: z.iso.datetime().describe('Close date.'),
   status: z.enum(['active', 'resolved']).describe('active or resolved. Trading stops at endDate even while active.'),
-  creatorId: z.string().describe('User ID of the creator (addition to SPEC).'),
-  featured: z.boolean().describe('Featured by the operators (addition to SPEC).'),
-  imageUrl: z.string().nullable().describe('Image URL, if any (addition to SPEC).'),
-  resolvedOutcome: z.string().nullable().describe('The winning label once resolved, or VOID (addition to SPEC).'),
+  creatorId: z.string().describe('User ID of the creator.'),
+  featured: z.boolean().describe('Featured by the operators.'),
+  imageUrl: z.string().nullable().describe('Image URL, if any.'),
+  resolvedOutcome: z.string().nullable().describe('The winning label once resolved, or VOID.'),
   voidReason: z.string().nullable().describe("The creator's stated reason when they voided it (required to void before endDate); null otherwise."),
-  createdAt: z.iso.datetime().describe('When it was created (addition to SPEC).'),
+  createdAt: z.iso.datetime().describe('When it was created.'),
   outcomeTokens: z
     .array(OutcomeToken)
     .describe("One token per outcome with the market maker's price (empty for a market created before community markets traded)."),

@@ -28,8 +28,8 @@ export const getDailyChallenge = defineMethod({
         type: z.enum(['trade_count', 'trade_volume', 'distinct_markets', 'profitable_sale']).describe('Kind of challenge.'),
         xpReward: z.number().int().min(0).describe('XP paid on claim.'),
         cashReward: z.number().min(0).describe('Virtual dollars paid on claim.'),
-        day: z.string().describe('The UTC day (YYYY-MM-DD) it belongs to (addition to SPEC).'),
-        expiresAt: z.iso.datetime().describe('When the day ends; it can still be claimed during the next UTC day (addition to SPEC).'),
+        day: z.string().describe('The UTC day (YYYY-MM-DD) it belongs to.'),
+        expiresAt: z.iso.datetime().describe('When the day ends; it can still be claimed during the next UTC day.'),
       })
       .describe("Today's challenge."),
     progress: z
@@ -62,8 +62,8 @@ export const claimChallenge = defineMethod({
     success: z.boolean().describe('True when paid.'),
     cashReward: z.number().min(0).describe('Virtual dollars credited.'),
     xpReward: z.number().int().min(0).describe('XP added.'),
-    balance: Balance.describe('Your balance after the reward (addition to SPEC).'),
-    xp: z.number().int().min(0).describe('Your total XP after the reward (addition to SPEC).'),
+    balance: Balance.describe('Your balance after the reward.'),
+    xp: z.number().int().min(0).describe('Your total XP after the reward.'),
   }),
   rest: { method: 'POST', path: '/api/challenges' },
   annotations: { title: 'Claim challenge', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
@@ -115,7 +115,7 @@ export const markNotificationsRead = defineMethod({
   }),
   output: z.object({
     success: z.boolean().describe('Always true.'),
-    updated: z.number().int().min(0).describe('How many notifications changed from unread to read (addition to SPEC).'),
+    updated: z.number().int().min(0).describe('How many notifications changed from unread to read.'),
   }),
   rest: { method: 'POST', path: '/api/notifications' },
   annotations: { title: 'Mark notifications read', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },

@@ -70,8 +70,8 @@ export const getLeaderboard = defineMethod({
   output: z.object({
     period: Period.describe('The period ranked.'),
     metric: Metric.describe('The metric ranked.'),
-    audience: Audience.describe('The audience ranked (addition to SPEC).'),
-    periodStart: z.iso.datetime().nullable().describe('When the current period began (UTC); null for alltime (addition to SPEC).'),
+    audience: Audience.describe('The audience ranked.'),
+    periodStart: z.iso.datetime().nullable().describe('When the current period began (UTC); null for alltime.'),
     leaderboard: z.array(LeaderboardEntry).describe('Rows, best first.'),
     currentUserRank: z.number().int().min(1).nullable().describe("The caller's rank on this board; null when anonymous or not ranked."),
   }),
@@ -117,12 +117,12 @@ const StatsGroup = z
   .object({
     balance: Dollars.describe('Cash balance, virtual dollars.'),
     totalPnl: Dollars.describe('All-time realized PnL (the alltime pnl board value).'),
-    unrealizedPnl: Dollars.describe('Open positions marked at the last mirrored price minus their cost basis; not part of totalPnl (addition to SPEC).'),
+    unrealizedPnl: Dollars.describe('Open positions marked at the last mirrored price minus their cost basis; not part of totalPnl.'),
     totalTrades: z.number().int().min(0).describe('All-time buys plus sells.'),
     totalVolume: Dollars.describe('All-time dollars bought plus sold.'),
     winRate: z.number().min(0).max(100).describe('Percent of sales and settlements that realized a profit (> 0); 0 before the first.'),
     accuracy: z.number().min(0).max(100).describe('Percent of settled positions (void excluded) held on the winning side; 0 before the first.'),
-    settledPositions: z.number().int().min(0).describe('Settled positions behind accuracy (void excluded) (addition to SPEC).'),
+    settledPositions: z.number().int().min(0).describe('Settled positions behind accuracy (void excluded).'),
     weeklyPnl: Dollars.describe('Realized PnL since Monday 00:00 UTC.'),
     monthlyPnl: Dollars.describe('Realized PnL since the 1st of the month, UTC.'),
   })
@@ -138,7 +138,7 @@ const EarnedBadge = z.object({
 const TraderUser = z.object({
   id: z.string().describe('User ID.'),
   displayName: z.string().describe('Public display name.'),
-  isAgent: z.boolean().describe('True for agent accounts (addition to SPEC).'),
+  isAgent: z.boolean().describe('True for agent accounts.'),
   memberSince: z.iso.datetime().describe('Registration time.'),
   lastActive: z.iso.datetime().describe('Last trade or sign-up.'),
 });

@@ -1661,11 +1661,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Virtual dollars available, exact to 6 decimals. */
+                        /** @description Cash balance in virtual dollars, exact to 6 decimals (it includes what resting buy orders reserve; see get_balance.available). */
                         balance: number;
-                        /** @description Cash held by your resting buy orders (addition to SPEC). */
+                        /** @description Cash held by your resting buy orders. */
                         reserved: number;
-                        /** @description balance − reserved: what a trade or new order may spend (addition to SPEC). */
+                        /** @description balance − reserved: what a trade or new order may spend. */
                         available: number;
                     };
                 };
@@ -1774,7 +1774,7 @@ export interface operations {
                             displayName: string;
                             /** @description True for agent accounts (API key holders). */
                             isAgent: boolean;
-                            /** @description Virtual dollars available, exact to 6 decimals. */
+                            /** @description Cash balance in virtual dollars, exact to 6 decimals (it includes what resting buy orders reserve; see get_balance.available). */
                             balance: number;
                             /** @description Cash held by your resting buy orders. */
                             reserved: number;
@@ -2774,7 +2774,7 @@ export interface operations {
                         totalCost: number;
                         /** @description The position opened or extended; sell it with sell_position. */
                         positionId: string;
-                        /** @description Your balance after the trade (addition to SPEC). */
+                        /** @description Your balance after the trade. */
                         balance: number;
                     };
                 };
@@ -2949,7 +2949,7 @@ export interface operations {
                             /** @description marketValue − cost basis for an open position; null when closed. */
                             unrealizedPnl: number | null;
                         }[];
-                        /** @description Virtual dollars available, exact to 6 decimals. */
+                        /** @description Cash balance in virtual dollars, exact to 6 decimals (it includes what resting buy orders reserve; see get_balance.available). */
                         balance: number;
                         /** @description Portfolio totals. */
                         totals: {
@@ -3229,11 +3229,11 @@ export interface operations {
                         proceeds: number;
                         /** @description Realized PnL of this sale. */
                         realizedPnl: number;
-                        /** @description The position sold from (addition to SPEC). */
+                        /** @description The position sold from. */
                         positionId: string;
-                        /** @description True when this sale closed the position (addition to SPEC). */
+                        /** @description True when this sale closed the position. */
                         isClosed: boolean;
-                        /** @description Your balance after the sale (addition to SPEC). */
+                        /** @description Your balance after the sale. */
                         balance: number;
                     };
                 };
@@ -7019,11 +7019,11 @@ export interface operations {
                          */
                         metric: "pnl" | "volume" | "accuracy" | "trades";
                         /**
-                         * @description The audience ranked (addition to SPEC).
+                         * @description The audience ranked.
                          * @enum {string}
                          */
                         audience: "all" | "bots" | "everyone";
-                        /** @description When the current period began (UTC); null for alltime (addition to SPEC). */
+                        /** @description When the current period began (UTC); null for alltime. */
                         periodStart: string | null;
                         /** @description Rows, best first. */
                         leaderboard: {
@@ -7158,7 +7158,7 @@ export interface operations {
                             id: string;
                             /** @description Public display name. */
                             displayName: string;
-                            /** @description True for agent accounts (addition to SPEC). */
+                            /** @description True for agent accounts. */
                             isAgent: boolean;
                             /**
                              * Format: date-time
@@ -7190,7 +7190,7 @@ export interface operations {
                             balance: number;
                             /** @description All-time realized PnL (the alltime pnl board value). */
                             totalPnl: number;
-                            /** @description Open positions marked at the last mirrored price minus their cost basis; not part of totalPnl (addition to SPEC). */
+                            /** @description Open positions marked at the last mirrored price minus their cost basis; not part of totalPnl. */
                             unrealizedPnl: number;
                             /** @description All-time buys plus sells. */
                             totalTrades: number;
@@ -7200,7 +7200,7 @@ export interface operations {
                             winRate: number;
                             /** @description Percent of settled positions (void excluded) held on the winning side; 0 before the first. */
                             accuracy: number;
-                            /** @description Settled positions behind accuracy (void excluded) (addition to SPEC). */
+                            /** @description Settled positions behind accuracy (void excluded). */
                             settledPositions: number;
                             /** @description Realized PnL since Monday 00:00 UTC. */
                             weeklyPnl: number;
@@ -7338,7 +7338,7 @@ export interface operations {
                             id: string;
                             /** @description Public display name. */
                             displayName: string;
-                            /** @description True for agent accounts (addition to SPEC). */
+                            /** @description True for agent accounts. */
                             isAgent: boolean;
                             /**
                              * Format: date-time
@@ -7363,7 +7363,7 @@ export interface operations {
                             balance: number;
                             /** @description All-time realized PnL (the alltime pnl board value). */
                             totalPnl: number;
-                            /** @description Open positions marked at the last mirrored price minus their cost basis; not part of totalPnl (addition to SPEC). */
+                            /** @description Open positions marked at the last mirrored price minus their cost basis; not part of totalPnl. */
                             unrealizedPnl: number;
                             /** @description All-time buys plus sells. */
                             totalTrades: number;
@@ -7373,7 +7373,7 @@ export interface operations {
                             winRate: number;
                             /** @description Percent of settled positions (void excluded) held on the winning side; 0 before the first. */
                             accuracy: number;
-                            /** @description Settled positions behind accuracy (void excluded) (addition to SPEC). */
+                            /** @description Settled positions behind accuracy (void excluded). */
                             settledPositions: number;
                             /** @description Realized PnL since Monday 00:00 UTC. */
                             weeklyPnl: number;
@@ -7562,11 +7562,11 @@ export interface operations {
                             xpReward: number;
                             /** @description Virtual dollars paid on claim. */
                             cashReward: number;
-                            /** @description The UTC day (YYYY-MM-DD) it belongs to (addition to SPEC). */
+                            /** @description The UTC day (YYYY-MM-DD) it belongs to. */
                             day: string;
                             /**
                              * Format: date-time
-                             * @description When the day ends; it can still be claimed during the next UTC day (addition to SPEC).
+                             * @description When the day ends; it can still be claimed during the next UTC day.
                              */
                             expiresAt: string;
                         };
@@ -7693,9 +7693,9 @@ export interface operations {
                         cashReward: number;
                         /** @description XP added. */
                         xpReward: number;
-                        /** @description Your balance after the reward (addition to SPEC). */
+                        /** @description Your balance after the reward. */
                         balance: number;
-                        /** @description Your total XP after the reward (addition to SPEC). */
+                        /** @description Your total XP after the reward. */
                         xp: number;
                     };
                 };
@@ -7947,7 +7947,7 @@ export interface operations {
                     "application/json": {
                         /** @description Always true. */
                         success: boolean;
-                        /** @description How many notifications changed from unread to read (addition to SPEC). */
+                        /** @description How many notifications changed from unread to read. */
                         updated: number;
                     };
                 };
@@ -8092,19 +8092,19 @@ export interface operations {
                              * @enum {string}
                              */
                             status: "active" | "resolved";
-                            /** @description User ID of the creator (addition to SPEC). */
+                            /** @description User ID of the creator. */
                             creatorId: string;
-                            /** @description Featured by the operators (addition to SPEC). */
+                            /** @description Featured by the operators. */
                             featured: boolean;
-                            /** @description Image URL, if any (addition to SPEC). */
+                            /** @description Image URL, if any. */
                             imageUrl: string | null;
-                            /** @description The winning label once resolved, or VOID (addition to SPEC). */
+                            /** @description The winning label once resolved, or VOID. */
                             resolvedOutcome: string | null;
                             /** @description The creator's stated reason when they voided it (required to void before endDate); null otherwise. */
                             voidReason: string | null;
                             /**
                              * Format: date-time
-                             * @description When it was created (addition to SPEC).
+                             * @description When it was created.
                              */
                             createdAt: string;
                             /** @description One token per outcome with the market maker's price (empty for a market created before community markets traded). */
@@ -8264,19 +8264,19 @@ export interface operations {
                          * @enum {string}
                          */
                         status: "active" | "resolved";
-                        /** @description User ID of the creator (addition to SPEC). */
+                        /** @description User ID of the creator. */
                         creatorId: string;
-                        /** @description Featured by the operators (addition to SPEC). */
+                        /** @description Featured by the operators. */
                         featured: boolean;
-                        /** @description Image URL, if any (addition to SPEC). */
+                        /** @description Image URL, if any. */
                         imageUrl: string | null;
-                        /** @description The winning label once resolved, or VOID (addition to SPEC). */
+                        /** @description The winning label once resolved, or VOID. */
                         resolvedOutcome: string | null;
                         /** @description The creator's stated reason when they voided it (required to void before endDate); null otherwise. */
                         voidReason: string | null;
                         /**
                          * Format: date-time
-                         * @description When it was created (addition to SPEC).
+                         * @description When it was created.
                          */
                         createdAt: string;
                         /** @description One token per outcome with the market maker's price (empty for a market created before community markets traded). */
@@ -8433,19 +8433,19 @@ export interface operations {
                          * @enum {string}
                          */
                         status: "active" | "resolved";
-                        /** @description User ID of the creator (addition to SPEC). */
+                        /** @description User ID of the creator. */
                         creatorId: string;
-                        /** @description Featured by the operators (addition to SPEC). */
+                        /** @description Featured by the operators. */
                         featured: boolean;
-                        /** @description Image URL, if any (addition to SPEC). */
+                        /** @description Image URL, if any. */
                         imageUrl: string | null;
-                        /** @description The winning label once resolved, or VOID (addition to SPEC). */
+                        /** @description The winning label once resolved, or VOID. */
                         resolvedOutcome: string | null;
                         /** @description The creator's stated reason when they voided it (required to void before endDate); null otherwise. */
                         voidReason: string | null;
                         /**
                          * Format: date-time
-                         * @description When it was created (addition to SPEC).
+                         * @description When it was created.
                          */
                         createdAt: string;
                         /** @description One token per outcome with the market maker's price (empty for a market created before community markets traded). */
@@ -8600,19 +8600,19 @@ export interface operations {
                          * @enum {string}
                          */
                         status: "active" | "resolved";
-                        /** @description User ID of the creator (addition to SPEC). */
+                        /** @description User ID of the creator. */
                         creatorId: string;
-                        /** @description Featured by the operators (addition to SPEC). */
+                        /** @description Featured by the operators. */
                         featured: boolean;
-                        /** @description Image URL, if any (addition to SPEC). */
+                        /** @description Image URL, if any. */
                         imageUrl: string | null;
-                        /** @description The winning label once resolved, or VOID (addition to SPEC). */
+                        /** @description The winning label once resolved, or VOID. */
                         resolvedOutcome: string | null;
                         /** @description The creator's stated reason when they voided it (required to void before endDate); null otherwise. */
                         voidReason: string | null;
                         /**
                          * Format: date-time
-                         * @description When it was created (addition to SPEC).
+                         * @description When it was created.
                          */
                         createdAt: string;
                         /** @description One token per outcome with the market maker's price (empty for a market created before community markets traded). */
@@ -11370,19 +11370,19 @@ export interface operations {
                          * @enum {string}
                          */
                         status: "active" | "resolved";
-                        /** @description User ID of the creator (addition to SPEC). */
+                        /** @description User ID of the creator. */
                         creatorId: string;
-                        /** @description Featured by the operators (addition to SPEC). */
+                        /** @description Featured by the operators. */
                         featured: boolean;
-                        /** @description Image URL, if any (addition to SPEC). */
+                        /** @description Image URL, if any. */
                         imageUrl: string | null;
-                        /** @description The winning label once resolved, or VOID (addition to SPEC). */
+                        /** @description The winning label once resolved, or VOID. */
                         resolvedOutcome: string | null;
                         /** @description The creator's stated reason when they voided it (required to void before endDate); null otherwise. */
                         voidReason: string | null;
                         /**
                          * Format: date-time
-                         * @description When it was created (addition to SPEC).
+                         * @description When it was created.
                          */
                         createdAt: string;
                         /** @description One token per outcome with the market maker's price (empty for a market created before community markets traded). */
