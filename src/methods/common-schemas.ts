@@ -3,7 +3,10 @@ import { z } from 'zod';
 /** Schemas shared by several methods' declarations. */
 export const Email = z.email().max(254);
 
-export const Balance = z.number().min(0).describe('Cash balance in virtual dollars, exact to 6 decimals (it includes what resting buy orders reserve; see get_balance.available).');
+export const Balance = z
+  .number()
+  .min(0)
+  .describe('Cash balance in virtual dollars, exact to 6 decimals (it includes what resting buy orders reserve; see get_balance.available).');
 
 export const Dollars = z.number().describe('Virtual dollars, exact to 6 decimals.');
 
@@ -63,3 +66,19 @@ export const TradeForecast = ForecastProbability.optional().describe(
   'Optional: your probability, 0..1 (at most 6 decimals), that YES resolves, recorded as a stated forecast in the same transaction as ' +
     'this call (nothing is recorded if it is refused); see submit_forecast and list_forecasts.',
 );
+
+/** The size of a quoted trade, on every venue: a BUY spends `amount` dollars, a SELL sells `quantity` shares. */
+export const QuoteSize = {
+  side: z.enum(['BUY', 'SELL']).describe('BUY (spend amount dollars) or SELL (sell quantity shares).'),
+  amount: SpendAmount.optional().describe('Dollars to spend, for a BUY; at most 6 decimals.'),
+  quantity: ShareQuantity.optional().describe('Shares to sell, for a SELL; at most 6 decimals.'),
+};
+
+/** What a sale answers beside its price and shares, on every venue. */
+export const SaleResult = {
+  proceeds: Dollars.describe('Dollars credited.'),
+  realizedPnl: Dollars.describe('Realized PnL of this sale.'),
+  positionId: z.string().describe('The position sold from.'),
+  isClosed: z.boolean().describe('True when this sale closed the position.'),
+  balance: Balance.describe('Your balance after the sale.'),
+};

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineMethod } from '../registry/method';
 import { requirePrincipal } from '../registry/context';
-import { Balance, Dollars, ForecastProbability, Probability, ShareQuantity, SpendAmount } from './common-schemas';
+import { Balance, Dollars, ForecastProbability, Probability, QuoteSize, SaleResult, ShareQuantity, SpendAmount } from './common-schemas';
 import { tradeWithForecast } from './trade-forecast';
 import { LIQUIDITY_DEFAULT, LIQUIDITY_MIN } from '../domain/community/community-market-service';
 
@@ -184,10 +184,8 @@ export const quoteCommunityTrade = defineMethod({
   auth: 'optional',
   limit: 'api',
   input: z.object({
-    side: z.enum(['BUY', 'SELL']).describe('BUY (spend amount dollars) or SELL (sell quantity shares).'),
+    ...QuoteSize,
     tokenId: z.string().min(1).max(200).describe('Outcome token (outcomeTokens[].tokenId of get_community_market).'),
-    amount: SpendAmount.optional().describe('Dollars to spend, for a BUY; at most 6 decimals.'),
-    quantity: ShareQuantity.optional().describe('Shares to sell, for a SELL; at most 6 decimals.'),
   }),
   output: z.object({
     side: z.enum(['BUY', 'SELL']).describe('The side quoted.'),
@@ -284,11 +282,7 @@ export const sellCommunityShares = defineMethod({
     quantitySold: z.number().describe('Shares sold.'),
     price: Probability.describe('Average price per share (same as averagePrice; the field name sell_position uses).'),
     ...FillFigures,
-    proceeds: Dollars.describe('Dollars credited.'),
-    realizedPnl: Dollars.describe('Realized PnL of this sale.'),
-    positionId: z.string().describe('The position sold from.'),
-    isClosed: z.boolean().describe('True when this sale closed the position.'),
-    balance: Balance.describe('Your balance after the sale.'),
+    ...SaleResult,
   }),
   rest: { method: 'POST', path: '/api/user-markets/positions/:id/sell' },
   annotations: { title: 'Sell community market shares', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },

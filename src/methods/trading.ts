@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineMethod } from '../registry/method';
 import { requirePrincipal } from '../registry/context';
-import { Balance, Dollars, Probability, ShareQuantity, SpendAmount, TradeForecast } from './common-schemas';
+import { Balance, Dollars, Probability, QuoteSize, SaleResult, ShareQuantity, SpendAmount, TradeForecast } from './common-schemas';
 import { binaryTrade } from './trade-forecast';
 import { HISTORY_PERIODS, HISTORY_TIMEFRAMES } from '../domain/portfolio/history-rules';
 
@@ -213,11 +213,7 @@ export const sellPosition = defineMethod({
     success: z.boolean().describe('True when the sale executed.'),
     quantitySold: z.number().describe('Shares sold.'),
     price: Probability.describe('Fill price per share (the live bid).'),
-    proceeds: Dollars.describe('Dollars credited.'),
-    realizedPnl: Dollars.describe('Realized PnL of this sale.'),
-    positionId: z.string().describe('The position sold from.'),
-    isClosed: z.boolean().describe('True when this sale closed the position.'),
-    balance: Balance.describe('Your balance after the sale.'),
+    ...SaleResult,
   }),
   rest: { method: 'POST', path: '/api/positions/:id/sell' },
   annotations: { title: 'Sell a position', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
@@ -256,10 +252,8 @@ export const quoteTrade = defineMethod({
   auth: 'optional',
   limit: 'api',
   input: z.object({
-    side: z.enum(['BUY', 'SELL']).describe('BUY (spend amount dollars) or SELL (sell quantity shares).'),
+    ...QuoteSize,
     tokenId: z.string().min(1).max(200).describe('Token to quote.'),
-    amount: SpendAmount.optional().describe('Dollars to spend, for a BUY; at most 6 decimals.'),
-    quantity: ShareQuantity.optional().describe('Shares to sell, for a SELL; at most 6 decimals.'),
   }),
   output: z.object({
     side: z.enum(['BUY', 'SELL']).describe('The side quoted.'),

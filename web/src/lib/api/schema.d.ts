@@ -3366,12 +3366,12 @@ export interface operations {
                      * @enum {string}
                      */
                     side: "BUY" | "SELL";
-                    /** @description Token to quote. */
-                    tokenId: string;
                     /** @description Dollars to spend, for a BUY; at most 6 decimals. */
                     amount?: number;
                     /** @description Shares to sell, for a SELL; at most 6 decimals. */
                     quantity?: number;
+                    /** @description Token to quote. */
+                    tokenId: string;
                 };
             };
         };
@@ -8767,12 +8767,12 @@ export interface operations {
                      * @enum {string}
                      */
                     side: "BUY" | "SELL";
-                    /** @description Outcome token (outcomeTokens[].tokenId of get_community_market). */
-                    tokenId: string;
                     /** @description Dollars to spend, for a BUY; at most 6 decimals. */
                     amount?: number;
                     /** @description Shares to sell, for a SELL; at most 6 decimals. */
                     quantity?: number;
+                    /** @description Outcome token (outcomeTokens[].tokenId of get_community_market). */
+                    tokenId: string;
                 };
             };
         };
