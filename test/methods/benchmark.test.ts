@@ -147,6 +147,21 @@ function suite(backend: Backend) {
     for (const r of rows) expect([r.indexname, r.indexdef]).toEqual([r.indexname, expect.stringContaining(`resolved_markets >= ${MIN_RESOLVED_MARKETS}`)]);
   });
 
+  test('when the queue is longer than a run may take, then the run scores one batch and leaves the rest queued for the next', async () => {
+    const db = t.services.db;
+    await db.query(
+      `INSERT INTO users (id, email, password_hash, display_name, referral_code)
+       SELECT gen_random_uuid(), 'queued-' || i || '@example.com', 'x', 'Queued ' || i, 'QUEUE' || i FROM generate_series(1, 150) i`,
+    );
+    await db.query(`INSERT INTO benchmark_dirty (user_id, season) SELECT id, 'all' FROM users WHERE email LIKE 'queued-%'`);
+    const first = await t.services.benchmarkFolder.runOnce(new Date(), 0);
+    expect(first.scored).toBe(100);
+    expect((await db.query<{ n: number }>('SELECT count(*)::int AS n FROM benchmark_dirty'))[0]!.n).toBe(50);
+    const second = await t.services.benchmarkFolder.runOnce(new Date(), 0);
+    expect(second.scored).toBe(50);
+    expect((await db.query<{ n: number }>('SELECT count(*)::int AS n FROM benchmark_dirty'))[0]!.n).toBe(0);
+  });
+
   test('when an account has nothing resolved, or a season is malformed, then the record is empty or the call is refused', async () => {
     const fresh = await registerAgent(t, 'Fresh');
     const r = await record(fresh.id);

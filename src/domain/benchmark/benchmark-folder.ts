@@ -63,6 +63,11 @@ const UPSERT = `
     return = EXCLUDED.return, max_drawdown = EXCLUDED.max_drawdown, record = EXCLUDED.record, computed_at = EXCLUDED.computed_at`;
 
 const BATCH = 100;
+/**
+ * How long one run scores before it yields (it runs after each sync, in the sync's turn): what is left stays queued for
+ * the next run. At scale a day's risk refresh is a queue of every active account, scored over many syncs.
+ */
+const BUDGET_MS = 10_000;
 
 /**
  * Keeps benchmark_records current: after each market sync the leader queues the accounts of newly resolved markets (and,
@@ -75,7 +80,8 @@ export class BenchmarkFolder {
     private readonly log?: Logger,
   ) {}
 
-  async runOnce(now: Date): Promise<{ markets: number; scored: number }> {
+  async runOnce(now: Date, budgetMs = BUDGET_MS): Promise<{ markets: number; scored: number }> {
+    const started = Date.now();
     let markets = 0;
     for (;;) {
       const rows = await this.db.query<{ markets: number; queued: number }>(QUEUE_RESOLVED, [now]);
@@ -87,7 +93,7 @@ export class BenchmarkFolder {
     for (;;) {
       const n = await this.drain(now);
       scored += n;
-      if (n < BATCH) break;
+      if (n < BATCH || Date.now() - started > budgetMs) break;
     }
     if (scored > 0) this.log?.debug('benchmark records scored', { markets, scored });
     return { markets, scored };
