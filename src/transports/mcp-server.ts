@@ -1,16 +1,23 @@
+import { ERROR_CODES } from '../errors/app-error';
 import { Server, type CacheHint, type ServerCapabilities } from '@modelcontextprotocol/server';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
 import type { CallInfo } from '../registry/context';
 import type { AppError } from '../errors/app-error';
 import type { McpTools, ToolOutcome } from './mcp-tools';
 
+/** The error body, described once here rather than in every tool's output schema (src/transports/mcp-tools.ts). */
+const ERROR_BODY_NOTE =
+  'A failed call returns isError with structuredContent { error, code, hint?, details?, retryAfterSeconds?, requestId? }: error says what ' +
+  'went wrong, hint what to do (read it), details the input problems of a VALIDATION_ERROR, retryAfterSeconds when to retry, requestId ' +
+  `what to quote for a server error. code is one of ${ERROR_CODES.join(', ')}.`;
+
 const INSTRUCTIONS =
   'Paper trading on prediction markets with virtual money only. Read-only tools are free to call. Tools that act ' +
   'on an account need the HTTP header Authorization: Bearer <API key or OAuth access token> on this connection. ' +
   'Without one, call register_account with isAgent true: its result holds user.apiKey (shown once); configure it ' +
   'as the bearer header of this MCP server, or use it as the client secret of the OAuth client credentials grant ' +
-  '(client id = user id, scope agent). A failed call returns isError with structuredContent { error, code, hint }: ' +
-  'read the hint.';
+  '(client id = user id, scope agent). ' +
+  ERROR_BODY_NOTE;
 
 /**
  * The OAuth Client Credentials authorization extension (modelcontextprotocol/ext-auth): a server that accepts

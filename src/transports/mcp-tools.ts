@@ -22,7 +22,7 @@ export interface ToolOutcome {
 
 /** One tool per registry method offered on MCP, with its schemas computed once. */
 export function buildMcpTools(registry: Registry): McpTools {
-  const errorSchema = toJsonSchema(ErrorBodySchema, 'output');
+  const errorSchema = compactError(toJsonSchema(ErrorBodySchema, 'output'));
   const byName = new Map<string, AnyMethod>();
   const tools: Tool[] = [];
   for (const method of registry.methods) {
@@ -38,6 +38,26 @@ export function buildMcpTools(registry: Registry): McpTools {
     });
   }
   return { list: { tools }, byName };
+}
+
+/**
+ * The error branch every tool's output schema carries, kept to its shape: field descriptions and the list of codes are
+ * stated once, in the server's instructions (ERROR_BODY_NOTE), not 43 times in tools/list (issue 34 item 3: the branch
+ * was 80 KB of a 274 KB list).
+ */
+export function compactError(schema: JsonSchema): JsonSchema {
+  const strip = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(strip);
+    if (!v || typeof v !== 'object') return v;
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) {
+      if (k === 'description' || k === 'title') continue;
+      out[k] = k === 'properties' ? Object.fromEntries(Object.entries(x as Record<string, unknown>).map(([name, p]) => [name, strip(p)])) : strip(x);
+    }
+    return out;
+  };
+  const compact = strip(schema) as JsonSchema & { properties: Record<string, JsonSchema> };
+  return { ...compact, properties: { ...compact.properties, code: { type: 'string' } } };
 }
 
 /** Idempotent methods read `idempotencyKey` from the arguments on MCP (no headers per call): advertise it. */
