@@ -104,3 +104,29 @@ describe.each(backends())('get_order_book on $name', (backend) => {
     expect(mcp.result.structuredContent).toMatchObject({ bids: [{ price: 0.3, shares: 5 }], asks: [{ price: 0.32, shares: 7 }] });
   });
 });
+
+describe.each(backends())('get_order_book on the simulated venue on $name', (backend) => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    // The built-in simulated venue with its live price service (no controlled prices), frozen in time.
+    t = await startTestApp(backend, { background: false, clock: { now: () => new Date('2030-03-01T12:00:00Z') } });
+    await t.services.marketSync.runOnce();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  test('when a simulated token is read, then its synthetic book sits at the live bid and ask of get_market_odds, sized from its volume, the same each time', async () => {
+    const [market] = (await t.api.get('/api/markets').query({ limit: 1 })).body.markets;
+    const yes = market.outcomeTokens.find((o: { outcome: string }) => o.outcome === 'YES').tokenId;
+    const odds = (await t.api.get(`/api/markets/${market.id}`)).body.odds;
+    const book = (await t.api.get('/api/book').query({ tokenId: yes })).body;
+    expect(book).toMatchObject({ marketId: market.id, source: 'simulated', synthetic: true, bestBid: odds.yes.bid, bestAsk: odds.yes.ask, mid: odds.yes.mid });
+    expect(book.bids[0].price).toBe(odds.yes.bid);
+    expect(book.asks[0].price).toBe(odds.yes.ask);
+    const lot = Math.min(100_000, Math.max(10, Math.round(market.volume / 1000)));
+    expect(book.bids.map((l: { shares: number }) => l.shares)).toEqual(book.bids.map((_: unknown, i: number) => lot * (i + 1)));
+    expect((await t.api.get('/api/book').query({ tokenId: yes })).body).toEqual(book);
+  });
+});
