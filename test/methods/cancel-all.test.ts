@@ -93,6 +93,19 @@ describe.each(backends())('cancel_all_orders on $name', (backend) => {
     expect((await t.api.post('/api/orders/cancel-all').send({})).status).toBe(401);
   });
 
+  test('when a resting order was partly filled against a published book, then cancel-all releases exactly the rest it still reserves', async () => {
+    const a = await registerAgent(t);
+    prices.book(m.yes, [[0.44, 100]], [[0.45, 40]]);
+    // 40 shares at 0.45 ($18) fill now; $82 rests reserved.
+    const part = (await place(a.apiKey, { limitPrice: 0.5, size: 100 })).body.order;
+    expect(part).toMatchObject({ state: 'partially_filled', filledCash: 18, reservedCash: 82 });
+    expect(await balance(a.apiKey)).toEqual({ balance: 982, reserved: 82, available: 900 });
+    expect((await cancelAll(a.apiKey)).body).toEqual({ cancelled: [part.id], count: 1 });
+    expect(await balance(a.apiKey)).toEqual({ balance: 982, reserved: 0, available: 982 });
+    expect((await t.api.get(`/api/orders/${part.id}`).set(bearer(a.apiKey))).body.order).toMatchObject({ state: 'cancelled', filledCash: 18, reservedCash: 0 });
+    expect((await auditLedger(t.services.db)).violations).toEqual([]);
+  });
+
   test('when called over JSON-RPC and MCP, then each cancels and answers the same shape', async () => {
     const a = await registerAgent(t);
     const one = (await place(a.apiKey, { limitPrice: 0.5, size: 10 })).body.order;
