@@ -12,7 +12,8 @@ import { CATEGORIES_SQL, decodeListCursor, listStatement, type ListedRow, type L
 import type { MarketStore } from './market-store';
 import { MARKET_COLUMNS, MARKET_JOINS, toMarketView, type MarketRow, type MarketView, type MarketViewRow } from './market-view';
 import { localPoints, locallyCovered, rangeFor, type Interval } from './price-history';
-import type { LivePrice, PriceService } from '../domain/trading/price-service';
+import type { BookLevel, LivePrice, PriceService } from '../domain/trading/price-service';
+import { syntheticDepth } from './simulated/synthetic-book';
 
 export interface Quote {
   bid: number | null;
@@ -41,6 +42,35 @@ export interface PriceHistory {
   resolutionSeconds: number;
   source: FeedSource | 'mirror';
   simulated: boolean;
+}
+
+/** One level of a token's book as get_order_book answers it. */
+export interface BookLevelView {
+  price: number;
+  shares: number;
+}
+
+/** A token's book as the service reads it through the live price path (get_order_book). */
+export interface OrderBook {
+  tokenId: string;
+  marketId: string;
+  outcome: 'YES' | 'NO';
+  source: FeedSource;
+  synthetic: boolean;
+  bids: BookLevelView[];
+  asks: BookLevelView[];
+  bestBid: number;
+  bestAsk: number;
+  mid: number;
+  asOf: string;
+  ageSeconds: number;
+}
+
+/** The token get_order_book reads: by tokenId, or by marketId and outcome (both forms may be sent if they agree). */
+export interface TokenRef {
+  tokenId?: string;
+  marketId?: string;
+  outcome?: 'YES' | 'NO';
 }
 
 /** How long search's term counts serve before the sync leader recounts them. */
@@ -220,6 +250,59 @@ export class MarketService {
       if (err instanceof AppError && err.code === 'PRICE_UNAVAILABLE') return null;
       throw err;
     }
+  }
+
+  /**
+   * A token's book through the live price path (as fresh as odds()): the venue's published levels when it publishes them,
+   * otherwise (the simulated venue) a synthetic book around the live best prices (simulated/synthetic-book.ts), marked
+   * synthetic. NOT_FOUND for a token the mirror does not hold; PRICE_UNAVAILABLE when its market does not trade or no
+   * fresh price can be had.
+   */
+  async book(ref: TokenRef): Promise<OrderBook> {
+    const token = await this.findToken(ref);
+    if (token.status !== 'active')
+      throw new AppError('PRICE_UNAVAILABLE', `Market ${token.market_id} is ${token.status}: it has no book.`, {
+        hint: 'Read get_market_odds for its status and last prices.',
+      });
+    const live = await this.deps.prices.live(token.token_id);
+    // A venue with published depth whose book could not be read now (the mirror's best prices served) shows no levels.
+    const depth = live.depth ?? (live.source === 'simulated' ? syntheticDepth(live.bidMicro, live.askMicro, token.volume) : { bids: [], asks: [] });
+    const levels = (ls: BookLevel[]) => ls.map((l) => ({ price: fromMicro(l.priceMicro), shares: fromMicro(l.sizeMicro) }));
+    const now = this.deps.clock.now();
+    return {
+      tokenId: token.token_id,
+      marketId: token.market_id,
+      outcome: token.outcome,
+      source: live.source,
+      synthetic: !live.depth && live.source === 'simulated',
+      bids: levels(depth.bids),
+      asks: levels(depth.asks),
+      bestBid: fromMicro(live.bidMicro),
+      bestAsk: fromMicro(live.askMicro),
+      mid: fromMicro(live.midMicro),
+      asOf: live.asOf.toISOString(),
+      ageSeconds: Math.max(0, Math.round((now.getTime() - live.asOf.getTime()) / 1000)),
+    };
+  }
+
+  private async findToken(ref: TokenRef) {
+    const rows = await this.deps.db.query<{ token_id: string; market_id: string; outcome: 'YES' | 'NO'; status: string; volume: number | null }>(
+      ref.tokenId !== undefined
+        ? 'SELECT t.token_id, t.market_id, t.outcome, m.status, m.volume FROM market_tokens t JOIN markets m ON m.id = t.market_id WHERE t.token_id = $1'
+        : 'SELECT t.token_id, t.market_id, t.outcome, m.status, m.volume FROM market_tokens t JOIN markets m ON m.id = t.market_id WHERE m.id = $1 AND t.outcome = $2',
+      ref.tokenId !== undefined ? [ref.tokenId] : [ref.marketId ?? '', ref.outcome ?? 'YES'],
+    );
+    const token = rows[0];
+    if (!token) {
+      const what = ref.tokenId !== undefined ? `token ${ref.tokenId.slice(0, 100)}` : `${ref.outcome} token of market ${(ref.marketId ?? '').slice(0, 100)}`;
+      throw new AppError('NOT_FOUND', `No ${what}.`, { hint: 'Use outcomeTokens[].tokenId from search_prediction_markets, list_markets or get_market_odds.' });
+    }
+    const disagrees = (ref.marketId !== undefined && ref.marketId !== token.market_id) || (ref.outcome !== undefined && ref.outcome !== token.outcome);
+    if (ref.tokenId !== undefined && disagrees)
+      throw new AppError('VALIDATION_ERROR', `Token ${token.token_id} is the ${token.outcome} token of market ${token.market_id}, not the one named.`, {
+        hint: 'Send tokenId alone, or marketId and outcome alone.',
+      });
+    return { ...token, volume: token.volume === null ? null : Number(token.volume) };
   }
 
   /**

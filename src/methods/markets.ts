@@ -301,3 +301,85 @@ export const getPriceHistory = defineMethod({
       ? ctx.services.communityTrading.history(input.tokenId, input.interval, ctx.clock.now())
       : ctx.services.markets.history(input.tokenId, input.interval),
 });
+
+const BookLevel = z
+  .object({
+    price: Probability.describe('Price per share at this level, 0..1.'),
+    shares: z.number().min(0).describe('Shares offered at this price.'),
+  })
+  .describe('One level of the book.');
+
+export const getOrderBook = defineMethod({
+  name: 'get_order_book',
+  area: 'Markets',
+  summary: "One token's order book: price levels with their sizes, best first",
+  description:
+    'Reads the live book of one outcome token of a mirrored market, named by tokenId (outcomeTokens[].tokenId) or by marketId and ' +
+    'outcome: bids (what sells fill against, highest first) and asks (what buys fill against, lowest first) as { price, shares }, the best ' +
+    'bid and ask, and when it was quoted. It is read through the same live price path as get_market_odds and trading, so it is as fresh. ' +
+    'Where the venue publishes depth (source polymarket: the CLOB book) these are its levels, and a limit order or trade never takes ' +
+    "more than they show at or better than its limit; the service's own earlier fills against the same book are not subtracted here. The " +
+    'simulated venue publishes no depth: its book is synthetic (synthetic: true), a few levels a cent apart around the live bid and ask ' +
+    "sized from the market's volume, for illustration only: simulated fills take the whole order at the best price. When a Polymarket " +
+    "book cannot be read just now and the mirror's best prices serve, bids and asks are empty. Use it to size an order before " +
+    `place_order, or to see how far a big order would move the price. ${DATA_NOTE} Free to call. Errors: NOT_FOUND (404) for an unknown ` +
+    'token or market; PRICE_UNAVAILABLE (503) when the market does not trade (closed, resolved) or no fresh price can be had (retry in a ' +
+    "few seconds); VALIDATION_ERROR (400) when neither tokenId nor marketId with outcome is given, or tokenId is not that market's token.",
+  auth: 'public',
+  limit: 'api',
+  input: z
+    .object({
+      tokenId: z.string().min(1).max(200).optional().describe('Token ID (outcomeTokens[].tokenId); or send marketId and outcome.'),
+      marketId: z.string().min(1).max(200).optional().describe('Market ID (Market.id), with outcome, instead of tokenId.'),
+      outcome: z.enum(['YES', 'NO']).optional().describe('YES or NO: which token of marketId.'),
+    })
+    .refine((v) => v.tokenId !== undefined || (v.marketId !== undefined && v.outcome !== undefined), {
+      path: ['tokenId'],
+      message: 'send tokenId, or marketId and outcome',
+    }),
+  output: z.object({
+    tokenId: z.string().describe('The token read.'),
+    marketId: z.string().describe('Its market.'),
+    outcome: z.enum(['YES', 'NO']).describe('YES or NO token.'),
+    source: z.enum(['simulated', 'polymarket']).describe('The venue that quoted it.'),
+    synthetic: z
+      .boolean()
+      .describe("True when the venue publishes no depth (the simulated venue) and the levels are made from its bid, ask and the market's volume."),
+    bids: z.array(BookLevel).describe('Bid levels, best (highest) first; empty when no levels could be read.'),
+    asks: z.array(BookLevel).describe('Ask levels, best (lowest) first; empty when no levels could be read.'),
+    bestBid: Probability.describe('Best bid: what a sell fills at now.'),
+    bestAsk: Probability.describe('Best ask: what a buy fills at now.'),
+    mid: Probability.describe('Midpoint of bestBid and bestAsk: the implied probability.'),
+    asOf: z.iso.datetime().describe('When the venue quoted this book.'),
+    ageSeconds: z.number().int().min(0).describe('Age of the quote in seconds.'),
+  }),
+  rest: { method: 'GET', path: '/api/book' },
+  annotations: { title: 'Order book', readOnlyHint: true, idempotentHint: true, openWorldHint: true },
+  errors: ['NOT_FOUND', 'PRICE_UNAVAILABLE'],
+  examples: [
+    {
+      input: { tokenId: exampleMarket.outcomeTokens[0]!.tokenId },
+      output: {
+        tokenId: exampleMarket.outcomeTokens[0]!.tokenId,
+        marketId: exampleMarket.id,
+        outcome: 'YES',
+        source: 'simulated',
+        synthetic: true,
+        bids: [
+          { price: 0.418, shares: 184 },
+          { price: 0.408, shares: 368 },
+        ],
+        asks: [
+          { price: 0.422, shares: 184 },
+          { price: 0.432, shares: 368 },
+        ],
+        bestBid: 0.418,
+        bestAsk: 0.422,
+        mid: 0.42,
+        asOf: '2026-11-22T10:00:00.000Z',
+        ageSeconds: 0,
+      },
+    },
+  ],
+  handler: async (ctx, input) => ctx.services.markets.book(input),
+});

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineMethod } from '../registry/method';
 import { requirePrincipal } from '../registry/context';
+import { toAppError } from '../errors/app-error';
 import { binaryTrade } from './trade-forecast';
 import { Dollars, IdempotencyKey, Probability, SpendAmount, TradeForecast } from './common-schemas';
 
@@ -8,7 +9,7 @@ const STATES = ['open', 'partially_filled', 'filled', 'cancelled', 'expired', 'r
 
 const OrderId = z.string().min(1).max(100).describe('Order ID (Order.id) from place_order or list_orders.');
 
-const Order = z
+export const Order = z
   .object({
     id: z.string().describe('Order ID.'),
     clientOrderId: z.string().nullable().describe('Your clientOrderId, or null.'),
@@ -56,6 +57,25 @@ const EXAMPLE_ORDER = {
   updatedAt: '2026-11-25T10:00:00.000Z',
 };
 
+/** place_order's input: also each order of a place_orders batch (without idempotencyKey). */
+export const PlaceOrderInput = z.object({
+  tokenId: z.string().min(1).max(200).describe('Token to trade: outcomeTokens[].tokenId of a market.'),
+  side: z.enum(['BUY', 'SELL']).describe('BUY spends dollars; SELL sells shares you hold.'),
+  limitPrice: z.number().gt(0).max(1).describe('Limit price per share, (0, 1], at most 6 decimals.'),
+  size: SpendAmount.describe('Dollars to spend (BUY) or shares to sell (SELL), > 0, at most 6 decimals.'),
+  timeInForce: z.enum(['GTC', 'GTD', 'IOC', 'FOK']).default('GTC').describe('GTC (default), GTD (needs expiresAt), IOC or FOK.'),
+  expiresAt: z.iso.datetime().optional().describe('For GTD only: when the order expires (UTC, in the future).'),
+  clientOrderId: z.string().min(1).max(64).optional().describe('Your own id, unique per account; a repeat returns the first order.'),
+  forecast: TradeForecast.describe(
+    'Optional: your probability, 0..1 (at most 6 decimals), that YES resolves, recorded as a stated forecast in the same transaction as ' +
+      'the order (nothing is recorded when the order is refused or rejected, or repeats a clientOrderId); see submit_forecast.',
+  ),
+  idempotencyKey: IdempotencyKey,
+});
+
+/** place_order's output. */
+export const PlacedOrder = z.object({ order: Order });
+
 /** The market of a placed order, from place's answer; none for a rejected one (its forecast is not recorded). */
 const placedMarket = (result: unknown): string | undefined => {
   const { order } = result as { order: { marketId: string; state: string } };
@@ -81,21 +101,8 @@ export const placeOrder = defineMethod({
   auth: 'key',
   limit: 'trade',
   idempotent: true,
-  input: z.object({
-    tokenId: z.string().min(1).max(200).describe('Token to trade: outcomeTokens[].tokenId of a market.'),
-    side: z.enum(['BUY', 'SELL']).describe('BUY spends dollars; SELL sells shares you hold.'),
-    limitPrice: z.number().gt(0).max(1).describe('Limit price per share, (0, 1], at most 6 decimals.'),
-    size: SpendAmount.describe('Dollars to spend (BUY) or shares to sell (SELL), > 0, at most 6 decimals.'),
-    timeInForce: z.enum(['GTC', 'GTD', 'IOC', 'FOK']).default('GTC').describe('GTC (default), GTD (needs expiresAt), IOC or FOK.'),
-    expiresAt: z.iso.datetime().optional().describe('For GTD only: when the order expires (UTC, in the future).'),
-    clientOrderId: z.string().min(1).max(64).optional().describe('Your own id, unique per account; a repeat returns the first order.'),
-    forecast: TradeForecast.describe(
-      'Optional: your probability, 0..1 (at most 6 decimals), that YES resolves, recorded as a stated forecast in the same transaction as ' +
-        'the order (nothing is recorded when the order is refused or rejected, or repeats a clientOrderId); see submit_forecast.',
-    ),
-    idempotencyKey: IdempotencyKey,
-  }),
-  output: z.object({ order: Order }),
+  input: PlaceOrderInput,
+  output: PlacedOrder,
   rest: { method: 'POST', path: '/api/orders' },
   annotations: { title: 'Place a limit order', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   errors: ['INSUFFICIENT_BALANCE', 'MARKET_CLOSED', 'NOT_FOUND', 'PRICE_UNAVAILABLE', 'RATE_LIMITED'],
@@ -164,4 +171,125 @@ export const listOrders = defineMethod({
   rest: { method: 'GET', path: '/api/orders' },
   annotations: { title: 'List orders', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   handler: async (ctx, input) => ctx.services.orders.list(requirePrincipal(ctx).userId, input),
+});
+
+/** Orders one place_orders call may carry. */
+export const MAX_BATCH_ORDERS = 20;
+
+const BatchError = z
+  .object({
+    code: z.string().describe('The stable error code place_order would answer (INSUFFICIENT_BALANCE, NOT_FOUND, VALIDATION_ERROR…).'),
+    error: z.string().describe('What went wrong, in words.'),
+    hint: z.string().optional().describe('What to do about it, when there is advice.'),
+  })
+  .describe('Why this order was refused; nothing of it was placed.');
+
+export const placeOrders = defineMethod({
+  name: 'place_orders',
+  area: 'Trading',
+  summary: `Place up to ${MAX_BATCH_ORDERS} limit orders in one call, each on its own`,
+  description:
+    `Places 1..${MAX_BATCH_ORDERS} limit orders, each exactly as place_order would (same fields, same fills, reservations, events and ` +
+    'forecast), one after another in input order, each in its own transaction: an order refused (say INSUFFICIENT_BALANCE once earlier ' +
+    'orders of the batch reserved the cash, NOT_FOUND for an unknown token, MARKET_CLOSED, PRICE_UNAVAILABLE for an IOC/FOK without a ' +
+    'fresh price, VALIDATION_ERROR for a GTD without expiresAt) does not stop or undo the others. results[i] answers orders[i]: ' +
+    '{ ok: true, order } or { ok: false, error: { code, error } }. A batch that is malformed as a whole (not 1..20 orders, an order with a ' +
+    'wrong type, out-of-range value or unknown field) is refused with VALIDATION_ERROR (400) naming orders.<i>, and nothing is placed. ' +
+    'Costs one trade call of the rate limit per order: an order beyond the budget answers RATE_LIMITED in its result (earlier ones stand). ' +
+    'Not idempotent as a whole (no Idempotency-Key): give each order a clientOrderId so a retried batch returns the orders already ' +
+    'placed instead of placing them twice.',
+  auth: 'key',
+  limit: 'trade',
+  input: z.object({
+    orders: z
+      .array(PlaceOrderInput.omit({ idempotencyKey: true }).strict().describe("One order, place_order's input (without idempotencyKey)."))
+      .min(1)
+      .max(MAX_BATCH_ORDERS)
+      .describe(`The orders, 1..${MAX_BATCH_ORDERS}, placed in this order.`),
+  }),
+  output: z.object({
+    results: z
+      .array(
+        z
+          .discriminatedUnion('ok', [
+            z.object({ ok: z.literal(true).describe('Placed.'), order: Order }).describe('The order as place_order answers it (any state, rejected included).'),
+            z.object({ ok: z.literal(false).describe('Refused.'), error: BatchError }).describe('A refused order.'),
+          ])
+          .describe('The result of the order at the same index.'),
+      )
+      .describe('One result per order, in input order.'),
+  }),
+  rest: { method: 'POST', path: '/api/orders/batch' },
+  annotations: { title: 'Place several limit orders', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  errors: ['RATE_LIMITED'],
+  examples: [
+    {
+      input: {
+        orders: [
+          { tokenId: EXAMPLE_ORDER.tokenId, side: 'BUY', limitPrice: 0.55, size: 50, timeInForce: 'GTC', clientOrderId: 'my-order-1' },
+          { tokenId: 'no-such-token', side: 'BUY', limitPrice: 0.5, size: 10, timeInForce: 'GTC' },
+        ],
+      },
+      output: {
+        results: [
+          { ok: true, order: EXAMPLE_ORDER },
+          {
+            ok: false,
+            error: { code: 'NOT_FOUND', error: 'Token no-such-token not found.', hint: 'Use outcomeTokens[].tokenId from search_prediction_markets.' },
+          },
+        ],
+      },
+    },
+  ],
+  handler: async (ctx, input) => {
+    const userId = requirePrincipal(ctx).userId;
+    const results = [];
+    for (const [i, one] of input.orders.entries()) {
+      try {
+        // The call itself paid for the first order; each further one pays its own.
+        if (i > 0) await ctx.services.limiter.consume('trade', `user:${userId}`, ctx.call.ip);
+        const placing = binaryTrade(ctx, 'place_order', one, placedMarket);
+        results.push({ ok: true as const, order: await ctx.services.orders.place(placing.userId, placing.order, placing.now, placing.then) });
+      } catch (err) {
+        const e = toAppError(err);
+        if (e.code === 'INTERNAL') ctx.log.error('batch order failed', { index: i, error: err instanceof Error ? err.message : String(err) });
+        results.push({ ok: false as const, error: { code: e.code, error: e.message, ...(e.hint ? { hint: e.hint } : {}) } });
+      }
+    }
+    return { results };
+  },
+});
+
+export const cancelAllOrders = defineMethod({
+  name: 'cancel_all_orders',
+  area: 'Trading',
+  summary: "Cancel all your resting orders, or one market's",
+  description:
+    'Cancels every open (resting or partly filled) order of yours, or only those of one market (marketId), oldest first, each as ' +
+    'cancel_order does: its reservation (cash of a buy, shares of a sell) is released exactly and an order.cancelled event is written. ' +
+    'Answers the ids cancelled and their count; an order that filled or was cancelled meanwhile is not among them. Safe to repeat: a ' +
+    'second call finds nothing open and answers count 0. Costs one trade call of the rate limit. Errors: NOT_FOUND (404) for an unknown ' +
+    'marketId; RATE_LIMITED.',
+  auth: 'key',
+  limit: 'trade',
+  input: z.object({
+    marketId: z
+      .string()
+      .min(1)
+      .max(300)
+      .optional()
+      .describe("Only this market's orders (Order.marketId, or the market's slug); omit to cancel all your open orders."),
+  }),
+  output: z.object({
+    cancelled: z.array(z.string()).describe('IDs of the orders this call cancelled, oldest first.'),
+    count: z.number().int().min(0).describe('How many orders were cancelled (0 when none was open).'),
+  }),
+  rest: { method: 'POST', path: '/api/orders/cancel-all' },
+  annotations: { title: 'Cancel all orders', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  errors: ['NOT_FOUND', 'RATE_LIMITED'],
+  examples: [{ input: { marketId: 'sim-0001' }, output: { cancelled: [EXAMPLE_ORDER.id], count: 1 } }],
+  handler: async (ctx, input) => {
+    const cancelled = await ctx.services.orders.cancelAll(requirePrincipal(ctx).userId, ctx.clock.now(), input.marketId);
+    return { cancelled, count: cancelled.length };
+  },
 });

@@ -8,6 +8,9 @@ import { byId, notFound, OPEN, toView, UUID, type OrderRow, type OrderView } fro
 /** Expired per expiry pass at most (the rest go on the next pass, a fraction of a second later). */
 const EXPIRE_BATCH = 500;
 
+/** The reason an order its owner cancelled carries (cancel_order, cancel_all_orders). */
+export const CANCELLED_BY_OWNER = 'cancelled by the owner';
+
 /**
  * How a resting order ends without filling: cancelled by its owner, by its market closing or by its account's deletion,
  * or expired. Each close is one transaction, guarded by the order's open state under its row lock, that releases the
@@ -20,7 +23,7 @@ export class OrderLifecycle {
   async cancel(userId: string, id: string, now: Date): Promise<OrderView> {
     const row = UUID.test(id) ? await byId(this.db, id) : undefined;
     if (!row || row.user_id !== userId) throw notFound(id);
-    const closed = await this.close(id, 'cancelled', 'cancelled by the owner', now);
+    const closed = await this.close(id, 'cancelled', CANCELLED_BY_OWNER, now);
     if (!closed) {
       const now2 = (await byId(this.db, id))!;
       throw new AppError('CONFLICT', `Order ${id} is ${now2.state}; only an open order can be cancelled.`, { hint: 'Read it with get_order.' });
@@ -59,12 +62,19 @@ export class OrderLifecycle {
     return n;
   }
 
-  /** Every open order of an account, cancelled (after the account is deleted: its books stay, its orders stop). */
-  async cancelAllOf(userId: string, reason: string, now: Date): Promise<number> {
-    const open = await this.db.query<{ id: string }>(`SELECT id FROM orders WHERE user_id = $1 AND state IN ${OPEN}`, [userId]);
-    let n = 0;
-    for (const { id } of open) if (await this.close(id, 'cancelled', reason, now)) n += 1;
-    return n;
+  /**
+   * Every open order of an account (only one market's with `marketId`), cancelled oldest first, each in its own close;
+   * the ids of those this call closed (one a fill or another cancel ended first is not among them). After an account is
+   * deleted (its books stay, its orders stop) and for the owner's cancel_all_orders.
+   */
+  async cancelAllOf(userId: string, reason: string, now: Date, marketId?: string): Promise<string[]> {
+    const open = await this.db.query<{ id: string }>(
+      `SELECT id FROM orders WHERE user_id = $1 AND state IN ${OPEN} AND ($2::text IS NULL OR market_id = $2) ORDER BY created_at, id`,
+      [userId, marketId ?? null],
+    );
+    const closed: string[] = [];
+    for (const { id } of open) if (await this.close(id, 'cancelled', reason, now)) closed.push(id);
+    return closed;
   }
 
   /** Ends an open order with `state`, releasing its reservation; undefined when it was no longer open. */

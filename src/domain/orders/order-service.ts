@@ -11,7 +11,7 @@ import type { PriceChange, PriceService } from '../trading/price-service';
 import type { TradeHooks } from '../trading/trade-hooks';
 import { marketClosed, type TradePath } from '../trading/trade-path';
 import { fillOrder } from './order-fill';
-import { OrderLifecycle } from './order-lifecycle';
+import { CANCELLED_BY_OWNER, OrderLifecycle } from './order-lifecycle';
 import { planPlacement, type PlacementPlan } from './order-plan';
 import { bookHash, byClientId, byId, notFound, toView, UUID, type OrderRow, type OrderView, type Quote } from './order-rows';
 import { copyDepth, type OrderSide, type OrderState, type TimeInForce } from './order-rules';
@@ -189,8 +189,22 @@ export class OrderService {
   }
 
   /** Every open order of an account, cancelled (after the account is deleted: its books stay, its orders stop). */
-  cancelAllOf(userId: string, reason: string, now: Date): Promise<number> {
-    return this.lifecycle.cancelAllOf(userId, reason, now);
+  async cancelAllOf(userId: string, reason: string, now: Date): Promise<number> {
+    return (await this.lifecycle.cancelAllOf(userId, reason, now)).length;
+  }
+
+  /**
+   * The owner cancels all their resting orders, or one market's (`marketId`: its id or slug; NOT_FOUND when unknown),
+   * each released through the same close as cancel(); the ids cancelled, oldest first (none on a repeat).
+   */
+  async cancelAll(userId: string, now: Date, marketId?: string): Promise<string[]> {
+    let market: string | undefined;
+    if (marketId !== undefined) {
+      const rows = await this.db.query<{ id: string }>('SELECT id FROM markets WHERE id = $1 OR slug = $1 ORDER BY (id = $1) DESC LIMIT 1', [marketId]);
+      if (!rows[0]) throw new AppError('NOT_FOUND', `No market with id or slug ${marketId.slice(0, 100)}.`, { hint: 'Use Order.marketId from list_orders.' });
+      market = rows[0].id;
+    }
+    return this.lifecycle.cancelAllOf(userId, CANCELLED_BY_OWNER, now, market);
   }
 
   /** A settling position's resting sell orders: locked now, cancelled by the returned step (OrderLifecycle.holdsOn). */

@@ -202,6 +202,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/book": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One token's order book: price levels with their sizes, best first
+         * @description Reads the live book of one outcome token of a mirrored market, named by tokenId (outcomeTokens[].tokenId) or by marketId and outcome: bids (what sells fill against, highest first) and asks (what buys fill against, lowest first) as { price, shares }, the best bid and ask, and when it was quoted. It is read through the same live price path as get_market_odds and trading, so it is as fresh. Where the venue publishes depth (source polymarket: the CLOB book) these are its levels, and a limit order or trade never takes more than they show at or better than its limit; the service's own earlier fills against the same book are not subtracted here. The simulated venue publishes no depth: its book is synthetic (synthetic: true), a few levels a cent apart around the live bid and ask sized from the market's volume, for illustration only: simulated fills take the whole order at the best price. When a Polymarket book cannot be read just now and the mirror's best prices serve, bids and asks are empty. Use it to size an order before place_order, or to see how far a big order would move the price. Market data is mirrored on a delay from the configured venue (Polymarket, or the built-in simulated venue, whose markets carry simulated: true and source "simulated"); it is not the venue's official feed. Free to call. Errors: NOT_FOUND (404) for an unknown token or market; PRICE_UNAVAILABLE (503) when the market does not trade (closed, resolved) or no fresh price can be had (retry in a few seconds); VALIDATION_ERROR (400) when neither tokenId nor marketId with outcome is given, or tokenId is not that market's token.
+         *
+         *     Rate limit: 30 api requests per minute per account (per IP address when anonymous).
+         */
+        get: operations["get_order_book"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/trade": {
         parameters: {
             query?: never;
@@ -400,6 +422,50 @@ export interface paths {
         get: operations["get_order"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/orders/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Place up to 20 limit orders in one call, each on its own
+         * @description Places 1..20 limit orders, each exactly as place_order would (same fields, same fills, reservations, events and forecast), one after another in input order, each in its own transaction: an order refused (say INSUFFICIENT_BALANCE once earlier orders of the batch reserved the cash, NOT_FOUND for an unknown token, MARKET_CLOSED, PRICE_UNAVAILABLE for an IOC/FOK without a fresh price, VALIDATION_ERROR for a GTD without expiresAt) does not stop or undo the others. results[i] answers orders[i]: { ok: true, order } or { ok: false, error: { code, error } }. A batch that is malformed as a whole (not 1..20 orders, an order with a wrong type, out-of-range value or unknown field) is refused with VALIDATION_ERROR (400) naming orders.<i>, and nothing is placed. Costs one trade call of the rate limit per order: an order beyond the budget answers RATE_LIMITED in its result (earlier ones stand). Not idempotent as a whole (no Idempotency-Key): give each order a clientOrderId so a retried batch returns the orders already placed instead of placing them twice.
+         *
+         *     Rate limit: 120 trade requests per minute per account (per IP address when anonymous).
+         */
+        post: operations["place_orders"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/orders/cancel-all": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel all your resting orders, or one market's
+         * @description Cancels every open (resting or partly filled) order of yours, or only those of one market (marketId), oldest first, each as cancel_order does: its reservation (cash of a buy, shares of a sell) is released exactly and an order.cancelled event is written. Answers the ids cancelled and their count; an order that filled or was cancelled meanwhile is not among them. Safe to repeat: a second call finds nothing open and answers count 0. Costs one trade call of the rate limit. Errors: NOT_FOUND (404) for an unknown marketId; RATE_LIMITED.
+         *
+         *     Rate limit: 120 trade requests per minute per account (per IP address when anonymous).
+         */
+        post: operations["cancel_all_orders"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2723,6 +2789,156 @@ export interface operations {
             };
         };
     };
+    get_order_book: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Token ID (outcomeTokens[].tokenId); or send marketId and outcome.
+                 * @example 51327648290316470911803354280624419573921086438857301294677520004130000114201
+                 */
+                tokenId?: string;
+                /** @description Market ID (Market.id), with outcome, instead of tokenId. */
+                marketId?: string;
+                /** @description YES or NO: which token of marketId. */
+                outcome?: "YES" | "NO";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One token's order book: price levels with their sizes, best first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The token read. */
+                        tokenId: string;
+                        /** @description Its market. */
+                        marketId: string;
+                        /**
+                         * @description YES or NO token.
+                         * @enum {string}
+                         */
+                        outcome: "YES" | "NO";
+                        /**
+                         * @description The venue that quoted it.
+                         * @enum {string}
+                         */
+                        source: "simulated" | "polymarket";
+                        /** @description True when the venue publishes no depth (the simulated venue) and the levels are made from its bid, ask and the market's volume. */
+                        synthetic: boolean;
+                        /** @description Bid levels, best (highest) first; empty when no levels could be read. */
+                        bids: {
+                            /** @description Price per share at this level, 0..1. */
+                            price: number;
+                            /** @description Shares offered at this price. */
+                            shares: number;
+                        }[];
+                        /** @description Ask levels, best (lowest) first; empty when no levels could be read. */
+                        asks: {
+                            /** @description Price per share at this level, 0..1. */
+                            price: number;
+                            /** @description Shares offered at this price. */
+                            shares: number;
+                        }[];
+                        /** @description Best bid: what a sell fills at now. */
+                        bestBid: number;
+                        /** @description Best ask: what a buy fills at now. */
+                        bestAsk: number;
+                        /** @description Midpoint of bestBid and bestAsk: the implied probability. */
+                        mid: number;
+                        /**
+                         * Format: date-time
+                         * @description When the venue quoted this book.
+                         */
+                        asOf: string;
+                        /** @description Age of the quote in seconds. */
+                        ageSeconds: number;
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: the input does not match the schema (details lists each problem), or the JSON body is malformed. */
+            400: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: a credential was sent in the query string or body (only the Authorization header is accepted). */
+            401: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description Bearer challenge with resource_metadata (RFC 9728). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: the named resource does not exist. */
+            404: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests; wait the Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds until the window resets. */
+                    "Retry-After": number;
+                    /** @description Remaining requests and reset (IETF RateLimit header). */
+                    RateLimit?: string;
+                    /** @description Quota and window of the limit class. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: unexpected failure; quote requestId when reporting it. */
+            500: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the service or its database is unavailable or busy; nothing changed; retry after Retry-After seconds. PRICE_UNAVAILABLE: no fresh live price; nothing was executed. */
+            503: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description When the database is unavailable: seconds to wait before sending the same request again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     paper_trade: {
         parameters: {
             query?: never;
@@ -4376,6 +4592,362 @@ export interface operations {
             };
             /** @description NOT_FOUND: the named resource does not exist. */
             404: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests; wait the Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds until the window resets. */
+                    "Retry-After": number;
+                    /** @description Remaining requests and reset (IETF RateLimit header). */
+                    RateLimit?: string;
+                    /** @description Quota and window of the limit class. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: unexpected failure; quote requestId when reporting it. */
+            500: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the service or its database is unavailable or busy; nothing changed; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description When the database is unavailable: seconds to wait before sending the same request again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    place_orders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The orders, 1..20, placed in this order. */
+                    orders: {
+                        /** @description Token to trade: outcomeTokens[].tokenId of a market. */
+                        tokenId: string;
+                        /**
+                         * @description BUY spends dollars; SELL sells shares you hold.
+                         * @enum {string}
+                         */
+                        side: "BUY" | "SELL";
+                        /** @description Limit price per share, (0, 1], at most 6 decimals. */
+                        limitPrice: number;
+                        /** @description Dollars to spend (BUY) or shares to sell (SELL), > 0, at most 6 decimals. */
+                        size: number;
+                        /**
+                         * @description GTC (default), GTD (needs expiresAt), IOC or FOK.
+                         * @default GTC
+                         * @enum {string}
+                         */
+                        timeInForce?: "GTC" | "GTD" | "IOC" | "FOK";
+                        /**
+                         * Format: date-time
+                         * @description For GTD only: when the order expires (UTC, in the future).
+                         */
+                        expiresAt?: string;
+                        /** @description Your own id, unique per account; a repeat returns the first order. */
+                        clientOrderId?: string;
+                        /** @description Optional: your probability, 0..1 (at most 6 decimals), that YES resolves, recorded as a stated forecast in the same transaction as the order (nothing is recorded when the order is refused or rejected, or repeats a clientOrderId); see submit_forecast. */
+                        forecast?: number;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Place up to 20 limit orders in one call, each on its own */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description One result per order, in input order. */
+                        results: ({
+                            /**
+                             * @description Placed.
+                             * @constant
+                             */
+                            ok: true;
+                            /** @description A limit order. */
+                            order: {
+                                /** @description Order ID. */
+                                id: string;
+                                /** @description Your clientOrderId, or null. */
+                                clientOrderId: string | null;
+                                /** @description Market of the token. */
+                                marketId: string;
+                                /** @description Outcome token traded. */
+                                tokenId: string;
+                                /**
+                                 * @description YES or NO token.
+                                 * @enum {string}
+                                 */
+                                outcome: "YES" | "NO";
+                                /**
+                                 * @description BUY or SELL.
+                                 * @enum {string}
+                                 */
+                                side: "BUY" | "SELL";
+                                /** @description Worst price accepted: a buy pays at most this, a sell receives at least this. */
+                                limitPrice: number;
+                                /** @description Dollars to spend (BUY) or shares to sell (SELL). */
+                                size: number;
+                                /**
+                                 * @description How long the order lives.
+                                 * @enum {string}
+                                 */
+                                timeInForce: "GTC" | "GTD" | "IOC" | "FOK";
+                                /** @description When a GTD order expires; null otherwise. */
+                                expiresAt: string | null;
+                                /**
+                                 * @description open (resting), partially_filled, filled, cancelled, expired or rejected.
+                                 * @enum {string}
+                                 */
+                                state: "open" | "partially_filled" | "filled" | "cancelled" | "expired" | "rejected";
+                                /** @description Part of size filled (dollars for a buy, shares for a sell). */
+                                filledSize: number;
+                                /** @description Shares bought or sold so far. */
+                                filledShares: number;
+                                /** @description Dollars spent (buy) or received (sell) so far. */
+                                filledCash: number;
+                                /** @description filledCash / filledShares; null before any fill. */
+                                avgFillPrice: number | null;
+                                /** @description Cash this resting buy holds (0 once it is no longer open). */
+                                reservedCash: number;
+                                /** @description Shares this resting sell holds (0 once it is no longer open). */
+                                reservedShares: number;
+                                /** @description Why it was cancelled, expired or rejected; null otherwise. */
+                                reason: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description When it was placed.
+                                 */
+                                createdAt: string;
+                                /**
+                                 * Format: date-time
+                                 * @description Its last change.
+                                 */
+                                updatedAt: string;
+                            };
+                        } | {
+                            /**
+                             * @description Refused.
+                             * @constant
+                             */
+                            ok: false;
+                            /** @description Why this order was refused; nothing of it was placed. */
+                            error: {
+                                /** @description The stable error code place_order would answer (INSUFFICIENT_BALANCE, NOT_FOUND, VALIDATION_ERROR…). */
+                                code: string;
+                                /** @description What went wrong, in words. */
+                                error: string;
+                                /** @description What to do about it, when there is advice. */
+                                hint?: string;
+                            };
+                        })[];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: the input does not match the schema (details lists each problem), or the JSON body is malformed. */
+            400: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing or invalid API key or access token, or a credential sent outside the Authorization header. */
+            401: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description Bearer challenge with resource_metadata (RFC 9728). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the access token lacks scope agent, or a write authenticated by the session cookie came from another site. */
+            403: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the request body is larger than 100 kB. */
+            413: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests; wait the Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds until the window resets. */
+                    "Retry-After": number;
+                    /** @description Remaining requests and reset (IETF RateLimit header). */
+                    RateLimit?: string;
+                    /** @description Quota and window of the limit class. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: unexpected failure; quote requestId when reporting it. */
+            500: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the service or its database is unavailable or busy; nothing changed; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description When the database is unavailable: seconds to wait before sending the same request again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    cancel_all_orders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description Only this market's orders (Order.marketId, or the market's slug); omit to cancel all your open orders. */
+                    marketId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Cancel all your resting orders, or one market's */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description IDs of the orders this call cancelled, oldest first. */
+                        cancelled: string[];
+                        /** @description How many orders were cancelled (0 when none was open). */
+                        count: number;
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: the input does not match the schema (details lists each problem), or the JSON body is malformed. */
+            400: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing or invalid API key or access token, or a credential sent outside the Authorization header. */
+            401: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description Bearer challenge with resource_metadata (RFC 9728). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the access token lacks scope agent, or a write authenticated by the session cookie came from another site. */
+            403: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: the named resource does not exist. */
+            404: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the request body is larger than 100 kB. */
+            413: {
                 headers: {
                     /** @description Identifies the request in the service logs. */
                     "X-Request-Id"?: string;
