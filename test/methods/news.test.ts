@@ -49,25 +49,27 @@ describe.each(backends())('list_news on $name', (backend) => {
   });
 
   test('when a market is named, then only its news is shown, never an item published after now; an unknown market has none', async () => {
-    const first = (await news({ limit: 1 })).news[0]!;
     const feed = t.services.feed as SimulatedFeed;
+    const now = clock.now().getTime();
+    // A market with news out and news still to come.
+    const first = (await news({ limit: 20 })).news.find((n) => newsEvents(feed.params, feed.spec(Number(n.marketId.slice(4)))).some((e) => e.tMs > now))!;
+    expect(first).toBeDefined();
     const spec = feed.spec(Number(first.marketId.slice(4)));
     const events = newsEvents(feed.params, spec);
-    const now = clock.now().getTime();
     const published = events.filter((e) => e.tMs <= now);
     const future = events.find((e) => e.tMs > now);
     const mine = await news({ marketId: first.marketId, limit: 100 });
     expect(mine.news.map((n) => n.id)).toEqual(published.map((e) => `news-${spec.id}-${e.j}`).reverse());
     expect(mine.nextCursor).toBeNull();
-    if (future) {
+    {
       // Once the clock passes the next event, it is published (and shown first).
-      clock.advance(future.tMs - now);
+      clock.advance(future!.tMs - now);
       try {
         const later = await news({ marketId: first.marketId, limit: 100 });
-        expect(later.news[0]!.id).toBe(`news-${spec.id}-${future.j}`);
+        expect(later.news[0]!.id).toBe(`news-${spec.id}-${future!.j}`);
         expect(later.news).toHaveLength(mine.news.length + 1);
       } finally {
-        clock.advance(now - future.tMs);
+        clock.advance(now - future!.tMs);
       }
     }
     expect((await news({ marketId: 'sim-999999999' })).news).toEqual([]);
