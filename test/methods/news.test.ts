@@ -61,16 +61,15 @@ describe.each(backends())('list_news on $name', (backend) => {
     const mine = await news({ marketId: first.marketId, limit: 100 });
     expect(mine.news.map((n) => n.id)).toEqual(published.map((e) => `news-${spec.id}-${e.j}`).reverse());
     expect(mine.nextCursor).toBeNull();
-    {
-      // Once the clock passes the next event, it is published (and shown first).
-      clock.advance(future!.tMs - now);
-      try {
-        const later = await news({ marketId: first.marketId, limit: 100 });
-        expect(later.news[0]!.id).toBe(`news-${spec.id}-${future!.j}`);
-        expect(later.news).toHaveLength(mine.news.length + 1);
-      } finally {
-        clock.advance(now - future!.tMs);
-      }
+    // Once the clock passes the next event, it is published (and shown first).
+    expect(future).toBeDefined();
+    clock.advance(future!.tMs - now);
+    try {
+      const later = await news({ marketId: first.marketId, limit: 100 });
+      expect(later.news[0]!.id).toBe(`news-${spec.id}-${future!.j}`);
+      expect(later.news).toHaveLength(mine.news.length + 1);
+    } finally {
+      clock.advance(now - future!.tMs);
     }
     expect((await news({ marketId: 'sim-999999999' })).news).toEqual([]);
     expect((await news({ marketId: 'no-such-market' })).news).toEqual([]);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { SIM_EPOCH_MS } from '../../../src/market-data/simulated/catalog';
 import { InformedPath, newsEvents, newsIdOf } from '../../../src/market-data/simulated/information';
@@ -178,5 +179,24 @@ describe('the simulated venue with information off (the default)', () => {
       expect(await off.news({ limit: 10 })).toEqual([]);
       expect((await off.listMarkets()).markets).toEqual((await unset.listMarkets()).markets);
     }
+  });
+
+  /**
+   * A fingerprint of the venue as it was before information existed (computed with the code of commit db67043):
+   * slug, end, prices at five instants and winner of every 7th market of 0..2999, for three seeds and two speeds.
+   */
+  test('when SIM_INFORMATION is off, then a sample of 2,574 markets is bit-identical to the venue before information', () => {
+    const out: unknown[] = [];
+    for (const seed of [42, 5, 123456]) {
+      for (const speed of [1, 60]) {
+        const v = new SimulatedFeed({ seed, speed }, fixedClock(NOW));
+        for (let k = 0; k < 3000; k += 7) {
+          const s = v.spec(k);
+          const prices = [0, 0.13, 0.5, 0.77, 1].map((f) => v.stateAt(s, s.createdAtMs + f * (s.endAtMs - s.createdAtMs))!.pYes);
+          out.push([s.slug, s.endAtMs, prices, v.winnerOf(s)]);
+        }
+      }
+    }
+    expect(createHash('sha256').update(JSON.stringify(out)).digest('hex')).toBe('5b85ffb604c97932afb919369fb22806889787ade53c01763a7ebfe35f3d36fa');
   });
 });
