@@ -55,6 +55,15 @@ const ConfigSchema = z
     PRICE_MAX_AGE_S: positiveInt(120),
     SIM_SEED: z.coerce.number().int().default(42),
     SIM_SPEED: z.coerce.number().positive().default(1),
+    /**
+     * The simulated venue with information: each market has a hidden probability moved by seeded news items (list_news),
+     * its price follows with a lag, and its outcome is drawn from the hidden probability. off (default): the price is
+     * the probability, as before, and there is no news.
+     */
+    SIM_INFORMATION: z
+      .enum(['on', 'off'])
+      .default('off')
+      .transform((v) => v === 'on'),
     RATE_LIMIT_REGISTER_PER_MIN: positiveInt(5),
     RATE_LIMIT_API_PER_MIN: positiveInt(30),
     RATE_LIMIT_TRADE_PER_MIN: positiveInt(120),

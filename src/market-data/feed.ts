@@ -69,6 +69,26 @@ export interface FeedStatus {
   detail: string;
 }
 
+/** A news item a venue published about one of its markets (the simulated venue with SIM_INFORMATION=on). */
+export interface FeedNewsItem {
+  id: string;
+  marketId: string;
+  question: string;
+  publishedAt: Date;
+  headline: string;
+  body: string;
+}
+
+/** Which news items to read: published in (since, until], before the `before` item (keyset), newest first. */
+export interface NewsQuery {
+  marketId?: string;
+  sinceMs?: number;
+  untilMs?: number;
+  /** The last item of the previous page: only items strictly older (by time, then id) are returned. */
+  before?: { tMs: number; id: string };
+  limit: number;
+}
+
 /** A source of markets and prices: the embedded simulated venue or the Polymarket adapter. */
 export interface MarketFeed {
   readonly source: FeedSource;
@@ -81,6 +101,11 @@ export interface MarketFeed {
   /** YES/NO probability points of a token over a range. Throws FeedError. */
   history(tokenId: string, range: HistoryRange): Promise<PricePoint[]>;
   status(): FeedStatus;
+  /**
+   * News items published up to the feed's now, newest first (time, then id, descending), at most `limit`.
+   * Optional: a venue without news (Polymarket, or the simulated venue with information off) has none.
+   */
+  news?(q: NewsQuery): Promise<FeedNewsItem[]>;
 }
 
 /**

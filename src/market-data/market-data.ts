@@ -38,7 +38,7 @@ export function createMarketData(args: { config: Config; db: Database; log: Logg
           log,
           upstream: { timeoutMs: config.POLYMARKET_TIMEOUT_MS, retries: config.POLYMARKET_RETRIES },
         })
-      : new SimulatedFeed({ seed: config.SIM_SEED, speed: config.SIM_SPEED }, clock);
+      : new SimulatedFeed({ seed: config.SIM_SEED, speed: config.SIM_SPEED, information: config.SIM_INFORMATION }, clock);
   const priceBroadcast = new PriceBroadcast(db, log);
   const store = new MarketStore(db, log, config.PRICE_MAX_AGE_S, priceBroadcast);
   const priceChanges = new PriceChanges();

@@ -7,7 +7,7 @@ import type { Clock } from '../clock';
 import { FeedError, type FeedSource, type MarketFeed, type PricePoint } from './feed';
 import type { ConcurrencyGate } from '../db/concurrency-gate';
 import { SEARCH_LIMIT, findMarketRows } from './market-search';
-import { encodeCursor } from '../db/keyset-cursor';
+import { decodeCursor, encodeCursor } from '../db/keyset-cursor';
 import { CATEGORIES_SQL, decodeListCursor, listStatement, type ListedRow, type ListQuery } from './market-listing';
 import type { MarketStore } from './market-store';
 import { MARKET_COLUMNS, MARKET_JOINS, toMarketView, type MarketRow, type MarketView, type MarketViewRow } from './market-view';
@@ -73,6 +73,27 @@ export interface TokenRef {
   outcome?: 'YES' | 'NO';
 }
 
+export interface NewsItemView {
+  id: string;
+  marketId: string;
+  question: string;
+  publishedAt: string;
+  headline: string;
+  body: string;
+}
+
+export interface NewsListQuery {
+  marketId?: string;
+  since?: string;
+  until?: string;
+  limit: number;
+  cursor?: string;
+}
+
+const NEWS_SORT = 'news';
+const NEWS_KEY = /^\d{1,15}$/;
+const NEWS_ID = /^news-[\w-]{1,200}$/;
+
 /** How long search's term counts serve before the sync leader recounts them. */
 export const SEARCH_TERMS_MAX_AGE_MS = 10 * 60_000;
 
@@ -130,6 +151,39 @@ export class MarketService {
     return {
       markets: page.map(toMarketView),
       nextCursor: rows.length > q.limit && last ? encodeCursor({ s: q.sort, k: last.sort_key, i: last.id }) : null,
+    };
+  }
+
+  /**
+   * A page of the venue's news, newest first, keyset-paged on (published time, id); no news when the feed
+   * publishes none (Polymarket, or the simulated venue with SIM_INFORMATION off).
+   */
+  async news(q: NewsListQuery): Promise<{ news: NewsItemView[]; nextCursor: string | null }> {
+    const after =
+      q.cursor !== undefined
+        ? decodeCursor(
+            q.cursor,
+            NEWS_SORT,
+            (k) => NEWS_KEY.test(k),
+            'Pass nextCursor from the previous page unchanged; omit cursor for the first page.',
+            (i) => NEWS_ID.test(i),
+          )
+        : null;
+    const { feed } = this.deps;
+    const items = feed.news
+      ? await feed.news({
+          marketId: q.marketId,
+          sinceMs: q.since !== undefined ? Date.parse(q.since) : undefined,
+          untilMs: q.until !== undefined ? Date.parse(q.until) : undefined,
+          before: after ? { tMs: Number(after.k), id: after.i } : undefined,
+          limit: q.limit + 1,
+        })
+      : [];
+    const page = items.slice(0, q.limit);
+    const last = page[page.length - 1];
+    return {
+      news: page.map((n) => ({ ...n, publishedAt: n.publishedAt.toISOString() })),
+      nextCursor: items.length > q.limit && last ? encodeCursor({ s: NEWS_SORT, k: String(last.publishedAt.getTime()), i: last.id }) : null,
     };
   }
 

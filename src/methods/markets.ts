@@ -383,3 +383,63 @@ export const getOrderBook = defineMethod({
   ],
   handler: async (ctx, input) => ctx.services.markets.book(input),
 });
+
+const NewsItem = z
+  .object({
+    id: z.string().describe('News item ID, unique and stable (the same seed gives the same ID).'),
+    marketId: z.string().describe('The market it is about (Market.id); send it as `marketId` to get_market_odds or paper_trade.'),
+    question: z.string().describe("The market's question."),
+    publishedAt: z.iso.datetime().describe('When the venue published it (ISO 8601); never later than now.'),
+    headline: z.string().describe('One-line headline: the kind of story and the market question.'),
+    body: z.string().describe('A short report: what happened and whether it raises or cuts the chances of YES (the size is not stated).'),
+  })
+  .describe('A news item the venue published about one of its markets.');
+
+export const listNews = defineMethod({
+  name: 'list_news',
+  area: 'Markets',
+  summary: 'News items the venue published about its markets, newest first',
+  description:
+    'News about the markets, newest first: each item names its market (marketId, question) and says, in words, whether it raises ' +
+    'or cuts the chances of YES. Only the built-in simulated venue with SIM_INFORMATION=on publishes news: there each market has a hidden ' +
+    'probability that moves only when news is published, the price catches up with it over a few hours (less for short markets), and the ' +
+    'outcome is drawn from the hidden probability, so acting on news before the price moves is a skill. With information off, or on the ' +
+    'Polymarket feed, the list is always empty. Only items published up to now are shown. Filter by marketId (an unknown marketId gives ' +
+    'an empty list, not an error), and by since (exclusive) and until (inclusive) times. limit 1..100 (default 20); pass nextCursor as ' +
+    'cursor, with the same filters, for the next page (null: the last page). Free to call. Errors: VALIDATION_ERROR (400) for a bad ' +
+    'time, limit or cursor.',
+  auth: 'public',
+  limit: 'api',
+  input: z.object({
+    marketId: z.string().min(1).max(200).optional().describe('Only news about this market (Market.id, e.g. sim-11420).'),
+    since: z.iso.datetime({ offset: true }).optional().describe('Only news published after this time (ISO 8601, exclusive).'),
+    until: z.iso.datetime({ offset: true }).optional().describe('Only news published at or before this time (ISO 8601); never later than now.'),
+    limit: z.number().int().min(1).max(100).default(20).describe('Items per page, 1..100 (default 20).'),
+    cursor: z.string().min(1).max(600).optional().describe('nextCursor of the previous page (opaque); omit for the first page.'),
+  }),
+  output: z.object({
+    news: z.array(NewsItem).describe('This page of news items, newest first (by time, then id).'),
+    nextCursor: z.string().nullable().describe('Pass as cursor for the next page; null when this is the last page.'),
+  }),
+  rest: { method: 'GET', path: '/api/news' },
+  annotations: { title: 'Market news', readOnlyHint: true, idempotentHint: true, openWorldHint: true },
+  examples: [
+    {
+      input: { marketId: exampleMarket.id, limit: 1 },
+      output: {
+        news: [
+          {
+            id: `news-${exampleMarket.id}-3`,
+            marketId: exampleMarket.id,
+            question: exampleMarket.question,
+            publishedAt: '2026-11-22T09:41:07.000Z',
+            headline: `Inflows surge: ${exampleMarket.question}`,
+            body: `Exchange and fund-flow data show a surge of inflows. Observers say this sharply raises the chances that "${exampleMarket.question}" resolves YES.`,
+          },
+        ],
+        nextCursor: 'eyJzIjoibmV3cyIsImsiOiIxNzk1Njg2MDY3MDAwIiwiaSI6Im5ld3Mtc2ltLTExNDIwLTMifQ',
+      },
+    },
+  ],
+  handler: async (ctx, input) => ctx.services.markets.news(input),
+});

@@ -14,15 +14,23 @@ export const MAX_LOG_ODDS = Math.log(0.99 / 0.01);
 
 export const sigmoid = (x: number): number => 1 / (1 + exp(-x));
 
-/** The log-odds steps of one market, computed lazily up to the latest step anyone asked for. */
-export class MarketPath {
+/** What the venue reads of a market's path: its YES price at a time, and the probability its outcome is drawn with. */
+export interface VenuePath {
+  readonly spec: SimMarketSpec;
+  probabilityAt(tMs: number): number;
+  /** The YES probability the winner is drawn with at resolution. */
+  outcomeProbability(): number;
+}
+
+/** A path of per-step log-odds, computed lazily up to the latest step anyone asked for; a subclass gives one step. */
+export abstract class SteppedPath implements VenuePath {
   private readonly x: Float32Array;
   private computed = 0;
   private current: number;
-  private readonly speedKey: number;
+  protected readonly speedKey: number;
 
   constructor(
-    private readonly params: CatalogParams,
+    protected readonly params: CatalogParams,
     readonly spec: SimMarketSpec,
   ) {
     this.x = new Float32Array(spec.steps + 1);
@@ -31,13 +39,15 @@ export class MarketPath {
     this.speedKey = Math.round(params.speed * 1000);
   }
 
+  /** Log-odds after step i + 1, from `x` after step i (before clamping). */
+  protected abstract step(x: number, i: number): number;
+
+  abstract outcomeProbability(): number;
+
   /** Log-odds after `i` steps (0 ≤ i ≤ steps). */
   at(i: number): number {
-    const v = this.spec.stepVol;
-    const { seed } = this.params;
     while (this.computed < i) {
-      let x = this.current;
-      x += v * v * (sigmoid(x) - 0.5) + v * stepNormal(seed, S_STEP, this.speedKey, this.spec.k, this.computed);
+      let x = this.step(this.current, this.computed);
       x = x > MAX_LOG_ODDS ? MAX_LOG_ODDS : x < -MAX_LOG_ODDS ? -MAX_LOG_ODDS : x;
       this.current = x;
       this.computed += 1;
@@ -59,24 +69,45 @@ export class MarketPath {
   }
 }
 
+/** The martingale path of one market (the venue without information). */
+export class MarketPath extends SteppedPath {
+  protected step(x: number, i: number): number {
+    const v = this.spec.stepVol;
+    // Parenthesised as before the refactor, so every price stays bit-identical.
+    return x + (v * v * (sigmoid(x) - 0.5) + v * stepNormal(this.params.seed, S_STEP, this.speedKey, this.spec.k, i));
+  }
+
+  /** The price is a martingale: the final price is the honest probability of YES. */
+  outcomeProbability(): number {
+    return this.probabilityAt(this.spec.endAtMs);
+  }
+}
+
 /** Paths are a few kilobytes each; the most recently used ones are kept. */
-export class PathCache {
-  private readonly paths = new Map<number, MarketPath>();
+export class LruPathCache<P> {
+  private readonly paths = new Map<number, P>();
 
   constructor(
-    private readonly params: CatalogParams,
+    private readonly make: (spec: SimMarketSpec) => P,
     private readonly capacity = 1000,
   ) {}
 
-  get(spec: SimMarketSpec): MarketPath {
+  get(spec: SimMarketSpec): P {
     let path = this.paths.get(spec.k);
     if (path) {
       this.paths.delete(spec.k);
     } else {
-      path = new MarketPath(this.params, spec);
+      path = this.make(spec);
       if (this.paths.size >= this.capacity) this.paths.delete(this.paths.keys().next().value!);
     }
     this.paths.set(spec.k, path);
     return path;
+  }
+}
+
+/** The martingale paths of the venue without information (SIM_INFORMATION=off). */
+export class PathCache extends LruPathCache<MarketPath> {
+  constructor(params: CatalogParams, capacity = 1000) {
+    super((spec) => new MarketPath(params, spec), capacity);
   }
 }

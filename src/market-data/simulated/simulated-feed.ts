@@ -3,17 +3,21 @@ import { MICRO, type Micro } from '../../domain/money/micro';
 import {
   FeedError,
   type FeedMarket,
+  type FeedNewsItem,
   type FeedQuote,
   type FeedStatus,
   type HistoryRange,
   type MarketFeed,
   type MarketListing,
   type MarketStatus,
+  type NewsQuery,
   type PricePoint,
   type Winner,
 } from '../feed';
-import { candidateRange, marketSpec, parseMarketRef, parseTokenId, VOID_RATE, type CatalogParams, type SimMarketSpec } from './catalog';
-import { PathCache } from './price-path';
+import { candidateRange, marketSpec, parseMarketRef, parseTokenId, SIM_EPOCH_MS, SPAWN_MS, VOID_RATE, type CatalogParams, type SimMarketSpec } from './catalog';
+import { InformedPath, newsEvents, newsIdOf, type NewsEvent } from './information';
+import { newsText } from './news-text';
+import { LruPathCache, MarketPath, type VenuePath } from './price-path';
 
 const TICK = 1000n; // 0.001 dollars
 const MIN_MID = 10_000n;
@@ -44,22 +48,57 @@ export interface SimState {
   volume: number;
 }
 
+/** A news event with the keys that order it: newest first by time, then by id. */
+interface PlacedEvent {
+  spec: SimMarketSpec;
+  event: NewsEvent;
+  id: string;
+}
+
+const newestFirst = (a: PlacedEvent, b: PlacedEvent): number => b.event.tMs - a.event.tMs || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+
 /**
  * The embedded venue (MARKET_FEED=simulated): a deterministic catalog whose state at any moment is a
- * pure function of SIM_SEED, SIM_SPEED and the clock, so restarts, replicas and tests all agree.
+ * pure function of SIM_SEED, SIM_SPEED, SIM_INFORMATION and the clock, so restarts, replicas and tests all
+ * agree. With information on, prices follow a hidden probability moved by published news (information.ts).
  */
 export class SimulatedFeed implements MarketFeed {
   readonly source = 'simulated' as const;
   readonly params: CatalogParams;
-  private readonly paths: PathCache;
+  /** SIM_INFORMATION: hidden probabilities, news, and prices that lag them. */
+  readonly information: boolean;
+  private readonly paths: LruPathCache<VenuePath>;
   private readonly specs = new Map<number, SimMarketSpec>();
+  private readonly events = new Map<number, NewsEvent[]>();
 
   constructor(
-    opts: { seed: number; speed: number },
+    opts: { seed: number; speed: number; information?: boolean },
     private readonly clock: Clock,
   ) {
     this.params = { seed: opts.seed, speed: opts.speed };
-    this.paths = new PathCache(this.params);
+    this.information = opts.information ?? false;
+    const params = this.params;
+    this.paths = new LruPathCache<VenuePath>(
+      this.information ? (spec) => new InformedPath(params, spec, this.newsEventsOf(spec)) : (spec) => new MarketPath(params, spec),
+    );
+  }
+
+  /** A market's news events, oldest first (none with information off). */
+  newsEventsOf(spec: SimMarketSpec): NewsEvent[] {
+    if (!this.information) return [];
+    let e = this.events.get(spec.k);
+    if (!e) {
+      e = newsEvents(this.params, spec);
+      if (this.events.size > 20_000) this.events.clear();
+      this.events.set(spec.k, e);
+    }
+    return e;
+  }
+
+  /** The hidden YES probability at a time (information on), else null: the truth the price lags. */
+  hiddenProbabilityAt(spec: SimMarketSpec, tMs: number): number | null {
+    const path = this.paths.get(spec);
+    return path instanceof InformedPath ? path.hiddenAt(tMs) : null;
   }
 
   spec(k: number): SimMarketSpec {
@@ -84,10 +123,13 @@ export class SimulatedFeed implements MarketFeed {
     return { status: 'resolved', pYes, winner: this.winnerOf(spec), volume };
   }
 
-  /** Void at VOID_RATE, else YES with the final YES probability: what makes calibration meaningful. */
+  /**
+   * Void at VOID_RATE, else YES with the final YES probability (information off: the final price, which makes
+   * calibration meaningful; on: the final hidden probability, which the price only approaches).
+   */
   winnerOf(spec: SimMarketSpec): Winner {
     if (spec.voidDraw < VOID_RATE) return 'VOID';
-    return spec.winnerDraw < this.paths.get(spec).probabilityAt(spec.endAtMs) ? 'YES' : 'NO';
+    return spec.winnerDraw < this.paths.get(spec).outcomeProbability() ? 'YES' : 'NO';
   }
 
   marketAt(spec: SimMarketSpec, tMs: number): FeedMarket | null {
@@ -183,6 +225,58 @@ export class SimulatedFeed implements MarketFeed {
   }
 
   status(): FeedStatus {
-    return { state: 'up', detail: `simulated venue (seed ${this.params.seed}, speed ${this.params.speed}x)` };
+    const info = this.information ? ', with information' : '';
+    return { state: 'up', detail: `simulated venue (seed ${this.params.seed}, speed ${this.params.speed}x${info})` };
+  }
+
+  /**
+   * News published by now, newest first. Across markets, it looks back one window of time at a time (news
+   * in a window can only come from markets alive in it) and widens the window until the page is full or the
+   * venue's start (or `sinceMs`) is reached, so a page costs a few thousand catalog entries, not the history.
+   */
+  async news(q: NewsQuery): Promise<FeedNewsItem[]> {
+    if (!this.information) return [];
+    const top = Math.min(this.clock.now().getTime(), q.untilMs ?? Infinity, q.before?.tMs ?? Infinity);
+    const floor = Math.max(q.sinceMs ?? -Infinity, SIM_EPOCH_MS - 1);
+    const before = q.before;
+    const found: PlacedEvent[] = [];
+    const collect = (spec: SimMarketSpec, lo: number, hi: number) => {
+      for (const event of this.newsEventsOf(spec)) {
+        if (event.tMs <= lo || event.tMs > hi) continue;
+        const id = newsIdOf(spec.id, event.j);
+        if (before && event.tMs === before.tMs && id >= before.id) continue;
+        found.push({ spec, event, id });
+      }
+    };
+    if (q.marketId !== undefined) {
+      const k = parseMarketRef(q.marketId);
+      const spec = k === null ? null : this.spec(k);
+      if (spec?.id === q.marketId) collect(spec, floor, top);
+    } else {
+      let hi = top;
+      let span = ((q.limit + 1) * SPAWN_MS) / this.params.speed;
+      while (hi > floor) {
+        const lo = Math.max(floor, hi - span);
+        const { from } = candidateRange(this.params, lo);
+        const { to } = candidateRange(this.params, hi);
+        for (let k = from; k <= to; k++) {
+          const spec = this.spec(k);
+          if (spec.createdAtMs <= hi && spec.endAtMs >= lo) collect(spec, lo, hi);
+        }
+        if (found.length >= q.limit) break;
+        hi = lo;
+        span *= 2;
+      }
+    }
+    return found
+      .sort(newestFirst)
+      .slice(0, q.limit)
+      .map(({ spec, event, id }) => ({
+        id,
+        marketId: spec.id,
+        question: spec.question,
+        publishedAt: new Date(event.tMs),
+        ...newsText(spec.question, spec.category, event.jump, event.kindDraw),
+      }));
   }
 }

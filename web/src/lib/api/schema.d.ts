@@ -224,6 +224,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/news": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * News items the venue published about its markets, newest first
+         * @description News about the markets, newest first: each item names its market (marketId, question) and says, in words, whether it raises or cuts the chances of YES. Only the built-in simulated venue with SIM_INFORMATION=on publishes news: there each market has a hidden probability that moves only when news is published, the price catches up with it over a few hours (less for short markets), and the outcome is drawn from the hidden probability, so acting on news before the price moves is a skill. With information off, or on the Polymarket feed, the list is always empty. Only items published up to now are shown. Filter by marketId (an unknown marketId gives an empty list, not an error), and by since (exclusive) and until (inclusive) times. limit 1..100 (default 20); pass nextCursor as cursor, with the same filters, for the next page (null: the last page). Free to call. Errors: VALIDATION_ERROR (400) for a bad time, limit or cursor.
+         *
+         *     Rate limit: 30 api requests per minute per account (per IP address when anonymous).
+         */
+        get: operations["list_news"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/trade": {
         parameters: {
             query?: never;
@@ -2925,6 +2947,129 @@ export interface operations {
                 };
             };
             /** @description SERVICE_UNAVAILABLE: the service or its database is unavailable or busy; nothing changed; retry after Retry-After seconds. PRICE_UNAVAILABLE: no fresh live price; nothing was executed. */
+            503: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description When the database is unavailable: seconds to wait before sending the same request again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_news: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only news about this market (Market.id, e.g. sim-11420).
+                 * @example sim-11420
+                 */
+                marketId?: string;
+                /** @description Only news published after this time (ISO 8601, exclusive). */
+                since?: string;
+                /** @description Only news published at or before this time (ISO 8601); never later than now. */
+                until?: string;
+                /**
+                 * @description Items per page, 1..100 (default 20).
+                 * @example 1
+                 */
+                limit?: number;
+                /** @description nextCursor of the previous page (opaque); omit for the first page. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description News items the venue published about its markets, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description This page of news items, newest first (by time, then id). */
+                        news: {
+                            /** @description News item ID, unique and stable (the same seed gives the same ID). */
+                            id: string;
+                            /** @description The market it is about (Market.id); send it as `marketId` to get_market_odds or paper_trade. */
+                            marketId: string;
+                            /** @description The market's question. */
+                            question: string;
+                            /**
+                             * Format: date-time
+                             * @description When the venue published it (ISO 8601); never later than now.
+                             */
+                            publishedAt: string;
+                            /** @description One-line headline: the kind of story and the market question. */
+                            headline: string;
+                            /** @description A short report: what happened and whether it raises or cuts the chances of YES (the size is not stated). */
+                            body: string;
+                        }[];
+                        /** @description Pass as cursor for the next page; null when this is the last page. */
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: the input does not match the schema (details lists each problem), or the JSON body is malformed. */
+            400: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: a credential was sent in the query string or body (only the Authorization header is accepted). */
+            401: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description Bearer challenge with resource_metadata (RFC 9728). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests; wait the Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds until the window resets. */
+                    "Retry-After": number;
+                    /** @description Remaining requests and reset (IETF RateLimit header). */
+                    RateLimit?: string;
+                    /** @description Quota and window of the limit class. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: unexpected failure; quote requestId when reporting it. */
+            500: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the service or its database is unavailable or busy; nothing changed; retry after Retry-After seconds. */
             503: {
                 headers: {
                     /** @description Identifies the request in the service logs. */

@@ -1,0 +1,123 @@
+import { normal, stepNormal, uniform } from './random';
+import { sigmoid, SteppedPath } from './price-path';
+import type { CatalogParams, SimMarketSpec } from './catalog';
+
+/**
+ * The venue with information (SIM_INFORMATION=on). Each market has a hidden YES probability that moves only
+ * on seeded news events; the venue publishes every event as a news item, the price follows the hidden
+ * probability with a lag and a little noise, and the outcome is drawn from the hidden probability at the end.
+ * So the price is an imperfect forecast, and an agent that reads the news before the price catches up can
+ * beat it. Everything is a pure function of (seed, speed, k, t), like the venue without information.
+ *
+ * Parameters (durations are divided by SIM_SPEED, like every duration of the venue):
+ * - events: NEWS_MIN..NEWS_MAX a market, at uniform times between 3% and 97% of its life;
+ * - jump: a hidden log-odds change of JUMP_MIN + JUMP_SCALE·|N(0,1)| (mean about 0.78), up or down with
+ *   even odds, turned around when it would leave ±MAX_HIDDEN (so the text's direction is always true);
+ * - price: log-odds x caught up with the hidden log-odds h at each price step, x ← h + (x − h)·a + noise, with
+ *   a = 2^(−step/halfLife) and halfLife = min(12 h, 8% of the life): an exponential catch-up whose half-life is
+ *   CATCH_UP_HALF_LIFE_MS (shorter for short markets), plus noise whose stationary spread is PRICE_NOISE
+ *   log-odds.
+ */
+
+export const NEWS_MIN = 4;
+export const NEWS_MAX = 8;
+export const JUMP_MIN = 0.3;
+export const JUMP_SCALE = 0.6;
+/** Hidden log-odds stay within ±4 (a probability of 0.018..0.982). */
+export const MAX_HIDDEN = 4;
+export const CATCH_UP_HALF_LIFE_MS = 12 * 3_600_000;
+export const CATCH_UP_LIFE_SHARE = 0.08;
+export const PRICE_NOISE = 0.2;
+
+// Draw streams of their own, so the catalog and the martingale paths (streams 1, 2, 4) never shift.
+const S_NEWS = 11;
+const S_INFO_STEP = 12;
+
+/** One news event: when it is published and how it moves the hidden log-odds. */
+export interface NewsEvent {
+  /** Index within the market, in time order; the news item's id is `news-<marketId>-<j>`. */
+  j: number;
+  tMs: number;
+  /** Change of the hidden log-odds (its sign is the direction the text states). */
+  jump: number;
+  /** Hidden log-odds after the event. */
+  after: number;
+  /** Picks the kind of story (a poll, an injury, a data release…) from the category's list. */
+  kindDraw: number;
+}
+
+export function newsIdOf(marketId: string, j: number): string {
+  return `news-${marketId}-${j}`;
+}
+
+/** The catch-up half-life of a market's price, in ms. */
+export function halfLifeOf(p: CatalogParams, spec: SimMarketSpec): number {
+  return Math.min(CATCH_UP_HALF_LIFE_MS / p.speed, CATCH_UP_LIFE_SHARE * (spec.endAtMs - spec.createdAtMs));
+}
+
+/** The news events of one market, oldest first: a pure function of (seed, speed, k). */
+export function newsEvents(p: CatalogParams, spec: SimMarketSpec): NewsEvent[] {
+  const sk = Math.round(p.speed * 1000);
+  const u = (i: number, j: number) => uniform(p.seed, S_NEWS, sk, spec.k, i, j);
+  const n = NEWS_MIN + Math.min(NEWS_MAX - NEWS_MIN, Math.floor(u(0, 0) * (NEWS_MAX - NEWS_MIN + 1)));
+  const life = spec.endAtMs - spec.createdAtMs;
+  const times = Array.from({ length: n }, (_, i) => Math.floor(spec.createdAtMs + life * (0.03 + 0.94 * u(1, i)))).sort((a, b) => a - b);
+  let h = spec.x0;
+  return times.map((tMs, j) => {
+    const size = JUMP_MIN + JUMP_SCALE * Math.abs(normal(p.seed, S_NEWS, sk, spec.k, 2, j));
+    let jump = u(3, j) < 0.5 ? size : -size;
+    if (Math.abs(h + jump) > MAX_HIDDEN) jump = -jump;
+    const after = Math.max(-MAX_HIDDEN, Math.min(MAX_HIDDEN, h + jump));
+    jump = after - h;
+    h = after;
+    return { j, tMs, jump, after, kindDraw: u(4, j) };
+  });
+}
+
+/** A market of the venue with information: hidden probability, and a price that follows it. */
+export class InformedPath extends SteppedPath {
+  /** The next event not yet applied to the step recursion, and the hidden log-odds so far. */
+  private nextEvent = 0;
+  private hidden: number;
+  private readonly keep: number;
+  private readonly kick: number;
+
+  constructor(
+    params: CatalogParams,
+    spec: SimMarketSpec,
+    readonly events: readonly NewsEvent[],
+  ) {
+    super(params, spec);
+    this.hidden = spec.x0;
+    this.keep = Math.pow(2, -spec.stepMs / halfLifeOf(params, spec));
+    this.kick = PRICE_NOISE * Math.sqrt(1 - this.keep * this.keep);
+  }
+
+  /** Hidden YES log-odds at a time: the start, moved by every event published by then. */
+  hiddenLogOddsAt(tMs: number): number {
+    let h = this.spec.x0;
+    for (const e of this.events) {
+      if (e.tMs > tMs) break;
+      h = e.after;
+    }
+    return h;
+  }
+
+  hiddenAt(tMs: number): number {
+    return sigmoid(this.hiddenLogOddsAt(tMs));
+  }
+
+  /** Exponential catch-up with the hidden log-odds at the step's end, plus noise. */
+  protected step(x: number, i: number): number {
+    const { spec, events } = this;
+    const t = spec.createdAtMs + (i + 1) * spec.stepMs;
+    while (this.nextEvent < events.length && events[this.nextEvent]!.tMs <= t) this.hidden = events[this.nextEvent++]!.after;
+    const h = this.hidden;
+    return h + (x - h) * this.keep + this.kick * stepNormal(this.params.seed, S_INFO_STEP, this.speedKey, spec.k, i);
+  }
+
+  /** The outcome is drawn from the hidden probability at the end, not from the price. */
+  outcomeProbability(): number {
+    return this.hiddenAt(this.spec.endAtMs);
+  }
+}

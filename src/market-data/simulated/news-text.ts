@@ -1,0 +1,187 @@
+import { pick } from './random';
+import type { Category } from './questions';
+
+/**
+ * The words of a news item: a kind of story that fits the market's category (a poll, an injury, a data
+ * release, an official statement…), told in the market's own terms (its question). The direction is in the
+ * words ("raises"/"cuts" the chances of YES, a surge or a slump), the size only as "sharply" for a big move;
+ * the number never appears, so reading the news is work an agent has to do.
+ */
+
+interface Story {
+  /** Headline lead when the news favours YES, and when it favours NO. */
+  up: string;
+  down: string;
+  /** The body's first sentence, favouring YES and NO. */
+  upLead: string;
+  downLead: string;
+}
+
+const STORIES: Record<Category, Story[]> = {
+  Politics: [
+    {
+      up: 'Poll surge',
+      down: 'Poll slump',
+      upLead: 'A new poll shows support surging behind the outcome this market asks about',
+      downLead: 'A new poll shows support for the outcome this market asks about slumping',
+    },
+    {
+      up: 'Officials signal backing',
+      down: 'Officials signal resistance',
+      upLead: 'An official statement from people close to the decision backs it',
+      downLead: 'An official statement from people close to the decision pushes back on it',
+    },
+    {
+      up: 'Key endorsement',
+      down: 'Party revolt',
+      upLead: 'A key endorsement lands, and insiders report momentum',
+      downLead: 'A revolt inside the party stalls momentum, insiders report',
+    },
+  ],
+  Sports: [
+    {
+      up: 'Rival hit by injury',
+      down: 'Injury blow',
+      upLead: "A key player on the other side is ruled out with an injury, the team's medical staff confirm",
+      downLead: 'A key player is ruled out with an injury, the medical staff confirm',
+    },
+    {
+      up: 'Form surge',
+      down: 'Form slump',
+      upLead: 'A run of strong results and upbeat training reports point to a surge in form',
+      downLead: 'A run of poor results and gloomy training reports point to a slump in form',
+    },
+    {
+      up: 'Star cleared to play',
+      down: 'Suspension confirmed',
+      upLead: 'A star player is cleared to play after a fitness test',
+      downLead: 'A suspension for a starter is confirmed by the league',
+    },
+  ],
+  Crypto: [
+    {
+      up: 'Inflows surge',
+      down: 'Outflows mount',
+      upLead: 'Exchange and fund-flow data show a surge of inflows',
+      downLead: 'Exchange and fund-flow data show outflows mounting as prices slump',
+    },
+    {
+      up: 'Regulator eases stance',
+      down: 'Regulator cracks down',
+      upLead: 'A regulator issues an official statement that eases its stance',
+      downLead: 'A regulator issues an official statement announcing a crackdown',
+    },
+  ],
+  Economics: [
+    {
+      up: 'Data release surprises',
+      down: 'Data release disappoints',
+      upLead: 'The latest official data release comes in on the side of this outcome',
+      downLead: 'The latest official data release comes in against this outcome',
+    },
+    {
+      up: 'Officials hint at it',
+      down: 'Officials push back',
+      upLead: 'Central bank and treasury officials hint in public remarks that it is on the way',
+      downLead: 'Central bank and treasury officials push back on it in public remarks',
+    },
+  ],
+  'Science & Tech': [
+    {
+      up: 'Leak points to early launch',
+      down: 'Reports of delays',
+      upLead: 'A leaked internal roadmap points to an early launch',
+      downLead: 'Reports of technical delays and missed milestones surface',
+    },
+    {
+      up: 'Successful test',
+      down: 'Test setback',
+      upLead: 'A key test succeeds, the team announces',
+      downLead: 'A key test ends in a setback, the team announces',
+    },
+  ],
+  Culture: [
+    {
+      up: 'Buzz surges',
+      down: 'Buzz fades',
+      upLead: 'Early reviews and social media buzz surge',
+      downLead: 'Early reviews disappoint and the buzz fades',
+    },
+    {
+      up: 'Insiders tip it',
+      down: 'Insiders cool on it',
+      upLead: 'Industry insiders and voters polled by the trade press tip it',
+      downLead: 'Industry insiders polled by the trade press cool on it',
+    },
+  ],
+  World: [
+    {
+      up: 'Talks make progress',
+      down: 'Talks stall',
+      upLead: 'Diplomats report progress in talks, according to an official statement',
+      downLead: 'Talks stall, according to an official statement',
+    },
+    {
+      up: 'Allies line up',
+      down: 'Allies balk',
+      upLead: 'Key allies line up behind it in public statements',
+      downLead: 'Key allies balk in public statements',
+    },
+  ],
+  Weather: [
+    {
+      up: 'Forecasts shift toward it',
+      down: 'Forecasts shift away',
+      upLead: 'The latest forecast model runs shift toward it',
+      downLead: 'The latest forecast model runs shift away from it',
+    },
+    {
+      up: 'Record readings',
+      down: 'Cooler readings',
+      upLead: 'Station readings so far run well ahead of the pace it needs',
+      downLead: 'Station readings so far fall behind the pace it needs',
+    },
+  ],
+  Business: [
+    {
+      up: 'Analyst upgrade',
+      down: 'Analyst downgrade',
+      upLead: 'A major analyst upgrade and strong channel checks lift expectations',
+      downLead: 'A major analyst downgrade and weak channel checks cut expectations',
+    },
+    {
+      up: 'Company confirms plans',
+      down: 'Company denies report',
+      upLead: 'The company confirms the plans in an official statement',
+      downLead: 'The company denies the report in an official statement',
+    },
+  ],
+  Health: [
+    {
+      up: 'Encouraging data',
+      down: 'Worrying data',
+      upLead: 'New trial and surveillance data come in on the side of this outcome',
+      downLead: 'New trial and surveillance data come in against this outcome',
+    },
+    {
+      up: 'Regulator signals support',
+      down: 'Regulator raises concerns',
+      upLead: 'The regulator signals support in an official statement',
+      downLead: 'The regulator raises concerns in an official statement',
+    },
+  ],
+};
+
+/** A jump at least this big (in log-odds) is told as "sharply". */
+const SHARP = 1;
+
+/** Headline and body of one news event of a market. */
+export function newsText(question: string, category: Category, jump: number, kindDraw: number): { headline: string; body: string } {
+  const story = pick(STORIES[category], kindDraw);
+  const up = jump > 0;
+  const sharp = Math.abs(jump) >= SHARP ? 'sharply ' : '';
+  return {
+    headline: `${up ? story.up : story.down}: ${question}`,
+    body: `${up ? story.upLead : story.downLead}. Observers say this ${sharp}${up ? 'raises' : 'cuts'} the chances that "${question}" resolves YES.`,
+  };
+}
