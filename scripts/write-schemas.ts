@@ -1,11 +1,13 @@
 /**
  * Writes schemas/<method>.input.json and .output.json for every registry method and deletes the stale
- * ones. Run with `npm run schemas`; test/documents/schemas-drift.test.ts fails until the files match.
+ * ones, and docs/methods.md, the methods reference. Run with `npm run schemas`; test/documents/schemas-drift.test.ts
+ * fails until the files match.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { buildRegistry } from '../src/methods';
 import { SCHEMA_FILE_PATTERN, schemaFiles } from '../src/documents/schema-files';
+import { methodsReference } from '../src/documents/methods-reference';
 
 /** The project root: the nearest folder above this file with a package.json (works from src and from dist). */
 function projectRoot(): string {
@@ -20,7 +22,8 @@ function projectRoot(): string {
 
 const dir = path.join(projectRoot(), 'schemas');
 fs.mkdirSync(dir, { recursive: true });
-const files = schemaFiles(buildRegistry().methods);
+const methods = buildRegistry().methods;
+const files = schemaFiles(methods);
 let written = 0;
 let removed = 0;
 for (const [name, content] of files) {
@@ -36,3 +39,7 @@ for (const name of fs.readdirSync(dir)) {
   }
 }
 process.stdout.write(`schemas/: ${files.size} files, ${written} written, ${removed} stale removed\n`);
+const reference = path.join(projectRoot(), 'docs', 'methods.md');
+fs.mkdirSync(path.dirname(reference), { recursive: true });
+fs.writeFileSync(reference, methodsReference(methods));
+process.stdout.write(`docs/methods.md: ${methods.length} methods\n`);

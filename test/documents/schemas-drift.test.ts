@@ -4,6 +4,7 @@ import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { ALL_METHODS } from '../../src/methods';
 import { SCHEMA_FILE_PATTERN, schemaFiles } from '../../src/documents/schema-files';
+import { methodsReference } from '../../src/documents/methods-reference';
 
 const DIR = path.join(__dirname, '..', '..', 'schemas');
 
@@ -36,5 +37,13 @@ describe('schemas/ (committed JSON Schemas of every method)', () => {
         expect(() => ajv.compile(schema)).not.toThrow();
       }
     }
+  });
+
+  test('when docs/methods.md differs from the registry, then this fails and says to run npm run schemas', () => {
+    const committed = fs.readFileSync(path.join(__dirname, '..', '..', 'docs', 'methods.md'), 'utf8');
+    if (committed !== methodsReference(ALL_METHODS))
+      throw new Error('docs/methods.md does not match the method registry. Run `npm run schemas` and commit it.');
+    // Every method has its row.
+    for (const m of ALL_METHODS) expect(committed).toContain(`| \`${m.name}\` |`);
   });
 });
