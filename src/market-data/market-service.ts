@@ -59,8 +59,8 @@ export interface OrderBook {
   synthetic: boolean;
   bids: BookLevelView[];
   asks: BookLevelView[];
-  bestBid: number;
-  bestAsk: number;
+  bid: number;
+  ask: number;
   mid: number;
   asOf: string;
   ageSeconds: number;
@@ -331,8 +331,8 @@ export class MarketService {
       synthetic: !live.depth && live.source === 'simulated',
       bids: levels(depth.bids),
       asks: levels(depth.asks),
-      bestBid: fromMicro(live.bidMicro),
-      bestAsk: fromMicro(live.askMicro),
+      bid: fromMicro(live.bidMicro),
+      ask: fromMicro(live.askMicro),
       mid: fromMicro(live.midMicro),
       asOf: live.asOf.toISOString(),
       ageSeconds: Math.max(0, Math.round((now.getTime() - live.asOf.getTime()) / 1000)),

@@ -48,8 +48,8 @@ describe.each(backends())('get_order_book on $name', (backend) => {
         { price: 0.48, shares: 50 },
         { price: 0.55, shares: 1000 },
       ],
-      bestBid: 0.44,
-      bestAsk: 0.45,
+      bid: 0.44,
+      ask: 0.45,
       mid: 0.445,
     });
     expect(Date.now() - Date.parse(res.body.asOf)).toBeLessThan(60_000);
@@ -69,8 +69,8 @@ describe.each(backends())('get_order_book on $name', (backend) => {
       outcome: 'NO',
       source: 'simulated',
       synthetic: true,
-      bestBid: 0.6,
-      bestAsk: 0.62,
+      bid: 0.6,
+      ask: 0.62,
       bids: [0.6, 0.59, 0.58, 0.57, 0.56].map((price, i) => ({ price, shares: 10 * (i + 1) })),
       asks: [0.62, 0.63, 0.64, 0.65, 0.66].map((price, i) => ({ price, shares: 10 * (i + 1) })),
     });
@@ -122,7 +122,7 @@ describe.each(backends())('get_order_book on the simulated venue on $name', (bac
     const yes = market.outcomeTokens.find((o: { outcome: string }) => o.outcome === 'YES').tokenId;
     const odds = (await t.api.get(`/api/markets/${market.id}`)).body.odds;
     const book = (await t.api.get('/api/book').query({ tokenId: yes })).body;
-    expect(book).toMatchObject({ marketId: market.id, source: 'simulated', synthetic: true, bestBid: odds.yes.bid, bestAsk: odds.yes.ask, mid: odds.yes.mid });
+    expect(book).toMatchObject({ marketId: market.id, source: 'simulated', synthetic: true, bid: odds.yes.bid, ask: odds.yes.ask, mid: odds.yes.mid });
     expect(book.bids[0].price).toBe(odds.yes.bid);
     expect(book.asks[0].price).toBe(odds.yes.ask);
     const lot = Math.min(100_000, Math.max(10, Math.round(market.volume / 1000)));

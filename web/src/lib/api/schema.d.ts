@@ -2868,10 +2868,10 @@ export interface operations {
                             shares: number;
                         }[];
                         /** @description Best bid: what a sell fills at now. */
-                        bestBid: number;
+                        bid: number;
                         /** @description Best ask: what a buy fills at now. */
-                        bestAsk: number;
-                        /** @description Midpoint of bestBid and bestAsk: the implied probability. */
+                        ask: number;
+                        /** @description Midpoint of bid and ask: the implied probability. */
                         mid: number;
                         /**
                          * Format: date-time
