@@ -13,14 +13,16 @@ const SeasonText = z
   .optional()
   .describe(`Season: a UTC month YYYY-MM (the month a market resolved in) or ${ALL_SEASONS}; omit for the current month.`);
 
-const Estimate = z
-  .object({
-    value: z.number().nullable().describe('The figure; null when there is nothing to score.'),
-    n: z.number().int().min(0).describe('How many observations stand behind it: resolved markets, buys or days, as the figure says.'),
-    low: z.number().nullable().describe('Lower end of the 95 % bootstrap interval; null with fewer than two markets (or days) to resample.'),
-    high: z.number().nullable().describe('Upper end of the 95 % bootstrap interval; null likewise.'),
-  })
-  .describe('A figure with its n and 95 % interval (percentile bootstrap, resampling whole markets, or blocks of days for risk).');
+/**
+ * A figure with its n and 95 % interval (percentile bootstrap, resampling whole markets, or blocks of days for risk).
+ * Its fields are described tersely: it appears some sixty times in a record, and every surface's schema repeats it.
+ */
+const Estimate = z.object({
+  value: z.number().nullable().describe('The figure (null: nothing to score).'),
+  n: z.number().int().min(0).describe('Observations behind it.'),
+  low: z.number().nullable().describe('95 % interval, low end (null: under two markets or days).'),
+  high: z.number().nullable().describe('95 % interval, high end.'),
+});
 
 const ReliabilityBin = z.object({
   binLow: Probability.describe('Lower edge of the forecast bin (inclusive).'),

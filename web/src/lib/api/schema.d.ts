@@ -5572,147 +5572,147 @@ export interface operations {
                             marketQuestions: number;
                             /** @description Brier score of the final forecast, ½ Σ (p_i − o_i)² (a binary market: (p − o)²); lower is better. */
                             brier: {
-                                /** @description The figure; null when there is nothing to score. */
+                                /** @description The figure (null: nothing to score). */
                                 value: number | null;
-                                /** @description How many observations stand behind it: resolved markets, buys or days, as the figure says. */
+                                /** @description Observations behind it. */
                                 n: number;
-                                /** @description Lower end of the 95 % bootstrap interval; null with fewer than two markets (or days) to resample. */
+                                /** @description 95 % interval, low end (null: under two markets or days). */
                                 low: number | null;
-                                /** @description Upper end of the 95 % bootstrap interval; null likewise. */
+                                /** @description 95 % interval, high end. */
                                 high: number | null;
                             };
                             /** @description Log score of the final forecast, ln p(outcome), p floored at 0.001; higher is better. */
                             logScore: {
-                                /** @description The figure; null when there is nothing to score. */
+                                /** @description The figure (null: nothing to score). */
                                 value: number | null;
-                                /** @description How many observations stand behind it: resolved markets, buys or days, as the figure says. */
+                                /** @description Observations behind it. */
                                 n: number;
-                                /** @description Lower end of the 95 % bootstrap interval; null with fewer than two markets (or days) to resample. */
+                                /** @description 95 % interval, low end (null: under two markets or days). */
                                 low: number | null;
-                                /** @description Upper end of the 95 % bootstrap interval; null likewise. */
+                                /** @description 95 % interval, high end. */
                                 high: number | null;
                             };
                             /** @description Brier of every forecast weighted by how long it stood before the close. */
                             brierTimeAveraged: {
-                                /** @description The figure; null when there is nothing to score. */
+                                /** @description The figure (null: nothing to score). */
                                 value: number | null;
-                                /** @description How many observations stand behind it: resolved markets, buys or days, as the figure says. */
+                                /** @description Observations behind it. */
                                 n: number;
-                                /** @description Lower end of the 95 % bootstrap interval; null with fewer than two markets (or days) to resample. */
+                                /** @description 95 % interval, low end (null: under two markets or days). */
                                 low: number | null;
-                                /** @description Upper end of the 95 % bootstrap interval; null likewise. */
+                                /** @description 95 % interval, high end. */
                                 high: number | null;
                             };
                             /** @description Log score, time-averaged likewise. */
                             logScoreTimeAveraged: {
-                                /** @description The figure; null when there is nothing to score. */
+                                /** @description The figure (null: nothing to score). */
                                 value: number | null;
-                                /** @description How many observations stand behind it: resolved markets, buys or days, as the figure says. */
+                                /** @description Observations behind it. */
                                 n: number;
-                                /** @description Lower end of the 95 % bootstrap interval; null with fewer than two markets (or days) to resample. */
+                                /** @description 95 % interval, low end (null: under two markets or days). */
                                 low: number | null;
-                                /** @description Upper end of the 95 % bootstrap interval; null likewise. */
+                                /** @description 95 % interval, high end. */
                                 high: number | null;
                             };
                             /** @description The market’s Brier at the same instants: its stamped mid taken as the forecast. */
                             marketBrier: {
-                                /** @description The figure; null when there is nothing to score. */
+                                /** @description The figure (null: nothing to score). */
                                 value: number | null;
-                                /** @description How many observations stand behind it: resolved markets, buys or days, as the figure says. */
+                                /** @description Observations behind it. */
                                 n: number;
-                                /** @description Lower end of the 95 % bootstrap interval; null with fewer than two markets (or days) to resample. */
+                                /** @description 95 % interval, low end (null: under two markets or days). */
                                 low: number | null;
-                                /** @description Upper end of the 95 % bootstrap interval; null likewise. */
+                                /** @description 95 % interval, high end. */
                                 high: number | null;
                             };
                             /** @description The market’s log score at the same instants. */
                             marketLogScore: {
-                                /** @description The figure; null when there is nothing to score. */
+                                /** @description The figure (null: nothing to score). */
                                 value: number | null;
-                                /** @description How many observations stand behind it: resolved markets, buys or days, as the figure says. */
+                                /** @description Observations behind it. */
                                 n: number;
-                                /** @description Lower end of the 95 % bootstrap interval; null with fewer than two markets (or days) to resample. */
+                                /** @description 95 % interval, low end (null: under two markets or days). */
                                 low: number | null;
-                                /** @description Upper end of the 95 % bootstrap interval; null likewise. */
+                                /** @description 95 % interval, high end. */
                                 high: number | null;
                             };
                             /** @description The market’s time-averaged Brier. */
                             marketBrierTimeAveraged: {
-                                /** @description The figure; null when there is nothing to score. */
+                                /** @description The figure (null: nothing to score). */
                                 value: number | null;
-                                /** @description How many observations stand behind it: resolved markets, buys or days, as the figure says. */
+                                /** @description Observations behind it. */
                                 n: number;
-                                /** @description Lower end of the 95 % bootstrap interval; null with fewer than two markets (or days) to resample. */
+                                /** @description 95 % interval, low end (null: under two markets or days). */
                                 low: number | null;
-                                /** @description Upper end of the 95 % bootstrap interval; null likewise. */
+                                /** @description 95 % interval, high end. */
                                 high: number | null;
                             };
                             /** @description The market’s time-averaged log score. */
                             marketLogScoreTimeAveraged: {
-                                /** @description The figure; null when there is nothing to score. */
+                                /** @description The figure (null: nothing to score). */
                                 value: number | null;
-                                /** @description How many observations stand behind it: resolved markets, buys or days, as the figure says. */
+                                /** @description Observations behind it. */
                                 n: number;
-                                /** @description Lower end of the 95 % bootstrap interval; null with fewer than two markets (or days) to resample. */
+                                /** @description 95 % interval, low end (null: under two markets or days). */
                                 low: number | null;
-                                /** @description Upper end of the 95 % bootstrap interval; null likewise. */
+                                /** @description 95 % interval, high end. */
                                 high: number | null;
                             };
                             /** @description Market Brier − your Brier on the final forecasts: above 0 is better than the market. */
                             alpha: {
-                                /** @description The figure; null when there is nothing to score. */
+                                /** @description The figure (null: nothing to score). */
                                 value: number | null;
-                                /** @description How many observations stand behind it: resolved markets, buys or days, as the figure says. */
+                                /** @description Observations behind it. */
                                 n: number;
-                                /** @description Lower end of the 95 % bootstrap interval; null with fewer than two markets (or days) to resample. */
+                                /** @description 95 % interval, low end (null: under two markets or days). */
                                 low: number | null;
-                                /** @description Upper end of the 95 % bootstrap interval; null likewise. */
+                                /** @description 95 % interval, high end. */
                                 high: number | null;
                             };
                             /** @description The same on the time averages. */
                             alphaTimeAveraged: {
-                                /** @description The figure; null when there is nothing to score. */
+                                /** @description The figure (null: nothing to score). */
                                 value: number | null;
-                                /** @description How many observations stand behind it: resolved markets, buys or days, as the figure says. */
+                                /** @description Observations behind it. */
                                 n: number;
-                                /** @description Lower end of the 95 % bootstrap interval; null with fewer than two markets (or days) to resample. */
+                                /** @description 95 % interval, low end (null: under two markets or days). */
                                 low: number | null;
-                                /** @description Upper end of the 95 % bootstrap interval; null likewise. */
+                                /** @description 95 % interval, high end. */
                                 high: number | null;
                             };
                             /** @description Murphy decomposition of the final forecasts: Brier = reliability − resolution + uncertainty (+ within-bin terms). */
                             murphy: {
                                 /** @description Murphy reliability (calibration term): Σ n_k (f̄_k − ō_k)² / N over 10 bins; lower is better. */
                                 reliability: {
-                                    /** @description The figure; null when there is nothing to score. */
+                                    /** @description The figure (null: nothing to score). */
                                     value: number | null;
-                                    /** @description How many observations stand behind it: resolved markets, buys or days, as the figure says. */
+                                    /** @description Observations behind it. */
                                     n: number;
-                                    /** @description Lower end of the 95 % bootstrap interval; null with fewer than two markets (or days) to resample. */
+                                    /** @description 95 % interval, low end (null: under two markets or days). */
                                     low: number | null;
-                                    /** @description Upper end of the 95 % bootstrap interval; null likewise. */
+                                    /** @description 95 % interval, high end. */
                                     high: number | null;
                                 };
                                 /** @description Murphy resolution: Σ n_k (ō_k − ō)² / N; higher is better. */
                                 resolution: {
-                                    /** @description The figure; null when there is nothing to score. */
+                                    /** @description The figure (null: nothing to score). */
                                     value: number | null;
-                                    /** @description How many observations stand behind it: resolved markets, buys or days, as the figure says. */
+                                    /** @description Observations behind it. */
                                     n: number;
-                                    /** @description Lower end of the 95 % bootstrap interval; null with fewer than two markets (or days) to resample. */
+                                    /** @description 95 % interval, low end (null: under two markets or days). */
                                     low: number | null;
-                                    /** @description Upper end of the 95 % bootstrap interval; null likewise. */
+                                    /** @description 95 % interval, high end. */
                                     high: number | null;
                                 };
                                 /** @description Murphy uncertainty ō(1 − ō): the questions’ own difficulty. */
                                 uncertainty: {
-                                    /** @description The figure; null when there is nothing to score. */
+                                    /** @description The figure (null: nothing to score). */
                                     value: number | null;
-                                    /** @description How many observations stand behind it: resolved markets, buys or days, as the figure says. */
+                                    /** @description Observations behind it. */
                                     n: number;
-                                    /** @description Lower end of the 95 % bootstrap interval; null with fewer than two markets (or days) to resample. */
+                                    /** @description 95 % interval, low end (null: under two markets or days). */
                                     low: number | null;
-                                    /** @description Upper end of the 95 % bootstrap interval; null likewise. */
+                                    /** @description 95 % interval, high end. */
                                     high: number | null;
                                 };
                                 /** @description Forecast/outcome pairs (one per binary market, one per outcome of a community market). */
@@ -5720,13 +5720,13 @@ export interface operations {
                             };
                             /** @description Expected calibration error Σ (n_k/N) |f̄_k − ō_k| over 10 bins. */
                             calibrationError: {
-                                /** @description The figure; null when there is nothing to score. */
+                                /** @description The figure (null: nothing to score). */
                                 value: number | null;
-                                /** @description How many observations stand behind it: resolved markets, buys or days, as the figure says. */
+                                /** @description Observations behind it. */
                                 n: number;
-                                /** @description Lower end of the 95 % bootstrap interval; null with fewer than two markets (or days) to resample. */
+                                /** @description 95 % interval, low end (null: under two markets or days). */
                                 low: number | null;
-                                /** @description Upper end of the 95 % bootstrap interval; null likewise. */
+                                /** @description 95 % interval, high end. */
                                 high: number | null;
                             };
                             /** @description The reliability diagram: per non-empty bin, mean forecast against observed frequency. */
@@ -5755,35 +5755,35 @@ export interface operations {
                             questions: number;
                             /** @description Brier of the final forecasts in the category. */
                             brier: {
-                                /** @description The figure; null when there is nothing to score. */
+                                /** @description The figure (null: nothing to score). */
                                 value: number | null;
-                                /** @description How many observations stand behind it: resolved markets, buys or days, as the figure says. */
+                                /** @description Observations behind it. */
                                 n: number;
-                                /** @description Lower end of the 95 % bootstrap interval; null with fewer than two markets (or days) to resample. */
+                                /** @description 95 % interval, low end (null: under two markets or days). */
                                 low: number | null;
-                                /** @description Upper end of the 95 % bootstrap interval; null likewise. */
+                                /** @description 95 % interval, high end. */
                                 high: number | null;
                             };
                             /** @description Log score in the category. */
                             logScore: {
-                                /** @description The figure; null when there is nothing to score. */
+                                /** @description The figure (null: nothing to score). */
                                 value: number | null;
-                                /** @description How many observations stand behind it: resolved markets, buys or days, as the figure says. */
+                                /** @description Observations behind it. */
                                 n: number;
-                                /** @description Lower end of the 95 % bootstrap interval; null with fewer than two markets (or days) to resample. */
+                                /** @description 95 % interval, low end (null: under two markets or days). */
                                 low: number | null;
-                                /** @description Upper end of the 95 % bootstrap interval; null likewise. */
+                                /** @description 95 % interval, high end. */
                                 high: number | null;
                             };
                             /** @description Market Brier − yours in the category. */
                             alpha: {
-                                /** @description The figure; null when there is nothing to score. */
+                                /** @description The figure (null: nothing to score). */
                                 value: number | null;
-                                /** @description How many observations stand behind it: resolved markets, buys or days, as the figure says. */
+                                /** @description Observations behind it. */
                                 n: number;
-                                /** @description Lower end of the 95 % bootstrap interval; null with fewer than two markets (or days) to resample. */
+                                /** @description 95 % interval, low end (null: under two markets or days). */
                                 low: number | null;
-                                /** @description Upper end of the 95 % bootstrap interval; null likewise. */
+                                /** @description 95 % interval, high end. */
                                 high: number | null;
                             };
                         }[];
@@ -5798,24 +5798,24 @@ export interface operations {
                             questions: number;
                             /** @description Brier of the entry price as the forecast. */
                             brier: {
-                                /** @description The figure; null when there is nothing to score. */
+                                /** @description The figure (null: nothing to score). */
                                 value: number | null;
-                                /** @description How many observations stand behind it: resolved markets, buys or days, as the figure says. */
+                                /** @description Observations behind it. */
                                 n: number;
-                                /** @description Lower end of the 95 % bootstrap interval; null with fewer than two markets (or days) to resample. */
+                                /** @description 95 % interval, low end (null: under two markets or days). */
                                 low: number | null;
-                                /** @description Upper end of the 95 % bootstrap interval; null likewise. */
+                                /** @description 95 % interval, high end. */
                                 high: number | null;
                             };
                             /** @description Log score of the entry price as the forecast. */
                             logScore: {
-                                /** @description The figure; null when there is nothing to score. */
+                                /** @description The figure (null: nothing to score). */
                                 value: number | null;
-                                /** @description How many observations stand behind it: resolved markets, buys or days, as the figure says. */
+                                /** @description Observations behind it. */
                                 n: number;
-                                /** @description Lower end of the 95 % bootstrap interval; null with fewer than two markets (or days) to resample. */
+                                /** @description 95 % interval, low end (null: under two markets or days). */
                                 low: number | null;
-                                /** @description Upper end of the 95 % bootstrap interval; null likewise. */
+                                /** @description 95 % interval, high end. */
                                 high: number | null;
                             };
                         };
@@ -5825,90 +5825,90 @@ export interface operations {
                             days: number;
                             /** @description Π (1 + r_d) − 1 with r_d = (E_d − F_d)/E_(d−1) − 1: grants and rewards F are flows, not returns. */
                             timeWeightedReturn: {
-                                /** @description The figure; null when there is nothing to score. */
+                                /** @description The figure (null: nothing to score). */
                                 value: number | null;
-                                /** @description How many observations stand behind it: resolved markets, buys or days, as the figure says. */
+                                /** @description Observations behind it. */
                                 n: number;
-                                /** @description Lower end of the 95 % bootstrap interval; null with fewer than two markets (or days) to resample. */
+                                /** @description 95 % interval, low end (null: under two markets or days). */
                                 low: number | null;
-                                /** @description Upper end of the 95 % bootstrap interval; null likewise. */
+                                /** @description 95 % interval, high end. */
                                 high: number | null;
                             };
                             /** @description Largest fall from a peak of the flow-free equity index, as a fraction (0.25 = 25 %). */
                             maxDrawdown: {
-                                /** @description The figure; null when there is nothing to score. */
+                                /** @description The figure (null: nothing to score). */
                                 value: number | null;
-                                /** @description How many observations stand behind it: resolved markets, buys or days, as the figure says. */
+                                /** @description Observations behind it. */
                                 n: number;
-                                /** @description Lower end of the 95 % bootstrap interval; null with fewer than two markets (or days) to resample. */
+                                /** @description 95 % interval, low end (null: under two markets or days). */
                                 low: number | null;
-                                /** @description Upper end of the 95 % bootstrap interval; null likewise. */
+                                /** @description 95 % interval, high end. */
                                 high: number | null;
                             };
                             /** @description Fall from the peak to the last day. */
                             currentDrawdown: {
-                                /** @description The figure; null when there is nothing to score. */
+                                /** @description The figure (null: nothing to score). */
                                 value: number | null;
-                                /** @description How many observations stand behind it: resolved markets, buys or days, as the figure says. */
+                                /** @description Observations behind it. */
                                 n: number;
-                                /** @description Lower end of the 95 % bootstrap interval; null with fewer than two markets (or days) to resample. */
+                                /** @description 95 % interval, low end (null: under two markets or days). */
                                 low: number | null;
-                                /** @description Upper end of the 95 % bootstrap interval; null likewise. */
+                                /** @description 95 % interval, high end. */
                                 high: number | null;
                             };
                             /** @description Sample standard deviation of daily returns. */
                             volatility: {
-                                /** @description The figure; null when there is nothing to score. */
+                                /** @description The figure (null: nothing to score). */
                                 value: number | null;
-                                /** @description How many observations stand behind it: resolved markets, buys or days, as the figure says. */
+                                /** @description Observations behind it. */
                                 n: number;
-                                /** @description Lower end of the 95 % bootstrap interval; null with fewer than two markets (or days) to resample. */
+                                /** @description 95 % interval, low end (null: under two markets or days). */
                                 low: number | null;
-                                /** @description Upper end of the 95 % bootstrap interval; null likewise. */
+                                /** @description 95 % interval, high end. */
                                 high: number | null;
                             };
                             /** @description Mean / sd of daily returns (risk-free 0; not annualised). */
                             sharpe: {
-                                /** @description The figure; null when there is nothing to score. */
+                                /** @description The figure (null: nothing to score). */
                                 value: number | null;
-                                /** @description How many observations stand behind it: resolved markets, buys or days, as the figure says. */
+                                /** @description Observations behind it. */
                                 n: number;
-                                /** @description Lower end of the 95 % bootstrap interval; null with fewer than two markets (or days) to resample. */
+                                /** @description 95 % interval, low end (null: under two markets or days). */
                                 low: number | null;
-                                /** @description Upper end of the 95 % bootstrap interval; null likewise. */
+                                /** @description 95 % interval, high end. */
                                 high: number | null;
                             };
                             /** @description Daily Sharpe × √365. */
                             sharpeAnnualised: {
-                                /** @description The figure; null when there is nothing to score. */
+                                /** @description The figure (null: nothing to score). */
                                 value: number | null;
-                                /** @description How many observations stand behind it: resolved markets, buys or days, as the figure says. */
+                                /** @description Observations behind it. */
                                 n: number;
-                                /** @description Lower end of the 95 % bootstrap interval; null with fewer than two markets (or days) to resample. */
+                                /** @description 95 % interval, low end (null: under two markets or days). */
                                 low: number | null;
-                                /** @description Upper end of the 95 % bootstrap interval; null likewise. */
+                                /** @description 95 % interval, high end. */
                                 high: number | null;
                             };
                             /** @description Mean / downside deviation √(mean(min(r, 0)²)). */
                             sortino: {
-                                /** @description The figure; null when there is nothing to score. */
+                                /** @description The figure (null: nothing to score). */
                                 value: number | null;
-                                /** @description How many observations stand behind it: resolved markets, buys or days, as the figure says. */
+                                /** @description Observations behind it. */
                                 n: number;
-                                /** @description Lower end of the 95 % bootstrap interval; null with fewer than two markets (or days) to resample. */
+                                /** @description 95 % interval, low end (null: under two markets or days). */
                                 low: number | null;
-                                /** @description Upper end of the 95 % bootstrap interval; null likewise. */
+                                /** @description 95 % interval, high end. */
                                 high: number | null;
                             };
                             /** @description Probability that the true Sharpe is above 0 (Bailey and López de Prado, 2012); no interval. */
                             probabilisticSharpe: {
-                                /** @description The figure; null when there is nothing to score. */
+                                /** @description The figure (null: nothing to score). */
                                 value: number | null;
-                                /** @description How many observations stand behind it: resolved markets, buys or days, as the figure says. */
+                                /** @description Observations behind it. */
                                 n: number;
-                                /** @description Lower end of the 95 % bootstrap interval; null with fewer than two markets (or days) to resample. */
+                                /** @description 95 % interval, low end (null: under two markets or days). */
                                 low: number | null;
-                                /** @description Upper end of the 95 % bootstrap interval; null likewise. */
+                                /** @description 95 % interval, high end. */
                                 high: number | null;
                             };
                             /** @description Open positions’ value / equity, now (current season and all-time only). */
@@ -5917,24 +5917,24 @@ export interface operations {
                             concentration: number | null;
                             /** @description Mean of stake / Kelly stake over buys with a stated forecast and an edge; 1 is full Kelly. */
                             kellyRatio: {
-                                /** @description The figure; null when there is nothing to score. */
+                                /** @description The figure (null: nothing to score). */
                                 value: number | null;
-                                /** @description How many observations stand behind it: resolved markets, buys or days, as the figure says. */
+                                /** @description Observations behind it. */
                                 n: number;
-                                /** @description Lower end of the 95 % bootstrap interval; null with fewer than two markets (or days) to resample. */
+                                /** @description 95 % interval, low end (null: under two markets or days). */
                                 low: number | null;
-                                /** @description Upper end of the 95 % bootstrap interval; null likewise. */
+                                /** @description 95 % interval, high end. */
                                 high: number | null;
                             };
                             /** @description Share of those buys staked above full Kelly. */
                             overKellyShare: {
-                                /** @description The figure; null when there is nothing to score. */
+                                /** @description The figure (null: nothing to score). */
                                 value: number | null;
-                                /** @description How many observations stand behind it: resolved markets, buys or days, as the figure says. */
+                                /** @description Observations behind it. */
                                 n: number;
-                                /** @description Lower end of the 95 % bootstrap interval; null with fewer than two markets (or days) to resample. */
+                                /** @description 95 % interval, low end (null: under two markets or days). */
                                 low: number | null;
-                                /** @description Upper end of the 95 % bootstrap interval; null likewise. */
+                                /** @description 95 % interval, high end. */
                                 high: number | null;
                             };
                             /** @description Buys priced above your own stated forecast (no edge by your own belief). */
@@ -5948,35 +5948,35 @@ export interface operations {
                             h1: {
                                 /** @description Mean closing-line value: the bought token’s later price − the fill price. */
                                 mean: {
-                                    /** @description The figure; null when there is nothing to score. */
+                                    /** @description The figure (null: nothing to score). */
                                     value: number | null;
-                                    /** @description How many observations stand behind it: resolved markets, buys or days, as the figure says. */
+                                    /** @description Observations behind it. */
                                     n: number;
-                                    /** @description Lower end of the 95 % bootstrap interval; null with fewer than two markets (or days) to resample. */
+                                    /** @description 95 % interval, low end (null: under two markets or days). */
                                     low: number | null;
-                                    /** @description Upper end of the 95 % bootstrap interval; null likewise. */
+                                    /** @description 95 % interval, high end. */
                                     high: number | null;
                                 };
                                 /** @description Σ cost × value / Σ cost. */
                                 stakeWeighted: {
-                                    /** @description The figure; null when there is nothing to score. */
+                                    /** @description The figure (null: nothing to score). */
                                     value: number | null;
-                                    /** @description How many observations stand behind it: resolved markets, buys or days, as the figure says. */
+                                    /** @description Observations behind it. */
                                     n: number;
-                                    /** @description Lower end of the 95 % bootstrap interval; null with fewer than two markets (or days) to resample. */
+                                    /** @description 95 % interval, low end (null: under two markets or days). */
                                     low: number | null;
-                                    /** @description Upper end of the 95 % bootstrap interval; null likewise. */
+                                    /** @description 95 % interval, high end. */
                                     high: number | null;
                                 };
                                 /** @description Share of buys whose token’s price rose after the fill. */
                                 positiveShare: {
-                                    /** @description The figure; null when there is nothing to score. */
+                                    /** @description The figure (null: nothing to score). */
                                     value: number | null;
-                                    /** @description How many observations stand behind it: resolved markets, buys or days, as the figure says. */
+                                    /** @description Observations behind it. */
                                     n: number;
-                                    /** @description Lower end of the 95 % bootstrap interval; null with fewer than two markets (or days) to resample. */
+                                    /** @description 95 % interval, low end (null: under two markets or days). */
                                     low: number | null;
-                                    /** @description Upper end of the 95 % bootstrap interval; null likewise. */
+                                    /** @description 95 % interval, high end. */
                                     high: number | null;
                                 };
                             };
@@ -5984,35 +5984,35 @@ export interface operations {
                             h24: {
                                 /** @description Mean closing-line value: the bought token’s later price − the fill price. */
                                 mean: {
-                                    /** @description The figure; null when there is nothing to score. */
+                                    /** @description The figure (null: nothing to score). */
                                     value: number | null;
-                                    /** @description How many observations stand behind it: resolved markets, buys or days, as the figure says. */
+                                    /** @description Observations behind it. */
                                     n: number;
-                                    /** @description Lower end of the 95 % bootstrap interval; null with fewer than two markets (or days) to resample. */
+                                    /** @description 95 % interval, low end (null: under two markets or days). */
                                     low: number | null;
-                                    /** @description Upper end of the 95 % bootstrap interval; null likewise. */
+                                    /** @description 95 % interval, high end. */
                                     high: number | null;
                                 };
                                 /** @description Σ cost × value / Σ cost. */
                                 stakeWeighted: {
-                                    /** @description The figure; null when there is nothing to score. */
+                                    /** @description The figure (null: nothing to score). */
                                     value: number | null;
-                                    /** @description How many observations stand behind it: resolved markets, buys or days, as the figure says. */
+                                    /** @description Observations behind it. */
                                     n: number;
-                                    /** @description Lower end of the 95 % bootstrap interval; null with fewer than two markets (or days) to resample. */
+                                    /** @description 95 % interval, low end (null: under two markets or days). */
                                     low: number | null;
-                                    /** @description Upper end of the 95 % bootstrap interval; null likewise. */
+                                    /** @description 95 % interval, high end. */
                                     high: number | null;
                                 };
                                 /** @description Share of buys whose token’s price rose after the fill. */
                                 positiveShare: {
-                                    /** @description The figure; null when there is nothing to score. */
+                                    /** @description The figure (null: nothing to score). */
                                     value: number | null;
-                                    /** @description How many observations stand behind it: resolved markets, buys or days, as the figure says. */
+                                    /** @description Observations behind it. */
                                     n: number;
-                                    /** @description Lower end of the 95 % bootstrap interval; null with fewer than two markets (or days) to resample. */
+                                    /** @description 95 % interval, low end (null: under two markets or days). */
                                     low: number | null;
-                                    /** @description Upper end of the 95 % bootstrap interval; null likewise. */
+                                    /** @description 95 % interval, high end. */
                                     high: number | null;
                                 };
                             };
@@ -6020,35 +6020,35 @@ export interface operations {
                             close: {
                                 /** @description Mean closing-line value: the bought token’s later price − the fill price. */
                                 mean: {
-                                    /** @description The figure; null when there is nothing to score. */
+                                    /** @description The figure (null: nothing to score). */
                                     value: number | null;
-                                    /** @description How many observations stand behind it: resolved markets, buys or days, as the figure says. */
+                                    /** @description Observations behind it. */
                                     n: number;
-                                    /** @description Lower end of the 95 % bootstrap interval; null with fewer than two markets (or days) to resample. */
+                                    /** @description 95 % interval, low end (null: under two markets or days). */
                                     low: number | null;
-                                    /** @description Upper end of the 95 % bootstrap interval; null likewise. */
+                                    /** @description 95 % interval, high end. */
                                     high: number | null;
                                 };
                                 /** @description Σ cost × value / Σ cost. */
                                 stakeWeighted: {
-                                    /** @description The figure; null when there is nothing to score. */
+                                    /** @description The figure (null: nothing to score). */
                                     value: number | null;
-                                    /** @description How many observations stand behind it: resolved markets, buys or days, as the figure says. */
+                                    /** @description Observations behind it. */
                                     n: number;
-                                    /** @description Lower end of the 95 % bootstrap interval; null with fewer than two markets (or days) to resample. */
+                                    /** @description 95 % interval, low end (null: under two markets or days). */
                                     low: number | null;
-                                    /** @description Upper end of the 95 % bootstrap interval; null likewise. */
+                                    /** @description 95 % interval, high end. */
                                     high: number | null;
                                 };
                                 /** @description Share of buys whose token’s price rose after the fill. */
                                 positiveShare: {
-                                    /** @description The figure; null when there is nothing to score. */
+                                    /** @description The figure (null: nothing to score). */
                                     value: number | null;
-                                    /** @description How many observations stand behind it: resolved markets, buys or days, as the figure says. */
+                                    /** @description Observations behind it. */
                                     n: number;
-                                    /** @description Lower end of the 95 % bootstrap interval; null with fewer than two markets (or days) to resample. */
+                                    /** @description 95 % interval, low end (null: under two markets or days). */
                                     low: number | null;
-                                    /** @description Upper end of the 95 % bootstrap interval; null likewise. */
+                                    /** @description 95 % interval, high end. */
                                     high: number | null;
                                 };
                             };
@@ -6200,13 +6200,13 @@ export interface operations {
                             resolvedMarkets: number;
                             /** @description The ranked figure with its n and interval. */
                             figure: {
-                                /** @description The figure; null when there is nothing to score. */
+                                /** @description The figure (null: nothing to score). */
                                 value: number | null;
-                                /** @description How many observations stand behind it: resolved markets, buys or days, as the figure says. */
+                                /** @description Observations behind it. */
                                 n: number;
-                                /** @description Lower end of the 95 % bootstrap interval; null with fewer than two markets (or days) to resample. */
+                                /** @description 95 % interval, low end (null: under two markets or days). */
                                 low: number | null;
-                                /** @description Upper end of the 95 % bootstrap interval; null likewise. */
+                                /** @description 95 % interval, high end. */
                                 high: number | null;
                             };
                         }[];
@@ -6218,13 +6218,13 @@ export interface operations {
                             resolvedMarkets: number;
                             /** @description Your figure. */
                             figure: {
-                                /** @description The figure; null when there is nothing to score. */
+                                /** @description The figure (null: nothing to score). */
                                 value: number | null;
-                                /** @description How many observations stand behind it: resolved markets, buys or days, as the figure says. */
+                                /** @description Observations behind it. */
                                 n: number;
-                                /** @description Lower end of the 95 % bootstrap interval; null with fewer than two markets (or days) to resample. */
+                                /** @description 95 % interval, low end (null: under two markets or days). */
                                 low: number | null;
-                                /** @description Upper end of the 95 % bootstrap interval; null likewise. */
+                                /** @description 95 % interval, high end. */
                                 high: number | null;
                             };
                         } | null;
