@@ -6,7 +6,7 @@ import { parseMarketRef } from '../../src/market-data/simulated/catalog';
 import { fromMicro } from '../../src/domain/money/micro';
 
 const DAY = 86_400_000;
-const DAYS = 4;
+const DAYS = 3;
 
 /**
  * The benchmark's own check on the seeded simulated venue (issue 33's simulation bar): the market reference states the
@@ -18,12 +18,12 @@ function suite(backend: Backend) {
   const clock = new ManualClock(Date.parse('2030-03-01T12:00:00Z'));
 
   beforeAll(async () => {
-    // At speed 60 markets live 6 minutes to 3 days, so most of those open on the first days resolve within the run.
-    t = await startTestApp(backend, { clock, background: false, config: { SIM_SPEED: 60, REFERENCE_MARKETS_PER_DAY: 40 } });
+    // At speed 90 markets live 4 minutes to 2 days, so most of those open on the first days resolve within the run.
+    t = await startTestApp(backend, { clock, background: false, config: { SIM_SPEED: 90, REFERENCE_MARKETS_PER_DAY: 40 } });
   });
   afterAll(() => t.close());
 
-  test('when the references and a scripted agent forecast for four days, then the market reference has alpha 0 and the informed agent a positive alpha with its interval above 0', async () => {
+  test('when the references and a scripted agent forecast for three days, then the market reference has alpha 0 and the informed agent a positive alpha with its interval above 0', async () => {
     const feed = t.services.feed as SimulatedFeed;
     const informed = await registerAgent(t, 'Informed');
     for (let day = 0; day < DAYS; day++) {
