@@ -162,7 +162,7 @@ export function createServices(args: {
     // The reference forecasters call the registry with these very services, as any in-process client would.
     referenceForecasters: new ReferenceForecasters(
       () => ({ services, clock, log, validateOutput: false, registry, origin: config.BASE_URL ?? `http://localhost:${config.PORT}` }),
-      new ReferenceAccounts(db),
+      new ReferenceAccounts(db, accounts),
     ),
   };
   return services;

@@ -1,6 +1,7 @@
 import type { Database } from '../../db/database';
 import { decodeCursor, encodeCursor } from '../../db/keyset-cursor';
 import { MICRO } from '../money/micro';
+import { resolvedMarketsCte } from './resolved-markets';
 import { seasonRange, type Season } from './seasons';
 
 /** One resolved forecast as exported: the stated record, its chain fields, and how its market resolved. */
@@ -31,18 +32,10 @@ const KEY = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}:\d{1,
  * the season, but a community market's creator's own, which no score counts. Paged by (account, seq).
  */
 const EXPORT_SQL = `
-  WITH r AS (
-    SELECT mk.id AS market_id, CASE mk.winner WHEN 'YES' THEN 1 WHEN 'NO' THEN 0 END AS winner,
-      least(coalesce(mk.end_date, mk.resolved_at), mk.resolved_at) AS closed_at, mk.resolved_at, NULL::uuid AS creator_id
-    FROM markets mk WHERE mk.status = 'resolved' AND mk.resolved_at IS NOT NULL AND ($1::timestamptz IS NULL OR (mk.resolved_at >= $1 AND mk.resolved_at < $2))
-    UNION ALL
-    SELECT c.id::text, (SELECT o.idx FROM community_outcomes o WHERE o.market_id = c.id AND o.label = c.resolved_outcome),
-      least(c.end_date, c.resolved_at), c.resolved_at, c.creator_id
-    FROM community_markets c WHERE c.status = 'resolved' AND c.resolved_at IS NOT NULL AND ($1::timestamptz IS NULL OR (c.resolved_at >= $1 AND c.resolved_at < $2))
-  )
+  WITH ${resolvedMarketsCte({ from: '$1', to: '$2' })}
   SELECT f.user_id, f.seq, f.market_id, f.venue, f.source, f.created_at, f.probabilities_micro, f.mids_micro, f.hash, f.prev_hash,
     r.winner, r.closed_at, r.resolved_at
-  FROM forecasts f JOIN r ON r.market_id = f.market_id AND r.creator_id IS DISTINCT FROM f.user_id
+  FROM forecasts f JOIN resolved r ON r.market_id = f.market_id AND r.creator_id IS DISTINCT FROM f.user_id
     JOIN users u ON u.id = f.user_id AND u.deleted_at IS NULL
   WHERE ($3::uuid IS NULL OR (f.user_id, f.seq) > ($3::uuid, $4::int))
   ORDER BY f.user_id, f.seq LIMIT $5`;

@@ -2,6 +2,7 @@ import type { Queryable } from '../../db/database';
 import { MICRO } from '../money/micro';
 import type { ResolvedQuestion } from './forecast-scores';
 import type { EquityDay, KellyBuy } from './risk-scores';
+import { resolvedMarketsCte } from './resolved-markets';
 import { seasonRange, type Season } from './seasons';
 import type { TimedBuy } from './timing-scores';
 
@@ -27,26 +28,8 @@ export interface BenchmarkInputs {
 const ms = (d: Date | string) => new Date(d).getTime();
 const p = (m: string | bigint | number | null): number | null => (m === null ? null : Number(m) / Number(MICRO));
 
-/** The resolved markets an account's record can score, with their kind, outcome and close, as a CTE over `$1` (the account) and the range ($2, $3). */
-const RESOLVED = `
-  resolved AS (
-    SELECT mk.id AS market_id, 'binary' AS kind, 1 AS outcomes,
-      CASE mk.winner WHEN 'YES' THEN 1 WHEN 'NO' THEN 0 END AS winner,
-      least(coalesce(mk.end_date, mk.resolved_at), mk.resolved_at) AS closed_at, NULL::text[] AS labels,
-      coalesce(mk.category, 'Uncategorized') AS category
-    FROM markets mk WHERE mk.status = 'resolved' AND mk.resolved_at IS NOT NULL
-      AND ($2::timestamptz IS NULL OR (mk.resolved_at >= $2 AND mk.resolved_at < $3))
-      AND mk.id IN (SELECT market_id FROM forecasts WHERE user_id = $1 UNION SELECT market_id FROM trades WHERE user_id = $1 AND side = 'BUY')
-    UNION ALL
-    SELECT c.id::text, 'categorical', cardinality(l.labels),
-      array_position(l.labels, c.resolved_outcome) - 1,
-      least(c.end_date, c.resolved_at), l.labels, c.category
-    FROM community_markets c
-      CROSS JOIN LATERAL (SELECT array_agg(o.label ORDER BY o.idx) AS labels FROM community_outcomes o WHERE o.market_id = c.id) l
-    WHERE c.status = 'resolved' AND c.resolved_at IS NOT NULL AND c.creator_id <> $1
-      AND ($2::timestamptz IS NULL OR (c.resolved_at >= $2 AND c.resolved_at < $3))
-      AND c.id::text IN (SELECT market_id FROM forecasts WHERE user_id = $1 UNION SELECT market_id FROM trades WHERE user_id = $1 AND side = 'BUY')
-  )`;
+/** The resolved markets an account's record can score: `$1` the account, `$2`/`$3` the season's range. */
+const RESOLVED = resolvedMarketsCte({ from: '$2', to: '$3' }, '$1');
 
 const FORECASTS_SQL = `WITH ${RESOLVED}
   SELECT r.market_id, r.kind, r.winner, r.closed_at, r.category, f.created_at, f.probabilities_micro, f.mids_micro

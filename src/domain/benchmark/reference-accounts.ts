@@ -1,5 +1,5 @@
 import type { Database } from '../../db/database';
-import { generateApiKey, hashSecret } from '../../auth/api-keys';
+import type { AccountService } from '../accounts/account-service';
 import { MICRO, type Micro } from '../money/micro';
 import type { ReferenceKind } from './benchmark-service';
 
@@ -27,7 +27,10 @@ export function exactSplit(weights: readonly number[]): Micro[] {
  * per day) and the open markets with their mids. Everything it does to the books goes through the registry.
  */
 export class ReferenceAccounts {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly accounts: AccountService,
+  ) {}
 
   async find(kind: ReferenceKind): Promise<string | undefined> {
     const rows = await this.db.query<{ id: string }>('SELECT id FROM users WHERE reference = $1 AND deleted_at IS NULL', [kind]);
@@ -43,11 +46,9 @@ export class ReferenceAccounts {
     return rows.length === 1;
   }
 
-  /** A new API key for the reference account, replacing the previous one. */
-  async mintKey(userId: string): Promise<string> {
-    const key = generateApiKey();
-    await this.db.query('UPDATE users SET api_key_hash = $2 WHERE id = $1 AND reference IS NOT NULL', [userId, hashSecret(key)]);
-    return key;
+  /** A new API key for the reference account (rotate_api_key's own rule), replacing the previous one. */
+  mintKey(userId: string): Promise<string> {
+    return this.accounts.rotateApiKey(userId);
   }
 
   /** Claims `day` (YYYY-MM-DD) for the references to act on: true for the one process that claims it first. */
