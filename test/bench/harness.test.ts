@@ -14,14 +14,15 @@ describe('replay', () => {
 describe('pacedCalls', () => {
   test('when a run starts, then its warm-up calls go out at the same pace but are not counted', async () => {
     const calls: number[] = [];
-    // The warm-up's calls are slow: none of them may reach the figures.
+    // The warm-up's calls take 2 s and the counted ones none: a warm-up call in the figures would put the p99 above 2 s.
+    // The bound leaves a loaded CI machine (a stalled event loop delays the counted calls too: 159 ms seen) a wide margin.
     const f = await pacedCalls({ rate: 200, seconds: 0.25, warmupSeconds: 0.25 }, async (i) => {
       calls.push(i);
-      await new Promise((r) => setTimeout(r, i < 50 ? 100 : 0));
+      await new Promise((r) => setTimeout(r, i < 50 ? 2000 : 0));
     });
     expect(calls).toHaveLength(100);
     expect(f.rps).toBe(50 / 0.25);
-    expect(f.p99).toBeLessThan(90);
+    expect(f.p99).toBeLessThan(1000);
   });
 });
 
