@@ -1,6 +1,7 @@
 import { requirePrincipal, type MethodContext } from '../registry/context';
 import type { InTransaction, Stated } from '../domain/forecasts/forecast-service';
 import type { ForecastSource } from '../domain/forecasts/forecast-rules';
+import type { Alongside } from '../domain/trading/trade-path';
 
 /**
  * What a trading handler needs to carry a stated forecast (paper_trade, place_order, buy_community_shares): the caller,
@@ -18,13 +19,34 @@ export function tradeWithForecast(
   return { userId, now, then: ctx.services.forecasts.onTrade(userId, source, stated, marketOf, now, ctx.idempotency?.complete) };
 }
 
-/** paper_trade and place_order: the call's order (without its forecast and idempotency key) and tradeWithForecast's parts. */
+/** place_order: the call's order (without its forecast and idempotency key) and tradeWithForecast's parts. */
 export function binaryTrade<I extends { forecast?: number; idempotencyKey?: string }>(
   ctx: MethodContext,
-  source: 'paper_trade' | 'place_order',
+  source: 'place_order',
   input: I,
   marketOf: (result: unknown) => string | undefined,
 ): { order: Omit<I, 'forecast' | 'idempotencyKey'>; userId: string; now: Date; then: InTransaction | undefined } {
   const { idempotencyKey: _ignored, forecast, ...order } = input;
   return { order, ...tradeWithForecast(ctx, source, forecast === undefined ? undefined : { probability: forecast }, marketOf) };
+}
+
+/**
+ * paper_trade: its market is known before it trades, so its forecast goes `alongside` the buy's statement (one round
+ * trip fewer than a step after it); `then` is the idempotent call's completion alone.
+ */
+export function marketBuy<I extends { marketId: string; forecast?: number; idempotencyKey?: string }>(
+  ctx: MethodContext,
+  input: I,
+): { order: Omit<I, 'forecast' | 'idempotencyKey'>; userId: string; now: Date; then: InTransaction | undefined; alongside: Alongside | undefined } {
+  const { idempotencyKey: _ignored, forecast, ...order } = input;
+  const userId = requirePrincipal(ctx).userId;
+  const now = ctx.clock.now();
+  const stated = forecast === undefined ? undefined : { probability: forecast };
+  return {
+    order,
+    userId,
+    now,
+    then: ctx.idempotency?.complete,
+    alongside: ctx.services.forecasts.alongTrade(userId, 'paper_trade', stated, input.marketId, now),
+  };
 }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineMethod } from '../registry/method';
 import { requirePrincipal } from '../registry/context';
 import { Balance, Dollars, Probability, QuoteSize, SaleResult, ShareQuantity, SpendAmount, TradeForecast } from './common-schemas';
-import { binaryTrade } from './trade-forecast';
+import { marketBuy } from './trade-forecast';
 import { HISTORY_PERIODS, HISTORY_TIMEFRAMES } from '../domain/portfolio/history-rules';
 
 const IdempotencyKey = z
@@ -64,8 +64,8 @@ export const paperTrade = defineMethod({
     },
   ],
   handler: async (ctx, input) => {
-    const trade = binaryTrade(ctx, 'paper_trade', input, () => input.marketId);
-    return ctx.services.trading.buy(trade.userId, trade.order, trade.now, trade.then);
+    const trade = marketBuy(ctx, input);
+    return ctx.services.trading.buy(trade.userId, trade.order, trade.now, trade.then, trade.alongside);
   },
 });
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Database, Queryable } from '../../db/database';
 import { decodeCursor, encodeCursor } from '../../db/keyset-cursor';
+import type { Alongside } from '../trading/trade-path';
 import { AppError } from '../../errors/app-error';
 import { fromMicro, type Micro } from '../money/micro';
 import {
@@ -181,6 +182,18 @@ export class ForecastService {
       const marketId = marketOf(result);
       if (marketId !== undefined) await this.insert(tx, this.facts(userId, marketId, venue, source, probabilitiesMicro, stated.rationale, now));
       if (next) await next(tx, result);
+    };
+  }
+
+  /**
+   * A trade's forecast when its market is known before it trades (paper_trade): the record's statement goes out with
+   * the buy's (TradePath's alongside), not after its answer. Undefined without a forecast.
+   */
+  alongTrade(userId: string, source: 'paper_trade', stated: Stated | undefined, marketId: string, now: Date): Alongside | undefined {
+    if (!stated) return undefined;
+    const facts = this.facts(userId, marketId, 'mirrored', source, statedProbabilities('mirrored', 1, stated), stated.rationale, now);
+    return async (tx) => {
+      await this.insert(tx, facts);
     };
   }
 

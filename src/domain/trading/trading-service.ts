@@ -4,7 +4,7 @@ import type { PriceService } from './price-service';
 import { fromMicro, toMicro, MICRO, type Micro } from '../money/micro';
 import { avgPriceMicro, buyFill, sellFill } from './fills';
 import type { TradeHooks } from './trade-hooks';
-import { atBid, marketClosed, mirroredOpen, positionClosed, TradePath } from './trade-path';
+import { atBid, marketClosed, mirroredOpen, positionClosed, TradePath, type Alongside } from './trade-path';
 
 export interface BuyOrder {
   marketId: string;
@@ -73,7 +73,7 @@ export class TradingService {
 
   private readonly tokens = new Map<string, Omit<TokenFacts, 'status' | 'cached'>>();
 
-  async buy(userId: string, order: BuyOrder, now: Date, beforeCommit?: BeforeCommit): Promise<BuyResult> {
+  async buy(userId: string, order: BuyOrder, now: Date, beforeCommit?: BeforeCommit, alongside?: Alongside): Promise<BuyResult> {
     const amountMicro = toMicro(order.amount);
     let token = await this.tokenOf(order.tokenId);
     // A remembered token that disagrees with the order is read again before refusing (a slug may change upstream).
@@ -114,6 +114,7 @@ export class TradingService {
         quantityMicro: fill.quantityMicro,
         priceMicro: fill.priceMicro,
         at: now,
+        alongside,
       });
       const result: BuyResult = {
         success: true,
