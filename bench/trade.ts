@@ -214,7 +214,9 @@ async function main(): Promise<void> {
       console.log(`one buy writes (REST/raw): ${compared.text}`);
     }
     if (!compared.same) {
-      const kinds = await pool.query<{ type: string; ref: string | null }>('SELECT type, ref FROM notifications WHERE user_id = $1 ORDER BY created_at', [parity.id]);
+      const kinds = await pool.query<{ type: string; ref: string | null }>('SELECT type, ref FROM notifications WHERE user_id = $1 ORDER BY created_at', [
+        parity.id,
+      ]);
       console.log(`the parity agent's notifications: ${kinds.rows.map((k) => `${k.type}:${k.ref ?? ''}`).join(', ')}`);
       throw new Error('the raw transaction does not write what a REST buy writes: the ratios would not be of overhead');
     }
