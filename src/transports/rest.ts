@@ -75,6 +75,9 @@ export function restRouter(registry: Registry, deps: InvokeDeps): Router {
   return router;
 }
 
+/** Entity tags of results the domain has frozen (served again as they are, see jsonBody): digested once. */
+const frozenTags = new WeakMap<object, string>();
+
 /** A result's JSON bytes and their entity tag (a digest of the bytes), made once per request however often asked. */
 class TaggedAnswer {
   private made?: { result: unknown; body: string | Buffer; etag: string };
@@ -82,7 +85,12 @@ class TaggedAnswer {
   of(result: unknown): { body: string | Buffer; etag: string } {
     if (!this.made || this.made.result !== result) {
       const body = jsonBody(result);
-      const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;
+      const frozen = result !== null && typeof result === 'object' && Object.isFrozen(result);
+      let etag = frozen ? frozenTags.get(result) : undefined;
+      if (etag === undefined) {
+        etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;
+        if (frozen) frozenTags.set(result, etag);
+      }
       this.made = { result, body, etag };
     }
     return this.made;
