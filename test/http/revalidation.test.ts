@@ -1,5 +1,5 @@
 import { backends } from '../support/backends';
-import { startTestApp, type TestApp } from '../support/app';
+import { request, startTestApp, type TestApp } from '../support/app';
 import { seedMarket, type SeededMarket } from '../support/markets';
 
 /**
@@ -100,6 +100,17 @@ describe.each(backends())('conditional reads on $name', (backend) => {
     const ip = freshIp();
     for (let i = 0; i < API_LIMIT; i++) expect((await read('/api/markets/no-such-market-here', ip, '"x"')).status).toBe(404);
     expect((await read('/api/markets/no-such-market-here', ip, '"x"')).status).toBe(429);
+  });
+
+  test('when a browser agent on another origin revalidates, then CORS lets it send If-None-Match and read the ETag', async () => {
+    // A preflight is CORS protocol, not an API operation: plain supertest, not the OpenAPI-checked agent.
+    const preflight = await request(t.app)
+      .options(`/api/markets/${market.slug}`)
+      .set({ Origin: 'https://agent.example', 'Access-Control-Request-Method': 'GET', 'Access-Control-Request-Headers': 'if-none-match' });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers['access-control-allow-headers']).toMatch(/If-None-Match/);
+    const res = await read(`/api/markets/${market.slug}`, freshIp()).set('Origin', 'https://agent.example');
+    expect(res.headers['access-control-expose-headers']).toMatch(/ETag/);
   });
 
   test('when reads need an account (positions), then no ETag is given and If-None-Match changes nothing', async () => {
