@@ -3,7 +3,9 @@
  * service on the embedded database. For the home page, the time from navigation to the app's first markets
  * drawn; for a market page, to the app's price chart drawn (its canvas). Each of LOADS loads (default 20) is a
  * fresh browser context, so nothing is cached. The baseline, in the same command, is the same page with
- * JavaScript off: the server-rendered HTML alone, to its first heading. Last line: one JSON object.
+ * JavaScript off: the server-rendered HTML alone, to its first heading. Each app load also counts the bytes the
+ * browser received (headers and bodies as they crossed the wire, compressed): all of them, and its JavaScript.
+ * Last line: one JSON object.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -35,18 +37,55 @@ function figures(xs: number[]): Figures {
   return { medianMs: Math.round(at(0.5)), p95Ms: Math.round(at(0.95)) };
 }
 
-/** Milliseconds from the start of navigation until `drawn` resolves in a fresh context. */
-async function timeLoad(browser: Browser, url: string, javaScript: boolean, drawn: (page: Page) => Promise<unknown>): Promise<number> {
+interface Transfer {
+  /** Every response's headers and body as received (encoded), until the page was drawn. */
+  totalBytes: number;
+  /** The same for scripts only. */
+  jsBytes: number;
+}
+
+/** Milliseconds from the start of navigation until `drawn` resolves in a fresh context, and the bytes received by then. */
+async function timeLoad(browser: Browser, url: string, javaScript: boolean, drawn: (page: Page) => Promise<unknown>): Promise<{ ms: number } & Transfer> {
   const context = await browser.newContext({ javaScriptEnabled: javaScript, viewport: { width: 1280, height: 800 } });
   try {
     const page = await context.newPage();
+    const sizes: Promise<Transfer>[] = [];
+    page.on('requestfinished', (request) => {
+      // sizes() is the network's count: the encoded body, as the browser received it, and the headers.
+      const isScript = request.resourceType() === 'script';
+      sizes.push(
+        request.sizes().then(
+          (s) => {
+            const bytes = s.responseBodySize + s.responseHeadersSize;
+            return { totalBytes: bytes, jsBytes: isScript ? bytes : 0 };
+          },
+          () => ({ totalBytes: 0, jsBytes: 0 }),
+        ),
+      );
+    });
     const started = performance.now();
     await page.goto(url, { waitUntil: 'commit' });
     await drawn(page);
-    return performance.now() - started;
+    const ms = performance.now() - started;
+    const counted = await Promise.all(sizes);
+    return {
+      ms,
+      totalBytes: counted.reduce((sum, s) => sum + s.totalBytes, 0),
+      jsBytes: counted.reduce((sum, s) => sum + s.jsBytes, 0),
+    };
   } finally {
     await context.close();
   }
+}
+
+function kB(bytes: number): number {
+  return Math.round(bytes / 102.4) / 10;
+}
+
+/** Median kB received per load (all responses, and scripts). */
+function transferred(loads: Transfer[]): { totalKB: number; jsKB: number } {
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)] ?? 0;
+  return { totalKB: kB(median(loads.map((l) => l.totalBytes))), jsKB: kB(median(loads.map((l) => l.jsBytes))) };
 }
 
 async function main(): Promise<void> {
@@ -74,11 +113,16 @@ async function main(): Promise<void> {
     await timeLoad(browser, home, true, appMarkets);
     await timeLoad(browser, market, true, appChart);
     const runs = { home: [] as number[], market: [] as number[], homeHtml: [] as number[], marketHtml: [] as number[] };
+    const bytes = { home: [] as Transfer[], market: [] as Transfer[] };
     for (let i = 0; i < LOADS; i++) {
-      runs.home.push(await timeLoad(browser, home, true, appMarkets));
-      runs.homeHtml.push(await timeLoad(browser, home, false, serverHeading));
-      runs.market.push(await timeLoad(browser, market, true, appChart));
-      runs.marketHtml.push(await timeLoad(browser, market, false, serverHeading));
+      const homeLoad = await timeLoad(browser, home, true, appMarkets);
+      runs.home.push(homeLoad.ms);
+      bytes.home.push(homeLoad);
+      runs.homeHtml.push((await timeLoad(browser, home, false, serverHeading)).ms);
+      const marketLoad = await timeLoad(browser, market, true, appChart);
+      runs.market.push(marketLoad.ms);
+      bytes.market.push(marketLoad);
+      runs.marketHtml.push((await timeLoad(browser, market, false, serverHeading)).ms);
     }
     const result = {
       bench: 'web',
@@ -89,12 +133,17 @@ async function main(): Promise<void> {
       marketServerHtml: figures(runs.marketHtml),
       homeOverHtml: Math.round((figures(runs.home).medianMs / figures(runs.homeHtml).medianMs) * 100) / 100,
       marketOverHtml: Math.round((figures(runs.market).medianMs / figures(runs.marketHtml).medianMs) * 100) / 100,
+      homeTransferred: transferred(bytes.home),
+      marketTransferred: transferred(bytes.market),
     };
     console.log(
       `home: first markets drawn median ${result.homeFirstMarkets.medianMs} ms, p95 ${result.homeFirstMarkets.p95Ms} ms (server HTML alone ${result.homeServerHtml.medianMs} ms)`,
     );
     console.log(
       `market: chart drawn median ${result.marketChartDrawn.medianMs} ms, p95 ${result.marketChartDrawn.p95Ms} ms (server HTML alone ${result.marketServerHtml.medianMs} ms)`,
+    );
+    console.log(
+      `transferred (compressed, as received): home ${result.homeTransferred.totalKB} kB (JavaScript ${result.homeTransferred.jsKB} kB), market ${result.marketTransferred.totalKB} kB (JavaScript ${result.marketTransferred.jsKB} kB)`,
     );
     console.log(JSON.stringify(result));
   } finally {

@@ -48,6 +48,11 @@ export interface CallInfo {
   credentials: Credentials;
   address: SiteAddress;
   idempotencyKey?: string;
+  /**
+   * A conditional read (HTTP If-None-Match): true when the caller already holds this answer. The invoke pipeline
+   * then counts the call as a revalidation, not against the method's rate limit (src/registry/invoke.ts).
+   */
+  holds?: (result: unknown) => boolean;
   /** What a method asks the transport to do beside its answer: session cookie changes, the replay header. */
   effects?: CallEffects;
 }
@@ -57,4 +62,6 @@ export interface CallEffects {
   clearSession?: boolean;
   /** The answer is a stored one, replayed for a repeated Idempotency-Key (REST says so in Idempotent-Replayed: true). */
   replayed?: boolean;
+  /** The caller already holds this answer (its `holds` said so): REST answers 304 Not Modified with no body. */
+  notModified?: boolean;
 }

@@ -1,7 +1,7 @@
 import type { Config } from '../config';
 import type { ErrorCode } from '../errors/app-error';
 import { limitsFromConfig } from '../limits/rate-limiter';
-import { onSurface, type AnyMethod, type LimitClass } from '../registry/method';
+import { isRevalidatable, onSurface, type AnyMethod, type LimitClass } from '../registry/method';
 import type { Registry } from '../registry/registry';
 import type { AnyStream } from '../registry/stream';
 import { extraPaths } from './extra-paths';
@@ -159,6 +159,10 @@ function withoutDeprecation(schema: JsonSchema): JsonSchema {
   return rest;
 }
 
+/** How a conditional read is counted, said once in every revalidatable operation's description. */
+const REVALIDATION_TEXT =
+  'Answers carry an ETag; a repeat request with If-None-Match: <that ETag> is answered 304 Not Modified while the answer is unchanged, and a 304 is not counted against this limit.';
+
 function operationOf(m: AnyMethod, config: Config, base: string, hoist: ComponentHoister): OperationObject {
   const rest = m.rest!;
   const pathParams = pathParamsOf(rest.path);
@@ -186,11 +190,21 @@ function operationOf(m: AnyMethod, config: Config, base: string, hoist: Componen
       schema: { type: 'string', minLength: 1, maxLength: 255 },
     });
   }
+  const revalidatable = isRevalidatable(m);
+  if (revalidatable) {
+    parameters.push({
+      name: 'If-None-Match',
+      in: 'header',
+      required: false,
+      description: 'The ETag of the answer you hold: when it is still current the answer is 304 with no body, not counted against the rate limit.',
+      schema: { type: 'string' },
+    });
+  }
 
   const op: OperationObject = {
     operationId: m.name,
     summary: m.summary,
-    description: `${m.description}\n\nRate limit: ${limitText(m.limit, config)}.`,
+    description: `${m.description}\n\nRate limit: ${limitText(m.limit, config)}.${revalidatable ? ` ${REVALIDATION_TEXT}` : ''}`,
     tags: [m.area],
     externalDocs: { url: methodDocsUrl(base, m) },
     security: SECURITY_BY_AUTH[m.auth],
@@ -235,6 +249,15 @@ function operationOf(m: AnyMethod, config: Config, base: string, hoist: Componen
     m.auth === 'public'
       ? { UNAUTHORIZED: 'a credential was sent in the query string or body (only the Authorization header is accepted)' }
       : { FORBIDDEN: 'the access token lacks scope agent, or a write authenticated by the session cookie came from another site' };
+  if (revalidatable) {
+    op.responses[String(rest.status ?? 200)]!.headers = {
+      ETag: { description: 'Names this answer: send it back as If-None-Match to revalidate for free.', schema: { type: 'string' } },
+    };
+    op.responses['304'] = {
+      description: 'Not modified: the answer named by If-None-Match is still current (no body; not counted against the rate limit).',
+      headers: { ETag: { description: 'The current ETag (the one sent).', schema: { type: 'string' } } },
+    };
+  }
   Object.assign(op.responses, errorResponses(errorCodesOf(m), authMeaning));
   if (onSurface(m, 'jsonrpc')) op['x-jsonrpc-method'] = m.name;
   if (onSurface(m, 'mcp')) op['x-mcp-tool'] = m.name;

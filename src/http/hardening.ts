@@ -2,8 +2,8 @@ import type { Request, Response, NextFunction, RequestHandler } from 'express';
 import { publicOriginOf, type AddressConfig } from '../transports/public-origin';
 
 /** Headers a browser-based agent may send, and those it may read, on a cross-origin call. */
-const ALLOW_HEADERS = 'Authorization, Content-Type, Accept, Idempotency-Key, X-Request-Id, Mcp-Protocol-Version, Mcp-Session-Id, Last-Event-ID';
-const EXPOSE_HEADERS = 'Retry-After, RateLimit, RateLimit-Policy, WWW-Authenticate, X-Request-Id, Mcp-Session-Id, Location';
+const ALLOW_HEADERS = 'Authorization, Content-Type, Accept, Idempotency-Key, If-None-Match, X-Request-Id, Mcp-Protocol-Version, Mcp-Session-Id, Last-Event-ID';
+const EXPOSE_HEADERS = 'Retry-After, RateLimit, RateLimit-Policy, WWW-Authenticate, X-Request-Id, Mcp-Session-Id, Location, ETag';
 
 /** Pages are server-rendered with no inline script; nothing may frame them. JSON answers ignore this header. */
 const CSP = [

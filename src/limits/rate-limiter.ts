@@ -10,6 +10,11 @@ export type LimitClass = 'register' | 'login' | 'api' | 'trade' | 'sell';
 export interface RateLimiter {
   /** Counts one call of `cls` for `key` (`user:<id>` or `ip:<addr>`); throws RATE_LIMITED (429) when over the limit. */
   consume(cls: LimitClass, key: string, ip: string): Promise<void>;
+  /**
+   * Counts one conditional read answered from what the caller already holds (HTTP 304): such calls do not count
+   * against `api`, but against their own, larger budget, so a flood of them cannot run handlers without end.
+   */
+  consumeRevalidation(key: string, ip: string): Promise<void>;
   /** Counts one sign-in attempt for an account (by email); throws RATE_LIMITED after too many recent failures. */
   beginLoginAttempt(email: string): Promise<void>;
   /** A successful sign-in is taken back out of the failure count. */
@@ -32,7 +37,10 @@ const PROBE_AFTER_MS = 5_000;
 /** IPv6 clients are counted per /56, the smallest block a subscriber commonly gets (one host has many addresses). */
 const IPV6_PREFIX = 56;
 
-type BucketName = LimitClass | 'login-account';
+type BucketName = LimitClass | 'login-account' | 'revalidate';
+
+/** Revalidations (304 answers) allowed per minute, as a multiple of the api limit: a person's app never comes near. */
+export const REVALIDATIONS_PER_API_CALL = 10;
 
 interface Bucket {
   name: BucketName;
@@ -135,11 +143,16 @@ export class WindowRateLimiter implements RateLimiter {
     };
     for (const cls of Object.keys(limits) as LimitClass[]) add(cls, limits[cls], MINUTE_MS);
     add('login-account', LOGIN_FAILURES_PER_ACCOUNT, LOGIN_FAILURE_WINDOW_MS);
+    add('revalidate', limits.api * REVALIDATIONS_PER_API_CALL, MINUTE_MS);
   }
 
   async consume(cls: LimitClass, key: string, ip: string): Promise<void> {
     const perIp = cls === 'register' || cls === 'login' || key.startsWith('ip:');
     await this.hit(cls, perIp ? `ip:${ipKeyGenerator(ip || '0.0.0.0', IPV6_PREFIX)}` : key);
+  }
+
+  async consumeRevalidation(key: string, ip: string): Promise<void> {
+    await this.hit('revalidate', key.startsWith('ip:') ? `ip:${ipKeyGenerator(ip || '0.0.0.0', IPV6_PREFIX)}` : key);
   }
 
   async beginLoginAttempt(email: string): Promise<void> {

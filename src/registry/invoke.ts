@@ -1,6 +1,6 @@
 import { unknownFieldMessage } from './unknown-fields';
 import { AppError, toAppError } from '../errors/app-error';
-import type { AnyMethod } from './method';
+import { isRevalidatable, type AnyMethod } from './method';
 import type { CallInfo, Clock, IdempotencyHandle, MethodContext, Principal } from './context';
 import type { MethodServices } from './method-services';
 import type { Logger } from '../logger';
@@ -17,11 +17,39 @@ export interface InvokeDeps {
 /**
  * The one pipeline every transport calls: authenticate → rate limit → validate input → handler →
  * (output check). Behaviour therefore cannot differ by transport.
+ *
+ * One exception to "rate limit first": a conditional read of a revalidatable method (a public GET whose caller says
+ * which answer it holds) runs first, and when the answer is the one held it is not counted against the method's limit
+ * (the caller is told "not modified"), only against the larger revalidation budget. Any other outcome (new data, an
+ * error) is counted as every call is, so the limits on calls that return data are unchanged.
  */
 export async function invoke(deps: InvokeDeps, method: AnyMethod, rawInput: unknown, call: CallInfo): Promise<unknown> {
   const principal = await authenticate(deps.services, method, call);
-  await deps.services.limiter.consume(method.limit, principal ? `user:${principal.userId}` : `ip:${call.ip}`, call.ip);
+  const caller = principal ? `user:${principal.userId}` : `ip:${call.ip}`;
+  const count = () => deps.services.limiter.consume(method.limit, caller, call.ip);
+  const holds = isRevalidatable(method) ? call.holds : undefined;
+  if (!holds) {
+    await count();
+    return run(deps, method, rawInput, call, principal);
+  }
+  await deps.services.limiter.consumeRevalidation(caller, call.ip);
+  let result: unknown;
+  try {
+    result = await run(deps, method, rawInput, call, principal);
+  } catch (err) {
+    await count();
+    throw err;
+  }
+  if (holds(result)) {
+    call.effects = { ...call.effects, notModified: true };
+    return result;
+  }
+  await count();
+  return result;
+}
 
+/** Validate input → handler (with its Idempotency-Key) → output check: the pipeline after authentication and limits. */
+async function run(deps: InvokeDeps, method: AnyMethod, rawInput: unknown, call: CallInfo, principal: Principal | null): Promise<unknown> {
   const parsed = method.input.safeParse(rawInput ?? {});
   if (!parsed.success) {
     const known = Object.keys(method.input.shape);

@@ -59,6 +59,15 @@ export function defineMethod<I extends ObjectSchema, O extends ObjectSchema>(spe
   return { ...spec, input: spec.input.strict() as unknown as I };
 }
 
+/**
+ * Whether a call of the method may be a free revalidation: a public read over REST GET, whose answer is the same for
+ * every caller. Such an answer carries an ETag, and a request that already holds it (If-None-Match) is answered 304
+ * without counting against the method's rate limit (src/registry/invoke.ts), only against the revalidation budget.
+ */
+export function isRevalidatable(method: AnyMethod): boolean {
+  return method.auth === 'public' && method.rest?.method === 'GET' && method.annotations.readOnlyHint === true;
+}
+
 /** Whether a method is served on an RPC surface (JSON-RPC, A2A skills, MCP tools). */
 export function onSurface(method: AnyMethod, surface: 'mcp' | 'jsonrpc'): boolean {
   if (method.auth === 'session') return false;

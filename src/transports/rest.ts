@@ -1,5 +1,6 @@
+import { createHash } from 'node:crypto';
 import express, { type Request, type Response, type NextFunction, type Router } from 'express';
-import type { AnyMethod } from '../registry/method';
+import { isRevalidatable, type AnyMethod } from '../registry/method';
 import type { Registry } from '../registry/registry';
 import { invoke, type InvokeDeps } from '../registry/invoke';
 import { declaredType, inputSchemaOf, type JsonSchema } from '../documents/json-schema';
@@ -37,15 +38,31 @@ export function restRouter(registry: Registry, deps: InvokeDeps): Router {
     const { path, status = 200 } = method.rest;
     const verb = method.rest.method;
     const coerce = queryCoercer(method);
+    const revalidatable = isRevalidatable(method);
     const handler = async (req: Request, res: Response, next: NextFunction) => {
       try {
         const call = callInfoFrom(req, res, 'rest', deps.services.config);
         const body = req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? req.body : req.body === undefined ? {} : req.body;
         const input = Array.isArray(body) || typeof body !== 'object' ? body : { ...coerce(req.query as Record<string, unknown>), ...body, ...req.params };
+        const answer = revalidatable ? new TaggedAnswer() : undefined;
+        const held = req.get('if-none-match');
+        if (answer && held) call.holds = (result) => etagMatches(held, answer.of(result).etag);
         const result = await invoke(deps, method, input, call);
         applyEffects(res, call);
+        if (answer) {
+          // Same for every caller: any cache may keep it, but asks again each time (a browser sends If-None-Match).
+          res.setHeader('ETag', answer.of(result).etag);
+          res.setHeader('Cache-Control', 'no-cache');
+          if (call.effects?.notModified) {
+            res.status(304).end();
+            return;
+          }
+        }
         // What res.json would send (same bytes and Content-Type), with a frozen result's text reused.
-        res.status(status).type('application/json').send(jsonBody(result));
+        res
+          .status(status)
+          .type('application/json')
+          .send(answer ? answer.of(result).body : jsonBody(result));
       } catch (err) {
         next(err);
       }
@@ -56,6 +73,34 @@ export function restRouter(registry: Registry, deps: InvokeDeps): Router {
   }
   for (const [path, verbs] of allowed) router.all(path, methodNotAllowed([...verbs]));
   return router;
+}
+
+/** Entity tags of results the domain has frozen (served again as they are, see jsonBody): digested once. */
+const frozenTags = new WeakMap<object, string>();
+
+/** A result's JSON bytes and their entity tag (a digest of the bytes), made once per request however often asked. */
+class TaggedAnswer {
+  private made?: { result: unknown; body: string | Buffer; etag: string };
+
+  of(result: unknown): { body: string | Buffer; etag: string } {
+    if (!this.made || this.made.result !== result) {
+      const body = jsonBody(result);
+      const frozen = result !== null && typeof result === 'object' && Object.isFrozen(result);
+      let etag = frozen ? frozenTags.get(result) : undefined;
+      if (etag === undefined) {
+        etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;
+        if (frozen) frozenTags.set(result, etag);
+      }
+      this.made = { result, body, etag };
+    }
+    return this.made;
+  }
+}
+
+/** If-None-Match against an entity tag: `*`, or any listed tag equal under the weak comparison (RFC 9110 §13.1.2). */
+export function etagMatches(ifNoneMatch: string, etag: string): boolean {
+  if (ifNoneMatch.trim() === '*') return true;
+  return ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
 }
 
 /**

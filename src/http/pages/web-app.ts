@@ -5,6 +5,7 @@ import { escapeHtml, toHtml, toHtmlBody, type HtmlRenderer } from '../../documen
 import { methodNotAllowed } from '../../transports/rest';
 import { perOrigin } from '../../transports/public-origin';
 import { APP_ONLY_PAGES, appOnlyPage } from './web-app-pages';
+import { precompressedAssets } from './precompressed-assets';
 
 /** Where `npm run build` puts the browser app (vite build): index.html, assets/, .vite/manifest.json. */
 export function defaultWebDir(): string {
@@ -42,12 +43,13 @@ export function webAppShell(dir: string): HtmlRenderer | null {
 }
 
 /**
- * The browser app's own routes: its hashed assets (cached for a year: a new build has new names) and the
+ * The browser app's own routes: its hashed assets (brotli or gzip as the browser accepts, cached for a year: a new
+ * build has new names) and the
  * app-only pages (sign-in, portfolio, …), each the shell around a short server-rendered fallback.
  */
 export function webAppRouter(dir: string, html: HtmlRenderer, origin: (req: Request) => string): Router {
   const router = express.Router();
-  router.use('/assets', express.static(path.join(dir, 'assets'), { immutable: true, maxAge: '365d', index: false, redirect: false, fallthrough: true }));
+  router.use('/assets', precompressedAssets(path.join(dir, 'assets')));
   for (const entry of APP_ONLY_PAGES) {
     // Each page links to the service's documents at the address the reader reached.
     const body = perOrigin((base) => html(appOnlyPage(entry, base), `${base}/llms.txt`));

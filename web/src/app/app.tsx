@@ -4,6 +4,7 @@ import { Providers, createQueryClient } from './providers';
 import { Header } from './header';
 import { ROUTES } from './routes';
 import { NotFoundPage } from './not-found-page';
+import { RateLimitNotice } from './rate-limit-notice';
 import { ErrorBoundary } from '../components/error-boundary';
 
 /** Providers → layout (header, main, footer) → the page the address names, inside an error boundary. */
@@ -16,6 +17,7 @@ export function App() {
         Skip to content
       </a>
       <Header />
+      <RateLimitNotice />
       <main id="main" tabIndex={-1}>
         <ErrorBoundary key={location}>
           <Switch>

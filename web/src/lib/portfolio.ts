@@ -4,7 +4,8 @@ import { ACCOUNT_QUERY_KEY } from './account';
 
 /** The person's positions and totals (get_portfolio), shared by the market page and the portfolio. */
 export function usePortfolio(enabled = true) {
-  return $api.useQuery('get', '/api/positions', {}, { enabled, staleTime: 15_000 });
+  // Trades, sales and orders re-read it themselves (useRefreshAfterTrade); otherwise half a minute is fresh enough.
+  return $api.useQuery('get', '/api/positions', {}, { enabled, staleTime: 30_000 });
 }
 
 /** After a trade or a sale: positions, balance, trade history and the header are read again. */

@@ -1,6 +1,6 @@
-import { useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import { $api } from '../../lib/api/client';
+import { useUrlChoice } from '../../lib/url-state';
 import { useAccount } from '../../lib/account';
 import { PATHS, metricHref, signInHref, traderHref } from '../../lib/paths';
 import { METRIC_ANCHOR, formatEstimate, seasonOptions, type BenchmarkMetric, type FigureKind } from '../../lib/benchmark';
@@ -29,15 +29,26 @@ const AUDIENCES = [
 ] as const;
 type Audience = (typeof AUDIENCES)[number][0];
 
-/** The forecasting benchmark's season board (get_benchmark_leaderboard): season × metric × audience, with your own place. */
+/**
+ * The forecasting benchmark's season board (get_benchmark_leaderboard): season × metric × audience, with your own place.
+ * The board chosen is in the address (?season=…&metric=brier…): Back and a shared link keep it.
+ */
 export function BenchmarkBoardPage() {
   usePageTitle('Forecasting benchmark');
   const [location] = useLocation();
   const account = useAccount();
   const seasons = seasonOptions();
-  const [season, setSeason] = useState(seasons[0]![0]);
-  const [metric, setMetric] = useState<BenchmarkMetric>('alpha');
-  const [audience, setAudience] = useState<Audience>('everyone');
+  const [season, setSeason] = useUrlChoice<string>(
+    'season',
+    seasons.map(([s]) => s),
+    seasons[0]![0],
+  );
+  const [metric, setMetric] = useUrlChoice<BenchmarkMetric>('metric', Object.keys(METRICS) as BenchmarkMetric[], 'alpha');
+  const [audience, setAudience] = useUrlChoice<Audience>(
+    'audience',
+    AUDIENCES.map(([a]) => a),
+    'everyone',
+  );
   const board = $api.useQuery('get', '/api/benchmark/leaderboard', { params: { query: { season, metric, audience, limit: 100 } } });
   const m = METRICS[metric];
 

@@ -1,6 +1,6 @@
-import { useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import { $api } from '../../lib/api/client';
+import { useUrlChoice } from '../../lib/url-state';
 import { useAccount } from '../../lib/account';
 import { signInHref, traderHref } from '../../lib/paths';
 import { usePageTitle } from '../../components/page-title';
@@ -34,16 +34,21 @@ const SIZES = [
 
 type Period = (typeof PERIODS)[number][0];
 type Audience = (typeof AUDIENCES)[number][0];
+type Size = (typeof SIZES)[number][0];
+const values = <T extends string>(options: readonly (readonly [T, string])[]) => options.map(([v]) => v);
 
-/** Leaderboards: period × metric × audience, the person's own row highlighted and their rank even off the list. */
+/**
+ * Leaderboards: period × metric × audience, the person's own row highlighted and their rank even off the list. The
+ * board chosen is in the address (?period=monthly&metric=volume…): Back and a shared link keep it.
+ */
 export function LeaderboardPage() {
   usePageTitle('Leaderboards');
   const [location] = useLocation();
   const account = useAccount();
-  const [period, setPeriod] = useState<Period>('weekly');
-  const [metric, setMetric] = useState<Metric>('pnl');
-  const [audience, setAudience] = useState<Audience>('all');
-  const [size, setSize] = useState('100');
+  const [period, setPeriod] = useUrlChoice<Period>('period', values(PERIODS), 'weekly');
+  const [metric, setMetric] = useUrlChoice<Metric>('metric', values(METRICS), 'pnl');
+  const [audience, setAudience] = useUrlChoice<Audience>('audience', values(AUDIENCES), 'all');
+  const [size, setSize] = useUrlChoice<Size>('rows', values(SIZES), '100');
   const board = $api.useQuery('get', '/api/leaderboard', { params: { query: { period, metric, audience, limit: Number(size) } } });
   const metricName = METRICS.find(([m]) => m === metric)![1];
 
@@ -54,7 +59,7 @@ export function LeaderboardPage() {
         <SelectField label="Period" value={period} onChange={(e) => setPeriod(e.target.value as Period)} options={PERIODS} />
         <SelectField label="Metric" value={metric} onChange={(e) => setMetric(e.target.value as Metric)} options={METRICS} />
         <SelectField label="Audience" value={audience} onChange={(e) => setAudience(e.target.value as Audience)} options={AUDIENCES} />
-        <SelectField label="Rows" value={size} onChange={(e) => setSize(e.target.value)} options={SIZES} />
+        <SelectField label="Rows" value={size} onChange={(e) => setSize(e.target.value as Size)} options={SIZES} />
       </form>
       {board.isPending ? (
         <Loading what="the leaderboard" />

@@ -31,7 +31,8 @@ function Side({ label, book, className }: { label: string; book: Book; className
 /** One market: question, prices with bid/ask and age, chart, resolution rules, source, trade ticket, position. */
 export function MarketPage() {
   const { slug = '' } = useParams<{ slug: string }>();
-  const market = $api.useQuery('get', '/api/markets/{idOrSlug}', { params: { path: { idOrSlug: slug } } });
+  // Reused for a minute, like the list and the chart: a person going back and forth between markets reads each once.
+  const market = $api.useQuery('get', '/api/markets/{idOrSlug}', { params: { path: { idOrSlug: slug } } }, { staleTime: 60_000 });
   const account = useAccount();
   usePageTitle(market.data?.question);
   if (market.isPending) return <Loading what="the market" />;
@@ -70,7 +71,9 @@ export function MarketPage() {
         <Side label="NO" book={m.odds.no} className="no" />
       </div>
       <p className="muted">
-        Prices {m.odds.live ? 'live' : 'last mirrored'}, {age(m.odds.ageSeconds)} old{m.odds.asOf ? ` (as of ${dateTime(m.odds.asOf)})` : ''}.
+        Prices {m.odds.live ? 'live' : 'last mirrored'},{' '}
+        {age(m.odds.ageSeconds === null ? null : m.odds.ageSeconds + Math.max(0, Math.round((Date.now() - market.dataUpdatedAt) / 1000)))} old
+        {m.odds.asOf ? ` (as of ${dateTime(m.odds.asOf)})` : ''}.
       </p>
       <div className="market-columns">
         <div>

@@ -4,6 +4,7 @@ import { $api } from '../../lib/api/client';
 import { cents, money, shares } from '../../lib/format';
 import { newIdempotencyKey } from '../../lib/idempotency';
 import { useDebounced } from '../../lib/use-debounced';
+import { useSessionDraft } from '../../lib/session-draft';
 import { useRefreshAfterTrade } from '../../lib/portfolio';
 import { signInHref } from '../../lib/paths';
 import { ErrorMessage } from '../../components/error-message';
@@ -24,9 +25,15 @@ export interface TicketMarket {
 export function TradeTicket({ market, signedIn }: { market: TicketMarket; signedIn: boolean }) {
   const id = useId();
   const [location] = useLocation();
-  const [outcome, setOutcome] = useState<Outcome>('YES');
-  const [text, setText] = useState('10');
+  // Kept in this tab's storage: a lost session, the sign-in and the way back here keep what was typed.
+  const [side, setSide] = useSessionDraft(`trade-outcome:${market.id}`, 'YES');
+  const outcome: Outcome = side === 'NO' ? 'NO' : 'YES';
+  const setOutcome = (o: Outcome) => setSide(o);
+  const [text, setText] = useSessionDraft(`trade-amount:${market.id}`, '10');
   const [round, setRound] = useState(0);
+  // No quote until the person turns to the ticket (pointer or focus): a person browsing markets costs no quote calls.
+  const [engaged, setEngaged] = useState(false);
+  const engage = () => setEngaged(true);
   const refresh = useRefreshAfterTrade();
   const tokenId = market.outcomeTokens.find((t) => t.outcome === outcome)?.tokenId ?? null;
   const amount = Number(text);
@@ -36,7 +43,7 @@ export function TradeTicket({ market, signedIn }: { market: TicketMarket; signed
     'post',
     '/api/trade/quote',
     { body: { side: 'BUY', tokenId: tokenId ?? '', amount: settled } },
-    { enabled: signedIn && tokenId !== null && settled > 0, staleTime: 10_000 },
+    { enabled: engaged && signedIn && tokenId !== null && settled > 0, staleTime: 10_000 },
   );
   const key = useMemo(() => newIdempotencyKey(), [outcome, text, round]);
   const trade = $api.useMutation('post', '/api/trade', { onSuccess: () => refresh() });
@@ -62,7 +69,7 @@ export function TradeTicket({ market, signedIn }: { market: TicketMarket; signed
     );
   }
   return (
-    <section className="card ticket" aria-labelledby={`${id}-h`}>
+    <section className="card ticket" aria-labelledby={`${id}-h`} onPointerEnter={engage} onFocus={engage}>
       <h2 id={`${id}-h`}>Trade</h2>
       <form onSubmit={submit}>
         <div className="tabs" role="group" aria-label="Outcome">

@@ -1,6 +1,7 @@
-import { useId, useState } from 'react';
+import { useId } from 'react';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { $api, api } from '../../lib/api/client';
+import { useUrlChoice } from '../../lib/url-state';
 import { ErrorMessage } from '../../components/error-message';
 import { Loading } from '../../components/loading';
 import { MarketCard } from './market-card';
@@ -12,12 +13,17 @@ const SORTS = [
 ] as const;
 type Sort = (typeof SORTS)[number]['sort'];
 
+const SORT_VALUES = SORTS.map((s) => s.sort);
+
 const PAGE = 20;
 
-/** Active markets by volume, end date or age, optionally of one category, a page at a time (list_markets). */
+/**
+ * Active markets by volume, end date or age, optionally of one category, a page at a time (list_markets). The order
+ * and category are in the address (?sort=ending&category=Crypto): Back and a shared link keep them.
+ */
 export function MarketBrowser() {
-  const [sort, setSort] = useState<Sort>('volume');
-  const [category, setCategory] = useState('');
+  const [sort, setSort] = useUrlChoice<Sort>('sort', SORT_VALUES, 'volume');
+  const [category, setCategory] = useUrlChoice<string>('category', null, '');
   const categoryId = useId();
   const categories = $api.useQuery('get', '/api/markets/categories', {}, { staleTime: 300_000 });
   const markets = useInfiniteQuery({

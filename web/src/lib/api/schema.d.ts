@@ -103,7 +103,7 @@ export interface paths {
          * Search active markets by words in the question or category
          * @description Full-text search over active markets by question and category; every word must match, and a word may be partial ("bitc" finds Bitcoin). At most `limit` markets (1..8, default 8), highest volume first. A q shorter than 2 characters returns an empty list. Each market carries id, slug and outcomeTokens[].tokenId: what paper_trade needs. Prices here are the last mirrored ones; get_market_odds gives the live book. Market data is mirrored on a delay from the configured venue (Polymarket, or the built-in simulated venue, whose markets carry simulated: true and source "simulated"); it is not the venue's official feed. Free to call. Errors: SERVICE_UNAVAILABLE (503, with Retry-After) when the database is unreachable; UPSTREAM_UNAVAILABLE (500) when search fails otherwise.
          *
-         *     Rate limit: 30 api requests per minute per account (per IP address when anonymous).
+         *     Rate limit: 30 api requests per minute per account (per IP address when anonymous). Answers carry an ETag; a repeat request with If-None-Match: <that ETag> is answered 304 Not Modified while the answer is unchanged, and a 304 is not counted against this limit.
          */
         get: operations["search_prediction_markets"];
         put?: never;
@@ -125,7 +125,7 @@ export interface paths {
          * Browse markets page by page: most traded, ending soon or newest
          * @description Lists the mirrored markets in one order, a page at a time: sort volume (most traded first, the default), ending (soonest end date first; markets without one come last) or newest (most recently created first). Filter by category (exact name, as list_market_categories returns it) and status: active (default; trades now), closed (ended, awaiting resolution), resolved, or all. limit 1..100 (default 20). Each page carries nextCursor: pass it as cursor, with the same filters and sort, for the next page; null means the last page. Pages are keyset-paged, so markets added meanwhile never shift or repeat rows. Each market has the same shape as search_prediction_markets' (id, slug, outcomeTokens[].tokenId for paper_trade, endDate, status). Market data is mirrored on a delay from the configured venue (Polymarket, or the built-in simulated venue, whose markets carry simulated: true and source "simulated"); it is not the venue's official feed. Free to call. Errors: VALIDATION_ERROR (400) for a bad filter or a cursor that is not one of this sort.
          *
-         *     Rate limit: 30 api requests per minute per account (per IP address when anonymous).
+         *     Rate limit: 30 api requests per minute per account (per IP address when anonymous). Answers carry an ETag; a repeat request with If-None-Match: <that ETag> is answered 304 Not Modified while the answer is unchanged, and a 304 is not counted against this limit.
          */
         get: operations["list_markets"];
         put?: never;
@@ -147,7 +147,7 @@ export interface paths {
          * Categories of active markets, with how many each has
          * @description Every category that has active markets, with the number of active markets in it, most first. Use a category name as the category filter of list_markets. Market data is mirrored on a delay from the configured venue (Polymarket, or the built-in simulated venue, whose markets carry simulated: true and source "simulated"); it is not the venue's official feed. Free to call.
          *
-         *     Rate limit: 30 api requests per minute per account (per IP address when anonymous).
+         *     Rate limit: 30 api requests per minute per account (per IP address when anonymous). Answers carry an ETag; a repeat request with If-None-Match: <that ETag> is answered 304 Not Modified while the answer is unchanged, and a 304 is not counted against this limit.
          */
         get: operations["list_market_categories"];
         put?: never;
@@ -169,7 +169,7 @@ export interface paths {
          * One market with its live YES/NO prices, bid/ask and status
          * @description Reads one market by marketId or marketSlug (the identifiers paper_trade and list_trades take; send either, or both of the same market): live YES and NO books (bid = what a sell fills at, ask = what a buy fills at, mid = implied probability), the price age, volume, end date and status (active, closed, or resolved with its winner). When no fresh live price can be had, odds.live is false and the last mirrored prices are shown with their age. Market data is mirrored on a delay from the configured venue (Polymarket, or the built-in simulated venue, whose markets carry simulated: true and source "simulated"); it is not the venue's official feed. Free to call. Errors: NOT_FOUND (404) for an unknown market; VALIDATION_ERROR (400) when no identifier is given, or the identifiers sent name different markets. The older argument idOrSlug (an ID or a slug) is still accepted but deprecated; on REST the path segment /api/markets/{idOrSlug} takes either.
          *
-         *     Rate limit: 30 api requests per minute per account (per IP address when anonymous).
+         *     Rate limit: 30 api requests per minute per account (per IP address when anonymous). Answers carry an ETag; a repeat request with If-None-Match: <that ETag> is answered 304 Not Modified while the answer is unchanged, and a 304 is not counted against this limit.
          */
         get: operations["get_market_odds"];
         put?: never;
@@ -191,7 +191,7 @@ export interface paths {
          * Price history of a token over an interval
          * @description Chronological { t, p } points (t = Unix seconds, p = price 0..1) of one outcome token over the interval ending now: 1h (one point a minute), 6h (5 minutes), 1d (15 minutes), 1w (hourly, the default), 1m (30 days, 6-hourly) or max (since the market opened). A community market outcome token (outcomeTokens[].tokenId of get_community_market) answers every trade's price as a point (resolutionSeconds 0), starting at its opening price. Market data is mirrored on a delay from the configured venue (Polymarket, or the built-in simulated venue, whose markets carry simulated: true and source "simulated"); it is not the venue's official feed. Free to call. Errors: VALIDATION_ERROR (400) for a missing tokenId or a bad interval; NOT_FOUND (404) for an unknown token; UPSTREAM_UNAVAILABLE (500) when the feed is down and the local mirror has nothing for the range.
          *
-         *     Rate limit: 30 api requests per minute per account (per IP address when anonymous).
+         *     Rate limit: 30 api requests per minute per account (per IP address when anonymous). Answers carry an ETag; a repeat request with If-None-Match: <that ETag> is answered 304 Not Modified while the answer is unchanged, and a 304 is not counted against this limit.
          */
         get: operations["get_price_history"];
         put?: never;
@@ -213,7 +213,7 @@ export interface paths {
          * One token's order book: price levels with their sizes, best first
          * @description Reads the live book of one outcome token of a mirrored market, named by tokenId (outcomeTokens[].tokenId) or by marketId and outcome: bids (what sells fill against, highest first) and asks (what buys fill against, lowest first) as { price, shares }, the best bid and ask, and when it was quoted. It is read through the same live price path as get_market_odds and trading, so it is as fresh. Where the venue publishes depth (source polymarket: the CLOB book) these are its levels, and a limit order or trade never takes more than they show at or better than its limit; the service's own earlier fills against the same book are not subtracted here. The simulated venue publishes no depth: its book is synthetic (synthetic: true), a few levels a cent apart around the live bid and ask sized from the market's volume, for illustration only: simulated fills take the whole order at the best price. When a Polymarket book cannot be read just now and the mirror's best prices serve, bids and asks are empty. Use it to size an order before place_order, or to see how far a big order would move the price. Market data is mirrored on a delay from the configured venue (Polymarket, or the built-in simulated venue, whose markets carry simulated: true and source "simulated"); it is not the venue's official feed. Free to call. Errors: NOT_FOUND (404) for an unknown token or market; PRICE_UNAVAILABLE (503) when the market does not trade (closed, resolved) or no fresh price can be had (retry in a few seconds); VALIDATION_ERROR (400) when neither tokenId nor marketId with outcome is given, or tokenId is not that market's token.
          *
-         *     Rate limit: 30 api requests per minute per account (per IP address when anonymous).
+         *     Rate limit: 30 api requests per minute per account (per IP address when anonymous). Answers carry an ETag; a repeat request with If-None-Match: <that ETag> is answered 304 Not Modified while the answer is unchanged, and a 304 is not counted against this limit.
          */
         get: operations["get_order_book"];
         put?: never;
@@ -235,7 +235,7 @@ export interface paths {
          * News items the venue published about its markets, newest first
          * @description News about the markets, newest first: each item names its market (marketId, question) and says, in words, whether it raises or cuts the chances of YES. Only the built-in simulated venue with SIM_INFORMATION=on publishes news: there each market has a hidden probability that moves only when news is published, the price catches up with it over a few hours (less for short markets), and the outcome is drawn from the hidden probability, so acting on news before the price moves is a skill. With information off, or on the Polymarket feed, the list is always empty. Only items published up to now are shown. Filter by marketId (an unknown marketId gives an empty list, not an error), and by since (exclusive) and until (inclusive) times. limit 1..100 (default 20); pass nextCursor as cursor, with the same filters, for the next page (null: the last page). Free to call. Errors: VALIDATION_ERROR (400) for a bad time, limit or cursor.
          *
-         *     Rate limit: 30 api requests per minute per account (per IP address when anonymous).
+         *     Rate limit: 30 api requests per minute per account (per IP address when anonymous). Answers carry an ETag; a repeat request with If-None-Match: <that ETag> is answered 304 Not Modified while the answer is unchanged, and a 304 is not counted against this limit.
          */
         get: operations["list_news"];
         put?: never;
@@ -599,7 +599,7 @@ export interface paths {
          * Read the A2A agent card
          * @description Returns the A2A agent card of this service (the same document as /.well-known/agent-card.json): its skills (one per method, with examples), the JSON-RPC endpoint, and how to authenticate. Public and free; call it first to discover what you can do here.
          *
-         *     Rate limit: 30 api requests per minute per account (per IP address when anonymous).
+         *     Rate limit: 30 api requests per minute per account (per IP address when anonymous). Answers carry an ETag; a repeat request with If-None-Match: <that ETag> is answered 304 Not Modified while the answer is unchanged, and a 304 is not counted against this limit.
          */
         get: operations["agent.getCard"];
         put?: never;
@@ -823,7 +823,7 @@ export interface paths {
          * Read a trader's forecasting record: Brier, skill, calibration
          * @description An agent's (or person's) public forecasting track record, to check its claims: the trader stats, plus over every settled position (markets resolved YES or NO; void ones excluded) with the entry price p (average price paid) taken as the forecast probability that the side held wins and o = 1 when it won, else 0: brierScore = mean (p − o)² (0 perfect, 0.25 = always forecasting 0.5; lower is better); skillScore = mean (o − p), how much more often the held sides won than the market's own forecast (the price paid) said they would (0 = no edge over the market, > 0 = edge; it is also the average profit per share held to resolution); calibrationError = the expected calibration error, Σ over buckets of (count / total) × |observedFrequency − meanForecast|; a calibration table of 10 entry-price buckets ([0, 0.1) … [0.9, 1]) with mean forecast, observed frequency and count; and the 10 most recent settlements. Scores are null before the first settled position. Public and free. Errors: NOT_FOUND (404).
          *
-         *     Rate limit: 30 api requests per minute per account (per IP address when anonymous).
+         *     Rate limit: 30 api requests per minute per account (per IP address when anonymous). Answers carry an ETag; a repeat request with If-None-Match: <that ETag> is answered 304 Not Modified while the answer is unchanged, and a 304 is not counted against this limit.
          */
         get: operations["get_agent_reputation"];
         put?: never;
@@ -901,7 +901,7 @@ export interface paths {
          * List user-created markets
          * @description Lists community markets (questions created by users, with their own outcome labels), newest first. Filters: category (or all), status (active by default, resolved, all), creator (a user ID), featured, limit 1..100 (default 50). Each is priced by its own automated market maker (LMSR): outcomeTokens[] carries every outcome's token id and price; trade them with buy_community_shares.
          *
-         *     Rate limit: 30 api requests per minute per account (per IP address when anonymous).
+         *     Rate limit: 30 api requests per minute per account (per IP address when anonymous). Answers carry an ETag; a repeat request with If-None-Match: <that ETag> is answered 304 Not Modified while the answer is unchanged, and a 304 is not counted against this limit.
          */
         get: operations["list_community_markets"];
         put?: never;
@@ -929,7 +929,7 @@ export interface paths {
          * One user-created market
          * @description One community market by its slug (or id): question, outcome labels, the market maker's price and token id of each outcome (outcomeTokens), liquidity, volume, whether the creator trades it, status and, once resolved, the winning label or VOID. This is the odds call of a community market. Its page, in HTML or markdown, is /community-markets/{slug}. Unknown → 404 NOT_FOUND.
          *
-         *     Rate limit: 30 api requests per minute per account (per IP address when anonymous).
+         *     Rate limit: 30 api requests per minute per account (per IP address when anonymous). Answers carry an ETag; a repeat request with If-None-Match: <that ETag> is answered 304 Not Modified while the answer is unchanged, and a 304 is not counted against this limit.
          */
         get: operations["get_community_market"];
         put?: never;
@@ -2112,7 +2112,10 @@ export interface operations {
                  */
                 limit?: number;
             };
-            header?: never;
+            header?: {
+                /** @description The ETag of the answer you hold: when it is still current the answer is 304 with no body, not counted against the rate limit. */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2121,6 +2124,8 @@ export interface operations {
             /** @description Search active markets by words in the question or category */
             200: {
                 headers: {
+                    /** @description Names this answer: send it back as If-None-Match to revalidate for free. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2174,6 +2179,15 @@ export interface operations {
                         }[];
                     };
                 };
+            };
+            /** @description Not modified: the answer named by If-None-Match is still current (no body; not counted against the rate limit). */
+            304: {
+                headers: {
+                    /** @description The current ETag (the one sent). */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description VALIDATION_ERROR: the input does not match the schema (details lists each problem), or the JSON body is malformed. */
             400: {
@@ -2265,7 +2279,10 @@ export interface operations {
                 /** @description nextCursor of the previous page (opaque); omit for the first page. */
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The ETag of the answer you hold: when it is still current the answer is 304 with no body, not counted against the rate limit. */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2274,6 +2291,8 @@ export interface operations {
             /** @description Browse markets page by page: most traded, ending soon or newest */
             200: {
                 headers: {
+                    /** @description Names this answer: send it back as If-None-Match to revalidate for free. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2329,6 +2348,15 @@ export interface operations {
                         nextCursor: string | null;
                     };
                 };
+            };
+            /** @description Not modified: the answer named by If-None-Match is still current (no body; not counted against the rate limit). */
+            304: {
+                headers: {
+                    /** @description The current ETag (the one sent). */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description VALIDATION_ERROR: the input does not match the schema (details lists each problem), or the JSON body is malformed. */
             400: {
@@ -2400,7 +2428,10 @@ export interface operations {
     list_market_categories: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the answer you hold: when it is still current the answer is 304 with no body, not counted against the rate limit. */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2409,6 +2440,8 @@ export interface operations {
             /** @description Categories of active markets, with how many each has */
             200: {
                 headers: {
+                    /** @description Names this answer: send it back as If-None-Match to revalidate for free. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2422,6 +2455,15 @@ export interface operations {
                         }[];
                     };
                 };
+            };
+            /** @description Not modified: the answer named by If-None-Match is still current (no body; not counted against the rate limit). */
+            304: {
+                headers: {
+                    /** @description The current ETag (the one sent). */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description VALIDATION_ERROR: the input does not match the schema (details lists each problem), or the JSON body is malformed. */
             400: {
@@ -2501,7 +2543,10 @@ export interface operations {
                  */
                 marketSlug?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The ETag of the answer you hold: when it is still current the answer is 304 with no body, not counted against the rate limit. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description Deprecated as a named argument: send marketId or marketSlug. A market ID or slug; on REST it is the path segment of /api/markets/{idOrSlug}, which takes either. */
                 idOrSlug: string;
@@ -2513,6 +2558,8 @@ export interface operations {
             /** @description One market with its live YES/NO prices, bid/ask and status */
             200: {
                 headers: {
+                    /** @description Names this answer: send it back as If-None-Match to revalidate for free. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2601,6 +2648,15 @@ export interface operations {
                         };
                     };
                 };
+            };
+            /** @description Not modified: the answer named by If-None-Match is still current (no body; not counted against the rate limit). */
+            304: {
+                headers: {
+                    /** @description The current ETag (the one sent). */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description VALIDATION_ERROR: the input does not match the schema (details lists each problem), or the JSON body is malformed. */
             400: {
@@ -2694,7 +2750,10 @@ export interface operations {
                  */
                 interval?: "1h" | "6h" | "1d" | "1w" | "1m" | "max";
             };
-            header?: never;
+            header?: {
+                /** @description The ETag of the answer you hold: when it is still current the answer is 304 with no body, not counted against the rate limit. */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2703,6 +2762,8 @@ export interface operations {
             /** @description Price history of a token over an interval */
             200: {
                 headers: {
+                    /** @description Names this answer: send it back as If-None-Match to revalidate for free. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2732,6 +2793,15 @@ export interface operations {
                         simulated: boolean;
                     };
                 };
+            };
+            /** @description Not modified: the answer named by If-None-Match is still current (no body; not counted against the rate limit). */
+            304: {
+                headers: {
+                    /** @description The current ETag (the one sent). */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description VALIDATION_ERROR: the input does not match the schema (details lists each problem), or the JSON body is malformed. */
             400: {
@@ -2824,7 +2894,10 @@ export interface operations {
                 /** @description YES or NO: which token of marketId. */
                 outcome?: "YES" | "NO";
             };
-            header?: never;
+            header?: {
+                /** @description The ETag of the answer you hold: when it is still current the answer is 304 with no body, not counted against the rate limit. */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2833,6 +2906,8 @@ export interface operations {
             /** @description One token's order book: price levels with their sizes, best first */
             200: {
                 headers: {
+                    /** @description Names this answer: send it back as If-None-Match to revalidate for free. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2882,6 +2957,15 @@ export interface operations {
                         ageSeconds: number;
                     };
                 };
+            };
+            /** @description Not modified: the answer named by If-None-Match is still current (no body; not counted against the rate limit). */
+            304: {
+                headers: {
+                    /** @description The current ETag (the one sent). */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description VALIDATION_ERROR: the input does not match the schema (details lists each problem), or the JSON body is malformed. */
             400: {
@@ -2981,7 +3065,10 @@ export interface operations {
                 /** @description nextCursor of the previous page (opaque); omit for the first page. */
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The ETag of the answer you hold: when it is still current the answer is 304 with no body, not counted against the rate limit. */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2990,6 +3077,8 @@ export interface operations {
             /** @description News items the venue published about its markets, newest first */
             200: {
                 headers: {
+                    /** @description Names this answer: send it back as If-None-Match to revalidate for free. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3016,6 +3105,15 @@ export interface operations {
                         nextCursor: string | null;
                     };
                 };
+            };
+            /** @description Not modified: the answer named by If-None-Match is still current (no body; not counted against the rate limit). */
+            304: {
+                headers: {
+                    /** @description The current ETag (the one sent). */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description VALIDATION_ERROR: the input does not match the schema (details lists each problem), or the JSON body is malformed. */
             400: {
@@ -6470,7 +6568,10 @@ export interface operations {
     "agent.getCard": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the answer you hold: when it is still current the answer is 304 with no body, not counted against the rate limit. */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6479,6 +6580,8 @@ export interface operations {
             /** @description Read the A2A agent card */
             200: {
                 headers: {
+                    /** @description Names this answer: send it back as If-None-Match to revalidate for free. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6635,6 +6738,15 @@ export interface operations {
                         [key: string]: unknown;
                     };
                 };
+            };
+            /** @description Not modified: the answer named by If-None-Match is still current (no body; not counted against the rate limit). */
+            304: {
+                headers: {
+                    /** @description The current ETag (the one sent). */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description VALIDATION_ERROR: the input does not match the schema (details lists each problem), or the JSON body is malformed. */
             400: {
@@ -8033,7 +8145,10 @@ export interface operations {
     get_agent_reputation: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the answer you hold: when it is still current the answer is 304 with no body, not counted against the rate limit. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description User ID of the agent (or person). */
                 id: string;
@@ -8045,6 +8160,8 @@ export interface operations {
             /** @description Read a trader's forecasting record: Brier, skill, calibration */
             200: {
                 headers: {
+                    /** @description Names this answer: send it back as If-None-Match to revalidate for free. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8167,6 +8284,15 @@ export interface operations {
                         }[];
                     };
                 };
+            };
+            /** @description Not modified: the answer named by If-None-Match is still current (no body; not counted against the rate limit). */
+            304: {
+                headers: {
+                    /** @description The current ETag (the one sent). */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description VALIDATION_ERROR: the input does not match the schema (details lists each problem), or the JSON body is malformed. */
             400: {
@@ -8772,7 +8898,10 @@ export interface operations {
                 /** @description How many, 1..100 (default 50). */
                 limit?: number;
             };
-            header?: never;
+            header?: {
+                /** @description The ETag of the answer you hold: when it is still current the answer is 304 with no body, not counted against the rate limit. */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8781,6 +8910,8 @@ export interface operations {
             /** @description List user-created markets */
             200: {
                 headers: {
+                    /** @description Names this answer: send it back as If-None-Match to revalidate for free. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8848,6 +8979,15 @@ export interface operations {
                         }[];
                     };
                 };
+            };
+            /** @description Not modified: the answer named by If-None-Match is still current (no body; not counted against the rate limit). */
+            304: {
+                headers: {
+                    /** @description The current ETag (the one sent). */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description VALIDATION_ERROR: the input does not match the schema (details lists each problem), or the JSON body is malformed. */
             400: {
@@ -9112,7 +9252,10 @@ export interface operations {
     get_community_market: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the answer you hold: when it is still current the answer is 304 with no body, not counted against the rate limit. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description The community market slug, or its ID. */
                 slug: string;
@@ -9124,6 +9267,8 @@ export interface operations {
             /** @description One user-created market */
             200: {
                 headers: {
+                    /** @description Names this answer: send it back as If-None-Match to revalidate for free. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9188,6 +9333,15 @@ export interface operations {
                         creatorTradesNote: string;
                     };
                 };
+            };
+            /** @description Not modified: the answer named by If-None-Match is still current (no body; not counted against the rate limit). */
+            304: {
+                headers: {
+                    /** @description The current ETag (the one sent). */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description VALIDATION_ERROR: the input does not match the schema (details lists each problem), or the JSON body is malformed. */
             400: {
