@@ -66,12 +66,11 @@ export type QuoteTick = Omit<PriceTick, 'marketId'>;
  * (NOTIFY, delivered on commit, so only committed prices are heard), any process announces the live quotes it read
  * that moved (announce), and every process fans what it hears out to the price streams that asked for those tokens,
  * paced per token by one PriceCoalescer (so a subscriber hears the same pace whichever process or source a price came
- * from). Prices are state, not a log: a listener that missed some (its session reconnected) hears `onResumed` and
- * re-reads the current prices.
+ * from). Prices are state, not a log: when the listening session reconnected, the current prices are re-read (resume).
  */
 export class PriceBroadcast {
   private readonly byToken = new Map<string, Set<(t: PriceTick) => void>>();
-  private readonly resumed = new Set<() => void>();
+  private readonly lost = new Set<() => void>();
   private readonly coalescer: PriceCoalescer<PriceTick>;
   private stopListening: (() => Promise<void>) | undefined;
   /** Live quotes waiting for the next announcement (the latest per token), and the one under way. */
@@ -152,8 +151,25 @@ export class PriceBroadcast {
       (payload) => {
         for (const tick of parsePricePayload(payload)) if (this.byToken.has(tick.tokenId)) this.coalescer.offer(tick);
       },
-      () => {
-        for (const r of this.resumed) r();
+      () => this.resume(),
+    );
+  }
+
+  /**
+   * After the listening session came back, announcements made meanwhile are lost: the mirror's current prices of the
+   * tokens subscribed go through the coalescer (which drops those older than a price already sent). When they cannot
+   * be read, the subscribers hear `onLost` (a stream ends; its client reconnects and starts from the current prices).
+   */
+  private resume(): void {
+    const ids = [...this.byToken.keys()];
+    if (ids.length === 0) return;
+    this.current(ids, []).then(
+      (now) => {
+        for (const { slug: _slug, ...tick } of now) if (this.byToken.has(tick.tokenId)) this.coalescer.offer(tick);
+      },
+      (err) => {
+        this.log.error('re-reading prices after the listening session came back failed', { error: err instanceof Error ? err.message : String(err) });
+        for (const lost of this.lost) lost();
       },
     );
   }
@@ -179,14 +195,14 @@ export class PriceBroadcast {
     }
   }
 
-  /** Hears the changes of these tokens (and `onResumed` after announcements may have been lost); returns the unsubscribe. */
-  subscribe(tokenIds: readonly string[], onTick: (t: PriceTick) => void, onResumed: () => void): () => void {
+  /** Hears the changes of these tokens (and `onLost` when some may have been missed for good); returns the unsubscribe. */
+  subscribe(tokenIds: readonly string[], onTick: (t: PriceTick) => void, onLost: () => void): () => void {
     for (const id of tokenIds) {
       let set = this.byToken.get(id);
       if (!set) this.byToken.set(id, (set = new Set()));
       set.add(onTick);
     }
-    this.resumed.add(onResumed);
+    this.lost.add(onLost);
     return () => {
       for (const id of tokenIds) {
         const set = this.byToken.get(id);
@@ -196,7 +212,7 @@ export class PriceBroadcast {
           this.coalescer.forget(id);
         }
       }
-      this.resumed.delete(onResumed);
+      this.lost.delete(onLost);
     };
   }
 

@@ -228,13 +228,8 @@ export const streamPrices = defineStream({
       void flush();
     };
     const ids = found.map((t) => t.tokenId);
-    const unsubscribe = priceBroadcast.subscribe(ids, push, () => {
-      // Announcements may have been lost while the listening session was down: send the current prices again.
-      priceBroadcast.current(ids, []).then(
-        (now) => now.forEach(push),
-        () => sink.end(),
-      );
-    });
+    // Ended when prices may have been missed for good: the client reconnects and starts from the current prices.
+    const unsubscribe = priceBroadcast.subscribe(ids, push, () => sink.end());
     sink.onClose(unsubscribe);
     for (const t of found) push(t);
   },

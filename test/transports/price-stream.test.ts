@@ -224,4 +224,21 @@ describeOnPostgres('price stream across processes on $name', (backend) => {
     // The process that streams read nothing from the venue itself.
     expect((two.services.prices as { upstreamCalls?: number }).upstreamCalls).toBe(0);
   });
+
+  test('when the listening session drops while a price changes unannounced, then the subscriber hears the current price once it is back', async () => {
+    const [, yes] = await lastingTokens(one.services.db, 2);
+    const c = await SseClient.open(`${two.baseUrl}/api/markets/stream?tokens=${yes!.token_id}`);
+    open.push(c);
+    await c.until((x) => x.messages.length >= 1, 8000, 'the current price');
+    // A price written without its NOTIFY (as if announced while the session was down), then the sessions cut.
+    const at = new Date(clock.now().getTime() + HOUR);
+    await one.services.db.query(`UPDATE market_tokens SET price_micro = 123000, bid_micro = 122000, ask_micro = 124000, price_at = $2 WHERE token_id = $1`, [
+      yes!.token_id,
+      at,
+    ]);
+    await one.services.db.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query = 'LISTEN price_changes'`);
+    await c.until((x) => x.messages.length >= 2, 8000, 'the price re-read after the reconnect');
+    expect(c.events[1]!.data).toEqual({ tokenId: yes!.token_id, marketId: yes!.market_id, price: 0.123, bid: 0.122, ask: 0.124, at: at.toISOString() });
+    expect(c.ended).toBe(false);
+  });
 });
