@@ -4,6 +4,7 @@ import type { Logger } from '../logger';
 import type { Clock } from '../clock';
 import { FeedError, type MarketFeed } from './feed';
 import type { LivePrice, PriceChanges, PriceService } from '../domain/trading/price-service';
+import type { PriceBroadcast } from './price-broadcast';
 
 export interface LivePriceOptions {
   maxAgeS: number;
@@ -37,6 +38,8 @@ export class LivePriceService implements PriceService {
     private readonly opts: LivePriceOptions,
     /** A quote whose bid or ask moved since the last one is a price change (resting orders check it). */
     private readonly changes?: PriceChanges,
+    /** ...and is announced to the price streams of every process. */
+    private readonly broadcast?: Pick<PriceBroadcast, 'announce'>,
   ) {
     this.cacheMs = Math.min(opts.cacheMs ?? 1000, opts.maxAgeS * 1000);
   }
@@ -71,6 +74,7 @@ export class LivePriceService implements PriceService {
       if (!before || before.bidMicro !== price.bidMicro || before.askMicro !== price.askMicro) {
         const { tokenId: _t, midMicro: _m, ...book } = price;
         this.changes?.background([{ tokenId, ...book }], (err) => this.log.error('price change listeners failed', { tokenId, error: String(err) }));
+        this.broadcast?.announce([{ tokenId, priceMicro: price.midMicro, bidMicro: price.bidMicro, askMicro: price.askMicro, at: price.asOf }]);
       }
       return price;
     } catch (err) {

@@ -20,7 +20,7 @@ export interface MarketData {
   marketSync: MarketSync;
   /** Every price change the service sees: the sync's writes and live quotes that moved (resting orders, in-process). */
   priceChanges: PriceChanges;
-  /** Changed prices announced by the sync, heard in every process (the price streams). */
+  /** Changed prices announced by the sync and by live quotes that moved, heard in every process (the price streams). */
   priceBroadcast: PriceBroadcast;
   readiness: () => Promise<Record<string, { status: string; ok: boolean }>>;
 }
@@ -42,7 +42,7 @@ export function createMarketData(args: { config: Config; db: Database; log: Logg
   const priceBroadcast = new PriceBroadcast(db, log);
   const store = new MarketStore(db, log, config.PRICE_MAX_AGE_S, priceBroadcast);
   const priceChanges = new PriceChanges();
-  const prices = args.prices ?? new LivePriceService(feed, db, clock, log, { maxAgeS: config.PRICE_MAX_AGE_S }, priceChanges);
+  const prices = args.prices ?? new LivePriceService(feed, db, clock, log, { maxAgeS: config.PRICE_MAX_AGE_S }, priceChanges, priceBroadcast);
   const markets = new MarketService({
     db,
     feed,

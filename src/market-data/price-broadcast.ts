@@ -1,13 +1,14 @@
 import type { Queryable } from '../db/database';
 import type { Logger } from '../logger';
+import { PriceCoalescer } from './price-coalescer';
 
-/** The channel the mirror announces changed prices on, to every process (payload: lines of PriceTick, see encode). */
+/** The channel changed prices are announced on (the sync's writes and live quotes), to every process (payload: lines of PriceTick, see encode). */
 export const PRICE_CHANGES_CHANNEL = 'price_changes';
 
 /** NOTIFY payloads must stay under 8000 bytes; lines are packed into chunks below this. */
 const MAX_PAYLOAD = 7900;
 
-/** A token's new price as the mirror stored it (micro-dollars; bid and ask null when the venue gave none). */
+/** A token's new price, as the mirror stored it or a live quote gave it (micro-dollars; bid and ask null when the venue gave none; `at` the venue's time). */
 export interface PriceTick {
   tokenId: string;
   marketId: string;
@@ -57,21 +58,34 @@ export function parsePricePayload(payload: string): PriceTick[] {
     .filter((t): t is PriceTick => t !== undefined);
 }
 
+/** A live quote the service read: a price as PriceTick, before its market is looked up. */
+export type QuoteTick = Omit<PriceTick, 'marketId'>;
+
 /**
  * Changed prices, across processes: the sync leader publishes what its sync changed inside the sync's own transaction
- * (NOTIFY, delivered on commit, so only committed prices are heard), and every process fans them out to the price
- * streams that asked for those tokens. Prices are state, not a log: a listener that missed some (its session
- * reconnected) hears `onResumed` and re-reads the current prices.
+ * (NOTIFY, delivered on commit, so only committed prices are heard), any process announces the live quotes it read
+ * that moved (announce), and every process fans what it hears out to the price streams that asked for those tokens,
+ * paced per token by one PriceCoalescer (so a subscriber hears the same pace whichever process or source a price came
+ * from). Prices are state, not a log: when the listening session reconnected, the current prices are re-read (resume).
  */
 export class PriceBroadcast {
   private readonly byToken = new Map<string, Set<(t: PriceTick) => void>>();
-  private readonly resumed = new Set<() => void>();
+  private readonly lost = new Set<() => void>();
+  private readonly coalescer: PriceCoalescer<PriceTick>;
   private stopListening: (() => Promise<void>) | undefined;
+  /** Live quotes waiting for the next announcement (the latest per token), and the one under way. */
+  private readonly outgoing = new Map<string, QuoteTick>();
+  private announcing: Promise<void> | undefined;
+  private stopped = false;
+  /** Token → market, for live quotes (a token never changes market: MarketStore refuses it). */
+  private readonly marketOf = new Map<string, string>();
 
   constructor(
     private readonly db: Queryable,
     private readonly log: Logger,
-  ) {}
+  ) {
+    this.coalescer = new PriceCoalescer((t) => this.deliver(t));
+  }
 
   /** Announces `ticks` in the caller's transaction (one statement, whatever their number). */
   async publish(tx: Queryable, ticks: readonly PriceTick[]): Promise<void> {
@@ -80,48 +94,125 @@ export class PriceBroadcast {
     await tx.query(`SELECT count(pg_notify('${PRICE_CHANGES_CHANNEL}', p)) FROM unnest($1::text[]) AS p`, [payloads]);
   }
 
+  /**
+   * Announces live quotes that moved to every process, without waiting (the request that read them goes on). One
+   * statement at a time: quotes read while one is under way wait for the next, the latest per token, so a slow
+   * database meets a bounded queue.
+   */
+  announce(quotes: readonly QuoteTick[]): void {
+    if (this.stopped) return;
+    for (const q of quotes) this.outgoing.set(q.tokenId, q);
+    this.kick();
+  }
+
+  private kick(): void {
+    if (this.announcing || !this.outgoing.size || this.stopped) return;
+    // Quotes that came after the last statement's loop ended, before its promise settled, go out next: none is left behind.
+    this.announcing = this.drain().finally(() => {
+      this.announcing = undefined;
+      this.kick();
+    });
+  }
+
+  private async drain(): Promise<void> {
+    while (this.outgoing.size && !this.stopped) {
+      const quotes = [...this.outgoing.values()];
+      this.outgoing.clear();
+      try {
+        await this.publish(this.db, await this.withMarkets(quotes));
+      } catch (err) {
+        this.log.error('announcing live prices failed', { tokens: quotes.length, error: err instanceof Error ? err.message : String(err) });
+      }
+    }
+  }
+
+  /** The quotes with their markets; a token the mirror does not hold is left out (no stream can name it). */
+  private async withMarkets(quotes: QuoteTick[]): Promise<PriceTick[]> {
+    const unknown = quotes.filter((q) => !this.marketOf.has(q.tokenId)).map((q) => q.tokenId);
+    if (unknown.length) {
+      const rows = await this.db.query<{ token_id: string; market_id: string }>(
+        'SELECT token_id, market_id FROM market_tokens WHERE token_id = ANY($1::text[])',
+        [unknown],
+      );
+      if (this.marketOf.size + rows.length > 10_000) this.marketOf.clear();
+      for (const r of rows) this.marketOf.set(r.token_id, r.market_id);
+    }
+    return quotes.flatMap((q) => {
+      const marketId = this.marketOf.get(q.tokenId);
+      return marketId ? [{ ...q, marketId }] : [];
+    });
+  }
+
   async start(listen: Listen): Promise<void> {
     if (this.stopListening) return;
+    this.stopped = false;
     this.stopListening = await listen(
       PRICE_CHANGES_CHANNEL,
       (payload) => {
-        for (const tick of parsePricePayload(payload)) {
-          for (const s of this.byToken.get(tick.tokenId) ?? []) {
-            try {
-              s(tick);
-            } catch (err) {
-              this.log.error('price subscriber failed', { error: err instanceof Error ? err.message : String(err) });
-            }
-          }
-        }
+        for (const tick of parsePricePayload(payload)) if (this.byToken.has(tick.tokenId)) this.coalescer.offer(tick);
       },
-      () => {
-        for (const r of this.resumed) r();
+      () => this.resume(),
+    );
+  }
+
+  /**
+   * After the listening session came back, announcements made meanwhile are lost: the mirror's current prices of the
+   * tokens subscribed go through the coalescer (which drops those older than a price already sent). When they cannot
+   * be read, the subscribers hear `onLost` (a stream ends; its client reconnects and starts from the current prices).
+   */
+  private resume(): void {
+    const ids = [...this.byToken.keys()];
+    if (ids.length === 0) return;
+    this.current(ids, []).then(
+      (now) => {
+        for (const { slug: _slug, ...tick } of now) if (this.byToken.has(tick.tokenId)) this.coalescer.offer(tick);
+      },
+      (err) => {
+        this.log.error('re-reading prices after the listening session came back failed', { error: err instanceof Error ? err.message : String(err) });
+        for (const lost of this.lost) lost();
       },
     );
   }
 
+  /** Finishes the announcement under way, then stops listening. */
   async stop(): Promise<void> {
+    this.stopped = true;
+    await this.announcing;
+    this.outgoing.clear();
+    this.coalescer.clear();
     const stop = this.stopListening;
     this.stopListening = undefined;
     await stop?.();
   }
 
-  /** Hears the changes of these tokens (and `onResumed` after announcements may have been lost); returns the unsubscribe. */
-  subscribe(tokenIds: readonly string[], onTick: (t: PriceTick) => void, onResumed: () => void): () => void {
+  private deliver(tick: PriceTick): void {
+    for (const s of this.byToken.get(tick.tokenId) ?? []) {
+      try {
+        s(tick);
+      } catch (err) {
+        this.log.error('price subscriber failed', { error: err instanceof Error ? err.message : String(err) });
+      }
+    }
+  }
+
+  /** Hears the changes of these tokens (and `onLost` when some may have been missed for good); returns the unsubscribe. */
+  subscribe(tokenIds: readonly string[], onTick: (t: PriceTick) => void, onLost: () => void): () => void {
     for (const id of tokenIds) {
       let set = this.byToken.get(id);
       if (!set) this.byToken.set(id, (set = new Set()));
       set.add(onTick);
     }
-    this.resumed.add(onResumed);
+    this.lost.add(onLost);
     return () => {
       for (const id of tokenIds) {
         const set = this.byToken.get(id);
         set?.delete(onTick);
-        if (set?.size === 0) this.byToken.delete(id);
+        if (set?.size === 0) {
+          this.byToken.delete(id);
+          this.coalescer.forget(id);
+        }
       }
-      this.resumed.delete(onResumed);
+      this.lost.delete(onLost);
     };
   }
 

@@ -7,6 +7,7 @@ import { ACCOUNT_EVENT_TYPES } from '../domain/events/account-events';
 import { AccountEventPump } from '../domain/events/event-pump';
 import { fromMicro } from '../domain/money/micro';
 import type { PriceTick } from '../market-data/price-broadcast';
+import { PRICE_TICK_INTERVAL_MS } from '../market-data/price-coalescer';
 
 /** A position in an account's event log: a decimal seq (0 = before the first event). */
 export const Seq = z
@@ -144,7 +145,7 @@ export const PriceEventSchema = z
   .object({
     tokenId: z.string().describe('The outcome token.'),
     marketId: z.string().describe('Its market.'),
-    price: z.number().min(0).max(1).describe('Its price (midpoint) as the mirror holds it.'),
+    price: z.number().min(0).max(1).describe('Its price (midpoint), as the mirror holds it or a live quote gave it.'),
     bid: z.number().min(0).max(1).nullable().describe('Best bid, or null when the venue shows none.'),
     ask: z.number().min(0).max(1).nullable().describe('Best ask, or null when the venue shows none.'),
     at: z.iso.datetime().describe("The venue's time of this price."),
@@ -167,11 +168,15 @@ export const streamPrices = defineStream({
   summary: 'Prices of chosen tokens or markets, pushed when they change (Server-Sent Events)',
   description:
     'Server-Sent Events of price changes for up to 100 tokens (?tokens=a,b) and/or markets (?markets=id-or-slug,…; every token of ' +
-    'each). First one `price` event per token with its current price, then one each time the market sync stores a different price, ' +
-    'bid or ask for it (data: {tokenId, marketId, price, bid, ask, at}). Prices are state, not a log: there are no ids to resume ' +
-    'from; a reconnecting client starts with the current prices again. A client too slow to read gets only the latest price of ' +
-    'each token. Public, no key needed; at most 20 streams per IP address. Errors: VALIDATION_ERROR (neither tokens nor markets, ' +
-    'or too many), NOT_FOUND (a token or market the mirror does not hold).',
+    'each). First one `price` event per token with its current price as the mirror holds it, then one each time the service learns a ' +
+    'different one, in any of its processes: a live quote (read by get_market_odds, get_order_book, a trade or a resting order) whose ' +
+    'bid or ask moved, or the market sync storing a new price, bid or ask (data: {tokenId, marketId, price, bid, ask, at}). ' +
+    `Coalesced per token: at most one event every ${PRICE_TICK_INTERVAL_MS} ms; the first change after a quiet spell is sent at once, ` +
+    `changes inside the ${PRICE_TICK_INTERVAL_MS} ms replace one another and the latest is sent when they end, so the last price of a ` +
+    "burst always arrives. `at` is the venue's time of that price; a price older than one already sent is skipped. Prices are " +
+    'state, not a log: there are no ids to resume from; a reconnecting client starts with the current prices again. A client too ' +
+    'slow to read gets only the latest price of each token. Public, no key needed; at most 20 streams per IP address. Errors: ' +
+    'VALIDATION_ERROR (neither tokens nor markets, or too many), NOT_FOUND (a token or market the mirror does not hold).',
   auth: 'public',
   limit: 'api',
   input: z.object({
@@ -223,13 +228,8 @@ export const streamPrices = defineStream({
       void flush();
     };
     const ids = found.map((t) => t.tokenId);
-    const unsubscribe = priceBroadcast.subscribe(ids, push, () => {
-      // Announcements may have been lost while the listening session was down: send the current prices again.
-      priceBroadcast.current(ids, []).then(
-        (now) => now.forEach(push),
-        () => sink.end(),
-      );
-    });
+    // Ended when prices may have been missed for good: the client reconnects and starts from the current prices.
+    const unsubscribe = priceBroadcast.subscribe(ids, push, () => sink.end());
     sink.onClose(unsubscribe);
     for (const t of found) push(t);
   },
