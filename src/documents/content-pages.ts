@@ -4,6 +4,7 @@ import { onSurface, type AnyMethod, type Area, type AuthMode } from '../registry
 import type { Registry } from '../registry/registry';
 import type { AnyStream } from '../registry/stream';
 import { inputSchemaOf, outputSchemaOf, toJsonSchema } from './json-schema';
+import { withSharedDefs } from './schema-compaction';
 import { errorCodesOf, limitText, streamErrorCodes } from './openapi';
 import { ERROR_MEANING } from './openapi-parts';
 import type { Block, Inline, Page } from './page';
@@ -129,7 +130,8 @@ export function methodBlocks(m: AnyMethod, config: Config, base: string, level: 
     { paragraph: [{ strong: 'Input (JSON Schema)' }] },
     { code: json(inputSchemaOf(m)), lang: 'json' },
     { paragraph: [{ strong: 'Output (JSON Schema)' }] },
-    { code: json(outputSchemaOf(m)), lang: 'json' },
+    // Descriptions kept (this is the reference); a part repeated within the schema (a date-time) is stated once in $defs.
+    { code: json(withSharedDefs(outputSchemaOf(m))), lang: 'json' },
   ];
   (m.examples ?? []).forEach((e, i) => {
     blocks.push({ paragraph: [{ strong: `Example ${i + 1}` }] }, { code: json({ input: e.input, output: e.output }), lang: 'json' });
@@ -159,7 +161,7 @@ export function streamBlocks(s: AnyStream, config: Config, base: string, level: 
     { paragraph: [{ strong: 'Query parameters (JSON Schema)' }] },
     { code: json(toJsonSchema(s.input, 'input')), lang: 'json' },
     { paragraph: [{ strong: 'Event data (JSON Schema)' }] },
-    { code: json(toJsonSchema(s.event, 'output')), lang: 'json' },
+    { code: json(withSharedDefs(toJsonSchema(s.event, 'output'))), lang: 'json' },
   ];
 }
 

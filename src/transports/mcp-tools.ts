@@ -7,6 +7,7 @@ import { invoke, type InvokeDeps } from '../registry/invoke';
 import { AppError, toAppError } from '../errors/app-error';
 import { ErrorBodySchema } from '../errors/error-body';
 import { inputSchemaOf, outputSchemaOf, toJsonSchema, type JsonSchema } from '../documents/json-schema';
+import { withSharedDefs, withoutDescriptions } from '../documents/schema-compaction';
 
 export interface McpTools {
   /** The tools/list result, built once at start and served as is. */
@@ -20,9 +21,8 @@ export interface ToolOutcome {
   rejection?: AppError;
 }
 
-/** One tool per registry method offered on MCP, with its schemas computed once. */
+/** One tool per registry method offered on MCP, with its schemas computed once (per process: see mcpOutputSchema). */
 export function buildMcpTools(registry: Registry): McpTools {
-  const errorSchema = compactError(toJsonSchema(ErrorBodySchema, 'output'));
   const byName = new Map<string, AnyMethod>();
   const tools: Tool[] = [];
   for (const method of registry.methods) {
@@ -33,7 +33,7 @@ export function buildMcpTools(registry: Registry): McpTools {
       title: method.annotations.title ?? method.summary,
       description: method.description,
       inputSchema: withIdempotencyKey(method, inputSchemaOf(method)) as Tool['inputSchema'],
-      outputSchema: admittingErrors(outputSchemaOf(method), errorSchema) as Tool['outputSchema'],
+      outputSchema: mcpOutputSchema(method) as Tool['outputSchema'],
       annotations: { ...method.annotations },
     });
   }
@@ -41,22 +41,33 @@ export function buildMcpTools(registry: Registry): McpTools {
 }
 
 /**
+ * A tool's output schema as tools/list sends it: the method's output or the error body, accepting exactly what the
+ * full schema accepts, spelled for a model's context (issue 34 item 3): no descriptions (the tool's description is
+ * what the model reads; /openapi.json and llms-full.txt keep every field's), and each subschema repeated within the
+ * tool (a date-time, a benchmark estimate, an order) stated once in `$defs`.
+ */
+export function mcpOutputSchema(method: AnyMethod): JsonSchema {
+  const output = outputSchemaOf(method);
+  let schema = mcpOutputs.get(output);
+  if (!schema) {
+    errorBranch ??= compactError(toJsonSchema(ErrorBodySchema, 'output'));
+    schema = withSharedDefs(admittingErrors(withoutDescriptions(output), errorBranch));
+    mcpOutputs.set(output, schema);
+  }
+  return schema;
+}
+
+// Once per process: every app a test starts lists the same tools.
+const mcpOutputs = new WeakMap<JsonSchema, JsonSchema>();
+let errorBranch: JsonSchema | undefined;
+
+/**
  * The error branch every tool's output schema carries, kept to its shape: field descriptions and the list of codes are
  * stated once, in the server's instructions (ERROR_BODY_NOTE), not 43 times in tools/list (issue 34 item 3: the branch
  * was 80 KB of a 274 KB list).
  */
 export function compactError(schema: JsonSchema): JsonSchema {
-  const strip = (v: unknown): unknown => {
-    if (Array.isArray(v)) return v.map(strip);
-    if (!v || typeof v !== 'object') return v;
-    const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v)) {
-      if (k === 'description' || k === 'title') continue;
-      out[k] = k === 'properties' ? Object.fromEntries(Object.entries(x as Record<string, unknown>).map(([name, p]) => [name, strip(p)])) : strip(x);
-    }
-    return out;
-  };
-  const compact = strip(schema) as JsonSchema & { properties: Record<string, JsonSchema> };
+  const compact = withoutDescriptions(schema) as JsonSchema & { properties: Record<string, JsonSchema> };
   return { ...compact, properties: { ...compact.properties, code: { type: 'string' } } };
 }
 

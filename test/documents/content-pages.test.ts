@@ -2,6 +2,8 @@ import { backends } from '../support/backends';
 import { startTestApp, type TestApp } from '../support/app';
 import { ALL_METHODS } from '../../src/methods';
 import { inputSchemaOf, outputSchemaOf } from '../../src/documents/json-schema';
+import { withSharedDefs } from '../../src/documents/schema-compaction';
+import { inlineRefs } from '../support/json-schema-refs';
 import { AREAS } from '../../src/documents/service-info';
 
 const BASE = 'https://paper.example.com';
@@ -81,7 +83,11 @@ describe.each(backends())('content pages on $name', (backend) => {
       expect(section).toContain('Errors: VALIDATION_ERROR (400)');
       for (const code of m.errors ?? []) expect(section).toContain(code);
       expect(section).toContain(JSON.stringify(inputSchemaOf(m), null, 2));
-      expect(section).toContain(JSON.stringify(outputSchemaOf(m), null, 2));
+      // The output schema in full, descriptions and all, with its repeated parts stated once (references resolved, it is
+      // the method's schema).
+      const output = withSharedDefs(outputSchemaOf(m));
+      expect(inlineRefs(output)).toEqual(inlineRefs(outputSchemaOf(m)));
+      expect(section).toContain(JSON.stringify(output, null, 2));
       for (const e of m.examples ?? []) expect(section).toContain(JSON.stringify({ input: e.input, output: e.output }, null, 2));
     }
   });

@@ -12,7 +12,7 @@ const MODERN = '2026-07-28';
 
 /** What a test needs of either SDK's client: tools/list and tools/call (their result types differ only in name). */
 interface AnyClient {
-  listTools(): Promise<{ tools: Array<{ name: string }> }>;
+  listTools(): Promise<{ tools: Array<{ name: string; outputSchema?: unknown }> }>;
   callTool(params: { name: string; arguments: Record<string, unknown> }): Promise<unknown>;
   close(): Promise<void>;
 }
@@ -103,7 +103,7 @@ describe.each(backends())('MCP protocol versions at /mcp on $name', (backend) =>
   ];
 
   test.each(CLIENTS)(
-    'when %s connects, then it gets protocol %s, lists every tool, calls a public tool, get_balance and paper_trade',
+    'when %s connects, then it gets protocol %s, lists every tool, calls a public tool, get_balance, paper_trade and get_portfolio (its output schema uses $ref)',
     async (label, expected, open) => {
       const agent = await registerAgent(t, `Era${clients.length}`);
       const m = await seedMarket(t.services.db);
@@ -133,6 +133,15 @@ describe.each(backends())('MCP protocol versions at /mcp on $name', (backend) =>
       expect(again.structuredContent).toEqual(trade.structuredContent);
       const [{ n }] = await t.services.db.query<{ n: bigint }>('SELECT count(*) AS n FROM trades WHERE user_id = $1', [agent.id]);
       expect(Number(n)).toBe(1);
+
+      // get_portfolio's output schema states its date-time once in $defs and refers to it (tools/list is compacted):
+      // the client resolves the reference while it validates the position it got (it throws on a mismatch).
+      const listed = tools.find((tool) => tool.name === 'get_portfolio') as { outputSchema?: { $defs?: Record<string, unknown> } };
+      expect(Object.keys(listed.outputSchema?.$defs ?? {})).toContain('DateTime');
+      expect(JSON.stringify(listed.outputSchema)).toContain('"$ref":"#/$defs/DateTime"');
+      const portfolio = (await client.callTool({ name: 'get_portfolio', arguments: {} })) as CallToolResult;
+      expect(portfolio.isError).toBeFalsy();
+      expect(portfolio.structuredContent).toMatchObject({ positions: [{ tokenId: m.yes, createdAt: expect.any(String) }] });
     },
   );
 

@@ -1,0 +1,173 @@
+import type { JsonSchema } from './json-schema';
+
+/**
+ * Smaller spellings of a JSON Schema (draft 2020-12) that accept exactly the same documents, for tools/list, which
+ * every MCP session loads into a model's context (issue 34 item 3). The full schemas, descriptions and all, stay
+ * in /openapi.json, schemas/ and the docs.
+ */
+
+// Keywords whose value is a map of names to schemas, an array of schemas, or one schema. Every other keyword holds
+// a value (`enum`, `const`, `required`, `default`…), never walked: a property called "description" is data there.
+const SCHEMA_MAPS = new Set(['properties', '$defs', 'patternProperties', 'dependentSchemas']);
+const SCHEMA_ARRAYS = new Set(['anyOf', 'oneOf', 'allOf', 'prefixItems']);
+const SCHEMA_VALUES = new Set([
+  'items',
+  'additionalProperties',
+  'not',
+  'if',
+  'then',
+  'else',
+  'contains',
+  'propertyNames',
+  'unevaluatedItems',
+  'unevaluatedProperties',
+]);
+
+/** Calls `visit` on every subschema below `node` (not `node` itself), with a name for it taken from where it sits. */
+function eachSubschema(node: JsonSchema, context: string, visit: (schema: unknown, context: string) => void): void {
+  for (const [k, v] of Object.entries(node)) {
+    if (SCHEMA_MAPS.has(k) && v && typeof v === 'object') {
+      for (const [name, sub] of Object.entries(v as JsonSchema)) visit(sub, name);
+    } else if (SCHEMA_ARRAYS.has(k) && Array.isArray(v)) {
+      for (const sub of v) visit(sub, context);
+    } else if (SCHEMA_VALUES.has(k)) {
+      visit(v, k === 'items' ? singular(context) : `${context}Value`);
+    }
+  }
+}
+
+/** The schema rebuilt with `replace` applied to each of its subschemas (the schema itself is kept). */
+function mapSubschemas(node: JsonSchema, replace: (schema: unknown) => unknown): JsonSchema {
+  const out: JsonSchema = {};
+  for (const [k, v] of Object.entries(node)) {
+    if (SCHEMA_MAPS.has(k) && v && typeof v === 'object') {
+      out[k] = Object.fromEntries(Object.entries(v as JsonSchema).map(([name, sub]) => [name, replace(sub)]));
+    } else if (SCHEMA_ARRAYS.has(k) && Array.isArray(v)) out[k] = v.map(replace);
+    else if (SCHEMA_VALUES.has(k)) out[k] = replace(v);
+    else out[k] = v;
+  }
+  return out;
+}
+
+const isSchemaObject = (v: unknown): v is JsonSchema => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * The schema without `description` and `title` annotations anywhere (they never change what validates). For MCP
+ * output schemas: a client validates structuredContent against them, while the model reads the tool's description.
+ */
+export function withoutDescriptions(schema: JsonSchema): JsonSchema {
+  const strip = (node: unknown): unknown => {
+    if (!isSchemaObject(node)) return node;
+    const { description: _description, title: _title, ...rest } = node;
+    return mapSubschemas(rest, strip);
+  };
+  return strip(schema) as JsonSchema;
+}
+
+const refTo = (name: string) => ({ $ref: `#/$defs/${name}` });
+// Bytes a definition must save at least to be worth a name: no `$ref` for a `{"type":"string"}`.
+const MIN_SAVING = 24;
+
+/**
+ * The schema with every subschema that appears more than once (where naming it saves bytes) moved to the root's
+ * `$defs` and referenced as `{"$ref": "#/$defs/Name"}`. A `$ref` alone in its object is the schema it names
+ * (JSON Schema 2020-12 and draft-07 alike), so the same documents are accepted. Largest saving first, until none
+ * is left; names come from where a subschema first appears (`DateTime` for a date-time string).
+ */
+export function withSharedDefs(schema: JsonSchema): JsonSchema {
+  let root: JsonSchema = { ...schema, $defs: { ...((schema.$defs as JsonSchema | undefined) ?? {}) } };
+  const taken = new Set(Object.keys(root.$defs as JsonSchema));
+  // Subtrees a replacement does not touch are kept as they are, so their texts stay remembered between rounds.
+  const text = serializer();
+  for (;;) {
+    const seen = new Map<string, { count: number; context: string; schema: JsonSchema }>();
+    const count = (node: unknown, context: string) => {
+      if (!isSchemaObject(node)) return;
+      const key = text(node);
+      if (!('$ref' in node && Object.keys(node).length === 1)) {
+        const entry = seen.get(key);
+        if (entry) entry.count += 1;
+        else seen.set(key, { count: 1, context, schema: node });
+      }
+      eachSubschema(node, context, count);
+    };
+    eachSubschema(root, 'value', count);
+    let best: { key: string; saving: number; context: string; schema: JsonSchema } | undefined;
+    for (const [key, { count: n, context, schema: sub }] of seen) {
+      if (n < 2) continue;
+      const name = nameFor(sub, context, taken, false);
+      const saving = n * (key.length - JSON.stringify(refTo(name)).length) - (key.length + name.length + 4);
+      if (saving >= MIN_SAVING && (!best || saving > best.saving)) best = { key, saving, context, schema: sub };
+    }
+    if (!best) break;
+    const name = nameFor(best.schema, best.context, taken, true);
+    const target = best.key;
+    const replace = (node: unknown): unknown => {
+      if (!isSchemaObject(node)) return node;
+      const own = text(node);
+      if (own === target) return refTo(name);
+      return own.includes(target) ? mapSubschemas(node, replace) : node;
+    };
+    root = mapSubschemas(root, replace);
+    (root.$defs as JsonSchema)[name] = best.schema;
+  }
+  if (Object.keys(root.$defs as JsonSchema).length === 0) delete root.$defs;
+  else {
+    // `$defs` last, so a reader meets the schema's shape before its parts.
+    const { $defs, ...rest } = root;
+    root = { ...rest, $defs };
+  }
+  return root;
+}
+
+/** JSON.stringify, remembering each object's text: a walk asks for every subtree's, which would be quadratic. */
+function serializer(): (value: unknown) => string {
+  const memo = new WeakMap<object, string>();
+  const text = (value: unknown): string => {
+    if (typeof value !== 'object' || value === null) return JSON.stringify(value);
+    let s = memo.get(value);
+    if (s === undefined) {
+      s = Array.isArray(value)
+        ? `[${value.map(text).join(',')}]`
+        : `{${Object.entries(value)
+            .filter(([, v]) => v !== undefined)
+            .map(([k, v]) => `${JSON.stringify(k)}:${text(v)}`)
+            .join(',')}}`;
+      memo.set(value, s);
+    }
+    return s;
+  };
+  return text;
+}
+
+/** A PascalCase name for a shared subschema: its format or type for a scalar, else the property it first appears as. */
+function nameFor(schema: JsonSchema, context: string, taken: Set<string>, claim: boolean): string {
+  let base: string;
+  const branches = Array.isArray(schema.anyOf) ? (schema.anyOf as unknown[]).filter(isSchemaObject) : [];
+  const nonNull = branches.filter((b) => b.type !== 'null');
+  const nullable = branches.length === 2 && nonNull.length === 1;
+  const scalar = nullable ? nonNull[0]! : schema;
+  if (!('properties' in scalar) && !('items' in scalar) && !('anyOf' in scalar) && typeof scalar.type === 'string') {
+    base = (nullable ? 'Nullable' : '') + pascal(typeof scalar.format === 'string' ? scalar.format : scalar.type);
+  } else {
+    base = pascal(context);
+  }
+  let name = base;
+  for (let i = 2; taken.has(name); i += 1) name = `${base}${i}`;
+  if (claim) taken.add(name);
+  return name;
+}
+
+const pascal = (s: string) =>
+  s
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((w) => w[0]!.toUpperCase() + w.slice(1))
+    .join('') || 'Schema';
+
+/** `orders` → `order`, `categories` → `category`: the name of an array's item. */
+function singular(s: string): string {
+  if (s.endsWith('ies')) return `${s.slice(0, -3)}y`;
+  if (s.endsWith('s') && !s.endsWith('ss')) return s.slice(0, -1);
+  return `${s}Item`;
+}

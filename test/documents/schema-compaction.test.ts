@@ -1,0 +1,100 @@
+import Ajv from 'ajv';
+import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import { withSharedDefs, withoutDescriptions } from '../../src/documents/schema-compaction';
+import { inlineRefs } from '../support/json-schema-refs';
+
+const DATE = { type: 'string', format: 'date-time', pattern: '^\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ$' };
+const ORDER = {
+  type: 'object',
+  properties: { id: { type: 'string' }, createdAt: DATE, updatedAt: DATE, price: { type: 'number', minimum: 0, maximum: 1 } },
+  required: ['id', 'createdAt', 'updatedAt', 'price'],
+  additionalProperties: false,
+};
+const SCHEMA = {
+  type: 'object',
+  properties: { orders: { type: 'array', items: ORDER }, last: { anyOf: [ORDER, { type: 'null' }] }, at: DATE },
+  required: ['orders', 'last', 'at'],
+  additionalProperties: false,
+};
+
+describe('withoutDescriptions', () => {
+  test('when a schema is stripped, then description and title annotations go and a property named description stays', () => {
+    const schema = {
+      type: 'object',
+      description: 'A webhook.',
+      properties: {
+        description: { type: 'string', description: 'Its label.' },
+        title: { anyOf: [{ type: 'string', title: 'x' }, { type: 'null' }], description: 'Its title.' },
+      },
+      required: ['description', 'title'],
+    };
+    expect(withoutDescriptions(schema)).toEqual({
+      type: 'object',
+      properties: { description: { type: 'string' }, title: { anyOf: [{ type: 'string' }, { type: 'null' }] } },
+      required: ['description', 'title'],
+    });
+  });
+});
+
+describe('withSharedDefs', () => {
+  test('when a subschema repeats, then it is stated once in $defs, named for its format or first property, and referenced everywhere', () => {
+    const compact = withSharedDefs(SCHEMA);
+    expect(Object.keys(compact.$defs as object).sort()).toEqual(['DateTime', 'Order']);
+    expect(compact.$defs).toMatchObject({ DateTime: DATE, Order: { properties: { createdAt: { $ref: '#/$defs/DateTime' } } } });
+    expect(compact.properties).toEqual({
+      orders: { type: 'array', items: { $ref: '#/$defs/Order' } },
+      last: { anyOf: [{ $ref: '#/$defs/Order' }, { type: 'null' }] },
+      at: { $ref: '#/$defs/DateTime' },
+    });
+    expect(JSON.stringify(compact).length).toBeLessThan(JSON.stringify(SCHEMA).length * 0.6);
+    // Resolving the references gives back the original, key for key.
+    expect(inlineRefs(compact)).toEqual(SCHEMA);
+  });
+
+  test('when nothing repeats enough to save bytes, then the schema is unchanged and has no $defs', () => {
+    const small = { type: 'object', properties: { a: { type: 'string' }, b: { type: 'string' } }, required: ['a'] };
+    expect(withSharedDefs(small)).toEqual(small);
+  });
+
+  test('when the schema has $defs of its own, then they are kept, new names do not collide, and values (enum, const, required) are never rewritten', () => {
+    const schema = {
+      type: 'object',
+      properties: { a: DATE, b: DATE, c: { $ref: '#/$defs/DateTime' }, kind: { const: DATE }, tag: { enum: [DATE] } },
+      required: ['a'],
+      $defs: { DateTime: { type: 'integer' } },
+    };
+    const compact = withSharedDefs(schema);
+    expect(compact.$defs).toEqual({ DateTime: { type: 'integer' }, DateTime2: DATE });
+    expect(compact.properties).toMatchObject({
+      a: { $ref: '#/$defs/DateTime2' },
+      c: { $ref: '#/$defs/DateTime' },
+      kind: { const: DATE },
+      tag: { enum: [DATE] },
+    });
+    expect(inlineRefs(compact)).toEqual(inlineRefs(schema));
+  });
+
+  test.each([
+    ['draft 2020-12 (Ajv2020, the v2 SDK client)', () => new Ajv2020({ strict: false, allErrors: true })],
+    ['draft-07 (Ajv, the 1.x SDK client)', () => new Ajv({ strict: false, allErrors: true, validateSchema: false })],
+  ])('when %s validates documents, then the compact schema accepts and refuses exactly what the full one does', (_label, make) => {
+    const ajv = make();
+    addFormats(ajv);
+    const full = ajv.compile(SCHEMA);
+    const compact = ajv.compile(withSharedDefs(SCHEMA));
+    const order = { id: 'o1', createdAt: '2026-01-01T00:00:00Z', updatedAt: '2026-01-02T00:00:00Z', price: 0.5 };
+    const documents = [
+      { orders: [order], last: null, at: '2026-01-01T00:00:00Z' },
+      { orders: [], last: order, at: '2026-01-01T00:00:00Z' },
+      { orders: [{ ...order, createdAt: 'yesterday' }], last: null, at: '2026-01-01T00:00:00Z' },
+      { orders: [{ ...order, extra: 1 }], last: null, at: '2026-01-01T00:00:00Z' },
+      { orders: [], last: { ...order, price: 2 }, at: '2026-01-01T00:00:00Z' },
+      { orders: [], last: null, at: '2026-02-30' },
+      { orders: [], last: null },
+    ];
+    const verdicts = documents.map((d) => [full(d), compact(d)]);
+    expect(verdicts.map(([f, c]) => f === c)).toEqual(documents.map(() => true));
+    expect(verdicts.map(([f]) => f)).toEqual([true, true, false, false, false, false, false]);
+  });
+});

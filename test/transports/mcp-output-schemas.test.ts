@@ -1,0 +1,73 @@
+import Ajv, { type ValidateFunction } from 'ajv';
+import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import { buildRegistry } from '../../src/methods';
+import { onSurface } from '../../src/registry/method';
+import { outputSchemaOf, toJsonSchema, type JsonSchema } from '../../src/documents/json-schema';
+import { withoutDescriptions } from '../../src/documents/schema-compaction';
+import { ErrorBodySchema } from '../../src/errors/error-body';
+import { compactError, mcpOutputSchema } from '../../src/transports/mcp-tools';
+import { inlineRefs, sampleOf, variationsOf } from '../support/json-schema-refs';
+
+/**
+ * tools/list sends each output schema compacted (no descriptions, repeated parts in `$defs`). MCP clients validate
+ * structuredContent against it, so it must accept exactly the documents the full schema accepts: checked here for
+ * every tool, structurally and by validating samples and their variations with both SDK generations' validators.
+ */
+const methods = buildRegistry().methods.filter((m) => onSurface(m, 'mcp'));
+const errorBranch = compactError(toJsonSchema(ErrorBodySchema, 'output'));
+
+/** The output schema as tools/list sent it before compaction: the method's full schema or the error body. */
+function fullSchemaOf(m: (typeof methods)[number]): JsonSchema {
+  const { $defs, ...success } = outputSchemaOf(m);
+  return { type: 'object', anyOf: [success, errorBranch], ...($defs ? { $defs } : {}) };
+}
+
+const ERROR_BODIES = [
+  { error: 'Bad input.', code: 'VALIDATION_ERROR', hint: 'Fix it.', details: [{ path: 'amount', message: 'Too small', code: 'too_small' }] },
+  { error: 'Slow down.', code: 'RATE_LIMITED', retryAfterSeconds: 3, docs: 'https://example.com/llms-full.txt' },
+  { error: 'Server error.', code: 'INTERNAL_ERROR', requestId: 'req-1' },
+];
+
+/** The validators of the v2 SDK client (Ajv2020) and of the 1.x client (draft-07 Ajv, formats on). */
+const VALIDATORS: Array<[string, () => Ajv]> = [
+  ['Ajv2020 (v2 SDK client)', () => new Ajv2020({ strict: false })],
+  ['draft-07 Ajv (1.x SDK client)', () => new Ajv({ strict: false, validateFormats: true, validateSchema: false })],
+];
+
+describe('MCP output schemas in tools/list', () => {
+  test.each(methods.map((m) => [m.name, m] as const))(
+    '%s: with its references resolved, the compact schema is the full one without descriptions',
+    (_name, m) => {
+      expect(inlineRefs(mcpOutputSchema(m))).toEqual(inlineRefs(withoutDescriptions(fullSchemaOf(m))));
+    },
+  );
+
+  test.each(VALIDATORS)('when %s validates every tool’s samples and their variations, then the compact and full schemas agree on each', (_label, make) => {
+    const ajv = make();
+    addFormats(ajv);
+    const disagreements: string[] = [];
+    let checked = 0;
+    let accepted = 0;
+    for (const m of methods) {
+      const full: ValidateFunction = ajv.compile(fullSchemaOf(m));
+      const compact: ValidateFunction = ajv.compile(mcpOutputSchema(m));
+      const samples = [...(m.examples ?? []).map((e) => e.output), sampleOf(outputSchemaOf(m)), sampleOf(outputSchemaOf(m), true), ...ERROR_BODIES];
+      // The samples are documents the full schema accepts, so the variations probe what it checks.
+      for (const sample of samples) {
+        if (!full(sample)) disagreements.push(`${m.name}: a sample the full schema refuses: ${JSON.stringify(sample).slice(0, 200)}`);
+      }
+      for (const document of samples.flatMap((sample) => variationsOf(sample))) {
+        const verdict = full(document);
+        checked += 1;
+        if (verdict) accepted += 1;
+        if (compact(document) !== verdict) disagreements.push(`${m.name}: full ${verdict}, compact ${!verdict}: ${JSON.stringify(document).slice(0, 200)}`);
+      }
+    }
+    expect(disagreements).toEqual([]);
+    // Both verdicts are exercised: many variations are refused, and some are accepted.
+    expect(checked).toBeGreaterThan(10_000);
+    expect(accepted).toBeGreaterThan(methods.length * 2);
+    expect(checked - accepted).toBeGreaterThan(checked / 2);
+  });
+});
