@@ -55,6 +55,9 @@ export async function startTestApp(backend: Backend, opts: TestAppOptions = {}):
   let baseUrl = 'http://localhost:3000';
   if (opts.listen) {
     server = http.createServer();
+    // As src/http/server.ts sets it: with Node's 5 s default, a client whose event loop stalls past undici's margin
+    // (1 s) sends on a socket the server has just closed, and the call fails with ECONNRESET (seen under load).
+    server.keepAliveTimeout = 65_000;
     await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
     baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   }
