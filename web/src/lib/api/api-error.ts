@@ -21,6 +21,11 @@ export class ApiError extends Error {
     return this.status === 401;
   }
 
+  /** What was asked for does not exist (a market's page at an unknown slug shows the not-found page). */
+  get notFound(): boolean {
+    return this.status === 404;
+  }
+
   static async fromResponse(response: Response): Promise<ApiError> {
     const retry = Number(response.headers.get('Retry-After'));
     const retryAfterS = Number.isFinite(retry) && retry > 0 ? retry : undefined;
