@@ -155,9 +155,13 @@ describeWithChromium('defects of the web app (issue 36) in Chromium', () => {
       .getByRole('status')
       .filter({ hasText: /^Sold 1 share at / })
       .waitFor();
-    // The shares left can be sold again without a reload.
+    // The shares left can be sold again without a reload; the number the field starts with sells all of them, dust included.
     await position.getByRole('button', { name: /^Sell YES shares/ }).click();
-    await position.getByRole('button', { name: 'Confirm sale' }).waitFor();
+    await position.getByText(/^Quote: /).waitFor();
+    await position.getByRole('button', { name: 'Confirm sale' }).click();
+    await position.getByText('You hold no shares of this market.').waitFor();
+    const held = (await (await page.request.get('/api/positions')).json()) as { positions: { isClosed: boolean }[] };
+    expect(held.positions.map((p) => p.isClosed)).toEqual([true]);
     expect(pageErrors(page)).toEqual([]);
   });
 

@@ -26,9 +26,10 @@ export function SellPosition({ position, onClosed }: { position: SellablePositio
   const [news, setNews] = useState('');
   const refresh = useRefreshAfterTrade();
   const typed = Number(text);
-  // The field shows the holding to 2 decimals: a number up to that rounding sells at most what is held.
-  const valid = text.trim() !== '' && Number.isFinite(typed) && typed > 0 && typed <= Number(sharesInput(position.quantity)) + 1e-9;
-  const quantity = Math.min(typed, position.quantity);
+  // The field starts with the holding to 2 decimals: that number (rounded up or down) or the exact holding sells all of it.
+  const shown = Number(sharesInput(position.quantity));
+  const valid = text.trim() !== '' && Number.isFinite(typed) && typed > 0 && typed <= Math.max(shown, position.quantity) + 1e-9;
+  const quantity = typed >= Math.min(shown, position.quantity) - 1e-9 ? position.quantity : typed;
   const settled = useDebounced(valid ? quantity : 0, 400);
   const quote = $api.useQuery(
     'post',
