@@ -17,6 +17,7 @@ import { enterWhenRouted } from './enter-when-routed';
 import { appPageRenderer, defaultWebDir, webAppRouter } from './pages/web-app';
 import { readinessReport } from './readiness';
 import { publicOriginOf } from '../transports/public-origin';
+import { prefersHtml, sendNotFoundPage } from './pages/not-found-page';
 
 export interface AppOptions {
   /** Check every method result against its output schema (tests). */
@@ -90,8 +91,10 @@ export function createApp(services: Services, options: AppOptions = {}): Express
       }),
     );
   });
-  app.use((req: Request, _res: Response, next: NextFunction) => {
-    next(new AppError('NOT_FOUND', `Nothing at ${req.method} ${req.path}`, { hint: `Start at ${origin(req)}/` }));
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    // A browser opening an unknown address gets a page (the app's, when built); an agent gets the JSON error.
+    if ((req.method === 'GET' || req.method === 'HEAD') && prefersHtml(req)) sendNotFoundPage(res, pageHtml, origin(req));
+    else next(new AppError('NOT_FOUND', `Nothing at ${req.method} ${req.path}`, { hint: `Start at ${origin(req)}/` }));
   });
   app.use(errorHandler(services.log, origin));
   return app;

@@ -76,6 +76,13 @@ const Notification = z.object({
   type: z.string().describe('badge, level_up, challenge, resolution or referral.'),
   title: z.string().describe('Headline.'),
   message: z.string().describe('Details.'),
+  ref: z
+    .string()
+    .nullable()
+    .describe(
+      'What it is about, by type: resolution the position id (get_portfolio), challenge the challenge id (claim_challenge), badge the badge id, ' +
+        'level_up level-N, referral the new account id; null when none. The same ref as the notification event.',
+    ),
   read: z.boolean().describe('True once marked read.'),
   createdAt: z.iso.datetime().describe('When it was written.'),
 });

@@ -92,6 +92,19 @@ describe.each(backends())('HTTP behaviour on $name', (backend) => {
     expect(res.status).toBe(404);
     expect(res.body.code).toBe('NOT_FOUND');
   });
+
+  test('when a browser (Accept: text/html first) opens an unknown page, then it gets the not-found page, 404; under /api/ it still gets JSON', async () => {
+    const browser = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
+    const res = await request(t.app).get('/definitely-not-here').set('Accept', browser);
+    expect(res.status).toBe(404);
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
+    expect(res.text).toContain('<h1 id="not-found">Nothing here</h1>');
+    const agent = await request(t.app).get('/definitely-not-here').set('Accept', '*/*');
+    expect(agent.body.code).toBe('NOT_FOUND');
+    const api = await request(t.app).get('/api/nope').set('Accept', browser);
+    expect(api.status).toBe(404);
+    expect(api.body.code).toBe('ENDPOINT_NOT_FOUND');
+  });
 });
 
 describe('graceful shutdown', () => {

@@ -37,7 +37,7 @@ describe.each(backends())('XP, badges, referrals, daily challenges and notificat
     const res = await t.api.get('/api/notifications').set(who.headers).query({ limit: 100 });
     expect(res.status).toBe(200);
     return res.body as {
-      notifications: Array<{ id: string; type: string; title: string; message: string; read: boolean; createdAt: string }>;
+      notifications: Array<{ id: string; type: string; title: string; message: string; ref: string | null; read: boolean; createdAt: string }>;
       unreadCount: number;
     };
   };
@@ -368,6 +368,10 @@ describe.each(backends())('XP, badges, referrals, daily challenges and notificat
       const times = list.notifications.map((n) => n.createdAt);
       expect(times).toEqual([...times].sort().reverse());
       expect(list.notifications.at(-1)!.title).toBe('Badge earned: 🎯 First Trade');
+      // Each names what it is about: the settled position, the badge.
+      const positions = (await t.api.get('/api/positions').set(p.headers)).body as { positions: { id: string }[] };
+      expect(list.notifications.find((n) => n.type === 'resolution')!.ref).toBe(positions.positions[0]!.id);
+      expect(list.notifications.at(-1)!.ref).toBe('first_trade');
       const one = await t.api.get('/api/notifications').set(p.headers).query({ limit: 1 });
       expect(one.body.notifications).toHaveLength(1);
       expect(one.body.unreadCount).toBe(3);

@@ -1,4 +1,5 @@
 import { ApiError, asApiError, describeError } from '../../web/src/lib/api/api-error';
+import { ERROR_HINTS } from '../../web/src/lib/error-hints';
 
 const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
   new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json', ...headers } });
@@ -15,7 +16,8 @@ describe("the web app's error display (web/src/lib/api/api-error.ts)", () => {
       hint: 'Trade a smaller amount.',
       requestId: 'r-1',
     });
-    expect(describeError(e)).toEqual({ message: 'Balance 5.00 is short of 25.00.', hint: 'Trade a smaller amount.' });
+    // The service's hint is for agents; the person reads the app's own.
+    expect(describeError(e)).toEqual({ message: 'Balance 5.00 is short of 25.00.', hint: ERROR_HINTS.INSUFFICIENT_BALANCE });
     expect(e.needsSignIn).toBe(false);
   });
 
@@ -39,5 +41,22 @@ describe("the web app's error display (web/src/lib/api/api-error.ts)", () => {
     const e = await ApiError.fromResponse(new Response('<html>Bad gateway</html>', { status: 502, statusText: 'Bad Gateway' }));
     expect(e).toMatchObject({ status: 502, code: 'HTTP_502', message: 'The service answered 502 Bad Gateway.' });
     expect(asApiError(new TypeError('x is undefined'))).toMatchObject({ code: 'APP_ERROR', message: 'x is undefined' });
+  });
+
+  test('when the service hints in API words (method names, paths), then the person never reads them', async () => {
+    const hints = [
+      'Read get_balance (available = balance − reserved by resting buy orders); cancel resting buy orders or use a smaller amount.',
+      "Read today's challenge id with GET /api/challenges; a challenge can be claimed on its UTC day or the day after.",
+      'Use outcomeTokens[].tokenId from search_prediction_markets.',
+    ];
+    for (const [code, hint] of [
+      ['INSUFFICIENT_BALANCE', hints[0]],
+      ['NOT_FOUND', hints[1]],
+      ['VALIDATION_ERROR', hints[2]],
+    ] as const) {
+      const shown = describeError(await ApiError.fromResponse(json(400, { error: 'Refused.', code, hint })));
+      expect(shown.hint ?? '').not.toMatch(/[a-z]+_[a-z]+|\/api\/|\b(GET|POST)\b/);
+    }
+    for (const text of Object.values(ERROR_HINTS)) expect(text).not.toMatch(/[a-z]+_[a-z]+|\/api\/|\b(GET|POST)\b/);
   });
 });

@@ -33,7 +33,7 @@ describeWithChromium('web app shell in Chromium', () => {
     const page = await web.newPage();
     const person = await signUp(page, { displayName: 'Shell Tester' });
     await expect(page.getByLabel('Signed in as').textContent()).resolves.toBe(person.displayName);
-    await expect(page.getByLabel('Cash balance').textContent()).resolves.toBe('$1,000.00');
+    await expect(page.getByLabel('Available cash').textContent()).resolves.toBe('$1,000.00');
     await expect(page.getByLabel('Level').textContent()).resolves.toMatch(/^Level \d+$/);
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('link', { name: 'Sign in' }).waitFor();

@@ -208,6 +208,6 @@ describeWithChromium('waiting out the rate limit, filters in the address, and a 
     await expect(page.getByLabel('Amount (virtual dollars)').inputValue()).resolves.toBe('37');
     await expect(page.getByRole('button', { name: 'Buy NO', exact: true }).getAttribute('aria-pressed')).resolves.toBe('true');
     // Nothing was bought while signed out.
-    await expect(page.getByLabel('Cash balance').textContent()).resolves.toBe('$1,000.00');
+    await expect(page.getByLabel('Available cash').textContent()).resolves.toBe('$1,000.00');
   });
 });

@@ -128,11 +128,11 @@ describeWithChromium('leaderboards, profiles, challenge and notifications in Chr
 
     await page.reload();
     await expect(page.getByRole('progressbar', { name: 'Challenge progress' }).getAttribute('value')).resolves.toBe('100');
-    const before = await page.getByLabel('Cash balance').textContent();
+    const before = await page.getByLabel('Available cash').textContent();
     await page.getByRole('button', { name: 'Claim reward' }).click();
     await page.getByText(/^You got \d+ XP and \$[\d.]+; your balance is /).waitFor();
     await page.getByText('Claimed. Come back tomorrow for the next one.').waitFor();
-    await page.getByLabel('Cash balance').filter({ hasNotText: before! }).waitFor();
+    await page.getByLabel('Available cash').filter({ hasNotText: before! }).waitFor();
 
     const unread = async () => Number(await page.getByLabel('Unread notifications').textContent());
     await page.getByRole('link', { name: 'Notifications' }).click();

@@ -51,7 +51,8 @@ describeWithChromium('limit orders in Chromium', () => {
       .getByRole('status')
       .filter({ hasText: /^Filled: [\d.,]+ YES shares for \$5\.00/ })
       .waitFor();
-    await page.getByLabel('Cash balance').filter({ hasText: '$995.00' }).waitFor();
+    // The header shows what can be spent: $1,000 less the $5 bought, less the $10 the resting order reserves.
+    await page.getByLabel('Available cash').filter({ hasText: '$985.00' }).waitFor();
 
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Portfolio' }).click();
     const open = page.getByRole('region', { name: 'Open orders' });

@@ -98,7 +98,7 @@ describeWithChromium('browsing and trading in Chromium', () => {
     expect(fillText).toMatch(/^Bought [\d.,]+ NO shares at [\d.]+¢ for \$25\.00\. New balance \$975\.00\./);
 
     // Exactly one buy: one position, and the header's balance moved once.
-    await page.getByLabel('Cash balance').filter({ hasText: '$975.00' }).waitFor();
+    await page.getByLabel('Available cash').filter({ hasText: '$975.00' }).waitFor();
     const position = page.getByRole('region', { name: 'Your position' });
     await position.getByText(/NO/).first().waitFor();
     await saveScreenshot(page, 'market');
@@ -150,7 +150,7 @@ describeWithChromium('browsing and trading in Chromium', () => {
     const alert = page.getByRole('alert');
     await alert.waitFor();
     expect(await alert.textContent()).toMatch(/balance/i);
-    await expect(page.getByLabel('Cash balance').textContent()).resolves.toBe('$1,000.00');
+    await expect(page.getByLabel('Available cash').textContent()).resolves.toBe('$1,000.00');
   });
 
   test('when a person uses the keyboard alone, then they can sign in, open a market and buy', async () => {

@@ -7,6 +7,7 @@ export interface NotificationView {
   type: string;
   title: string;
   message: string;
+  ref: string | null;
   read: boolean;
   createdAt: string;
 }
@@ -17,8 +18,8 @@ export class NotificationService {
 
   async list(userId: string, limit: number): Promise<{ notifications: NotificationView[]; unreadCount: number }> {
     const [rows, unread] = await Promise.all([
-      this.db.query<{ id: string; type: string; title: string; message: string; read: boolean; created_at: Date }>(
-        'SELECT id, type, title, message, read, created_at FROM notifications WHERE user_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2',
+      this.db.query<{ id: string; type: string; title: string; message: string; ref: string | null; read: boolean; created_at: Date }>(
+        'SELECT id, type, title, message, ref, read, created_at FROM notifications WHERE user_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2',
         [userId, limit],
       ),
       this.unreadCount(userId),
@@ -29,6 +30,7 @@ export class NotificationService {
         type: r.type,
         title: r.title,
         message: r.message,
+        ref: r.ref,
         read: r.read,
         createdAt: new Date(r.created_at).toISOString(),
       })),

@@ -1,12 +1,15 @@
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import { toHtml, toMarkdown, type HtmlRenderer, type Page } from '../../documents/page';
 import { methodNotAllowed } from '../../transports/rest';
+import { AppError } from '../../errors/app-error';
+import { prefersHtml, sendNotFoundPage } from './not-found-page';
 
 /**
  * A GET-only page route negotiated by Accept: the data as JSON for application/json, the page as markdown
  * for text/markdown, plain HTML otherwise. `load` finds the data (or throws NOT_FOUND); `render` makes the
  * page and `canonical` its address, both at the service's address `origin` gives for the request; `html`
- * renders the HTML answer (plain, or inside the web app's shell).
+ * renders the HTML answer (plain, or inside the web app's shell). Nothing at the address: a browser gets the not-found page, an
+ * agent the JSON error.
  */
 export function negotiatedPageRouter<T>(
   path: string,
@@ -32,7 +35,8 @@ export function negotiatedPageRouter<T>(
       if (type === 'text/markdown') res.type('text/markdown; charset=utf-8').send(toMarkdown(page));
       else res.type('text/html; charset=utf-8').send(html(page, canonical(data, base)));
     } catch (err) {
-      next(err);
+      if (err instanceof AppError && err.code === 'NOT_FOUND' && prefersHtml(req)) sendNotFoundPage(res, html, origin(req));
+      else next(err);
     }
   });
   router.all(path, methodNotAllowed(['GET']));

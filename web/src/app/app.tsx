@@ -3,7 +3,7 @@ import { Route, Switch, useLocation } from 'wouter';
 import { Providers, createQueryClient } from './providers';
 import { Header } from './header';
 import { ROUTES } from './routes';
-import { NotFoundPage } from './not-found-page';
+import { NotFoundPage } from '../components/not-found-page';
 import { RateLimitNotice } from './rate-limit-notice';
 import { ErrorBoundary } from '../components/error-boundary';
 

@@ -41,7 +41,9 @@ export function Header() {
         {me ? (
           <>
             <span aria-label="Signed in as">{me.displayName}</span>
-            <span aria-label="Cash balance">{money(me.balance)}</span>
+            <span aria-label="Available cash" title="Cash you can spend: your balance less what open orders reserve">
+              {money(me.available)}
+            </span>
             <span aria-label="Level" title={me.levelTitle}>
               Level {me.level}
             </span>

@@ -3,7 +3,7 @@ import { useId, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttribu
 interface Common {
   label: string;
   /** Shown under the control and tied to it (aria-describedby), so a screen reader reads it with the control. */
-  error?: string;
+  error?: ReactNode;
   help?: ReactNode;
 }
 

@@ -1,6 +1,6 @@
 import { useId, useMemo, useState, type FormEvent } from 'react';
 import { $api } from '../lib/api/client';
-import { cents, money, shares, signedMoney } from '../lib/format';
+import { cents, money, shares, sharesInput, sharesOf, signedMoney } from '../lib/format';
 import { newIdempotencyKey } from '../lib/idempotency';
 import { useDebounced } from '../lib/use-debounced';
 import { useRefreshAfterTrade } from '../lib/portfolio';
@@ -21,10 +21,15 @@ export interface SellablePosition {
 export function SellPosition({ position, onClosed }: { position: SellablePosition; onClosed?: (summary: string) => void }) {
   const id = useId();
   const [open, setOpen] = useState(false);
-  const [text, setText] = useState(String(position.quantity));
+  const [text, setText] = useState('');
+  // What the last sale of this position said; a partial sale leaves the Sell button for the rest beside it.
+  const [news, setNews] = useState('');
   const refresh = useRefreshAfterTrade();
-  const quantity = Number(text);
-  const valid = text.trim() !== '' && Number.isFinite(quantity) && quantity > 0 && quantity <= position.quantity + 1e-9;
+  const typed = Number(text);
+  // The field starts with the holding to 2 decimals: that number (rounded up or down) or the exact holding sells all of it.
+  const shown = Number(sharesInput(position.quantity));
+  const valid = text.trim() !== '' && Number.isFinite(typed) && typed > 0 && typed <= Math.max(shown, position.quantity) + 1e-9;
+  const quantity = typed >= Math.min(shown, position.quantity) - 1e-9 ? position.quantity : typed;
   const settled = useDebounced(valid ? quantity : 0, 400);
   const quote = $api.useQuery(
     'post',
@@ -33,33 +38,41 @@ export function SellPosition({ position, onClosed }: { position: SellablePositio
     { enabled: open && settled > 0, staleTime: 10_000 },
   );
   // One key per intended sale: the same quantity again (a double click, a retry) is the same sale.
-  const key = useMemo(() => newIdempotencyKey(), [position.id, text]);
+  const key = useMemo(() => newIdempotencyKey(), [position.id, text, news]);
   const sell = $api.useMutation('post', '/api/positions/{id}/sell', {
     onSuccess: (r) => {
       // A sale of everything closes the position and this form leaves the list: the parent keeps the news.
       if (r.isClosed) onClosed?.(soldText(r));
+      setNews(soldText(r));
+      setOpen(false);
       return refresh();
     },
   });
 
+  const start = () => {
+    sell.reset();
+    setText(sharesInput(position.quantity));
+    setOpen(true);
+  };
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if (!valid || sell.isPending) return;
-    sell.mutate({ params: { path: { id: position.id }, header: { 'Idempotency-Key': key } }, body: { quantity: Math.min(quantity, position.quantity) } });
+    sell.mutate({ params: { path: { id: position.id }, header: { 'Idempotency-Key': key } }, body: { quantity } });
   };
 
-  if (sell.isSuccess) {
-    return (
-      <div role="status" className="fill">
-        {soldText(sell.data)}
-      </div>
-    );
-  }
+  const status = news ? (
+    <div role="status" className="fill">
+      {news}
+    </div>
+  ) : null;
   if (!open) {
     return (
-      <button type="button" className="secondary" onClick={() => setOpen(true)} aria-label={`Sell ${position.outcome} shares of ${position.question}`}>
-        Sell
-      </button>
+      <>
+        {status}
+        <button type="button" className="secondary" onClick={start} aria-label={`Sell ${position.outcome} shares of ${position.question}`}>
+          Sell
+        </button>
+      </>
     );
   }
   return (
@@ -71,7 +84,7 @@ export function SellPosition({ position, onClosed }: { position: SellablePositio
       {!valid ? <p className="field-error">Enter a number of shares between 0 and {shares(position.quantity)}.</p> : null}
       {valid && quote.data ? (
         <p role="status">
-          Quote: {shares(quote.data.quantity)} shares at {cents(quote.data.price)} → {money(quote.data.amount)}
+          Quote: {sharesOf(quote.data.quantity)} at {cents(quote.data.price)} → {money(quote.data.amount)}
         </p>
       ) : null}
       {quote.isError ? <ErrorMessage error={quote.error} /> : null}
@@ -89,5 +102,5 @@ export function SellPosition({ position, onClosed }: { position: SellablePositio
 }
 
 function soldText(r: { quantitySold: number; price: number; proceeds: number; realizedPnl: number; balance: number }): string {
-  return `Sold ${shares(r.quantitySold)} shares at ${cents(r.price)} for ${money(r.proceeds)} (realized ${signedMoney(r.realizedPnl)}). New balance ${money(r.balance)}.`;
+  return `Sold ${sharesOf(r.quantitySold)} at ${cents(r.price)} for ${money(r.proceeds)} (realized ${signedMoney(r.realizedPnl)}). New balance ${money(r.balance)}.`;
 }

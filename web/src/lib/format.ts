@@ -4,10 +4,11 @@ export function money(v: number | null | undefined): string {
   return v.toLocaleString('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 2 });
 }
 
-/** A signed amount (PnL): +$1.20 / −$0.40. */
+/** A signed amount (PnL): +$1.20 / −$0.40; an amount that rounds to zero cents has no sign ($0.00, never −$0.00). */
 export function signedMoney(v: number | null | undefined): string {
   if (v === null || v === undefined) return '—';
-  return `${v > 0 ? '+' : v < 0 ? '−' : ''}${money(Math.abs(v))}`;
+  const c = Math.round(Math.abs(v) * 100);
+  return `${c === 0 ? '' : v > 0 ? '+' : '−'}${money(c / 100)}`;
 }
 
 /** A probability price (0..1) as cents, the way prediction markets quote: 0.625 → 62.5¢. */
@@ -24,6 +25,17 @@ export function percent(p: number | null | undefined): string {
 
 export function shares(q: number): string {
   return q.toLocaleString('en-US', { maximumFractionDigits: 4 });
+}
+
+/** A count of shares with its noun: "1 share", "2.5 shares", "1 YES share" with an outcome. */
+export function sharesOf(q: number, outcome?: string): string {
+  const n = shares(q);
+  return `${n} ${outcome ? `${outcome} ` : ''}${n === '1' ? 'share' : 'shares'}`;
+}
+
+/** A share count as a form field starts with it: at most 2 decimals, rounded (a sale clamps to what is held). */
+export function sharesInput(q: number): string {
+  return String(Math.round(q * 100) / 100);
 }
 
 /** How long ago, in the largest whole unit: "12 s", "3 min", "2 h", "5 d". */

@@ -26,6 +26,8 @@ export const traderHref = (id: string) => `/traders/${encodeURIComponent(id)}`;
 /** The metrics page at one metric's explanation (its id anchor, as lib/benchmark.ts names them). */
 export const metricHref = (anchor: string) => `/benchmark/metrics#${encodeURIComponent(anchor)}`;
 export const communityMarketHref = (slug: string) => `/community-markets/${encodeURIComponent(slug)}`;
+/** The page of a market the person holds or traded: a community market's page, or a mirrored market's. */
+export const heldMarketHref = (slug: string, community: boolean) => (community ? communityMarketHref(slug) : marketHref(slug));
 
 /** Sign-in that returns to `next` (a path on this site) afterwards. */
 export const signInHref = (next?: string) => (next && next !== PATHS.signIn ? `${PATHS.signIn}?next=${encodeURIComponent(next)}` : PATHS.signIn);

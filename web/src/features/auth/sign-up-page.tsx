@@ -62,7 +62,15 @@ export function SignUpPage() {
           required
           value={email}
           onChange={(e) => setEmail(e.target.value)}
-          error={emailTaken ? `${serverError.message} Sign in instead, or use another email.` : checked ? problems.email : undefined}
+          error={
+            emailTaken ? (
+              <>
+                {serverError.message} <Link href={PATHS.signIn}>Sign in instead</Link>, or use another email.
+              </>
+            ) : checked ? (
+              problems.email
+            ) : undefined
+          }
         />
         <InputField
           label="Password"

@@ -8,9 +8,12 @@ import { PATHS, traderHref } from '../../lib/paths';
 import { usePageTitle } from '../../components/page-title';
 import '../../components/pages.css';
 import { ErrorMessage } from '../../components/error-message';
+import { NotFoundPage } from '../../components/not-found-page';
+import { asApiError } from '../../lib/api/api-error';
 import { Loading } from '../../components/loading';
 import { cents, money } from '../../lib/format';
 import { CommunityTradeTicket } from './community-trade-ticket';
+import { useRefreshAfterTrade } from '../../lib/portfolio';
 
 const PriceChart = lazy(() => import('../../components/price-chart'));
 
@@ -23,7 +26,7 @@ export function CommunityMarketPage() {
   const client = useQueryClient();
   usePageTitle(market.data?.question ?? 'Community market');
   if (market.isPending) return <Loading what="the market" />;
-  if (market.isError) return <ErrorMessage error={market.error} />;
+  if (market.isError) return asApiError(market.error).notFound ? <NotFoundPage /> : <ErrorMessage error={market.error} />;
   const m = market.data;
   const isCreator = account.data?.id === m.creatorId;
   const tokens = m.outcomeTokens;
@@ -105,6 +108,7 @@ function ResolveForm({ id, slug, outcomes, ended }: { id: string; slug: string; 
   const [outcome, setOutcome] = useState(ended ? '' : 'VOID');
   const [reason, setReason] = useState('');
   const client = useQueryClient();
+  const refreshAfterTrade = useRefreshAfterTrade();
   const needsReason = !ended && outcome === 'VOID';
   const resolve = useMutation({
     mutationFn: () =>
@@ -116,7 +120,8 @@ function ResolveForm({ id, slug, outcomes, ended }: { id: string; slug: string; 
         .then((r) => r.data!),
     onSuccess: async (resolved) => {
       client.setQueryData(['get', '/api/user-markets/{slug}', { params: { path: { slug } } }], resolved);
-      await client.invalidateQueries({ queryKey: ['get', '/api/user-markets'] });
+      // Resolving settles every position and returns the market maker's cash to its creator: balance, positions and the list change.
+      await Promise.all([client.invalidateQueries({ queryKey: ['get', '/api/user-markets'] }), refreshAfterTrade()]);
     },
   });
   const submit = (e: FormEvent) => {

@@ -37,7 +37,10 @@ export function CommunityMarketsPage() {
   return (
     <>
       <h1>Community markets</h1>
-      <p>Questions people created, with their own outcomes. They have no live prices: a place to propose and discuss questions.</p>
+      <p>
+        Questions people created, with their own outcomes. Each is priced by its own automated market maker, funded by its creator: buy an outcome with virtual
+        dollars and its price moves with every trade. The creator resolves the market.
+      </p>
       {me ? (
         creating ? (
           <CreateCommunityMarketForm />

@@ -2,16 +2,23 @@ import { useState, type FormEvent } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useLocation } from 'wouter';
 import { api } from '../../lib/api/client';
+import { useAccount, useRefreshAccount } from '../../lib/account';
+import { money } from '../../lib/format';
 import { communityMarketHref } from '../../lib/paths';
 import { ErrorMessage } from '../../components/error-message';
 import { InputField, TextAreaField } from '../../components/form-field';
-import { LIMITS, checkDraft, hasProblems, type Draft } from './limits';
+import { FUNDING_START, LIMITS, checkDraft, hasProblems, type Draft } from './limits';
 
-const EMPTY: Draft = { question: '', description: '', category: '', outcomes: ['Yes', 'No'], endDate: '' };
+const EMPTY: Draft = { question: '', description: '', category: '', outcomes: ['Yes', 'No'], endDate: '', liquidity: String(FUNDING_START) };
 
-/** Create a community market; every SPEC limit is shown next to its field and checked before sending. */
+/**
+ * Create a community market; every SPEC limit is shown next to its field and checked before sending. The market maker's funding
+ * is a field of its own, sent every time, and the submit button says what creating costs.
+ */
 export function CreateCommunityMarketForm() {
   const [draft, setDraft] = useState<Draft>(EMPTY);
+  const account = useAccount();
+  const refreshAccount = useRefreshAccount();
   const [checked, setChecked] = useState(false);
   const [, navigate] = useLocation();
   const client = useQueryClient();
@@ -25,15 +32,20 @@ export function CreateCommunityMarketForm() {
             category: draft.category.trim(),
             outcomes: draft.outcomes.map((o) => o.trim()),
             endDate: new Date(draft.endDate).toISOString(),
+            liquidity: Number(draft.liquidity),
           },
         })
         .then((r) => r.data!),
     onSuccess: async (market) => {
-      await client.invalidateQueries({ queryKey: ['get', '/api/user-markets'] });
+      // The funding left the person's cash: the header reads the account again.
+      await Promise.all([client.invalidateQueries({ queryKey: ['get', '/api/user-markets'] }), refreshAccount()]);
       navigate(communityMarketHref(market.slug));
     },
   });
-  const problems = checkDraft(draft, new Date());
+  const available = account.data?.available;
+  const problems = checkDraft(draft, new Date(), available);
+  const funding = Number(draft.liquidity);
+  const cost = draft.liquidity.trim() !== '' && Number.isFinite(funding) ? money(funding) : '—';
   const shown = checked ? problems : {};
   const set = (patch: Partial<Draft>) => setDraft((d) => ({ ...d, ...patch }));
   const setOutcome = (i: number, v: string) => set({ outcomes: draft.outcomes.map((o, j) => (j === i ? v : o)) });
@@ -111,9 +123,23 @@ export function CreateCommunityMarketForm() {
         help="In the future; your local time."
         error={shown.endDate}
       />
+      <InputField
+        label="Market maker funding (virtual dollars)"
+        inputMode="decimal"
+        value={draft.liquidity}
+        onChange={(e) => set({ liquidity: e.target.value })}
+        help={
+          <>
+            Creating the market takes this from your cash now: it funds the automated market maker that prices the outcomes, and is the most that market maker
+            can lose. What is left of its cash comes back to you when the market settles. At least {money(LIMITS.liquidity.min)}
+            {available !== undefined ? `; you have ${money(available)} available` : ''}.
+          </>
+        }
+        error={shown.liquidity}
+      />
       {create.isError ? <ErrorMessage error={create.error} /> : null}
       <button type="submit" disabled={create.isPending}>
-        {create.isPending ? 'Creating…' : 'Create market'}
+        {create.isPending ? 'Creating…' : `Create market for ${cost}`}
       </button>
     </form>
   );

@@ -5,7 +5,12 @@ export const LIMITS = {
   category: { min: 1, max: 100 },
   outcomes: { min: 2, max: 10 },
   outcome: { min: 1, max: 50 },
+  /** Dollars funding the market maker: they leave the creator's cash when the market is created. */
+  liquidity: { min: 50 },
 } as const;
+
+/** The funding a new market's form starts with (the form always sends it, so what it shows is what is charged). */
+export const FUNDING_START = 100;
 
 export interface Draft {
   question: string;
@@ -14,13 +19,21 @@ export interface Draft {
   outcomes: string[];
   /** The value of a datetime-local input (local time, no zone). */
   endDate: string;
+  /** Dollars funding the market maker, as typed. */
+  liquidity: string;
 }
 
-export type DraftProblems = Partial<Record<'question' | 'description' | 'category' | 'outcomes' | 'endDate', string>> & { outcome?: (string | undefined)[] };
+export type DraftProblems = Partial<Record<'question' | 'description' | 'category' | 'outcomes' | 'endDate' | 'liquidity', string>> & {
+  outcome?: (string | undefined)[];
+};
 
 /** What is wrong with a draft, field by field, in the words shown next to each field; empty when it can be sent. */
-export function checkDraft(d: Draft, now: Date): DraftProblems {
+export function checkDraft(d: Draft, now: Date, available?: number): DraftProblems {
   const p: DraftProblems = {};
+  const funding = Number(d.liquidity);
+  if (d.liquidity.trim() === '' || !Number.isFinite(funding) || funding < LIMITS.liquidity.min)
+    p.liquidity = `Fund the market maker with at least $${LIMITS.liquidity.min}.`;
+  else if (available !== undefined && funding > available) p.liquidity = 'That is more than your available cash.';
   const q = d.question.trim().length;
   if (q < LIMITS.question.min || q > LIMITS.question.max)
     p.question = `The question needs ${LIMITS.question.min} to ${LIMITS.question.max} characters (now ${q}).`;

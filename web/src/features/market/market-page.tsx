@@ -5,11 +5,14 @@ import { useAccount } from '../../lib/account';
 import { age, cents, date, money, dateTime } from '../../lib/format';
 import { usePageTitle } from '../../components/page-title';
 import { ErrorMessage } from '../../components/error-message';
+import { NotFoundPage } from '../../components/not-found-page';
+import { asApiError } from '../../lib/api/api-error';
 import { ErrorBoundary } from '../../components/error-boundary';
 import { Loading } from '../../components/loading';
 import { TradeTicket } from './trade-ticket';
 import { MarketPosition } from './market-position';
 import { LimitOrderForm } from './limit-order-form';
+import { MarketOrders } from './market-orders';
 
 // The chart library is its own chunk, fetched only when a market page draws a chart.
 const PriceChart = lazy(() => import('../../components/price-chart'));
@@ -36,7 +39,7 @@ export function MarketPage() {
   const account = useAccount();
   usePageTitle(market.data?.question);
   if (market.isPending) return <Loading what="the market" />;
-  if (market.isError) return <ErrorMessage error={market.error} />;
+  if (market.isError) return asApiError(market.error).notFound ? <NotFoundPage /> : <ErrorMessage error={market.error} />;
   const m = market.data;
   const yes = m.outcomeTokens.find((t) => t.outcome === 'YES');
   const state =
@@ -98,7 +101,12 @@ export function MarketPage() {
           ) : (
             <p className="card">This market is {m.status}: it cannot be traded.</p>
           )}
-          {signedIn ? <MarketPosition marketId={m.id} /> : null}
+          {signedIn ? (
+            <>
+              <MarketOrders marketId={m.id} />
+              <MarketPosition marketId={m.id} />
+            </>
+          ) : null}
         </div>
       </div>
     </article>

@@ -6,6 +6,8 @@ import { usePageTitle } from '../../components/page-title';
 import '../../components/pages.css';
 import { ErrorMessage } from '../../components/error-message';
 import { Loading } from '../../components/loading';
+import { usePortfolio } from '../../lib/portfolio';
+import { NotificationBody, needsPositions } from './notification-body';
 
 /** The person's notifications, newest first, each marked read on its own or all at once; the header's count follows. */
 export function NotificationsPage() {
@@ -13,6 +15,7 @@ export function NotificationsPage() {
   const list = $api.useQuery('get', '/api/notifications', { params: { query: { limit: 100 } } });
   const client = useQueryClient();
   const refreshAccount = useRefreshAccount();
+  const positions = usePortfolio(list.data?.notifications.some(needsPositions) ?? false);
   const markRead = useMutation({
     mutationFn: (body: { notificationIds?: string[]; markAll?: boolean }) => api.POST('/api/notifications', { body }),
     onSuccess: async () => {
@@ -42,7 +45,7 @@ export function NotificationsPage() {
                 {n.read ? null : <span className="visually-hidden">Unread: </span>}
                 {n.title}
               </h2>
-              <p>{n.message}</p>
+              <NotificationBody n={n} positions={positions.data?.positions} />
               <p className="muted">
                 {dateTime(n.createdAt)}
                 {n.read ? ' · read' : null}

@@ -1,49 +1,9 @@
 import { Link } from 'wouter';
-import { $api } from '../../lib/api/client';
-import { isOpen, useOrders, useRefreshAfterOrder, type Order } from '../../lib/orders';
+import { isOpen, useOrders } from '../../lib/orders';
 import { cents, dateTime, money, shares } from '../../lib/format';
 import { ErrorMessage } from '../../components/error-message';
 import { Loading } from '../../components/loading';
-
-const STATE = {
-  open: 'Open',
-  partially_filled: 'Partly filled',
-  filled: 'Filled',
-  cancelled: 'Cancelled',
-  expired: 'Expired',
-  rejected: 'Rejected',
-} as const;
-
-const sizeOf = (o: Order) => (o.side === 'BUY' ? money(o.size) : `${shares(o.size)} shares`);
-
-/** One resting order with its cancel button (cancel_order); the reservation it holds is released on cancel. */
-function OpenOrder({ order }: { order: Order }) {
-  const refresh = useRefreshAfterOrder();
-  const cancel = $api.useMutation('post', '/api/orders/{id}/cancel', { onSuccess: () => refresh() });
-  const label = `${order.side === 'BUY' ? 'Buy' : 'Sell'} ${order.outcome} ${sizeOf(order)} at ${cents(order.limitPrice)}`;
-  return (
-    <li className="card">
-      <p>
-        <strong>{label}</strong> · {STATE[order.state]} · {order.timeInForce}
-        {order.expiresAt ? ` until ${dateTime(order.expiresAt)}` : ''}
-      </p>
-      <p className="muted">
-        Filled {order.side === 'BUY' ? money(order.filledSize) : shares(order.filledSize)} · reserved{' '}
-        {order.side === 'BUY' ? money(order.reservedCash) : `${shares(order.reservedShares)} shares`}
-      </p>
-      {cancel.isError ? <ErrorMessage error={cancel.error} /> : null}
-      <button
-        type="button"
-        className="secondary"
-        aria-label={`Cancel order: ${label}`}
-        disabled={cancel.isPending}
-        onClick={() => cancel.mutate({ params: { path: { id: order.id } } })}
-      >
-        {cancel.isPending ? 'Cancelling…' : 'Cancel'}
-      </button>
-    </li>
-  );
-}
+import { OpenOrderList, OrderMarket, ORDER_STATE, orderSummary } from '../../components/open-orders';
 
 /** The portfolio's orders: the resting ones (with cancel) and the history of the ones that ended, newest first. */
 export function OrdersSection() {
@@ -61,11 +21,7 @@ export function OrdersSection() {
             No open orders. Place a limit order from a <Link href="/">market&apos;s page</Link>.
           </p>
         ) : (
-          <ul className="position-list">
-            {open.map((o) => (
-              <OpenOrder key={o.id} order={o} />
-            ))}
-          </ul>
+          <OpenOrderList orders={open} showMarket />
         )}
       </section>
       <section aria-labelledby="orders-history-heading">
@@ -79,6 +35,7 @@ export function OrdersSection() {
               <thead>
                 <tr>
                   <th scope="col">Placed</th>
+                  <th scope="col">Market</th>
                   <th scope="col">Order</th>
                   <th scope="col">State</th>
                   <th scope="col" className="num">
@@ -97,10 +54,13 @@ export function OrdersSection() {
                   <tr key={o.id}>
                     <td>{dateTime(o.createdAt)}</td>
                     <td>
-                      {o.side === 'BUY' ? 'Buy' : 'Sell'} {o.outcome} {sizeOf(o)} at {cents(o.limitPrice)} ({o.timeInForce})
+                      <OrderMarket marketId={o.marketId} />
                     </td>
                     <td>
-                      {STATE[o.state]}
+                      {orderSummary(o)} ({o.timeInForce})
+                    </td>
+                    <td>
+                      {ORDER_STATE[o.state]}
                       {o.reason ? ` — ${o.reason}` : ''}
                     </td>
                     <td className="num">{shares(o.filledShares)}</td>

@@ -1,7 +1,7 @@
 import { lazy, Suspense, useState } from 'react';
 import { Link } from 'wouter';
-import { usePortfolio } from '../../lib/portfolio';
-import { marketHref } from '../../lib/paths';
+import { marketHrefFromPositions, positionHref, usePortfolio } from '../../lib/portfolio';
+import { useAccount } from '../../lib/account';
 import { cents, date, money, shares, signedMoney } from '../../lib/format';
 import { usePageTitle } from '../../components/page-title';
 import { ErrorMessage } from '../../components/error-message';
@@ -17,6 +17,7 @@ const EquityChart = lazy(() => import('./equity-chart'));
 export function PortfolioPage() {
   usePageTitle('Portfolio');
   const portfolio = usePortfolio();
+  const account = useAccount();
   const [closedNews, setClosedNews] = useState('');
   if (portfolio.isPending) return <Loading what="your portfolio" />;
   if (portfolio.isError) return <ErrorMessage error={portfolio.error} />;
@@ -30,6 +31,14 @@ export function PortfolioPage() {
         <div>
           <dt>Cash</dt>
           <dd>{money(totals.cash)}</dd>
+        </div>
+        <div>
+          <dt>Reserved by orders</dt>
+          <dd>{money(account.data?.reserved)}</dd>
+        </div>
+        <div>
+          <dt>Available</dt>
+          <dd>{money(account.data?.available)}</dd>
         </div>
         <div>
           <dt>Equity</dt>
@@ -66,12 +75,12 @@ export function PortfolioPage() {
           <ul className="position-list">
             {open.map((p) => (
               <li key={p.id} className="card">
-                <Link href={marketHref(p.marketSlug)}>{p.question}</Link>
+                <Link href={positionHref(p)}>{p.question}</Link>
                 <dl className="position-facts">
                   <div>
                     <dt>Holding</dt>
                     <dd>
-                      {shares(p.quantity)} {p.outcome}
+                      {shares(p.quantity)} {p.outcomeLabel ?? p.outcome}
                     </dd>
                   </div>
                   <div>
@@ -119,9 +128,9 @@ export function PortfolioPage() {
                 {closed.map((p) => (
                   <tr key={p.id}>
                     <td>
-                      <Link href={marketHref(p.marketSlug)}>{p.question}</Link>
+                      <Link href={positionHref(p)}>{p.question}</Link>
                     </td>
-                    <td>{p.outcome}</td>
+                    <td>{p.outcomeLabel ?? p.outcome}</td>
                     <td className="num">{signedMoney(p.realizedPnl)}</td>
                     <td>{date(p.closedAt)}</td>
                   </tr>
@@ -133,7 +142,7 @@ export function PortfolioPage() {
       </section>
 
       <OrdersSection />
-      <TradeHistory />
+      <TradeHistory hrefOf={marketHrefFromPositions(positions)} />
     </>
   );
 }

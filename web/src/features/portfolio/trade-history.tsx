@@ -1,7 +1,6 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { Link } from 'wouter';
 import { api } from '../../lib/api/client';
-import { marketHref } from '../../lib/paths';
 import { cents, dateTime, money, shares, signedMoney } from '../../lib/format';
 import { ErrorMessage } from '../../components/error-message';
 import { Loading } from '../../components/loading';
@@ -9,8 +8,8 @@ import { Loading } from '../../components/loading';
 const PAGE = 20;
 const KIND = { buy: 'Buy', sell: 'Sell', settlement: 'Settlement' } as const;
 
-/** The person's own fills, newest first (list_trades), a page at a time. */
-export function TradeHistory() {
+/** The person's own fills, newest first (list_trades), a page at a time; `hrefOf` finds each fill's market page. */
+export function TradeHistory({ hrefOf }: { hrefOf: (marketId: string, slug: string) => string }) {
   const trades = useInfiniteQuery({
     queryKey: ['get', '/api/trades', 'pages'],
     initialPageParam: undefined as string | undefined,
@@ -58,7 +57,7 @@ export function TradeHistory() {
                     {KIND[t.kind as keyof typeof KIND] ?? t.kind} {t.outcome}
                   </td>
                   <td>
-                    <Link href={marketHref(t.marketSlug)}>{t.question}</Link>
+                    <Link href={hrefOf(t.marketId, t.marketSlug)}>{t.question}</Link>
                   </td>
                   <td className="num">{shares(t.quantity)}</td>
                   <td className="num">{cents(t.price)}</td>

@@ -63,13 +63,12 @@ export function TraderPage() {
           </div>
           <div>
             <dt>Win rate</dt>
-            <dd>{s.winRate.toFixed(1)}%</dd>
+            {/* The service answers 0 before the first sale or settlement: with no trade there is no rate to show. */}
+            <dd>{s.totalTrades > 0 || s.settledPositions > 0 ? percent(s.winRate / 100) : '—'}</dd>
           </div>
           <div>
             <dt>Accuracy</dt>
-            <dd>
-              {s.accuracy.toFixed(1)}% of {s.settledPositions} settled
-            </dd>
+            <dd>{s.settledPositions > 0 ? `${percent(s.accuracy / 100)} of ${s.settledPositions} settled` : '—'}</dd>
           </div>
           <div>
             <dt>Cash</dt>

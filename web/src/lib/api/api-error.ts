@@ -1,3 +1,5 @@
+import { ERROR_HINTS } from '../error-hints';
+
 /**
  * An API answer that was not a success, as the person should see it: the service's own message and hint
  * (every REST error is JSON { error, code, hint?, docs?, requestId? }), its HTTP status, and for 429 the
@@ -21,6 +23,11 @@ export class ApiError extends Error {
     return this.status === 401;
   }
 
+  /** What was asked for does not exist (a market's page at an unknown slug shows the not-found page). */
+  get notFound(): boolean {
+    return this.status === 404;
+  }
+
   static async fromResponse(response: Response): Promise<ApiError> {
     const retry = Number(response.headers.get('Retry-After'));
     const retryAfterS = Number.isFinite(retry) && retry > 0 ? retry : undefined;
@@ -42,7 +49,7 @@ export class ApiError extends Error {
   }
 
   static network(cause: unknown): ApiError {
-    const e = new ApiError(0, 'NETWORK_ERROR', 'The service could not be reached.', 'Check the connection and try again.');
+    const e = new ApiError(0, 'NETWORK_ERROR', 'The service could not be reached.', ERROR_HINTS.NETWORK_ERROR);
     e.cause = cause;
     return e;
   }
@@ -52,19 +59,19 @@ export class ApiError extends Error {
 export function asApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
   const message = error instanceof Error ? error.message : String(error);
-  return new ApiError(0, 'APP_ERROR', message || 'Something went wrong.', 'Reload the page; if it happens again, the error above says what broke.');
+  return new ApiError(0, 'APP_ERROR', message || 'Something went wrong.', ERROR_HINTS.APP_ERROR);
 }
 
-/** What the person reads for an error: the message and a hint, with the codes that deserve plainer words. */
+/** What the person reads for an error: the message, with the codes that deserve plainer words, and the app's own hint (ERROR_HINTS). */
 export function describeError(error: ApiError): { message: string; hint?: string } {
   switch (error.code) {
     case 'PRICE_UNAVAILABLE':
-      return { message: `No fresh price: nothing was traded. ${error.message}`, hint: error.hint };
+      return { message: `No fresh price: nothing was traded. ${error.message}`, hint: ERROR_HINTS[error.code] };
     case 'RATE_LIMITED': {
       const wait = error.retryAfterS ? `Try again in ${error.retryAfterS} s.` : 'Try again in a minute.';
-      return { message: `${error.message} ${wait}`, hint: error.hint };
+      return { message: `${error.message} ${wait}`, hint: ERROR_HINTS[error.code] };
     }
     default:
-      return { message: error.message, hint: error.hint };
+      return { message: error.message, hint: ERROR_HINTS[error.code] };
   }
 }

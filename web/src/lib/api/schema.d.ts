@@ -8672,6 +8672,8 @@ export interface operations {
                             title: string;
                             /** @description Details. */
                             message: string;
+                            /** @description What it is about, by type: resolution the position id (get_portfolio), challenge the challenge id (claim_challenge), badge the badge id, level_up level-N, referral the new account id; null when none. The same ref as the notification event. */
+                            ref: string | null;
                             /** @description True once marked read. */
                             read: boolean;
                             /**

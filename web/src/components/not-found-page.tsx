@@ -1,6 +1,7 @@
 import { Link } from 'wouter';
-import { usePageTitle } from '../components/page-title';
+import { usePageTitle } from './page-title';
 
+/** What an address that is no page shows: an unknown path, or a market page whose market does not exist. */
 export function NotFoundPage() {
   usePageTitle('Not found');
   return (
