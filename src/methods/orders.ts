@@ -135,6 +135,52 @@ export const cancelOrder = defineMethod({
   handler: async (ctx, input) => ({ order: await ctx.services.orders.cancel(requirePrincipal(ctx).userId, input.id, ctx.clock.now()) }),
 });
 
+export const replaceOrder = defineMethod({
+  name: 'replace_order',
+  area: 'Trading',
+  summary: "Amend a resting order's limit price and/or size, keeping its id",
+  description:
+    'Amends one of your open (resting or partly filled) orders in place: a new limitPrice, a new size, or both (omitted: unchanged). size is ' +
+    "the order's new total in its own unit (dollars of a BUY, shares of a SELL), the part already filled included, so it must stay above " +
+    'filledSize. The order keeps its id, clientOrderId, side, token, time in force and expiry. In one step, the old reservation is released ' +
+    'and the new one taken: a BUY now reserves size − filledSize dollars, a SELL that many shares; an amend the available cash or unreserved ' +
+    'shares cannot cover is refused and the order stays exactly as it was. An amended order that now crosses the book fills as a new order ' +
+    'would (at the ask or bid, or the levels the venue publishes, never worse than the limit), and the rest keeps resting. An unchanged amend ' +
+    'answers the order as it is. Writes an order.replaced event (then order.filled / order.partially_filled if it fills). Safe to retry with an ' +
+    'idempotency key. Errors: VALIDATION_ERROR (neither field, size not above filledSize, shares short), INSUFFICIENT_BALANCE, MARKET_CLOSED ' +
+    '(400); NOT_FOUND (404, no such order of yours); CONFLICT (409, no longer open: filled, cancelled, expired or rejected); RATE_LIMITED.',
+  auth: 'key',
+  limit: 'trade',
+  idempotent: true,
+  input: z.object({
+    id: OrderId,
+    limitPrice: PlaceOrderInput.shape.limitPrice.optional().describe('New limit price per share, (0, 1], at most 6 decimals; omit to keep it.'),
+    size: PlaceOrderInput.shape.size
+      .optional()
+      .describe('New total size, filled part included: dollars (BUY) or shares (SELL), above filledSize, at most 6 decimals; omit to keep it.'),
+    idempotencyKey: IdempotencyKey,
+  }),
+  output: PlacedOrder,
+  rest: { method: 'POST', path: '/api/orders/:id/replace' },
+  annotations: { title: 'Amend an order', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  errors: ['INSUFFICIENT_BALANCE', 'MARKET_CLOSED', 'NOT_FOUND', 'CONFLICT', 'PRICE_UNAVAILABLE', 'RATE_LIMITED'],
+  examples: [
+    {
+      input: { id: EXAMPLE_ORDER.id, limitPrice: 0.52, size: 80 },
+      output: { order: { ...EXAMPLE_ORDER, limitPrice: 0.52, size: 80, reservedCash: 80, updatedAt: '2026-11-25T10:05:00.000Z' } },
+    },
+  ],
+  handler: async (ctx, input) => ({
+    order: await ctx.services.orders.replace(
+      requirePrincipal(ctx).userId,
+      input.id,
+      { limitPrice: input.limitPrice, size: input.size },
+      ctx.clock.now(),
+      ctx.idempotency?.complete,
+    ),
+  }),
+});
+
 export const getOrder = defineMethod({
   name: 'get_order',
   area: 'Trading',
