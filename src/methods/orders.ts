@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineMethod } from '../registry/method';
-import { requirePrincipal } from '../registry/context';
+import { requirePrincipal, type MethodContext } from '../registry/context';
 import { toAppError } from '../errors/app-error';
 import { binaryTrade } from './trade-forecast';
 import { Dollars, IdempotencyKey, Probability, SpendAmount, TradeForecast } from './common-schemas';
@@ -140,15 +140,13 @@ export const replaceOrder = defineMethod({
   area: 'Trading',
   summary: "Amend a resting order's limit price and/or size, keeping its id",
   description:
-    'Amends one of your open (resting or partly filled) orders in place: a new limitPrice, a new size, or both (omitted: unchanged). size is ' +
-    "the order's new total in its own unit (dollars of a BUY, shares of a SELL), the part already filled included, so it must stay above " +
-    'filledSize. The order keeps its id, clientOrderId, side, token, time in force and expiry. In one step, the old reservation is released ' +
-    'and the new one taken: a BUY now reserves size − filledSize dollars, a SELL that many shares; an amend the available cash or unreserved ' +
-    'shares cannot cover is refused and the order stays exactly as it was. An amended order that now crosses the book fills as a new order ' +
-    'would (at the ask or bid, or the levels the venue publishes, never worse than the limit), and the rest keeps resting. An unchanged amend ' +
-    'answers the order as it is. Writes an order.replaced event (then order.filled / order.partially_filled if it fills). Safe to retry with an ' +
-    'idempotency key. Errors: VALIDATION_ERROR (neither field, size not above filledSize, shares short), INSUFFICIENT_BALANCE, MARKET_CLOSED ' +
-    '(400); NOT_FOUND (404, no such order of yours); CONFLICT (409, no longer open: filled, cancelled, expired or rejected); RATE_LIMITED.',
+    'Amends one of your open orders in place: a new limitPrice, size, or both (omitted: unchanged). size is the new total in the ' +
+    "order's unit (dollars of a BUY, shares of a SELL), filled part included, so above filledSize. The order keeps its id, clientOrderId, " +
+    'time in force and expiry. In one step the old reservation is released and the new one (size − filledSize) taken; if available cash ' +
+    'or unreserved shares do not cover it, nothing changes. An amended order that now crosses fills as a new order would; the rest keeps ' +
+    'resting. Writes order.replaced (then order.filled / order.partially_filled if it fills). Safe to retry with an idempotency key. ' +
+    'Errors: VALIDATION_ERROR (no field, size not above filledSize, shares short), INSUFFICIENT_BALANCE, MARKET_CLOSED (400); NOT_FOUND ' +
+    '(404); CONFLICT (409, no longer open); RATE_LIMITED.',
   auth: 'key',
   limit: 'trade',
   idempotent: true,
@@ -222,13 +220,20 @@ export const listOrders = defineMethod({
 /** Orders one place_orders call may carry. */
 export const MAX_BATCH_ORDERS = 20;
 
-const BatchError = z
+export const BatchError = z
   .object({
     code: z.string().describe('The stable error code place_order would answer (INSUFFICIENT_BALANCE, NOT_FOUND, VALIDATION_ERROR…).'),
     error: z.string().describe('What went wrong, in words.'),
     hint: z.string().optional().describe('What to do about it, when there is advice.'),
   })
   .describe('Why this order was refused; nothing of it was placed.');
+
+/** One refused item of a call that answers each item on its own (place_orders, close_position): its error body; an internal failure is logged. */
+export function itemError(ctx: MethodContext, err: unknown, logged: string, about: Record<string, unknown>): z.infer<typeof BatchError> {
+  const e = toAppError(err);
+  if (e.code === 'INTERNAL') ctx.log.error(logged, { ...about, error: err instanceof Error ? err.message : String(err) });
+  return { code: e.code, error: e.message, ...(e.hint ? { hint: e.hint } : {}) };
+}
 
 export const placeOrders = defineMethod({
   name: 'place_orders',
@@ -297,9 +302,7 @@ export const placeOrders = defineMethod({
         const placing = binaryTrade(ctx, 'place_order', one, placedMarket);
         results.push({ ok: true as const, order: await ctx.services.orders.place(placing.userId, placing.order, placing.now, placing.then) });
       } catch (err) {
-        const e = toAppError(err);
-        if (e.code === 'INTERNAL') ctx.log.error('batch order failed', { index: i, error: err instanceof Error ? err.message : String(err) });
-        results.push({ ok: false as const, error: { code: e.code, error: e.message, ...(e.hint ? { hint: e.hint } : {}) } });
+        results.push({ ok: false as const, error: itemError(ctx, err, 'batch order failed', { index: i }) });
       }
     }
     return { results };

@@ -9,6 +9,7 @@ import { releaseCash, reserveCash } from '../ledger/cash';
 import { releaseShares, reserveShares } from '../ledger/shares';
 import type { PriceChange, PriceService } from '../trading/price-service';
 import type { TradeHooks } from '../trading/trade-hooks';
+import { marketIdOf } from '../trading/market-ref';
 import { marketClosed, type TradePath } from '../trading/trade-path';
 import { fillOrder } from './order-fill';
 import { CANCELLED_BY_OWNER, OrderLifecycle } from './order-lifecycle';
@@ -263,18 +264,13 @@ export class OrderService {
    * each released through the same close as cancel(); the ids cancelled, oldest first (none on a repeat).
    */
   async cancelAll(userId: string, now: Date, marketId?: string): Promise<string[]> {
-    let market: string | undefined;
-    if (marketId !== undefined) {
-      const rows = await this.db.query<{ id: string }>('SELECT id FROM markets WHERE id = $1 OR slug = $1 ORDER BY (id = $1) DESC LIMIT 1', [marketId]);
-      if (!rows[0]) throw new AppError('NOT_FOUND', `No market with id or slug ${marketId.slice(0, 100)}.`, { hint: 'Use Order.marketId from list_orders.' });
-      market = rows[0].id;
-    }
+    const market = marketId === undefined ? undefined : await marketIdOf(this.db, marketId, { hint: 'Use Order.marketId from list_orders.' });
     return this.lifecycle.cancelAllOf(userId, CANCELLED_BY_OWNER, now, market);
   }
 
-  /** A settling position's resting sell orders: locked now, cancelled by the returned step (OrderLifecycle.holdsOn). */
-  holdsOn(tx: Queryable, positionId: string): Promise<(now: Date) => Promise<void>> {
-    return this.lifecycle.holdsOn(tx, positionId);
+  /** A settling or closing position's resting sell orders: locked now, cancelled by the returned step (OrderLifecycle.holdsOn). */
+  holdsOn(tx: Queryable, positionId: string, reason: string): Promise<(now: Date) => Promise<string[]>> {
+    return this.lifecycle.holdsOn(tx, positionId, reason);
   }
 
   /** The after-sync work: close what must close first (so no fill runs on a closed market), then fill what crossed. */

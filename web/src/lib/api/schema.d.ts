@@ -334,6 +334,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/positions/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Close all your open positions, or one market's, at the market (each result on its own)
+         * @description Sells every share of each of your open positions at the live bid, as sell_position without quantity does (a community position sells to its market maker), or only those in one market (marketId: id or slug; its YES and NO positions both). Your resting sell orders on a position are cancelled in the same step so it closes whole (their ids in cancelledOrders; kept if the sale is refused); resting buys stay (cancel_all_orders). Oldest first, each on its own: one refused (PRICE_UNAVAILABLE, MARKET_CLOSED) does not stop or undo the others; results[i] is { ok: true, ...sale } or { ok: false, error: { code, error } }. Nothing open: results [] (a repeat closes nothing). One sell call of the rate limit per position (beyond it: RATE_LIMITED in that result). Errors: NOT_FOUND (404, unknown marketId); RATE_LIMITED.
+         *
+         *     Rate limit: 120 sell requests per minute per account (per IP address when anonymous).
+         */
+        post: operations["close_position"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/trade/quote": {
         parameters: {
             query?: never;
@@ -439,7 +461,7 @@ export interface paths {
         put?: never;
         /**
          * Amend a resting order's limit price and/or size, keeping its id
-         * @description Amends one of your open (resting or partly filled) orders in place: a new limitPrice, a new size, or both (omitted: unchanged). size is the order's new total in its own unit (dollars of a BUY, shares of a SELL), the part already filled included, so it must stay above filledSize. The order keeps its id, clientOrderId, side, token, time in force and expiry. In one step, the old reservation is released and the new one taken: a BUY now reserves size − filledSize dollars, a SELL that many shares; an amend the available cash or unreserved shares cannot cover is refused and the order stays exactly as it was. An amended order that now crosses the book fills as a new order would (at the ask or bid, or the levels the venue publishes, never worse than the limit), and the rest keeps resting. An unchanged amend answers the order as it is. Writes an order.replaced event (then order.filled / order.partially_filled if it fills). Safe to retry with an idempotency key. Errors: VALIDATION_ERROR (neither field, size not above filledSize, shares short), INSUFFICIENT_BALANCE, MARKET_CLOSED (400); NOT_FOUND (404, no such order of yours); CONFLICT (409, no longer open: filled, cancelled, expired or rejected); RATE_LIMITED.
+         * @description Amends one of your open orders in place: a new limitPrice, size, or both (omitted: unchanged). size is the new total in the order's unit (dollars of a BUY, shares of a SELL), filled part included, so above filledSize. The order keeps its id, clientOrderId, time in force and expiry. In one step the old reservation is released and the new one (size − filledSize) taken; if available cash or unreserved shares do not cover it, nothing changes. An amended order that now crosses fills as a new order would; the rest keeps resting. Writes order.replaced (then order.filled / order.partially_filled if it fills). Safe to retry with an idempotency key. Errors: VALIDATION_ERROR (no field, size not above filledSize, shares short), INSUFFICIENT_BALANCE, MARKET_CLOSED (400); NOT_FOUND (404); CONFLICT (409, no longer open); RATE_LIMITED.
          *
          *     Rate limit: 120 trade requests per minute per account (per IP address when anonymous).
          */
@@ -3720,6 +3742,191 @@ export interface operations {
                 };
             };
             /** @description SERVICE_UNAVAILABLE: the service or its database is unavailable or busy; nothing changed; retry after Retry-After seconds. PRICE_UNAVAILABLE: no fresh live price; nothing was executed. */
+            503: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description When the database is unavailable: seconds to wait before sending the same request again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    close_position: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description Only this market's positions (Position.marketId, or the market's slug); omit to close all your open positions. */
+                    marketId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Close all your open positions, or one market's, at the market (each result on its own) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description One result per open position, oldest first. */
+                        results: ({
+                            /**
+                             * @description Closed.
+                             * @constant
+                             */
+                            ok: true;
+                            /** @description Position.id. */
+                            positionId: string;
+                            /** @description Its market. */
+                            marketId: string;
+                            /** @description Token held. */
+                            tokenId: string;
+                            /**
+                             * @description Side: YES or NO.
+                             * @enum {string}
+                             */
+                            outcome: "YES" | "NO";
+                            /** @description Shares sold: the whole holding. */
+                            quantitySold: number;
+                            /** @description Fill price per share (the live bid, or the average of a community sale). */
+                            price: number;
+                            /** @description Dollars credited. */
+                            proceeds: number;
+                            /** @description Realized PnL of this sale. */
+                            realizedPnl: number;
+                            /** @description Your balance after the sale. */
+                            balance: number;
+                            /** @description IDs of your resting sell orders on it that were cancelled to close it. */
+                            cancelledOrders: string[];
+                        } | {
+                            /**
+                             * @description Not closed.
+                             * @constant
+                             */
+                            ok: false;
+                            /** @description Position.id. */
+                            positionId: string;
+                            /** @description Its market. */
+                            marketId: string;
+                            /** @description Token held. */
+                            tokenId: string;
+                            /**
+                             * @description Side: YES or NO.
+                             * @enum {string}
+                             */
+                            outcome: "YES" | "NO";
+                            /** @description Why this order was refused; nothing of it was placed. */
+                            error: {
+                                /** @description The stable error code place_order would answer (INSUFFICIENT_BALANCE, NOT_FOUND, VALIDATION_ERROR…). */
+                                code: string;
+                                /** @description What went wrong, in words. */
+                                error: string;
+                                /** @description What to do about it, when there is advice. */
+                                hint?: string;
+                            };
+                        })[];
+                        /** @description How many positions this call closed. */
+                        count: number;
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: the input does not match the schema (details lists each problem), or the JSON body is malformed. */
+            400: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing or invalid API key or access token, or a credential sent outside the Authorization header. */
+            401: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description Bearer challenge with resource_metadata (RFC 9728). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the access token lacks scope agent, or a write authenticated by the session cookie came from another site. */
+            403: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: the named resource does not exist. */
+            404: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the request body is larger than 100 kB. */
+            413: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests; wait the Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds until the window resets. */
+                    "Retry-After": number;
+                    /** @description Remaining requests and reset (IETF RateLimit header). */
+                    RateLimit?: string;
+                    /** @description Quota and window of the limit class. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: unexpected failure; quote requestId when reporting it. */
+            500: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the service or its database is unavailable or busy; nothing changed; retry after Retry-After seconds. */
             503: {
                 headers: {
                     /** @description Identifies the request in the service logs. */
