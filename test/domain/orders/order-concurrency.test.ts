@@ -149,4 +149,38 @@ describeOnPostgres('concurrent orders on $name', (backend) => {
     expect(cash.reserved).toBe(0);
     expect((await auditLedger(t.services.db)).violations).toEqual([]);
   });
+  test('when a resting sell fills from a price change while its owner closes the position, then the shares leave once: by the fill or by the close', async () => {
+    const a = await registerAgent(t);
+    const m = await seedMarket(t.services.db);
+    const { orders, trading } = t.services;
+    for (let i = 0; i < 10; i += 1) {
+      prices.set(m.yes, 0.5, 0.5);
+      await t.services.db.query(`UPDATE market_tokens SET bid_micro = 500000, ask_micro = 500000, price_micro = 500000, price_at = now() WHERE token_id = $1`, [
+        m.yes,
+      ]);
+      // 20 shares for $10, 12 of them offered at 0.60.
+      const bought = await trading.buy(a.id, { marketId: m.id, marketSlug: m.slug, tokenId: m.yes, outcome: 'YES', amount: 10 }, new Date());
+      const o = await orders.place(a.id, { tokenId: m.yes, side: 'SELL', limitPrice: 0.6, size: 12, timeInForce: 'GTC' }, new Date());
+      await t.services.db.query(`UPDATE market_tokens SET bid_micro = 600000, ask_micro = 610000, price_micro = 605000 WHERE token_id = $1`, [m.yes]);
+      prices.set(m.yes, 0.6, 0.61);
+      const [filled, closed] = await Promise.allSettled([orders.fillResting(o.id, new Date()), trading.close(a.id, bought.positionId, new Date())]);
+      expect(filled.status).toBe('fulfilled');
+      expect(closed.status).toBe('fulfilled');
+      const final = await orders.get(a.id, o.id);
+      const didFill = filled.status === 'fulfilled' && filled.value;
+      expect(final.state).toBe(didFill ? 'filled' : 'cancelled');
+      expect(final.reservedShares).toBe(0);
+      const sold = closed.status === 'fulfilled' ? closed.value.quantitySold : 0;
+      // Whichever came first, the 20 shares left exactly once: 12 by the fill and 8 by the close, or 20 by the close.
+      expect(sold).toBe(didFill ? 8 : 20);
+      const pos = await t.services.db.query<{ q: bigint; r: bigint; closed: boolean }>(
+        'SELECT quantity_micro AS q, reserved_micro AS r, is_closed AS closed FROM positions WHERE id = $1',
+        [bought.positionId],
+      );
+      expect(pos[0]).toEqual({ q: 0n, r: 0n, closed: true });
+    }
+    const cash = await t.services.accounts.cash(a.id);
+    expect(cash.reserved).toBe(0);
+    expect((await auditLedger(t.services.db)).violations).toEqual([]);
+  });
 });

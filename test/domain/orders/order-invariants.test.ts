@@ -13,6 +13,7 @@ type Op =
   | { kind: 'price'; token: 0 | 1; bid: number; spread: number; via: 'sync' | 'change'; depth: number | null }
   | { kind: 'trade'; token: 0 | 1; amount: number }
   | { kind: 'time'; s: number }
+  | { kind: 'close' }
   | { kind: 'resolve' };
 
 const cents = (lo: number, hi: number) => fc.integer({ min: lo, max: hi }).map((n) => n / 100);
@@ -57,6 +58,7 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('trade' as const), token, amount: fc.integer({ min: 1, max: 300 }) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('time' as const), s: fc.integer({ min: 1, max: 90 }) }) },
+  { weight: 1, arbitrary: fc.constant({ kind: 'close' as const }) },
   { weight: 1, arbitrary: fc.constant({ kind: 'resolve' as const }) },
 );
 
@@ -70,7 +72,7 @@ describe.each(backends())('order invariants on $name', (backend) => {
 
   const quote = (tokenId: string, bid: number, ask: number, at: number) => moveQuote(t.services.db, prices, tokenId, bid, ask, new Date(at));
 
-  test('any sequence of place, cancel, amend, price change, trade, expiry and resolution keeps available >= 0, each reservation released once, the audit green', async () => {
+  test('any sequence of place, cancel, amend, price change, trade, close, expiry and resolution keeps available >= 0, each reservation released once, the audit green', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(opArb, { minLength: 1, maxLength: 20 }), async (ops) => {
         const agent = await registerAgent(t);
@@ -126,6 +128,15 @@ describe.each(backends())('order invariants on $name', (backend) => {
                 { marketId: m.id, marketSlug: m.slug, tokenId: tokens[op.token]!, outcome: op.token === 0 ? 'YES' : 'NO', amount: op.amount },
                 new Date(now),
               );
+            } else if (op.kind === 'close') {
+              // close_position's path: each open position sold whole, its resting sells cancelled in the same step.
+              for (const p of await trading.openPositions(agent.id)) {
+                try {
+                  await trading.close(agent.id, p.id, new Date(now));
+                } catch (err) {
+                  if (!(err instanceof AppError) || err.status >= 500) throw err;
+                }
+              }
             } else if (op.kind === 'time') {
               now += op.s * 1000;
               await orders.afterSync(new Date(now));
