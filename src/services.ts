@@ -96,7 +96,9 @@ export function createServices(args: {
   accountDeletion.onDeleted((userId) => identity.authenticator.forgetKeysOf(userId));
   const orders = new OrderService(db, prices, tradePath, tradeHooks, log, config.PRICE_MAX_AGE_S);
   // A position settles with its resting sell orders cancelled in the same transaction, so no share stays reserved.
-  settlement.onHolds((tx, positionId) => orders.holdsOn(tx, positionId));
+  settlement.onHolds((tx, positionId) => orders.holdsOn(tx, positionId, 'market resolved'));
+  // A position closed by its owner (close_position) sells whole: its resting sell orders are cancelled in the same transaction.
+  trading.onHolds((tx, positionId) => orders.holdsOn(tx, positionId, 'position closed by the owner'));
   // A resting order fills at every price change the service sees, not only after a sync batch.
   marketData.priceChanges.on((changes) => orders.onPriceChanges(changes, clock.now()));
   // A deleted account's resting orders are cancelled once the deletion commits (each in its own transaction, as a

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineMethod } from '../registry/method';
-import { requirePrincipal } from '../registry/context';
+import { requirePrincipal, type MethodContext } from '../registry/context';
 import { toAppError } from '../errors/app-error';
 import { binaryTrade } from './trade-forecast';
 import { Dollars, IdempotencyKey, Probability, SpendAmount, TradeForecast } from './common-schemas';
@@ -135,6 +135,50 @@ export const cancelOrder = defineMethod({
   handler: async (ctx, input) => ({ order: await ctx.services.orders.cancel(requirePrincipal(ctx).userId, input.id, ctx.clock.now()) }),
 });
 
+export const replaceOrder = defineMethod({
+  name: 'replace_order',
+  area: 'Trading',
+  summary: "Amend a resting order's limit price and/or size, keeping its id",
+  description:
+    'Amends one of your open orders in place: a new limitPrice, size, or both (omitted: unchanged). size is the new total in the ' +
+    "order's unit (dollars of a BUY, shares of a SELL), filled part included, so above filledSize. The order keeps its id, clientOrderId, " +
+    'time in force and expiry. In one step the old reservation is released and the new one (size − filledSize) taken; if available cash ' +
+    'or unreserved shares do not cover it, nothing changes. An amended order that now crosses fills as a new order would; the rest keeps ' +
+    'resting. Writes order.replaced (then order.filled / order.partially_filled if it fills). Safe to retry with an idempotency key. ' +
+    'Errors: VALIDATION_ERROR (no field, size not above filledSize, shares short), INSUFFICIENT_BALANCE, MARKET_CLOSED (400); NOT_FOUND ' +
+    '(404); CONFLICT (409, no longer open); RATE_LIMITED.',
+  auth: 'key',
+  limit: 'trade',
+  idempotent: true,
+  input: z.object({
+    id: OrderId,
+    limitPrice: PlaceOrderInput.shape.limitPrice.optional().describe('New limit price per share, (0, 1], at most 6 decimals; omit to keep it.'),
+    size: PlaceOrderInput.shape.size
+      .optional()
+      .describe('New total size, filled part included: dollars (BUY) or shares (SELL), above filledSize, at most 6 decimals; omit to keep it.'),
+    idempotencyKey: IdempotencyKey,
+  }),
+  output: PlacedOrder,
+  rest: { method: 'POST', path: '/api/orders/:id/replace' },
+  annotations: { title: 'Amend an order', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  errors: ['INSUFFICIENT_BALANCE', 'MARKET_CLOSED', 'NOT_FOUND', 'CONFLICT', 'PRICE_UNAVAILABLE', 'RATE_LIMITED'],
+  examples: [
+    {
+      input: { id: EXAMPLE_ORDER.id, limitPrice: 0.52, size: 80 },
+      output: { order: { ...EXAMPLE_ORDER, limitPrice: 0.52, size: 80, reservedCash: 80, updatedAt: '2026-11-25T10:05:00.000Z' } },
+    },
+  ],
+  handler: async (ctx, input) => ({
+    order: await ctx.services.orders.replace(
+      requirePrincipal(ctx).userId,
+      input.id,
+      { limitPrice: input.limitPrice, size: input.size },
+      ctx.clock.now(),
+      ctx.idempotency?.complete,
+    ),
+  }),
+});
+
 export const getOrder = defineMethod({
   name: 'get_order',
   area: 'Trading',
@@ -176,13 +220,20 @@ export const listOrders = defineMethod({
 /** Orders one place_orders call may carry. */
 export const MAX_BATCH_ORDERS = 20;
 
-const BatchError = z
+export const BatchError = z
   .object({
     code: z.string().describe('The stable error code place_order would answer (INSUFFICIENT_BALANCE, NOT_FOUND, VALIDATION_ERROR…).'),
     error: z.string().describe('What went wrong, in words.'),
     hint: z.string().optional().describe('What to do about it, when there is advice.'),
   })
   .describe('Why this order was refused; nothing of it was placed.');
+
+/** One refused item of a call that answers each item on its own (place_orders, close_position): its error body; an internal failure is logged. */
+export function itemError(ctx: MethodContext, err: unknown, logged: string, about: Record<string, unknown>): z.infer<typeof BatchError> {
+  const e = toAppError(err);
+  if (e.code === 'INTERNAL') ctx.log.error(logged, { ...about, error: err instanceof Error ? err.message : String(err) });
+  return { code: e.code, error: e.message, ...(e.hint ? { hint: e.hint } : {}) };
+}
 
 export const placeOrders = defineMethod({
   name: 'place_orders',
@@ -251,9 +302,7 @@ export const placeOrders = defineMethod({
         const placing = binaryTrade(ctx, 'place_order', one, placedMarket);
         results.push({ ok: true as const, order: await ctx.services.orders.place(placing.userId, placing.order, placing.now, placing.then) });
       } catch (err) {
-        const e = toAppError(err);
-        if (e.code === 'INTERNAL') ctx.log.error('batch order failed', { index: i, error: err instanceof Error ? err.message : String(err) });
-        results.push({ ok: false as const, error: { code: e.code, error: e.message, ...(e.hint ? { hint: e.hint } : {}) } });
+        results.push({ ok: false as const, error: itemError(ctx, err, 'batch order failed', { index: i }) });
       }
     }
     return { results };

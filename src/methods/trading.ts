@@ -3,6 +3,7 @@ import { defineMethod } from '../registry/method';
 import { requirePrincipal } from '../registry/context';
 import { Balance, Dollars, Probability, QuoteSize, SaleResult, ShareQuantity, SpendAmount, TradeForecast } from './common-schemas';
 import { marketBuy } from './trade-forecast';
+import { BatchError, itemError } from './orders';
 import { HISTORY_PERIODS, HISTORY_TIMEFRAMES } from '../domain/portfolio/history-rules';
 
 const IdempotencyKey = z
@@ -239,6 +240,107 @@ export const sellPosition = defineMethod({
     if (await ctx.services.communityTrading.holds(userId, input.id))
       return ctx.services.communityTrading.sell(userId, input.id, input.quantity, undefined, ctx.clock.now(), ctx.idempotency?.complete, 'position');
     return ctx.services.trading.sell(userId, input.id, input.quantity, ctx.clock.now(), ctx.idempotency?.complete);
+  },
+});
+
+const ClosedAbout = {
+  positionId: z.string().describe('Position.id.'),
+  marketId: z.string().describe('Its market.'),
+  tokenId: z.string().describe('Token held.'),
+  outcome: Outcome,
+};
+
+export const closePosition = defineMethod({
+  name: 'close_position',
+  area: 'Trading',
+  summary: "Close all your open positions, or one market's, at the market (each result on its own)",
+  description:
+    'Sells every share of each of your open positions at the live bid, as sell_position without quantity does (a community position sells ' +
+    'to its market maker), or only those in one market (marketId: id or slug; its YES and NO positions both). Your resting sell orders on a ' +
+    'position are cancelled in the same step so it closes whole (their ids in cancelledOrders; kept if the sale is refused); resting buys ' +
+    'stay (cancel_all_orders). Oldest first, each on its own: one refused (PRICE_UNAVAILABLE, MARKET_CLOSED) does not stop or undo the ' +
+    'others; results[i] is { ok: true, ...sale } or { ok: false, error: { code, error } }. Nothing open: results [] (a repeat closes ' +
+    'nothing). One sell call of the rate limit per position (beyond it: RATE_LIMITED in that result). Errors: NOT_FOUND (404, unknown ' +
+    'marketId); RATE_LIMITED.',
+  auth: 'key',
+  limit: 'sell',
+  input: z.object({
+    marketId: z
+      .string()
+      .min(1)
+      .max(300)
+      .optional()
+      .describe("Only this market's positions (Position.marketId, or the market's slug); omit to close all your open positions."),
+  }),
+  output: z.object({
+    results: z
+      .array(
+        z
+          .discriminatedUnion('ok', [
+            z
+              .object({
+                ok: z.literal(true).describe('Closed.'),
+                ...ClosedAbout,
+                quantitySold: z.number().describe('Shares sold: the whole holding.'),
+                price: Probability.describe('Fill price per share (the live bid, or the average of a community sale).'),
+                proceeds: SaleResult.proceeds,
+                realizedPnl: SaleResult.realizedPnl,
+                balance: SaleResult.balance,
+                cancelledOrders: z.array(z.string()).describe('IDs of your resting sell orders on it that were cancelled to close it.'),
+              })
+              .describe('A position closed.'),
+            z.object({ ok: z.literal(false).describe('Not closed.'), ...ClosedAbout, error: BatchError }).describe('A position left open, unchanged.'),
+          ])
+          .describe('One position.'),
+      )
+      .describe('One result per open position, oldest first.'),
+    count: z.number().int().min(0).describe('How many positions this call closed.'),
+  }),
+  rest: { method: 'POST', path: '/api/positions/close' },
+  annotations: { title: 'Close positions', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+  errors: ['NOT_FOUND', 'RATE_LIMITED'],
+  examples: [
+    {
+      input: { marketId: 'sim-0001' },
+      output: {
+        results: [
+          {
+            ok: true,
+            positionId: '2b0c8f7e-4a55-4c1e-9d5b-0d7a1e3f6c21',
+            marketId: 'sim-0001',
+            tokenId: '71321045679252212594626385532706912750332728571942532289631379312455583992563',
+            outcome: 'YES',
+            quantitySold: 80.645161,
+            price: 0.65,
+            proceeds: 52.419355,
+            realizedPnl: 2.419355,
+            balance: 1002.419355,
+            cancelledOrders: [],
+          },
+        ],
+        count: 1,
+      },
+    },
+  ],
+  handler: async (ctx, input) => {
+    const userId = requirePrincipal(ctx).userId;
+    const now = ctx.clock.now();
+    const results = [];
+    for (const [i, p] of (await ctx.services.trading.openPositions(userId, input.marketId)).entries()) {
+      const about = { positionId: p.id, marketId: p.marketId, tokenId: p.tokenId, outcome: p.outcome };
+      try {
+        // The call itself paid for the first position; each further one pays its own.
+        if (i > 0) await ctx.services.limiter.consume('sell', `user:${userId}`, ctx.call.ip);
+        const sale = p.community
+          ? { ...(await ctx.services.communityTrading.sell(userId, p.id, undefined, undefined, now, undefined, 'position')), cancelledOrders: [] }
+          : await ctx.services.trading.close(userId, p.id, now);
+        const { quantitySold, price, proceeds, realizedPnl, balance, cancelledOrders } = sale;
+        results.push({ ok: true as const, ...about, quantitySold, price, proceeds, realizedPnl, balance, cancelledOrders });
+      } catch (err) {
+        results.push({ ok: false as const, ...about, error: itemError(ctx, err, 'closing a position failed', { positionId: p.id }) });
+      }
+    }
+    return { results, count: results.filter((r) => r.ok).length };
   },
 });
 

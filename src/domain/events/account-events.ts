@@ -8,6 +8,7 @@ export const ACCOUNT_EVENT_TYPES = [
   'order.cancelled',
   'order.expired',
   'order.rejected',
+  'order.replaced',
   'trade',
   'settlement',
   'notification',

@@ -88,9 +88,10 @@ export class OrderLifecycle {
   /**
    * A settling position's hold on its shares: its open sell orders, locked now (settlement takes them before the account
    * row, as every order path takes an order before it); the returned step cancels them, releasing their shares, once
-   * settlement holds the position. So a position never settles with shares still reserved.
+   * settlement (or the owner's close) holds the position. So a position never settles or closes with shares still
+   * reserved. The step answers the ids it cancelled, each with `reason`.
    */
-  async holdsOn(tx: Queryable, positionId: string): Promise<(now: Date) => Promise<void>> {
+  async holdsOn(tx: Queryable, positionId: string, reason: string): Promise<(now: Date) => Promise<string[]>> {
     // Through orders_open_by_price (the position's token, side SELL): no scan of the orders at each settled position.
     const rows = await tx.query<OrderRow>(
       `SELECT * FROM orders WHERE token_id = (SELECT token_id FROM positions WHERE id = $1) AND side = 'SELL' AND state IN ${OPEN} AND position_id = $1
@@ -99,7 +100,8 @@ export class OrderLifecycle {
       'orders_holding_position',
     );
     return async (now) => {
-      for (const o of rows) await closeIn(tx, o, 'cancelled', 'market resolved', now);
+      for (const o of rows) await closeIn(tx, o, 'cancelled', reason, now);
+      return rows.map((o) => o.id);
     };
   }
 }

@@ -1,5 +1,5 @@
 import { AppError } from '../../errors/app-error';
-import type { Micro } from '../money/micro';
+import { fromMicro, type Micro } from '../money/micro';
 import { buyFill } from '../trading/fills';
 import type { Depth } from '../trading/price-service';
 import { copyDepth, onPlacement, take, type OrderSide, type Take, type TimeInForce } from './order-rules';
@@ -54,4 +54,40 @@ export function planPlacement(order: NewOrder, quote: { bidMicro: Micro; askMicr
     case 'reject':
       return { kind: 'end', state: 'rejected', reason: 'FOK: the order could not fill whole at the limit' };
   }
+}
+
+/** A resting order as an amend sees it (its row as locked), in micro-units. */
+export interface AmendedOrder {
+  side: OrderSide;
+  limitMicro: Micro;
+  sizeMicro: Micro;
+  filledSizeMicro: Micro;
+  timeInForce: TimeInForce;
+}
+
+/**
+ * What amending a resting order to a new limit and/or total size does (omitted: unchanged): null when both are as
+ * they are (nothing changes); otherwise its new terms and the placement plan of its unfilled rest, planned as a new
+ * order of that size would be (planPlacement: what now crosses the book fills, the rest rests and reserves). The total
+ * size counts what already filled, so it must stay above the filled size (an amend never ends an order: cancel it).
+ */
+export function planAmend(
+  o: AmendedOrder,
+  change: { limitMicro?: Micro; sizeMicro?: Micro },
+  quote: { bidMicro: Micro; askMicro: Micro; depth?: Depth } | null,
+): { limitMicro: Micro; sizeMicro: Micro; plan: PlacementPlan } | null {
+  const limitMicro = change.limitMicro ?? o.limitMicro;
+  const sizeMicro = change.sizeMicro ?? o.sizeMicro;
+  if (sizeMicro <= o.filledSizeMicro) {
+    throw new AppError(
+      'VALIDATION_ERROR',
+      `size must be above the ${fromMicro(o.filledSizeMicro)} already filled (size is the order's total, filled part included).`,
+      {
+        hint: 'To stop the order, cancel it with cancel_order.',
+      },
+    );
+  }
+  if (limitMicro === o.limitMicro && sizeMicro === o.sizeMicro) return null;
+  const plan = planPlacement({ side: o.side, limitMicro, sizeMicro: sizeMicro - o.filledSizeMicro, timeInForce: o.timeInForce }, quote);
+  return { limitMicro, sizeMicro, plan };
 }

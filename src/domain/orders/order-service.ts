@@ -5,16 +5,17 @@ import { AppError } from '../../errors/app-error';
 import type { Logger } from '../../logger';
 import { toMicro, type Micro } from '../money/micro';
 import { appendEvent } from '../events/account-events';
-import { reserveCash } from '../ledger/cash';
-import { reserveShares } from '../ledger/shares';
+import { releaseCash, reserveCash } from '../ledger/cash';
+import { releaseShares, reserveShares } from '../ledger/shares';
 import type { PriceChange, PriceService } from '../trading/price-service';
 import type { TradeHooks } from '../trading/trade-hooks';
+import { marketIdOf } from '../trading/market-ref';
 import { marketClosed, type TradePath } from '../trading/trade-path';
 import { fillOrder } from './order-fill';
 import { CANCELLED_BY_OWNER, OrderLifecycle } from './order-lifecycle';
-import { planPlacement, type PlacementPlan } from './order-plan';
+import { planAmend, planPlacement, type PlacementPlan } from './order-plan';
 import { bookHash, byClientId, byId, notFound, toView, UUID, type OrderRow, type OrderView, type Quote } from './order-rows';
-import { copyDepth, type OrderSide, type OrderState, type TimeInForce } from './order-rules';
+import { copyDepth, OPEN_STATES, type OrderSide, type OrderState, type TimeInForce } from './order-rules';
 import { RestingFills } from './resting-fills';
 
 export type { OrderView } from './order-rows';
@@ -28,6 +29,12 @@ export interface PlaceOrder {
   timeInForce: TimeInForce;
   expiresAt?: string;
   clientOrderId?: string;
+}
+
+/** An amend of a resting order: its new limit price and/or new total size (filled part included); omitted: unchanged. */
+export interface ReplaceOrder {
+  limitPrice?: number;
+  size?: number;
 }
 
 /** Stores an idempotent call's response in the order's own transaction (invoke's Idempotency-Key handling). */
@@ -125,6 +132,65 @@ export class OrderService {
     return placed.view;
   }
 
+  /**
+   * The owner amends a resting order's limit price and/or total size, keeping its id, its time in force, expiry and
+   * place in time. One transaction under the order's row lock (the lock a fill, a cancel or an expiry takes first, so
+   * an amend and a fill of one order never interleave): the old reservation is released and the order planned again as
+   * a new order of its unfilled rest would be (planAmend): what now crosses the book fills through the trade path, the
+   * rest takes its new reservation. Refused with nothing changed when available cash or shares do not cover it
+   * (INSUFFICIENT_BALANCE / VALIDATION_ERROR), when the order is no longer open (CONFLICT) or its market closed.
+   */
+  async replace(userId: string, id: string, change: ReplaceOrder, now: Date, complete?: CompleteIdempotent): Promise<OrderView> {
+    if (change.limitPrice === undefined && change.size === undefined)
+      throw new AppError('VALIDATION_ERROR', 'Give limitPrice, size or both: the new terms of the order.');
+    const found = UUID.test(id) ? await byId(this.db, id) : undefined;
+    if (!found || found.user_id !== userId) throw notFound(id);
+    const want = {
+      ...(change.limitPrice !== undefined ? { limitMicro: toMicro(change.limitPrice) } : {}),
+      ...(change.size !== undefined ? { sizeMicro: toMicro(change.size) } : {}),
+    };
+    if (OPEN_STATES.includes(found.state)) planAmend(amendedOf(found), want, null); // a size at or below what filled is refused before any quote
+    const quote = OPEN_STATES.includes(found.state) ? await this.quoteFor({ tokenId: found.token_id, timeInForce: found.time_in_force }) : null;
+    const done = await this.db.transaction(async (tx) => {
+      // The order (locked), with its market (shared: it cannot close meanwhile), as a resting fill takes them.
+      const rows = await tx.query<OrderRow & { market_status: string }>(
+        `SELECT o.*, m.status AS market_status FROM orders o JOIN markets m ON m.id = o.market_id WHERE o.id = $1 FOR UPDATE OF o FOR SHARE OF m`,
+        [id],
+      );
+      const o = rows[0]!;
+      if (!OPEN_STATES.includes(o.state) || (o.expires_at !== null && new Date(o.expires_at).getTime() <= now.getTime())) {
+        const state = OPEN_STATES.includes(o.state) ? 'expired' : o.state;
+        throw new AppError('CONFLICT', `Order ${id} is ${state}; only an open order can be replaced.`, { hint: 'Read it with get_order.' });
+      }
+      if (o.market_status !== 'active') throw marketClosed(o.market_status);
+      const claimed = quote?.depth ? await this.fills.claimBook(tx, o.token_id, quote) : null;
+      const amend = planAmend(amendedOf(o), want, quote?.depth ? claimed : quote);
+      if (amend === null) {
+        // Nothing to change: the order as it stands.
+        const same = toView(o);
+        if (complete) await complete(tx, { order: same });
+        return { view: same, traded: false };
+      }
+      await tx.query('SELECT 1 FROM users WHERE id = $1 FOR UPDATE', [userId]);
+      // The old reservation leaves whole; the plan below takes the new one (and any fill spends from available).
+      if (o.reserved_cash_micro > 0n) await releaseCash(tx, userId, BigInt(o.reserved_cash_micro), now);
+      if (o.reserved_shares_micro > 0n) await releaseShares(tx, o.position_id!, BigInt(o.reserved_shares_micro));
+      await tx.query(
+        'UPDATE orders SET limit_price_micro = $2, size_micro = $3, reserved_cash_micro = 0, reserved_shares_micro = 0, updated_at = $4 WHERE id = $1',
+        [id, amend.limitMicro, amend.sizeMicro, now],
+      );
+      const amended = (await byId(tx, id))!;
+      await appendEvent(tx, userId, 'order.replaced', toView(amended), now);
+      await this.carryOut(tx, amended, amend.plan, now);
+      if (claimed && 'take' in amend.plan) await this.fills.recordTaken(tx, o.token_id, quote!, { ...claimed, depth: amend.plan.left });
+      const view = toView((await byId(tx, id))!);
+      if (complete) await complete(tx, { order: view });
+      return { view, traded: 'take' in amend.plan };
+    });
+    if (done.traded) this.hooks.committed();
+    return done.view;
+  }
+
   async get(userId: string, id: string): Promise<OrderView> {
     const row = UUID.test(id) ? await byId(this.db, id) : undefined;
     if (!row || row.user_id !== userId) throw notFound(id);
@@ -198,18 +264,13 @@ export class OrderService {
    * each released through the same close as cancel(); the ids cancelled, oldest first (none on a repeat).
    */
   async cancelAll(userId: string, now: Date, marketId?: string): Promise<string[]> {
-    let market: string | undefined;
-    if (marketId !== undefined) {
-      const rows = await this.db.query<{ id: string }>('SELECT id FROM markets WHERE id = $1 OR slug = $1 ORDER BY (id = $1) DESC LIMIT 1', [marketId]);
-      if (!rows[0]) throw new AppError('NOT_FOUND', `No market with id or slug ${marketId.slice(0, 100)}.`, { hint: 'Use Order.marketId from list_orders.' });
-      market = rows[0].id;
-    }
+    const market = marketId === undefined ? undefined : await marketIdOf(this.db, marketId, { hint: 'Use Order.marketId from list_orders.' });
     return this.lifecycle.cancelAllOf(userId, CANCELLED_BY_OWNER, now, market);
   }
 
-  /** A settling position's resting sell orders: locked now, cancelled by the returned step (OrderLifecycle.holdsOn). */
-  holdsOn(tx: Queryable, positionId: string): Promise<(now: Date) => Promise<void>> {
-    return this.lifecycle.holdsOn(tx, positionId);
+  /** A settling or closing position's resting sell orders: locked now, cancelled by the returned step (OrderLifecycle.holdsOn). */
+  holdsOn(tx: Queryable, positionId: string, reason: string): Promise<(now: Date) => Promise<string[]>> {
+    return this.lifecycle.holdsOn(tx, positionId, reason);
   }
 
   /** The after-sync work: close what must close first (so no fill runs on a closed market), then fill what crossed. */
@@ -221,7 +282,7 @@ export class OrderService {
   }
 
   /** The live quote an order is planned against; null when no fresh price exists and the order may simply rest (GTC/GTD). */
-  private async quoteFor(input: PlaceOrder): Promise<Quote | null> {
+  private async quoteFor(input: Pick<PlaceOrder, 'tokenId' | 'timeInForce'>): Promise<Quote | null> {
     try {
       const live = await this.prices.live(input.tokenId);
       return {
@@ -258,6 +319,17 @@ export class OrderService {
     const positionId = await reserveShares(tx, o.user_id, o.token_id, size);
     await tx.query('UPDATE orders SET reserved_shares_micro = $2, position_id = $3 WHERE id = $1', [o.id, size, positionId]);
   }
+}
+
+/** An order row's terms as planAmend() reads them. */
+function amendedOf(o: OrderRow) {
+  return {
+    side: o.side,
+    limitMicro: BigInt(o.limit_price_micro),
+    sizeMicro: BigInt(o.size_micro),
+    filledSizeMicro: BigInt(o.filled_size_micro),
+    timeInForce: o.time_in_force,
+  };
 }
 
 /** A GTD order's expiry (required, in the future); none for the other times in force. */

@@ -66,7 +66,7 @@ export class SettlementService {
   async settle(positionId: string, userId: string, now: Date, terms: SettlementTerms): Promise<boolean> {
     const done = await this.db.transaction(async (tx) => {
       if (terms.lock) await terms.lock(tx);
-      const releases: Array<(now: Date) => Promise<void>> = [];
+      const releases: Array<(now: Date) => Promise<unknown>> = [];
       for (const hold of this.holds) releases.push(await hold(tx, positionId));
       await tx.query('SELECT 1 FROM users WHERE id = $1 FOR UPDATE', [userId]);
       const rows = await tx.query<{
@@ -148,7 +148,7 @@ export class SettlementService {
  * Something holding a position's shares besides the position: locked in the settlement's transaction before the account
  * (lock order: holds, account, position); the step it returns releases them once the position is locked.
  */
-export type ShareHolds = (tx: Queryable, positionId: string) => Promise<(now: Date) => Promise<void>>;
+export type ShareHolds = (tx: Queryable, positionId: string) => Promise<(now: Date) => Promise<unknown>>;
 
 /** How one position settles: its payout, and what else happens in the same transaction. */
 export interface SettlementTerms {

@@ -4,7 +4,8 @@ import type { PriceService } from './price-service';
 import { fromMicro, toMicro, MICRO, type Micro } from '../money/micro';
 import { avgPriceMicro, buyFill, sellFill } from './fills';
 import type { TradeHooks } from './trade-hooks';
-import { atBid, marketClosed, mirroredOpen, positionClosed, TradePath, type Alongside } from './trade-path';
+import { marketIdOf } from './market-ref';
+import { atBid, marketClosed, mirroredOpen, positionClosed, TradePath, type Alongside, type SaleDone } from './trade-path';
 
 export interface BuyOrder {
   marketId: string;
@@ -33,6 +34,12 @@ export interface SellResult {
   isClosed: boolean;
   balance: number;
 }
+
+/**
+ * Something holding a position's shares besides the position (its resting sell orders): locked in the close's
+ * transaction before the account; the step it returns releases them once the position is locked, answering what it ended.
+ */
+export type CloseHolds = (tx: Queryable, positionId: string) => Promise<(now: Date) => Promise<string[]>>;
 
 /** Runs inside the trade's transaction just before it commits (idempotency record, aggregates, challenges). */
 export type BeforeCommit = (tx: Queryable, result: unknown) => Promise<void>;
@@ -71,6 +78,7 @@ export class TradingService {
     private readonly path: TradePath = new TradePath(hooks),
   ) {}
 
+  private readonly holds: CloseHolds[] = [];
   private readonly tokens = new Map<string, Omit<TokenFacts, 'status' | 'cached'>>();
 
   async buy(userId: string, order: BuyOrder, now: Date, beforeCommit?: BeforeCommit, alongside?: Alongside): Promise<BuyResult> {
@@ -132,6 +140,66 @@ export class TradingService {
   }
 
   async sell(userId: string, positionId: string, quantity: number | undefined, now: Date, beforeCommit?: BeforeCommit): Promise<SellResult> {
+    const quote = await this.prices.live(await this.openTokenOf(userId, positionId));
+    const done = await this.db.transaction(async (tx) => {
+      const sale = await this.path.sell(
+        tx,
+        { userId, positionId, wantedMicro: quantity === undefined ? undefined : toMicro(quantity), at: now },
+        atBid(quote.bidMicro, mirroredOpen),
+      );
+      const result = saleResult(sale, positionId);
+      if (beforeCommit) await beforeCommit(tx, result);
+      return result;
+    });
+    this.hooks.committed();
+    return done;
+  }
+
+  /** What else holds a position's shares (its resting sell orders): locked first in every close, released once the position is locked. */
+  onHolds(holds: CloseHolds): void {
+    this.holds.push(holds);
+  }
+
+  /**
+   * Closes an open position of a mirrored market: every share sold at the live bid, its resting sell orders cancelled
+   * (their shares released) in the same transaction first, so the whole holding sells or nothing changes. Lock order:
+   * the orders, the account, the position (as settlement keeps it). Answers the sale and the orders it cancelled.
+   */
+  async close(userId: string, positionId: string, now: Date): Promise<SellResult & { cancelledOrders: string[] }> {
+    const quote = await this.prices.live(await this.openTokenOf(userId, positionId));
+    const done = await this.db.transaction(async (tx) => {
+      const releases: Array<(now: Date) => Promise<string[]>> = [];
+      for (const hold of this.holds) releases.push(await hold(tx, positionId));
+      await tx.query('SELECT 1 FROM users WHERE id = $1 FOR UPDATE', [userId]);
+      await tx.query('SELECT 1 FROM positions WHERE id = $1 FOR UPDATE', [positionId]);
+      const cancelledOrders: string[] = [];
+      for (const release of releases) cancelledOrders.push(...(await release(now)));
+      const sale = await this.path.sell(tx, { userId, positionId, wantedMicro: undefined, at: now }, atBid(quote.bidMicro, mirroredOpen));
+      return { ...saleResult(sale, positionId), cancelledOrders };
+    });
+    this.hooks.committed();
+    return done;
+  }
+
+  /**
+   * The account's open positions, oldest first, of every market or of one (`marketId`: a mirrored or community market's
+   * id or slug; NOT_FOUND when none has it). `community`: held in a community market (sold back to its market maker).
+   */
+  async openPositions(
+    userId: string,
+    marketId?: string,
+  ): Promise<Array<{ id: string; marketId: string; tokenId: string; outcome: 'YES' | 'NO'; community: boolean }>> {
+    const market = marketId === undefined ? null : await marketIdOf(this.db, marketId, { community: true, hint: 'Use Position.marketId from get_portfolio.' });
+    const rows = await this.db.query<{ id: string; market_id: string; token_id: string; outcome: 'YES' | 'NO'; mirrored: boolean }>(
+      `SELECT p.id, p.market_id, p.token_id, p.outcome, EXISTS (SELECT 1 FROM markets m WHERE m.id = p.market_id) AS mirrored
+       FROM positions p WHERE p.user_id = $1 AND NOT p.is_closed AND ($2::text IS NULL OR p.market_id = $2) ORDER BY p.created_at, p.id`,
+      [userId, market],
+    );
+    return rows.map((r) => ({ id: r.id, marketId: r.market_id, tokenId: r.token_id, outcome: r.outcome, community: !r.mirrored }));
+  }
+
+  /** The token of an open position of this account in an active market; refuses (NOT_FOUND, POSITION_CLOSED, MARKET_CLOSED) before any quote. */
+  private async openTokenOf(userId: string, positionId: string): Promise<string> {
     const found = UUID.test(positionId)
       ? await this.db.query<{ token_id: string; is_closed: boolean; status: string }>(
           `SELECT p.token_id, p.is_closed, m.status FROM positions p JOIN markets m ON m.id = p.market_id WHERE p.id = $1 AND p.user_id = $2`,
@@ -142,29 +210,7 @@ export class TradingService {
     if (!found[0]) throw new AppError('NOT_FOUND', `Position ${positionId} not found.`, { hint: 'List your positions with get_portfolio.' });
     if (found[0].is_closed) throw positionClosed();
     if (found[0].status !== 'active') throw marketClosed(found[0].status);
-    const quote = await this.prices.live(found[0].token_id);
-
-    const done = await this.db.transaction(async (tx) => {
-      const sale = await this.path.sell(
-        tx,
-        { userId, positionId, wantedMicro: quantity === undefined ? undefined : toMicro(quantity), at: now },
-        atBid(quote.bidMicro, mirroredOpen),
-      );
-      const result: SellResult = {
-        success: true,
-        quantitySold: fromMicro(sale.fill.quantityMicro),
-        price: fromMicro(sale.fill.priceMicro),
-        proceeds: fromMicro(sale.fill.proceedsMicro),
-        realizedPnl: fromMicro(sale.fill.realizedPnlMicro),
-        positionId,
-        isClosed: sale.fill.closes,
-        balance: fromMicro(sale.balanceMicro),
-      };
-      if (beforeCommit) await beforeCommit(tx, result);
-      return result;
-    });
-    this.hooks.committed();
-    return done;
+    return found[0].token_id;
   }
 
   /** What a buy of `amount` dollars or a sell of `quantity` shares would fill at now; changes nothing. */
@@ -294,6 +340,20 @@ export class TradingService {
     const rows = await q.query<{ status: string }>('SELECT status FROM markets WHERE id = $1', [marketId]);
     if (rows[0] && rows[0].status !== 'active') throw marketClosed(rows[0].status);
   }
+}
+
+/** sell_position's answer from a sale. */
+function saleResult(sale: SaleDone, positionId: string): SellResult {
+  return {
+    success: true,
+    quantitySold: fromMicro(sale.fill.quantityMicro),
+    price: fromMicro(sale.fill.priceMicro),
+    proceeds: fromMicro(sale.fill.proceedsMicro),
+    realizedPnl: fromMicro(sale.fill.realizedPnlMicro),
+    positionId,
+    isClosed: sale.fill.closes,
+    balance: fromMicro(sale.balanceMicro),
+  };
 }
 
 export type { Micro };

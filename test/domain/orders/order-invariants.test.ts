@@ -9,9 +9,11 @@ import { toMicro } from '../../../src/domain/money/micro';
 type Op =
   | { kind: 'place'; side: 'BUY' | 'SELL'; token: 0 | 1; limit: number; size: number; tif: 'GTC' | 'GTD' | 'IOC' | 'FOK'; ttlS: number }
   | { kind: 'cancel'; pick: number }
+  | { kind: 'replace'; pick: number; limit: number | null; size: number | null }
   | { kind: 'price'; token: 0 | 1; bid: number; spread: number; via: 'sync' | 'change'; depth: number | null }
   | { kind: 'trade'; token: 0 | 1; amount: number }
   | { kind: 'time'; s: number }
+  | { kind: 'close' }
   | { kind: 'resolve' };
 
 const cents = (lo: number, hi: number) => fc.integer({ min: lo, max: hi }).map((n) => n / 100);
@@ -31,6 +33,18 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('cancel' as const), pick: fc.nat() }) },
   {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant('replace' as const),
+      pick: fc.nat(),
+      limit: fc.option(cents(1, 99), { nil: null }),
+      size: fc.option(
+        fc.integer({ min: 1, max: 400_000_000 }).map((n) => n / 1e6),
+        { nil: null },
+      ),
+    }),
+  },
+  {
     weight: 4,
     arbitrary: fc.record({
       kind: fc.constant('price' as const),
@@ -44,6 +58,7 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('trade' as const), token, amount: fc.integer({ min: 1, max: 300 }) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('time' as const), s: fc.integer({ min: 1, max: 90 }) }) },
+  { weight: 1, arbitrary: fc.constant({ kind: 'close' as const }) },
   { weight: 1, arbitrary: fc.constant({ kind: 'resolve' as const }) },
 );
 
@@ -57,7 +72,7 @@ describe.each(backends())('order invariants on $name', (backend) => {
 
   const quote = (tokenId: string, bid: number, ask: number, at: number) => moveQuote(t.services.db, prices, tokenId, bid, ask, new Date(at));
 
-  test('any sequence of place, cancel, price change, trade, expiry and resolution keeps available >= 0, each reservation released once, the audit green', async () => {
+  test('any sequence of place, cancel, amend, price change, trade, close, expiry and resolution keeps available >= 0, each reservation released once, the audit green', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(opArb, { minLength: 1, maxLength: 20 }), async (ops) => {
         const agent = await registerAgent(t);
@@ -87,6 +102,9 @@ describe.each(backends())('order invariants on $name', (backend) => {
               placed.push(o.id);
             } else if (op.kind === 'cancel' && placed.length) {
               await orders.cancel(agent.id, placed[op.pick % placed.length]!, new Date(now));
+            } else if (op.kind === 'replace' && placed.length) {
+              const change = { ...(op.limit === null ? {} : { limitPrice: op.limit }), ...(op.size === null ? {} : { size: op.size }) };
+              await orders.replace(agent.id, placed[op.pick % placed.length]!, change, new Date(now));
             } else if (op.kind === 'price') {
               const ask = Math.min(op.bid + op.spread, 0.99);
               await quote(tokens[op.token]!, op.bid, ask, now);
@@ -110,6 +128,15 @@ describe.each(backends())('order invariants on $name', (backend) => {
                 { marketId: m.id, marketSlug: m.slug, tokenId: tokens[op.token]!, outcome: op.token === 0 ? 'YES' : 'NO', amount: op.amount },
                 new Date(now),
               );
+            } else if (op.kind === 'close') {
+              // close_position's path: each open position sold whole, its resting sells cancelled in the same step.
+              for (const p of await trading.openPositions(agent.id)) {
+                try {
+                  await trading.close(agent.id, p.id, new Date(now));
+                } catch (err) {
+                  if (!(err instanceof AppError) || err.status >= 500) throw err;
+                }
+              }
             } else if (op.kind === 'time') {
               now += op.s * 1000;
               await orders.afterSync(new Date(now));
@@ -131,6 +158,15 @@ describe.each(backends())('order invariants on $name', (backend) => {
             [agent.id],
           );
           expect(short[0]!.n).toBe(0n); // no position's available shares below zero
+          // Reserved cash is the sum of the open orders' reservations, each exactly its unfilled size (the audit's rule).
+          const held = await t.services.db.query<{ sum: bigint; bad: bigint }>(
+            `SELECT coalesce(sum(reserved_cash_micro), 0)::bigint AS sum,
+               count(*) FILTER (WHERE (CASE side WHEN 'BUY' THEN reserved_cash_micro ELSE reserved_shares_micro END) <> size_micro - filled_size_micro) AS bad
+             FROM orders WHERE user_id = $1 AND state IN ('open', 'partially_filled')`,
+            [agent.id],
+          );
+          expect(toMicro(cash.reserved)).toBe(held[0]!.sum);
+          expect(held[0]!.bad).toBe(0n);
         }
         // Every order that left the open states holds nothing; the open ones hold exactly what the account and positions reserve.
         const held = await t.services.db.query<{ n: bigint }>(

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { planPlacement, type NewOrder } from '../../../src/domain/orders/order-plan';
+import { planAmend, planPlacement, type AmendedOrder, type NewOrder } from '../../../src/domain/orders/order-plan';
 import { copyDepth, sharesShown } from '../../../src/domain/orders/order-rules';
 import type { Depth } from '../../../src/domain/trading/price-service';
 import { AppError } from '../../../src/errors/app-error';
@@ -81,6 +81,80 @@ describe('the placement plan (pure: the order and the book alone)', () => {
           if (plan.kind === 'rest' || plan.kind === 'fill-rest') expect(filled + plan.restMicro).toBe(size);
           if (tif === 'FOK') expect(['fill', 'end']).toContain(plan.kind);
           if (tif === 'IOC') expect(['rest', 'fill-rest']).not.toContain(plan.kind);
+        },
+      ),
+    );
+  });
+});
+
+describe('the amend plan (pure: the order, its new terms and the book)', () => {
+  const resting = (over: Partial<AmendedOrder> = {}): AmendedOrder => ({
+    side: 'BUY',
+    limitMicro: 500_000n,
+    sizeMicro: 100n * M,
+    filledSizeMicro: 0n,
+    timeInForce: 'GTC',
+    ...over,
+  });
+  const quote = { bidMicro: 590_000n, askMicro: 600_000n };
+
+  test('when nothing changes, then there is nothing to do; omitted terms stay as they are', () => {
+    expect(planAmend(resting(), {}, quote)).toBeNull();
+    expect(planAmend(resting(), { limitMicro: 500_000n, sizeMicro: 100n * M }, quote)).toBeNull();
+    expect(planAmend(resting(), { sizeMicro: 150n * M }, quote)).toEqual({
+      limitMicro: 500_000n,
+      sizeMicro: 150n * M,
+      plan: { kind: 'rest', restMicro: 150n * M },
+    });
+  });
+
+  test('when the order partly filled, then the new size counts the filled part and only the unfilled rest is planned', () => {
+    const part = resting({ filledSizeMicro: 18n * M });
+    expect(planAmend(part, { sizeMicro: 50n * M }, quote)).toMatchObject({ sizeMicro: 50n * M, plan: { kind: 'rest', restMicro: 32n * M } });
+    expect(() => planAmend(part, { sizeMicro: 18n * M }, quote)).toThrow(AppError);
+    expect(() => planAmend(part, { sizeMicro: 10n * M }, null)).toThrow(/above the 18 already filled/);
+  });
+
+  test('when the new limit crosses, then the rest fills as a new order of that size would, whole without depth and no more than the book shows with it', () => {
+    expect(planAmend(resting({ filledSizeMicro: 10n * M }), { limitMicro: 650_000n }, quote)).toEqual({
+      limitMicro: 650_000n,
+      sizeMicro: 100n * M,
+      plan: { kind: 'fill', take: { sizeMicro: 90n * M, priceMicro: 600_000n }, left: undefined },
+    });
+    const depth = book([[600_000n, 50n * M]]);
+    expect(planAmend(resting(), { limitMicro: 650_000n }, { ...quote, depth })).toMatchObject({
+      plan: { kind: 'fill-rest', take: { sizeMicro: 30n * M, priceMicro: 600_000n }, restMicro: 70n * M },
+    });
+    const sell = resting({ side: 'SELL', limitMicro: 700_000n, sizeMicro: 40n * M });
+    expect(planAmend(sell, { limitMicro: 580_000n }, quote)).toMatchObject({ plan: { kind: 'fill', take: { sizeMicro: 40n * M, priceMicro: 590_000n } } });
+  });
+
+  test('any amend of a resting order: its plan fills and rests exactly the new unfilled rest, never at a price worse than the new limit', () => {
+    fc.assert(
+      fc.property(
+        fc.bigInt({ min: 1n, max: M }),
+        fc.bigInt({ min: 1n, max: 1000n * M }),
+        fc.bigInt({ min: 0n, max: 1000n * M }),
+        fc.bigInt({ min: 1n, max: M }),
+        fc.bigInt({ min: 1n, max: 1000n * M }),
+        fc.constantFrom('BUY' as const, 'SELL' as const),
+        (limit, size, filled, newLimit, newSize, side) => {
+          const o = resting({ side, limitMicro: limit, sizeMicro: size + filled, filledSizeMicro: filled });
+          let amend;
+          try {
+            amend = planAmend(o, { limitMicro: newLimit, sizeMicro: newSize }, quote);
+          } catch (e) {
+            expect(e).toBeInstanceOf(AppError);
+            expect(newSize <= filled || side === 'BUY').toBe(true);
+            return;
+          }
+          if (amend === null) return expect([newLimit, newSize]).toEqual([limit, size + filled]);
+          const rest = newSize - filled;
+          const plan = amend.plan;
+          const taken = 'take' in plan ? plan.take.sizeMicro : 0n;
+          if ('take' in plan) expect(side === 'BUY' ? plan.take.priceMicro <= newLimit : plan.take.priceMicro >= newLimit).toBe(true);
+          if (plan.kind === 'rest' || plan.kind === 'fill-rest') expect(taken + plan.restMicro).toBe(rest);
+          else expect(plan.kind === 'fill' && taken === rest).toBe(true);
         },
       ),
     );

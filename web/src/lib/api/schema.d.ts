@@ -334,6 +334,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/positions/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Close all your open positions, or one market's, at the market (each result on its own)
+         * @description Sells every share of each of your open positions at the live bid, as sell_position without quantity does (a community position sells to its market maker), or only those in one market (marketId: id or slug; its YES and NO positions both). Your resting sell orders on a position are cancelled in the same step so it closes whole (their ids in cancelledOrders; kept if the sale is refused); resting buys stay (cancel_all_orders). Oldest first, each on its own: one refused (PRICE_UNAVAILABLE, MARKET_CLOSED) does not stop or undo the others; results[i] is { ok: true, ...sale } or { ok: false, error: { code, error } }. Nothing open: results [] (a repeat closes nothing). One sell call of the rate limit per position (beyond it: RATE_LIMITED in that result). Errors: NOT_FOUND (404, unknown marketId); RATE_LIMITED.
+         *
+         *     Rate limit: 120 sell requests per minute per account (per IP address when anonymous).
+         */
+        post: operations["close_position"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/trade/quote": {
         parameters: {
             query?: never;
@@ -422,6 +444,28 @@ export interface paths {
          *     Rate limit: 120 trade requests per minute per account (per IP address when anonymous).
          */
         post: operations["cancel_order"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/orders/{id}/replace": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Amend a resting order's limit price and/or size, keeping its id
+         * @description Amends one of your open orders in place: a new limitPrice, size, or both (omitted: unchanged). size is the new total in the order's unit (dollars of a BUY, shares of a SELL), filled part included, so above filledSize. The order keeps its id, clientOrderId, time in force and expiry. In one step the old reservation is released and the new one (size − filledSize) taken; if available cash or unreserved shares do not cover it, nothing changes. An amended order that now crosses fills as a new order would; the rest keeps resting. Writes order.replaced (then order.filled / order.partially_filled if it fills). Safe to retry with an idempotency key. Errors: VALIDATION_ERROR (no field, size not above filledSize, shares short), INSUFFICIENT_BALANCE, MARKET_CLOSED (400); NOT_FOUND (404); CONFLICT (409, no longer open); RATE_LIMITED.
+         *
+         *     Rate limit: 120 trade requests per minute per account (per IP address when anonymous).
+         */
+        post: operations["replace_order"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1979,7 +2023,7 @@ export interface operations {
                  */
                 limit?: number;
                 /** @description Only events of these types (on REST: types=trade,balance); default every type. */
-                types?: ("order.accepted" | "order.partially_filled" | "order.filled" | "order.cancelled" | "order.expired" | "order.rejected" | "trade" | "settlement" | "notification" | "balance")[];
+                types?: ("order.accepted" | "order.partially_filled" | "order.filled" | "order.cancelled" | "order.expired" | "order.rejected" | "order.replaced" | "trade" | "settlement" | "notification" | "balance")[];
             };
             header?: never;
             path?: never;
@@ -2002,7 +2046,7 @@ export interface operations {
                              * @description What happened; the SSE event name.
                              * @enum {string}
                              */
-                            type: "order.accepted" | "order.partially_filled" | "order.filled" | "order.cancelled" | "order.expired" | "order.rejected" | "trade" | "settlement" | "notification" | "balance";
+                            type: "order.accepted" | "order.partially_filled" | "order.filled" | "order.cancelled" | "order.expired" | "order.rejected" | "order.replaced" | "trade" | "settlement" | "notification" | "balance";
                             /** @description The details, by type. trade: marketId, tokenId, side (BUY/SELL), shares, price, cash, realizedPnl, positionId (sales). settlement: marketId, tokenId, shares, price (payout per share), cash (payout), realizedPnl, positionId, won (null when void). balance: balance, reserved, available (dollars, after the change). notification: id, kind, title, message, ref. order.*: the order (see get_order). */
                             data: {
                                 [key: string]: unknown;
@@ -3810,6 +3854,191 @@ export interface operations {
             };
         };
     };
+    close_position: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description Only this market's positions (Position.marketId, or the market's slug); omit to close all your open positions. */
+                    marketId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Close all your open positions, or one market's, at the market (each result on its own) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description One result per open position, oldest first. */
+                        results: ({
+                            /**
+                             * @description Closed.
+                             * @constant
+                             */
+                            ok: true;
+                            /** @description Position.id. */
+                            positionId: string;
+                            /** @description Its market. */
+                            marketId: string;
+                            /** @description Token held. */
+                            tokenId: string;
+                            /**
+                             * @description Side: YES or NO.
+                             * @enum {string}
+                             */
+                            outcome: "YES" | "NO";
+                            /** @description Shares sold: the whole holding. */
+                            quantitySold: number;
+                            /** @description Fill price per share (the live bid, or the average of a community sale). */
+                            price: number;
+                            /** @description Dollars credited. */
+                            proceeds: number;
+                            /** @description Realized PnL of this sale. */
+                            realizedPnl: number;
+                            /** @description Your balance after the sale. */
+                            balance: number;
+                            /** @description IDs of your resting sell orders on it that were cancelled to close it. */
+                            cancelledOrders: string[];
+                        } | {
+                            /**
+                             * @description Not closed.
+                             * @constant
+                             */
+                            ok: false;
+                            /** @description Position.id. */
+                            positionId: string;
+                            /** @description Its market. */
+                            marketId: string;
+                            /** @description Token held. */
+                            tokenId: string;
+                            /**
+                             * @description Side: YES or NO.
+                             * @enum {string}
+                             */
+                            outcome: "YES" | "NO";
+                            /** @description Why this order was refused; nothing of it was placed. */
+                            error: {
+                                /** @description The stable error code place_order would answer (INSUFFICIENT_BALANCE, NOT_FOUND, VALIDATION_ERROR…). */
+                                code: string;
+                                /** @description What went wrong, in words. */
+                                error: string;
+                                /** @description What to do about it, when there is advice. */
+                                hint?: string;
+                            };
+                        })[];
+                        /** @description How many positions this call closed. */
+                        count: number;
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: the input does not match the schema (details lists each problem), or the JSON body is malformed. */
+            400: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing or invalid API key or access token, or a credential sent outside the Authorization header. */
+            401: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description Bearer challenge with resource_metadata (RFC 9728). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the access token lacks scope agent, or a write authenticated by the session cookie came from another site. */
+            403: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: the named resource does not exist. */
+            404: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the request body is larger than 100 kB. */
+            413: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests; wait the Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds until the window resets. */
+                    "Retry-After": number;
+                    /** @description Remaining requests and reset (IETF RateLimit header). */
+                    RateLimit?: string;
+                    /** @description Quota and window of the limit class. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: unexpected failure; quote requestId when reporting it. */
+            500: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the service or its database is unavailable or busy; nothing changed; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description When the database is unavailable: seconds to wait before sending the same request again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     quote_trade: {
         parameters: {
             query?: never;
@@ -4701,6 +4930,219 @@ export interface operations {
                 };
             };
             /** @description SERVICE_UNAVAILABLE: the service or its database is unavailable or busy; nothing changed; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description When the database is unavailable: seconds to wait before sending the same request again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    replace_order: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes retries safe: the same key with the same body within 24 hours returns the first response without executing again; with another body it is 409 CONFLICT. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /**
+                 * @description Order ID (Order.id) from place_order or list_orders.
+                 * @example 0b6f6a52-57d4-4c4f-9a0e-6f8b4f0c2d11
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description New limit price per share, (0, 1], at most 6 decimals; omit to keep it. */
+                    limitPrice?: number;
+                    /** @description New total size, filled part included: dollars (BUY) or shares (SELL), above filledSize, at most 6 decimals; omit to keep it. */
+                    size?: number;
+                    /** @description Optional idempotency key (JSON-RPC and MCP; on REST send the Idempotency-Key header). A retry with the same key and body returns the original result and never acts twice; kept 24 hours. */
+                    idempotencyKey?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Amend a resting order's limit price and/or size, keeping its id */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description A limit order. */
+                        order: {
+                            /** @description Order ID. */
+                            id: string;
+                            /** @description Your clientOrderId, or null. */
+                            clientOrderId: string | null;
+                            /** @description Market of the token. */
+                            marketId: string;
+                            /** @description Outcome token traded. */
+                            tokenId: string;
+                            /**
+                             * @description YES or NO token.
+                             * @enum {string}
+                             */
+                            outcome: "YES" | "NO";
+                            /**
+                             * @description BUY or SELL.
+                             * @enum {string}
+                             */
+                            side: "BUY" | "SELL";
+                            /** @description Worst price accepted: a buy pays at most this, a sell receives at least this. */
+                            limitPrice: number;
+                            /** @description Dollars to spend (BUY) or shares to sell (SELL). */
+                            size: number;
+                            /**
+                             * @description How long the order lives.
+                             * @enum {string}
+                             */
+                            timeInForce: "GTC" | "GTD" | "IOC" | "FOK";
+                            /** @description When a GTD order expires; null otherwise. */
+                            expiresAt: string | null;
+                            /**
+                             * @description open (resting), partially_filled, filled, cancelled, expired or rejected.
+                             * @enum {string}
+                             */
+                            state: "open" | "partially_filled" | "filled" | "cancelled" | "expired" | "rejected";
+                            /** @description Part of size filled (dollars for a buy, shares for a sell). */
+                            filledSize: number;
+                            /** @description Shares bought or sold so far. */
+                            filledShares: number;
+                            /** @description Dollars spent (buy) or received (sell) so far. */
+                            filledCash: number;
+                            /** @description filledCash / filledShares; null before any fill. */
+                            avgFillPrice: number | null;
+                            /** @description Cash this resting buy holds (0 once it is no longer open). */
+                            reservedCash: number;
+                            /** @description Shares this resting sell holds (0 once it is no longer open). */
+                            reservedShares: number;
+                            /** @description Why it was cancelled, expired or rejected; null otherwise. */
+                            reason: string | null;
+                            /**
+                             * Format: date-time
+                             * @description When it was placed.
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description Its last change.
+                             */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: the input does not match the schema (details lists each problem), or the JSON body is malformed. INSUFFICIENT_BALANCE: the virtual balance is too small for this operation; nothing changed. MARKET_CLOSED: the market is closed or resolved and no longer trades. */
+            400: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing or invalid API key or access token, or a credential sent outside the Authorization header. */
+            401: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description Bearer challenge with resource_metadata (RFC 9728). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the access token lacks scope agent, or a write authenticated by the session cookie came from another site. */
+            403: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: the named resource does not exist. */
+            404: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT: the Idempotency-Key was used with another request, or that request is still running. */
+            409: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description When a request with the same Idempotency-Key is still running: seconds to wait before retrying it. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the request body is larger than 100 kB. */
+            413: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests; wait the Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds until the window resets. */
+                    "Retry-After": number;
+                    /** @description Remaining requests and reset (IETF RateLimit header). */
+                    RateLimit?: string;
+                    /** @description Quota and window of the limit class. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: unexpected failure; quote requestId when reporting it. */
+            500: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the service or its database is unavailable or busy; nothing changed; retry after Retry-After seconds. PRICE_UNAVAILABLE: no fresh live price; nothing was executed. */
             503: {
                 headers: {
                     /** @description Identifies the request in the service logs. */
@@ -10149,7 +10591,7 @@ export interface operations {
                             /** @description Your note, or null. */
                             description: string | null;
                             /** @description Event types delivered; null: every type. */
-                            types: ("order.accepted" | "order.partially_filled" | "order.filled" | "order.cancelled" | "order.expired" | "order.rejected" | "trade" | "settlement" | "notification" | "balance")[] | null;
+                            types: ("order.accepted" | "order.partially_filled" | "order.filled" | "order.cancelled" | "order.expired" | "order.rejected" | "order.replaced" | "trade" | "settlement" | "notification" | "balance")[] | null;
                             /**
                              * @description disabled once the receiver answered 410 Gone: nothing more is sent.
                              * @enum {string}
@@ -10260,7 +10702,7 @@ export interface operations {
                      */
                     url: string;
                     /** @description Only these event types; omit for every type. */
-                    types?: ("order.accepted" | "order.partially_filled" | "order.filled" | "order.cancelled" | "order.expired" | "order.rejected" | "trade" | "settlement" | "notification" | "balance")[];
+                    types?: ("order.accepted" | "order.partially_filled" | "order.filled" | "order.cancelled" | "order.expired" | "order.rejected" | "order.replaced" | "trade" | "settlement" | "notification" | "balance")[];
                     /** @description A note for yourself. */
                     description?: string;
                 };
@@ -10283,7 +10725,7 @@ export interface operations {
                             /** @description Your note, or null. */
                             description: string | null;
                             /** @description Event types delivered; null: every type. */
-                            types: ("order.accepted" | "order.partially_filled" | "order.filled" | "order.cancelled" | "order.expired" | "order.rejected" | "trade" | "settlement" | "notification" | "balance")[] | null;
+                            types: ("order.accepted" | "order.partially_filled" | "order.filled" | "order.cancelled" | "order.expired" | "order.rejected" | "order.replaced" | "trade" | "settlement" | "notification" | "balance")[] | null;
                             /**
                              * @description disabled once the receiver answered 410 Gone: nothing more is sent.
                              * @enum {string}
@@ -10563,7 +11005,7 @@ export interface operations {
                             /** @description Your note, or null. */
                             description: string | null;
                             /** @description Event types delivered; null: every type. */
-                            types: ("order.accepted" | "order.partially_filled" | "order.filled" | "order.cancelled" | "order.expired" | "order.rejected" | "trade" | "settlement" | "notification" | "balance")[] | null;
+                            types: ("order.accepted" | "order.partially_filled" | "order.filled" | "order.cancelled" | "order.expired" | "order.rejected" | "order.replaced" | "trade" | "settlement" | "notification" | "balance")[] | null;
                             /**
                              * @description disabled once the receiver answered 410 Gone: nothing more is sent.
                              * @enum {string}
@@ -10720,7 +11162,7 @@ export interface operations {
                              * @description The event type.
                              * @enum {string}
                              */
-                            type: "order.accepted" | "order.partially_filled" | "order.filled" | "order.cancelled" | "order.expired" | "order.rejected" | "trade" | "settlement" | "notification" | "balance";
+                            type: "order.accepted" | "order.partially_filled" | "order.filled" | "order.cancelled" | "order.expired" | "order.rejected" | "order.replaced" | "trade" | "settlement" | "notification" | "balance";
                             /**
                              * @description pending (queued or being retried), succeeded (2xx), failed (retries exhausted, or 410).
                              * @enum {string}
@@ -11000,7 +11442,7 @@ export interface operations {
                 /** @description Resume after this seq (the Last-Event-ID header takes precedence); omit to start now. */
                 lastEventId?: string;
                 /** @description Only events of these types (types=trade,balance); default every type. */
-                types?: ("order.accepted" | "order.partially_filled" | "order.filled" | "order.cancelled" | "order.expired" | "order.rejected" | "trade" | "settlement" | "notification" | "balance")[];
+                types?: ("order.accepted" | "order.partially_filled" | "order.filled" | "order.cancelled" | "order.expired" | "order.rejected" | "order.replaced" | "trade" | "settlement" | "notification" | "balance")[];
             };
             header?: {
                 /** @description The id of the last event received: the stream resumes right after it (what EventSource sends when it reconnects). */
@@ -11011,7 +11453,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Server-Sent Events (text/event-stream): each event is `id: <seq>\nevent: <type>\ndata: <JSON>\n\n` with type one of order.accepted, order.partially_filled, order.filled, order.cancelled, order.expired, order.rejected, trade, settlement, notification, balance; data is the JSON in x-sse-data. Comment lines (": ping") are heartbeats. */
+            /** @description Server-Sent Events (text/event-stream): each event is `id: <seq>\nevent: <type>\ndata: <JSON>\n\n` with type one of order.accepted, order.partially_filled, order.filled, order.cancelled, order.expired, order.rejected, order.replaced, trade, settlement, notification, balance; data is the JSON in x-sse-data. Comment lines (": ping") are heartbeats. */
             200: {
                 headers: {
                     [name: string]: unknown;
