@@ -7,6 +7,10 @@ type Run = { runId: string; apiKey: string; state: string; clock: string; startA
 
 const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
 
+// Each run builds a migrated database of its own (on PostgreSQL a schema and every migration) and syncs its venue, some
+// 300 markets, once per simulated day.
+jest.setTimeout(180_000);
+
 describe.each(backends())('replay runs on $name', (backend) => {
   let t: TestApp;
   let live: { id: string; apiKey: string };
@@ -129,6 +133,25 @@ describe.each(backends())('replay runs on $name', (backend) => {
       .send({ marketId: m.id, marketSlug: m.slug, tokenId: yes.tokenId, outcome: 'YES', amount: 10 });
     expect(late.body.code).toBe('REPLAY_ENDED');
     expect((await t.api.get('/api/positions').set(bearer(a.apiKey))).status).toBe(200);
+  });
+
+  test('when advance is given both or neither of by and to, or a run at a speed, then 400 and the clock stays; a speed run’s clock follows the wall clock', async () => {
+    const run = await start({ seed: 3, days: 1 });
+    for (const body of [{}, { by: 60, to: 'next_news' }]) {
+      const res = await t.api.post(`/api/replays/${run.runId}/advance`).set(bearer(live.apiKey)).send(body);
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe('VALIDATION_ERROR');
+    }
+    expect((await t.api.get(`/api/replays/${run.runId}`).set(bearer(live.apiKey))).body.clock).toBe(run.startAt);
+
+    const fast = await start({ seed: 3, days: 1, mode: { speed: 3600 } });
+    expect(fast).toMatchObject({ mode: 'speed', speed: 3600 });
+    const refused = await t.api.post(`/api/replays/${fast.runId}/advance`).set(bearer(fast.apiKey)).send({ by: 60 });
+    expect(refused.body.code).toBe('VALIDATION_ERROR');
+    // Ten wall seconds at 3600× are ten simulated hours.
+    clock.advance(10_000);
+    const read = await t.api.get(`/api/replays/${fast.runId}`).set(bearer(fast.apiKey));
+    expect(Date.parse(read.body.clock) - Date.parse(fast.startAt)).toBe(36_000_000);
   });
 
   test('when the same scenario is played with the same calls twice, then the frozen records are identical', async () => {
