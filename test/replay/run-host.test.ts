@@ -1,6 +1,7 @@
 import { backends } from '../support/backends';
 import { registerAgent, startTestApp, type TestApp } from '../support/app';
 import { ManualClock } from '../support/identity';
+import { mcpCall, rpcCall } from '../support/rpc';
 
 type Market = { id: string; slug: string; endDate: string | null; outcomeTokens: Array<{ outcome: string; tokenId: string }>; yesPrice: number };
 type Run = { runId: string; apiKey: string; state: string; clock: string; startAt: string; endAt: string; record: Record<string, unknown> | null };
@@ -133,6 +134,20 @@ describe.each(backends())('replay runs on $name', (backend) => {
       .send({ marketId: m.id, marketSlug: m.slug, tokenId: yes.tokenId, outcome: 'YES', amount: 10 });
     expect(late.body.code).toBe('REPLAY_ENDED');
     expect((await t.api.get('/api/positions').set(bearer(a.apiKey))).status).toBe(200);
+  });
+
+  test('when a run key calls over JSON-RPC and MCP, then it reaches the run’s account as over REST', async () => {
+    const run = await start({ seed: 9, days: 1, bankroll: 250 });
+    const rpc = await rpcCall(t, 'get_balance', {}, bearer(run.apiKey));
+    expect(rpc.result.balance).toBe(250);
+    const tool = await mcpCall(t, 'get_balance', {}, bearer(run.apiKey));
+    expect(tool.result.structuredContent.balance).toBe(250);
+    const list = await t.api
+      .post('/mcp')
+      .set('Accept', 'application/json, text/event-stream')
+      .set(bearer(run.apiKey))
+      .send({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} });
+    expect(list.status).toBe(200);
   });
 
   test('when advance is given both or neither of by and to, or a run at a speed, then 400 and the clock stays; a speed run’s clock follows the wall clock', async () => {
