@@ -15,6 +15,8 @@ const LAYERS = [
   { name: 'entry', paths: ['main.ts', 'start.ts'] },
   // The express app, its hardening, the page routes (http/pages/) and the OAuth endpoints.
   { name: 'http', paths: ['http/'] },
+  // Replay runs: each run is a service graph of its own (createServices on the run's database), so this sits above the root.
+  { name: 'replay', paths: ['replay/'] },
   // The composition root: builds the services every layer below implements.
   { name: 'services', paths: ['services.ts'] },
   // The surfaces generated from the registry: REST, JSON-RPC, MCP, A2A and the documents (OpenAPI, agent card, llms.txt).

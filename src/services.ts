@@ -169,3 +169,29 @@ export function createServices(args: {
   };
   return services;
 }
+
+/**
+ * What follows every market sync, in order: the live service's and each replay run's (src/replay/run-host.ts), so a
+ * run's resolutions, settlements and records follow its clock by the same steps.
+ */
+export function attachSyncWork(services: Services): void {
+  const after = services.marketSync.afterSync;
+  // Resting orders first: those of markets that closed are cancelled (releasing their shares) before settlement
+  // closes the positions, GTD orders past expiresAt expire, and the prices just synced fill the orders they cross.
+  after.push((now) => services.orders.afterSync(now));
+  after.push((now) => services.settlement.runOnce(now));
+  // A community market whose settlement was cut short (a crash after resolution) finishes on the next sync.
+  after.push((now) => services.communityTrading.settlePending(now));
+  // Idempotency keys are kept 24 hours; the leader drops older ones as part of its periodic work.
+  after.push((now) => services.idempotency.purge(now));
+  // Search's term counts follow the mirror (they steer its plan, never its results).
+  after.push((now) => services.markets.refreshSearchTerms(now));
+  // Each account's equity once an hour, at the prices this sync mirrored (get_portfolio_history); after settlement,
+  // so a market resolved in this sync is counted as its payout, not as a position.
+  after.push((now) => services.portfolioHistory.snapshot(now));
+  // Benchmark records of the accounts whose markets resolved (and once a day of every active account, for risk); after
+  // settlement and the snapshot, so they score the books this sync left.
+  after.push((now) => services.benchmarkFolder.runOnce(now));
+  // The reference forecasters' day (in the background, paced under the rate limits), once per UTC day.
+  if (services.config.REFERENCE_FORECASTERS) after.push(async (now) => services.referenceForecasters.kick(now));
+}

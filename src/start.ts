@@ -2,7 +2,7 @@ import type { Express } from 'express';
 import type { Config } from './config';
 import type { Logger } from './logger';
 import { openDatabase, type Database } from './db/database';
-import { createServices, type Services } from './services';
+import { attachSyncWork, createServices, type Services } from './services';
 import { buildRegistry } from './methods';
 import { createApp } from './http/app';
 import { systemClock, type Clock } from './registry/context';
@@ -11,6 +11,8 @@ import type { PriceService } from './domain/trading/price-service';
 import type { Resolve } from './outbound/guarded-post';
 import { TaskPushWorker } from './a2a-tasks/push-worker';
 import { cardSignerOf } from './documents/agent-card';
+import { RunHost } from './replay/run-host';
+import { runDatabases } from './db/run-database';
 
 export interface RunningService {
   app: Express;
@@ -33,6 +35,8 @@ export async function startService(
     resolve?: Resolve;
     /** The built web app (default dist/web); null: plain server-rendered pages. */
     webDir?: string | null;
+    /** A migrated, empty embedded database image each replay run on PGlite starts from (tests share theirs). */
+    runImage?: () => Promise<Blob>;
   } = {},
 ): Promise<RunningService> {
   const registry = buildRegistry();
@@ -49,24 +53,11 @@ export async function startService(
   });
   // The market mirror: what it resolves gets settled; unless tests drive it by hand (background: false,
   // then services.marketSync.runOnce()), it syncs once before serving, so the first request finds markets.
-  // Resting orders first: those of markets that closed are cancelled (releasing their shares) before settlement
-  // closes the positions, GTD orders past expiresAt expire, and the prices just synced fill the orders they cross.
-  services.marketSync.afterSync.push((now) => services.orders.afterSync(now));
-  services.marketSync.afterSync.push((now) => services.settlement.runOnce(now));
-  // A community market whose settlement was cut short (a crash after resolution) finishes on the next sync.
-  services.marketSync.afterSync.push((now) => services.communityTrading.settlePending(now));
-  // Idempotency keys are kept 24 hours; the leader drops older ones as part of its periodic work.
-  services.marketSync.afterSync.push((now) => services.idempotency.purge(now));
-  // Search's term counts follow the mirror (they steer its plan, never its results).
-  services.marketSync.afterSync.push((now) => services.markets.refreshSearchTerms(now));
-  // Each account's equity once an hour, at the prices this sync mirrored (get_portfolio_history); after settlement,
-  // so a market resolved in this sync is counted as its payout, not as a position.
-  services.marketSync.afterSync.push((now) => services.portfolioHistory.snapshot(now));
-  // Benchmark records of the accounts whose markets resolved (and once a day of every active account, for risk); after
-  // settlement and the snapshot, so they score the books this sync left.
-  services.marketSync.afterSync.push((now) => services.benchmarkFolder.runOnce(now));
-  // The reference forecasters' day (in the background, paced under the rate limits), once per UTC day.
-  if (config.REFERENCE_FORECASTERS) services.marketSync.afterSync.push(async (now) => services.referenceForecasters.kick(now));
+  attachSyncWork(services);
+  // Replay runs: each its own services on its own database; a call with a run's key is served by that run's services.
+  const runs = new RunHost(services, runDatabases(config, log, { image: opts.runImage }));
+  services.replay = runs;
+  services.runs = runs;
   services.stoppers.push(() => services.referenceForecasters.stop());
   // Wake-ups of committed account events (SSE, webhooks, A2A tasks), from this process and every other.
   await services.eventFeed.start((channel, onPayload, onResumed) => db.listen(channel, onPayload, onResumed));
@@ -97,6 +88,7 @@ export async function startService(
   await services.priceBroadcast.start((channel, onPayload, onResumed) => db.listen(channel, onPayload, onResumed));
   services.stoppers.push(() => services.priceBroadcast.stop());
   services.stoppers.push(() => services.marketSync.stop());
+  services.stoppers.push(() => runs.close());
   services.stoppers.push(() => services.idempotency.close());
   services.stoppers.push(() => services.webhookWorker.stop());
   if (opts.background !== false) {

@@ -35,6 +35,11 @@ export class Database implements Queryable {
     private readonly onClose: () => Promise<void> = async () => {},
     /** The embedded database behind a 'pglite' one (its image is the tests' migrated start). */
     readonly embedded?: EmbeddedPostgres,
+    /**
+     * A replay run's schema on a shared PostgreSQL database (src/db/run-database.ts): its NOTIFY channels and advisory
+     * locks are its own, so a run's sync never waits on the live one's lock and its announcements reach only its listeners.
+     */
+    readonly scope?: string,
   ) {
     if (kind === 'postgres') guardConnections(this.pool);
   }
@@ -125,6 +130,7 @@ export class Database implements Queryable {
   async listen(channel: string, onPayload: (payload: string) => void, onResumed: () => void = () => {}): Promise<() => Promise<void>> {
     if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`not a channel name: ${channel}`);
     if (this.embedded) return this.embedded.listen(channel, onPayload);
+    channel = scopedChannel(channel, this.scope);
     let stopped = false;
     let client: Client | undefined;
     let pending = false; // one reopen at a time: a drop fires both 'error' and 'end'
@@ -192,6 +198,11 @@ export class Database implements Queryable {
   }
 }
 
+/** A channel as a scoped database's NOTIFYs reach it (the run schema's pg_notify appends its scope: run-database.ts). */
+export function scopedChannel(channel: string, scope: string | undefined): string {
+  return scope ? `${channel}_${scope}` : channel;
+}
+
 const guarded = new WeakSet<PoolClient>();
 const ignore = () => {};
 
@@ -222,6 +233,8 @@ const common = {
 export function postgresDataSource(
   config: Pick<Config, 'DATABASE_URL' | 'DB_POOL_SIZE' | 'DB_CONNECT_TIMEOUT_MS' | 'DB_STATEMENT_TIMEOUT_MS' | 'DB_QUERY_TIMEOUT_MS'>,
   url?: string,
+  /** A replay run's schema: its tables first on the search path, pg_catalog before public so its own pg_notify wins. */
+  schema?: string,
 ): DataSource {
   // The server cancels a slow statement a little before the client gives up on it, so a statement that is
   // merely slow costs only itself (57014, connection kept); the client-side bound then fires only when the
@@ -231,7 +244,9 @@ export function postgresDataSource(
     ...common,
     url: url ?? config.DATABASE_URL,
     installExtensions: false,
+    ...(schema ? { schema } : {}),
     extra: {
+      ...(schema ? { options: `-c search_path=${schema},pg_catalog,public` } : {}),
       max: config.DB_POOL_SIZE,
       connectionTimeoutMillis: config.DB_CONNECT_TIMEOUT_MS,
       query_timeout: config.DB_QUERY_TIMEOUT_MS,
@@ -252,12 +267,22 @@ export async function openDatabase(config: Config, log: Logger, seed: EmbeddedSe
     await ds.initialize();
     db = new Database(ds, 'postgres');
   } else {
-    const embedded = await openPglite(config.DATA_DIR, log, seed);
-    const ds = new DataSource({ ...common, installExtensions: false, extra: { ...embedded.pgConfig, max: 1, idleTimeoutMillis: 0 } });
-    await ds.initialize();
-    db = new Database(ds, 'pglite', embedded.close, embedded);
+    db = await openEmbedded(config.DATA_DIR, log, seed);
   }
-  const applied = await db.dataSource.runMigrations({ transaction: 'each' });
-  if (applied.length) log.info('migrations applied', { migrations: applied.map((m) => m.name), database: db.kind });
+  await migrate(db, log);
   return db;
+}
+
+/** The embedded PGlite in `dataDir` ('memory': in memory) behind pg's adapter, not yet migrated. */
+export async function openEmbedded(dataDir: string, log: Logger, seed: EmbeddedSeed = {}): Promise<Database> {
+  const embedded = await openPglite(dataDir, log, seed);
+  const ds = new DataSource({ ...common, installExtensions: false, extra: { ...embedded.pgConfig, max: 1, idleTimeoutMillis: 0 } });
+  await ds.initialize();
+  return new Database(ds, 'pglite', embedded.close, embedded);
+}
+
+/** Applies the migrations a database lacks. */
+export async function migrate(db: Database, log: Logger): Promise<void> {
+  const applied = await db.dataSource.runMigrations({ transaction: 'each' });
+  if (applied.length) log.info('migrations applied', { migrations: applied.map((m) => m.name), database: db.kind, scope: db.scope });
 }

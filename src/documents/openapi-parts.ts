@@ -51,6 +51,7 @@ export const ERROR_MEANING: Record<ErrorCode, string> = {
   ENDPOINT_NOT_FOUND: 'no endpoint at this method and path',
   METHOD_NOT_ALLOWED: 'the path exists but not with this HTTP method (see the Allow header)',
   CONFLICT: 'the Idempotency-Key was used with another request, or that request is still running',
+  REPLAY_ENDED: 'the replay run has ended (end_replay): its clock, books and record are frozen; read it with get_replay',
   PAYLOAD_TOO_LARGE: 'the request body is larger than 100 kB',
   RATE_LIMITED: 'too many requests; wait the Retry-After seconds',
   INTERNAL: 'unexpected failure; quote requestId when reporting it',

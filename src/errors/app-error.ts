@@ -26,6 +26,8 @@ export const ERROR_TABLE = {
   ENDPOINT_NOT_FOUND: { status: 404, rpc: -32601 },
   METHOD_NOT_ALLOWED: { status: 405, rpc: -32601 },
   CONFLICT: { status: 409, rpc: -32049 },
+  // A replay run that has ended (end_replay) is frozen: its clock, its books and its record no longer change.
+  REPLAY_ENDED: { status: 409, rpc: -32048 },
   PAYLOAD_TOO_LARGE: { status: 413, rpc: -32600 },
   RATE_LIMITED: { status: 429, rpc: -32029 },
   INTERNAL: { status: 500, rpc: -32603 },

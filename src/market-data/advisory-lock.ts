@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Database } from '../db/database';
 
 export interface HeldLock {
@@ -11,7 +12,7 @@ export interface HeldLock {
  * lock is taken and released on that same connection.
  */
 export async function tryAdvisoryLock(db: Database, key: bigint): Promise<HeldLock | null> {
-  const k = key.toString();
+  const k = scopedKey(key, db.scope).toString();
   if (db.kind === 'pglite') {
     const [row] = await db.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1::bigint) AS ok', [k]);
     if (!row?.ok) return null;
@@ -38,4 +39,11 @@ export async function tryAdvisoryLock(db: Database, key: bigint): Promise<HeldLo
       }
     },
   };
+}
+
+/** A replay run's schema shares the server's advisory locks: its keys are its own (the key mixed with the scope's hash, 63 bits). */
+function scopedKey(key: bigint, scope: string | undefined): bigint {
+  if (!scope) return key;
+  const h = BigInt(`0x${createHash('sha256').update(scope).digest('hex').slice(0, 16)}`);
+  return (key ^ h) & 0x7fffffffffffffffn;
 }

@@ -17,7 +17,7 @@ const SeasonText = z
  * A figure with its n and 95 % interval (percentile bootstrap, resampling whole markets, or blocks of days for risk).
  * Its fields are described tersely: it appears some sixty times in a record, and every surface's schema repeats it.
  */
-const Estimate = z.object({
+export const Estimate = z.object({
   value: z.number().nullable().describe('The figure (null: nothing to score).'),
   n: z.number().int().min(0).describe('Observations behind it.'),
   low: z.number().nullable().describe('95 % interval, low end (null: under two markets or days).'),

@@ -12,6 +12,7 @@ import * as identity from './identity';
 import * as leaderboards from './leaderboards';
 import * as markets from './markets';
 import * as orders from './orders';
+import * as replay from './replay';
 import * as trading from './trading';
 import * as webhooks from './webhooks';
 
@@ -24,6 +25,7 @@ const MODULES: Array<Record<string, unknown>> = [
   orders,
   forecasts,
   benchmark,
+  replay,
   agents,
   identity,
   leaderboards,

@@ -16,6 +16,8 @@ export interface MethodContext {
   call: CallInfo;
   /** Set when the call carries an Idempotency-Key: the domain stores its response inside its own transaction. */
   idempotency?: IdempotencyHandle;
+  /** Set when the call came with a replay run's key: it runs on that run's services and clock. */
+  run?: { id: string };
 }
 
 export interface IdempotencyHandle {

@@ -12,6 +12,23 @@ export interface InvokeDeps {
   log: Logger;
   /** Check every result against the method's output schema (on in tests, off in production). */
   validateOutput: boolean;
+  /** The replay run this call runs in (set by runScoped). */
+  run?: { id: string };
+}
+
+/**
+ * A call made with a replay run's key runs on that run's services and clock, so it can read and trade only the run's
+ * venue; every other call runs on `deps` as given. A run that has ended only reads: anything else is REPLAY_ENDED.
+ */
+export async function runScoped(deps: InvokeDeps, call: CallInfo, readOnly: boolean): Promise<{ deps: InvokeDeps; call: CallInfo }> {
+  const scope = await deps.services.runs?.scopeOf(call);
+  if (!scope) return { deps, call };
+  if (scope.ended && !readOnly) {
+    throw new AppError('REPLAY_ENDED', `Replay run ${scope.runId} has ended: its books and record are frozen.`, {
+      hint: 'Read its record with get_replay, or start a new run with start_replay (with a live key).',
+    });
+  }
+  return { deps: { ...deps, services: scope.services, clock: scope.clock, run: { id: scope.runId } }, call: scope.call };
 }
 
 /**
@@ -23,7 +40,8 @@ export interface InvokeDeps {
  * (the caller is told "not modified"), only against the larger revalidation budget. Any other outcome (new data, an
  * error) is counted as every call is, so the limits on calls that return data are unchanged.
  */
-export async function invoke(deps: InvokeDeps, method: AnyMethod, rawInput: unknown, call: CallInfo): Promise<unknown> {
+export async function invoke(given: InvokeDeps, method: AnyMethod, rawInput: unknown, asCalled: CallInfo): Promise<unknown> {
+  const { deps, call } = await runScoped(given, asCalled, method.annotations.readOnlyHint === true);
   const principal = await authenticate(deps.services, method, call);
   const caller = principal ? `user:${principal.userId}` : `ip:${call.ip}`;
   const count = () => deps.services.limiter.consume(method.limit, caller, call.ip);
@@ -83,6 +101,7 @@ class CallContext implements MethodContext {
   readonly clock: Clock;
   readonly requestId: string;
   idempotency?: IdempotencyHandle;
+  readonly run?: { id: string };
   private logger: Logger | undefined;
 
   constructor(
@@ -94,6 +113,7 @@ class CallContext implements MethodContext {
     this.services = deps.services;
     this.clock = deps.clock;
     this.requestId = call.requestId;
+    if (deps.run) this.run = deps.run;
   }
 
   /** Made on first use: most calls log nothing, and a child logger is an allocation every call paid. */

@@ -25,6 +25,8 @@ import type { EventFeed } from '../domain/events/event-feed';
 import type { WebhookService } from '../webhooks/webhook-service';
 import type { TaskPushStore } from '../domain/task-push/task-push-store';
 import type { PriceBroadcast } from '../market-data/price-broadcast';
+import type { ReplayRuns } from '../domain/replay/replay-runs';
+import type { CallInfo } from '../auth/caller';
 
 /**
  * What a handler, the invoke pipeline and the transports reach through ctx.services: owned here, in terms of
@@ -79,4 +81,24 @@ export interface MethodServices {
   priceBroadcast: PriceBroadcast;
   /** Set by the sessions module: signs a person in after registration (isAgent false). */
   signInAfterRegistration?: SignInAfterRegistration;
+  /** Replay runs (start_replay and the rest); set by the composition root (src/start.ts), also on each run's services. */
+  replay?: ReplayRuns;
+  /** Finds the replay run a call's key belongs to (live services only): the call then runs on that run's services. */
+  runs?: RunScopes;
+}
+
+/** A call made with a replay run's key, as the run serves it: the run's services and clock, and the call as the run sees it. */
+export interface RunScope {
+  runId: string;
+  services: MethodServices;
+  clock: Clock;
+  /** The call with the run key replaced by the key of the run's own account (which the run's authenticator knows). */
+  call: CallInfo;
+  /** The run has ended: it only reads. */
+  ended: boolean;
+}
+
+export interface RunScopes {
+  /** The run of a call's bearer key; null for any other call; UNAUTHORIZED for a run key that names no run. */
+  scopeOf(call: CallInfo): Promise<RunScope | null>;
 }

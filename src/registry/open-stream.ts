@@ -1,6 +1,6 @@
 import { AppError } from '../errors/app-error';
 import type { CallInfo, MethodContext } from './context';
-import type { InvokeDeps } from './invoke';
+import { runScoped, type InvokeDeps } from './invoke';
 import type { AnyStream, StreamSink } from './stream';
 
 /** How many streams each caller holds open, per stream, in this process. */
@@ -35,7 +35,16 @@ export class StreamSlots {
  * input → take one of the caller's stream slots → open. Everything that can refuse does so before the first byte, so
  * the transport still answers it as a JSON error; the slot is given back when the sink closes.
  */
-export async function openStream(deps: InvokeDeps, stream: AnyStream, rawInput: unknown, call: CallInfo, sink: StreamSink, slots: StreamSlots): Promise<void> {
+export async function openStream(
+  given: InvokeDeps,
+  stream: AnyStream,
+  rawInput: unknown,
+  asCalled: CallInfo,
+  sink: StreamSink,
+  slots: StreamSlots,
+): Promise<void> {
+  // A replay run's key streams the run's events and prices (runScoped, as invoke does).
+  const { deps, call } = await runScoped(given, asCalled, true);
   const principal = await deps.services.authenticator.authenticate(stream.auth, call);
   const caller = principal ? `user:${principal.userId}` : `ip:${call.ip}`;
   await deps.services.limiter.consume(stream.limit, caller, call.ip);
@@ -62,6 +71,7 @@ export async function openStream(deps: InvokeDeps, stream: AnyStream, rawInput: 
     requestId: call.requestId,
     log: deps.log.child({ requestId: call.requestId, stream: stream.name }),
     call,
+    ...(deps.run ? { run: deps.run } : {}),
   };
   try {
     await stream.open(ctx, parsed.data, sink);

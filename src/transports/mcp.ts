@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import express, { type Request, type Response, type Router } from 'express';
 import { createMcpHandler, isLegacyRequest, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
-import type { InvokeDeps } from '../registry/invoke';
+import { runScoped, type InvokeDeps } from '../registry/invoke';
 import type { CallInfo } from '../registry/context';
 import { AppError, toAppError } from '../errors/app-error';
 import { callInfoFrom } from './http-call';
@@ -51,7 +51,7 @@ const SERVICE_ERROR = -32000;
  *   act on a person's account.
  */
 export function mcpRouter(deps: InvokeDeps): Router {
-  const { config, log, authenticator } = deps.services;
+  const { config, log } = deps.services;
   const tools = buildMcpTools(deps.services.registry);
   const serverFor = mcpServerFactory(tools, toolCaller(deps, tools));
   const parseJson = express.json({ limit: '100kb' });
@@ -105,7 +105,9 @@ export function mcpRouter(deps: InvokeDeps): Router {
       const messages: unknown[] = Array.isArray(req.body) ? req.body : [req.body];
       if (call.credentials.bearer !== undefined && !messages.every(checksOwnCredentials)) {
         try {
-          await authenticator.authenticate('key', call);
+          // A replay run's key is checked by its run, as invoke() will (runScoped).
+          const scoped = await runScoped(deps, call, true);
+          await scoped.deps.services.authenticator.authenticate('key', scoped.call);
         } catch (err) {
           if (isCredentialChallenge(err, call)) return refuseCredential(res, err as AppError, id);
           throw err;

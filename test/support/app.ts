@@ -10,6 +10,7 @@ import type { RateLimiter } from '../../src/limits/rate-limiter';
 import type { PriceService } from '../../src/domain/trading/price-service';
 import type { Resolve } from '../../src/outbound/guarded-post';
 import { checkedAgent, type CheckedAgent } from './openapi-check';
+import { migratedImage } from './pglite-image';
 
 export interface TestApp extends RunningService {
   config: Config;
@@ -70,6 +71,7 @@ export async function startTestApp(backend: Backend, opts: TestAppOptions = {}):
     background: opts.background,
     webDir: opts.webDir,
     resolve: opts.resolve,
+    runImage: backend.name === 'pglite' ? migratedImage : undefined,
     limiter: opts.limiter?.(config, opts.log ?? createLogger('silent')),
   });
   if (server) server.on('request', service.app);

@@ -93,9 +93,10 @@ describe.each(backends())('MCP at /mcp on $name', (backend) => {
     for (const code of ['VALIDATION_ERROR', 'INSUFFICIENT_BALANCE', 'RATE_LIMITED']) expect(instructions).toContain(code);
     // 274 KB for 43 tools before the error branch was compacted (215 KB after), 235 KB with the four tools added since,
     // 229 KB for 47 tools before output schemas lost their descriptions and stated repeated parts once in $defs
-    // (152 KB after). Issue 34's target is 70 KB (not reached: tool descriptions are 32 KB, input schemas 25 KB, error
-    // branches 24 KB); this bound only ratchets down.
-    expect(JSON.stringify({ tools }).length).toBeLessThan(153_000);
+    // (152 KB after); 172.6 KB with replace_order, close_position and the four replay tools (get_replay shows the board figures,
+    // not the record's schema). Issue 34's target is 70 KB (not reached: tool descriptions, input schemas and the error
+    // branches alone are over 80 KB); this bound only ratchets down.
+    expect(JSON.stringify({ tools }).length).toBeLessThan(173_000);
   });
 
   test('when tools are listed, then no schema is portable only in part: no `type` array (nullable is anyOf with {type: null}) and no empty schema `{}`', async () => {

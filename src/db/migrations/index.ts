@@ -27,6 +27,7 @@ import { CommunityVoidReason1700000000029 } from './1700000000029-community-void
 import { Forecasts1700000000030 } from './1700000000030-forecasts';
 import { Benchmark1700000000031 } from './1700000000031-benchmark';
 import { IdempotentReplayText1700000000032 } from './1700000000032-idempotent-replay-text';
+import { ReplayRuns1700000000033 } from './1700000000033-replay-runs';
 
 /** Every migration, in order. A new one is appended here (no glob: the same list runs from ts and dist). */
 export const MIGRATIONS = [
@@ -59,4 +60,5 @@ export const MIGRATIONS = [
   Forecasts1700000000030,
   Benchmark1700000000031,
   IdempotentReplayText1700000000032,
+  ReplayRuns1700000000033,
 ];

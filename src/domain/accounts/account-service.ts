@@ -14,6 +14,12 @@ export interface Registration {
   referralCode?: string;
   isAgent: boolean;
   agentDescription?: string;
+  /**
+   * Set only by a replay run for its own account (src/replay/run-host.ts): a fixed id, so the benchmark record's intervals
+   * (seeded by the account) come out the same when a scenario is replayed, and its starting bankroll.
+   */
+  id?: string;
+  startingBalanceMicro?: bigint;
 }
 
 export interface RegisteredAccount {
@@ -69,7 +75,8 @@ export class AccountService {
     const email = input.email.trim();
     const passwordHash = await hashPassword(input.password);
     const apiKey = input.isAgent ? generateApiKey() : undefined;
-    const id = randomUUID();
+    const id = input.id ?? randomUUID();
+    const grant = input.startingBalanceMicro ?? STARTING_BALANCE_MICRO;
     const code = referralCode();
     try {
       const account = await this.db.transaction(async (tx) => {
@@ -98,13 +105,13 @@ export class AccountService {
             now,
           ],
         );
-        await credit(tx, { userId: id, type: 'grant', amountMicro: STARTING_BALANCE_MICRO, ref: 'registration', at: now });
+        await credit(tx, { userId: id, type: 'grant', amountMicro: grant, ref: 'registration', at: now });
         for (const hook of this.hooks) await hook(tx, { id, referredBy, at: now });
         return {
           id,
           email,
           displayName: input.displayName.trim(),
-          balance: fromMicro(STARTING_BALANCE_MICRO),
+          balance: fromMicro(grant),
           isAgent: input.isAgent,
           referralCode: code,
           ...(apiKey ? { apiKey } : {}),

@@ -99,6 +99,11 @@ export class BenchmarkFolder {
     return { markets, scored };
   }
 
+  /** Queues one account's season to be scored again by the next run (a replay run's end scores its account's books whole). */
+  async requeue(userId: string, season: string): Promise<void> {
+    await this.db.query('INSERT INTO benchmark_dirty (user_id, season) VALUES ($1, $2) ON CONFLICT DO NOTHING', [userId, season]);
+  }
+
   /** Scores one batch of the queue, each pair in the transaction that took it (a crash leaves it queued). */
   private async drain(now: Date): Promise<number> {
     return this.db.transaction(async (tx) => {

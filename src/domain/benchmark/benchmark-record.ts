@@ -80,15 +80,21 @@ export function scoreRecord(season: Season, inputs: BenchmarkInputs, seedLabel: 
   };
 }
 
+/** The estimate behind each board's figure, per metric (a replay run's summary shows them too). */
+export function boardEstimates(r: BenchmarkRecord): Record<BenchmarkMetric, Estimate> {
+  return {
+    alpha: r.forecasts.alpha,
+    brier: r.forecasts.brier,
+    log_score: r.forecasts.logScore,
+    clv: r.timing.close.mean,
+    sharpe: r.risk.sharpe,
+    return: r.risk.timeWeightedReturn,
+    max_drawdown: r.risk.maxDrawdown,
+  };
+}
+
 /** The figure a board sorts by, per metric (null: the account has none and is not on that board). */
 export function boardFigures(r: BenchmarkRecord): Record<BenchmarkMetric, number | null> {
-  return {
-    alpha: r.forecasts.alpha.value,
-    brier: r.forecasts.brier.value,
-    log_score: r.forecasts.logScore.value,
-    clv: r.timing.close.mean.value,
-    sharpe: r.risk.sharpe.value,
-    return: r.risk.timeWeightedReturn.value,
-    max_drawdown: r.risk.maxDrawdown.value,
-  };
+  const e = boardEstimates(r);
+  return Object.fromEntries(Object.entries(e).map(([k, v]) => [k, v.value])) as Record<BenchmarkMetric, number | null>;
 }

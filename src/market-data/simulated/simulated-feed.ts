@@ -224,6 +224,39 @@ export class SimulatedFeed implements MarketFeed {
     return Number(side === 'YES' ? book.yes.midMicro : book.no.midMicro) / 1e6;
   }
 
+  /**
+   * The first news item published after `afterMs` and at or before `untilMs`, by time (null: none). A replay run's
+   * advance to the next news (issue 35 item 2) steps its clock there.
+   */
+  nextNewsAt(afterMs: number, untilMs: number): number | null {
+    let best: number | null = null;
+    this.eachAliveIn(afterMs, untilMs, (spec) => {
+      for (const event of this.newsEventsOf(spec)) {
+        if (event.tMs > afterMs && event.tMs <= untilMs && (best === null || event.tMs < best)) best = event.tMs;
+      }
+    });
+    return best;
+  }
+
+  /** The first resolution published after `afterMs` and at or before `untilMs` (null: none). */
+  nextResolutionAt(afterMs: number, untilMs: number): number | null {
+    let best: number | null = null;
+    this.eachAliveIn(afterMs, untilMs, (spec) => {
+      if (spec.resolveAtMs > afterMs && spec.resolveAtMs <= untilMs && (best === null || spec.resolveAtMs < best)) best = spec.resolveAtMs;
+    });
+    return best;
+  }
+
+  /** Every market that exists at some moment of (fromMs, toMs] and is not yet resolved at fromMs. */
+  private eachAliveIn(fromMs: number, toMs: number, fn: (spec: SimMarketSpec) => void): void {
+    const { from } = candidateRange(this.params, fromMs);
+    const { to } = candidateRange(this.params, toMs);
+    for (let k = from; k <= to; k++) {
+      const spec = this.spec(k);
+      if (spec.createdAtMs <= toMs && spec.resolveAtMs > fromMs) fn(spec);
+    }
+  }
+
   status(): FeedStatus {
     const info = this.information ? ', with information' : '';
     return { state: 'up', detail: `simulated venue (seed ${this.params.seed}, speed ${this.params.speed}x${info})` };

@@ -632,6 +632,94 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/replays": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a replay run: a simulated month of markets with news on its own clock, and a key that trades only there
+         * @description Starts a replay run of the simulated venue with information: a scenario (seed, and a window of 1..60 simulated days) on a clock of its own, stepped (mode "step": it moves only when you call advance_replay) or running at {speed} simulated seconds per wall second. The run has its own agent account (bankroll dollars, default 1000) and returns its apiKey: every call made with that key (search_markets, get_market_odds, list_news, paper_trade, orders, forecasts, portfolio and the rest) sees the run’s clock and venue and nothing else, and the run’s account never appears on the live boards. Markets carry a hidden probability moved by news (list_news) that the price follows with a lag, so reading the news is a skill. end_replay settles the run and freezes its benchmark record; the same scenario and the same calls give the same record. Call it with your live key (a run key is refused with FORBIDDEN). Starting a run builds a database for it: it takes a few seconds and counts against the registration rate limit.
+         *
+         *     Rate limit: 5 register requests per minute per IP address.
+         */
+        post: operations["start_replay"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/replays/{runId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a replay run: its clock, state and, once ended, its frozen record
+         * @description A replay run’s scenario, mode, simulated clock and state; once ended, the frozen benchmark record (labelled venue "replay"). Call it with the live key that started the run or with the run’s own key. Free. Errors: NOT_FOUND (404) for a run that is not yours (a live key reaches the runs it started, a run key only its own run).
+         *
+         *     Rate limit: 30 api requests per minute per account (per IP address when anonymous).
+         */
+        get: operations["get_replay"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/replays/{runId}/advance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move a stepped replay run’s clock: by seconds, or to the next news item, resolution or the end
+         * @description Moves a stepped run’s clock forward, never past the window’s end: by a number of seconds (by), or to (to) the next news item (next_news), the next market resolution (next_resolution) or the end of the window (end). Give exactly one of by and to. On the way the run’s venue syncs at least once per simulated day: prices move, markets resolve, positions settle, resting orders fill or expire, and the record follows. A long move costs about a second per simulated day. Call it with the live key that started the run or with the run’s own key. Errors: VALIDATION_ERROR (400) for both or neither of by and to, or a run at a speed; NOT_FOUND (404) for a run that is not yours (a live key reaches the runs it started, a run key only its own run); REPLAY_ENDED (409) once the run has ended.
+         *
+         *     Rate limit: 30 api requests per minute per account (per IP address when anonymous).
+         */
+        post: operations["advance_replay"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/replays/{runId}/end": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End a replay run: settle what is left and freeze its benchmark record
+         * @description Ends a replay run: its clock goes to the end of the window (syncing once per simulated day, so markets that end in the window resolve and settle), the run account’s benchmark record (season all: stated forecasts, alpha, calibration, risk, timing, each with n and an interval, scored by the same code as the live benchmark) is frozen with venue "replay", and the run only reads from then on. Read the record with get_replay. A second end_replay is refused with REPLAY_ENDED. Call it with the live key that started the run or with the run’s own key. Errors: NOT_FOUND (404) for a run that is not yours (a live key reaches the runs it started, a run key only its own run); REPLAY_ENDED (409) once the run has ended.
+         *
+         *     Rate limit: 30 api requests per minute per account (per IP address when anonymous).
+         */
+        post: operations["end_replay"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/a2a": {
         parameters: {
             query?: never;
@@ -1602,7 +1690,7 @@ export interface components {
              * @description Stable machine-readable error code.
              * @enum {string}
              */
-            code: "VALIDATION_ERROR" | "INSUFFICIENT_BALANCE" | "POSITION_CLOSED" | "MARKET_CLOSED" | "NOT_COMPLETED" | "ALREADY_CLAIMED" | "EMAIL_TAKEN" | "WRONG_PASSWORD" | "PRICE_LIMIT_EXCEEDED" | "ADDRESS_NOT_ALLOWED" | "UNAUTHORIZED" | "SESSION_REQUIRED" | "FORBIDDEN" | "NOT_FOUND" | "ENDPOINT_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL" | "UPSTREAM_UNAVAILABLE" | "PRICE_UNAVAILABLE" | "SERVICE_UNAVAILABLE";
+            code: "VALIDATION_ERROR" | "INSUFFICIENT_BALANCE" | "POSITION_CLOSED" | "MARKET_CLOSED" | "NOT_COMPLETED" | "ALREADY_CLAIMED" | "EMAIL_TAKEN" | "WRONG_PASSWORD" | "PRICE_LIMIT_EXCEEDED" | "ADDRESS_NOT_ALLOWED" | "UNAUTHORIZED" | "SESSION_REQUIRED" | "FORBIDDEN" | "NOT_FOUND" | "ENDPOINT_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "REPLAY_ENDED" | "PAYLOAD_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL" | "UPSTREAM_UNAVAILABLE" | "PRICE_UNAVAILABLE" | "SERVICE_UNAVAILABLE";
             /** @description What to do about it. */
             hint?: string;
             /**
@@ -6955,6 +7043,809 @@ export interface operations {
             };
             /** @description FORBIDDEN: the access token lacks scope agent, or a write authenticated by the session cookie came from another site. */
             403: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests; wait the Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds until the window resets. */
+                    "Retry-After": number;
+                    /** @description Remaining requests and reset (IETF RateLimit header). */
+                    RateLimit?: string;
+                    /** @description Quota and window of the limit class. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: unexpected failure; quote requestId when reporting it. */
+            500: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the service or its database is unavailable or busy; nothing changed; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description When the database is unavailable: seconds to wait before sending the same request again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    start_replay: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Seed of the simulated venue: the markets, their news and outcomes. */
+                    seed: number;
+                    /** @description Window length in simulated days, 1..60. */
+                    days: number;
+                    /**
+                     * @description "step" (default): the clock moves only by advance_replay; {speed}: it runs at that multiple of the wall clock.
+                     * @default step
+                     */
+                    mode?: "step" | {
+                        /** @description Simulated seconds per wall second. */
+                        speed: number;
+                    };
+                    /** @description Starting dollars of the run’s account, > 0 and <= 1,000,000 (default 1000). */
+                    bankroll?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Start a replay run: a simulated month of markets with news on its own clock, and a key that trades only there */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The run’s id. */
+                        runId: string;
+                        /**
+                         * @description running, or ended (end_replay: frozen).
+                         * @enum {string}
+                         */
+                        state: "running" | "ended";
+                        /** @description What the run replays: the same scenario and the same calls give the same record. */
+                        scenario: {
+                            /** @description Seed of the run’s simulated venue. */
+                            seed: number;
+                            /** @description Length of the run’s window, in simulated days. */
+                            days: number;
+                        };
+                        /**
+                         * @description step: the clock moves only by advance_replay; speed: it runs at speed × the wall clock.
+                         * @enum {string}
+                         */
+                        mode: "step" | "speed";
+                        /** @description Simulated seconds per wall second (speed mode); null in step mode. */
+                        speed: number | null;
+                        /**
+                         * Format: date-time
+                         * @description Simulated start of the window.
+                         */
+                        startAt: string;
+                        /**
+                         * Format: date-time
+                         * @description Simulated end of the window: the clock never passes it.
+                         */
+                        endAt: string;
+                        /**
+                         * Format: date-time
+                         * @description The run’s simulated now: what every call with the run’s key sees as the time.
+                         */
+                        clock: string;
+                        /** @description The run’s own account (it exists only inside the run). */
+                        accountId: string;
+                        /**
+                         * Format: date-time
+                         * @description When the run was started (wall clock).
+                         */
+                        createdAt: string;
+                        /** @description When end_replay froze it (wall clock); null while running. */
+                        endedAt: string | null;
+                        /** @description The run’s key (rpl_…): send it as Authorization: Bearer to act inside the run. Shown once. */
+                        apiKey: string;
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: the input does not match the schema (details lists each problem), or the JSON body is malformed. */
+            400: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing or invalid API key or access token, or a credential sent outside the Authorization header. */
+            401: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description Bearer challenge with resource_metadata (RFC 9728). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the access token lacks scope agent, or a write authenticated by the session cookie came from another site. */
+            403: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the request body is larger than 100 kB. */
+            413: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests; wait the Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds until the window resets. */
+                    "Retry-After": number;
+                    /** @description Remaining requests and reset (IETF RateLimit header). */
+                    RateLimit?: string;
+                    /** @description Quota and window of the limit class. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: unexpected failure; quote requestId when reporting it. */
+            500: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the service or its database is unavailable or busy; nothing changed; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description When the database is unavailable: seconds to wait before sending the same request again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_replay: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The run, as start_replay returned it (runId). */
+                runId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Read a replay run: its clock, state and, once ended, its frozen record */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The run’s id. */
+                        runId: string;
+                        /**
+                         * @description running, or ended (end_replay: frozen).
+                         * @enum {string}
+                         */
+                        state: "running" | "ended";
+                        /** @description What the run replays: the same scenario and the same calls give the same record. */
+                        scenario: {
+                            /** @description Seed of the run’s simulated venue. */
+                            seed: number;
+                            /** @description Length of the run’s window, in simulated days. */
+                            days: number;
+                        };
+                        /**
+                         * @description step: the clock moves only by advance_replay; speed: it runs at speed × the wall clock.
+                         * @enum {string}
+                         */
+                        mode: "step" | "speed";
+                        /** @description Simulated seconds per wall second (speed mode); null in step mode. */
+                        speed: number | null;
+                        /**
+                         * Format: date-time
+                         * @description Simulated start of the window.
+                         */
+                        startAt: string;
+                        /**
+                         * Format: date-time
+                         * @description Simulated end of the window: the clock never passes it.
+                         */
+                        endAt: string;
+                        /**
+                         * Format: date-time
+                         * @description The run’s simulated now: what every call with the run’s key sees as the time.
+                         */
+                        clock: string;
+                        /** @description The run’s own account (it exists only inside the run). */
+                        accountId: string;
+                        /**
+                         * Format: date-time
+                         * @description When the run was started (wall clock).
+                         */
+                        createdAt: string;
+                        /** @description When end_replay froze it (wall clock); null while running. */
+                        endedAt: string | null;
+                        /** @description The frozen benchmark record once ended; null while running. */
+                        record: {
+                            /**
+                             * @description Labels the record: scored on a replay run’s simulated venue, not on the live one.
+                             * @constant
+                             */
+                            venue: "replay";
+                            /**
+                             * @description The season scored: the whole run.
+                             * @constant
+                             */
+                            season: "all";
+                            /** @description Resolved, non-void markets the run’s account forecast or bought in. */
+                            resolvedMarkets: number;
+                            /** @description When it was scored, on the run’s clock (null: nothing of the account has resolved). */
+                            computedAt: string | null;
+                            /** @description alpha, brier, log_score, clv, sharpe, return and max_drawdown, each with n and a 95 % interval. */
+                            figures: {
+                                /** @description The alpha figure, as get_benchmark_leaderboard ranks it. */
+                                alpha: {
+                                    /** @description The figure (null: nothing to score). */
+                                    value: number | null;
+                                    /** @description Observations behind it. */
+                                    n: number;
+                                    /** @description 95 % interval, low end (null: under two markets or days). */
+                                    low: number | null;
+                                    /** @description 95 % interval, high end. */
+                                    high: number | null;
+                                };
+                                /** @description The brier figure, as get_benchmark_leaderboard ranks it. */
+                                brier: {
+                                    /** @description The figure (null: nothing to score). */
+                                    value: number | null;
+                                    /** @description Observations behind it. */
+                                    n: number;
+                                    /** @description 95 % interval, low end (null: under two markets or days). */
+                                    low: number | null;
+                                    /** @description 95 % interval, high end. */
+                                    high: number | null;
+                                };
+                                /** @description The log_score figure, as get_benchmark_leaderboard ranks it. */
+                                log_score: {
+                                    /** @description The figure (null: nothing to score). */
+                                    value: number | null;
+                                    /** @description Observations behind it. */
+                                    n: number;
+                                    /** @description 95 % interval, low end (null: under two markets or days). */
+                                    low: number | null;
+                                    /** @description 95 % interval, high end. */
+                                    high: number | null;
+                                };
+                                /** @description The clv figure, as get_benchmark_leaderboard ranks it. */
+                                clv: {
+                                    /** @description The figure (null: nothing to score). */
+                                    value: number | null;
+                                    /** @description Observations behind it. */
+                                    n: number;
+                                    /** @description 95 % interval, low end (null: under two markets or days). */
+                                    low: number | null;
+                                    /** @description 95 % interval, high end. */
+                                    high: number | null;
+                                };
+                                /** @description The sharpe figure, as get_benchmark_leaderboard ranks it. */
+                                sharpe: {
+                                    /** @description The figure (null: nothing to score). */
+                                    value: number | null;
+                                    /** @description Observations behind it. */
+                                    n: number;
+                                    /** @description 95 % interval, low end (null: under two markets or days). */
+                                    low: number | null;
+                                    /** @description 95 % interval, high end. */
+                                    high: number | null;
+                                };
+                                /** @description The return figure, as get_benchmark_leaderboard ranks it. */
+                                return: {
+                                    /** @description The figure (null: nothing to score). */
+                                    value: number | null;
+                                    /** @description Observations behind it. */
+                                    n: number;
+                                    /** @description 95 % interval, low end (null: under two markets or days). */
+                                    low: number | null;
+                                    /** @description 95 % interval, high end. */
+                                    high: number | null;
+                                };
+                                /** @description The max_drawdown figure, as get_benchmark_leaderboard ranks it. */
+                                max_drawdown: {
+                                    /** @description The figure (null: nothing to score). */
+                                    value: number | null;
+                                    /** @description Observations behind it. */
+                                    n: number;
+                                    /** @description 95 % interval, low end (null: under two markets or days). */
+                                    low: number | null;
+                                    /** @description 95 % interval, high end. */
+                                    high: number | null;
+                                };
+                            };
+                        } | null;
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: the input does not match the schema (details lists each problem), or the JSON body is malformed. */
+            400: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing or invalid API key or access token, or a credential sent outside the Authorization header. */
+            401: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description Bearer challenge with resource_metadata (RFC 9728). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the access token lacks scope agent, or a write authenticated by the session cookie came from another site. */
+            403: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: the named resource does not exist. */
+            404: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests; wait the Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds until the window resets. */
+                    "Retry-After": number;
+                    /** @description Remaining requests and reset (IETF RateLimit header). */
+                    RateLimit?: string;
+                    /** @description Quota and window of the limit class. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: unexpected failure; quote requestId when reporting it. */
+            500: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the service or its database is unavailable or busy; nothing changed; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description When the database is unavailable: seconds to wait before sending the same request again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    advance_replay: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The run, as start_replay returned it (runId). */
+                runId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description Seconds to move the clock by. */
+                    by?: number;
+                    /**
+                     * @description Or where to move it: the next news item, the next resolution, or the end.
+                     * @enum {string}
+                     */
+                    to?: "next_news" | "next_resolution" | "end";
+                };
+            };
+        };
+        responses: {
+            /** @description Move a stepped replay run’s clock: by seconds, or to the next news item, resolution or the end */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The run’s id. */
+                        runId: string;
+                        /**
+                         * @description running, or ended (end_replay: frozen).
+                         * @enum {string}
+                         */
+                        state: "running" | "ended";
+                        /** @description What the run replays: the same scenario and the same calls give the same record. */
+                        scenario: {
+                            /** @description Seed of the run’s simulated venue. */
+                            seed: number;
+                            /** @description Length of the run’s window, in simulated days. */
+                            days: number;
+                        };
+                        /**
+                         * @description step: the clock moves only by advance_replay; speed: it runs at speed × the wall clock.
+                         * @enum {string}
+                         */
+                        mode: "step" | "speed";
+                        /** @description Simulated seconds per wall second (speed mode); null in step mode. */
+                        speed: number | null;
+                        /**
+                         * Format: date-time
+                         * @description Simulated start of the window.
+                         */
+                        startAt: string;
+                        /**
+                         * Format: date-time
+                         * @description Simulated end of the window: the clock never passes it.
+                         */
+                        endAt: string;
+                        /**
+                         * Format: date-time
+                         * @description The run’s simulated now: what every call with the run’s key sees as the time.
+                         */
+                        clock: string;
+                        /** @description The run’s own account (it exists only inside the run). */
+                        accountId: string;
+                        /**
+                         * Format: date-time
+                         * @description When the run was started (wall clock).
+                         */
+                        createdAt: string;
+                        /** @description When end_replay froze it (wall clock); null while running. */
+                        endedAt: string | null;
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: the input does not match the schema (details lists each problem), or the JSON body is malformed. */
+            400: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing or invalid API key or access token, or a credential sent outside the Authorization header. */
+            401: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description Bearer challenge with resource_metadata (RFC 9728). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the access token lacks scope agent, or a write authenticated by the session cookie came from another site. */
+            403: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: the named resource does not exist. */
+            404: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description REPLAY_ENDED: the replay run has ended (end_replay): its clock, books and record are frozen; read it with get_replay. */
+            409: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description When a request with the same Idempotency-Key is still running: seconds to wait before retrying it. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the request body is larger than 100 kB. */
+            413: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests; wait the Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds until the window resets. */
+                    "Retry-After": number;
+                    /** @description Remaining requests and reset (IETF RateLimit header). */
+                    RateLimit?: string;
+                    /** @description Quota and window of the limit class. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: unexpected failure; quote requestId when reporting it. */
+            500: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the service or its database is unavailable or busy; nothing changed; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description When the database is unavailable: seconds to wait before sending the same request again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    end_replay: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The run, as start_replay returned it (runId). */
+                runId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description End a replay run: settle what is left and freeze its benchmark record */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The run’s id. */
+                        runId: string;
+                        /**
+                         * @description running, or ended (end_replay: frozen).
+                         * @enum {string}
+                         */
+                        state: "running" | "ended";
+                        /** @description What the run replays: the same scenario and the same calls give the same record. */
+                        scenario: {
+                            /** @description Seed of the run’s simulated venue. */
+                            seed: number;
+                            /** @description Length of the run’s window, in simulated days. */
+                            days: number;
+                        };
+                        /**
+                         * @description step: the clock moves only by advance_replay; speed: it runs at speed × the wall clock.
+                         * @enum {string}
+                         */
+                        mode: "step" | "speed";
+                        /** @description Simulated seconds per wall second (speed mode); null in step mode. */
+                        speed: number | null;
+                        /**
+                         * Format: date-time
+                         * @description Simulated start of the window.
+                         */
+                        startAt: string;
+                        /**
+                         * Format: date-time
+                         * @description Simulated end of the window: the clock never passes it.
+                         */
+                        endAt: string;
+                        /**
+                         * Format: date-time
+                         * @description The run’s simulated now: what every call with the run’s key sees as the time.
+                         */
+                        clock: string;
+                        /** @description The run’s own account (it exists only inside the run). */
+                        accountId: string;
+                        /**
+                         * Format: date-time
+                         * @description When the run was started (wall clock).
+                         */
+                        createdAt: string;
+                        /** @description When end_replay froze it (wall clock); null while running. */
+                        endedAt: string | null;
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: the input does not match the schema (details lists each problem), or the JSON body is malformed. */
+            400: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing or invalid API key or access token, or a credential sent outside the Authorization header. */
+            401: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description Bearer challenge with resource_metadata (RFC 9728). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the access token lacks scope agent, or a write authenticated by the session cookie came from another site. */
+            403: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: the named resource does not exist. */
+            404: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description REPLAY_ENDED: the replay run has ended (end_replay): its clock, books and record are frozen; read it with get_replay. */
+            409: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description When a request with the same Idempotency-Key is still running: seconds to wait before retrying it. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the request body is larger than 100 kB. */
+            413: {
                 headers: {
                     /** @description Identifies the request in the service logs. */
                     "X-Request-Id"?: string;

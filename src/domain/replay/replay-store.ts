@@ -1,0 +1,72 @@
+import type { Queryable } from '../../db/database';
+import type { ReplayRecord, ReplayScenario } from './replay-runs';
+
+export interface ReplayRunRow {
+  id: string;
+  owner_id: string;
+  scenario: ReplayScenario;
+  mode: 'step' | 'speed';
+  speed: number | null;
+  start_at: Date;
+  end_at: Date;
+  sim_now: Date;
+  wall_started_at: Date;
+  account_id: string;
+  state: 'running' | 'ended';
+  record: ReplayRecord | null;
+  created_at: Date;
+  ended_at: Date | null;
+}
+
+const COLUMNS = 'id, owner_id, scenario, mode, speed, start_at, end_at, sim_now, wall_started_at, account_id, state, record, created_at, ended_at';
+
+/** Every statement on replay_runs (the live database's table of runs; a run's own books are in its own database). */
+export class ReplayStore {
+  constructor(private readonly db: Queryable) {}
+
+  async insert(r: Omit<ReplayRunRow, 'record' | 'ended_at' | 'state'> & { key_hash: string }): Promise<void> {
+    await this.db.query(
+      `INSERT INTO replay_runs (id, owner_id, key_hash, scenario, mode, speed, start_at, end_at, sim_now, wall_started_at, account_id, state, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'running', $12)`,
+      [
+        r.id,
+        r.owner_id,
+        r.key_hash,
+        JSON.stringify(r.scenario),
+        r.mode,
+        r.speed,
+        r.start_at,
+        r.end_at,
+        r.sim_now,
+        r.wall_started_at,
+        r.account_id,
+        r.created_at,
+      ],
+    );
+  }
+
+  async byId(id: string): Promise<ReplayRunRow | undefined> {
+    return (await this.db.query<ReplayRunRow>(`SELECT ${COLUMNS} FROM replay_runs WHERE id = $1`, [id]))[0];
+  }
+
+  async byKeyHash(hash: string): Promise<ReplayRunRow | undefined> {
+    return (await this.db.query<ReplayRunRow>(`SELECT ${COLUMNS} FROM replay_runs WHERE key_hash = $1`, [hash], 'replay_run_by_key'))[0];
+  }
+
+  async setClock(id: string, simNow: Date): Promise<void> {
+    await this.db.query(`UPDATE replay_runs SET sim_now = $2 WHERE id = $1 AND state = 'running'`, [id, simNow]);
+  }
+
+  /** Freezes a running run; undefined when it had already ended (a second end_replay). */
+  async end(id: string, simNow: Date, record: ReplayRecord, at: Date): Promise<ReplayRunRow | undefined> {
+    const rows = await this.db.query<ReplayRunRow>(
+      `UPDATE replay_runs SET state = 'ended', sim_now = $2, record = $3, ended_at = $4 WHERE id = $1 AND state = 'running' RETURNING ${COLUMNS}`,
+      [id, simNow, JSON.stringify(record), at],
+    );
+    return rows[0];
+  }
+
+  async delete(id: string): Promise<void> {
+    await this.db.query('DELETE FROM replay_runs WHERE id = $1', [id]);
+  }
+}

@@ -1,0 +1,201 @@
+import { z } from 'zod';
+import { defineMethod } from '../registry/method';
+import { requirePrincipal, type MethodContext } from '../registry/context';
+import { AppError } from '../errors/app-error';
+import { toMicro } from '../domain/money/micro';
+import type { ReplayCaller, ReplayRecord, ReplayRuns } from '../domain/replay/replay-runs';
+import { BENCHMARK_METRICS, boardEstimates, type BenchmarkMetric } from '../domain/benchmark/benchmark-record';
+import { Estimate } from './benchmark';
+import { SpendAmount } from './common-schemas';
+
+const MAX_DAYS = 60;
+
+const RunId = z.string().min(1).max(40).describe('The run, as start_replay returned it (runId).');
+
+const METRICS = Object.keys(BENCHMARK_METRICS) as BenchmarkMetric[];
+
+/**
+ * The frozen record as get_replay shows it: the boards' figures with their n and intervals. The whole record (calibration
+ * table, Murphy terms, categories, risk and timing in full) is get_benchmark_record called with the run's key (season all),
+ * which end_replay froze with it; repeating its schema here would add some 35 KB to every MCP tools/list.
+ */
+const ReplayRecordSummary = z
+  .object({
+    venue: z.literal('replay').describe('Labels the record: scored on a replay run’s simulated venue, not on the live one.'),
+    season: z.literal('all').describe('The season scored: the whole run.'),
+    resolvedMarkets: z.number().int().min(0).describe('Resolved, non-void markets the run’s account forecast or bought in.'),
+    computedAt: z.iso.datetime().nullable().describe('When it was scored, on the run’s clock (null: nothing of the account has resolved).'),
+    figures: z
+      .object(
+        Object.fromEntries(METRICS.map((m) => [m, Estimate.describe(`The ${m} figure, as get_benchmark_leaderboard ranks it.`)])) as Record<
+          BenchmarkMetric,
+          typeof Estimate
+        >,
+      )
+      .describe('alpha, brier, log_score, clv, sharpe, return and max_drawdown, each with n and a 95 % interval.'),
+  })
+  .describe('The run account’s benchmark record, frozen by end_replay: its board figures. The whole record: get_benchmark_record with the run’s key.');
+
+function summaryOf(record: ReplayRecord): z.input<typeof ReplayRecordSummary> {
+  return { venue: 'replay', season: 'all', resolvedMarkets: record.resolvedMarkets, computedAt: record.computedAt, figures: boardEstimates(record) };
+}
+
+/** A run without its record: what start, advance and end answer (the record's schema is large, and every tool repeats it). */
+const ReplayState = z.object({
+  runId: z.string().describe('The run’s id.'),
+  state: z.enum(['running', 'ended']).describe('running, or ended (end_replay: frozen).'),
+  scenario: z
+    .object({
+      seed: z.number().int().describe('Seed of the run’s simulated venue.'),
+      days: z.number().int().min(1).max(MAX_DAYS).describe('Length of the run’s window, in simulated days.'),
+    })
+    .describe('What the run replays: the same scenario and the same calls give the same record.'),
+  mode: z.enum(['step', 'speed']).describe('step: the clock moves only by advance_replay; speed: it runs at speed × the wall clock.'),
+  speed: z.number().positive().nullable().describe('Simulated seconds per wall second (speed mode); null in step mode.'),
+  startAt: z.iso.datetime().describe('Simulated start of the window.'),
+  endAt: z.iso.datetime().describe('Simulated end of the window: the clock never passes it.'),
+  clock: z.iso.datetime().describe('The run’s simulated now: what every call with the run’s key sees as the time.'),
+  accountId: z.string().describe('The run’s own account (it exists only inside the run).'),
+  createdAt: z.iso.datetime().describe('When the run was started (wall clock).'),
+  endedAt: z.iso.datetime().nullable().describe('When end_replay froze it (wall clock); null while running.'),
+});
+
+const ReplayView = ReplayState.extend({
+  record: ReplayRecordSummary.nullable().describe('The frozen benchmark record once ended; null while running.'),
+});
+
+/** The run as start, advance and end answer it: get_replay alone carries the record. */
+function stateOf<T extends { record: unknown }>(view: T): Omit<T, 'record'> {
+  const { record: _record, ...state } = view;
+  return state;
+}
+
+const NOT_YOURS = 'NOT_FOUND (404) for a run that is not yours (a live key reaches the runs it started, a run key only its own run)';
+const ENDED = 'REPLAY_ENDED (409) once the run has ended';
+
+function replayOf(ctx: MethodContext): ReplayRuns {
+  if (!ctx.services.replay) throw new AppError('NOT_FOUND', 'Replay runs are not available on this service.');
+  return ctx.services.replay;
+}
+
+function callerOf(ctx: MethodContext): ReplayCaller {
+  return { userId: requirePrincipal(ctx).userId, ...(ctx.run ? { runId: ctx.run.id } : {}) };
+}
+
+export const startReplay = defineMethod({
+  name: 'start_replay',
+  area: 'Forecasting',
+  summary: 'Start a replay run: a simulated month of markets with news on its own clock, and a key that trades only there',
+  description:
+    'Starts a replay run of the simulated venue with information: a scenario (seed, and a window of 1..60 simulated days) on a clock ' +
+    'of its own, stepped (mode "step": it moves only when you call advance_replay) or running at {speed} simulated seconds per wall ' +
+    'second. The run has its own agent account (bankroll dollars, default 1000) and returns its apiKey: every call made with that key ' +
+    '(search_markets, get_market_odds, list_news, paper_trade, orders, forecasts, portfolio and the rest) sees the run’s clock and ' +
+    'venue and nothing else, and the run’s account never appears on the live boards. Markets carry a hidden probability moved by news ' +
+    '(list_news) that the price follows with a lag, so reading the news is a skill. end_replay settles the run and freezes its ' +
+    'benchmark record; the same scenario and the same calls give the same record. Call it with your live key (a run key is refused ' +
+    'with FORBIDDEN). Starting a run builds a database for it: it takes a few seconds and counts against the registration rate limit.',
+  auth: 'key',
+  limit: 'register',
+  input: z.object({
+    seed: z.number().int().min(0).max(2_147_483_647).describe('Seed of the simulated venue: the markets, their news and outcomes.'),
+    days: z.number().int().min(1).max(MAX_DAYS).describe(`Window length in simulated days, 1..${MAX_DAYS}.`),
+    mode: z
+      .union([z.literal('step'), z.object({ speed: z.number().positive().max(1_000_000).describe('Simulated seconds per wall second.') })])
+      .default('step')
+      .describe('"step" (default): the clock moves only by advance_replay; {speed}: it runs at that multiple of the wall clock.'),
+    bankroll: SpendAmount.optional().describe('Starting dollars of the run’s account, > 0 and <= 1,000,000 (default 1000).'),
+  }),
+  output: ReplayState.extend({
+    apiKey: z.string().describe('The run’s key (rpl_…): send it as Authorization: Bearer to act inside the run. Shown once.'),
+  }),
+  rest: { method: 'POST', path: '/api/replays', status: 201 },
+  annotations: { title: 'Start replay', readOnlyHint: false, idempotentHint: false, openWorldHint: false },
+  errors: ['FORBIDDEN'],
+  handler: async (ctx, input) => {
+    const mode = input.mode === 'step' ? { kind: 'step' as const } : { kind: 'speed' as const, speed: input.mode.speed };
+    const started = await replayOf(ctx).start(callerOf(ctx), {
+      scenario: { seed: input.seed, days: input.days },
+      mode,
+      ...(input.bankroll !== undefined ? { bankrollMicro: toMicro(input.bankroll) } : {}),
+    });
+    return stateOf(started);
+  },
+});
+
+export const getReplay = defineMethod({
+  name: 'get_replay',
+  area: 'Forecasting',
+  summary: 'Read a replay run: its clock, state and, once ended, its frozen record',
+  description:
+    'A replay run’s scenario, mode, simulated clock and state; once ended, the frozen benchmark record (labelled venue "replay"). ' +
+    `Call it with the live key that started the run or with the run’s own key. Free. Errors: ${NOT_YOURS}.`,
+  auth: 'key',
+  limit: 'api',
+  input: z.object({ runId: RunId }),
+  output: ReplayView,
+  rest: { method: 'GET', path: '/api/replays/:runId' },
+  annotations: { title: 'Replay run', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  errors: ['NOT_FOUND'],
+  handler: async (ctx, input) => {
+    const view = await replayOf(ctx).get(callerOf(ctx), input.runId);
+    return { ...view, record: view.record ? summaryOf(view.record) : null };
+  },
+});
+
+export const advanceReplay = defineMethod({
+  name: 'advance_replay',
+  area: 'Forecasting',
+  summary: 'Move a stepped replay run’s clock: by seconds, or to the next news item, resolution or the end',
+  description:
+    'Moves a stepped run’s clock forward, never past the window’s end: by a number of seconds (by), or to (to) the next news item ' +
+    '(next_news), the next market resolution (next_resolution) or the end of the window (end). Give exactly one of by and to. On the ' +
+    'way the run’s venue syncs at least once per simulated day: prices move, markets resolve, positions settle, resting orders fill ' +
+    'or expire, and the record follows. A long move costs about a second per simulated day. Call it with the live key that started ' +
+    `the run or with the run’s own key. Errors: VALIDATION_ERROR (400) for both or neither of by and to, or a run at a speed; ${NOT_YOURS}; ${ENDED}.`,
+  auth: 'key',
+  limit: 'api',
+  input: z.object({
+    runId: RunId,
+    by: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_DAYS * 86_400)
+      .optional()
+      .describe('Seconds to move the clock by.'),
+    to: z.enum(['next_news', 'next_resolution', 'end']).optional().describe('Or where to move it: the next news item, the next resolution, or the end.'),
+  }),
+  output: ReplayState,
+  rest: { method: 'POST', path: '/api/replays/:runId/advance' },
+  annotations: { title: 'Advance replay', readOnlyHint: false, idempotentHint: false, openWorldHint: false },
+  errors: ['NOT_FOUND', 'REPLAY_ENDED'],
+  handler: async (ctx, input) => {
+    if ((input.by === undefined) === (input.to === undefined)) {
+      throw new AppError('VALIDATION_ERROR', 'Give exactly one of by (seconds) and to (next_news, next_resolution or end).', {
+        hint: 'For example {"to": "next_news"} or {"by": 3600}.',
+      });
+    }
+    return stateOf(await replayOf(ctx).advance(callerOf(ctx), input.runId, input.by !== undefined ? { by: input.by } : { to: input.to! }));
+  },
+});
+
+export const endReplay = defineMethod({
+  name: 'end_replay',
+  area: 'Forecasting',
+  summary: 'End a replay run: settle what is left and freeze its benchmark record',
+  description:
+    'Ends a replay run: its clock goes to the end of the window (syncing once per simulated day, so markets that end in the window ' +
+    'resolve and settle), the run account’s benchmark record (season all: stated forecasts, alpha, calibration, risk, timing, each ' +
+    'with n and an interval, scored by the same code as the live benchmark) is frozen with venue "replay", and the run only reads ' +
+    'from then on. Read the record with get_replay. A second end_replay is refused with REPLAY_ENDED. Call it with the live key that ' +
+    `started the run or with the run’s own key. Errors: ${NOT_YOURS}; ${ENDED}.`,
+  auth: 'key',
+  limit: 'api',
+  input: z.object({ runId: RunId }),
+  output: ReplayState,
+  rest: { method: 'POST', path: '/api/replays/:runId/end' },
+  annotations: { title: 'End replay', readOnlyHint: false, idempotentHint: false, openWorldHint: false },
+  errors: ['NOT_FOUND', 'REPLAY_ENDED'],
+  handler: async (ctx, input) => stateOf(await replayOf(ctx).end(callerOf(ctx), input.runId)),
+});

@@ -1,0 +1,324 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Database } from '../db/database';
+import type { RunDatabases } from '../db/run-database';
+import { AppError } from '../errors/app-error';
+import { attachSyncWork, createServices, type Services } from '../services';
+import type { Config } from '../config';
+import type { CallInfo } from '../auth/caller';
+import { hashSecret } from '../auth/api-keys';
+import { accountKeyOf, runKeyOf } from '../auth/run-keys';
+import type { RunScope, RunScopes } from '../registry/method-services';
+import { SimulatedFeed } from '../market-data/simulated/simulated-feed';
+import { ReplayStore, type ReplayRunRow } from '../domain/replay/replay-store';
+import type { AdvanceTarget, ReplayCaller, ReplayMode, ReplayRuns, ReplayScenario, ReplayView } from '../domain/replay/replay-runs';
+import { RunClock } from './run-clock';
+
+const DAY_MS = 86_400_000;
+/** Every scenario's window starts here: a year into the simulated venue, when its catalog holds markets of every length. */
+export const REPLAY_START_MS = Date.UTC(2025, 0, 1);
+const RUN_ID = /^[0-9a-f]{12}$/;
+
+interface RunHandle {
+  id: string;
+  services: Services;
+  clock: RunClock;
+  db: Database;
+  /** Advances, syncs and the end of one run, one after the other. */
+  queue: Promise<unknown>;
+  /** The simulated time of the run's last sync. */
+  lastSyncMs: number;
+}
+
+/**
+ * Replay runs (issue 35 item 2). Each run is its own service graph, built by createServices on its own database
+ * (src/db/run-database.ts) with its own clock and a simulated venue with information of the scenario's seed: a call with
+ * the run's key is dispatched to that graph (runScoped in src/registry/invoke.ts), so it can only see and trade the run's
+ * venue, and the run's account is never on the live boards. After every move of a run's clock its market sync runs, with
+ * the same after-sync work as live (attachSyncWork): resolutions, settlement, snapshots and benchmark records follow the
+ * run's clock. end_replay freezes the account's benchmark record, scored by the live benchmark's code, labelled replay.
+ */
+export class RunHost implements ReplayRuns, RunScopes {
+  private readonly handles = new Map<string, Promise<RunHandle>>();
+  private readonly store: ReplayStore;
+
+  constructor(
+    private readonly live: Services,
+    private readonly dbs: RunDatabases,
+  ) {
+    this.store = new ReplayStore(live.db);
+  }
+
+  async start(owner: ReplayCaller, input: { scenario: ReplayScenario; mode: ReplayMode; bankrollMicro?: bigint }): Promise<ReplayView & { apiKey: string }> {
+    if (owner.runId) {
+      throw new AppError('FORBIDDEN', 'A replay run’s key cannot start a run.', { hint: 'Call start_replay with your live API key.' });
+    }
+    const id = randomBytes(6).toString('hex');
+    const startMs = REPLAY_START_MS;
+    const endMs = startMs + input.scenario.days * DAY_MS;
+    const wallNow = this.live.clock.now();
+    const db = await this.dbs.open(id);
+    try {
+      const clock = new RunClock(input.mode, startMs, endMs, startMs, wallNow.getTime(), this.live.clock);
+      const handle = this.build(id, db, clock, input.scenario);
+      const account = await handle.services.accounts.register(
+        {
+          email: 'replay-agent@replay.invalid',
+          password: randomBytes(16).toString('hex'),
+          displayName: 'Replay agent',
+          isAgent: true,
+          agentDescription: `Replay run ${id}`,
+          id: accountIdOf(input.scenario),
+          startingBalanceMicro: input.bankrollMicro,
+        },
+        clock.now(),
+      );
+      await this.syncNow(handle);
+      const apiKey = runKeyOf(id, account.apiKey!);
+      const row = {
+        id,
+        owner_id: owner.userId,
+        scenario: input.scenario,
+        mode: input.mode.kind,
+        speed: input.mode.kind === 'speed' ? input.mode.speed : null,
+        start_at: new Date(startMs),
+        end_at: new Date(endMs),
+        sim_now: new Date(startMs),
+        wall_started_at: wallNow,
+        account_id: account.id,
+        created_at: wallNow,
+      };
+      await this.store.insert({ ...row, key_hash: hashSecret(apiKey) });
+      this.handles.set(id, Promise.resolve(handle));
+      return { ...this.view({ ...row, state: 'running', record: null, ended_at: null }, handle), apiKey };
+    } catch (err) {
+      await this.dbs.drop(id, db).catch(() => {});
+      throw err;
+    }
+  }
+
+  async get(caller: ReplayCaller, runId: string): Promise<ReplayView> {
+    const row = await this.authorize(caller, runId);
+    return this.view(row, row.state === 'running' ? await this.handleOf(row) : undefined);
+  }
+
+  async advance(caller: ReplayCaller, runId: string, target: AdvanceTarget): Promise<ReplayView> {
+    const row = await this.authorize(caller, runId);
+    if (row.state === 'ended') throw ended(runId);
+    if (row.mode !== 'step') {
+      throw new AppError('VALIDATION_ERROR', 'advance_replay moves only a stepped run; this run’s clock follows the wall clock at its speed.', {
+        hint: 'Start the run with mode "step" to move its clock yourself.',
+      });
+    }
+    const h = await this.handleOf(row);
+    return this.exclusive(h, async () => {
+      const fresh = await this.running(runId);
+      const now = h.clock.nowMs();
+      await this.moveTo(h, Math.min(h.clock.endMs, this.targetOf(h, now, target)));
+      await this.store.setClock(runId, h.clock.now());
+      return this.view(fresh, h);
+    });
+  }
+
+  async end(caller: ReplayCaller, runId: string): Promise<ReplayView> {
+    const row = await this.authorize(caller, runId);
+    if (row.state === 'ended') throw ended(runId);
+    const h = await this.handleOf(row);
+    return this.exclusive(h, async () => {
+      await this.running(runId);
+      // What is left settles: the clock goes to the window's end (a day at a time, as advance does) and the venue syncs there.
+      if (row.mode === 'step') await this.moveTo(h, h.clock.endMs);
+      h.clock.freeze();
+      if (h.lastSyncMs < h.clock.endMs) await this.syncNow(h);
+      // The record is scored whole from the run's books at the end, by the live benchmark's folder and read as live.
+      const now = h.clock.now();
+      await h.services.benchmarkFolder.requeue(row.account_id, 'all');
+      await h.services.benchmarkFolder.runOnce(now);
+      const record = { ...(await h.services.benchmark.record(row.account_id, 'all')), venue: 'replay' as const };
+      const done = await this.store.end(runId, now, record, this.live.clock.now());
+      if (!done) throw ended(runId);
+      return this.view(done, h);
+    });
+  }
+
+  async scopeOf(call: CallInfo): Promise<RunScope | null> {
+    const bearer = call.credentials.bearer;
+    const accountKey = bearer === undefined ? null : accountKeyOf(bearer);
+    if (!bearer || !accountKey) return null;
+    const row = await this.store.byKeyHash(hashSecret(bearer));
+    if (!row) {
+      throw new AppError('UNAUTHORIZED', 'This replay key names no run.', {
+        hint: 'Use the apiKey start_replay returned for the run, or start a run with your live key.',
+      });
+    }
+    const h = await this.handleOf(row);
+    if (row.state === 'ended') h.clock.freeze();
+    // Another process may have advanced the run: its clock never goes back.
+    else if (row.mode === 'step' && row.sim_now.getTime() > h.clock.nowMs()) h.clock.set(row.sim_now.getTime());
+    else if (row.mode === 'speed') await this.catchUp(h, row);
+    return {
+      runId: row.id,
+      services: h.services,
+      clock: h.clock,
+      call: { ...call, credentials: { ...call.credentials, bearer: accountKey } },
+      ended: row.state === 'ended',
+    };
+  }
+
+  /** Closes every run's database this process holds (at shutdown); a run on PostgreSQL keeps its schema. */
+  async close(): Promise<void> {
+    const handles = [...this.handles.values()];
+    this.handles.clear();
+    for (const p of handles) {
+      const h = await p.catch(() => undefined);
+      if (!h) continue;
+      await h.queue.catch(() => {});
+      await h.services.marketSync.stop();
+      await h.services.priceChanges.idle();
+      await h.services.idempotency.close();
+      await h.db.close();
+    }
+  }
+
+  private build(id: string, db: Database, clock: RunClock, scenario: ReplayScenario): RunHandle {
+    const config: Config = {
+      ...this.live.config,
+      MARKET_FEED: 'simulated',
+      SIM_SEED: scenario.seed,
+      SIM_SPEED: 1,
+      SIM_INFORMATION: true,
+      REFERENCE_FORECASTERS: false,
+    };
+    const services = createServices({
+      config,
+      db,
+      log: this.live.log.child({ replayRun: id }),
+      clock,
+      registry: this.live.registry,
+      limiter: this.live.limiter,
+    });
+    attachSyncWork(services);
+    services.replay = this;
+    return { id, services, clock, db, queue: Promise.resolve(), lastSyncMs: -Infinity };
+  }
+
+  private handleOf(row: ReplayRunRow): Promise<RunHandle> {
+    let p = this.handles.get(row.id);
+    if (!p) {
+      // A run on the embedded database lived in this process's memory: gone with the process that held it.
+      if (!this.live.config.DATABASE_URL) {
+        throw new AppError('NOT_FOUND', `Replay run ${row.id}'s data is gone: on the embedded database a run lives in memory and ends with the process.`, {
+          hint: 'Start a new run with start_replay.',
+        });
+      }
+      p = this.reopen(row);
+      this.handles.set(row.id, p);
+      p.catch(() => this.handles.delete(row.id));
+    }
+    return p;
+  }
+
+  private async reopen(row: ReplayRunRow): Promise<RunHandle> {
+    const db = await this.dbs.open(row.id);
+    const mode: ReplayMode = row.mode === 'speed' ? { kind: 'speed', speed: row.speed! } : { kind: 'step' };
+    const clock = new RunClock(
+      mode,
+      row.start_at.getTime(),
+      row.end_at.getTime(),
+      row.sim_now.getTime(),
+      row.wall_started_at.getTime(),
+      this.live.clock,
+      row.state === 'ended',
+    );
+    const h = this.build(row.id, db, clock, row.scenario);
+    h.lastSyncMs = row.sim_now.getTime();
+    return h;
+  }
+
+  private async authorize(caller: ReplayCaller, runId: string): Promise<ReplayRunRow> {
+    const row = RUN_ID.test(runId) ? await this.store.byId(runId) : undefined;
+    // A run key reaches only its own run; a live key only the runs it started. Anything else looks like no run at all.
+    const mine = row !== undefined && (caller.runId !== undefined ? caller.runId === row.id : caller.userId === row.owner_id);
+    if (!row || !mine) throw new AppError('NOT_FOUND', `No replay run ${runId} of yours.`, { hint: 'Use the runId start_replay returned.' });
+    return row;
+  }
+
+  /** The run's row, read again inside its queue: an end that ran meanwhile refuses what waited behind it. */
+  private async running(runId: string): Promise<ReplayRunRow> {
+    const row = await this.store.byId(runId);
+    if (!row || row.state === 'ended') throw ended(runId);
+    return row;
+  }
+
+  private targetOf(h: RunHandle, nowMs: number, target: AdvanceTarget): number {
+    if ('by' in target) return nowMs + target.by * 1000;
+    if (target.to === 'end') return h.clock.endMs;
+    const feed = h.services.feed;
+    if (!(feed instanceof SimulatedFeed)) return h.clock.endMs;
+    const next = target.to === 'next_news' ? feed.nextNewsAt(nowMs, h.clock.endMs) : feed.nextResolutionAt(nowMs, h.clock.endMs);
+    return next ?? h.clock.endMs;
+  }
+
+  /**
+   * Moves a stepped run's clock to `targetMs`, syncing at least once per simulated day on the way, so the daily equity
+   * behind the risk scores has its points and every resolution on the way settles in order.
+   */
+  private async moveTo(h: RunHandle, targetMs: number): Promise<void> {
+    let t = h.clock.nowMs();
+    while (t < targetMs) {
+      t = Math.min(targetMs, t + DAY_MS);
+      h.clock.set(t);
+      await this.syncNow(h);
+    }
+  }
+
+  private async syncNow(h: RunHandle): Promise<void> {
+    const outcome = await h.services.marketSync.runOnce({ force: true });
+    if (outcome.status === 'failed') throw new AppError('INTERNAL', `Replay run ${h.id}: its market sync failed.`);
+    h.lastSyncMs = h.clock.nowMs();
+  }
+
+  /** A run at a speed syncs when its clock has moved a sync interval (and a wall second) since the last one. */
+  private async catchUp(h: RunHandle, row: ReplayRunRow): Promise<void> {
+    const gapMs = Math.max(this.live.config.MARKET_SYNC_INTERVAL_S * 1000, (row.speed ?? 1) * 1000);
+    if (h.clock.nowMs() - h.lastSyncMs < gapMs) return;
+    await this.exclusive(h, async () => {
+      if (h.clock.nowMs() - h.lastSyncMs >= gapMs) await this.syncNow(h);
+    });
+  }
+
+  private exclusive<T>(h: RunHandle, fn: () => Promise<T>): Promise<T> {
+    const run = h.queue.then(fn);
+    h.queue = run.catch(() => {});
+    return run;
+  }
+
+  private view(row: Omit<ReplayRunRow, 'key_hash'>, h?: RunHandle): ReplayView {
+    const clock = h && row.state === 'running' ? h.clock.now() : row.sim_now;
+    return {
+      runId: row.id,
+      state: row.state,
+      scenario: row.scenario,
+      mode: row.mode,
+      speed: row.speed,
+      startAt: row.start_at.toISOString(),
+      endAt: row.end_at.toISOString(),
+      clock: clock.toISOString(),
+      accountId: row.account_id,
+      createdAt: row.created_at.toISOString(),
+      endedAt: row.ended_at ? row.ended_at.toISOString() : null,
+      record: row.record,
+    };
+  }
+}
+
+function ended(runId: string): AppError {
+  return new AppError('REPLAY_ENDED', `Replay run ${runId} has ended: its books and record are frozen.`, {
+    hint: 'Read its record with get_replay, or start a new run with start_replay.',
+  });
+}
+
+/** The run account's id: fixed by the scenario, so its record's intervals (seeded by the account) replay exactly. */
+function accountIdOf(s: ReplayScenario): string {
+  const h = createHash('sha256').update(`replay|${s.seed}|${s.days}`).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
