@@ -32,6 +32,14 @@ export async function runScoped(deps: InvokeDeps, call: CallInfo, readOnly: bool
 }
 
 /**
+ * Who a call's limits and stream slots count against. A run's account id is fixed by its scenario (its record must
+ * reproduce), so two runs of one scenario share it: a run's calls count under the run, never against another run's.
+ */
+export function callerKey(deps: InvokeDeps, principal: Principal | null, call: CallInfo): string {
+  return principal ? `${deps.run ? `run:${deps.run.id}:` : ''}user:${principal.userId}` : `ip:${call.ip}`;
+}
+
+/**
  * The one pipeline every transport calls: authenticate → rate limit → validate input → handler →
  * (output check). Behaviour therefore cannot differ by transport.
  *
@@ -43,7 +51,7 @@ export async function runScoped(deps: InvokeDeps, call: CallInfo, readOnly: bool
 export async function invoke(given: InvokeDeps, method: AnyMethod, rawInput: unknown, asCalled: CallInfo): Promise<unknown> {
   const { deps, call } = await runScoped(given, asCalled, method.annotations.readOnlyHint === true);
   const principal = await authenticate(deps.services, method, call);
-  const caller = principal ? `user:${principal.userId}` : `ip:${call.ip}`;
+  const caller = callerKey(deps, principal, call);
   const count = () => deps.services.limiter.consume(method.limit, caller, call.ip);
   const holds = isRevalidatable(method) ? call.holds : undefined;
   if (!holds) {

@@ -1,6 +1,6 @@
 import { AppError } from '../errors/app-error';
 import type { CallInfo, MethodContext } from './context';
-import { runScoped, type InvokeDeps } from './invoke';
+import { callerKey, runScoped, type InvokeDeps } from './invoke';
 import type { AnyStream, StreamSink } from './stream';
 
 /** How many streams each caller holds open, per stream, in this process. */
@@ -46,7 +46,7 @@ export async function openStream(
   // A replay run's key streams the run's events and prices (runScoped, as invoke does).
   const { deps, call } = await runScoped(given, asCalled, true);
   const principal = await deps.services.authenticator.authenticate(stream.auth, call);
-  const caller = principal ? `user:${principal.userId}` : `ip:${call.ip}`;
+  const caller = callerKey(deps, principal, call);
   await deps.services.limiter.consume(stream.limit, caller, call.ip);
   const parsed = stream.input.safeParse(rawInput ?? {});
   if (!parsed.success) {
