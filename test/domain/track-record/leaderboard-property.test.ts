@@ -168,7 +168,7 @@ describe.each(backends())('leaderboards against a brute-force recomputation on $
           clock.advance(HOUR);
         },
       ),
-      { numRuns: backend.name === 'pglite' ? 12 : 8 },
+      { numRuns: backend.name === 'pglite' ? 8 : 5 },
     );
   }, 600_000);
 
