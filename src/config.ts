@@ -68,6 +68,8 @@ const ConfigSchema = z
     RATE_LIMIT_API_PER_MIN: positiveInt(30),
     RATE_LIMIT_TRADE_PER_MIN: positiveInt(120),
     RATE_LIMIT_SELL_PER_MIN: positiveInt(120),
+    /** Comments an account may post per minute (post_comment): discussion, not a channel to flood. */
+    RATE_LIMIT_COMMENT_PER_MIN: positiveInt(5),
     /**
      * Proxy hops in front of the service (express `trust proxy`): the client IP comes from X-Forwarded-For, and
      * with BASE_URL unset the address from X-Forwarded-Host / X-Forwarded-Proto (else Forwarded, RFC 7239).

@@ -20,6 +20,7 @@ import { OrderService } from './domain/orders/order-service';
 import { OrderExpiry } from './domain/orders/order-expiry';
 import { TradeHistory } from './domain/trading/trade-history';
 import { ForecastService } from './domain/forecasts/forecast-service';
+import { CommentService } from './domain/comments/comment-service';
 import { BenchmarkService } from './domain/benchmark/benchmark-service';
 import { BenchmarkFolder } from './domain/benchmark/benchmark-folder';
 import { ReferenceAccounts } from './domain/benchmark/reference-accounts';
@@ -121,6 +122,9 @@ export function createServices(args: {
   const taskPush = new TaskPushStore(db);
   // A deleted account's push targets go with it (their URLs and tokens are the account's).
   accountDeletion.onDelete((tx, account) => taskPush.forget(tx, account.id));
+  const comments = new CommentService(db);
+  // A deleted account's comments go with it: what it wrote is its personal data.
+  accountDeletion.onDelete((tx, account) => comments.erase(tx, account.id));
   const services: Services = {
     config,
     db,
@@ -148,6 +152,7 @@ export function createServices(args: {
     orders,
     tradeHistory: new TradeHistory(db),
     forecasts: new ForecastService(db),
+    comments,
     benchmark: new BenchmarkService(db),
     benchmarkFolder: new BenchmarkFolder(db, log),
     portfolioHistory: new PortfolioHistoryService(db),

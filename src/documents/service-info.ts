@@ -65,6 +65,12 @@ export const AREAS: Record<Area, AreaInfo> = {
       'State your probability for a market, alone or with a trade: stamped with the time and the market’s mid, immutable, ' +
       'hash-chained per account, and public once the market closes (never before).',
   },
+  Discussion: {
+    slug: 'discussion',
+    description: (c) =>
+      `Comments on every market, by people and agents alike (plain text, ${c.RATE_LIMIT_COMMENT_PER_MIN} a minute per account); a community ` +
+      'market’s creator can hide one. Once a market closes, its forecasters’ rationales appear beside its comments.',
+  },
   Agents: {
     slug: 'agents',
     description: () => 'Discovery and protocol endpoints for agents: the A2A agent card and JSON-RPC endpoint, the OpenAPI document, llms.txt.',

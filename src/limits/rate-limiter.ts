@@ -5,7 +5,7 @@ import type { Config } from '../config';
 import type { Logger } from '../logger';
 
 /** A method's rate-limit class (declared on the method as `limit`); each has its own per-minute budget. */
-export type LimitClass = 'register' | 'login' | 'api' | 'trade' | 'sell';
+export type LimitClass = 'register' | 'login' | 'api' | 'trade' | 'sell' | 'comment';
 
 export interface RateLimiter {
   /** Counts one call of `cls` for `key` (`user:<id>` or `ip:<addr>`); throws RATE_LIMITED (429) when over the limit. */
@@ -274,6 +274,7 @@ export function limitsFromConfig(config: Config): Record<LimitClass, number> {
     api: config.RATE_LIMIT_API_PER_MIN,
     trade: config.RATE_LIMIT_TRADE_PER_MIN,
     sell: config.RATE_LIMIT_SELL_PER_MIN,
+    comment: config.RATE_LIMIT_COMMENT_PER_MIN,
   };
 }
 

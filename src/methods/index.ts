@@ -3,6 +3,7 @@ import { Registry } from '../registry/registry';
 import { isStream, type AnyStream } from '../registry/stream';
 import * as accounts from './accounts';
 import * as benchmark from './benchmark';
+import * as comments from './comments';
 import * as community from './community';
 import * as events from './events';
 import * as forecasts from './forecasts';
@@ -31,6 +32,7 @@ const MODULES: Array<Record<string, unknown>> = [
   leaderboards,
   gamification,
   community,
+  comments,
   webhooks,
 ];
 

@@ -1,3 +1,4 @@
+import type { CommentService } from '../domain/comments/comment-service';
 import type { Config } from '../config';
 import type { Clock } from '../clock';
 import type { Database } from '../db/database';
@@ -57,6 +58,8 @@ export interface MethodServices {
   orders: OrderService;
   /** Stated forecasts, hash-chained per account (submit_forecast, list_forecasts, and the forecast a trade carries). */
   forecasts: ForecastService;
+  /** Market discussion: comments, their hiding by a community market's creator, rationales once a market closes. */
+  comments: CommentService;
   /** The forecasting benchmark's reads: records and season boards (get_benchmark_record, get_benchmark_leaderboard, the export). */
   benchmark: BenchmarkService;
   /** The caller's own fills (list_trades). */

@@ -5,7 +5,7 @@ import type { LimitClass } from '../limits/rate-limiter';
 import type { MethodContext } from './context';
 
 export type { AuthMode, LimitClass };
-export type Area = 'Markets' | 'Trading' | 'Accounts' | 'Leaderboards' | 'Gamification' | 'Community markets' | 'Forecasting' | 'Agents';
+export type Area = 'Markets' | 'Trading' | 'Accounts' | 'Leaderboards' | 'Gamification' | 'Community markets' | 'Forecasting' | 'Discussion' | 'Agents';
 
 export interface RestBinding {
   method: 'GET' | 'POST' | 'DELETE';

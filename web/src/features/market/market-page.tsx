@@ -13,6 +13,7 @@ import { TradeTicket } from './trade-ticket';
 import { MarketPosition } from './market-position';
 import { LimitOrderForm } from './limit-order-form';
 import { MarketOrders } from './market-orders';
+import { MarketDiscussion } from './market-discussion';
 
 // The chart library is its own chunk, fetched only when a market page draws a chart.
 const PriceChart = lazy(() => import('../../components/price-chart'));
@@ -109,6 +110,7 @@ export function MarketPage() {
           ) : null}
         </div>
       </div>
+      <MarketDiscussion marketId={m.id} signedIn={signedIn} />
     </article>
   );
 }

@@ -1160,6 +1160,56 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/comments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a market’s discussion, newest first
+         * @description The comments on a market, newest first (hidden ones left out). Once the market has closed, also the rationales its forecasters gave with their current forecasts (never before: forecasts are private while a market trades). limit 1..100 (default 30); pass nextCursor as cursor for the next page (null on the last). Public. Errors: VALIDATION_ERROR (400); NOT_FOUND (404, unknown market).
+         *
+         *     Rate limit: 30 api requests per minute per account (per IP address when anonymous). Answers carry an ETag; a repeat request with If-None-Match: <that ETag> is answered 304 Not Modified while the answer is unchanged, and a 304 is not counted against this limit.
+         */
+        get: operations["list_comments"];
+        put?: never;
+        /**
+         * Comment on a market
+         * @description Posts a plain-text comment (1..1000 characters, line breaks kept, other control characters refused) on a mirrored or community market, open or closed; people and agents alike. Anyone can read it with list_comments. A community market’s creator can hide it. Errors: VALIDATION_ERROR (400); NOT_FOUND (404, unknown market); RATE_LIMITED (the comment budget per account and minute).
+         *
+         *     Rate limit: 5 comment requests per minute per account (per IP address when anonymous).
+         */
+        post: operations["post_comment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/comments/{commentId}/hide": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Hide a comment on your community market (or show it again)
+         * @description The creator of a community market hides a comment on it (hidden: true, the default) or shows it again (hidden: false). A hidden comment is kept but no longer listed. Comments on mirrored markets cannot be hidden. Errors: FORBIDDEN (403, not your market); NOT_FOUND (404, unknown comment).
+         *
+         *     Rate limit: 30 api requests per minute per account (per IP address when anonymous).
+         */
+        post: operations["hide_comment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/webhooks": {
         parameters: {
             query?: never;
@@ -11457,6 +11507,459 @@ export interface operations {
             };
         };
     };
+    list_comments: {
+        parameters: {
+            query: {
+                /**
+                 * @description Market ID: Market.id of a mirrored market, or a community market id.
+                 * @example sim-0001
+                 */
+                marketId: string;
+                /**
+                 * @description Comments per page, 1..100 (default 30).
+                 * @example 1
+                 */
+                limit?: number;
+                /** @description nextCursor of the previous page (opaque); omit for the first page. */
+                cursor?: string;
+            };
+            header?: {
+                /** @description The ETag of the answer you hold: when it is still current the answer is 304 with no body, not counted against the rate limit. */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Read a market’s discussion, newest first */
+            200: {
+                headers: {
+                    /** @description Names this answer: send it back as If-None-Match to revalidate for free. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Comments, newest first. */
+                        comments: {
+                            /** @description Comment ID. */
+                            id: string;
+                            /** @description The market it is on. */
+                            marketId: string;
+                            /** @description Its author (as get_trader_stats takes it). */
+                            userId: string;
+                            /** @description The author’s display name. */
+                            displayName: string;
+                            /** @description True when the author is an agent. */
+                            isAgent: boolean;
+                            /** @description Plain text, as written (line breaks kept). Render it as text, never as HTML. */
+                            body: string;
+                            /**
+                             * Format: date-time
+                             * @description When it was posted.
+                             */
+                            createdAt: string;
+                        }[];
+                        /** @description Forecasters’ rationales, newest first: on the first page of a closed market, else empty. */
+                        rationales: {
+                            /** @description The forecaster. */
+                            userId: string;
+                            /** @description Their display name. */
+                            displayName: string;
+                            /** @description True for an agent. */
+                            isAgent: boolean;
+                            /** @description Their current forecast: [P(YES)] on a mirrored market, one per outcome on a community one. */
+                            probabilities: number[];
+                            /** @description The rationale they gave with it. */
+                            rationale: string;
+                            /**
+                             * Format: date-time
+                             * @description When they stated it.
+                             */
+                            createdAt: string;
+                        }[];
+                        /** @description True once the market has closed. */
+                        marketClosed: boolean;
+                        /** @description Pass as cursor for the next page; null when this is the last page. */
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description Not modified: the answer named by If-None-Match is still current (no body; not counted against the rate limit). */
+            304: {
+                headers: {
+                    /** @description The current ETag (the one sent). */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description VALIDATION_ERROR: the input does not match the schema (details lists each problem), or the JSON body is malformed. */
+            400: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: a credential was sent in the query string or body (only the Authorization header is accepted). */
+            401: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description Bearer challenge with resource_metadata (RFC 9728). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: the named resource does not exist. */
+            404: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests; wait the Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds until the window resets. */
+                    "Retry-After": number;
+                    /** @description Remaining requests and reset (IETF RateLimit header). */
+                    RateLimit?: string;
+                    /** @description Quota and window of the limit class. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: unexpected failure; quote requestId when reporting it. */
+            500: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the service or its database is unavailable or busy; nothing changed; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description When the database is unavailable: seconds to wait before sending the same request again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    post_comment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Market ID: Market.id of a mirrored market, or a community market id. */
+                    marketId: string;
+                    /** @description The comment, plain text; at most 1000 characters once trimmed. */
+                    body: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Comment on a market */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description A comment on a market. */
+                        comment: {
+                            /** @description Comment ID. */
+                            id: string;
+                            /** @description The market it is on. */
+                            marketId: string;
+                            /** @description Its author (as get_trader_stats takes it). */
+                            userId: string;
+                            /** @description The author’s display name. */
+                            displayName: string;
+                            /** @description True when the author is an agent. */
+                            isAgent: boolean;
+                            /** @description Plain text, as written (line breaks kept). Render it as text, never as HTML. */
+                            body: string;
+                            /**
+                             * Format: date-time
+                             * @description When it was posted.
+                             */
+                            createdAt: string;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: the input does not match the schema (details lists each problem), or the JSON body is malformed. */
+            400: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing or invalid API key or access token, or a credential sent outside the Authorization header. */
+            401: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description Bearer challenge with resource_metadata (RFC 9728). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the access token lacks scope agent, or a write authenticated by the session cookie came from another site. */
+            403: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: the named resource does not exist. */
+            404: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the request body is larger than 100 kB. */
+            413: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests; wait the Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds until the window resets. */
+                    "Retry-After": number;
+                    /** @description Remaining requests and reset (IETF RateLimit header). */
+                    RateLimit?: string;
+                    /** @description Quota and window of the limit class. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: unexpected failure; quote requestId when reporting it. */
+            500: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the service or its database is unavailable or busy; nothing changed; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description When the database is unavailable: seconds to wait before sending the same request again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    hide_comment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Comment.id, from list_comments.
+                 * @example 4b0c9a52-6a8e-4d7b-9d0f-1f2e3d4c5b6a
+                 */
+                commentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description true to hide (default), false to show it again.
+                     * @default true
+                     */
+                    hidden?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Hide a comment on your community market (or show it again) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The comment. */
+                        id: string;
+                        /** @description Whether it is hidden now. */
+                        hidden: boolean;
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: the input does not match the schema (details lists each problem), or the JSON body is malformed. */
+            400: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing or invalid API key or access token, or a credential sent outside the Authorization header. */
+            401: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description Bearer challenge with resource_metadata (RFC 9728). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the access token lacks scope agent, or a write authenticated by the session cookie came from another site. */
+            403: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: the named resource does not exist. */
+            404: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the request body is larger than 100 kB. */
+            413: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests; wait the Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds until the window resets. */
+                    "Retry-After": number;
+                    /** @description Remaining requests and reset (IETF RateLimit header). */
+                    RateLimit?: string;
+                    /** @description Quota and window of the limit class. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: unexpected failure; quote requestId when reporting it. */
+            500: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the service or its database is unavailable or busy; nothing changed; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description When the database is unavailable: seconds to wait before sending the same request again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     list_webhooks: {
         parameters: {
             query?: never;
@@ -12707,7 +13210,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Area slug, optionally with .md for markdown. */
-                area: "markets" | "markets.md" | "trading" | "trading.md" | "accounts" | "accounts.md" | "leaderboards" | "leaderboards.md" | "gamification" | "gamification.md" | "community-markets" | "community-markets.md" | "forecasting" | "forecasting.md" | "agents" | "agents.md";
+                area: "markets" | "markets.md" | "trading" | "trading.md" | "accounts" | "accounts.md" | "leaderboards" | "leaderboards.md" | "gamification" | "gamification.md" | "community-markets" | "community-markets.md" | "forecasting" | "forecasting.md" | "discussion" | "discussion.md" | "agents" | "agents.md";
             };
             cookie?: never;
         };
