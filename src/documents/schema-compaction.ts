@@ -64,6 +64,26 @@ export function withoutDescriptions(schema: JsonSchema): JsonSchema {
   return strip(schema) as JsonSchema;
 }
 
+const MAX_SAFE = Number.MAX_SAFE_INTEGER;
+
+/**
+ * An output schema open to additions: no `additionalProperties: false`, and no safe-integer bounds (zod's spelling of
+ * an integer; JSON cannot carry a larger one exactly anyway). Unlike the spellings above this accepts more documents,
+ * on purpose: a client that validates results against a closed schema would fail on a field a later version adds,
+ * which turns every additive change into a breaking one. Inputs stay closed (an unknown argument is refused).
+ */
+export function openToAdditions(schema: JsonSchema): JsonSchema {
+  const open = (node: unknown): unknown => {
+    if (!isSchemaObject(node)) return node;
+    const rest: JsonSchema = { ...node };
+    if (rest.additionalProperties === false) delete rest.additionalProperties;
+    if (rest.maximum === MAX_SAFE) delete rest.maximum;
+    if (rest.minimum === -MAX_SAFE) delete rest.minimum;
+    return mapSubschemas(rest, open);
+  };
+  return open(schema) as JsonSchema;
+}
+
 const refTo = (name: string) => ({ $ref: `#/$defs/${name}` });
 // Bytes a definition must save at least to be worth a name: no `$ref` for a `{"type":"string"}`.
 const MIN_SAVING = 24;

@@ -7,8 +7,8 @@ import type { McpTools, ToolOutcome } from './mcp-tools';
 
 /** The error body, described once here rather than in every tool's output schema (src/transports/mcp-tools.ts). */
 const ERROR_BODY_NOTE =
-  'A failed call returns isError with structuredContent { error, code, hint?, details?, retryAfterSeconds?, requestId? }: error says what ' +
-  'went wrong, hint what to do (read it), details the input problems of a VALIDATION_ERROR, retryAfterSeconds when to retry, requestId ' +
+  'A failed call returns isError with structuredContent { error, code, hint?, docs?, details?, retryAfterSeconds?, requestId? }: error says ' +
+  'what went wrong, hint what to do (read it), docs where the method is documented, details the input problems of a VALIDATION_ERROR, retryAfterSeconds when to retry, requestId ' +
   `what to quote for a server error. code is one of ${ERROR_CODES.join(', ')}.`;
 
 const INSTRUCTIONS =

@@ -4,7 +4,7 @@ import addFormats from 'ajv-formats';
 import { buildRegistry } from '../../src/methods';
 import { onSurface } from '../../src/registry/method';
 import { outputSchemaOf, toJsonSchema, type JsonSchema } from '../../src/documents/json-schema';
-import { withoutDescriptions } from '../../src/documents/schema-compaction';
+import { openToAdditions, withoutDescriptions } from '../../src/documents/schema-compaction';
 import { ErrorBodySchema } from '../../src/errors/error-body';
 import { compactError, mcpOutputSchema } from '../../src/transports/mcp-tools';
 import { inlineRefs, sampleOf, variationsOf } from '../support/json-schema-refs';
@@ -13,13 +13,14 @@ import { inlineRefs, sampleOf, variationsOf } from '../support/json-schema-refs'
  * tools/list sends each output schema compacted (no descriptions, repeated parts in `$defs`). MCP clients validate
  * structuredContent against it, so it must accept exactly the documents the full schema accepts: checked here for
  * every tool, structurally and by validating samples and their variations with both SDK generations' validators.
+ * "Full" is the method's schema open to additions (openToAdditions): a result may gain fields in a later version.
  */
 const methods = buildRegistry().methods.filter((m) => onSurface(m, 'mcp'));
 const errorBranch = compactError(toJsonSchema(ErrorBodySchema, 'output'));
 
 /** The output schema as tools/list sent it before compaction: the method's full schema or the error body. */
 function fullSchemaOf(m: (typeof methods)[number]): JsonSchema {
-  const { $defs, ...success } = outputSchemaOf(m);
+  const { $defs, ...success } = openToAdditions(outputSchemaOf(m));
   return { type: 'object', anyOf: [success, errorBranch], ...($defs ? { $defs } : {}) };
 }
 
@@ -69,5 +70,21 @@ describe('MCP output schemas in tools/list', () => {
     expect(checked).toBeGreaterThan(10_000);
     expect(accepted).toBeGreaterThan(methods.length * 2);
     expect(checked - accepted).toBeGreaterThan(checked / 2);
+  });
+
+  test('when a result gains a field a later version adds, then the open schema still accepts it; a missing or mistyped field is still refused', () => {
+    const ajv = new Ajv2020({ strict: false });
+    addFormats(ajv);
+    const m = methods.find((x) => x.name === 'get_balance')!;
+    const validate = ajv.compile(mcpOutputSchema(m));
+    const sample = m.examples![0]!.output as Record<string, unknown>;
+    expect(validate(sample)).toBe(true);
+    expect(validate({ ...sample, addedLater: 1 })).toBe(true);
+    const [first] = Object.keys(sample);
+    const { [first!]: _dropped, ...missing } = sample;
+    expect(validate(missing)).toBe(false);
+    expect(validate({ ...sample, [first!]: 'not a number' })).toBe(false);
+    // The closed full schema (as /openapi.json has it) refuses the added field: the difference is only openness.
+    expect(ajv.compile(withoutDescriptions(outputSchemaOf(m)))({ ...sample, addedLater: 1 })).toBe(false);
   });
 });

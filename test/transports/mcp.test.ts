@@ -4,7 +4,7 @@ import { registerAgent, request, startTestApp, type TestApp } from '../support/a
 import { onSurface } from '../../src/registry/method';
 import { inputSchemaOf, outputSchemaOf } from '../../src/documents/json-schema';
 import { generateAccessToken } from '../../src/auth/access-tokens';
-import { withoutDescriptions } from '../../src/documents/schema-compaction';
+import { openToAdditions, withoutDescriptions } from '../../src/documents/schema-compaction';
 import { mcpOutputSchema } from '../../src/transports/mcp-tools';
 import { inlineRefs } from '../support/json-schema-refs';
 
@@ -77,7 +77,7 @@ describe.each(backends())('MCP at /mcp on $name', (backend) => {
       const output = tool!.outputSchema as { type: string; anyOf: Array<Record<string, unknown>> };
       expect(output.type).toBe('object');
       expect(tool!.outputSchema).toEqual(mcpOutputSchema(m));
-      expect((inlineRefs(output) as typeof output).anyOf[0]).toEqual(inlineRefs(withoutDescriptions(outputSchemaOf(m))));
+      expect((inlineRefs(output) as typeof output).anyOf[0]).toEqual(inlineRefs(openToAdditions(withoutDescriptions(outputSchemaOf(m)))));
       expect(output.anyOf[1]).toMatchObject({ required: ['error', 'code'] });
     }
     expect(byName.get('get_balance')!.annotations).toMatchObject({ readOnlyHint: true });
@@ -95,10 +95,11 @@ describe.each(backends())('MCP at /mcp on $name', (backend) => {
     // 229 KB for 47 tools before output schemas lost their descriptions and stated repeated parts once in $defs
     // (152 KB after); 172.6 KB with replace_order, close_position and the four replay tools (get_replay shows the board figures,
     // not the record's schema). Issue 34's target is 70 KB (not reached: tool descriptions, input schemas and the error
-    // branches alone are over 80 KB). 179.3 KB for 56 tools with the three discussion tools (3.2 KB a tool). The bound is per
+    // branches alone are over 80 KB). 179.3 KB for 56 tools with the three discussion tools (3.2 KB a tool); 151.9 KB (2.7 KB a
+    // tool) once the error branch kept only error and code and output schemas were opened to additions. The bound is per
     // tool, so a new tool is not refused for existing, but a heavier schema or description is; it only ratchets down.
     const size = JSON.stringify({ tools }).length;
-    expect(size / tools.length).toBeLessThan(3_260);
+    expect(size / tools.length).toBeLessThan(2_750);
   });
 
   test('when tools are listed, then no schema is portable only in part: no `type` array (nullable is anyOf with {type: null}) and no empty schema `{}`', async () => {
@@ -109,12 +110,9 @@ describe.each(backends())('MCP at /mcp on $name', (backend) => {
       portabilityProblems(tool.outputSchema, `${tool.name}.outputSchema`, problems);
     }
     expect(problems).toEqual([]);
-    // The error branch's details are the validation issues, not an unconstrained value.
-    const errorBranch = (
-      tools.find((tool) => tool.name === 'get_balance')!.outputSchema as unknown as { anyOf: Array<{ properties: Record<string, unknown> }> }
-    ).anyOf[1]!;
-    expect(errorBranch.properties.details).toMatchObject({ type: 'array', items: { type: 'object', required: ['path', 'message', 'code'] } });
-    expect(errorBranch.properties.retryAfterSeconds).toMatchObject({ type: 'integer', minimum: 1 });
+    // The error branch is what tells an error from a result (error and code); its optional fields are in the instructions.
+    const errorBranch = (tools.find((tool) => tool.name === 'get_balance')!.outputSchema as unknown as { anyOf: Array<Record<string, unknown>> }).anyOf[1]!;
+    expect(errorBranch).toEqual({ type: 'object', properties: { error: { type: 'string' }, code: { type: 'string' } }, required: ['error', 'code'] });
     // And the walk does see what it forbids.
     const seen: string[] = [];
     portabilityProblems({ type: 'object', properties: { a: { type: ['string', 'null'] }, b: {} } }, 'probe', seen);
