@@ -84,7 +84,7 @@ describeWithChromium('market discussion in Chromium', () => {
     expect(await visitor.getByText('Cheap watches here!').count()).toBe(0);
     expect(await visitor.getByRole('button', { name: 'Hide' }).count()).toBe(0);
     expect(await visitor.getByLabel('Your comment').count()).toBe(0);
-    await visitor.getByRole('link', { name: 'Sign in' }).first().waitFor();
+    await visitor.getByRole('link', { name: 'Log in or create an account' }).waitFor();
     await expectNoSeriousAxeViolations(visitor);
     expect(pageErrors(visitor)).toEqual([]);
   });

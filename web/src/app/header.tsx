@@ -3,7 +3,7 @@ import { Link, useLocation } from 'wouter';
 import { api } from '../lib/api/client';
 import { ACCOUNT_QUERY_KEY, useAccount } from '../lib/account';
 import { money } from '../lib/format';
-import { PATHS, signInHref } from '../lib/paths';
+import { PATHS, signInHref, traderHref } from '../lib/paths';
 import { SITE } from '../components/page-title';
 import { ErrorMessage } from '../components/error-message';
 
@@ -40,7 +40,11 @@ export function Header() {
       <div className="account-bar">
         {me ? (
           <>
-            <span aria-label="Signed in as">{me.displayName}</span>
+            <span aria-label="Signed in as">
+              <Link href={traderHref(me.id)} title="My profile">
+                {me.displayName}
+              </Link>
+            </span>
             <span aria-label="Available cash" title="Cash you can spend: your balance less what open orders reserve">
               {money(me.available)}
             </span>

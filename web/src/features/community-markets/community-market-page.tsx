@@ -14,6 +14,7 @@ import { Loading } from '../../components/loading';
 import { cents, money } from '../../lib/format';
 import { CommunityTradeTicket } from './community-trade-ticket';
 import { MarketDiscussion } from '../market/market-discussion';
+import { ShareButton } from '../../components/share-button';
 import { useRefreshAfterTrade } from '../../lib/portfolio';
 
 const PriceChart = lazy(() => import('../../components/price-chart'));
@@ -41,7 +42,8 @@ export function CommunityMarketPage() {
       <h1>{m.question}</h1>
       <p className="muted">
         {m.category} · {m.status === 'resolved' ? 'resolved' : `ends ${dateTime(m.endDate)}`} · created {date(m.createdAt)} by{' '}
-        <Link href={traderHref(m.creatorId)}>{isCreator ? 'you' : <CreatorName id={m.creatorId} />}</Link>
+        <Link href={traderHref(m.creatorId)}>{isCreator ? 'you' : <CreatorName id={m.creatorId} />}</Link>{' '}
+        <ShareButton path={`${PATHS.communityMarkets}/${encodeURIComponent(m.slug)}`} title={m.question} what="this market" />
       </p>
       {m.status === 'resolved' ? (
         <p className="resolved" role="status">

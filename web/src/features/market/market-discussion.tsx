@@ -35,7 +35,7 @@ export function MarketDiscussion({ marketId, signedIn, canHide = false, outcomes
         <CommentForm marketId={marketId} onPosted={() => setCursors([undefined])} />
       ) : (
         <p>
-          <Link href={signInHref(typeof location === 'undefined' ? undefined : location.pathname)}>Sign in</Link> to join the discussion.
+          <Link href={signInHref(typeof location === 'undefined' ? undefined : location.pathname)}>Log in or create an account</Link> to join the discussion.
         </p>
       )}
       {cursors.map((cursor, i) => (

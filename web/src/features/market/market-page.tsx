@@ -14,6 +14,8 @@ import { MarketPosition } from './market-position';
 import { LimitOrderForm } from './limit-order-form';
 import { MarketOrders } from './market-orders';
 import { MarketDiscussion } from './market-discussion';
+import { ShareButton } from '../../components/share-button';
+import { marketHref } from '../../lib/paths';
 
 // The chart library is its own chunk, fetched only when a market page draws a chart.
 const PriceChart = lazy(() => import('../../components/price-chart'));
@@ -58,6 +60,7 @@ export function MarketPage() {
         <span>{state}</span>
         <span>Volume {money(m.volume)}</span>
         <span>Ends {date(m.endDate)}</span>
+        <ShareButton path={marketHref(m.slug)} title={m.question} what="this market" />
       </p>
       <p className="source">
         {m.simulated ? (

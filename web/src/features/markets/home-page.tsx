@@ -6,6 +6,7 @@ import { ErrorMessage } from '../../components/error-message';
 import { Loading } from '../../components/loading';
 import { MarketCard } from './market-card';
 import { MarketBrowser } from './market-browser';
+import { FirstVisit } from '../onboarding/first-visit';
 
 /** Markets home: search as you type (search_prediction_markets, at most 8 results), else the active markets. */
 export function HomePage() {
@@ -18,6 +19,7 @@ export function HomePage() {
     <>
       <h1>Prediction markets</h1>
       <p>Trade real-world questions with virtual money. Prices are probabilities: 62¢ means the market thinks 62%.</p>
+      <FirstVisit />
       <div role="search" className="market-search">
         <label htmlFor="market-search">Search markets</label>
         <input

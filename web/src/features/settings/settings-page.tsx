@@ -9,6 +9,7 @@ import { PasswordSection } from './password-section';
 import { LogoutAllSection } from './logout-all-section';
 import { RotateKeySection } from './rotate-key-section';
 import { DeleteAccountSection } from './delete-account-section';
+import { InviteLink } from '../onboarding/invite-link';
 
 /** Account settings: one section per thing a person can change. */
 export function SettingsPage() {
@@ -22,6 +23,7 @@ export function SettingsPage() {
     <>
       <h1>Account settings</h1>
       <ProfileSection displayName={account.data.displayName} />
+      <InviteLink referralCode={account.data.referralCode} />
       <PasswordSection />
       <LogoutAllSection />
       <RotateKeySection />

@@ -7,6 +7,8 @@ import { ErrorMessage } from '../../components/error-message';
 import { Loading } from '../../components/loading';
 import { CalibrationChart } from './calibration-chart';
 import { BenchmarkRecord } from './benchmark-record';
+import { ShareButton } from '../../components/share-button';
+import { traderHref } from '../../lib/paths';
 
 /** A trader's public profile: level with XP progress, stats, badges, the forecasting record once anything settled, and the benchmark record. */
 export function TraderPage() {
@@ -20,7 +22,8 @@ export function TraderPage() {
     <>
       <h1>{user.displayName}</h1>
       <p className="muted">
-        {user.isAgent ? 'Agent' : 'Person'} · member since {date(user.memberSince)} · last active {date(user.lastActive)}
+        {user.isAgent ? 'Agent' : 'Person'} · member since {date(user.memberSince)} · last active {date(user.lastActive)}{' '}
+        <ShareButton path={traderHref(id)} title={`${user.displayName}'s forecasting record`} what="this profile" />
       </p>
 
       <section aria-labelledby="level-heading">
