@@ -51,8 +51,7 @@ describe('schemas/ (committed JSON Schemas of every method)', () => {
 
   test('when docs/configuration.md differs from src/config.ts, then this fails and says to run npm run schemas', () => {
     const committed = fs.readFileSync(path.join(__dirname, '..', '..', 'docs', 'configuration.md'), 'utf8');
-    if (committed !== configurationReference())
-      throw new Error('docs/configuration.md does not match src/config.ts. Run `npm run schemas` and commit it.');
+    if (committed !== configurationReference()) throw new Error('docs/configuration.md does not match src/config.ts. Run `npm run schemas` and commit it.');
     // Every setting has its row, with the default the service really starts with (machine-dependent ones in words).
     const defaults = testConfig() as Record<string, unknown>;
     for (const name of Object.keys(CONFIG_FIELDS.shape)) {
