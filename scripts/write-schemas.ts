@@ -1,6 +1,6 @@
 /**
  * Writes schemas/<method>.input.json and .output.json for every registry method and deletes the stale
- * ones, and docs/methods.md, the methods reference. Run with `npm run schemas`; test/documents/schemas-drift.test.ts
+ * ones, docs/methods.md, the methods reference, and docs/configuration.md, the settings of src/config.ts. Run with `npm run schemas`; test/documents/schemas-drift.test.ts
  * fails until the files match.
  */
 import fs from 'node:fs';
@@ -8,6 +8,7 @@ import path from 'node:path';
 import { buildRegistry } from '../src/methods';
 import { SCHEMA_FILE_PATTERN, schemaFiles } from '../src/documents/schema-files';
 import { methodsReference } from '../src/documents/methods-reference';
+import { configurationReference } from '../src/documents/configuration-reference';
 
 /** The project root: the nearest folder above this file with a package.json (works from src and from dist). */
 function projectRoot(): string {
@@ -43,3 +44,5 @@ const reference = path.join(projectRoot(), 'docs', 'methods.md');
 fs.mkdirSync(path.dirname(reference), { recursive: true });
 fs.writeFileSync(reference, methodsReference(methods));
 process.stdout.write(`docs/methods.md: ${methods.length} methods\n`);
+fs.writeFileSync(path.join(projectRoot(), 'docs', 'configuration.md'), configurationReference());
+process.stdout.write('docs/configuration.md written\n');

@@ -6,13 +6,13 @@ import { ManualClock } from './support/identity';
 import { SimulatedFeed } from '../src/market-data/simulated/simulated-feed';
 
 /**
- * The README's forecasting-benchmark walkthrough, run as written: its curl lines are read from the README, split as a
+ * The forecasting-benchmark walkthrough of docs/benchmark.md, run as written: its curl lines are read from the page, split as a
  * shell would, and sent to the service (the simulated venue on a test clock, so the market resolves). Only what the
- * README leaves to the reader is filled in: $BASE, $KEY and the market id.
+ * page leaves to the reader is filled in: $BASE, $KEY and the market id.
  */
 function curlLines(): string[] {
-  const readme = readFileSync(join(__dirname, '..', 'README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf('## Forecasting benchmark'), readme.indexOf('## Community markets'));
+  const page = readFileSync(join(__dirname, '..', 'docs', 'benchmark.md'), 'utf8');
+  const section = page.slice(page.indexOf('## Forecasting benchmark'));
   const block = section.slice(section.indexOf('```sh') + 5, section.indexOf('```', section.indexOf('```sh') + 5));
   return block.split('\n').filter((l) => l.startsWith('curl '));
 }
@@ -73,7 +73,7 @@ async function run(t: TestApp, line: string, vars: Record<string, string>) {
   return res;
 }
 
-describe.each(backends().slice(0, 1))('the README benchmark walkthrough on $name', (backend) => {
+describe.each(backends().slice(0, 1))('the docs/benchmark.md walkthrough on $name', (backend) => {
   let t: TestApp;
   const clock = new ManualClock(Date.parse('2030-03-01T12:00:00Z'));
   beforeAll(async () => {
@@ -81,12 +81,12 @@ describe.each(backends().slice(0, 1))('the README benchmark walkthrough on $name
   });
   afterAll(() => t.close());
 
-  test('when an agent states a forecast, its market resolves and it reads its record, the board and the export, then each answers as the README says', async () => {
+  test('when an agent states a forecast, its market resolves and it reads its record, the board and the export, then each answers as the page says', async () => {
     const lines = curlLines();
     expect(lines).toHaveLength(4);
     await t.services.marketSync.runOnce();
     const feed = t.services.feed as SimulatedFeed;
-    // An open market that will resolve YES, so the README's Brier of 0.09 for a forecast of 0.7 is the answer.
+    // An open market that will resolve YES, so the page's Brier of 0.09 for a forecast of 0.7 is the answer.
     const open = await t.services.db.query<{ id: string }>(`SELECT id FROM markets WHERE status = 'active' ORDER BY end_date LIMIT 50`);
     const market = open.map((m) => feed.spec(Number(m.id.slice(4)))).find((s) => feed.winnerOf(s) === 'YES')!;
     const agent = await registerAgent(t);

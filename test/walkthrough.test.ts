@@ -9,7 +9,7 @@ import { backends } from './support/backends';
 import { registerAgent, startTestApp, type TestApp } from './support/app';
 
 /**
- * The README's walkthrough "A resting order, end to end", run as written: an agent rests two GTC limit orders over MCP,
+ * The walkthrough "A resting order, end to end" of docs/orders.md, run as written: an agent rests two GTC limit orders over MCP,
  * follows them on its SSE stream, as A2A tasks and through its webhook; the simulated venue's price crosses one of them
  * (the market sync of the simulated feed, driven here with a test clock); the agent cancels the other and reads its
  * equity curve. Only the first backend (the embedded database): the walkthrough is what a newcomer runs.
@@ -85,7 +85,7 @@ async function eventually(what: string, pred: () => boolean | Promise<boolean>, 
   }
 }
 
-describe.each(backends().slice(0, 1))('the README walkthrough: a resting order, end to end, on $name', (backend) => {
+describe.each(backends().slice(0, 1))('the docs/orders.md walkthrough: a resting order, end to end, on $name', (backend) => {
   let t: TestApp;
   const clock = new TestClock(Date.UTC(2026, 10, 25, 9, 0, 0));
   let hooks: Awaited<ReturnType<typeof receiver>>;

@@ -22,7 +22,7 @@ const SYNC_INTERVAL_S = 2;
 /** Timers fire late on a loaded machine (this one runs the other test files beside three services). */
 const TIMER_SLACK_MS = 750;
 /**
- * The README's bound for the trades board this test reads: another process's writes show within two seconds, and one
+ * The bound docs/operating.md states for the trades board this test reads: another process's writes show within two seconds, and one
  * fold interval more on the boards the trading process folds its trades into (a board read just before the fold is
  * renewed a second later, and served up to one more while it is).
  */

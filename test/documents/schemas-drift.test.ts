@@ -5,6 +5,8 @@ import addFormats from 'ajv-formats';
 import { ALL_METHODS } from '../../src/methods';
 import { SCHEMA_FILE_PATTERN, schemaFiles } from '../../src/documents/schema-files';
 import { methodsReference } from '../../src/documents/methods-reference';
+import { configurationReference } from '../../src/documents/configuration-reference';
+import { CONFIG_FIELDS, testConfig } from '../../src/config';
 
 const DIR = path.join(__dirname, '..', '..', 'schemas');
 
@@ -45,5 +47,28 @@ describe('schemas/ (committed JSON Schemas of every method)', () => {
       throw new Error('docs/methods.md does not match the method registry. Run `npm run schemas` and commit it.');
     // Every method has its row.
     for (const m of ALL_METHODS) expect(committed).toContain(`| \`${m.name}\` |`);
+  });
+
+  test('when docs/configuration.md differs from src/config.ts, then this fails and says to run npm run schemas', () => {
+    const committed = fs.readFileSync(path.join(__dirname, '..', '..', 'docs', 'configuration.md'), 'utf8');
+    if (committed !== configurationReference()) throw new Error('docs/configuration.md does not match src/config.ts. Run `npm run schemas` and commit it.');
+    // Every setting has its row, with the default the service really starts with (machine-dependent ones in words).
+    const defaults = testConfig() as Record<string, unknown>;
+    for (const name of Object.keys(CONFIG_FIELDS.shape)) {
+      const row = committed.split('\n').find((l) => l.startsWith(`| \`${name}\` |`));
+      expect(row).toBeDefined();
+      const shown = row!.split(' | ')[1]!;
+      const value = defaults[name];
+      // Unset, or a default the code computes (the key's thumbprint) written in words.
+      if (value === undefined) expect(shown === 'unset' || !shown.startsWith('`')).toBe(true);
+      else if (typeof value === 'number' || typeof value === 'string') {
+        if (shown.startsWith('`')) expect(shown).toBe(`\`${value}\``);
+      }
+    }
+  });
+
+  test('when a setting has no description, then the configuration reference refuses to be written', () => {
+    const { z } = jest.requireActual<typeof import('zod')>('zod');
+    expect(() => configurationReference(z.object({ UNDESCRIBED: z.string().default('x') }))).toThrow(/UNDESCRIBED has no description/);
   });
 });

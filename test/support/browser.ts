@@ -123,7 +123,7 @@ export async function expectNoSideScroll(page: Page): Promise<void> {
   expect(scrollWidth).toBeLessThanOrEqual(innerWidth);
 }
 
-/** A screenshot for the README: docs/screenshots/<name>.png, retaken by every run so it stays current. */
+/** A screenshot for the README and docs/: docs/screenshots/<name>.png, retaken by every run so it stays current. */
 export async function saveScreenshot(page: Page, name: string): Promise<void> {
   const dir = path.join(ROOT, 'docs', 'screenshots');
   fs.mkdirSync(dir, { recursive: true });

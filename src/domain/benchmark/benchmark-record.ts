@@ -8,7 +8,7 @@ import { scoreTiming, type TimingScores } from './timing-scores';
 /**
  * How many resolved markets an account needs in a season before a benchmark board ranks it. Its record is shown from the
  * first one; the rank waits, so a lucky week does not top a board. (To tell a Brier edge of 0.02 from none takes far more:
- * see the README's power rule.)
+ * see the power rule in docs/benchmark.md.)
  */
 export const MIN_RESOLVED_MARKETS = 30;
 
