@@ -30,7 +30,7 @@ const Forecast = z
     current: z.boolean().describe("True for the account's newest forecast on this market; earlier ones are kept, superseded."),
     marketClosed: z.boolean().describe('True once the market has closed (from then on the forecast is public).'),
     prevHash: Hash.nullable().describe("sha256 (hex) of the account's previous forecast record; null for the first."),
-    hash: Hash.describe('sha256 (hex) of this record’s canonical payload (RFC 8785 JSON; see the README, "Stated forecasts").'),
+    hash: Hash.describe('sha256 (hex) of this record’s canonical payload (RFC 8785 JSON; docs/benchmark.md, "Stated forecasts").'),
   })
   .describe('A stated forecast: immutable, stamped with the time and the market’s mid(s), hash-chained per account.');
 

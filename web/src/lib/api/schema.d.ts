@@ -5890,7 +5890,7 @@ export interface operations {
                             marketClosed: boolean;
                             /** @description sha256 (hex) of the account's previous forecast record; null for the first. */
                             prevHash: string | null;
-                            /** @description sha256 (hex) of this record’s canonical payload (RFC 8785 JSON; see the README, "Stated forecasts"). */
+                            /** @description sha256 (hex) of this record’s canonical payload (RFC 8785 JSON; docs/benchmark.md, "Stated forecasts"). */
                             hash: string;
                         }[];
                         /** @description The account's forecast chain: its head commits to every forecast, including those not yet public. */
@@ -6069,7 +6069,7 @@ export interface operations {
                             marketClosed: boolean;
                             /** @description sha256 (hex) of the account's previous forecast record; null for the first. */
                             prevHash: string | null;
-                            /** @description sha256 (hex) of this record’s canonical payload (RFC 8785 JSON; see the README, "Stated forecasts"). */
+                            /** @description sha256 (hex) of this record’s canonical payload (RFC 8785 JSON; docs/benchmark.md, "Stated forecasts"). */
                             hash: string;
                         };
                         /** @description The account's forecast chain: its head commits to every forecast, including those not yet public. */
