@@ -122,8 +122,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Browse markets page by page: most traded, ending soon or newest
-         * @description Lists the mirrored markets in one order, a page at a time: sort volume (most traded first, the default), ending (soonest end date first; markets without one come last) or newest (most recently created first). Filter by category (exact name, as list_market_categories returns it) and status: active (default; trades now), closed (ended, awaiting resolution), resolved, or all. limit 1..100 (default 20). Each page carries nextCursor: pass it as cursor, with the same filters and sort, for the next page; null means the last page. Pages are keyset-paged, so markets added meanwhile never shift or repeat rows. Each market has the same shape as search_prediction_markets' (id, slug, outcomeTokens[].tokenId for paper_trade, endDate, status). Market data is mirrored on a delay from the configured venue (Polymarket, or the built-in simulated venue, whose markets carry simulated: true and source "simulated"); it is not the venue's official feed. Free to call. Errors: VALIDATION_ERROR (400) for a bad filter or a cursor that is not one of this sort.
+         * Browse markets page by page: most traded, ending soon, newest or biggest movers
+         * @description Lists the mirrored markets in one order, a page at a time: sort volume (most traded first, the default), ending (soonest end date first; markets without one come last), newest (most recently created first) or change24h (the largest 24 h move of the YES price first, up or down; markets without price history last; the key moves with the prices, so a later page read minutes after the first may repeat or skip a market). Every market carries change24h; sparkline: true adds its hourly YES prices over 24 h, so a list of cards needs no price-history call per market. Filter by category (exact name, as list_market_categories returns it) and status: active (default; trades now), closed (ended, awaiting resolution), resolved, or all. limit 1..100 (default 20). Each page carries nextCursor: pass it as cursor, with the same filters and sort, for the next page; null means the last page. Pages are keyset-paged, so markets added meanwhile never shift or repeat rows. Each market has the same shape as search_prediction_markets' (id, slug, outcomeTokens[].tokenId for paper_trade, endDate, status). Market data is mirrored on a delay from the configured venue (Polymarket, or the built-in simulated venue, whose markets carry simulated: true and source "simulated"); it is not the venue's official feed. Free to call. Errors: VALIDATION_ERROR (400) for a bad filter or a cursor that is not one of this sort.
          *
          *     Rate limit: 30 api requests per minute per account (per IP address when anonymous). Answers carry an ETag; a repeat request with If-None-Match: <that ETag> is answered 304 Not Modified while the answer is unchanged, and a 304 is not counted against this limit.
          */
@@ -2399,10 +2399,10 @@ export interface operations {
                 /** @description active (default), closed, resolved, or all. */
                 status?: "active" | "closed" | "resolved" | "all";
                 /**
-                 * @description volume: most traded first (default); ending: soonest end date first; newest: newest first.
+                 * @description volume: most traded first (default); ending: soonest end date first; newest: newest first; change24h: largest 24 h move first.
                  * @example volume
                  */
-                sort?: "volume" | "ending" | "newest";
+                sort?: "volume" | "ending" | "newest" | "change24h";
                 /**
                  * @description Markets per page, 1..100 (default 20).
                  * @example 1
@@ -2410,6 +2410,8 @@ export interface operations {
                 limit?: number;
                 /** @description nextCursor of the previous page (opaque); omit for the first page. */
                 cursor?: string;
+                /** @description True adds each market's sparkline: its hourly YES prices over the last 24 hours (default false). */
+                sparkline?: boolean;
             };
             header?: {
                 /** @description The ETag of the answer you hold: when it is still current the answer is 304 with no body, not counted against the rate limit. */
@@ -2420,7 +2422,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Browse markets page by page: most traded, ending soon or newest */
+            /** @description Browse markets page by page: most traded, ending soon, newest or biggest movers */
             200: {
                 headers: {
                     /** @description Names this answer: send it back as If-None-Match to revalidate for free. */
@@ -2475,6 +2477,10 @@ export interface operations {
                             source: "simulated" | "polymarket";
                             /** @description True for markets of the built-in simulated venue: not a real market. Its page is /markets/{slug}. */
                             simulated: boolean;
+                            /** @description How far the YES price moved over the last 24 hours (now minus then, in probability: 0.05 is five points up); measured from the mirror's snapshot at or before 24 h ago, else its first one since. Null when the market has no price history. */
+                            change24h: number | null;
+                            /** @description Only with sparkline: true. The YES price once an hour over the last 24 hours, oldest first, the last one the current price (up to 25 points; hours before the first snapshot are left out). */
+                            sparkline?: number[];
                         }[];
                         /** @description Pass as cursor for the next page; null when this is the last page. */
                         nextCursor: string | null;
