@@ -94,6 +94,8 @@ const ConfigSchema = z
       .transform((s) => s.split(',').map(Number)),
     /** Webhook endpoints one account may register. */
     WEBHOOK_MAX_ENDPOINTS: z.coerce.number().int().min(1).max(100).default(5),
+    /** Markets one account's watchlist may hold (watch_market). */
+    WATCHLIST_MAX_MARKETS: z.coerce.number().int().min(1).max(1000).default(100),
     /**
      * Signs the agent card (JWS over its RFC 8785 canonical form): a private key as PEM (PKCS#8) or as a JWK in JSON
      * (EC P-256/P-384, Ed25519 or RSA). Unset: the card is served unsigned. The public key is served as a JWK Set.
