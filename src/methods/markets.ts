@@ -145,10 +145,7 @@ export const listMarkets = defineMethod({
       .describe('volume: most traded first (default); ending: soonest end date first; newest: newest first; change24h: largest 24 h move first.'),
     limit: z.number().int().min(1).max(100).default(20).describe('Markets per page, 1..100 (default 20).'),
     cursor: z.string().min(1).max(600).optional().describe('nextCursor of the previous page (opaque); omit for the first page.'),
-    sparkline: z
-      .boolean()
-      .default(false)
-      .describe("True adds each market's sparkline: its hourly YES prices over the last 24 hours (default false)."),
+    sparkline: z.boolean().default(false).describe("True adds each market's sparkline: its hourly YES prices over the last 24 hours (default false)."),
   }),
   output: z.object({
     markets: z.array(ListedMarket).describe('This page of markets, in the order asked for.'),

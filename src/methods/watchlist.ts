@@ -65,8 +65,7 @@ export const unwatchMarket = defineMethod({
   name: 'unwatch_market',
   area: 'Markets',
   summary: 'Remove a market from your watchlist',
-  description:
-    'Removes a market from your watchlist, with its price alert. Free to call. Errors: NOT_FOUND (404) when the market is not on your watchlist.',
+  description: 'Removes a market from your watchlist, with its price alert. Free to call. Errors: NOT_FOUND (404) when the market is not on your watchlist.',
   auth: 'key',
   limit: 'api',
   input: z.object({ marketId: z.string().min(1).max(200).describe('Market ID (Market.id) of the watched market.') }),

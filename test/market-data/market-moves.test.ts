@@ -52,7 +52,11 @@ describe.each(backends())('list_markets moves and sparklines on $name', (backend
     );
     for (const [id, points] of Object.entries(SNAPSHOTS)) {
       for (const [h, p] of points) {
-        await t.services.db.query('INSERT INTO price_snapshots (token_id, t, price_micro) VALUES ($1, $2, $3)', [`${id}-yes`, new Date(NOW - h * HOUR), Math.round(p * 1e6)]);
+        await t.services.db.query('INSERT INTO price_snapshots (token_id, t, price_micro) VALUES ($1, $2, $3)', [
+          `${id}-yes`,
+          new Date(NOW - h * HOUR),
+          Math.round(p * 1e6),
+        ]);
       }
     }
   });

@@ -40,7 +40,9 @@ describe.each(backends())('watch_market, unwatch_market and list_watchlist on $n
     expect(alerts[0].message).toBe('YES is at 62¢, at or above your alert at 60¢.');
     const events = await t.api.get('/api/user/events').set(person.headers);
     expect(events.status).toBe(200);
-    const noted = (events.body.events as Array<{ type: string; data: { kind: string } }>).filter((e) => e.type === 'notification' && e.data.kind === 'price_alert');
+    const noted = (events.body.events as Array<{ type: string; data: { kind: string } }>).filter(
+      (e) => e.type === 'notification' && e.data.kind === 'price_alert',
+    );
     expect(noted).toHaveLength(1);
     expect((await watchlist(person))[0]).toMatchObject({ alert: { above: 0.6, aboveFiredAt: expect.any(String) } });
 

@@ -64,7 +64,8 @@ function toView(r: EntryRow): WatchedMarket {
   };
 }
 
-const notWatched = (ref: string) => new AppError('NOT_FOUND', `Market ${ref} is not on your watchlist.`, { hint: 'list_watchlist shows the markets you watch.' });
+const notWatched = (ref: string) =>
+  new AppError('NOT_FOUND', `Market ${ref} is not on your watchlist.`, { hint: 'list_watchlist shows the markets you watch.' });
 
 /**
  * The markets an account watches and their price alerts (watch_market, unwatch_market, list_watchlist). Every

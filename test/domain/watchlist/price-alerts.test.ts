@@ -33,7 +33,10 @@ describe.each(backends())('price alerts on $name', (backend) => {
     return user.id;
   }
   const notes = (userId: string) =>
-    t.services.db.query<{ title: string; message: string; ref: string }>("SELECT title, message, ref FROM notifications WHERE user_id = $1 AND type = 'price_alert' ORDER BY created_at", [userId]);
+    t.services.db.query<{ title: string; message: string; ref: string }>(
+      "SELECT title, message, ref FROM notifications WHERE user_id = $1 AND type = 'price_alert' ORDER BY created_at",
+      [userId],
+    );
 
   test('when the YES mid reaches a threshold exactly, the alert fires; one a hair short does not', async () => {
     const m = await seedMarket(t.services.db, { question: 'Exact threshold?' });
@@ -43,7 +46,9 @@ describe.each(backends())('price alerts on $name', (backend) => {
     expect(await alerts.onPriceChanges([change(m.yes, 0.58, 0.61)], NOW)).toBe(0);
     // Mid (0.59 + 0.61) / 2 = 0.60: at the threshold.
     expect(await alerts.onPriceChanges([change(m.yes, 0.59, 0.61)], NOW)).toBe(1);
-    expect(await notes(up)).toEqual([{ title: 'Price alert: Exact threshold?', message: 'YES is at 60¢, at or above your alert at 60¢.', ref: `${m.id}:above:${NOW.getTime()}` }]);
+    expect(await notes(up)).toEqual([
+      { title: 'Price alert: Exact threshold?', message: 'YES is at 60¢, at or above your alert at 60¢.', ref: `${m.id}:above:${NOW.getTime()}` },
+    ]);
     expect(await notes(down)).toEqual([]);
     // Mid 0.395 is at or below 0.40.
     expect(await alerts.onPriceChanges([change(m.yes, 0.39, 0.4)], NOW)).toBe(1);

@@ -13,6 +13,7 @@ import { TradeTicket } from './trade-ticket';
 import { MarketPosition } from './market-position';
 import { LimitOrderForm } from './limit-order-form';
 import { MarketOrders } from './market-orders';
+import { WatchMarket } from '../../components/watch-market';
 
 // The chart library is its own chunk, fetched only when a market page draws a chart.
 const PriceChart = lazy(() => import('../../components/price-chart'));
@@ -103,6 +104,7 @@ export function MarketPage() {
           )}
           {signedIn ? (
             <>
+              <WatchMarket marketId={m.id} />
               <MarketOrders marketId={m.id} />
               <MarketPosition marketId={m.id} />
             </>

@@ -6,8 +6,9 @@ import { ErrorMessage } from '../../components/error-message';
 import { Loading } from '../../components/loading';
 import { MarketCard } from './market-card';
 import { MarketBrowser } from './market-browser';
+import { MarketHighlights } from './market-highlights';
 
-/** Markets home: search as you type (search_prediction_markets, at most 8 results), else the active markets. */
+/** Markets home: search as you type (search_prediction_markets, at most 8 results), else movers, trending and the active markets. */
 export function HomePage() {
   usePageTitle(undefined);
   const [text, setText] = useState('');
@@ -44,7 +45,10 @@ export function HomePage() {
           ) : null}
         </section>
       ) : (
-        <MarketBrowser />
+        <>
+          <MarketHighlights />
+          <MarketBrowser />
+        </>
       )}
     </>
   );
