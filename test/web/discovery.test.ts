@@ -1,6 +1,14 @@
 import { ControlledPrices, moveQuote, seedMarket } from '../support/markets';
 import { toMicro } from '../../src/domain/money/micro';
-import { describeWithChromium, expectNoSeriousAxeViolations, expectNoSideScroll, pageErrors, signUp, startWebHarness, type WebHarness } from '../support/browser';
+import {
+  describeWithChromium,
+  expectNoSeriousAxeViolations,
+  expectNoSideScroll,
+  pageErrors,
+  signUp,
+  startWebHarness,
+  type WebHarness,
+} from '../support/browser';
 
 const HOUR = 3_600_000;
 
@@ -70,7 +78,9 @@ describeWithChromium('discovery in Chromium', () => {
 
     // The price moves as a sync lands it: the mirrored book, then the change announced on the price path.
     await moveQuote(db, prices, market.yes, 0.61, 0.63);
-    await web.app.services.priceChanges.emit([{ tokenId: market.yes, bidMicro: toMicro(0.61), askMicro: toMicro(0.63), asOf: new Date(), source: 'simulated' }]);
+    await web.app.services.priceChanges.emit([
+      { tokenId: market.yes, bidMicro: toMicro(0.61), askMicro: toMicro(0.63), asOf: new Date(), source: 'simulated' },
+    ]);
     await page.goto('/notifications');
     const list = page.getByRole('list', { name: 'Notifications' });
     await list.getByText('YES is at 62¢, at or above your alert at 60¢.').waitFor();
