@@ -1003,7 +1003,7 @@ export interface paths {
         };
         /**
          * List your notifications, newest first
-         * @description Your notifications, newest first, with the count of unread ones. Types: badge (a badge earned), level_up, challenge (the daily challenge completed: claim it), resolution (a position settled when its market resolved), referral (someone joined with your code). Each is written in the same transaction as the event behind it. Browser session only.
+         * @description Your notifications, newest first, with the count of unread ones. Types: badge (a badge earned), level_up, challenge (the daily challenge completed: claim it), resolution (a position settled when its market resolved), referral (someone joined with your code), price_alert (a watched market reached your alert: watch_market). Each is written in the same transaction as the event behind it. Browser session only.
          *
          *     Rate limit: 30 api requests per minute per account (per IP address when anonymous).
          */
@@ -10055,13 +10055,13 @@ export interface operations {
                         notifications: {
                             /** @description Notification ID; pass it to mark_notifications_read. */
                             id: string;
-                            /** @description badge, level_up, challenge, resolution or referral. */
+                            /** @description badge, level_up, challenge, resolution, referral or price_alert. */
                             type: string;
                             /** @description Headline. */
                             title: string;
                             /** @description Details. */
                             message: string;
-                            /** @description What it is about, by type: resolution the position id (get_portfolio), challenge the challenge id (claim_challenge), badge the badge id, level_up level-N, referral the new account id; null when none. The same ref as the notification event. */
+                            /** @description What it is about, by type: resolution the position id (get_portfolio), challenge the challenge id (claim_challenge), badge the badge id, level_up level-N, referral the new account id, price_alert {marketId}:{above|below}:{ms}; null when none. The same ref as the notification event. */
                             ref: string | null;
                             /** @description True once marked read. */
                             read: boolean;
