@@ -84,6 +84,14 @@ describe.each(backends())('watch_market, unwatch_market and list_watchlist on $n
     expect((await t.api.get('/api/watchlist')).status).toBe(401);
   });
 
+  test('when an account is deleted, then its watchlist and alerts go with it', async () => {
+    const agent = await agentTrader(t);
+    expect((await t.api.post('/api/watchlist').set(agent.headers).send({ marketId: market.id, alertAbove: 0.9 })).status).toBe(200);
+    expect((await t.api.post('/api/user/delete').set(agent.headers).send({ password: 'password123' })).status).toBe(200);
+    const rows = await t.services.db.query('SELECT 1 FROM watchlist_entries WHERE user_id = $1', [agent.id]);
+    expect(rows).toHaveLength(0);
+  });
+
   test('when an agent uses JSON-RPC and MCP, it watches, lists and unwatches the same watchlist', async () => {
     const agent = await agentTrader(t);
     const added = await rpcCall(t, 'watch_market', { marketId: market.id, alertBelow: 0.3 }, agent.headers);
