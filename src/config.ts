@@ -141,6 +141,7 @@ export const CONFIG_FIELDS = z.object({
     ),
   /** Webhook endpoints one account may register. */
   WEBHOOK_MAX_ENDPOINTS: z.coerce.number().int().min(1).max(100).default(5).describe('webhooks one account may register'),
+  WATCHLIST_MAX_MARKETS: z.coerce.number().int().min(1).max(1000).default(100).describe('markets one account\'s watchlist may hold (watch_market)'),
   /**
    * Signs the agent card (JWS over its RFC 8785 canonical form): a private key as PEM (PKCS#8) or as a JWK in JSON
    * (EC P-256/P-384, Ed25519 or RSA). Unset: the card is served unsigned. The public key is served as a JWK Set.

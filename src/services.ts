@@ -40,6 +40,8 @@ import { WebhookDeliveries } from './domain/webhooks/webhook-deliveries';
 import { WebhookService } from './webhooks/webhook-service';
 import { DeliveryWorker } from './webhooks/delivery-worker';
 import type { Resolve } from './outbound/guarded-post';
+import { Watchlist } from './domain/watchlist/watchlist';
+import { PriceAlerts } from './domain/watchlist/price-alerts';
 
 /** Everything the process holds, built once per process (or per test app): what a handler reaches through
  * ctx.services (MethodServices, owned by the registry) and what only the process needs (the feed, the sync job). */
@@ -102,6 +104,11 @@ export function createServices(args: {
   trading.onHolds((tx, positionId) => orders.holdsOn(tx, positionId, 'position closed by the owner'));
   // A resting order fills at every price change the service sees, not only after a sync batch.
   marketData.priceChanges.on((changes) => orders.onPriceChanges(changes, clock.now()));
+  // Watchlist price alerts fire on the same price path (after the fills, which they never affect).
+  const priceAlerts = new PriceAlerts(db, log);
+  marketData.priceChanges.on((changes) => priceAlerts.onPriceChanges(changes, clock.now()));
+  // A deleted account's watchlist goes with it.
+  accountDeletion.onDelete((tx, account) => Watchlist.deleteAllOf(tx, account.id));
   // A deleted account's resting orders are cancelled once the deletion commits (each in its own transaction, as a
   // cancel is; not inside the deletion, which holds the account row that a fill takes after the order row).
   accountDeletion.onDeleted((userId) => {
@@ -165,6 +172,7 @@ export function createServices(args: {
     webhookWorker,
     taskPush,
     communityTrading,
+    watchlist: new Watchlist(db, config.WATCHLIST_MAX_MARKETS),
     stoppers: [],
     // The reference forecasters call the registry with these very services, as any in-process client would.
     referenceForecasters: new ReferenceForecasters(

@@ -1,8 +1,9 @@
 import { decodeCursor, FLOAT_TEXT, TIMESTAMP_TEXT, type KeysetCursor } from '../db/keyset-cursor';
 import type { MarketStatus } from './feed';
 import { MARKET_COLUMNS, MARKET_JOINS, type MarketViewRow } from './market-view';
+import { MOVE_WINDOW_S, moveKeySql } from './market-moves';
 
-export const MARKET_SORTS = ['volume', 'ending', 'newest'] as const;
+export const MARKET_SORTS = ['volume', 'ending', 'newest', 'change24h'] as const;
 export type MarketSort = (typeof MARKET_SORTS)[number];
 export const LIST_STATUSES = ['active', 'closed', 'resolved', 'all'] as const;
 export type ListStatus = (typeof LIST_STATUSES)[number];
@@ -20,6 +21,10 @@ const SORTS: Record<MarketSort, { key: string; type: 'float8' | 'timestamptz'; d
   volume: { key: 'coalesce(m.volume, -1::float8)', type: 'float8', dir: 'DESC' },
   ending: { key: "coalesce(m.end_date, 'infinity'::timestamptz)", type: 'timestamptz', dir: 'ASC' },
   newest: { key: 'm.created_at', type: 'timestamptz', dir: 'DESC' },
+  // Largest 24 h move of the YES price first (src/market-data/market-moves.ts). No index walks this key: it is
+  // computed per market (two primary-key probes each), which the mirror's few thousand markets afford. $2 is the
+  // window's start, so the key is the same for every page read at the same time.
+  change24h: { key: moveKeySql('$2::timestamptz'), type: 'float8', dir: 'DESC' },
 };
 
 export interface ListQuery {
@@ -28,6 +33,8 @@ export interface ListQuery {
   sort: MarketSort;
   limit: number;
   cursor?: string;
+  /** Each market's hourly YES prices over the last 24 h as well (list_markets' sparkline). */
+  sparkline?: boolean;
 }
 
 /** A cursor's key for a sort: the text PostgreSQL wrote for that sort's key. */
@@ -43,10 +50,11 @@ export type ListedRow = MarketViewRow & { sort_key: string };
  * The statement of one page and its parameters: one index walk of at most limit + 1 rows per status asked
  * for (three for 'all', merged), then the page's markets with their tokens.
  */
-export function listStatement(q: ListQuery, after: KeysetCursor | null): { sql: string; params: unknown[] } {
+export function listStatement(q: ListQuery, after: KeysetCursor | null, now: Date = new Date()): { sql: string; params: unknown[] } {
   const { key, type, dir } = SORTS[q.sort];
   const cmp = dir === 'DESC' ? '<' : '>';
   const params: unknown[] = [q.limit + 1];
+  if (q.sort === 'change24h') params.push(new Date(now.getTime() - MOVE_WINDOW_S * 1000).toISOString());
   const param = (v: unknown) => `$${params.push(v)}`;
   const category = q.category !== undefined ? ` AND m.category = ${param(q.category)}` : '';
   const from = after ? ` AND (${key}, m.id) ${cmp} (${param(after.k)}::${type}, ${param(after.i)}::text)` : '';

@@ -10,6 +10,7 @@ import { SEARCH_LIMIT, findMarketRows } from './market-search';
 import { decodeCursor, encodeCursor } from '../db/keyset-cursor';
 import { CATEGORIES_SQL, decodeListCursor, listStatement, type ListedRow, type ListQuery } from './market-listing';
 import type { MarketStore } from './market-store';
+import { marketMoves, type MarketMove } from './market-moves';
 import { MARKET_COLUMNS, MARKET_JOINS, toMarketView, type MarketRow, type MarketView, type MarketViewRow } from './market-view';
 import { localPoints, locallyCovered, rangeFor, type Interval } from './price-history';
 import type { BookLevel, LivePrice, PriceService } from '../domain/trading/price-service';
@@ -142,14 +143,21 @@ export class MarketService {
   }
 
   /** A page of the mirror's markets in one sort, after the cursor of the previous page (keyset: stable under inserts). */
-  async list(q: ListQuery): Promise<{ markets: MarketView[]; nextCursor: string | null }> {
+  async list(q: ListQuery): Promise<{ markets: Array<MarketView & MarketMove>; nextCursor: string | null }> {
     const after = q.cursor !== undefined ? decodeListCursor(q.cursor, q.sort) : null;
-    const { sql, params } = listStatement(q, after);
+    const now = this.deps.clock.now();
+    const { sql, params } = listStatement(q, after, now);
     const rows = await this.deps.db.query<ListedRow>(sql, params);
     const page = rows.slice(0, q.limit);
     const last = page[page.length - 1];
+    const moves = await marketMoves(
+      this.deps.db,
+      page.map((r) => r.id),
+      now,
+      q.sparkline === true,
+    );
     return {
-      markets: page.map(toMarketView),
+      markets: page.map((r) => ({ ...toMarketView(r), ...moves.get(r.id)! })),
       nextCursor: rows.length > q.limit && last ? encodeCursor({ s: q.sort, k: last.sort_key, i: last.id }) : null,
     };
   }

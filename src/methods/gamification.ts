@@ -73,7 +73,7 @@ export const claimChallenge = defineMethod({
 
 const Notification = z.object({
   id: z.string().describe('Notification ID; pass it to mark_notifications_read.'),
-  type: z.string().describe('badge, level_up, challenge, resolution or referral.'),
+  type: z.string().describe('badge, level_up, challenge, resolution, referral or price_alert.'),
   title: z.string().describe('Headline.'),
   message: z.string().describe('Details.'),
   ref: z
@@ -81,7 +81,7 @@ const Notification = z.object({
     .nullable()
     .describe(
       'What it is about, by type: resolution the position id (get_portfolio), challenge the challenge id (claim_challenge), badge the badge id, ' +
-        'level_up level-N, referral the new account id; null when none. The same ref as the notification event.',
+        'level_up level-N, referral the new account id, price_alert {marketId}:{above|below}:{ms}; null when none. The same ref as the notification event.',
     ),
   read: z.boolean().describe('True once marked read.'),
   createdAt: z.iso.datetime().describe('When it was written.'),
@@ -93,7 +93,8 @@ export const getNotifications = defineMethod({
   summary: 'List your notifications, newest first',
   description:
     'Your notifications, newest first, with the count of unread ones. Types: badge (a badge earned), level_up, challenge (the daily ' +
-    'challenge completed: claim it), resolution (a position settled when its market resolved), referral (someone joined with your code). ' +
+    'challenge completed: claim it), resolution (a position settled when its market resolved), referral (someone joined with your code), ' +
+    'price_alert (a watched market reached your alert: watch_market). ' +
     'Each is written in the same transaction as the event behind it. Browser session only.',
   auth: 'session',
   limit: 'api',

@@ -16,6 +16,7 @@ import * as orders from './orders';
 import * as replay from './replay';
 import * as trading from './trading';
 import * as webhooks from './webhooks';
+import * as watchlist from './watchlist';
 
 /** Every method of the service. A new area's module is added to this list, and nowhere else. */
 const MODULES: Array<Record<string, unknown>> = [
@@ -34,6 +35,7 @@ const MODULES: Array<Record<string, unknown>> = [
   community,
   comments,
   webhooks,
+  watchlist,
 ];
 
 const isMethod = (v: unknown): v is AnyMethod => typeof v === 'object' && v !== null && 'handler' in v && 'name' in v;

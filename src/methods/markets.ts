@@ -5,6 +5,7 @@ import { Probability } from './common-schemas';
 import { INTERVALS } from '../market-data/price-history';
 import { LIST_STATUSES, MARKET_SORTS } from '../market-data/market-listing';
 import { SEARCH_LIMIT } from '../market-data/market-search';
+import { SPARKLINE_POINTS } from '../market-data/market-moves';
 
 const DATA_NOTE =
   'Market data is mirrored on a delay from the configured venue (Polymarket, or the built-in simulated venue, whose markets carry ' +
@@ -36,6 +37,30 @@ const MarketFields = {
 };
 
 const Market = z.object(MarketFields).describe('A binary market as mirrored by this service.');
+
+/** A market as list_markets answers it: with its 24 h move, and on request the path behind it. */
+const ListedMarket = z
+  .object({
+    ...MarketFields,
+    change24h: z
+      .number()
+      .min(-1)
+      .max(1)
+      .nullable()
+      .describe(
+        'How far the YES price moved over the last 24 hours (now minus then, in probability: 0.05 is five points up); measured from the ' +
+          "mirror's snapshot at or before 24 h ago, else its first one since. Null when the market has no price history.",
+      ),
+    sparkline: z
+      .array(Probability)
+      .max(SPARKLINE_POINTS)
+      .optional()
+      .describe(
+        `Only with sparkline: true. The YES price once an hour over the last 24 hours, oldest first, the last one the current price (up to ${SPARKLINE_POINTS} points; ` +
+          'hours before the first snapshot are left out).',
+      ),
+  })
+  .describe('A binary market as mirrored by this service, with its 24 h move.');
 
 const Quote = z
   .object({
@@ -97,10 +122,13 @@ export const searchPredictionMarkets = defineMethod({
 export const listMarkets = defineMethod({
   name: 'list_markets',
   area: 'Markets',
-  summary: 'Browse markets page by page: most traded, ending soon or newest',
+  summary: 'Browse markets page by page: most traded, ending soon, newest or biggest movers',
   description:
     'Lists the mirrored markets in one order, a page at a time: sort volume (most traded first, the default), ending (soonest end ' +
-    'date first; markets without one come last) or newest (most recently created first). Filter by category (exact name, as ' +
+    'date first; markets without one come last), newest (most recently created first) or change24h (the largest 24 h move of the YES ' +
+    'price first, up or down; markets without price history last; the key moves with the prices, so a later page read minutes after ' +
+    'the first may repeat or skip a market). Every market carries change24h; sparkline: true adds its hourly YES prices over 24 h, ' +
+    'so a list of cards needs no price-history call per market. Filter by category (exact name, as ' +
     'list_market_categories returns it) and status: active (default; trades now), closed (ended, awaiting resolution), resolved, or all. ' +
     'limit 1..100 (default 20). Each page carries nextCursor: pass it as cursor, with the same filters and sort, for the next page; ' +
     'null means the last page. Pages are keyset-paged, so markets added meanwhile never shift or repeat rows. Each market has the ' +
@@ -111,12 +139,16 @@ export const listMarkets = defineMethod({
   input: z.object({
     category: z.string().min(1).max(100).optional().describe('Only markets of this category (exact, case-sensitive), e.g. Crypto.'),
     status: z.enum(LIST_STATUSES).default('active').describe('active (default), closed, resolved, or all.'),
-    sort: z.enum(MARKET_SORTS).default('volume').describe('volume: most traded first (default); ending: soonest end date first; newest: newest first.'),
+    sort: z
+      .enum(MARKET_SORTS)
+      .default('volume')
+      .describe('volume: most traded first (default); ending: soonest end date first; newest: newest first; change24h: largest 24 h move first.'),
     limit: z.number().int().min(1).max(100).default(20).describe('Markets per page, 1..100 (default 20).'),
     cursor: z.string().min(1).max(600).optional().describe('nextCursor of the previous page (opaque); omit for the first page.'),
+    sparkline: z.boolean().default(false).describe("True adds each market's sparkline: its hourly YES prices over the last 24 hours (default false)."),
   }),
   output: z.object({
-    markets: z.array(Market).describe('This page of markets, in the order asked for.'),
+    markets: z.array(ListedMarket).describe('This page of markets, in the order asked for.'),
     nextCursor: z.string().nullable().describe('Pass as cursor for the next page; null when this is the last page.'),
   }),
   rest: { method: 'GET', path: '/api/markets' },
@@ -124,7 +156,7 @@ export const listMarkets = defineMethod({
   examples: [
     {
       input: { category: 'Crypto', sort: 'volume', limit: 1 },
-      output: { markets: [exampleMarket], nextCursor: 'eyJzIjoidm9sdW1lIiwiayI6IjE4NDIzMC41IiwiaSI6InNpbS0xMTQyMCJ9' },
+      output: { markets: [{ ...exampleMarket, change24h: -0.03 }], nextCursor: 'eyJzIjoidm9sdW1lIiwiayI6IjE4NDIzMC41IiwiaSI6InNpbS0xMTQyMCJ9' },
     },
   ],
   handler: async (ctx, input) => ctx.services.markets.list(input),

@@ -28,6 +28,7 @@ import type { TaskPushStore } from '../domain/task-push/task-push-store';
 import type { PriceBroadcast } from '../market-data/price-broadcast';
 import type { ReplayRuns } from '../domain/replay/replay-runs';
 import type { CallInfo } from '../auth/caller';
+import type { Watchlist } from '../domain/watchlist/watchlist';
 
 /**
  * What a handler, the invoke pipeline and the transports reach through ctx.services: owned here, in terms of
@@ -80,6 +81,8 @@ export interface MethodServices {
   webhooks: WebhookService;
   /** What A2A keeps beside an order seen as a task: its contextId, its push notification targets and their cursor. */
   taskPush: TaskPushStore;
+  /** The markets an account watches and their price alerts (watch_market, unwatch_market, list_watchlist). */
+  watchlist: Watchlist;
   /** Changed prices announced by the market sync, from whichever process ran it (GET /api/markets/stream). */
   priceBroadcast: PriceBroadcast;
   /** Set by the sessions module: signs a person in after registration (isAgent false). */

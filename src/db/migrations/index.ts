@@ -29,6 +29,7 @@ import { Benchmark1700000000031 } from './1700000000031-benchmark';
 import { IdempotentReplayText1700000000032 } from './1700000000032-idempotent-replay-text';
 import { ReplayRuns1700000000033 } from './1700000000033-replay-runs';
 import { Comments1700000000040 } from './1700000000040-comments';
+import { Watchlist1700000000041 } from './1700000000041-watchlist';
 
 /** Every migration, in order. A new one is appended here (no glob: the same list runs from ts and dist). */
 export const MIGRATIONS = [
@@ -63,4 +64,5 @@ export const MIGRATIONS = [
   IdempotentReplayText1700000000032,
   ReplayRuns1700000000033,
   Comments1700000000040,
+  Watchlist1700000000041,
 ];

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Queryable } from '../../db/database';
 import { ACCOUNT_EVENTS_CHANNEL } from '../events/account-events';
 
-export type NotificationType = 'resolution' | 'badge' | 'level_up' | 'challenge' | 'referral';
+export type NotificationType = 'resolution' | 'badge' | 'level_up' | 'challenge' | 'referral' | 'price_alert';
 
 /**
  * Writes a notification, and its `notification` event, in the caller's transaction, in one statement; a repeated `ref`

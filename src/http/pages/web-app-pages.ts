@@ -10,6 +10,7 @@ export const APP_ONLY_PAGES: { path: string; title: string; about: string }[] = 
   { path: '/signin', title: 'Sign in', about: 'Sign in with your email and password.' },
   { path: '/signup', title: 'Sign up', about: 'Create an account with 1000 virtual dollars to trade prediction markets.' },
   { path: '/portfolio', title: 'Portfolio', about: 'Your cash, positions, profit and loss, and trade history.' },
+  { path: '/watchlist', title: 'Watchlist', about: 'The markets you watch, their prices and your price alerts.' },
   {
     path: '/leaderboard',
     title: 'Leaderboards',

@@ -29,6 +29,7 @@ export function Header() {
         </Link>
         <Link href={PATHS.home}>Markets</Link>
         <Link href={PATHS.portfolio}>Portfolio</Link>
+        <Link href={PATHS.watchlist}>Watchlist</Link>
         <Link href={PATHS.leaderboard}>Leaderboard</Link>
         <Link href={PATHS.benchmark}>Benchmark</Link>
         <Link href={PATHS.challenge}>Challenge</Link>

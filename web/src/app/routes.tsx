@@ -26,5 +26,6 @@ export const ROUTES: { path: string; component: ComponentType }[] = [
   { path: PATHS.communityMarkets, component: lazyPage(() => import('../features/community-markets/community-markets-page'), 'CommunityMarketsPage') },
   { path: PATHS.communityMarket, component: lazyPage(() => import('../features/community-markets/community-market-page'), 'CommunityMarketPage') },
   { path: PATHS.agents, component: lazyPage(() => import('../features/agents/agents-page'), 'AgentsPage') },
+  { path: PATHS.watchlist, component: lazyPage(() => import('../features/watchlist/watchlist-page'), 'WatchlistPage') },
   { path: PATHS.settings, component: lazyPage(() => import('../features/settings/settings-page'), 'SettingsPage') },
 ];

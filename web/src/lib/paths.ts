@@ -19,6 +19,7 @@ export const PATHS = {
   communityMarket: '/community-markets/:slug',
   agents: '/agents',
   settings: '/settings',
+  watchlist: '/watchlist',
 } as const;
 
 export const marketHref = (slug: string) => `/markets/${encodeURIComponent(slug)}`;

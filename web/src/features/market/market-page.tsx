@@ -16,6 +16,7 @@ import { MarketOrders } from './market-orders';
 import { MarketDiscussion } from './market-discussion';
 import { ShareButton } from '../../components/share-button';
 import { marketHref } from '../../lib/paths';
+import { WatchMarket } from '../../components/watch-market';
 
 // The chart library is its own chunk, fetched only when a market page draws a chart.
 const PriceChart = lazy(() => import('../../components/price-chart'));
@@ -107,6 +108,7 @@ export function MarketPage() {
           )}
           {signedIn ? (
             <>
+              <WatchMarket marketId={m.id} />
               <MarketOrders marketId={m.id} />
               <MarketPosition marketId={m.id} />
             </>

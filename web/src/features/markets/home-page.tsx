@@ -7,8 +7,9 @@ import { Loading } from '../../components/loading';
 import { MarketCard } from './market-card';
 import { MarketBrowser } from './market-browser';
 import { FirstVisit } from '../onboarding/first-visit';
+import { MarketHighlights } from './market-highlights';
 
-/** Markets home: search as you type (search_prediction_markets, at most 8 results), else the active markets. */
+/** Markets home: search as you type (search_prediction_markets, at most 8 results), else movers, trending and the active markets. */
 export function HomePage() {
   usePageTitle(undefined);
   const [text, setText] = useState('');
@@ -46,7 +47,10 @@ export function HomePage() {
           ) : null}
         </section>
       ) : (
-        <MarketBrowser />
+        <>
+          <MarketHighlights />
+          <MarketBrowser />
+        </>
       )}
     </>
   );

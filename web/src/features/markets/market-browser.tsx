@@ -1,44 +1,28 @@
 import { useId } from 'react';
-import { useInfiniteQuery } from '@tanstack/react-query';
-import { $api, api } from '../../lib/api/client';
+import { $api } from '../../lib/api/client';
 import { useUrlChoice } from '../../lib/url-state';
 import { ErrorMessage } from '../../components/error-message';
 import { Loading } from '../../components/loading';
 import { MarketCard } from './market-card';
+import { MARKET_SORTS, useMarketPages, type MarketSort } from './market-pages';
 
 const SORTS = [
   { sort: 'volume', label: 'Most traded' },
   { sort: 'ending', label: 'Ending soon' },
   { sort: 'newest', label: 'Newest' },
-] as const;
-type Sort = (typeof SORTS)[number]['sort'];
-
-const SORT_VALUES = SORTS.map((s) => s.sort);
-
-const PAGE = 20;
+  { sort: 'change24h', label: 'Biggest movers' },
+] as const satisfies ReadonlyArray<{ sort: MarketSort; label: string }>;
 
 /**
- * Active markets by volume, end date or age, optionally of one category, a page at a time (list_markets). The order
+ * Active markets by volume, end date, age or 24 h move, optionally of one category, a page at a time (list_markets). The order
  * and category are in the address (?sort=ending&category=Crypto): Back and a shared link keep them.
  */
 export function MarketBrowser() {
-  const [sort, setSort] = useUrlChoice<Sort>('sort', SORT_VALUES, 'volume');
+  const [sort, setSort] = useUrlChoice<MarketSort>('sort', MARKET_SORTS, 'volume');
   const [category, setCategory] = useUrlChoice<string>('category', null, '');
   const categoryId = useId();
   const categories = $api.useQuery('get', '/api/markets/categories', {}, { staleTime: 300_000 });
-  const markets = useInfiniteQuery({
-    queryKey: ['markets', sort, category],
-    initialPageParam: undefined as string | undefined,
-    queryFn: async ({ pageParam, signal }) => {
-      const { data } = await api.GET('/api/markets', {
-        params: { query: { status: 'active', sort, limit: PAGE, ...(category ? { category } : {}), ...(pageParam ? { cursor: pageParam } : {}) } },
-        signal,
-      });
-      return data!;
-    },
-    getNextPageParam: (last) => last.nextCursor ?? undefined,
-    staleTime: 60_000,
-  });
+  const markets = useMarketPages(sort, category);
   const list = markets.data?.pages.flatMap((p) => p.markets) ?? [];
   return (
     <section aria-labelledby="browse-heading">

@@ -122,8 +122,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Browse markets page by page: most traded, ending soon or newest
-         * @description Lists the mirrored markets in one order, a page at a time: sort volume (most traded first, the default), ending (soonest end date first; markets without one come last) or newest (most recently created first). Filter by category (exact name, as list_market_categories returns it) and status: active (default; trades now), closed (ended, awaiting resolution), resolved, or all. limit 1..100 (default 20). Each page carries nextCursor: pass it as cursor, with the same filters and sort, for the next page; null means the last page. Pages are keyset-paged, so markets added meanwhile never shift or repeat rows. Each market has the same shape as search_prediction_markets' (id, slug, outcomeTokens[].tokenId for paper_trade, endDate, status). Market data is mirrored on a delay from the configured venue (Polymarket, or the built-in simulated venue, whose markets carry simulated: true and source "simulated"); it is not the venue's official feed. Free to call. Errors: VALIDATION_ERROR (400) for a bad filter or a cursor that is not one of this sort.
+         * Browse markets page by page: most traded, ending soon, newest or biggest movers
+         * @description Lists the mirrored markets in one order, a page at a time: sort volume (most traded first, the default), ending (soonest end date first; markets without one come last), newest (most recently created first) or change24h (the largest 24 h move of the YES price first, up or down; markets without price history last; the key moves with the prices, so a later page read minutes after the first may repeat or skip a market). Every market carries change24h; sparkline: true adds its hourly YES prices over 24 h, so a list of cards needs no price-history call per market. Filter by category (exact name, as list_market_categories returns it) and status: active (default; trades now), closed (ended, awaiting resolution), resolved, or all. limit 1..100 (default 20). Each page carries nextCursor: pass it as cursor, with the same filters and sort, for the next page; null means the last page. Pages are keyset-paged, so markets added meanwhile never shift or repeat rows. Each market has the same shape as search_prediction_markets' (id, slug, outcomeTokens[].tokenId for paper_trade, endDate, status). Market data is mirrored on a delay from the configured venue (Polymarket, or the built-in simulated venue, whose markets carry simulated: true and source "simulated"); it is not the venue's official feed. Free to call. Errors: VALIDATION_ERROR (400) for a bad filter or a cursor that is not one of this sort.
          *
          *     Rate limit: 30 api requests per minute per account (per IP address when anonymous). Answers carry an ETag; a repeat request with If-None-Match: <that ETag> is answered 304 Not Modified while the answer is unchanged, and a 304 is not counted against this limit.
          */
@@ -1003,7 +1003,7 @@ export interface paths {
         };
         /**
          * List your notifications, newest first
-         * @description Your notifications, newest first, with the count of unread ones. Types: badge (a badge earned), level_up, challenge (the daily challenge completed: claim it), resolution (a position settled when its market resolved), referral (someone joined with your code). Each is written in the same transaction as the event behind it. Browser session only.
+         * @description Your notifications, newest first, with the count of unread ones. Types: badge (a badge earned), level_up, challenge (the daily challenge completed: claim it), resolution (a position settled when its market resolved), referral (someone joined with your code), price_alert (a watched market reached your alert: watch_market). Each is written in the same transaction as the event behind it. Browser session only.
          *
          *     Rate limit: 30 api requests per minute per account (per IP address when anonymous).
          */
@@ -1321,6 +1321,56 @@ export interface paths {
          */
         post: operations["replay_webhook_delivery"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/watchlist": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your watchlist: watched markets with their prices and alerts
+         * @description The markets on your watchlist, most recently added first, each with its last mirrored YES price and its price alert (thresholds and when each fired). An alert fires once, at the first price change the service sees (each market sync, and live quotes that moved) with the YES mid at or beyond its threshold: a price_alert notification (get_notifications) and its notification event (list_events, GET /api/events, webhooks) are written together. Setting a threshold again re-arms it; an alert set where the price already is fires at the next change. Free to call.
+         *
+         *     Rate limit: 30 api requests per minute per account (per IP address when anonymous).
+         */
+        get: operations["list_watchlist"];
+        put?: never;
+        /**
+         * Add a market to your watchlist, optionally with a price alert
+         * @description Adds a market (marketId or marketSlug) to your watchlist, or updates its entry when already there, and sets its price alert: alertAbove and/or alertBelow on the YES price (0..1); null clears a side, an omitted side stays as it was. An alert fires once, at the first price change the service sees (each market sync, and live quotes that moved) with the YES mid at or beyond its threshold: a price_alert notification (get_notifications) and its notification event (list_events, GET /api/events, webhooks) are written together. Setting a threshold again re-arms it; an alert set where the price already is fires at the next change. Free to call; a watchlist holds at most WATCHLIST_MAX_MARKETS markets (default 100). Errors: NOT_FOUND (404) for an unknown market; CONFLICT (409) when the watchlist is full (nothing added); VALIDATION_ERROR (400) when no market is named.
+         *
+         *     Rate limit: 30 api requests per minute per account (per IP address when anonymous).
+         */
+        post: operations["watch_market"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/watchlist/{marketId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a market from your watchlist
+         * @description Removes a market from your watchlist, with its price alert. Free to call. Errors: NOT_FOUND (404) when the market is not on your watchlist.
+         *
+         *     Rate limit: 30 api requests per minute per account (per IP address when anonymous).
+         */
+        delete: operations["unwatch_market"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2449,10 +2499,10 @@ export interface operations {
                 /** @description active (default), closed, resolved, or all. */
                 status?: "active" | "closed" | "resolved" | "all";
                 /**
-                 * @description volume: most traded first (default); ending: soonest end date first; newest: newest first.
+                 * @description volume: most traded first (default); ending: soonest end date first; newest: newest first; change24h: largest 24 h move first.
                  * @example volume
                  */
-                sort?: "volume" | "ending" | "newest";
+                sort?: "volume" | "ending" | "newest" | "change24h";
                 /**
                  * @description Markets per page, 1..100 (default 20).
                  * @example 1
@@ -2460,6 +2510,8 @@ export interface operations {
                 limit?: number;
                 /** @description nextCursor of the previous page (opaque); omit for the first page. */
                 cursor?: string;
+                /** @description True adds each market's sparkline: its hourly YES prices over the last 24 hours (default false). */
+                sparkline?: boolean;
             };
             header?: {
                 /** @description The ETag of the answer you hold: when it is still current the answer is 304 with no body, not counted against the rate limit. */
@@ -2470,7 +2522,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Browse markets page by page: most traded, ending soon or newest */
+            /** @description Browse markets page by page: most traded, ending soon, newest or biggest movers */
             200: {
                 headers: {
                     /** @description Names this answer: send it back as If-None-Match to revalidate for free. */
@@ -2525,6 +2577,10 @@ export interface operations {
                             source: "simulated" | "polymarket";
                             /** @description True for markets of the built-in simulated venue: not a real market. Its page is /markets/{slug}. */
                             simulated: boolean;
+                            /** @description How far the YES price moved over the last 24 hours (now minus then, in probability: 0.05 is five points up); measured from the mirror's snapshot at or before 24 h ago, else its first one since. Null when the market has no price history. */
+                            change24h: number | null;
+                            /** @description Only with sparkline: true. The YES price once an hour over the last 24 hours, oldest first, the last one the current price (up to 25 points; hours before the first snapshot are left out). */
+                            sparkline?: number[];
                         }[];
                         /** @description Pass as cursor for the next page; null when this is the last page. */
                         nextCursor: string | null;
@@ -10049,13 +10105,13 @@ export interface operations {
                         notifications: {
                             /** @description Notification ID; pass it to mark_notifications_read. */
                             id: string;
-                            /** @description badge, level_up, challenge, resolution or referral. */
+                            /** @description badge, level_up, challenge, resolution, referral or price_alert. */
                             type: string;
                             /** @description Headline. */
                             title: string;
                             /** @description Details. */
                             message: string;
-                            /** @description What it is about, by type: resolution the position id (get_portfolio), challenge the challenge id (claim_challenge), badge the badge id, level_up level-N, referral the new account id; null when none. The same ref as the notification event. */
+                            /** @description What it is about, by type: resolution the position id (get_portfolio), challenge the challenge id (claim_challenge), badge the badge id, level_up level-N, referral the new account id, price_alert {marketId}:{above|below}:{ms}; null when none. The same ref as the notification event. */
                             ref: string | null;
                             /** @description True once marked read. */
                             read: boolean;
@@ -12770,6 +12826,438 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description When a request with the same Idempotency-Key is still running: seconds to wait before retrying it. */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the request body is larger than 100 kB. */
+            413: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests; wait the Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds until the window resets. */
+                    "Retry-After": number;
+                    /** @description Remaining requests and reset (IETF RateLimit header). */
+                    RateLimit?: string;
+                    /** @description Quota and window of the limit class. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: unexpected failure; quote requestId when reporting it. */
+            500: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the service or its database is unavailable or busy; nothing changed; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description When the database is unavailable: seconds to wait before sending the same request again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_watchlist: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Your watchlist: watched markets with their prices and alerts */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Watched markets, most recently added first. */
+                        markets: {
+                            /** @description Market ID, as paper_trade and get_market_odds take it. */
+                            marketId: string;
+                            /** @description Market slug; its page is /markets/{slug}. */
+                            slug: string;
+                            /** @description The question the market resolves. */
+                            question: string;
+                            /**
+                             * @description active trades; closed awaits resolution; resolved has a winner.
+                             * @enum {string}
+                             */
+                            status: "active" | "closed" | "resolved";
+                            /** @description The last mirrored YES price (implied probability); null when the market has none. */
+                            yesPrice: number | null;
+                            /**
+                             * Format: date-time
+                             * @description When it was added to the watchlist.
+                             */
+                            watchedAt: string;
+                            /** @description A watched market's price alert on its YES price (mid), each side optional. */
+                            alert: {
+                                /** @description Fires once when the YES price is at or above this; null when not set. */
+                                above: number | null;
+                                /** @description When the above alert fired; it stays quiet until set again. Null while armed or unset. */
+                                aboveFiredAt: string | null;
+                                /** @description Fires once when the YES price is at or below this; null when not set. */
+                                below: number | null;
+                                /** @description When the below alert fired; it stays quiet until set again. Null while armed or unset. */
+                                belowFiredAt: string | null;
+                            };
+                        }[];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: the input does not match the schema (details lists each problem), or the JSON body is malformed. */
+            400: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing or invalid API key or access token, or a credential sent outside the Authorization header. */
+            401: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description Bearer challenge with resource_metadata (RFC 9728). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the access token lacks scope agent, or a write authenticated by the session cookie came from another site. */
+            403: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests; wait the Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds until the window resets. */
+                    "Retry-After": number;
+                    /** @description Remaining requests and reset (IETF RateLimit header). */
+                    RateLimit?: string;
+                    /** @description Quota and window of the limit class. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: unexpected failure; quote requestId when reporting it. */
+            500: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the service or its database is unavailable or busy; nothing changed; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description When the database is unavailable: seconds to wait before sending the same request again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    watch_market: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description Market ID (Market.id). */
+                    marketId?: string;
+                    /** @description Market slug (Market.slug); send either or both of the same market. */
+                    marketSlug?: string;
+                    /** @description Alert when the YES price is at or above this (0..1); null clears it; omit to keep it. */
+                    alertAbove?: number | null;
+                    /** @description Alert when the YES price is at or below this (0..1); null clears it; omit to keep it. */
+                    alertBelow?: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Add a market to your watchlist, optionally with a price alert */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description A market on your watchlist, with its price alert. */
+                        market: {
+                            /** @description Market ID, as paper_trade and get_market_odds take it. */
+                            marketId: string;
+                            /** @description Market slug; its page is /markets/{slug}. */
+                            slug: string;
+                            /** @description The question the market resolves. */
+                            question: string;
+                            /**
+                             * @description active trades; closed awaits resolution; resolved has a winner.
+                             * @enum {string}
+                             */
+                            status: "active" | "closed" | "resolved";
+                            /** @description The last mirrored YES price (implied probability); null when the market has none. */
+                            yesPrice: number | null;
+                            /**
+                             * Format: date-time
+                             * @description When it was added to the watchlist.
+                             */
+                            watchedAt: string;
+                            /** @description A watched market's price alert on its YES price (mid), each side optional. */
+                            alert: {
+                                /** @description Fires once when the YES price is at or above this; null when not set. */
+                                above: number | null;
+                                /** @description When the above alert fired; it stays quiet until set again. Null while armed or unset. */
+                                aboveFiredAt: string | null;
+                                /** @description Fires once when the YES price is at or below this; null when not set. */
+                                below: number | null;
+                                /** @description When the below alert fired; it stays quiet until set again. Null while armed or unset. */
+                                belowFiredAt: string | null;
+                            };
+                        };
+                        /** @description True when the market was not on the watchlist before this call. */
+                        added: boolean;
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: the input does not match the schema (details lists each problem), or the JSON body is malformed. */
+            400: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing or invalid API key or access token, or a credential sent outside the Authorization header. */
+            401: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description Bearer challenge with resource_metadata (RFC 9728). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the access token lacks scope agent, or a write authenticated by the session cookie came from another site. */
+            403: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: the named resource does not exist. */
+            404: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT: the Idempotency-Key was used with another request, or that request is still running. */
+            409: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description When a request with the same Idempotency-Key is still running: seconds to wait before retrying it. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the request body is larger than 100 kB. */
+            413: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests; wait the Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds until the window resets. */
+                    "Retry-After": number;
+                    /** @description Remaining requests and reset (IETF RateLimit header). */
+                    RateLimit?: string;
+                    /** @description Quota and window of the limit class. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: unexpected failure; quote requestId when reporting it. */
+            500: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the service or its database is unavailable or busy; nothing changed; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description When the database is unavailable: seconds to wait before sending the same request again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    unwatch_market: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Market ID (Market.id) of the watched market. */
+                marketId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Remove a market from your watchlist */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Always true. */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: the input does not match the schema (details lists each problem), or the JSON body is malformed. */
+            400: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing or invalid API key or access token, or a credential sent outside the Authorization header. */
+            401: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description Bearer challenge with resource_metadata (RFC 9728). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the access token lacks scope agent, or a write authenticated by the session cookie came from another site. */
+            403: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: the named resource does not exist. */
+            404: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {

@@ -1,0 +1,96 @@
+import { z } from 'zod';
+import { defineMethod } from '../registry/method';
+import { requirePrincipal } from '../registry/context';
+import { ForecastProbability, Probability } from './common-schemas';
+
+// A threshold is a probability the ledger can hold exactly (at most 6 decimals), as a forecast is.
+const Threshold = ForecastProbability;
+
+const PriceAlert = z
+  .object({
+    above: Probability.nullable().describe('Fires once when the YES price is at or above this; null when not set.'),
+    aboveFiredAt: z.iso.datetime().nullable().describe('When the above alert fired; it stays quiet until set again. Null while armed or unset.'),
+    below: Probability.nullable().describe('Fires once when the YES price is at or below this; null when not set.'),
+    belowFiredAt: z.iso.datetime().nullable().describe('When the below alert fired; it stays quiet until set again. Null while armed or unset.'),
+  })
+  .describe("A watched market's price alert on its YES price (mid), each side optional.");
+
+const WatchedMarket = z
+  .object({
+    marketId: z.string().describe('Market ID, as paper_trade and get_market_odds take it.'),
+    slug: z.string().describe('Market slug; its page is /markets/{slug}.'),
+    question: z.string().describe('The question the market resolves.'),
+    status: z.enum(['active', 'closed', 'resolved']).describe('active trades; closed awaits resolution; resolved has a winner.'),
+    yesPrice: Probability.nullable().describe('The last mirrored YES price (implied probability); null when the market has none.'),
+    watchedAt: z.iso.datetime().describe('When it was added to the watchlist.'),
+    alert: PriceAlert,
+  })
+  .describe('A market on your watchlist, with its price alert.');
+
+const ALERT_NOTE =
+  'An alert fires once, at the first price change the service sees (each market sync, and live quotes that moved) with the YES mid at ' +
+  'or beyond its threshold: a price_alert notification (get_notifications) and its notification event (list_events, GET /api/events, ' +
+  'webhooks) are written together. Setting a threshold again re-arms it; an alert set where the price already is fires at the next change.';
+
+export const watchMarket = defineMethod({
+  name: 'watch_market',
+  area: 'Markets',
+  summary: 'Add a market to your watchlist, optionally with a price alert',
+  description:
+    'Adds a market (marketId or marketSlug) to your watchlist, or updates its entry when already there, and sets its price alert: ' +
+    'alertAbove and/or alertBelow on the YES price (0..1); null clears a side, an omitted side stays as it was. ' +
+    `${ALERT_NOTE} Free to call; a watchlist holds at most WATCHLIST_MAX_MARKETS markets (default 100). Errors: NOT_FOUND (404) for an ` +
+    'unknown market; CONFLICT (409) when the watchlist is full (nothing added); VALIDATION_ERROR (400) when no market is named.',
+  auth: 'key',
+  limit: 'api',
+  input: z
+    .object({
+      marketId: z.string().min(1).max(200).optional().describe('Market ID (Market.id).'),
+      marketSlug: z.string().min(1).max(300).optional().describe('Market slug (Market.slug); send either or both of the same market.'),
+      alertAbove: Threshold.nullable().optional().describe('Alert when the YES price is at or above this (0..1); null clears it; omit to keep it.'),
+      alertBelow: Threshold.nullable().optional().describe('Alert when the YES price is at or below this (0..1); null clears it; omit to keep it.'),
+    })
+    .refine((v) => v.marketId !== undefined || v.marketSlug !== undefined, { message: 'Send marketId or marketSlug.', path: ['marketId'] }),
+  output: z.object({
+    market: WatchedMarket,
+    added: z.boolean().describe('True when the market was not on the watchlist before this call.'),
+  }),
+  rest: { method: 'POST', path: '/api/watchlist' },
+  annotations: { title: 'Watch a market', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  errors: ['NOT_FOUND', 'CONFLICT'],
+  handler: async (ctx, input) => ctx.services.watchlist.watch(requirePrincipal(ctx).userId, input, ctx.clock.now()),
+});
+
+export const unwatchMarket = defineMethod({
+  name: 'unwatch_market',
+  area: 'Markets',
+  summary: 'Remove a market from your watchlist',
+  description: 'Removes a market from your watchlist, with its price alert. Free to call. Errors: NOT_FOUND (404) when the market is not on your watchlist.',
+  auth: 'key',
+  limit: 'api',
+  input: z.object({ marketId: z.string().min(1).max(200).describe('Market ID (Market.id) of the watched market.') }),
+  output: z.object({ success: z.boolean().describe('Always true.') }),
+  rest: { method: 'DELETE', path: '/api/watchlist/:marketId' },
+  annotations: { title: 'Unwatch a market', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  errors: ['NOT_FOUND'],
+  handler: async (ctx, input) => {
+    await ctx.services.watchlist.unwatch(requirePrincipal(ctx).userId, { marketId: input.marketId });
+    return { success: true };
+  },
+});
+
+export const listWatchlist = defineMethod({
+  name: 'list_watchlist',
+  area: 'Markets',
+  summary: 'Your watchlist: watched markets with their prices and alerts',
+  description:
+    'The markets on your watchlist, most recently added first, each with its last mirrored YES price and its price alert (thresholds and ' +
+    `when each fired). ${ALERT_NOTE} Free to call.`,
+  auth: 'key',
+  limit: 'api',
+  input: z.object({}),
+  output: z.object({ markets: z.array(WatchedMarket).describe('Watched markets, most recently added first.') }),
+  rest: { method: 'GET', path: '/api/watchlist' },
+  annotations: { title: 'Watchlist', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  handler: async (ctx) => ({ markets: await ctx.services.watchlist.list(requirePrincipal(ctx).userId) }),
+});

@@ -1,0 +1,30 @@
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { api } from '../../lib/api/client';
+
+export const MARKET_SORTS = ['volume', 'ending', 'newest', 'change24h'] as const;
+export type MarketSort = (typeof MARKET_SORTS)[number];
+
+const PAGE = 20;
+
+/**
+ * Active markets in one order (list_markets, with each card's sparkline in the same read), a page at a time. The home
+ * page's sections and its browser share these queries: "Trending" is the first page the browser shows by default, so
+ * it costs no call of its own.
+ */
+export function useMarketPages(sort: MarketSort, category: string) {
+  return useInfiniteQuery({
+    queryKey: ['markets', sort, category],
+    initialPageParam: undefined as string | undefined,
+    queryFn: async ({ pageParam, signal }) => {
+      const { data } = await api.GET('/api/markets', {
+        params: {
+          query: { status: 'active', sort, limit: PAGE, sparkline: true, ...(category ? { category } : {}), ...(pageParam ? { cursor: pageParam } : {}) },
+        },
+        signal,
+      });
+      return data!;
+    },
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
+    staleTime: 60_000,
+  });
+}
