@@ -72,9 +72,7 @@ export const QuoteSize = {
   side: z.enum(['BUY', 'SELL']).describe('BUY (spend amount dollars) or SELL (sell shares).'),
   amount: SpendAmount.optional().describe('Dollars to spend, for a BUY; at most 6 decimals.'),
   shares: ShareQuantity.optional().describe('Shares to sell, for a SELL; at most 6 decimals.'),
-  quantity: ShareQuantity.optional()
-    .meta({ deprecated: true })
-    .describe('Deprecated (send shares): shares to sell, for a SELL.'),
+  quantity: ShareQuantity.optional().meta({ deprecated: true }).describe('Deprecated (send shares): shares to sell, for a SELL.'),
 };
 
 /** What a sale answers beside its price and shares, on every venue. */

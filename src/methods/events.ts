@@ -47,9 +47,7 @@ export const listEvents = defineMethod({
   limit: 'api',
   input: z.object({
     cursor: Seq.optional().describe('Return events after this seq: the nextCursor of your previous call; omit (or "0") to read from the start.'),
-    afterSeq: Seq.optional()
-      .meta({ deprecated: true })
-      .describe('Deprecated (send cursor): return events after this seq.'),
+    afterSeq: Seq.optional().meta({ deprecated: true }).describe('Deprecated (send cursor): return events after this seq.'),
     limit: z.number().int().min(1).max(500).default(100).describe('Most events to return, 1..500 (default 100).'),
     types: z
       .array(z.enum(ACCOUNT_EVENT_TYPES))
@@ -60,9 +58,7 @@ export const listEvents = defineMethod({
   }),
   output: z.object({
     events: z.array(AccountEventSchema).describe('Events after cursor, oldest first.'),
-    nextCursor: z
-      .string()
-      .describe('Seq of the last event returned (cursor when none): pass it as cursor next time. Never null: the log goes on.'),
+    nextCursor: z.string().describe('Seq of the last event returned (cursor when none): pass it as cursor next time. Never null: the log goes on.'),
     lastSeq: z.string().meta({ deprecated: true }).describe('Deprecated (read nextCursor): the same value.'),
     hasMore: z.boolean().describe('True when more events follow right away: call again with nextCursor.'),
   }),

@@ -20,10 +20,7 @@ export const Order = z
     limitPrice: Probability.describe('Worst price accepted: a buy pays at most this, a sell receives at least this.'),
     amount: Dollars.nullable().describe('Dollars to spend, for a BUY; null for a SELL.'),
     shares: z.number().nullable().describe('Shares to sell, for a SELL; null for a BUY.'),
-    size: z
-      .number()
-      .meta({ deprecated: true })
-      .describe('Deprecated (read amount or shares): dollars to spend (BUY) or shares to sell (SELL).'),
+    size: z.number().meta({ deprecated: true }).describe('Deprecated (read amount or shares): dollars to spend (BUY) or shares to sell (SELL).'),
     timeInForce: z.enum(['GTC', 'GTD', 'IOC', 'FOK']).describe('How long the order lives.'),
     expiresAt: z.iso.datetime().nullable().describe('When a GTD order expires; null otherwise.'),
     state: z.enum(STATES).describe('open (resting), partially_filled, filled, cancelled, expired or rejected.'),
@@ -35,9 +32,7 @@ export const Order = z
     filledShares: z.number().min(0).describe('Shares bought or sold so far.'),
     filledCash: Dollars.min(0).describe('Dollars spent (buy) or received (sell) so far.'),
     avgPrice: Probability.nullable().describe('Average fill price per share: filledCash / filledShares; null before any fill.'),
-    avgFillPrice: Probability.nullable()
-      .meta({ deprecated: true })
-      .describe('Deprecated (read avgPrice): filledCash / filledShares; null before any fill.'),
+    avgFillPrice: Probability.nullable().meta({ deprecated: true }).describe('Deprecated (read avgPrice): filledCash / filledShares; null before any fill.'),
     reservedCash: Dollars.min(0).describe('Cash this resting buy holds (0 once it is no longer open).'),
     reservedShares: z.number().min(0).describe('Shares this resting sell holds (0 once it is no longer open).'),
     reason: z.string().nullable().describe('Why it was cancelled, expired or rejected; null otherwise.'),

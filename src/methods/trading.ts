@@ -34,20 +34,21 @@ export const paperTrade = defineMethod({
   auth: 'key',
   limit: 'trade',
   idempotent: true,
-  input: z.object({
-    marketId: z.string().min(1).max(200).describe('Market ID (Market.id).'),
-    marketSlug: z.string().min(1).max(300).describe('Market slug (Market.slug); must match the market.'),
-    tokenId: z.string().min(1).max(200).describe('Token to buy: outcomeTokens[].tokenId of the market, matching outcome.'),
-    outcome: Outcome,
-    amount: SpendAmount.optional().describe(
-      'Virtual dollars to spend, > 0 and <= 1,000,000, at most 6 decimals (finer is refused). Send amount or shares, exactly one.',
-    ),
-    shares: ShareQuantity.optional().describe(
-      'Shares to buy, > 0, at most 6 decimals; the cost (shares × the live ask) must stay within 1,000,000. Send amount or shares, exactly one.',
-    ),
-    forecast: TradeForecast,
-    idempotencyKey: IdempotencyKey,
-  })
+  input: z
+    .object({
+      marketId: z.string().min(1).max(200).describe('Market ID (Market.id).'),
+      marketSlug: z.string().min(1).max(300).describe('Market slug (Market.slug); must match the market.'),
+      tokenId: z.string().min(1).max(200).describe('Token to buy: outcomeTokens[].tokenId of the market, matching outcome.'),
+      outcome: Outcome,
+      amount: SpendAmount.optional().describe(
+        'Virtual dollars to spend, > 0 and <= 1,000,000, at most 6 decimals (finer is refused). Send amount or shares, exactly one.',
+      ),
+      shares: ShareQuantity.optional().describe(
+        'Shares to buy, > 0, at most 6 decimals; the cost (shares × the live ask) must stay within 1,000,000. Send amount or shares, exactly one.',
+      ),
+      forecast: TradeForecast,
+      idempotencyKey: IdempotencyKey,
+    })
     .refine((v) => (v.amount === undefined) !== (v.shares === undefined), {
       path: ['amount'],
       message: 'send exactly one of amount (dollars to spend) or shares (shares to buy)',

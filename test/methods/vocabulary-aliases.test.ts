@@ -191,13 +191,25 @@ describe.each(backends())('one vocabulary: new names and deprecated aliases on $
         .set('Accept', 'application/json, text/event-stream')
         .send({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} });
       const body = String(res.headers['content-type']).startsWith('text/event-stream')
-        ? JSON.parse(res.text.split('\n').find((l) => l.startsWith('data:'))!.slice(5))
+        ? JSON.parse(
+            res.text
+              .split('\n')
+              .find((l) => l.startsWith('data:'))!
+              .slice(5),
+          )
         : res.body;
       tools = body.result.tools;
     });
     const resolve = (node: Json): Json => {
       const ref = node?.$ref as string | undefined;
-      return ref ? resolve(ref.split('/').slice(1).reduce((n: Json, k) => n[k], openapi)) : node;
+      return ref
+        ? resolve(
+            ref
+              .split('/')
+              .slice(1)
+              .reduce((n: Json, k) => n[k], openapi),
+          )
+        : node;
     };
 
     test.each(RENAMED_INPUTS)('$method: $alias is deprecated beside $use in OpenAPI, MCP tools/list and schemas/', (r) => {

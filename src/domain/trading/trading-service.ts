@@ -118,7 +118,10 @@ export class TradingService {
     const amountMicro = fill.costMicro;
     if (fill.quantityMicro <= 0n) throw new AppError('VALIDATION_ERROR', 'amount is too small to buy any share at the current price.');
     if (amountMicro > MAX_BUY_MICRO)
-      throw new AppError('VALIDATION_ERROR', `${order.shares} shares cost ${fromMicro(amountMicro)} dollars at the current price, above the 1,000,000 a trade may spend.`);
+      throw new AppError(
+        'VALIDATION_ERROR',
+        `${order.shares} shares cost ${fromMicro(amountMicro)} dollars at the current price, above the 1,000,000 a trade may spend.`,
+      );
 
     const done = await this.db.transaction(async (tx) => {
       const row = await this.path.buy(tx, {
