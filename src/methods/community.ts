@@ -267,8 +267,7 @@ export const buyCommunityShares = defineMethod({
     const maxAveragePrice = aliased('maxAvgPrice', input.maxAvgPrice, 'maxAveragePrice', input.maxAveragePrice);
     const stated = forecasts === undefined ? undefined : { probabilities: forecasts };
     const { userId, now, then } = tradeWithForecast(ctx, 'buy_community_shares', stated, boughtMarket);
-    const bought = await ctx.services.communityTrading.buy(userId, { tokenId, amount, maxAveragePrice }, now, then);
-    return { ...bought, avgPrice: bought.averagePrice };
+    return ctx.services.communityTrading.buy(userId, { tokenId, amount, maxAveragePrice }, now, then);
   },
 });
 
@@ -313,6 +312,6 @@ export const sellCommunityShares = defineMethod({
       ctx.idempotency?.complete,
     );
     // The 'community' shape (the default) always carries both figures.
-    return { ...sold, avgPrice: sold.averagePrice!, averagePrice: sold.averagePrice!, priceAfter: sold.priceAfter! };
+    return { ...sold, avgPrice: sold.avgPrice!, averagePrice: sold.averagePrice!, priceAfter: sold.priceAfter! };
   },
 });
