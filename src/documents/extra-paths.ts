@@ -35,7 +35,8 @@ const JSON_RPC_REQUEST = {
     jsonrpc: { const: '2.0' },
     id: { type: ['string', 'integer', 'null'], description: 'Correlation id; omit for a notification.' },
     method: { type: 'string', description: 'A registry method name (see x-jsonrpc-method), SendMessage or message/send.' },
-    params: { type: ['object', 'array'], description: "The method's input, as in its REST request." },
+    // JSON-RPC allows by-name (object) or by-position (array) params; an array states its items (Spectral's array-items).
+    params: { anyOf: [{ type: 'object' }, { type: 'array', items: true }], description: "The method's input, as in its REST request." },
   },
   required: ['jsonrpc', 'method'],
 };
@@ -76,7 +77,12 @@ const document = (operationId: string, summary: string, response: ResponseObject
   get: { operationId, summary, tags: ['Agents'], security: [], responses: { '200': response } },
 });
 
-const openApiResponse = jsonResponse('This OpenAPI 3.1.0 document.', { type: 'object', required: ['openapi', 'info', 'paths'] });
+// Each required property is also declared (Redocly's no-required-schema-properties-undefined).
+const openApiResponse = jsonResponse('This OpenAPI 3.1.0 document.', {
+  type: 'object',
+  properties: { openapi: { type: 'string' }, info: { type: 'object' }, paths: { type: 'object' } },
+  required: ['openapi', 'info', 'paths'],
+});
 
 export const EXTRA_PATHS: ExtraPaths[] = [
   () => ({
@@ -150,7 +156,12 @@ export const EXTRA_PATHS: ExtraPaths[] = [
       'Legacy AI plugin manifest pointing at the OpenAPI document',
       jsonResponse('The manifest.', {
         type: 'object',
-        properties: { schema_version: { type: 'string' }, api: { type: 'object', properties: { url: { type: 'string', format: 'uri' } } } },
+        properties: {
+          schema_version: { type: 'string' },
+          name_for_model: { type: 'string' },
+          description_for_model: { type: 'string' },
+          api: { type: 'object', properties: { url: { type: 'string', format: 'uri' } } },
+        },
         required: ['schema_version', 'name_for_model', 'description_for_model', 'api'],
       }),
     ),

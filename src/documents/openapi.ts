@@ -218,6 +218,8 @@ function operationOf(m: AnyMethod, config: Config, base: string, hoist: Componen
         name,
         in: 'query',
         required: required.includes(name),
+        // A deprecated alias (docs/glossary.md) is deprecated as a parameter too, where OpenAPI tools look for it.
+        ...(schema.deprecated === true ? { deprecated: true } : {}),
         ...(schema.description ? { description: schema.description } : {}),
         schema: withoutDescription(schema),
         ...(example?.[name] !== undefined ? { example: example[name] } : {}),

@@ -67,11 +67,12 @@ export const TradeForecast = ForecastProbability.optional().describe(
     'this call (nothing is recorded if it is refused); see submit_forecast and list_forecasts.',
 );
 
-/** The size of a quoted trade, on every venue: a BUY spends `amount` dollars, a SELL sells `quantity` shares. */
+/** The size of a quoted trade, on every venue: a BUY spends `amount` dollars, a SELL sells `shares` shares. */
 export const QuoteSize = {
-  side: z.enum(['BUY', 'SELL']).describe('BUY (spend amount dollars) or SELL (sell quantity shares).'),
+  side: z.enum(['BUY', 'SELL']).describe('BUY (spend amount dollars) or SELL (sell shares).'),
   amount: SpendAmount.optional().describe('Dollars to spend, for a BUY; at most 6 decimals.'),
-  quantity: ShareQuantity.optional().describe('Shares to sell, for a SELL; at most 6 decimals.'),
+  shares: ShareQuantity.optional().describe('Shares to sell, for a SELL; at most 6 decimals.'),
+  quantity: ShareQuantity.optional().meta({ deprecated: true }).describe('Deprecated (send shares): shares to sell, for a SELL.'),
 };
 
 /** What a sale answers beside its price and shares, on every venue. */

@@ -3,6 +3,7 @@ import { defineMethod } from '../registry/method';
 import { requirePrincipal } from '../registry/context';
 import { Balance, Dollars, ForecastProbability, Probability, QuoteSize, SaleResult, ShareQuantity, SpendAmount } from './common-schemas';
 import { tradeWithForecast } from './trade-forecast';
+import { aliased } from './aliases';
 import { LIQUIDITY_DEFAULT, LIQUIDITY_MIN } from '../domain/community/community-market-service';
 
 const IdempotencyKey = z
@@ -169,7 +170,8 @@ const TRADE_NOTE =
   "Shares pay 1 dollar each if their outcome wins. Trading stops at the market's endDate.";
 
 const FillFigures = {
-  averagePrice: Probability.describe('Average price per share of this fill (dollars ÷ shares).'),
+  avgPrice: Probability.describe('Average price per share of this fill (dollars ÷ shares).'),
+  averagePrice: Probability.meta({ deprecated: true }).describe('Deprecated (read avgPrice): average price per share of this fill.'),
   priceAfter: Probability.describe("The outcome's price after this fill."),
 };
 
@@ -180,7 +182,7 @@ export const quoteCommunityTrade = defineMethod({
   description:
     `What a BUY of amount dollars or a SELL of quantity shares of a community market outcome would fill at now: shares, dollars, the ` +
     `average price, the price before and after, and the price impact (after − before). ${TRADE_NOTE} Read-only and free. ` +
-    "Use the result's averagePrice as maxAveragePrice / minAveragePrice of the trade to be sure of the fill. Errors: NOT_FOUND (unknown token).",
+    "Use the result's avgPrice as maxAvgPrice / minAvgPrice of the trade to be sure of the fill. Errors: NOT_FOUND (unknown token).",
   auth: 'optional',
   limit: 'api',
   input: z.object({
@@ -193,9 +195,11 @@ export const quoteCommunityTrade = defineMethod({
     marketId: z.string().describe('Its community market.'),
     outcome: z.string().describe('Its outcome label.'),
     marketStatus: z.string().describe('active or resolved.'),
-    quantity: z.number().describe('Shares bought (BUY) or sold (SELL).'),
+    shares: z.number().describe('Shares bought (BUY) or sold (SELL).'),
+    quantity: z.number().meta({ deprecated: true }).describe('Deprecated (read shares): shares bought (BUY) or sold (SELL).'),
     amount: Dollars.describe('Dollars spent (BUY) or received (SELL).'),
-    averagePrice: Probability.describe('amount ÷ quantity.'),
+    avgPrice: Probability.describe('amount ÷ shares.'),
+    averagePrice: Probability.meta({ deprecated: true }).describe('Deprecated (read avgPrice): amount ÷ shares.'),
     priceBefore: Probability.describe("The outcome's price now."),
     priceAfter: Probability.describe("The outcome's price after the fill."),
     priceImpact: z.number().describe('priceAfter − priceBefore.'),
@@ -203,7 +207,11 @@ export const quoteCommunityTrade = defineMethod({
   rest: { method: 'POST', path: '/api/user-markets/quote' },
   annotations: { title: 'Quote a community market trade', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   errors: ['NOT_FOUND'],
-  handler: async (ctx, input) => ctx.services.communityTrading.quote(input),
+  handler: async (ctx, input) => {
+    const { shares, quantity, ...rest } = input;
+    const q = await ctx.services.communityTrading.quote({ ...rest, quantity: aliased('shares', shares, 'quantity', quantity) });
+    return { ...q, shares: q.quantity, avgPrice: q.averagePrice };
+  },
 });
 
 /** The community market a buy traded, from its answer (its forecast is recorded on that market). */
@@ -216,7 +224,7 @@ export const buyCommunityShares = defineMethod({
   description:
     `Buys amount dollars of one outcome of a community market (by its token id) from the market's market maker, opening or extending ` +
     `your position; the position appears in get_portfolio and sells with sell_community_shares or sell_position. ${TRADE_NOTE} ` +
-    'Optional maxAveragePrice refuses the buy (PRICE_LIMIT_EXCEEDED, nothing changed) when its average price would be higher. Safe to ' +
+    'Optional maxAvgPrice refuses the buy (PRICE_LIMIT_EXCEEDED, nothing changed) when its average price would be higher. Safe to ' +
     'retry with an idempotency key. Errors: INSUFFICIENT_BALANCE, MARKET_CLOSED (resolved or past endDate), PRICE_LIMIT_EXCEEDED, ' +
     'VALIDATION_ERROR (400); NOT_FOUND (404, unknown token); RATE_LIMITED (120 trades a minute per account).',
   auth: 'key',
@@ -225,7 +233,10 @@ export const buyCommunityShares = defineMethod({
   input: z.object({
     tokenId: z.string().min(1).max(200).describe('Outcome token to buy (outcomeTokens[].tokenId of get_community_market).'),
     amount: SpendAmount.describe('Virtual dollars to spend, > 0 and <= 1,000,000, at most 6 decimals.'),
-    maxAveragePrice: Probability.optional().describe('Refuse the buy if its average price per share would be above this.'),
+    maxAvgPrice: Probability.optional().describe('Refuse the buy if its average price per share would be above this.'),
+    maxAveragePrice: Probability.optional()
+      .meta({ deprecated: true })
+      .describe('Deprecated (send maxAvgPrice): refuse the buy if its average price per share would be above this.'),
     forecasts: z
       .array(ForecastProbability)
       .min(2)
@@ -242,7 +253,7 @@ export const buyCommunityShares = defineMethod({
     marketId: z.string().describe('The community market.'),
     outcome: z.string().describe('The outcome label bought.'),
     quantity: z.number().describe('Shares bought.'),
-    price: Probability.describe('Average price per share (same as averagePrice; the field name paper_trade uses).'),
+    price: Probability.describe('Average price per share (same as avgPrice; the field name paper_trade uses).'),
     ...FillFigures,
     totalCost: Dollars.describe('Dollars spent (equals amount).'),
     positionId: z.string().describe('The position opened or extended.'),
@@ -252,10 +263,11 @@ export const buyCommunityShares = defineMethod({
   annotations: { title: 'Buy community market shares', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   errors: ['INSUFFICIENT_BALANCE', 'MARKET_CLOSED', 'PRICE_LIMIT_EXCEEDED', 'NOT_FOUND', 'CONFLICT', 'RATE_LIMITED'],
   handler: async (ctx, input) => {
-    const { idempotencyKey: _ignored, forecasts, ...order } = input;
+    const { forecasts, tokenId, amount } = input;
+    const maxAveragePrice = aliased('maxAvgPrice', input.maxAvgPrice, 'maxAveragePrice', input.maxAveragePrice);
     const stated = forecasts === undefined ? undefined : { probabilities: forecasts };
     const { userId, now, then } = tradeWithForecast(ctx, 'buy_community_shares', stated, boughtMarket);
-    return ctx.services.communityTrading.buy(userId, order, now, then);
+    return ctx.services.communityTrading.buy(userId, { tokenId, amount, maxAveragePrice }, now, then);
   },
 });
 
@@ -265,7 +277,7 @@ export const sellCommunityShares = defineMethod({
   summary: 'Sell community market shares back to its market maker',
   description:
     `Sells quantity shares of one of your community market positions back to the market maker (omit quantity to close it). ${TRADE_NOTE} ` +
-    'realizedPnl = proceeds − the cost basis of the shares sold. Optional minAveragePrice refuses the sale (PRICE_LIMIT_EXCEEDED, nothing ' +
+    'realizedPnl = proceeds − the cost basis of the shares sold. Optional minAvgPrice refuses the sale (PRICE_LIMIT_EXCEEDED, nothing ' +
     'changed) when its average price would be lower. Safe to retry with an idempotency key. Errors: VALIDATION_ERROR, POSITION_CLOSED, ' +
     'MARKET_CLOSED, PRICE_LIMIT_EXCEEDED (400); NOT_FOUND (404: no such community position of yours); RATE_LIMITED.',
   auth: 'key',
@@ -274,13 +286,16 @@ export const sellCommunityShares = defineMethod({
   input: z.object({
     id: z.string().min(1).max(100).describe('Position ID from get_portfolio.'),
     quantity: ShareQuantity.optional().describe('Shares to sell; omit to sell the whole position.'),
-    minAveragePrice: Probability.optional().describe('Refuse the sale if its average price per share would be below this.'),
+    minAvgPrice: Probability.optional().describe('Refuse the sale if its average price per share would be below this.'),
+    minAveragePrice: Probability.optional()
+      .meta({ deprecated: true })
+      .describe('Deprecated (send minAvgPrice): refuse the sale if its average price per share would be below this.'),
     idempotencyKey: IdempotencyKey,
   }),
   output: z.object({
     success: z.boolean().describe('True when the sale executed.'),
     quantitySold: z.number().describe('Shares sold.'),
-    price: Probability.describe('Average price per share (same as averagePrice; the field name sell_position uses).'),
+    price: Probability.describe('Average price per share (same as avgPrice; the field name sell_position uses).'),
     ...FillFigures,
     ...SaleResult,
   }),
@@ -292,11 +307,11 @@ export const sellCommunityShares = defineMethod({
       requirePrincipal(ctx).userId,
       input.id,
       input.quantity,
-      input.minAveragePrice,
+      aliased('minAvgPrice', input.minAvgPrice, 'minAveragePrice', input.minAveragePrice),
       ctx.clock.now(),
       ctx.idempotency?.complete,
     );
     // The 'community' shape (the default) always carries both figures.
-    return { ...sold, averagePrice: sold.averagePrice!, priceAfter: sold.priceAfter! };
+    return { ...sold, avgPrice: sold.avgPrice!, averagePrice: sold.averagePrice!, priceAfter: sold.priceAfter! };
   },
 });

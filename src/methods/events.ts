@@ -8,6 +8,7 @@ import { AccountEventPump } from '../domain/events/event-pump';
 import { fromMicro } from '../domain/money/micro';
 import type { PriceTick } from '../market-data/price-broadcast';
 import { PRICE_TICK_INTERVAL_MS } from '../market-data/price-coalescer';
+import { aliased } from './aliases';
 
 /** A position in an account's event log: a decimal seq (0 = before the first event). */
 export const Seq = z
@@ -38,14 +39,15 @@ export const listEvents = defineMethod({
   summary: "Read your account's events after a sequence number (polling)",
   description:
     "Your account's ordered event log: orders accepted, filled, cancelled or expired, trades, settlements, notifications and every " +
-    'change of balance, each with a sequence number (seq) that grows by one per event. Pass the lastSeq of the previous answer as ' +
-    'afterSeq to read on from there: nothing is missed or repeated. For pushed events hold GET /api/events (Server-Sent Events, ' +
+    'change of balance, each with a sequence number (seq) that grows by one per event. Pass the nextCursor of the previous answer as ' +
+    'cursor to read on from there (it is the seq of the last event read): nothing is missed or repeated. afterSeq and lastSeq are deprecated aliases of cursor and nextCursor. For pushed events hold GET /api/events (Server-Sent Events, ' +
     'resumes with Last-Event-ID) instead of polling; this is the fallback for agents that cannot hold a stream. Free to call; counts ' +
-    'against the api rate limit. Errors: VALIDATION_ERROR (bad afterSeq, limit or type).',
+    'against the api rate limit. Errors: VALIDATION_ERROR (bad cursor, limit or type).',
   auth: 'key',
   limit: 'api',
   input: z.object({
-    afterSeq: Seq.default('0').describe('Return events after this seq (the lastSeq of your previous call); default "0", from the start.'),
+    cursor: Seq.optional().describe('Return events after this seq: the nextCursor of your previous call; omit (or "0") to read from the start.'),
+    afterSeq: Seq.optional().meta({ deprecated: true }).describe('Deprecated (send cursor): return events after this seq.'),
     limit: z.number().int().min(1).max(500).default(100).describe('Most events to return, 1..500 (default 100).'),
     types: z
       .array(z.enum(ACCOUNT_EVENT_TYPES))
@@ -55,15 +57,16 @@ export const listEvents = defineMethod({
       .describe('Only events of these types (on REST: types=trade,balance); default every type.'),
   }),
   output: z.object({
-    events: z.array(AccountEventSchema).describe('Events after afterSeq, oldest first.'),
-    lastSeq: z.string().describe('Seq of the last event returned (afterSeq when none): pass it as afterSeq next time.'),
-    hasMore: z.boolean().describe('True when more events follow right away: call again with lastSeq.'),
+    events: z.array(AccountEventSchema).describe('Events after cursor, oldest first.'),
+    nextCursor: z.string().describe('Seq of the last event returned (cursor when none): pass it as cursor next time. Never null: the log goes on.'),
+    lastSeq: z.string().meta({ deprecated: true }).describe('Deprecated (read nextCursor): the same value.'),
+    hasMore: z.boolean().describe('True when more events follow right away: call again with nextCursor.'),
   }),
   rest: { method: 'GET', path: '/api/user/events' },
   annotations: { title: 'List account events', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   examples: [
     {
-      input: { afterSeq: '41', limit: 2 },
+      input: { cursor: '41', limit: 2 },
       output: {
         events: [
           {
@@ -74,6 +77,7 @@ export const listEvents = defineMethod({
           },
           { seq: '43', type: 'balance', data: { balance: 900, reserved: 0, available: 900 }, createdAt: '2026-11-25T10:00:00.000Z' },
         ],
+        nextCursor: '43',
         lastSeq: '43',
         hasMore: false,
       },
@@ -81,9 +85,11 @@ export const listEvents = defineMethod({
   ],
   handler: async (ctx, input) => {
     const userId = requirePrincipal(ctx).userId;
-    const rows = await ctx.services.events.after(userId, BigInt(input.afterSeq), input.limit + 1, input.types);
+    const after = aliased('cursor', input.cursor, 'afterSeq', input.afterSeq) ?? '0';
+    const rows = await ctx.services.events.after(userId, BigInt(after), input.limit + 1, input.types);
     const events = rows.slice(0, input.limit);
-    return { events, lastSeq: events.at(-1)?.seq ?? input.afterSeq, hasMore: rows.length > input.limit };
+    const next = events.at(-1)?.seq ?? after;
+    return { events, nextCursor: next, lastSeq: next, hasMore: rows.length > input.limit };
   },
 });
 

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { defineMethod } from '../registry/method';
 import { requirePrincipal, type MethodContext } from '../registry/context';
-import { toAppError } from '../errors/app-error';
+import { AppError, toAppError } from '../errors/app-error';
 import { binaryTrade } from './trade-forecast';
-import { Dollars, IdempotencyKey, Probability, SpendAmount, TradeForecast } from './common-schemas';
+import { Dollars, IdempotencyKey, Probability, ShareQuantity, SpendAmount, TradeForecast } from './common-schemas';
 
 const STATES = ['open', 'partially_filled', 'filled', 'cancelled', 'expired', 'rejected'] as const;
 
@@ -18,14 +18,21 @@ export const Order = z
     outcome: z.enum(['YES', 'NO']).describe('YES or NO token.'),
     side: z.enum(['BUY', 'SELL']).describe('BUY or SELL.'),
     limitPrice: Probability.describe('Worst price accepted: a buy pays at most this, a sell receives at least this.'),
-    size: z.number().describe('Dollars to spend (BUY) or shares to sell (SELL).'),
+    amount: Dollars.nullable().describe('Dollars to spend, for a BUY; null for a SELL.'),
+    shares: z.number().nullable().describe('Shares to sell, for a SELL; null for a BUY.'),
+    size: z.number().meta({ deprecated: true }).describe('Deprecated (read amount or shares): dollars to spend (BUY) or shares to sell (SELL).'),
     timeInForce: z.enum(['GTC', 'GTD', 'IOC', 'FOK']).describe('How long the order lives.'),
     expiresAt: z.iso.datetime().nullable().describe('When a GTD order expires; null otherwise.'),
     state: z.enum(STATES).describe('open (resting), partially_filled, filled, cancelled, expired or rejected.'),
-    filledSize: z.number().min(0).describe('Part of size filled (dollars for a buy, shares for a sell).'),
+    filledSize: z
+      .number()
+      .min(0)
+      .meta({ deprecated: true })
+      .describe('Deprecated (read filledCash or filledShares): part of size filled (dollars for a buy, shares for a sell).'),
     filledShares: z.number().min(0).describe('Shares bought or sold so far.'),
     filledCash: Dollars.min(0).describe('Dollars spent (buy) or received (sell) so far.'),
-    avgFillPrice: Probability.nullable().describe('filledCash / filledShares; null before any fill.'),
+    avgPrice: Probability.nullable().describe('Average fill price per share: filledCash / filledShares; null before any fill.'),
+    avgFillPrice: Probability.nullable().meta({ deprecated: true }).describe('Deprecated (read avgPrice): filledCash / filledShares; null before any fill.'),
     reservedCash: Dollars.min(0).describe('Cash this resting buy holds (0 once it is no longer open).'),
     reservedShares: z.number().min(0).describe('Shares this resting sell holds (0 once it is no longer open).'),
     reason: z.string().nullable().describe('Why it was cancelled, expired or rejected; null otherwise.'),
@@ -42,6 +49,8 @@ const EXAMPLE_ORDER = {
   outcome: 'YES' as const,
   side: 'BUY' as const,
   limitPrice: 0.55,
+  amount: 50,
+  shares: null,
   size: 50,
   timeInForce: 'GTC' as const,
   expiresAt: null,
@@ -49,6 +58,7 @@ const EXAMPLE_ORDER = {
   filledSize: 0,
   filledShares: 0,
   filledCash: 0,
+  avgPrice: null,
   avgFillPrice: null,
   reservedCash: 50,
   reservedShares: 0,
@@ -62,7 +72,11 @@ export const PlaceOrderInput = z.object({
   tokenId: z.string().min(1).max(200).describe('Token to trade: outcomeTokens[].tokenId of a market.'),
   side: z.enum(['BUY', 'SELL']).describe('BUY spends dollars; SELL sells shares you hold.'),
   limitPrice: z.number().gt(0).max(1).describe('Limit price per share, (0, 1], at most 6 decimals.'),
-  size: SpendAmount.describe('Dollars to spend (BUY) or shares to sell (SELL), > 0, at most 6 decimals.'),
+  amount: SpendAmount.optional().describe('For a BUY: dollars to spend, > 0, at most 6 decimals. Send amount or shares, not both.'),
+  shares: ShareQuantity.optional().describe('For a SELL: shares to sell, > 0, at most 6 decimals. Send amount or shares, not both.'),
+  size: SpendAmount.optional()
+    .meta({ deprecated: true })
+    .describe('Deprecated (send amount for a BUY, shares for a SELL): dollars to spend (BUY) or shares to sell (SELL).'),
   timeInForce: z.enum(['GTC', 'GTD', 'IOC', 'FOK']).default('GTC').describe('GTC (default), GTD (needs expiresAt), IOC or FOK.'),
   expiresAt: z.iso.datetime().optional().describe('For GTD only: when the order expires (UTC, in the future).'),
   clientOrderId: z.string().min(1).max(64).optional().describe('Your own id, unique per account; a repeat returns the first order.'),
@@ -72,6 +86,31 @@ export const PlaceOrderInput = z.object({
   ),
   idempotencyKey: IdempotencyKey,
 });
+
+/**
+ * The size of an order in the unit its side trades (dollars of a BUY, shares of a SELL), from the one field the caller
+ * sent: amount, shares, or the deprecated size. Refuses none, two, or the unit the side does not trade.
+ */
+export function orderSize(input: { side: 'BUY' | 'SELL'; amount?: number; shares?: number; size?: number }): number {
+  const sent = (['amount', 'shares', 'size'] as const).filter((k) => input[k] !== undefined);
+  if (sent.length !== 1)
+    throw new AppError('VALIDATION_ERROR', `send exactly one of amount (dollars, BUY) or shares (SELL); got ${sent.length ? sent.join(' and ') : 'neither'}.`);
+  if (input.side === 'BUY' && input.shares !== undefined)
+    throw new AppError('VALIDATION_ERROR', 'a BUY limit order is sized by amount (dollars to spend), not shares.', {
+      hint: 'Send amount; to buy a number of shares at the live price, use paper_trade with shares.',
+    });
+  if (input.side === 'SELL' && input.amount !== undefined)
+    throw new AppError('VALIDATION_ERROR', 'a SELL order is sized by shares (shares to sell), not amount.', { hint: 'Send shares.' });
+  return (input.amount ?? input.shares ?? input.size)!;
+}
+
+/** An order input with its size in the unit of its side, as the order service takes it. */
+function sized<T extends { side: 'BUY' | 'SELL'; amount?: number; shares?: number; size?: number }>(
+  input: T,
+): Omit<T, 'amount' | 'shares' | 'size'> & { size: number } {
+  const { amount: _a, shares: _s, size: _z, ...rest } = input;
+  return { ...rest, size: orderSize(input) };
+}
 
 /** place_order's output. */
 export const PlacedOrder = z.object({ order: Order });
@@ -87,8 +126,8 @@ export const placeOrder = defineMethod({
   area: 'Trading',
   summary: 'Place a limit order (buy or sell) that fills now or rests until the price reaches it',
   description:
-    'Places a limit order on one outcome token. BUY: size is dollars to spend, limitPrice the highest price per share; SELL: size is ' +
-    'shares of your open position in that token, limitPrice the lowest price. If the live ask (buy) or bid (sell) already reaches the limit ' +
+    'Places a limit order on one outcome token. BUY: amount is dollars to spend, limitPrice the highest price per share; SELL: shares is ' +
+    'the shares of your open position in that token to sell, limitPrice the lowest price (size, either unit by side, is a deprecated alias). If the live ask (buy) or bid (sell) already reaches the limit ' +
     'it fills now at that price, like paper_trade / sell_position — where the venue publishes depth (the Polymarket CLOB book) no more than the ' +
     'book shows at or better than the limit, at the average price of the levels taken. The rest: GTC rests until filled or cancelled, GTD until ' +
     'expiresAt (within a second), IOC is cancelled; FOK fills whole or is rejected with nothing changed. A resting buy reserves its dollars and a ' +
@@ -108,12 +147,12 @@ export const placeOrder = defineMethod({
   errors: ['INSUFFICIENT_BALANCE', 'MARKET_CLOSED', 'NOT_FOUND', 'PRICE_UNAVAILABLE', 'RATE_LIMITED'],
   examples: [
     {
-      input: { tokenId: EXAMPLE_ORDER.tokenId, side: 'BUY', limitPrice: 0.55, size: 50, timeInForce: 'GTC', clientOrderId: 'my-order-1' },
+      input: { tokenId: EXAMPLE_ORDER.tokenId, side: 'BUY', limitPrice: 0.55, amount: 50, timeInForce: 'GTC', clientOrderId: 'my-order-1' },
       output: { order: EXAMPLE_ORDER },
     },
   ],
   handler: async (ctx, input) => {
-    const placing = binaryTrade(ctx, 'place_order', input, placedMarket);
+    const placing = binaryTrade(ctx, 'place_order', sized(input), placedMarket);
     return { order: await ctx.services.orders.place(placing.userId, placing.order, placing.now, placing.then) };
   },
 });
@@ -140,12 +179,13 @@ export const replaceOrder = defineMethod({
   area: 'Trading',
   summary: "Amend a resting order's limit price and/or size, keeping its id",
   description:
-    'Amends one of your open orders in place: a new limitPrice, size, or both (omitted: unchanged). size is the new total in the ' +
-    "order's unit (dollars of a BUY, shares of a SELL), filled part included, so above filledSize. The order keeps its id, clientOrderId, " +
-    'time in force and expiry. In one step the old reservation is released and the new one (size − filledSize) taken; if available cash ' +
+    'Amends one of your open orders in place: a new limitPrice, a new size (amount for a BUY, shares for a SELL), or both (omitted: ' +
+    "unchanged). The new size is the order's total in its unit (dollars of a BUY, shares of a SELL), filled part included, so above " +
+    'filledCash (BUY) or filledShares (SELL); size is a deprecated alias of either. The order keeps its id, clientOrderId, ' +
+    'time in force and expiry. In one step the old reservation is released and the new one (the new size less the filled part) taken; if available cash ' +
     'or unreserved shares do not cover it, nothing changes. An amended order that now crosses fills as a new order would; the rest keeps ' +
     'resting. Writes order.replaced (then order.filled / order.partially_filled if it fills). Safe to retry with an idempotency key. ' +
-    'Errors: VALIDATION_ERROR (no field, size not above filledSize, shares short), INSUFFICIENT_BALANCE, MARKET_CLOSED (400); NOT_FOUND ' +
+    'Errors: VALIDATION_ERROR (no field, a size not above the filled part or in the other unit, shares short), INSUFFICIENT_BALANCE, MARKET_CLOSED (400); NOT_FOUND ' +
     '(404); CONFLICT (409, no longer open); RATE_LIMITED.',
   auth: 'key',
   limit: 'trade',
@@ -153,9 +193,11 @@ export const replaceOrder = defineMethod({
   input: z.object({
     id: OrderId,
     limitPrice: PlaceOrderInput.shape.limitPrice.optional().describe('New limit price per share, (0, 1], at most 6 decimals; omit to keep it.'),
-    size: PlaceOrderInput.shape.size
-      .optional()
-      .describe('New total size, filled part included: dollars (BUY) or shares (SELL), above filledSize, at most 6 decimals; omit to keep it.'),
+    amount: SpendAmount.optional().describe('For a BUY: the new total dollars, filled part included (above filledCash); omit to keep it.'),
+    shares: ShareQuantity.optional().describe('For a SELL: the new total shares, filled part included (above filledShares); omit to keep it.'),
+    size: SpendAmount.optional()
+      .meta({ deprecated: true })
+      .describe('Deprecated (send amount for a BUY, shares for a SELL): the new total in the order’s unit, filled part included.'),
     idempotencyKey: IdempotencyKey,
   }),
   output: PlacedOrder,
@@ -164,19 +206,19 @@ export const replaceOrder = defineMethod({
   errors: ['INSUFFICIENT_BALANCE', 'MARKET_CLOSED', 'NOT_FOUND', 'CONFLICT', 'PRICE_UNAVAILABLE', 'RATE_LIMITED'],
   examples: [
     {
-      input: { id: EXAMPLE_ORDER.id, limitPrice: 0.52, size: 80 },
-      output: { order: { ...EXAMPLE_ORDER, limitPrice: 0.52, size: 80, reservedCash: 80, updatedAt: '2026-11-25T10:05:00.000Z' } },
+      input: { id: EXAMPLE_ORDER.id, limitPrice: 0.52, amount: 80 },
+      output: { order: { ...EXAMPLE_ORDER, limitPrice: 0.52, amount: 80, size: 80, reservedCash: 80, updatedAt: '2026-11-25T10:05:00.000Z' } },
     },
   ],
-  handler: async (ctx, input) => ({
-    order: await ctx.services.orders.replace(
-      requirePrincipal(ctx).userId,
-      input.id,
-      { limitPrice: input.limitPrice, size: input.size },
-      ctx.clock.now(),
-      ctx.idempotency?.complete,
-    ),
-  }),
+  handler: async (ctx, input) => {
+    const userId = requirePrincipal(ctx).userId;
+    // A new size is read in the unit of the order's side, which only the order knows.
+    const resizing = input.amount !== undefined || input.shares !== undefined || input.size !== undefined;
+    const size = resizing ? orderSize({ ...input, side: (await ctx.services.orders.get(userId, input.id)).side }) : undefined;
+    return {
+      order: await ctx.services.orders.replace(userId, input.id, { limitPrice: input.limitPrice, size }, ctx.clock.now(), ctx.idempotency?.complete),
+    };
+  },
 });
 
 export const getOrder = defineMethod({
@@ -277,8 +319,8 @@ export const placeOrders = defineMethod({
     {
       input: {
         orders: [
-          { tokenId: EXAMPLE_ORDER.tokenId, side: 'BUY', limitPrice: 0.55, size: 50, timeInForce: 'GTC', clientOrderId: 'my-order-1' },
-          { tokenId: 'no-such-token', side: 'BUY', limitPrice: 0.5, size: 10, timeInForce: 'GTC' },
+          { tokenId: EXAMPLE_ORDER.tokenId, side: 'BUY', limitPrice: 0.55, amount: 50, timeInForce: 'GTC', clientOrderId: 'my-order-1' },
+          { tokenId: 'no-such-token', side: 'BUY', limitPrice: 0.5, amount: 10, timeInForce: 'GTC' },
         ],
       },
       output: {
@@ -299,7 +341,7 @@ export const placeOrders = defineMethod({
       try {
         // The call itself paid for the first order; each further one pays its own.
         if (i > 0) await ctx.services.limiter.consume('trade', `user:${userId}`, ctx.call.ip);
-        const placing = binaryTrade(ctx, 'place_order', one, placedMarket);
+        const placing = binaryTrade(ctx, 'place_order', sized(one), placedMarket);
         results.push({ ok: true as const, order: await ctx.services.orders.place(placing.userId, placing.order, placing.now, placing.then) });
       } catch (err) {
         results.push({ ok: false as const, error: itemError(ctx, err, 'batch order failed', { index: i }) });

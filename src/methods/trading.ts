@@ -3,6 +3,7 @@ import { defineMethod } from '../registry/method';
 import { requirePrincipal } from '../registry/context';
 import { Balance, Dollars, Probability, QuoteSize, SaleResult, ShareQuantity, SpendAmount, TradeForecast } from './common-schemas';
 import { marketBuy } from './trade-forecast';
+import { aliased } from './aliases';
 import { BatchError, itemError } from './orders';
 import { HISTORY_PERIODS, HISTORY_TIMEFRAMES } from '../domain/portfolio/history-rules';
 
@@ -24,23 +25,34 @@ export const paperTrade = defineMethod({
   area: 'Trading',
   summary: 'Buy shares of an outcome at the live price',
   description:
-    'Executes a virtual BUY of `amount` dollars of the YES or NO token of a market at the current live ask, opening or extending ' +
-    'your position in that token. quantity = amount / price; totalCost = amount, deducted from your balance. ' +
+    'Executes a virtual BUY of the YES or NO token of a market at the current live ask, opening or extending your position in that ' +
+    'token, sized by exactly one of amount (dollars to spend: quantity = amount / price, totalCost = amount) or shares (shares to buy: ' +
+    'quantity = shares, totalCost = shares × price rounded up to the micro-dollar); totalCost is deducted from your balance. ' +
     `${MONEY_NOTE} Get marketId, marketSlug and outcomeTokens[].tokenId from search_prediction_markets; check the price first with quote_trade. ` +
     'Spends only available cash (balance − what resting buy orders reserve; see get_balance). Safe to retry with an idempotency key. Errors: INSUFFICIENT_BALANCE, MARKET_CLOSED, VALIDATION_ERROR (token not of that market/outcome) ' +
     '(400); NOT_FOUND (404, unknown market); PRICE_UNAVAILABLE (503: no fresh price, nothing traded); RATE_LIMITED (120 trades a minute per account).',
   auth: 'key',
   limit: 'trade',
   idempotent: true,
-  input: z.object({
-    marketId: z.string().min(1).max(200).describe('Market ID (Market.id).'),
-    marketSlug: z.string().min(1).max(300).describe('Market slug (Market.slug); must match the market.'),
-    tokenId: z.string().min(1).max(200).describe('Token to buy: outcomeTokens[].tokenId of the market, matching outcome.'),
-    outcome: Outcome,
-    amount: SpendAmount.describe('Virtual dollars to spend, > 0 and <= 1,000,000, at most 6 decimals (finer is refused).'),
-    forecast: TradeForecast,
-    idempotencyKey: IdempotencyKey,
-  }),
+  input: z
+    .object({
+      marketId: z.string().min(1).max(200).describe('Market ID (Market.id).'),
+      marketSlug: z.string().min(1).max(300).describe('Market slug (Market.slug); must match the market.'),
+      tokenId: z.string().min(1).max(200).describe('Token to buy: outcomeTokens[].tokenId of the market, matching outcome.'),
+      outcome: Outcome,
+      amount: SpendAmount.optional().describe(
+        'Virtual dollars to spend, > 0 and <= 1,000,000, at most 6 decimals (finer is refused). Send amount or shares, exactly one.',
+      ),
+      shares: ShareQuantity.optional().describe(
+        'Shares to buy, > 0, at most 6 decimals; the cost (shares × the live ask) must stay within 1,000,000. Send amount or shares, exactly one.',
+      ),
+      forecast: TradeForecast,
+      idempotencyKey: IdempotencyKey,
+    })
+    .refine((v) => (v.amount === undefined) !== (v.shares === undefined), {
+      path: ['amount'],
+      message: 'send exactly one of amount (dollars to spend) or shares (shares to buy)',
+    }),
   output: z.object({
     success: z.boolean().describe('True when the trade executed.'),
     quantity: z.number().describe('Shares bought.'),
@@ -349,7 +361,7 @@ export const quoteTrade = defineMethod({
   area: 'Trading',
   summary: 'Preview a buy or sell at the live price (changes nothing)',
   description:
-    'What a BUY of `amount` dollars or a SELL of `quantity` shares of a token would fill at right now: price (ask for buys, bid for sells), ' +
+    'What a BUY of `amount` dollars or a SELL of `shares` shares of a token would fill at right now: price (ask for buys, bid for sells), ' +
     'shares and dollars, and how old the price is. Read-only and free; plan trades with it. Errors: NOT_FOUND (unknown token), PRICE_UNAVAILABLE (503).',
   auth: 'optional',
   limit: 'api',
@@ -364,7 +376,8 @@ export const quoteTrade = defineMethod({
     outcome: Outcome,
     marketStatus: z.string().describe('active, closed or resolved; only active markets trade.'),
     price: Probability.describe('Fill price per share right now.'),
-    quantity: z.number().describe('Shares bought (BUY) or sold (SELL).'),
+    shares: z.number().describe('Shares bought (BUY) or sold (SELL).'),
+    quantity: z.number().meta({ deprecated: true }).describe('Deprecated (read shares): shares bought (BUY) or sold (SELL).'),
     amount: Dollars.describe('Dollars spent (BUY) or received (SELL).'),
     priceAsOf: z.iso.datetime().describe('When the venue quoted this price.'),
     source: z.string().describe('Price source: simulated or polymarket (mirrored on a delay).'),
@@ -372,7 +385,11 @@ export const quoteTrade = defineMethod({
   rest: { method: 'POST', path: '/api/trade/quote' },
   annotations: { title: 'Quote a trade', readOnlyHint: true, idempotentHint: true, openWorldHint: true },
   errors: ['NOT_FOUND', 'PRICE_UNAVAILABLE'],
-  handler: async (ctx, input) => ctx.services.trading.quote(input),
+  handler: async (ctx, input) => {
+    const { shares, quantity, ...rest } = input;
+    const q = await ctx.services.trading.quote({ ...rest, quantity: aliased('shares', shares, 'quantity', quantity) });
+    return { ...q, shares: q.quantity };
+  },
 });
 
 export const listTrades = defineMethod({
@@ -380,8 +397,8 @@ export const listTrades = defineMethod({
   area: 'Trading',
   summary: 'Your trade history: buys, sells and settlements, newest first',
   description:
-    'Your own fills from the trade journal, newest first, a page at a time: every buy (amount = dollars spent), sell (amount = proceeds) ' +
-    'and settlement at resolution (amount = payout: 1 per winning share, 0.5 per share of a voided market, 0 for a losing side), each ' +
+    'Your own fills from the trade journal, newest first, a page at a time: every buy (cash = dollars spent), sell (cash = proceeds) ' +
+    'and settlement at resolution (cash = payout: 1 per winning share, 0.5 per share of a voided market, 0 for a losing side), each ' +
     'with its market, token, outcome, shares, price per share and realized PnL (null on buys). Filter by marketId. limit 1..100 (default ' +
     '50); pass nextCursor as cursor for the next page (null on the last). Needs your API key, access token or browser session. Free to call. ' +
     'Errors: VALIDATION_ERROR (400) for a bad limit or a cursor that is not one of this list.',
@@ -404,9 +421,11 @@ export const listTrades = defineMethod({
             question: z.string().describe('The market question.'),
             tokenId: z.string().describe('Token traded.'),
             outcome: Outcome,
-            quantity: z.number().min(0).describe('Shares bought, sold or settled.'),
+            shares: z.number().min(0).describe('Shares bought, sold or settled.'),
+            quantity: z.number().min(0).meta({ deprecated: true }).describe('Deprecated (read shares): shares bought, sold or settled.'),
             price: Probability.describe('Price per share: the fill price, or the settlement value (1 won, 0 lost, 0.5 void).'),
-            amount: z.number().min(0).describe('Dollars moved: the cost of a buy, the proceeds of a sale, the payout of a settlement.'),
+            cash: z.number().min(0).describe('Dollars moved: the cost of a buy, the proceeds of a sale, the payout of a settlement.'),
+            amount: z.number().min(0).meta({ deprecated: true }).describe('Deprecated (read cash): dollars moved by the fill.'),
             realizedPnl: Dollars.nullable().describe('Profit or loss this sale or settlement realized; null on buys.'),
             createdAt: z.iso.datetime().describe('When it happened.'),
           })
@@ -430,8 +449,10 @@ export const listTrades = defineMethod({
             question: 'Will it rain in London tomorrow?',
             tokenId: '71321045679252212594626385532706912750332728571942532289631379312455583992563',
             outcome: 'YES',
+            shares: 40,
             quantity: 40,
             price: 0.65,
+            cash: 26,
             amount: 26,
             realizedPnl: 1.2,
             createdAt: '2026-11-22T10:05:00.000Z',
@@ -444,8 +465,10 @@ export const listTrades = defineMethod({
             question: 'Will it rain in London tomorrow?',
             tokenId: '71321045679252212594626385532706912750332728571942532289631379312455583992563',
             outcome: 'YES',
+            shares: 80.645161,
             quantity: 80.645161,
             price: 0.62,
+            cash: 50,
             amount: 50,
             realizedPnl: null,
             createdAt: '2026-11-22T10:00:00.000Z',
@@ -455,5 +478,8 @@ export const listTrades = defineMethod({
       },
     },
   ],
-  handler: async (ctx, input) => ctx.services.tradeHistory.list(requirePrincipal(ctx).userId, input),
+  handler: async (ctx, input) => {
+    const page = await ctx.services.tradeHistory.list(requirePrincipal(ctx).userId, input);
+    return { ...page, trades: page.trades.map((t) => ({ ...t, shares: t.quantity, cash: t.amount })) };
+  },
 });

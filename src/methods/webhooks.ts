@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineMethod } from '../registry/method';
 import { requirePrincipal } from '../registry/context';
 import { ACCOUNT_EVENT_TYPES } from '../domain/events/account-events';
+import { AppError } from '../errors/app-error';
 
 const WebhookId = z.string().min(1).max(100).describe('Webhook ID (Webhook.id) from create_webhook or list_webhooks.');
 const EventType = z.enum(ACCOUNT_EVENT_TYPES);
@@ -24,7 +25,8 @@ const Attempt = z
   .object({
     n: z.number().int().min(1).describe('Attempt number, from 1.'),
     at: z.iso.datetime().describe('When it was sent.'),
-    status: z.number().int().nullable().describe("The receiver's HTTP status; null when none came (see error)."),
+    httpStatus: z.number().int().nullable().describe("The receiver's HTTP status; null when none came (see error)."),
+    status: z.number().int().nullable().meta({ deprecated: true }).describe('Deprecated (read httpStatus): the same value.'),
     error: z.string().nullable().describe('Why no answer came (timeout, connection refused, address not allowed); null when one did.'),
     durationMs: z.number().int().min(0).describe('From sending to the end of the answer, in milliseconds.'),
   })
@@ -177,22 +179,35 @@ export const replayWebhookDelivery = defineMethod({
   summary: 'Send a delivery again, or every event from a seq on',
   description:
     'Sends one delivery again (deliveryId), or every event of your log from fromSeq on that the webhook takes (also events from before it ' +
-    'was registered), up to 1,000 per call: nextFromSeq says where to go on (null when done). Each keeps its webhook-id and starts a new ' +
+    'was registered), up to 1,000 per call: nextCursor says where to go on (null when done; pass it as cursor). Each keeps its webhook-id and starts a new ' +
     'round of retries; they go out in seq order, before later pending ones. Errors: NOT_FOUND (404, no such webhook or delivery); ' +
-    'CONFLICT (409, the webhook is disabled); VALIDATION_ERROR (not exactly one of deliveryId and fromSeq).',
+    'CONFLICT (409, the webhook is disabled); VALIDATION_ERROR (not exactly one of deliveryId, fromSeq and cursor).',
   auth: 'key',
   limit: 'api',
   input: z.object({
     id: WebhookId,
     deliveryId: z.string().min(1).max(100).optional().describe('The delivery to send again (Delivery.id).'),
     fromSeq: z.number().int().min(1).optional().describe('Send again every event from this seq on (inclusive).'),
+    cursor: z
+      .string()
+      .regex(/^[1-9][0-9]{0,15}$/)
+      .optional()
+      .describe('The nextCursor of a previous replay: send again the rest, from where it stopped.'),
   }),
   output: z.object({
     replayed: z.number().int().min(0).describe('Deliveries queued again.'),
-    nextFromSeq: z.string().nullable().describe('With fromSeq: pass this as fromSeq to replay the rest; null when none is left.'),
+    nextCursor: z.string().nullable().describe('With fromSeq or cursor: pass this as cursor to replay the rest; null when none is left.'),
+    nextFromSeq: z.string().nullable().meta({ deprecated: true }).describe('Deprecated (read nextCursor): the same value.'),
   }),
   rest: { method: 'POST', path: '/api/webhooks/:id/replay' },
   annotations: { title: 'Replay webhook deliveries', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   errors: ['NOT_FOUND', 'CONFLICT'],
-  handler: async (ctx, input) => ctx.services.webhooks.replay(requirePrincipal(ctx).userId, input.id, input, ctx.clock.now()),
+  handler: async (ctx, input) => {
+    const { cursor, ...rest } = input;
+    // A cursor is the seq the previous replay stopped before: the same start as fromSeq, given by the service.
+    if (cursor !== undefined && input.fromSeq !== undefined) throw new AppError('VALIDATION_ERROR', 'send fromSeq or cursor, not both.');
+    const from = cursor === undefined ? rest : { ...rest, fromSeq: Number(cursor) };
+    const done = await ctx.services.webhooks.replay(requirePrincipal(ctx).userId, input.id, from, ctx.clock.now());
+    return { ...done, nextCursor: done.nextFromSeq };
+  },
 });

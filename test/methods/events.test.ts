@@ -42,7 +42,7 @@ describe.each(backends())('list_events on $name', (backend) => {
     ]);
     expect(rest.body).toMatchObject({ lastSeq: '6', hasMore: false });
     const none = await t.api.get('/api/user/events?afterSeq=6').set(bearer());
-    expect(none.body).toEqual({ events: [], lastSeq: '6', hasMore: false });
+    expect(none.body).toEqual({ events: [], nextCursor: '6', lastSeq: '6', hasMore: false });
   });
 
   test('when types are given (comma-separated or repeated), then only those types are listed', async () => {

@@ -192,7 +192,7 @@ describe.each(backends())('webhooks on $name', (backend) => {
     const [d] = (await deliveries(a.apiKey, webhook.id)).deliveries;
     const one = await t.api.post(`/api/webhooks/${webhook.id}/replay`).set(bearer(a.apiKey)).send({ deliveryId: d!.id });
     expect(one.status).toBe(200);
-    expect(one.body).toEqual({ replayed: 1, nextFromSeq: null });
+    expect(one.body).toEqual({ replayed: 1, nextCursor: null, nextFromSeq: null });
     await run();
     expect(rx.received.map((r) => r.json.seq)).toEqual([seq(2), seq(2)]);
     expect(rx.received[1]!.headers['webhook-id']).toBe(rx.received[0]!.headers['webhook-id']);
@@ -200,7 +200,7 @@ describe.each(backends())('webhooks on $name', (backend) => {
       .post(`/api/webhooks/${webhook.id}/replay`)
       .set(bearer(a.apiKey))
       .send({ fromSeq: Number(seq(1)) });
-    expect(from.body).toEqual({ replayed: 2, nextFromSeq: null });
+    expect(from.body).toEqual({ replayed: 2, nextCursor: null, nextFromSeq: null });
     await run();
     expect(rx.received.map((r) => r.json.seq)).toEqual([seq(2), seq(2), seq(1), seq(2)]);
     const list = await deliveries(a.apiKey, webhook.id);

@@ -128,7 +128,7 @@ export class CommunityTradingService {
     order: { tokenId: string; amount: number; maxAveragePrice?: number },
     now: Date,
     beforeCommit?: BeforeCommit,
-  ): Promise<BuyResult & { averagePrice: number; priceAfter: number; outcome: string; marketId: string }> {
+  ): Promise<BuyResult & { avgPrice: number; averagePrice: number; priceAfter: number; outcome: string; marketId: string }> {
     const amount = toMicro(order.amount);
     const done = await this.db.transaction(async (tx) => {
       const { pool, i } = await this.poolOfToken(tx, order.tokenId, true);
@@ -164,7 +164,8 @@ export class CommunityTradingService {
         success: true as const,
         quantity: fromMicro(shares),
         price: fromMicro(avg),
-        averagePrice: fromMicro(avg),
+        avgPrice: fromMicro(avg),
+        averagePrice: fromMicro(avg), // deprecated duplicate of avgPrice (docs/glossary.md)
         priceAfter: round6(prices(after)[i]!),
         totalCost: fromMicro(amount),
         positionId: row.positionId,
@@ -195,7 +196,7 @@ export class CommunityTradingService {
     beforeCommit?: BeforeCommit,
     /** 'position': answer in sell_position's shape (without averagePrice and priceAfter). */
     shape: 'community' | 'position' = 'community',
-  ): Promise<SellResult & { averagePrice?: number; priceAfter?: number }> {
+  ): Promise<SellResult & { avgPrice?: number; averagePrice?: number; priceAfter?: number }> {
     const found = UUID.test(positionId)
       ? await this.db.query<{ token_id: string }>('SELECT token_id FROM positions WHERE id = $1 AND user_id = $2', [positionId, userId])
       : [];
@@ -235,7 +236,9 @@ export class CommunityTradingService {
         success: true as const,
         quantitySold: fromMicro(fill.quantityMicro),
         price: fromMicro(fill.priceMicro),
-        ...(shape === 'community' ? { averagePrice: fromMicro(fill.priceMicro), priceAfter: round6(prices(after)[i]!) } : {}),
+        ...(shape === 'community'
+          ? { avgPrice: fromMicro(fill.priceMicro), averagePrice: fromMicro(fill.priceMicro), priceAfter: round6(prices(after)[i]!) }
+          : {}),
         proceeds: fromMicro(fill.proceedsMicro),
         realizedPnl: fromMicro(fill.realizedPnlMicro),
         positionId,

@@ -66,6 +66,7 @@ export function bookHash(d: Depth): string {
 
 /** An order as get_order and every order event show it. */
 export function toView(r: OrderRow) {
+  const avgPrice = r.filled_shares_micro > 0n ? fromMicro((r.filled_cash_micro * 1_000_000n) / r.filled_shares_micro) : null;
   return {
     id: r.id,
     clientOrderId: r.client_order_id,
@@ -74,6 +75,8 @@ export function toView(r: OrderRow) {
     outcome: r.outcome,
     side: r.side,
     limitPrice: fromMicro(r.limit_price_micro),
+    amount: r.side === 'BUY' ? fromMicro(r.size_micro) : null,
+    shares: r.side === 'SELL' ? fromMicro(r.size_micro) : null,
     size: fromMicro(r.size_micro),
     timeInForce: r.time_in_force,
     expiresAt: r.expires_at ? new Date(r.expires_at).toISOString() : null,
@@ -81,7 +84,9 @@ export function toView(r: OrderRow) {
     filledSize: fromMicro(r.filled_size_micro),
     filledShares: fromMicro(r.filled_shares_micro),
     filledCash: fromMicro(r.filled_cash_micro),
-    avgFillPrice: r.filled_shares_micro > 0n ? fromMicro((r.filled_cash_micro * 1_000_000n) / r.filled_shares_micro) : null,
+    avgPrice,
+    // Deprecated duplicate of avgPrice (docs/glossary.md), kept one version for clients that read it.
+    avgFillPrice: avgPrice,
     reservedCash: fromMicro(r.reserved_cash_micro),
     reservedShares: fromMicro(r.reserved_shares_micro),
     reason: r.reason,

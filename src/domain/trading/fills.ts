@@ -20,6 +20,16 @@ export function buyFill(amountMicro: Micro, askMicro: Micro): BuyFill {
   return { quantityMicro: (amountMicro * MICRO) / askMicro, costMicro: amountMicro, priceMicro: askMicro };
 }
 
+/**
+ * A buy of an exact number of shares (paper_trade's `shares`): it receives exactly those shares and pays
+ * ceil(shares × price), so any rounding of the cost falls on the buyer (at most one micro-dollar), never the house.
+ */
+export function buySharesFill(quantityMicro: Micro, askMicro: Micro): BuyFill {
+  if (askMicro <= 0n || askMicro > MICRO) throw new RangeError('ask outside (0, 1]');
+  if (quantityMicro <= 0n) throw new RangeError('quantity must be above 0');
+  return { quantityMicro, costMicro: (quantityMicro * askMicro + MICRO - 1n) / MICRO, priceMicro: askMicro };
+}
+
 export interface SellFill {
   quantityMicro: Micro;
   proceedsMicro: Micro;

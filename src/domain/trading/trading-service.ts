@@ -2,7 +2,7 @@ import type { Database, Queryable } from '../../db/database';
 import { AppError } from '../../errors/app-error';
 import type { PriceService } from './price-service';
 import { fromMicro, toMicro, MICRO, type Micro } from '../money/micro';
-import { avgPriceMicro, buyFill, sellFill } from './fills';
+import { avgPriceMicro, buyFill, buySharesFill, sellFill } from './fills';
 import type { TradeHooks } from './trade-hooks';
 import { marketIdOf } from './market-ref';
 import { atBid, marketClosed, mirroredOpen, positionClosed, TradePath, type Alongside, type SaleDone } from './trade-path';
@@ -12,8 +12,13 @@ export interface BuyOrder {
   marketSlug: string;
   tokenId: string;
   outcome: 'YES' | 'NO';
-  amount: number;
+  /** Dollars to spend; or `shares`, an exact number of shares to buy (exactly one of the two). */
+  amount?: number;
+  shares?: number;
 }
+
+/** The most dollars one buy may spend (the SPEC's trade amount limit), whether sized by amount or by shares. */
+const MAX_BUY_MICRO = toMicro(1_000_000);
 
 export interface BuyResult {
   success: true;
@@ -82,7 +87,8 @@ export class TradingService {
   private readonly tokens = new Map<string, Omit<TokenFacts, 'status' | 'cached'>>();
 
   async buy(userId: string, order: BuyOrder, now: Date, beforeCommit?: BeforeCommit, alongside?: Alongside): Promise<BuyResult> {
-    const amountMicro = toMicro(order.amount);
+    if ((order.amount === undefined) === (order.shares === undefined))
+      throw new AppError('VALIDATION_ERROR', 'send exactly one of amount (dollars to spend) or shares (shares to buy).');
     let token = await this.tokenOf(order.tokenId);
     // A remembered token that disagrees with the order is read again before refusing (a slug may change upstream).
     if (token?.cached && !this.matches(token, order)) token = await this.tokenOf(order.tokenId, true);
@@ -108,8 +114,14 @@ export class TradingService {
       throw err;
     }
     if (quote.askMicro <= 0n || quote.askMicro > MICRO) throw new AppError('PRICE_UNAVAILABLE', 'No valid ask for this token right now; nothing was bought.');
-    const fill = buyFill(amountMicro, quote.askMicro);
+    const fill = order.shares !== undefined ? buySharesFill(toMicro(order.shares), quote.askMicro) : buyFill(toMicro(order.amount!), quote.askMicro);
+    const amountMicro = fill.costMicro;
     if (fill.quantityMicro <= 0n) throw new AppError('VALIDATION_ERROR', 'amount is too small to buy any share at the current price.');
+    if (amountMicro > MAX_BUY_MICRO)
+      throw new AppError(
+        'VALIDATION_ERROR',
+        `${order.shares} shares cost ${fromMicro(amountMicro)} dollars at the current price, above the 1,000,000 a trade may spend.`,
+      );
 
     const done = await this.db.transaction(async (tx) => {
       const row = await this.path.buy(tx, {

@@ -11,6 +11,8 @@ export interface AttemptView {
   n: number;
   at: string;
   /** The receiver's HTTP status; null when no answer came (error says why). */
+  httpStatus: number | null;
+  /** Deprecated duplicate of httpStatus (docs/glossary.md), kept one version. */
   status: number | null;
   error: string | null;
   durationMs: number;
@@ -291,7 +293,7 @@ export class WebhookDeliveries {
     const byDelivery = new Map<string, AttemptView[]>();
     for (const a of attempts) {
       const list = byDelivery.get(a.delivery_id) ?? [];
-      list.push({ n: a.n, at: new Date(a.at).toISOString(), status: a.status, error: a.error, durationMs: a.duration_ms });
+      list.push({ n: a.n, at: new Date(a.at).toISOString(), httpStatus: a.status, status: a.status, error: a.error, durationMs: a.duration_ms });
       byDelivery.set(a.delivery_id, list);
     }
     const last = page[page.length - 1];

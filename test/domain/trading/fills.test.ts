@@ -1,11 +1,25 @@
 import fc from 'fast-check';
-import { buyFill, sellFill, settlementFill, settlementPrice, avgPriceMicro } from '../../../src/domain/trading/fills';
+import { buyFill, buySharesFill, sellFill, settlementFill, settlementPrice, avgPriceMicro } from '../../../src/domain/trading/fills';
 import { MICRO, fromMicro, toMicro } from '../../../src/domain/money/micro';
 
 const price = fc.bigInt({ min: 1n, max: MICRO });
 const amount = fc.bigInt({ min: 1n, max: 1_000_000n * MICRO });
 
 describe('fills', () => {
+  test('a buy of shares receives exactly those shares and pays shares × price rounded up, never less than their worth', () => {
+    // Hand-computed: 10 shares at 0.625 cost 6.25; 3 micro-shares at 0.625 cost 1.875 micro-dollars → 2.
+    expect(buySharesFill(toMicro(10), toMicro(0.625))).toEqual({ quantityMicro: 10_000_000n, costMicro: 6_250_000n, priceMicro: 625_000n });
+    expect(buySharesFill(3n, 625_000n).costMicro).toBe(2n);
+    fc.assert(
+      fc.property(fc.bigInt({ min: 1n, max: 1_000_000n * MICRO }), price, (q, p) => {
+        const f = buySharesFill(q, p);
+        expect(f.quantityMicro).toBe(q);
+        expect(f.costMicro * MICRO).toBeGreaterThanOrEqual(q * p);
+        expect((f.costMicro - 1n) * MICRO).toBeLessThan(q * p);
+      }),
+    );
+  });
+
   test('a buy spends exactly the amount and never receives a share fraction it did not pay for', () => {
     fc.assert(
       fc.property(amount, price, (a, p) => {

@@ -17,7 +17,7 @@ export const ORDER_STATE = {
 
 /** What an order asks for: "Buy YES $10.00 at 40.0¢" or "Sell NO 5 shares at 60.0¢". */
 export const orderSummary = (o: Order) =>
-  `${o.side === 'BUY' ? 'Buy' : 'Sell'} ${o.outcome} ${o.side === 'BUY' ? money(o.size) : `${shares(o.size)} shares`} at ${cents(o.limitPrice)}`;
+  `${o.side === 'BUY' ? 'Buy' : 'Sell'} ${o.outcome} ${o.side === 'BUY' ? money(o.amount ?? 0) : `${shares(o.shares ?? 0)} shares`} at ${cents(o.limitPrice)}`;
 
 /**
  * The market an order is on, as a link. An order names only its market id: the question comes from the person's positions when
@@ -54,7 +54,7 @@ function OpenOrder({ order, showMarket }: { order: Order; showMarket: boolean })
         {order.expiresAt ? ` until ${dateTime(order.expiresAt)}` : ''}
       </p>
       <p className="muted">
-        Filled {order.side === 'BUY' ? money(order.filledSize) : shares(order.filledSize)} · reserved{' '}
+        Filled {order.side === 'BUY' ? money(order.filledCash) : shares(order.filledShares)} · reserved{' '}
         {order.side === 'BUY' ? money(order.reservedCash) : `${shares(order.reservedShares)} shares`}
       </p>
       {cancel.isError ? <ErrorMessage error={cancel.error} /> : null}

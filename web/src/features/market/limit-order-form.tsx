@@ -64,7 +64,8 @@ export function LimitOrderForm({ market }: { market: TicketMarket }) {
         tokenId: tokenId!,
         side,
         limitPrice: Math.round(limit * 10_000) / 1_000_000,
-        size,
+        // A BUY is sized in dollars, a SELL in shares (docs/glossary.md).
+        ...(side === 'BUY' ? { amount: size } : { shares: size }),
         timeInForce: tif,
         ...(tif === 'GTD' && expiresAt ? { expiresAt: expiresAt.toISOString() } : {}),
       },
@@ -126,7 +127,7 @@ export function LimitOrderForm({ market }: { market: TicketMarket }) {
         <div role="status" className="fill">
           <p>
             {o.state === 'filled'
-              ? `Filled: ${shares(o.filledShares)} ${o.outcome} shares for ${money(o.filledCash)} (average ${cents(o.avgFillPrice)}).`
+              ? `Filled: ${shares(o.filledShares)} ${o.outcome} shares for ${money(o.filledCash)} (average ${cents(o.avgPrice)}).`
               : o.state === 'partially_filled'
                 ? `Partly filled: ${shares(o.filledShares)} ${o.outcome} shares for ${money(o.filledCash)}; the rest rests at ${cents(o.limitPrice)}.`
                 : o.state === 'open'

@@ -64,7 +64,7 @@ export function OrdersSection() {
                       {o.reason ? ` — ${o.reason}` : ''}
                     </td>
                     <td className="num">{shares(o.filledShares)}</td>
-                    <td className="num">{cents(o.avgFillPrice)}</td>
+                    <td className="num">{cents(o.avgPrice)}</td>
                     <td className="num">{money(o.filledCash)}</td>
                   </tr>
                 ))}

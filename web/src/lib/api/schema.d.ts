@@ -79,7 +79,7 @@ export interface paths {
         };
         /**
          * Read your account's events after a sequence number (polling)
-         * @description Your account's ordered event log: orders accepted, filled, cancelled or expired, trades, settlements, notifications and every change of balance, each with a sequence number (seq) that grows by one per event. Pass the lastSeq of the previous answer as afterSeq to read on from there: nothing is missed or repeated. For pushed events hold GET /api/events (Server-Sent Events, resumes with Last-Event-ID) instead of polling; this is the fallback for agents that cannot hold a stream. Free to call; counts against the api rate limit. Errors: VALIDATION_ERROR (bad afterSeq, limit or type).
+         * @description Your account's ordered event log: orders accepted, filled, cancelled or expired, trades, settlements, notifications and every change of balance, each with a sequence number (seq) that grows by one per event. Pass the nextCursor of the previous answer as cursor to read on from there (it is the seq of the last event read): nothing is missed or repeated. afterSeq and lastSeq are deprecated aliases of cursor and nextCursor. For pushed events hold GET /api/events (Server-Sent Events, resumes with Last-Event-ID) instead of polling; this is the fallback for agents that cannot hold a stream. Free to call; counts against the api rate limit. Errors: VALIDATION_ERROR (bad cursor, limit or type).
          *
          *     Rate limit: 30 api requests per minute per account (per IP address when anonymous).
          */
@@ -257,7 +257,7 @@ export interface paths {
         put?: never;
         /**
          * Buy shares of an outcome at the live price
-         * @description Executes a virtual BUY of `amount` dollars of the YES or NO token of a market at the current live ask, opening or extending your position in that token. quantity = amount / price; totalCost = amount, deducted from your balance. Amounts and shares are exact to 6 decimals (micro-units); buys receive floor(amount / price) shares, sale proceeds round half up. Get marketId, marketSlug and outcomeTokens[].tokenId from search_prediction_markets; check the price first with quote_trade. Spends only available cash (balance − what resting buy orders reserve; see get_balance). Safe to retry with an idempotency key. Errors: INSUFFICIENT_BALANCE, MARKET_CLOSED, VALIDATION_ERROR (token not of that market/outcome) (400); NOT_FOUND (404, unknown market); PRICE_UNAVAILABLE (503: no fresh price, nothing traded); RATE_LIMITED (120 trades a minute per account).
+         * @description Executes a virtual BUY of the YES or NO token of a market at the current live ask, opening or extending your position in that token, sized by exactly one of amount (dollars to spend: quantity = amount / price, totalCost = amount) or shares (shares to buy: quantity = shares, totalCost = shares × price rounded up to the micro-dollar); totalCost is deducted from your balance. Amounts and shares are exact to 6 decimals (micro-units); buys receive floor(amount / price) shares, sale proceeds round half up. Get marketId, marketSlug and outcomeTokens[].tokenId from search_prediction_markets; check the price first with quote_trade. Spends only available cash (balance − what resting buy orders reserve; see get_balance). Safe to retry with an idempotency key. Errors: INSUFFICIENT_BALANCE, MARKET_CLOSED, VALIDATION_ERROR (token not of that market/outcome) (400); NOT_FOUND (404, unknown market); PRICE_UNAVAILABLE (503: no fresh price, nothing traded); RATE_LIMITED (120 trades a minute per account).
          *
          *     Rate limit: 120 trade requests per minute per account (per IP address when anonymous).
          */
@@ -367,7 +367,7 @@ export interface paths {
         put?: never;
         /**
          * Preview a buy or sell at the live price (changes nothing)
-         * @description What a BUY of `amount` dollars or a SELL of `quantity` shares of a token would fill at right now: price (ask for buys, bid for sells), shares and dollars, and how old the price is. Read-only and free; plan trades with it. Errors: NOT_FOUND (unknown token), PRICE_UNAVAILABLE (503).
+         * @description What a BUY of `amount` dollars or a SELL of `shares` shares of a token would fill at right now: price (ask for buys, bid for sells), shares and dollars, and how old the price is. Read-only and free; plan trades with it. Errors: NOT_FOUND (unknown token), PRICE_UNAVAILABLE (503).
          *
          *     Rate limit: 30 api requests per minute per account (per IP address when anonymous).
          */
@@ -387,7 +387,7 @@ export interface paths {
         };
         /**
          * Your trade history: buys, sells and settlements, newest first
-         * @description Your own fills from the trade journal, newest first, a page at a time: every buy (amount = dollars spent), sell (amount = proceeds) and settlement at resolution (amount = payout: 1 per winning share, 0.5 per share of a voided market, 0 for a losing side), each with its market, token, outcome, shares, price per share and realized PnL (null on buys). Filter by marketId. limit 1..100 (default 50); pass nextCursor as cursor for the next page (null on the last). Needs your API key, access token or browser session. Free to call. Errors: VALIDATION_ERROR (400) for a bad limit or a cursor that is not one of this list.
+         * @description Your own fills from the trade journal, newest first, a page at a time: every buy (cash = dollars spent), sell (cash = proceeds) and settlement at resolution (cash = payout: 1 per winning share, 0.5 per share of a voided market, 0 for a losing side), each with its market, token, outcome, shares, price per share and realized PnL (null on buys). Filter by marketId. limit 1..100 (default 50); pass nextCursor as cursor for the next page (null on the last). Needs your API key, access token or browser session. Free to call. Errors: VALIDATION_ERROR (400) for a bad limit or a cursor that is not one of this list.
          *
          *     Rate limit: 30 api requests per minute per account (per IP address when anonymous).
          */
@@ -417,7 +417,7 @@ export interface paths {
         put?: never;
         /**
          * Place a limit order (buy or sell) that fills now or rests until the price reaches it
-         * @description Places a limit order on one outcome token. BUY: size is dollars to spend, limitPrice the highest price per share; SELL: size is shares of your open position in that token, limitPrice the lowest price. If the live ask (buy) or bid (sell) already reaches the limit it fills now at that price, like paper_trade / sell_position — where the venue publishes depth (the Polymarket CLOB book) no more than the book shows at or better than the limit, at the average price of the levels taken. The rest: GTC rests until filled or cancelled, GTD until expiresAt (within a second), IOC is cancelled; FOK fills whole or is rejected with nothing changed. A resting buy reserves its dollars and a resting sell its shares (get_balance shows reserved and available); it fills (wholly or partly) when a price the service sees crosses its limit, at that price or better, and is cancelled if its market closes or resolves. Each change is an account event (order.accepted, order.partially_filled, order.filled, order.cancelled, order.expired, order.rejected). clientOrderId (unique per account): a repeat returns the first order and places nothing; an idempotency key does the same per request. Errors: INSUFFICIENT_BALANCE (available cash short), VALIDATION_ERROR (shares short, GTD without expiresAt), MARKET_CLOSED (400); NOT_FOUND (404, unknown token); PRICE_UNAVAILABLE (503, IOC/FOK with no fresh price); RATE_LIMITED.
+         * @description Places a limit order on one outcome token. BUY: amount is dollars to spend, limitPrice the highest price per share; SELL: shares is the shares of your open position in that token to sell, limitPrice the lowest price (size, either unit by side, is a deprecated alias). If the live ask (buy) or bid (sell) already reaches the limit it fills now at that price, like paper_trade / sell_position — where the venue publishes depth (the Polymarket CLOB book) no more than the book shows at or better than the limit, at the average price of the levels taken. The rest: GTC rests until filled or cancelled, GTD until expiresAt (within a second), IOC is cancelled; FOK fills whole or is rejected with nothing changed. A resting buy reserves its dollars and a resting sell its shares (get_balance shows reserved and available); it fills (wholly or partly) when a price the service sees crosses its limit, at that price or better, and is cancelled if its market closes or resolves. Each change is an account event (order.accepted, order.partially_filled, order.filled, order.cancelled, order.expired, order.rejected). clientOrderId (unique per account): a repeat returns the first order and places nothing; an idempotency key does the same per request. Errors: INSUFFICIENT_BALANCE (available cash short), VALIDATION_ERROR (shares short, GTD without expiresAt), MARKET_CLOSED (400); NOT_FOUND (404, unknown token); PRICE_UNAVAILABLE (503, IOC/FOK with no fresh price); RATE_LIMITED.
          *
          *     Rate limit: 120 trade requests per minute per account (per IP address when anonymous).
          */
@@ -461,7 +461,7 @@ export interface paths {
         put?: never;
         /**
          * Amend a resting order's limit price and/or size, keeping its id
-         * @description Amends one of your open orders in place: a new limitPrice, size, or both (omitted: unchanged). size is the new total in the order's unit (dollars of a BUY, shares of a SELL), filled part included, so above filledSize. The order keeps its id, clientOrderId, time in force and expiry. In one step the old reservation is released and the new one (size − filledSize) taken; if available cash or unreserved shares do not cover it, nothing changes. An amended order that now crosses fills as a new order would; the rest keeps resting. Writes order.replaced (then order.filled / order.partially_filled if it fills). Safe to retry with an idempotency key. Errors: VALIDATION_ERROR (no field, size not above filledSize, shares short), INSUFFICIENT_BALANCE, MARKET_CLOSED (400); NOT_FOUND (404); CONFLICT (409, no longer open); RATE_LIMITED.
+         * @description Amends one of your open orders in place: a new limitPrice, a new size (amount for a BUY, shares for a SELL), or both (omitted: unchanged). The new size is the order's total in its unit (dollars of a BUY, shares of a SELL), filled part included, so above filledCash (BUY) or filledShares (SELL); size is a deprecated alias of either. The order keeps its id, clientOrderId, time in force and expiry. In one step the old reservation is released and the new one (the new size less the filled part) taken; if available cash or unreserved shares do not cover it, nothing changes. An amended order that now crosses fills as a new order would; the rest keeps resting. Writes order.replaced (then order.filled / order.partially_filled if it fills). Safe to retry with an idempotency key. Errors: VALIDATION_ERROR (no field, a size not above the filled part or in the other unit, shares short), INSUFFICIENT_BALANCE, MARKET_CLOSED (400); NOT_FOUND (404); CONFLICT (409, no longer open); RATE_LIMITED.
          *
          *     Rate limit: 120 trade requests per minute per account (per IP address when anonymous).
          */
@@ -1105,7 +1105,7 @@ export interface paths {
         put?: never;
         /**
          * Preview a community market buy or sell (changes nothing)
-         * @description What a BUY of amount dollars or a SELL of quantity shares of a community market outcome would fill at now: shares, dollars, the average price, the price before and after, and the price impact (after − before). Prices come from the market's LMSR market maker and move with every trade: a buy of amount dollars gets the shares the rule gives for exactly that cost (rounded down to the micro-share), a sale receives what the rule pays back (rounded down to the micro-dollar). Shares pay 1 dollar each if their outcome wins. Trading stops at the market's endDate. Read-only and free. Use the result's averagePrice as maxAveragePrice / minAveragePrice of the trade to be sure of the fill. Errors: NOT_FOUND (unknown token).
+         * @description What a BUY of amount dollars or a SELL of quantity shares of a community market outcome would fill at now: shares, dollars, the average price, the price before and after, and the price impact (after − before). Prices come from the market's LMSR market maker and move with every trade: a buy of amount dollars gets the shares the rule gives for exactly that cost (rounded down to the micro-share), a sale receives what the rule pays back (rounded down to the micro-dollar). Shares pay 1 dollar each if their outcome wins. Trading stops at the market's endDate. Read-only and free. Use the result's avgPrice as maxAvgPrice / minAvgPrice of the trade to be sure of the fill. Errors: NOT_FOUND (unknown token).
          *
          *     Rate limit: 30 api requests per minute per account (per IP address when anonymous).
          */
@@ -1127,7 +1127,7 @@ export interface paths {
         put?: never;
         /**
          * Buy shares of a community market outcome from its market maker
-         * @description Buys amount dollars of one outcome of a community market (by its token id) from the market's market maker, opening or extending your position; the position appears in get_portfolio and sells with sell_community_shares or sell_position. Prices come from the market's LMSR market maker and move with every trade: a buy of amount dollars gets the shares the rule gives for exactly that cost (rounded down to the micro-share), a sale receives what the rule pays back (rounded down to the micro-dollar). Shares pay 1 dollar each if their outcome wins. Trading stops at the market's endDate. Optional maxAveragePrice refuses the buy (PRICE_LIMIT_EXCEEDED, nothing changed) when its average price would be higher. Safe to retry with an idempotency key. Errors: INSUFFICIENT_BALANCE, MARKET_CLOSED (resolved or past endDate), PRICE_LIMIT_EXCEEDED, VALIDATION_ERROR (400); NOT_FOUND (404, unknown token); RATE_LIMITED (120 trades a minute per account).
+         * @description Buys amount dollars of one outcome of a community market (by its token id) from the market's market maker, opening or extending your position; the position appears in get_portfolio and sells with sell_community_shares or sell_position. Prices come from the market's LMSR market maker and move with every trade: a buy of amount dollars gets the shares the rule gives for exactly that cost (rounded down to the micro-share), a sale receives what the rule pays back (rounded down to the micro-dollar). Shares pay 1 dollar each if their outcome wins. Trading stops at the market's endDate. Optional maxAvgPrice refuses the buy (PRICE_LIMIT_EXCEEDED, nothing changed) when its average price would be higher. Safe to retry with an idempotency key. Errors: INSUFFICIENT_BALANCE, MARKET_CLOSED (resolved or past endDate), PRICE_LIMIT_EXCEEDED, VALIDATION_ERROR (400); NOT_FOUND (404, unknown token); RATE_LIMITED (120 trades a minute per account).
          *
          *     Rate limit: 120 trade requests per minute per account (per IP address when anonymous).
          */
@@ -1149,7 +1149,7 @@ export interface paths {
         put?: never;
         /**
          * Sell community market shares back to its market maker
-         * @description Sells quantity shares of one of your community market positions back to the market maker (omit quantity to close it). Prices come from the market's LMSR market maker and move with every trade: a buy of amount dollars gets the shares the rule gives for exactly that cost (rounded down to the micro-share), a sale receives what the rule pays back (rounded down to the micro-dollar). Shares pay 1 dollar each if their outcome wins. Trading stops at the market's endDate. realizedPnl = proceeds − the cost basis of the shares sold. Optional minAveragePrice refuses the sale (PRICE_LIMIT_EXCEEDED, nothing changed) when its average price would be lower. Safe to retry with an idempotency key. Errors: VALIDATION_ERROR, POSITION_CLOSED, MARKET_CLOSED, PRICE_LIMIT_EXCEEDED (400); NOT_FOUND (404: no such community position of yours); RATE_LIMITED.
+         * @description Sells quantity shares of one of your community market positions back to the market maker (omit quantity to close it). Prices come from the market's LMSR market maker and move with every trade: a buy of amount dollars gets the shares the rule gives for exactly that cost (rounded down to the micro-share), a sale receives what the rule pays back (rounded down to the micro-dollar). Shares pay 1 dollar each if their outcome wins. Trading stops at the market's endDate. realizedPnl = proceeds − the cost basis of the shares sold. Optional minAvgPrice refuses the sale (PRICE_LIMIT_EXCEEDED, nothing changed) when its average price would be lower. Safe to retry with an idempotency key. Errors: VALIDATION_ERROR, POSITION_CLOSED, MARKET_CLOSED, PRICE_LIMIT_EXCEEDED (400); NOT_FOUND (404: no such community position of yours); RATE_LIMITED.
          *
          *     Rate limit: 120 sell requests per minute per account (per IP address when anonymous).
          */
@@ -1315,7 +1315,7 @@ export interface paths {
         put?: never;
         /**
          * Send a delivery again, or every event from a seq on
-         * @description Sends one delivery again (deliveryId), or every event of your log from fromSeq on that the webhook takes (also events from before it was registered), up to 1,000 per call: nextFromSeq says where to go on (null when done). Each keeps its webhook-id and starts a new round of retries; they go out in seq order, before later pending ones. Errors: NOT_FOUND (404, no such webhook or delivery); CONFLICT (409, the webhook is disabled); VALIDATION_ERROR (not exactly one of deliveryId and fromSeq).
+         * @description Sends one delivery again (deliveryId), or every event of your log from fromSeq on that the webhook takes (also events from before it was registered), up to 1,000 per call: nextCursor says where to go on (null when done; pass it as cursor). Each keeps its webhook-id and starts a new round of retries; they go out in seq order, before later pending ones. Errors: NOT_FOUND (404, no such webhook or delivery); CONFLICT (409, the webhook is disabled); VALIDATION_ERROR (not exactly one of deliveryId, fromSeq and cursor).
          *
          *     Rate limit: 30 api requests per minute per account (per IP address when anonymous).
          */
@@ -2201,8 +2201,13 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Return events after this seq (the lastSeq of your previous call); default "0", from the start.
+                 * @description Return events after this seq: the nextCursor of your previous call; omit (or "0") to read from the start.
                  * @example 41
+                 */
+                cursor?: string;
+                /**
+                 * @deprecated
+                 * @description Deprecated (send cursor): return events after this seq.
                  */
                 afterSeq?: string;
                 /**
@@ -2226,7 +2231,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Events after afterSeq, oldest first. */
+                        /** @description Events after cursor, oldest first. */
                         events: {
                             /** @description Its sequence number in your account (decimal string, from 1, no gaps); the SSE id. */
                             seq: string;
@@ -2245,9 +2250,14 @@ export interface operations {
                              */
                             createdAt: string;
                         }[];
-                        /** @description Seq of the last event returned (afterSeq when none): pass it as afterSeq next time. */
+                        /** @description Seq of the last event returned (cursor when none): pass it as cursor next time. Never null: the log goes on. */
+                        nextCursor: string;
+                        /**
+                         * @deprecated
+                         * @description Deprecated (read nextCursor): the same value.
+                         */
                         lastSeq: string;
-                        /** @description True when more events follow right away: call again with lastSeq. */
+                        /** @description True when more events follow right away: call again with nextCursor. */
                         hasMore: boolean;
                     };
                 };
@@ -3444,8 +3454,10 @@ export interface operations {
                      * @enum {string}
                      */
                     outcome: "YES" | "NO";
-                    /** @description Virtual dollars to spend, > 0 and <= 1,000,000, at most 6 decimals (finer is refused). */
-                    amount: number;
+                    /** @description Virtual dollars to spend, > 0 and <= 1,000,000, at most 6 decimals (finer is refused). Send amount or shares, exactly one. */
+                    amount?: number;
+                    /** @description Shares to buy, > 0, at most 6 decimals; the cost (shares × the live ask) must stay within 1,000,000. Send amount or shares, exactly one. */
+                    shares?: number;
                     /** @description Optional: your probability, 0..1 (at most 6 decimals), that YES resolves, recorded as a stated forecast in the same transaction as this call (nothing is recorded if it is refused); see submit_forecast and list_forecasts. */
                     forecast?: number;
                     /** @description Optional idempotency key (JSON-RPC and MCP; on REST send the Idempotency-Key header). A retry with the same key and body returns the original result and never trades twice; kept 24 hours. */
@@ -4244,13 +4256,18 @@ export interface operations {
             content: {
                 "application/json": {
                     /**
-                     * @description BUY (spend amount dollars) or SELL (sell quantity shares).
+                     * @description BUY (spend amount dollars) or SELL (sell shares).
                      * @enum {string}
                      */
                     side: "BUY" | "SELL";
                     /** @description Dollars to spend, for a BUY; at most 6 decimals. */
                     amount?: number;
                     /** @description Shares to sell, for a SELL; at most 6 decimals. */
+                    shares?: number;
+                    /**
+                     * @deprecated
+                     * @description Deprecated (send shares): shares to sell, for a SELL.
+                     */
                     quantity?: number;
                     /** @description Token to quote. */
                     tokenId: string;
@@ -4284,6 +4301,11 @@ export interface operations {
                         /** @description Fill price per share right now. */
                         price: number;
                         /** @description Shares bought (BUY) or sold (SELL). */
+                        shares: number;
+                        /**
+                         * @deprecated
+                         * @description Deprecated (read shares): shares bought (BUY) or sold (SELL).
+                         */
                         quantity: number;
                         /** @description Dollars spent (BUY) or received (SELL). */
                         amount: number;
@@ -4446,10 +4468,20 @@ export interface operations {
                              */
                             outcome: "YES" | "NO";
                             /** @description Shares bought, sold or settled. */
+                            shares: number;
+                            /**
+                             * @deprecated
+                             * @description Deprecated (read shares): shares bought, sold or settled.
+                             */
                             quantity: number;
                             /** @description Price per share: the fill price, or the settlement value (1 won, 0 lost, 0.5 void). */
                             price: number;
                             /** @description Dollars moved: the cost of a buy, the proceeds of a sale, the payout of a settlement. */
+                            cash: number;
+                            /**
+                             * @deprecated
+                             * @description Deprecated (read cash): dollars moved by the fill.
+                             */
                             amount: number;
                             /** @description Profit or loss this sale or settlement realized; null on buys. */
                             realizedPnl: number | null;
@@ -4587,7 +4619,14 @@ export interface operations {
                             side: "BUY" | "SELL";
                             /** @description Worst price accepted: a buy pays at most this, a sell receives at least this. */
                             limitPrice: number;
-                            /** @description Dollars to spend (BUY) or shares to sell (SELL). */
+                            /** @description Dollars to spend, for a BUY; null for a SELL. */
+                            amount: number | null;
+                            /** @description Shares to sell, for a SELL; null for a BUY. */
+                            shares: number | null;
+                            /**
+                             * @deprecated
+                             * @description Deprecated (read amount or shares): dollars to spend (BUY) or shares to sell (SELL).
+                             */
                             size: number;
                             /**
                              * @description How long the order lives.
@@ -4601,13 +4640,21 @@ export interface operations {
                              * @enum {string}
                              */
                             state: "open" | "partially_filled" | "filled" | "cancelled" | "expired" | "rejected";
-                            /** @description Part of size filled (dollars for a buy, shares for a sell). */
+                            /**
+                             * @deprecated
+                             * @description Deprecated (read filledCash or filledShares): part of size filled (dollars for a buy, shares for a sell).
+                             */
                             filledSize: number;
                             /** @description Shares bought or sold so far. */
                             filledShares: number;
                             /** @description Dollars spent (buy) or received (sell) so far. */
                             filledCash: number;
-                            /** @description filledCash / filledShares; null before any fill. */
+                            /** @description Average fill price per share: filledCash / filledShares; null before any fill. */
+                            avgPrice: number | null;
+                            /**
+                             * @deprecated
+                             * @description Deprecated (read avgPrice): filledCash / filledShares; null before any fill.
+                             */
                             avgFillPrice: number | null;
                             /** @description Cash this resting buy holds (0 once it is no longer open). */
                             reservedCash: number;
@@ -4731,8 +4778,15 @@ export interface operations {
                     side: "BUY" | "SELL";
                     /** @description Limit price per share, (0, 1], at most 6 decimals. */
                     limitPrice: number;
-                    /** @description Dollars to spend (BUY) or shares to sell (SELL), > 0, at most 6 decimals. */
-                    size: number;
+                    /** @description For a BUY: dollars to spend, > 0, at most 6 decimals. Send amount or shares, not both. */
+                    amount?: number;
+                    /** @description For a SELL: shares to sell, > 0, at most 6 decimals. Send amount or shares, not both. */
+                    shares?: number;
+                    /**
+                     * @deprecated
+                     * @description Deprecated (send amount for a BUY, shares for a SELL): dollars to spend (BUY) or shares to sell (SELL).
+                     */
+                    size?: number;
                     /**
                      * @description GTC (default), GTD (needs expiresAt), IOC or FOK.
                      * @default GTC
@@ -4783,7 +4837,14 @@ export interface operations {
                             side: "BUY" | "SELL";
                             /** @description Worst price accepted: a buy pays at most this, a sell receives at least this. */
                             limitPrice: number;
-                            /** @description Dollars to spend (BUY) or shares to sell (SELL). */
+                            /** @description Dollars to spend, for a BUY; null for a SELL. */
+                            amount: number | null;
+                            /** @description Shares to sell, for a SELL; null for a BUY. */
+                            shares: number | null;
+                            /**
+                             * @deprecated
+                             * @description Deprecated (read amount or shares): dollars to spend (BUY) or shares to sell (SELL).
+                             */
                             size: number;
                             /**
                              * @description How long the order lives.
@@ -4797,13 +4858,21 @@ export interface operations {
                              * @enum {string}
                              */
                             state: "open" | "partially_filled" | "filled" | "cancelled" | "expired" | "rejected";
-                            /** @description Part of size filled (dollars for a buy, shares for a sell). */
+                            /**
+                             * @deprecated
+                             * @description Deprecated (read filledCash or filledShares): part of size filled (dollars for a buy, shares for a sell).
+                             */
                             filledSize: number;
                             /** @description Shares bought or sold so far. */
                             filledShares: number;
                             /** @description Dollars spent (buy) or received (sell) so far. */
                             filledCash: number;
-                            /** @description filledCash / filledShares; null before any fill. */
+                            /** @description Average fill price per share: filledCash / filledShares; null before any fill. */
+                            avgPrice: number | null;
+                            /**
+                             * @deprecated
+                             * @description Deprecated (read avgPrice): filledCash / filledShares; null before any fill.
+                             */
                             avgFillPrice: number | null;
                             /** @description Cash this resting buy holds (0 once it is no longer open). */
                             reservedCash: number;
@@ -4983,7 +5052,14 @@ export interface operations {
                             side: "BUY" | "SELL";
                             /** @description Worst price accepted: a buy pays at most this, a sell receives at least this. */
                             limitPrice: number;
-                            /** @description Dollars to spend (BUY) or shares to sell (SELL). */
+                            /** @description Dollars to spend, for a BUY; null for a SELL. */
+                            amount: number | null;
+                            /** @description Shares to sell, for a SELL; null for a BUY. */
+                            shares: number | null;
+                            /**
+                             * @deprecated
+                             * @description Deprecated (read amount or shares): dollars to spend (BUY) or shares to sell (SELL).
+                             */
                             size: number;
                             /**
                              * @description How long the order lives.
@@ -4997,13 +5073,21 @@ export interface operations {
                              * @enum {string}
                              */
                             state: "open" | "partially_filled" | "filled" | "cancelled" | "expired" | "rejected";
-                            /** @description Part of size filled (dollars for a buy, shares for a sell). */
+                            /**
+                             * @deprecated
+                             * @description Deprecated (read filledCash or filledShares): part of size filled (dollars for a buy, shares for a sell).
+                             */
                             filledSize: number;
                             /** @description Shares bought or sold so far. */
                             filledShares: number;
                             /** @description Dollars spent (buy) or received (sell) so far. */
                             filledCash: number;
-                            /** @description filledCash / filledShares; null before any fill. */
+                            /** @description Average fill price per share: filledCash / filledShares; null before any fill. */
+                            avgPrice: number | null;
+                            /**
+                             * @deprecated
+                             * @description Deprecated (read avgPrice): filledCash / filledShares; null before any fill.
+                             */
                             avgFillPrice: number | null;
                             /** @description Cash this resting buy holds (0 once it is no longer open). */
                             reservedCash: number;
@@ -5159,7 +5243,14 @@ export interface operations {
                 "application/json": {
                     /** @description New limit price per share, (0, 1], at most 6 decimals; omit to keep it. */
                     limitPrice?: number;
-                    /** @description New total size, filled part included: dollars (BUY) or shares (SELL), above filledSize, at most 6 decimals; omit to keep it. */
+                    /** @description For a BUY: the new total dollars, filled part included (above filledCash); omit to keep it. */
+                    amount?: number;
+                    /** @description For a SELL: the new total shares, filled part included (above filledShares); omit to keep it. */
+                    shares?: number;
+                    /**
+                     * @deprecated
+                     * @description Deprecated (send amount for a BUY, shares for a SELL): the new total in the order’s unit, filled part included.
+                     */
                     size?: number;
                     /** @description Optional idempotency key (JSON-RPC and MCP; on REST send the Idempotency-Key header). A retry with the same key and body returns the original result and never acts twice; kept 24 hours. */
                     idempotencyKey?: string;
@@ -5196,7 +5287,14 @@ export interface operations {
                             side: "BUY" | "SELL";
                             /** @description Worst price accepted: a buy pays at most this, a sell receives at least this. */
                             limitPrice: number;
-                            /** @description Dollars to spend (BUY) or shares to sell (SELL). */
+                            /** @description Dollars to spend, for a BUY; null for a SELL. */
+                            amount: number | null;
+                            /** @description Shares to sell, for a SELL; null for a BUY. */
+                            shares: number | null;
+                            /**
+                             * @deprecated
+                             * @description Deprecated (read amount or shares): dollars to spend (BUY) or shares to sell (SELL).
+                             */
                             size: number;
                             /**
                              * @description How long the order lives.
@@ -5210,13 +5308,21 @@ export interface operations {
                              * @enum {string}
                              */
                             state: "open" | "partially_filled" | "filled" | "cancelled" | "expired" | "rejected";
-                            /** @description Part of size filled (dollars for a buy, shares for a sell). */
+                            /**
+                             * @deprecated
+                             * @description Deprecated (read filledCash or filledShares): part of size filled (dollars for a buy, shares for a sell).
+                             */
                             filledSize: number;
                             /** @description Shares bought or sold so far. */
                             filledShares: number;
                             /** @description Dollars spent (buy) or received (sell) so far. */
                             filledCash: number;
-                            /** @description filledCash / filledShares; null before any fill. */
+                            /** @description Average fill price per share: filledCash / filledShares; null before any fill. */
+                            avgPrice: number | null;
+                            /**
+                             * @deprecated
+                             * @description Deprecated (read avgPrice): filledCash / filledShares; null before any fill.
+                             */
                             avgFillPrice: number | null;
                             /** @description Cash this resting buy holds (0 once it is no longer open). */
                             reservedCash: number;
@@ -5392,7 +5498,14 @@ export interface operations {
                             side: "BUY" | "SELL";
                             /** @description Worst price accepted: a buy pays at most this, a sell receives at least this. */
                             limitPrice: number;
-                            /** @description Dollars to spend (BUY) or shares to sell (SELL). */
+                            /** @description Dollars to spend, for a BUY; null for a SELL. */
+                            amount: number | null;
+                            /** @description Shares to sell, for a SELL; null for a BUY. */
+                            shares: number | null;
+                            /**
+                             * @deprecated
+                             * @description Deprecated (read amount or shares): dollars to spend (BUY) or shares to sell (SELL).
+                             */
                             size: number;
                             /**
                              * @description How long the order lives.
@@ -5406,13 +5519,21 @@ export interface operations {
                              * @enum {string}
                              */
                             state: "open" | "partially_filled" | "filled" | "cancelled" | "expired" | "rejected";
-                            /** @description Part of size filled (dollars for a buy, shares for a sell). */
+                            /**
+                             * @deprecated
+                             * @description Deprecated (read filledCash or filledShares): part of size filled (dollars for a buy, shares for a sell).
+                             */
                             filledSize: number;
                             /** @description Shares bought or sold so far. */
                             filledShares: number;
                             /** @description Dollars spent (buy) or received (sell) so far. */
                             filledCash: number;
-                            /** @description filledCash / filledShares; null before any fill. */
+                            /** @description Average fill price per share: filledCash / filledShares; null before any fill. */
+                            avgPrice: number | null;
+                            /**
+                             * @deprecated
+                             * @description Deprecated (read avgPrice): filledCash / filledShares; null before any fill.
+                             */
                             avgFillPrice: number | null;
                             /** @description Cash this resting buy holds (0 once it is no longer open). */
                             reservedCash: number;
@@ -5544,8 +5665,15 @@ export interface operations {
                         side: "BUY" | "SELL";
                         /** @description Limit price per share, (0, 1], at most 6 decimals. */
                         limitPrice: number;
-                        /** @description Dollars to spend (BUY) or shares to sell (SELL), > 0, at most 6 decimals. */
-                        size: number;
+                        /** @description For a BUY: dollars to spend, > 0, at most 6 decimals. Send amount or shares, not both. */
+                        amount?: number;
+                        /** @description For a SELL: shares to sell, > 0, at most 6 decimals. Send amount or shares, not both. */
+                        shares?: number;
+                        /**
+                         * @deprecated
+                         * @description Deprecated (send amount for a BUY, shares for a SELL): dollars to spend (BUY) or shares to sell (SELL).
+                         */
+                        size?: number;
                         /**
                          * @description GTC (default), GTD (needs expiresAt), IOC or FOK.
                          * @default GTC
@@ -5602,7 +5730,14 @@ export interface operations {
                                 side: "BUY" | "SELL";
                                 /** @description Worst price accepted: a buy pays at most this, a sell receives at least this. */
                                 limitPrice: number;
-                                /** @description Dollars to spend (BUY) or shares to sell (SELL). */
+                                /** @description Dollars to spend, for a BUY; null for a SELL. */
+                                amount: number | null;
+                                /** @description Shares to sell, for a SELL; null for a BUY. */
+                                shares: number | null;
+                                /**
+                                 * @deprecated
+                                 * @description Deprecated (read amount or shares): dollars to spend (BUY) or shares to sell (SELL).
+                                 */
                                 size: number;
                                 /**
                                  * @description How long the order lives.
@@ -5616,13 +5751,21 @@ export interface operations {
                                  * @enum {string}
                                  */
                                 state: "open" | "partially_filled" | "filled" | "cancelled" | "expired" | "rejected";
-                                /** @description Part of size filled (dollars for a buy, shares for a sell). */
+                                /**
+                                 * @deprecated
+                                 * @description Deprecated (read filledCash or filledShares): part of size filled (dollars for a buy, shares for a sell).
+                                 */
                                 filledSize: number;
                                 /** @description Shares bought or sold so far. */
                                 filledShares: number;
                                 /** @description Dollars spent (buy) or received (sell) so far. */
                                 filledCash: number;
-                                /** @description filledCash / filledShares; null before any fill. */
+                                /** @description Average fill price per share: filledCash / filledShares; null before any fill. */
+                                avgPrice: number | null;
+                                /**
+                                 * @deprecated
+                                 * @description Deprecated (read avgPrice): filledCash / filledShares; null before any fill.
+                                 */
                                 avgFillPrice: number | null;
                                 /** @description Cash this resting buy holds (0 once it is no longer open). */
                                 reservedCash: number;
@@ -11075,13 +11218,18 @@ export interface operations {
             content: {
                 "application/json": {
                     /**
-                     * @description BUY (spend amount dollars) or SELL (sell quantity shares).
+                     * @description BUY (spend amount dollars) or SELL (sell shares).
                      * @enum {string}
                      */
                     side: "BUY" | "SELL";
                     /** @description Dollars to spend, for a BUY; at most 6 decimals. */
                     amount?: number;
                     /** @description Shares to sell, for a SELL; at most 6 decimals. */
+                    shares?: number;
+                    /**
+                     * @deprecated
+                     * @description Deprecated (send shares): shares to sell, for a SELL.
+                     */
                     quantity?: number;
                     /** @description Outcome token (outcomeTokens[].tokenId of get_community_market). */
                     tokenId: string;
@@ -11110,10 +11258,20 @@ export interface operations {
                         /** @description active or resolved. */
                         marketStatus: string;
                         /** @description Shares bought (BUY) or sold (SELL). */
+                        shares: number;
+                        /**
+                         * @deprecated
+                         * @description Deprecated (read shares): shares bought (BUY) or sold (SELL).
+                         */
                         quantity: number;
                         /** @description Dollars spent (BUY) or received (SELL). */
                         amount: number;
-                        /** @description amount ÷ quantity. */
+                        /** @description amount ÷ shares. */
+                        avgPrice: number;
+                        /**
+                         * @deprecated
+                         * @description Deprecated (read avgPrice): amount ÷ shares.
+                         */
                         averagePrice: number;
                         /** @description The outcome's price now. */
                         priceBefore: number;
@@ -11242,6 +11400,11 @@ export interface operations {
                     /** @description Virtual dollars to spend, > 0 and <= 1,000,000, at most 6 decimals. */
                     amount: number;
                     /** @description Refuse the buy if its average price per share would be above this. */
+                    maxAvgPrice?: number;
+                    /**
+                     * @deprecated
+                     * @description Deprecated (send maxAvgPrice): refuse the buy if its average price per share would be above this.
+                     */
                     maxAveragePrice?: number;
                     /** @description Optional: your probability of each outcome (in the order of get_community_market outcomes, summing to exactly 1, at most 6 decimals), recorded as a stated forecast in the same transaction as the buy (nothing is recorded if it is refused); see submit_forecast. */
                     forecasts?: number[];
@@ -11266,9 +11429,14 @@ export interface operations {
                         outcome: string;
                         /** @description Shares bought. */
                         quantity: number;
-                        /** @description Average price per share (same as averagePrice; the field name paper_trade uses). */
+                        /** @description Average price per share (same as avgPrice; the field name paper_trade uses). */
                         price: number;
                         /** @description Average price per share of this fill (dollars ÷ shares). */
+                        avgPrice: number;
+                        /**
+                         * @deprecated
+                         * @description Deprecated (read avgPrice): average price per share of this fill.
+                         */
                         averagePrice: number;
                         /** @description The outcome's price after this fill. */
                         priceAfter: number;
@@ -11413,6 +11581,11 @@ export interface operations {
                     /** @description Shares to sell; omit to sell the whole position. */
                     quantity?: number;
                     /** @description Refuse the sale if its average price per share would be below this. */
+                    minAvgPrice?: number;
+                    /**
+                     * @deprecated
+                     * @description Deprecated (send minAvgPrice): refuse the sale if its average price per share would be below this.
+                     */
                     minAveragePrice?: number;
                     /** @description Optional idempotency key (JSON-RPC and MCP; on REST send the Idempotency-Key header). A retry with the same key and body returns the original result and never trades twice; kept 24 hours. */
                     idempotencyKey?: string;
@@ -11431,9 +11604,14 @@ export interface operations {
                         success: boolean;
                         /** @description Shares sold. */
                         quantitySold: number;
-                        /** @description Average price per share (same as averagePrice; the field name sell_position uses). */
+                        /** @description Average price per share (same as avgPrice; the field name sell_position uses). */
                         price: number;
                         /** @description Average price per share of this fill (dollars ÷ shares). */
+                        avgPrice: number;
+                        /**
+                         * @deprecated
+                         * @description Deprecated (read avgPrice): average price per share of this fill.
+                         */
                         averagePrice: number;
                         /** @description The outcome's price after this fill. */
                         priceAfter: number;
@@ -12628,6 +12806,11 @@ export interface operations {
                                  */
                                 at: string;
                                 /** @description The receiver's HTTP status; null when none came (see error). */
+                                httpStatus: number | null;
+                                /**
+                                 * @deprecated
+                                 * @description Deprecated (read httpStatus): the same value.
+                                 */
                                 status: number | null;
                                 /** @description Why no answer came (timeout, connection refused, address not allowed); null when one did. */
                                 error: string | null;
@@ -12755,6 +12938,8 @@ export interface operations {
                     deliveryId?: string;
                     /** @description Send again every event from this seq on (inclusive). */
                     fromSeq?: number;
+                    /** @description The nextCursor of a previous replay: send again the rest, from where it stopped. */
+                    cursor?: string;
                 };
             };
         };
@@ -12768,7 +12953,12 @@ export interface operations {
                     "application/json": {
                         /** @description Deliveries queued again. */
                         replayed: number;
-                        /** @description With fromSeq: pass this as fromSeq to replay the rest; null when none is left. */
+                        /** @description With fromSeq or cursor: pass this as cursor to replay the rest; null when none is left. */
+                        nextCursor: string | null;
+                        /**
+                         * @deprecated
+                         * @description Deprecated (read nextCursor): the same value.
+                         */
                         nextFromSeq: string | null;
                     };
                 };
@@ -13625,7 +13815,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        openapi: string;
+                        info: Record<string, never>;
+                        paths: Record<string, never>;
+                    };
                 };
             };
         };
@@ -13645,7 +13839,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        openapi: string;
+                        info: Record<string, never>;
+                        paths: Record<string, never>;
+                    };
                 };
             };
         };
@@ -13764,6 +13962,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         schema_version: string;
+                        name_for_model: string;
+                        description_for_model: string;
                         api: {
                             /** Format: uri */
                             url?: string;

@@ -1,0 +1,239 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { backends } from '../support/backends';
+import { registerAgent, startTestApp, type TestApp } from '../support/app';
+import { ControlledPrices, moveQuote, seedMarket, type SeededMarket } from '../support/markets';
+import { auditLedger } from '../../src/domain/audit/ledger-audit';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
+
+/**
+ * Every input renamed to its glossary name (docs/glossary.md) with the old name kept as a deprecated alias for one
+ * version: method, alias, the glossary name, and where REST sends it.
+ */
+const RENAMED_INPUTS = [
+  { method: 'place_order', alias: 'size', use: 'amount', path: '/api/orders', verb: 'post' },
+  { method: 'place_orders', alias: 'size', use: 'amount', path: '/api/orders/batch', verb: 'post', item: 'orders' },
+  { method: 'replace_order', alias: 'size', use: 'amount', path: '/api/orders/{id}/replace', verb: 'post' },
+  { method: 'quote_trade', alias: 'quantity', use: 'shares', path: '/api/trade/quote', verb: 'post' },
+  { method: 'quote_community_trade', alias: 'quantity', use: 'shares', path: '/api/user-markets/quote', verb: 'post' },
+  { method: 'buy_community_shares', alias: 'maxAveragePrice', use: 'maxAvgPrice', path: '/api/user-markets/trade', verb: 'post' },
+  { method: 'sell_community_shares', alias: 'minAveragePrice', use: 'minAvgPrice', path: '/api/user-markets/positions/{id}/sell', verb: 'post' },
+  { method: 'list_events', alias: 'afterSeq', use: 'cursor', path: '/api/user/events', verb: 'get' },
+] as const;
+
+describe.each(backends())('one vocabulary: new names and deprecated aliases on $name', (backend) => {
+  let t: TestApp;
+  const prices = new ControlledPrices();
+  let m: SeededMarket;
+
+  beforeAll(async () => {
+    t = await startTestApp(backend, { prices });
+  });
+  afterAll(async () => {
+    const report = await auditLedger(t.services.db);
+    expect(report.violations).toEqual([]);
+    await t.close();
+  });
+  beforeEach(async () => {
+    m = await seedMarket(t.services.db);
+    await moveQuote(t.services.db, prices, m.yes, 0.6, 0.625);
+    await moveQuote(t.services.db, prices, m.no, 0.37, 0.4);
+  });
+
+  const trade = (key: string, size: Record<string, unknown>) =>
+    t.api
+      .post('/api/trade')
+      .set(bearer(key))
+      .send({ marketId: m.id, marketSlug: m.slug, tokenId: m.yes, outcome: 'YES', ...size });
+  const balance = async (key: string) => (await t.api.get('/api/user/balance').set(bearer(key))).body.balance as number;
+
+  describe('paper_trade sized by shares', () => {
+    test('when an agent buys 10 shares at an ask of 0.625, then it holds exactly 10 shares and paid 6.25', async () => {
+      const a = await registerAgent(t);
+      const res = await trade(a.apiKey, { shares: 10 });
+      expect(res.status).toBe(200);
+      // Independently: 10 × 0.625 in micro-dollars, rounded up.
+      expect(Math.ceil((10_000_000 * 625_000) / 1_000_000) / 1_000_000).toBe(6.25);
+      expect(res.body).toMatchObject({ success: true, quantity: 10, price: 0.625, totalCost: 6.25, balance: 993.75 });
+      const pf = await t.api.get('/api/positions').set(bearer(a.apiKey));
+      expect(pf.body.positions[0]).toMatchObject({ quantity: 10, avgPrice: 0.625 });
+    });
+
+    test('when the cost of the shares is not a whole micro-dollar, then it is rounded up: 0.000003 shares at 0.625 cost 0.000002', async () => {
+      const a = await registerAgent(t);
+      const res = await trade(a.apiKey, { shares: 0.000003 });
+      expect(res.status).toBe(200);
+      // 3 micro-shares × 0.625 = 1.875 micro-dollars → 2.
+      expect(Math.ceil((3 * 625_000) / 1_000_000)).toBe(2);
+      expect(res.body).toMatchObject({ quantity: 0.000003, totalCost: 0.000002, balance: 999.999998 });
+    });
+
+    test('when both amount and shares are sent, or neither, then 400 VALIDATION_ERROR saying so and nothing changes', async () => {
+      const a = await registerAgent(t);
+      for (const size of [{ amount: 10, shares: 10 }, {}]) {
+        const res = await trade(a.apiKey, size);
+        expect(res.status).toBe(400);
+        expect(res.body.code).toBe('VALIDATION_ERROR');
+        expect(res.body.error).toContain('exactly one of amount');
+      }
+      expect(await balance(a.apiKey)).toBe(1000);
+      expect((await t.api.get('/api/positions').set(bearer(a.apiKey))).body.positions).toEqual([]);
+    });
+
+    test('when the shares would cost more than the 1,000,000 a trade may spend, then VALIDATION_ERROR and nothing changes', async () => {
+      const a = await registerAgent(t);
+      const res = await trade(a.apiKey, { shares: 2_000_000 });
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe('VALIDATION_ERROR');
+      expect(await balance(a.apiKey)).toBe(1000);
+    });
+  });
+
+  describe('orders sized by amount (BUY) or shares (SELL)', () => {
+    const place = (key: string, body: Record<string, unknown>) =>
+      t.api
+        .post('/api/orders')
+        .set(bearer(key))
+        .send({ tokenId: m.yes, timeInForce: 'GTC', ...body });
+
+    test('when a BUY is sized by amount, then it rests with amount set, shares null, and the deprecated size equal to amount', async () => {
+      const a = await registerAgent(t);
+      const res = await place(a.apiKey, { side: 'BUY', limitPrice: 0.5, amount: 40 });
+      expect(res.status).toBe(200);
+      expect(res.body.order).toMatchObject({ side: 'BUY', amount: 40, shares: null, size: 40, reservedCash: 40, avgPrice: null, avgFillPrice: null });
+    });
+
+    test('when a BUY is sized by the deprecated size, then it is placed exactly as with amount', async () => {
+      const a = await registerAgent(t);
+      const res = await place(a.apiKey, { side: 'BUY', limitPrice: 0.5, size: 40 });
+      expect(res.status).toBe(200);
+      expect(res.body.order).toMatchObject({ amount: 40, shares: null, size: 40, reservedCash: 40 });
+    });
+
+    test('when a SELL is sized by shares, then it reserves those shares; a fill reports avgPrice and the deprecated avgFillPrice alike', async () => {
+      const a = await registerAgent(t);
+      expect((await trade(a.apiKey, { shares: 20 })).status).toBe(200);
+      const res = await place(a.apiKey, { side: 'SELL', limitPrice: 0.9, shares: 5 });
+      expect(res.status).toBe(200);
+      expect(res.body.order).toMatchObject({ side: 'SELL', amount: null, shares: 5, size: 5, reservedShares: 5 });
+      const now = await place(a.apiKey, { side: 'SELL', limitPrice: 0.5, shares: 4 });
+      expect(now.body.order).toMatchObject({ state: 'filled', filledShares: 4, filledCash: 2.4, avgPrice: 0.6, avgFillPrice: 0.6 });
+    });
+
+    test('when a size is sent in the unit its side does not trade, or twice, then VALIDATION_ERROR and nothing is placed', async () => {
+      const a = await registerAgent(t);
+      const refused = [
+        await place(a.apiKey, { side: 'BUY', limitPrice: 0.5, shares: 10 }),
+        await place(a.apiKey, { side: 'SELL', limitPrice: 0.5, amount: 10 }),
+        await place(a.apiKey, { side: 'BUY', limitPrice: 0.5, amount: 10, size: 10 }),
+        await place(a.apiKey, { side: 'BUY', limitPrice: 0.5 }),
+      ];
+      expect(refused.map((r) => [r.status, r.body.code])).toEqual(Array(4).fill([400, 'VALIDATION_ERROR']));
+      expect((await t.api.get('/api/orders').set(bearer(a.apiKey))).body.orders).toEqual([]);
+      expect((await t.api.get('/api/user/balance').set(bearer(a.apiKey))).body).toEqual({ balance: 1000, reserved: 0, available: 1000 });
+    });
+
+    test('when an order is amended by amount, then its new total is that amount (size, the deprecated alias, does the same)', async () => {
+      const a = await registerAgent(t);
+      const placed = (await place(a.apiKey, { side: 'BUY', limitPrice: 0.5, amount: 40 })).body.order;
+      const amended = await t.api.post(`/api/orders/${placed.id}/replace`).set(bearer(a.apiKey)).send({ amount: 60 });
+      expect(amended.status).toBe(200);
+      expect(amended.body.order).toMatchObject({ amount: 60, reservedCash: 60 });
+      const old = await t.api.post(`/api/orders/${placed.id}/replace`).set(bearer(a.apiKey)).send({ size: 50 });
+      expect(old.body.order).toMatchObject({ amount: 50, reservedCash: 50 });
+      const wrongUnit = await t.api.post(`/api/orders/${placed.id}/replace`).set(bearer(a.apiKey)).send({ shares: 50 });
+      expect([wrongUnit.status, wrongUnit.body.code]).toEqual([400, 'VALIDATION_ERROR']);
+    });
+  });
+
+  describe('renamed reads', () => {
+    test('when quote_trade is sized by shares or the deprecated quantity, then both quote the same and answer shares', async () => {
+      const byShares = await t.api.post('/api/trade/quote').send({ tokenId: m.yes, side: 'SELL', shares: 10 });
+      const byQuantity = await t.api.post('/api/trade/quote').send({ tokenId: m.yes, side: 'SELL', quantity: 10 });
+      expect(byShares.status).toBe(200);
+      expect(byShares.body).toMatchObject({ shares: 10, quantity: 10, amount: 6, price: 0.6 });
+      expect(byQuantity.body).toMatchObject({ shares: 10, quantity: 10, amount: 6 });
+      const both = await t.api.post('/api/trade/quote').send({ tokenId: m.yes, side: 'SELL', shares: 10, quantity: 10 });
+      expect([both.status, both.body.code]).toEqual([400, 'VALIDATION_ERROR']);
+    });
+
+    test('when list_trades answers, then each trade carries shares and cash beside the deprecated quantity and amount', async () => {
+      const a = await registerAgent(t);
+      await trade(a.apiKey, { amount: 100 });
+      const res = await t.api.get('/api/trades').set(bearer(a.apiKey));
+      expect(res.body.trades[0]).toMatchObject({ kind: 'buy', shares: 160, quantity: 160, cash: 100, amount: 100 });
+    });
+
+    test('when list_events is paged by cursor or the deprecated afterSeq, then both read on from there; nextCursor equals lastSeq', async () => {
+      const a = await registerAgent(t);
+      await trade(a.apiKey, { amount: 10 });
+      const first = await t.api.get('/api/user/events?limit=1').set(bearer(a.apiKey));
+      expect(first.status).toBe(200);
+      expect(first.body.nextCursor).toBe(first.body.lastSeq);
+      const next = await t.api.get(`/api/user/events?limit=1&cursor=${first.body.nextCursor}`).set(bearer(a.apiKey));
+      const old = await t.api.get(`/api/user/events?limit=1&afterSeq=${first.body.nextCursor}`).set(bearer(a.apiKey));
+      expect(next.body.events).toHaveLength(1);
+      expect(BigInt(next.body.events[0].seq)).toBe(BigInt(first.body.nextCursor) + 1n);
+      expect(old.body).toEqual(next.body);
+    });
+  });
+
+  describe('every renamed input is marked deprecated where clients read schemas', () => {
+    let openapi: Json;
+    let tools: Json[];
+    beforeAll(async () => {
+      openapi = (await t.api.get('/openapi.json')).body;
+      const res = await t.api
+        .post('/mcp')
+        .set('Accept', 'application/json, text/event-stream')
+        .send({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} });
+      const body = String(res.headers['content-type']).startsWith('text/event-stream')
+        ? JSON.parse(
+            res.text
+              .split('\n')
+              .find((l) => l.startsWith('data:'))!
+              .slice(5),
+          )
+        : res.body;
+      tools = body.result.tools;
+    });
+    const resolve = (node: Json): Json => {
+      const ref = node?.$ref as string | undefined;
+      return ref
+        ? resolve(
+            ref
+              .split('/')
+              .slice(1)
+              .reduce((n: Json, k) => n[k], openapi),
+          )
+        : node;
+    };
+
+    test.each(RENAMED_INPUTS)('$method: $alias is deprecated beside $use in OpenAPI, MCP tools/list and schemas/', (r) => {
+      const op = openapi.paths[r.path][r.verb];
+      let props: Json;
+      if (r.verb === 'get') {
+        const params = Object.fromEntries((op.parameters as Json[]).map((p) => [p.name, p]));
+        expect(params[r.alias]).toMatchObject({ deprecated: true });
+        expect(params[r.use]?.deprecated).toBeUndefined();
+      } else {
+        props = resolve(op.requestBody.content['application/json'].schema).properties;
+        if ('item' in r) props = resolve(resolve(props[r.item]).items).properties;
+        expect(resolve(props[r.alias])).toMatchObject({ deprecated: true });
+        expect(resolve(props[r.use]).deprecated).toBeUndefined();
+      }
+      const tool = tools.find((x) => x.name === r.method)!;
+      let mcpProps = tool.inputSchema.properties;
+      if ('item' in r) mcpProps = mcpProps[r.item].items.properties;
+      expect(mcpProps[r.alias]).toMatchObject({ deprecated: true });
+      expect(mcpProps[r.use].deprecated).toBeUndefined();
+      const file = JSON.parse(readFileSync(join(__dirname, '../../schemas', `${r.method}.input.json`), 'utf8'));
+      let fileProps = file.properties;
+      if ('item' in r) fileProps = fileProps[r.item].items.properties;
+      expect(fileProps[r.alias]).toMatchObject({ deprecated: true });
+    });
+  });
+});
