@@ -2,7 +2,8 @@ import { lazy, Suspense, useState } from 'react';
 import { Link } from 'wouter';
 import { marketHrefFromPositions, positionHref, usePortfolio } from '../../lib/portfolio';
 import { useAccount } from '../../lib/account';
-import { cents, date, money, shares, signedMoney } from '../../lib/format';
+import { cents, date, money, percent, shares, signedMoney, signedPercent } from '../../lib/format';
+import { allocation, positionReturn } from '../../lib/position-figures';
 import { usePageTitle } from '../../components/page-title';
 import { ErrorMessage } from '../../components/error-message';
 import { Loading } from '../../components/loading';
@@ -98,6 +99,14 @@ export function PortfolioPage() {
                   <div>
                     <dt>Unrealized PnL</dt>
                     <dd>{signedMoney(p.unrealizedPnl)}</dd>
+                  </div>
+                  <div>
+                    <dt>Return</dt>
+                    <dd>{signedPercent(positionReturn(p))}</dd>
+                  </div>
+                  <div>
+                    <dt>Allocation</dt>
+                    <dd title="Share of your equity (cash and open positions)">{percent(allocation(p, totals.equity))}</dd>
                   </div>
                 </dl>
                 <SellPosition position={p} onClosed={setClosedNews} />
