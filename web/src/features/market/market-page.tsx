@@ -1,4 +1,4 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useParams } from 'wouter';
 import { $api } from '../../lib/api/client';
 import { useAccount } from '../../lib/account';
@@ -13,6 +13,7 @@ import { TradeTicket } from './trade-ticket';
 import { MarketPosition } from './market-position';
 import { LimitOrderForm } from './limit-order-form';
 import { MarketOrders } from './market-orders';
+import { BuyBar, type TicketPick } from './buy-bar';
 
 // The chart library is its own chunk, fetched only when a market page draws a chart.
 const PriceChart = lazy(() => import('../../components/price-chart'));
@@ -37,6 +38,7 @@ export function MarketPage() {
   // Reused for a minute, like the list and the chart: a person going back and forth between markets reads each once.
   const market = $api.useQuery('get', '/api/markets/{idOrSlug}', { params: { path: { idOrSlug: slug } } }, { staleTime: 60_000 });
   const account = useAccount();
+  const [pick, setPick] = useState<TicketPick | null>(null);
   usePageTitle(market.data?.question);
   if (market.isPending) return <Loading what="the market" />;
   if (market.isError) return asApiError(market.error).notFound ? <NotFoundPage /> : <ErrorMessage error={market.error} />;
@@ -95,7 +97,7 @@ export function MarketPage() {
         <div>
           {m.status === 'active' ? (
             <>
-              <TradeTicket market={{ id: m.id, slug: m.slug, outcomeTokens: m.outcomeTokens }} signedIn={signedIn} />
+              <TradeTicket market={{ id: m.id, slug: m.slug, outcomeTokens: m.outcomeTokens }} signedIn={signedIn} pick={pick} />
               {signedIn ? <LimitOrderForm market={{ id: m.id, slug: m.slug, outcomeTokens: m.outcomeTokens }} /> : null}
             </>
           ) : (
@@ -109,6 +111,9 @@ export function MarketPage() {
           ) : null}
         </div>
       </div>
+      {m.status === 'active' ? (
+        <BuyBar asks={{ YES: m.odds.yes.ask, NO: m.odds.no.ask }} onPick={(outcome) => setPick((p) => ({ outcome, n: (p?.n ?? 0) + 1 }))} />
+      ) : null}
     </article>
   );
 }

@@ -1,4 +1,4 @@
-import { useId, useMemo, useState, type FormEvent } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'wouter';
 import { $api } from '../../lib/api/client';
 import { cents, money, shares } from '../../lib/format';
@@ -8,6 +8,7 @@ import { useSessionDraft } from '../../lib/session-draft';
 import { useRefreshAfterTrade } from '../../lib/portfolio';
 import { signInHref } from '../../lib/paths';
 import { ErrorMessage } from '../../components/error-message';
+import type { TicketPick } from './buy-bar';
 
 type Outcome = 'YES' | 'NO';
 
@@ -22,8 +23,9 @@ export interface TicketMarket {
  * confirming, then paper_trade with an Idempotency-Key tied to this outcome and amount, so a double click or
  * a retry never trades twice. The fill is shown: shares, price, cost and the new balance.
  */
-export function TradeTicket({ market, signedIn }: { market: TicketMarket; signedIn: boolean }) {
+export function TradeTicket({ market, signedIn, pick = null }: { market: TicketMarket; signedIn: boolean; pick?: TicketPick | null }) {
   const id = useId();
+  const sectionRef = useRef<HTMLElement>(null);
   const [location] = useLocation();
   // Kept in this tab's storage: a lost session, the sign-in and the way back here keep what was typed.
   const [side, setSide] = useSessionDraft(`trade-outcome:${market.id}`, 'YES');
@@ -49,6 +51,16 @@ export function TradeTicket({ market, signedIn }: { market: TicketMarket; signed
   const trade = $api.useMutation('post', '/api/trade', { onSuccess: () => refresh() });
   const quoteIsCurrent = quote.data !== undefined && settled === amount && quote.data.tokenId === tokenId;
 
+  // The buy bar picked an outcome: switch to it, bring the ticket into view and put the cursor in its first field.
+  useEffect(() => {
+    if (!pick) return;
+    if (signedIn) setSide(pick.outcome);
+    const section = sectionRef.current;
+    section?.scrollIntoView({ block: 'start' });
+    section?.querySelector<HTMLElement>('input, a')?.focus({ preventScroll: true });
+    // Only a new pick runs this (setSide and signedIn changing must not scroll the page).
+  }, [pick]);
+
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if (!valid || !tokenId || trade.isPending) return;
@@ -60,7 +72,7 @@ export function TradeTicket({ market, signedIn }: { market: TicketMarket; signed
 
   if (!signedIn) {
     return (
-      <section className="card" aria-labelledby={`${id}-h`}>
+      <section className="card ticket" aria-labelledby={`${id}-h`} ref={sectionRef}>
         <h2 id={`${id}-h`}>Trade</h2>
         <p>
           <Link href={signInHref(location)}>Sign in</Link> or <Link href="/signup">create an account</Link> to trade this market with virtual dollars.
@@ -69,7 +81,7 @@ export function TradeTicket({ market, signedIn }: { market: TicketMarket; signed
     );
   }
   return (
-    <section className="card ticket" aria-labelledby={`${id}-h`} onPointerEnter={engage} onFocus={engage}>
+    <section className="card ticket" aria-labelledby={`${id}-h`} onPointerEnter={engage} onFocus={engage} ref={sectionRef}>
       <h2 id={`${id}-h`}>Trade</h2>
       <form onSubmit={submit}>
         <div className="tabs" role="group" aria-label="Outcome">

@@ -122,7 +122,7 @@ export function PortfolioPage() {
           <p>None yet.</p>
         ) : (
           <div className="table-wrap">
-            <table>
+            <table className="cards">
               <thead>
                 <tr>
                   <th scope="col">Market</th>
@@ -136,12 +136,14 @@ export function PortfolioPage() {
               <tbody>
                 {closed.map((p) => (
                   <tr key={p.id}>
-                    <td>
+                    <td data-label="Market">
                       <Link href={positionHref(p)}>{p.question}</Link>
                     </td>
-                    <td>{p.outcomeLabel ?? p.outcome}</td>
-                    <td className="num">{signedMoney(p.realizedPnl)}</td>
-                    <td>{date(p.closedAt)}</td>
+                    <td data-label="Side">{p.outcomeLabel ?? p.outcome}</td>
+                    <td className="num" data-label="Realized PnL">
+                      {signedMoney(p.realizedPnl)}
+                    </td>
+                    <td data-label="Closed">{date(p.closedAt)}</td>
                   </tr>
                 ))}
               </tbody>
