@@ -100,8 +100,22 @@ describeWithChromium('the phone layout in Chromium', () => {
     await expect(inViewport(phone, '.ticket input')).resolves.toBe(true);
     const ticket = phone.getByRole('region', { name: 'Trade' });
     await expect(ticket.getByRole('button', { name: 'Buy NO', exact: true }).getAttribute('aria-pressed')).resolves.toBe('true');
+    // The ticket's quick amounts, available cash and payout (issue 36 item 5).
+    await ticket.getByRole('group', { name: 'Quick amounts' }).getByRole('button', { name: '$25', exact: true }).click();
+    await expect(amount.inputValue()).resolves.toBe('25');
+    const quote = (await ticket.getByText(/^Quote: .* NO shares at .* for \$25\.00$/).textContent())!;
+    const bought = Number(/^Quote: ([\d,.]+) NO/.exec(quote)![1]!.replace(/,/g, ''));
+    // A NO share pays $1 if NO: the payout is the share count, the return (shares − 25) / 25.
+    const payout = /^Pays \$([\d,.]+) if NO \(([+−])(\d+\.\d)%\)$/.exec((await ticket.locator('.payout').textContent())!);
+    expect(payout).not.toBeNull();
+    expect(Number(payout![1]!.replace(/,/g, ''))).toBeCloseTo(bought, 1);
+    expect(Number(payout![3]) * (payout![2] === '−' ? -1 : 1)).toBeCloseTo(((bought - 25) / 25) * 100, 0);
+    const cash = (await phone.getByLabel('Available cash').textContent())!;
+    await expect(ticket.getByText(/^Available cash: /).textContent()).resolves.toBe(`Available cash: ${cash}`);
+    await ticket.getByRole('button', { name: 'Max', exact: true }).click();
+    await expect(amount.inputValue()).resolves.toBe(cash.replace(/[$,]/g, '').replace(/\.?0+$/, ''));
     await amount.fill('12');
-    await ticket.getByText(/^Quote: .* NO shares at /).waitFor();
+    await ticket.getByText(/^Quote: .* NO shares at .* for \$12\.00$/).waitFor();
     await ticket.getByRole('button', { name: 'Buy NO for $12.00' }).click();
     await ticket
       .getByRole('status')

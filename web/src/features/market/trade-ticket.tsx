@@ -1,7 +1,8 @@
 import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'wouter';
 import { $api } from '../../lib/api/client';
-import { cents, money, shares } from '../../lib/format';
+import { cents, money, shares, signedPercent } from '../../lib/format';
+import { useAccount } from '../../lib/account';
 import { newIdempotencyKey } from '../../lib/idempotency';
 import { useDebounced } from '../../lib/use-debounced';
 import { useSessionDraft } from '../../lib/session-draft';
@@ -11,6 +12,9 @@ import { ErrorMessage } from '../../components/error-message';
 import type { TicketPick } from './buy-bar';
 
 type Outcome = 'YES' | 'NO';
+
+/** One-tap amounts, in virtual dollars. */
+const QUICK_AMOUNTS = [10, 25, 100] as const;
 
 export interface TicketMarket {
   id: string;
@@ -37,6 +41,7 @@ export function TradeTicket({ market, signedIn, pick = null }: { market: TicketM
   const [engaged, setEngaged] = useState(false);
   const engage = () => setEngaged(true);
   const refresh = useRefreshAfterTrade();
+  const available = useAccount().data?.available ?? null;
   const tokenId = market.outcomeTokens.find((t) => t.outcome === outcome)?.tokenId ?? null;
   const amount = Number(text);
   const valid = text.trim() !== '' && Number.isFinite(amount) && amount >= 0.01 && amount <= 1_000_000;
@@ -60,6 +65,11 @@ export function TradeTicket({ market, signedIn, pick = null }: { market: TicketM
     section?.querySelector<HTMLElement>('input, a')?.focus({ preventScroll: true });
     // Only a new pick runs this (setSide and signedIn changing must not scroll the page).
   }, [pick]);
+
+  const pickAmount = (next: string) => {
+    setText(next);
+    trade.reset();
+  };
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -113,11 +123,34 @@ export function TradeTicket({ market, signedIn, pick = null }: { market: TicketM
             aria-invalid={!valid || undefined}
           />
         </div>
+        <div className="tabs quick-amounts" role="group" aria-label="Quick amounts">
+          {QUICK_AMOUNTS.map((q) => (
+            <button key={q} type="button" className="secondary" onClick={() => pickAmount(String(q))}>
+              {money(q).replace('.00', '')}
+            </button>
+          ))}
+          {/* Whole cents only: all the available cash (exact to 6 decimals), rounded down. */}
+          <button
+            type="button"
+            className="secondary"
+            disabled={!available}
+            onClick={() => pickAmount(String(Math.floor(Math.round((available ?? 0) * 1e6) / 1e4) / 100))}
+          >
+            Max
+          </button>
+        </div>
+        <p className="muted">Available cash: {money(available)}</p>
         {!valid ? <p className="field-error">Enter an amount of at least $0.01.</p> : null}
         <div aria-live="polite">
           {valid && quoteIsCurrent ? (
             <p className="quote">
               Quote: {shares(quote.data.quantity)} {outcome} shares at {cents(quote.data.price)} for {money(quote.data.amount)}
+            </p>
+          ) : null}
+          {valid && quoteIsCurrent ? (
+            // A share pays $1 if its outcome wins: the payout is the share count, the return its gain over the amount.
+            <p className="payout">
+              Pays {money(quote.data.quantity)} if {outcome} ({signedPercent(quote.data.quantity / quote.data.amount - 1)})
             </p>
           ) : valid && quote.isFetching ? (
             <p className="muted">Getting a quote…</p>
