@@ -138,7 +138,7 @@ describeWithChromium('browsing and trading in Chromium', () => {
       .filter({ hasText: /^Sold [\d.,]+ shares at .* New balance \$[\d,.]+\.$/ })
       .waitFor();
     expect(pageErrors(page)).toEqual([]);
-  });
+  }, 120_000);
 
   test('when a buy costs more than the cash, then the ticket shows INSUFFICIENT_BALANCE with its hint and nothing is traded', async () => {
     const page = await web.newPage();
