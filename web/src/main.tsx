@@ -4,6 +4,8 @@ import { App } from './app/app';
 import { ROUTES } from './app/routes';
 import { pathMatches } from './lib/paths';
 import './styles.css';
+import './dark.css';
+import './phone.css';
 
 // The service puts the page's server-rendered content inside #root (readable without JavaScript). The app
 // replaces it on its own pages; on a page it does not have yet, the server's content stays as it is. At an address

@@ -6,8 +6,9 @@ import { ROUTES } from './routes';
 import { NotFoundPage } from '../components/not-found-page';
 import { RateLimitNotice } from './rate-limit-notice';
 import { ErrorBoundary } from '../components/error-boundary';
+import { TabBar } from './tab-bar';
 
-/** Providers → layout (header, main, footer) → the page the address names, inside an error boundary. */
+/** Providers → layout (header, main, footer, a phone's tab bar) → the page the address names, inside an error boundary. */
 export function App() {
   const client = useMemo(createQueryClient, []);
   const [location] = useLocation();
@@ -34,6 +35,7 @@ export function App() {
           <a href="/.well-known/agent-card.json">agent card</a>
         </p>
       </footer>
+      <TabBar />
     </Providers>
   );
 }

@@ -56,3 +56,10 @@ export function dateTime(iso: string | null | undefined): string {
   if (!iso) return '—';
   return new Date(iso).toLocaleString('en-US', { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
 }
+
+/** A signed fraction as a percentage: +25.0% / −3.2%; one that rounds to 0.0% has no sign. */
+export function signedPercent(f: number | null | undefined): string {
+  if (f === null || f === undefined) return '—';
+  const tenths = Math.round(Math.abs(f) * 1000);
+  return `${tenths === 0 ? '' : f > 0 ? '+' : '−'}${(tenths / 10).toFixed(1)}%`;
+}

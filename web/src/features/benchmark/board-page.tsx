@@ -94,7 +94,7 @@ export function BenchmarkBoardPage() {
             <p>Nobody has {board.data.minimumMarkets} resolved markets on this board yet.</p>
           ) : (
             <div className="table-wrap">
-              <table className="leaderboard">
+              <table className="leaderboard cards">
                 <caption>
                   {m.name} ({m.order}), season {board.data.season}, {AUDIENCES.find(([a]) => a === audience)![1].toLowerCase()}
                 </caption>
@@ -115,14 +115,18 @@ export function BenchmarkBoardPage() {
                     const mine = row.userId === account.data?.id;
                     return (
                       <tr key={row.userId} className={mine ? 'current-user' : undefined} aria-current={mine ? 'true' : undefined}>
-                        <td>{row.rank}</td>
-                        <td>
+                        <td data-label="Rank">{row.rank}</td>
+                        <td data-label="Trader">
                           <Link href={traderHref(row.userId)}>{row.displayName}</Link>
                           {mine ? <span className="you"> (you)</span> : null}
                           {row.reference ? <span className="muted"> (reference)</span> : row.isAgent ? <span className="muted"> (agent)</span> : null}
                         </td>
-                        <td className="num">{formatEstimate(row.figure, m.kind)}</td>
-                        <td className="num">{row.resolvedMarkets}</td>
+                        <td className="num" data-label={m.name}>
+                          {formatEstimate(row.figure, m.kind)}
+                        </td>
+                        <td className="num" data-label="Resolved markets">
+                          {row.resolvedMarkets}
+                        </td>
                       </tr>
                     );
                   })}

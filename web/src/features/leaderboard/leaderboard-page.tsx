@@ -87,7 +87,7 @@ export function LeaderboardPage() {
             <p>Nobody is ranked on this board yet.</p>
           ) : (
             <div className="table-wrap">
-              <table className="leaderboard">
+              <table className="leaderboard cards">
                 <caption>
                   {metricName}, {PERIODS.find(([p]) => p === period)![1].toLowerCase()}, {AUDIENCES.find(([a]) => a === audience)![1].toLowerCase()}
                 </caption>
@@ -104,8 +104,8 @@ export function LeaderboardPage() {
                 <tbody>
                   {board.data.leaderboard.map((row) => (
                     <tr key={row.user.id} className={row.isCurrentUser ? 'current-user' : undefined} aria-current={row.isCurrentUser ? 'true' : undefined}>
-                      <td>{row.rank}</td>
-                      <td>
+                      <td data-label="Rank">{row.rank}</td>
+                      <td data-label="Trader">
                         <Link href={traderHref(row.user.id)}>{row.user.displayName}</Link>
                         {row.isCurrentUser ? <span className="you"> (you)</span> : null}
                         {row.user.badges.length > 0 ? (
@@ -115,8 +115,10 @@ export function LeaderboardPage() {
                           </span>
                         ) : null}
                       </td>
-                      <td>{row.user.level}</td>
-                      <td className="num">{formatMetric(metric, row.value)}</td>
+                      <td data-label="Level">{row.user.level}</td>
+                      <td className="num" data-label={metricName}>
+                        {formatMetric(metric, row.value)}
+                      </td>
                     </tr>
                   ))}
                 </tbody>

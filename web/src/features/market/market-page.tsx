@@ -1,4 +1,4 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useParams } from 'wouter';
 import { $api } from '../../lib/api/client';
 import { useAccount } from '../../lib/account';
@@ -17,6 +17,7 @@ import { MarketDiscussion } from './market-discussion';
 import { ShareButton } from '../../components/share-button';
 import { marketHref } from '../../lib/paths';
 import { WatchMarket } from '../../components/watch-market';
+import { BuyBar, type TicketPick } from './buy-bar';
 
 // The chart library is its own chunk, fetched only when a market page draws a chart.
 const PriceChart = lazy(() => import('../../components/price-chart'));
@@ -41,6 +42,7 @@ export function MarketPage() {
   // Reused for a minute, like the list and the chart: a person going back and forth between markets reads each once.
   const market = $api.useQuery('get', '/api/markets/{idOrSlug}', { params: { path: { idOrSlug: slug } } }, { staleTime: 60_000 });
   const account = useAccount();
+  const [pick, setPick] = useState<TicketPick | null>(null);
   usePageTitle(market.data?.question);
   if (market.isPending) return <Loading what="the market" />;
   if (market.isError) return asApiError(market.error).notFound ? <NotFoundPage /> : <ErrorMessage error={market.error} />;
@@ -100,7 +102,7 @@ export function MarketPage() {
         <div>
           {m.status === 'active' ? (
             <>
-              <TradeTicket market={{ id: m.id, slug: m.slug, outcomeTokens: m.outcomeTokens }} signedIn={signedIn} />
+              <TradeTicket market={{ id: m.id, slug: m.slug, outcomeTokens: m.outcomeTokens }} signedIn={signedIn} pick={pick} />
               {signedIn ? <LimitOrderForm market={{ id: m.id, slug: m.slug, outcomeTokens: m.outcomeTokens }} /> : null}
             </>
           ) : (
@@ -116,6 +118,9 @@ export function MarketPage() {
         </div>
       </div>
       <MarketDiscussion marketId={m.id} signedIn={signedIn} />
+      {m.status === 'active' ? (
+        <BuyBar asks={{ YES: m.odds.yes.ask, NO: m.odds.no.ask }} onPick={(outcome) => setPick((p) => ({ outcome, n: (p?.n ?? 0) + 1 }))} />
+      ) : null}
     </article>
   );
 }

@@ -1,15 +1,20 @@
-import { useId, useMemo, useState, type FormEvent } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'wouter';
 import { $api } from '../../lib/api/client';
-import { cents, money, shares } from '../../lib/format';
+import { cents, money, shares, signedPercent } from '../../lib/format';
+import { useAccount } from '../../lib/account';
 import { newIdempotencyKey } from '../../lib/idempotency';
 import { useDebounced } from '../../lib/use-debounced';
 import { useSessionDraft } from '../../lib/session-draft';
 import { useRefreshAfterTrade } from '../../lib/portfolio';
 import { signInHref } from '../../lib/paths';
 import { ErrorMessage } from '../../components/error-message';
+import type { TicketPick } from './buy-bar';
 
 type Outcome = 'YES' | 'NO';
+
+/** One-tap amounts, in virtual dollars. */
+const QUICK_AMOUNTS = [10, 25, 100] as const;
 
 export interface TicketMarket {
   id: string;
@@ -22,8 +27,9 @@ export interface TicketMarket {
  * confirming, then paper_trade with an Idempotency-Key tied to this outcome and amount, so a double click or
  * a retry never trades twice. The fill is shown: shares, price, cost and the new balance.
  */
-export function TradeTicket({ market, signedIn }: { market: TicketMarket; signedIn: boolean }) {
+export function TradeTicket({ market, signedIn, pick = null }: { market: TicketMarket; signedIn: boolean; pick?: TicketPick | null }) {
   const id = useId();
+  const sectionRef = useRef<HTMLElement>(null);
   const [location] = useLocation();
   // Kept in this tab's storage: a lost session, the sign-in and the way back here keep what was typed.
   const [side, setSide] = useSessionDraft(`trade-outcome:${market.id}`, 'YES');
@@ -35,6 +41,7 @@ export function TradeTicket({ market, signedIn }: { market: TicketMarket; signed
   const [engaged, setEngaged] = useState(false);
   const engage = () => setEngaged(true);
   const refresh = useRefreshAfterTrade();
+  const available = useAccount().data?.available ?? null;
   const tokenId = market.outcomeTokens.find((t) => t.outcome === outcome)?.tokenId ?? null;
   const amount = Number(text);
   const valid = text.trim() !== '' && Number.isFinite(amount) && amount >= 0.01 && amount <= 1_000_000;
@@ -49,6 +56,21 @@ export function TradeTicket({ market, signedIn }: { market: TicketMarket; signed
   const trade = $api.useMutation('post', '/api/trade', { onSuccess: () => refresh() });
   const quoteIsCurrent = quote.data !== undefined && settled === amount && quote.data.tokenId === tokenId;
 
+  // The buy bar picked an outcome: switch to it, bring the ticket into view and put the cursor in its first field.
+  useEffect(() => {
+    if (!pick) return;
+    if (signedIn) setSide(pick.outcome);
+    const section = sectionRef.current;
+    section?.scrollIntoView({ block: 'start' });
+    section?.querySelector<HTMLElement>('input, a')?.focus({ preventScroll: true });
+    // Only a new pick runs this (setSide and signedIn changing must not scroll the page).
+  }, [pick]);
+
+  const pickAmount = (next: string) => {
+    setText(next);
+    trade.reset();
+  };
+
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if (!valid || !tokenId || trade.isPending) return;
@@ -60,7 +82,7 @@ export function TradeTicket({ market, signedIn }: { market: TicketMarket; signed
 
   if (!signedIn) {
     return (
-      <section className="card" aria-labelledby={`${id}-h`}>
+      <section className="card ticket" aria-labelledby={`${id}-h`} ref={sectionRef}>
         <h2 id={`${id}-h`}>Trade</h2>
         <p>
           <Link href={signInHref(location)}>Sign in</Link> or <Link href="/signup">create an account</Link> to trade this market with virtual dollars.
@@ -69,7 +91,7 @@ export function TradeTicket({ market, signedIn }: { market: TicketMarket; signed
     );
   }
   return (
-    <section className="card ticket" aria-labelledby={`${id}-h`} onPointerEnter={engage} onFocus={engage}>
+    <section className="card ticket" aria-labelledby={`${id}-h`} onPointerEnter={engage} onFocus={engage} ref={sectionRef}>
       <h2 id={`${id}-h`}>Trade</h2>
       <form onSubmit={submit}>
         <div className="tabs" role="group" aria-label="Outcome">
@@ -101,11 +123,34 @@ export function TradeTicket({ market, signedIn }: { market: TicketMarket; signed
             aria-invalid={!valid || undefined}
           />
         </div>
+        <div className="tabs quick-amounts" role="group" aria-label="Quick amounts">
+          {QUICK_AMOUNTS.map((q) => (
+            <button key={q} type="button" className="secondary" onClick={() => pickAmount(String(q))}>
+              {money(q).replace('.00', '')}
+            </button>
+          ))}
+          {/* Whole cents only: all the available cash (exact to 6 decimals), rounded down. */}
+          <button
+            type="button"
+            className="secondary"
+            disabled={!available}
+            onClick={() => pickAmount(String(Math.floor(Math.round((available ?? 0) * 1e6) / 1e4) / 100))}
+          >
+            Max
+          </button>
+        </div>
+        <p className="muted">Available cash: {money(available)}</p>
         {!valid ? <p className="field-error">Enter an amount of at least $0.01.</p> : null}
         <div aria-live="polite">
           {valid && quoteIsCurrent ? (
             <p className="quote">
               Quote: {shares(quote.data.quantity)} {outcome} shares at {cents(quote.data.price)} for {money(quote.data.amount)}
+            </p>
+          ) : null}
+          {valid && quoteIsCurrent ? (
+            // A share pays $1 if its outcome wins: the payout is the share count, the return its gain over the amount.
+            <p className="payout">
+              Pays {money(quote.data.quantity)} if {outcome} ({signedPercent(quote.data.quantity / quote.data.amount - 1)})
             </p>
           ) : valid && quote.isFetching ? (
             <p className="muted">Getting a quote…</p>

@@ -30,7 +30,7 @@ export function OrdersSection() {
           <p>No finished orders yet.</p>
         ) : (
           <div className="table-wrap">
-            <table>
+            <table className="cards">
               <caption className="visually-hidden">Your finished orders, newest first</caption>
               <thead>
                 <tr>
@@ -52,20 +52,26 @@ export function OrdersSection() {
               <tbody>
                 {done.map((o) => (
                   <tr key={o.id}>
-                    <td>{dateTime(o.createdAt)}</td>
-                    <td>
+                    <td data-label="Placed">{dateTime(o.createdAt)}</td>
+                    <td data-label="Market">
                       <OrderMarket marketId={o.marketId} />
                     </td>
-                    <td>
+                    <td data-label="Order">
                       {orderSummary(o)} ({o.timeInForce})
                     </td>
-                    <td>
+                    <td data-label="State">
                       {ORDER_STATE[o.state]}
                       {o.reason ? ` — ${o.reason}` : ''}
                     </td>
-                    <td className="num">{shares(o.filledShares)}</td>
-                    <td className="num">{cents(o.avgPrice)}</td>
-                    <td className="num">{money(o.filledCash)}</td>
+                    <td className="num" data-label="Filled shares">
+                      {shares(o.filledShares)}
+                    </td>
+                    <td className="num" data-label="Average price">
+                      {cents(o.avgPrice)}
+                    </td>
+                    <td className="num" data-label="Amount">
+                      {money(o.filledCash)}
+                    </td>
                   </tr>
                 ))}
               </tbody>

@@ -2,7 +2,8 @@ import { lazy, Suspense, useState } from 'react';
 import { Link } from 'wouter';
 import { marketHrefFromPositions, positionHref, usePortfolio } from '../../lib/portfolio';
 import { useAccount } from '../../lib/account';
-import { cents, date, money, shares, signedMoney } from '../../lib/format';
+import { cents, date, money, percent, shares, signedMoney, signedPercent } from '../../lib/format';
+import { allocation, positionReturn } from '../../lib/position-figures';
 import { usePageTitle } from '../../components/page-title';
 import { ErrorMessage } from '../../components/error-message';
 import { Loading } from '../../components/loading';
@@ -99,6 +100,14 @@ export function PortfolioPage() {
                     <dt>Unrealized PnL</dt>
                     <dd>{signedMoney(p.unrealizedPnl)}</dd>
                   </div>
+                  <div>
+                    <dt>Return</dt>
+                    <dd>{signedPercent(positionReturn(p))}</dd>
+                  </div>
+                  <div>
+                    <dt>Allocation</dt>
+                    <dd title="Share of your equity (cash and open positions)">{percent(allocation(p, totals.equity))}</dd>
+                  </div>
                 </dl>
                 <SellPosition position={p} onClosed={setClosedNews} />
               </li>
@@ -113,7 +122,7 @@ export function PortfolioPage() {
           <p>None yet.</p>
         ) : (
           <div className="table-wrap">
-            <table>
+            <table className="cards">
               <thead>
                 <tr>
                   <th scope="col">Market</th>
@@ -127,12 +136,14 @@ export function PortfolioPage() {
               <tbody>
                 {closed.map((p) => (
                   <tr key={p.id}>
-                    <td>
+                    <td data-label="Market">
                       <Link href={positionHref(p)}>{p.question}</Link>
                     </td>
-                    <td>{p.outcomeLabel ?? p.outcome}</td>
-                    <td className="num">{signedMoney(p.realizedPnl)}</td>
-                    <td>{date(p.closedAt)}</td>
+                    <td data-label="Side">{p.outcomeLabel ?? p.outcome}</td>
+                    <td className="num" data-label="Realized PnL">
+                      {signedMoney(p.realizedPnl)}
+                    </td>
+                    <td data-label="Closed">{date(p.closedAt)}</td>
                   </tr>
                 ))}
               </tbody>

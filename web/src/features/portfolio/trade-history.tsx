@@ -28,7 +28,7 @@ export function TradeHistory({ hrefOf }: { hrefOf: (marketId: string, slug: stri
       {trades.isSuccess && rows.length === 0 ? <p>No trades yet.</p> : null}
       {rows.length > 0 ? (
         <div className="table-wrap">
-          <table>
+          <table className="cards">
             <caption className="visually-hidden">Your trades, newest first</caption>
             <thead>
               <tr>
@@ -52,17 +52,25 @@ export function TradeHistory({ hrefOf }: { hrefOf: (marketId: string, slug: stri
             <tbody>
               {rows.map((t) => (
                 <tr key={t.id}>
-                  <td>{dateTime(t.createdAt)}</td>
-                  <td>
+                  <td data-label="When">{dateTime(t.createdAt)}</td>
+                  <td data-label="Kind">
                     {KIND[t.kind as keyof typeof KIND] ?? t.kind} {t.outcome}
                   </td>
-                  <td>
+                  <td data-label="Market">
                     <Link href={hrefOf(t.marketId, t.marketSlug)}>{t.question}</Link>
                   </td>
-                  <td className="num">{shares(t.quantity)}</td>
-                  <td className="num">{cents(t.price)}</td>
-                  <td className="num">{money(t.amount)}</td>
-                  <td className="num">{t.realizedPnl === null ? '—' : signedMoney(t.realizedPnl)}</td>
+                  <td className="num" data-label="Shares">
+                    {shares(t.quantity)}
+                  </td>
+                  <td className="num" data-label="Price">
+                    {cents(t.price)}
+                  </td>
+                  <td className="num" data-label="Amount">
+                    {money(t.amount)}
+                  </td>
+                  <td className="num" data-label="Realized">
+                    {t.realizedPnl === null ? '—' : signedMoney(t.realizedPnl)}
+                  </td>
                 </tr>
               ))}
             </tbody>

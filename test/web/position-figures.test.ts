@@ -1,0 +1,47 @@
+import { allocation, costBasis, positionReturn } from '../../web/src/lib/position-figures';
+import { signedPercent } from '../../web/src/lib/format';
+
+/**
+ * Hand-computed fixture: $1,000 start; $100 of YES at 40¢ (250 shares), marked at 50¢; $30 of NO at 75¢
+ * (40 shares), marked at 60¢. Cash 1000 − 100 − 30 = 870; values 125 and 24; equity 870 + 125 + 24 = 1019.
+ * The API's numbers for them, as GET /api/positions reports them:
+ */
+const yes = { quantity: 250, avgPrice: 0.4, currentPrice: 0.5, marketValue: 125, unrealizedPnl: 25 };
+const no = { quantity: 40, avgPrice: 0.75, currentPrice: 0.6, marketValue: 24, unrealizedPnl: -6 };
+const closed = { quantity: 0, avgPrice: 0, currentPrice: null, marketValue: null, unrealizedPnl: null };
+const cash = 870;
+const equity = 1019;
+
+describe("the portfolio's per-position return and allocation (web/src/lib/position-figures.ts)", () => {
+  test('when positions are marked, then the return is PnL over cost and the allocation is value over equity, as worked by hand', () => {
+    expect(costBasis(yes)).toBe(100);
+    expect(costBasis(no)).toBe(30);
+    // 25 / 100 and −6 / 30.
+    expect(positionReturn(yes)).toBeCloseTo(0.25, 12);
+    expect(positionReturn(no)).toBeCloseTo(-0.2, 12);
+    // 125 / 1019 = 0.122669…, 24 / 1019 = 0.0235525…
+    expect(allocation(yes, equity)).toBeCloseTo(0.122669, 6);
+    expect(allocation(no, equity)).toBeCloseTo(0.0235525, 6);
+    expect(signedPercent(positionReturn(yes))).toBe('+25.0%');
+    expect(signedPercent(positionReturn(no))).toBe('−20.0%');
+  });
+
+  test('when computed independently from shares and prices, then the figures agree', () => {
+    for (const p of [yes, no]) {
+      // quantity × (mark − average) / (quantity × average) = mark / average − 1.
+      expect(positionReturn(p)).toBeCloseTo(p.currentPrice / p.avgPrice - 1, 12);
+      expect(allocation(p, equity)).toBeCloseTo((p.quantity * p.currentPrice) / (cash + yes.quantity * yes.currentPrice + no.quantity * no.currentPrice), 12);
+    }
+    // Cash and the open positions make up all of equity.
+    expect(cash / equity + allocation(yes, equity)! + allocation(no, equity)!).toBeCloseTo(1, 12);
+  });
+
+  test('when a position is closed, cost nothing, or equity is not positive, then there is no figure (shown as —)', () => {
+    expect(positionReturn(closed)).toBeNull();
+    expect(allocation(closed, equity)).toBeNull();
+    expect(positionReturn({ marketValue: 3, unrealizedPnl: 3 })).toBeNull();
+    expect(allocation(yes, 0)).toBeNull();
+    expect(signedPercent(null)).toBe('—');
+    expect(signedPercent(-0.00004)).toBe('0.0%');
+  });
+});
