@@ -59,21 +59,19 @@ describeWithChromium('the look of the web app in Chromium', () => {
     [1280, 'dark'],
   ];
   for (const [width, colorScheme] of passes) {
-    {
-      test(`when every page is drawn ${colorScheme} at ${width} px, then axe finds no serious or critical violation`, async () => {
-        const page = pages[width]!;
-        await page.emulateMedia({ colorScheme });
-        for (const { path } of everyPage(used)) {
-          await openPage(page, path);
-          try {
-            await expectNoSeriousAxeViolations(page);
-          } catch (e) {
-            throw new Error(`${path}: ${(e as Error).message}`);
-          }
+    test(`when every page is drawn ${colorScheme} at ${width} px, then axe finds no serious or critical violation`, async () => {
+      const page = pages[width]!;
+      await page.emulateMedia({ colorScheme });
+      for (const { path } of everyPage(used)) {
+        await openPage(page, path);
+        try {
+          await expectNoSeriousAxeViolations(page);
+        } catch (e) {
+          throw new Error(`${path}: ${(e as Error).message}`);
         }
-        expect(pageErrors(page)).toEqual([]);
-      }, 480_000);
-    }
+      }
+      expect(pageErrors(page)).toEqual([]);
+    }, 480_000);
   }
 
   test('when a person holds a position, then the portfolio shows its return and its share of equity, as worked from shares and prices', async () => {
