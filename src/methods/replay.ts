@@ -136,11 +136,7 @@ export const startReplay = defineMethod({
   auth: 'key',
   limit: 'register',
   input: z.object({
-    scenario: z
-      .string()
-      .regex(SCENARIO_NAME)
-      .optional()
-      .describe('A published scenario by name (suite-v1/07: list_replay_suite), instead of seed and days.'),
+    scenario: z.string().regex(SCENARIO_NAME).optional().describe('A published scenario by name (suite-v1/07: list_replay_suite), instead of seed and days.'),
     seed: z.number().int().min(0).max(2_147_483_647).optional().describe('Seed of the simulated venue: the markets, their news and outcomes (with days).'),
     days: z.number().int().min(1).max(MAX_DAYS).optional().describe(`Window length in simulated days, 1..${MAX_DAYS} (with seed).`),
     mode: z

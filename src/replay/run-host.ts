@@ -10,7 +10,15 @@ import { accountKeyOf, runKeyOf } from '../auth/run-keys';
 import type { RunScope, RunScopes } from '../registry/method-services';
 import { SimulatedFeed } from '../market-data/simulated/simulated-feed';
 import { ReplayStore, type ReplayRunRow } from '../domain/replay/replay-store';
-import { REPLAY_START_MS, type AdvanceTarget, type ReplayCaller, type ReplayMode, type ReplayRuns, type ReplayScenario, type ReplayView } from '../domain/replay/replay-runs';
+import {
+  REPLAY_START_MS,
+  type AdvanceTarget,
+  type ReplayCaller,
+  type ReplayMode,
+  type ReplayRuns,
+  type ReplayScenario,
+  type ReplayView,
+} from '../domain/replay/replay-runs';
 import { RunClock } from './run-clock';
 import { suiteRecords, type SuiteRecord } from '../domain/replay/suite-board';
 

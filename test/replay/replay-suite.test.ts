@@ -56,7 +56,10 @@ describe.each(backends())('replay suite, its board and delete_replay on $name', 
     const run = (await t.api.post('/api/replays').set(bearer(live.apiKey)).send({ seed: 21, days: 1 })).body as { runId: string; apiKey: string };
     const m = (await t.api.get('/api/markets').query({ limit: 1 }).set(bearer(run.apiKey))).body.markets[0];
     const yes = m.outcomeTokens.find((o: { outcome: string }) => o.outcome === 'YES');
-    const buy = await t.api.post('/api/trade').set(bearer(run.apiKey)).send({ marketId: m.id, marketSlug: m.slug, tokenId: yes.tokenId, outcome: 'YES', amount: 10 });
+    const buy = await t.api
+      .post('/api/trade')
+      .set(bearer(run.apiKey))
+      .send({ marketId: m.id, marketSlug: m.slug, tokenId: yes.tokenId, outcome: 'YES', amount: 10 });
     expect(buy.status).toBe(200);
 
     const byRunKey = await t.api.delete(`/api/replays/${run.runId}`).set(bearer(run.apiKey));
