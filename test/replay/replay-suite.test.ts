@@ -8,8 +8,8 @@ import { SUITE_V1 } from '../../src/domain/replay/replay-suite';
 
 const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
 
-// Each run builds a migrated database of its own and syncs its venue once at its start.
-jest.setTimeout(180_000);
+// Each run builds a migrated database of its own and syncs its venue once at its start: minutes under load (7 helpers, 2 cores).
+jest.setTimeout(600_000);
 
 describe.each(backends())('replay suite, its board and delete_replay on $name', (backend) => {
   let t: TestApp;
