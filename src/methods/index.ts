@@ -14,6 +14,7 @@ import * as leaderboards from './leaderboards';
 import * as markets from './markets';
 import * as orders from './orders';
 import * as replay from './replay';
+import * as replaySuite from './replay-suite';
 import * as trading from './trading';
 import * as webhooks from './webhooks';
 import * as watchlist from './watchlist';
@@ -28,6 +29,7 @@ const MODULES: Array<Record<string, unknown>> = [
   forecasts,
   benchmark,
   replay,
+  replaySuite,
   agents,
   identity,
   leaderboards,

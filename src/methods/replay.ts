@@ -3,7 +3,8 @@ import { defineMethod } from '../registry/method';
 import { requirePrincipal, type MethodContext } from '../registry/context';
 import { AppError } from '../errors/app-error';
 import { toMicro } from '../domain/money/micro';
-import type { ReplayCaller, ReplayRecord, ReplayRuns } from '../domain/replay/replay-runs';
+import type { ReplayCaller, ReplayRecord, ReplayRuns, ReplayScenario } from '../domain/replay/replay-runs';
+import { scenarioNamed, SUITES } from '../domain/replay/replay-suite';
 import { BENCHMARK_METRICS, boardEstimates, type BenchmarkMetric } from '../domain/benchmark/benchmark-record';
 import { Estimate } from './benchmark';
 import { SpendAmount } from './common-schemas';
@@ -48,6 +49,8 @@ const ReplayState = z.object({
     .object({
       seed: z.number().int().describe('Seed of the run’s simulated venue.'),
       days: z.number().int().min(1).max(MAX_DAYS).describe('Length of the run’s window, in simulated days.'),
+      name: z.string().nullable().describe('The published suite scenario it replays (suite-v1/07), or null for a seed and days of your own.'),
+      suite: z.string().nullable().describe('That scenario’s suite (suite-v1): its runs count on get_replay_suite_board; null otherwise.'),
     })
     .describe('What the run replays: the same scenario and the same calls give the same record.'),
   mode: z.enum(['step', 'speed']).describe('step: the clock moves only by advance_replay; speed: it runs at speed × the wall clock.'),
@@ -65,9 +68,42 @@ const ReplayView = ReplayState.extend({
 });
 
 /** The run as start, advance and end answer it: get_replay alone carries the record. */
-function stateOf<T extends { record: unknown }>(view: T): Omit<T, 'record'> {
-  const { record: _record, ...state } = view;
-  return state;
+function stateOf<T extends { record: unknown; scenario: ReplayScenario }>(view: T): Omit<T, 'record' | 'scenario'> & { scenario: ScenarioOut } {
+  const { record: _record, scenario, ...state } = view;
+  return { ...state, scenario: scenarioOut(scenario) };
+}
+
+type ScenarioOut = { seed: number; days: number; name: string | null; suite: string | null };
+
+function scenarioOut(s: ReplayScenario): ScenarioOut {
+  return { seed: s.seed, days: s.days, name: s.name ?? null, suite: s.suite ?? null };
+}
+
+const SCENARIO_NAME = /^[a-z0-9-]{1,40}\/\d{2}$/;
+
+/** The scenario start_replay was given: a published one by name, or a seed and days; anything else is refused. */
+function scenarioOf(input: { scenario?: string; seed?: number; days?: number }): ReplayScenario {
+  const suites = SUITES.map((x) => x.name).join(', ');
+  if (input.scenario !== undefined) {
+    if (input.seed !== undefined || input.days !== undefined) {
+      throw new AppError('VALIDATION_ERROR', 'Give either scenario (a published scenario’s name) or seed and days, not both.', {
+        hint: 'For example {"scenario": "suite-v1/07"} or {"seed": 7, "days": 30}.',
+      });
+    }
+    const named = scenarioNamed(input.scenario);
+    if (!named) {
+      throw new AppError('VALIDATION_ERROR', `No published scenario is named ${input.scenario}.`, {
+        hint: `list_replay_suite lists a suite’s scenarios (suites: ${suites}).`,
+      });
+    }
+    return { seed: named.seed, days: named.days, name: named.name, suite: named.suite };
+  }
+  if (input.seed === undefined || input.days === undefined) {
+    throw new AppError('VALIDATION_ERROR', 'Give seed and days, or scenario (a published scenario’s name).', {
+      hint: 'For example {"seed": 7, "days": 30} or {"scenario": "suite-v1/07"}.',
+    });
+  }
+  return { seed: input.seed, days: input.days };
 }
 
 const NOT_YOURS = 'NOT_FOUND (404) for a run that is not yours (a live key reaches the runs it started, a run key only its own run)';
@@ -93,13 +129,16 @@ export const startReplay = defineMethod({
     '(search_markets, get_market_odds, list_news, paper_trade, orders, forecasts, portfolio and the rest) sees the run’s clock and ' +
     'venue and nothing else, and the run’s account never appears on the live boards. Markets carry a hidden probability moved by news ' +
     '(list_news) that the price follows with a lag, so reading the news is a skill. end_replay settles the run and freezes its ' +
-    'benchmark record; the same scenario and the same calls give the same record. Call it with your live key (a run key is refused ' +
+    'benchmark record; the same scenario and the same calls give the same record. Instead of seed and days, scenario names a ' +
+    'published suite’s scenario (suite-v1/07: list_replay_suite); its ended runs count on get_replay_suite_board. ' +
+    'Call it with your live key (a run key is refused ' +
     'with FORBIDDEN). Starting a run builds a database for it: it takes a few seconds and counts against the registration rate limit.',
   auth: 'key',
   limit: 'register',
   input: z.object({
-    seed: z.number().int().min(0).max(2_147_483_647).describe('Seed of the simulated venue: the markets, their news and outcomes.'),
-    days: z.number().int().min(1).max(MAX_DAYS).describe(`Window length in simulated days, 1..${MAX_DAYS}.`),
+    scenario: z.string().regex(SCENARIO_NAME).optional().describe('A published scenario by name (suite-v1/07: list_replay_suite), instead of seed and days.'),
+    seed: z.number().int().min(0).max(2_147_483_647).optional().describe('Seed of the simulated venue: the markets, their news and outcomes (with days).'),
+    days: z.number().int().min(1).max(MAX_DAYS).optional().describe(`Window length in simulated days, 1..${MAX_DAYS} (with seed).`),
     mode: z
       .union([z.literal('step'), z.object({ speed: z.number().positive().max(1_000_000).describe('Simulated seconds per wall second.') })])
       .default('step')
@@ -111,11 +150,11 @@ export const startReplay = defineMethod({
   }),
   rest: { method: 'POST', path: '/api/replays', status: 201 },
   annotations: { title: 'Start replay', readOnlyHint: false, idempotentHint: false, openWorldHint: false },
-  errors: ['FORBIDDEN'],
+  errors: ['FORBIDDEN', 'VALIDATION_ERROR'],
   handler: async (ctx, input) => {
     const mode = input.mode === 'step' ? { kind: 'step' as const } : { kind: 'speed' as const, speed: input.mode.speed };
     const started = await replayOf(ctx).start(callerOf(ctx), {
-      scenario: { seed: input.seed, days: input.days },
+      scenario: scenarioOf(input),
       mode,
       ...(input.bankroll !== undefined ? { bankrollMicro: toMicro(input.bankroll) } : {}),
     });
@@ -139,7 +178,7 @@ export const getReplay = defineMethod({
   errors: ['NOT_FOUND'],
   handler: async (ctx, input) => {
     const view = await replayOf(ctx).get(callerOf(ctx), input.runId);
-    return { ...view, record: view.record ? summaryOf(view.record) : null };
+    return { ...view, scenario: scenarioOut(view.scenario), record: view.record ? summaryOf(view.record) : null };
   },
 });
 
@@ -198,4 +237,26 @@ export const endReplay = defineMethod({
   annotations: { title: 'End replay', readOnlyHint: false, idempotentHint: false, openWorldHint: false },
   errors: ['NOT_FOUND', 'REPLAY_ENDED'],
   handler: async (ctx, input) => stateOf(await replayOf(ctx).end(callerOf(ctx), input.runId)),
+});
+
+export const deleteReplay = defineMethod({
+  name: 'delete_replay',
+  area: 'Forecasting',
+  summary: 'Delete a replay run with its data: its database, its record and its key',
+  description:
+    'Deletes a replay run, running or ended, with everything it holds: its database (its account, trades, forecasts and mirror), ' +
+    'its row and frozen record (it leaves get_replay_suite_board) and its key, which stops working at once. Only the live key that ' +
+    'started the run may (a run key is refused with FORBIDDEN). Cannot be undone. Errors: FORBIDDEN (403) for a run key; NOT_FOUND ' +
+    '(404) for a run that is not yours, or one already deleted (a second delete_replay).',
+  auth: 'key',
+  limit: 'api',
+  input: z.object({ runId: RunId }),
+  output: z.object({ runId: z.string().describe('The run deleted.'), deleted: z.literal(true).describe('Always true.') }),
+  rest: { method: 'DELETE', path: '/api/replays/:runId' },
+  annotations: { title: 'Delete replay', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  errors: ['FORBIDDEN', 'NOT_FOUND'],
+  handler: async (ctx, input) => {
+    await replayOf(ctx).delete(callerOf(ctx), input.runId);
+    return { runId: input.runId, deleted: true as const };
+  },
 });

@@ -10,12 +10,20 @@ import { accountKeyOf, runKeyOf } from '../auth/run-keys';
 import type { RunScope, RunScopes } from '../registry/method-services';
 import { SimulatedFeed } from '../market-data/simulated/simulated-feed';
 import { ReplayStore, type ReplayRunRow } from '../domain/replay/replay-store';
-import type { AdvanceTarget, ReplayCaller, ReplayMode, ReplayRuns, ReplayScenario, ReplayView } from '../domain/replay/replay-runs';
+import {
+  REPLAY_START_MS,
+  type AdvanceTarget,
+  type ReplayCaller,
+  type ReplayMode,
+  type ReplayRuns,
+  type ReplayScenario,
+  type ReplayView,
+} from '../domain/replay/replay-runs';
 import { RunClock } from './run-clock';
+import { suiteRecords, type SuiteRecord } from '../domain/replay/suite-board';
 
 const DAY_MS = 86_400_000;
-/** Every scenario's window starts here: a year into the simulated venue, when its catalog holds markets of every length. */
-export const REPLAY_START_MS = Date.UTC(2025, 0, 1);
+export { REPLAY_START_MS } from '../domain/replay/replay-runs';
 const RUN_ID = /^[0-9a-f]{12}$/;
 
 interface RunHandle {
@@ -164,6 +172,29 @@ export class RunHost implements ReplayRuns, RunScopes {
     };
   }
 
+  /**
+   * Deletes a run with its data (issue 35: a run's data can be deleted with it). Its row goes first, so from that moment
+   * its key names no run and no new call reaches it; then what the run was doing finishes, its services stop and its
+   * database is dropped (the schema on PostgreSQL; the in-memory instance on PGlite). Its record leaves the suite board.
+   */
+  async delete(caller: ReplayCaller, runId: string): Promise<void> {
+    if (caller.runId) {
+      throw new AppError('FORBIDDEN', 'A replay run’s key cannot delete a run.', { hint: 'Call delete_replay with the live key that started the run.' });
+    }
+    await this.authorize(caller, runId);
+    // Two deletes at once: only the one that removed the row goes on.
+    if (!(await this.store.delete(runId))) throw new AppError('NOT_FOUND', `No replay run ${runId} of yours: it was deleted.`);
+    const p = this.handles.get(runId);
+    this.handles.delete(runId);
+    const h = p ? await p.catch(() => undefined) : undefined;
+    if (h) await this.stop(h);
+    await this.dbs.drop(runId, h?.db);
+  }
+
+  async suiteRecords(suite: string): Promise<SuiteRecord[]> {
+    return suiteRecords(await this.store.endedSuiteRuns(suite));
+  }
+
   /** Closes every run's database this process holds (at shutdown); a run on PostgreSQL keeps its schema. */
   async close(): Promise<void> {
     const handles = [...this.handles.values()];
@@ -171,12 +202,17 @@ export class RunHost implements ReplayRuns, RunScopes {
     for (const p of handles) {
       const h = await p.catch(() => undefined);
       if (!h) continue;
-      await h.queue.catch(() => {});
-      await h.services.marketSync.stop();
-      await h.services.priceChanges.idle();
-      await h.services.idempotency.close();
+      await this.stop(h);
       await h.db.close();
     }
+  }
+
+  /** Lets what the run is doing finish and stops its services (its database stays open). */
+  private async stop(h: RunHandle): Promise<void> {
+    await h.queue.catch(() => {});
+    await h.services.marketSync.stop();
+    await h.services.priceChanges.idle();
+    await h.services.idempotency.close();
   }
 
   private build(id: string, db: Database, clock: RunClock, scenario: ReplayScenario): RunHandle {

@@ -1,9 +1,19 @@
 import type { BenchmarkRecordView } from '../benchmark/benchmark-service';
+import type { SuiteRecord } from './suite-board';
 
-/** A replay scenario: the simulated venue's seed and the window's length in simulated days. */
+/** Every scenario's window starts here: a year into the simulated venue, when its catalog holds markets of every length. */
+export const REPLAY_START_MS = Date.UTC(2025, 0, 1);
+
+/**
+ * A replay scenario: the simulated venue's seed and the window's length in simulated days; `name` when it is a published
+ * suite's scenario (suite-v1/07, src/domain/replay/replay-suite.ts), which is what the suite board counts.
+ */
 export interface ReplayScenario {
   seed: number;
   days: number;
+  name?: string;
+  /** The suite of a named scenario (suite-v1), which the suite board selects by. */
+  suite?: string;
 }
 
 export type ReplayMode = { kind: 'step' } | { kind: 'speed'; speed: number };
@@ -45,4 +55,8 @@ export interface ReplayRuns {
   get(caller: ReplayCaller, runId: string): Promise<ReplayView>;
   advance(caller: ReplayCaller, runId: string, target: AdvanceTarget): Promise<ReplayView>;
   end(caller: ReplayCaller, runId: string): Promise<ReplayView>;
+  /** Deletes a run with its data (delete_replay): its database, its row and so its key. Only the live owner may. */
+  delete(caller: ReplayCaller, runId: string): Promise<void>;
+  /** Every live owner's record on a suite: their ended runs of its scenarios, latest per scenario (suite-board.ts). */
+  suiteRecords(suite: string): Promise<SuiteRecord[]>;
 }

@@ -1,5 +1,6 @@
 import type { Queryable } from '../../db/database';
 import type { ReplayRecord, ReplayScenario } from './replay-runs';
+import type { SuiteRun } from './suite-board';
 
 export interface ReplayRunRow {
   id: string;
@@ -66,7 +67,40 @@ export class ReplayStore {
     return rows[0];
   }
 
-  async delete(id: string): Promise<void> {
-    await this.db.query('DELETE FROM replay_runs WHERE id = $1', [id]);
+  /** Removes a run's row (delete_replay): its key names no run from then on. False when it was already gone. */
+  async delete(id: string): Promise<boolean> {
+    const rows = await this.db.query<{ id: string }>('DELETE FROM replay_runs WHERE id = $1 RETURNING id', [id]);
+    return rows.length > 0;
+  }
+
+  /**
+   * Every ended run of a suite's scenarios by a live account, with only its frozen alpha (the record's stated-forecast
+   * alpha): what the suite board reads. Scenario names are `<suite>/<nn>`.
+   */
+  async endedSuiteRuns(suite: string): Promise<SuiteRun[]> {
+    const rows = await this.db.query<{
+      id: string;
+      owner_id: string;
+      display_name: string;
+      is_agent: boolean;
+      scenario: string;
+      alpha: number | string | null;
+      ended_at: Date;
+    }>(
+      `SELECT r.id, r.owner_id, u.display_name, u.is_agent, r.scenario->>'name' AS scenario,
+              (r.record #>> '{forecasts,alpha,value}')::double precision AS alpha, r.ended_at
+       FROM replay_runs r JOIN users u ON u.id = r.owner_id AND u.deleted_at IS NULL
+       WHERE r.state = 'ended' AND r.scenario->>'suite' = $1`,
+      [suite],
+    );
+    return rows.map((r) => ({
+      runId: r.id,
+      userId: r.owner_id,
+      displayName: r.display_name,
+      isAgent: r.is_agent,
+      scenario: r.scenario,
+      alpha: r.alpha === null ? null : Number(r.alpha),
+      endedAt: r.ended_at,
+    }));
   }
 }

@@ -1,0 +1,57 @@
+import { createHash } from 'node:crypto';
+import { canonicalDescription, scenariosOf, type ReplaySuite, type SuiteScenario } from '../../domain/replay/replay-suite';
+import { REPLAY_START_MS } from '../../domain/replay/replay-runs';
+import { candidateRange } from './catalog';
+import { newsIdOf } from './information';
+import { newsText } from './news-text';
+import { SimulatedFeed } from './simulated-feed';
+
+const DAY_MS = 86_400_000;
+/** News items of each scenario the fingerprint covers: the first of its window. */
+export const FINGERPRINT_NEWS = 20;
+
+/**
+ * What the venue generates for one scenario, in a canonical form: the catalog open at the window's start (id, slug,
+ * question, end, both tokens, the YES mid) and the first news items of the window (id, time, market, headline and body). A change
+ * to the catalog, the price paths, the news or its text changes it, and with it the suite's checksum.
+ */
+export function scenarioFingerprint(s: Pick<SuiteScenario, 'seed' | 'days'>): string {
+  const startMs = REPLAY_START_MS;
+  const endMs = startMs + s.days * DAY_MS;
+  const feed = new SimulatedFeed({ seed: s.seed, speed: 1, information: true }, { now: () => new Date(startMs) });
+  const catalog: unknown[] = [];
+  const news: Array<[number, string, string, string, string]> = [];
+  for (const m of listAt(feed, startMs)) {
+    catalog.push([m.id, m.slug, m.question, m.endAtMs, m.yesTokenId, m.noTokenId, feed.marketAt(m, startMs)!.tokens[0]!.priceMicro.toString()]);
+  }
+  for (const spec of aliveIn(feed, startMs, endMs)) {
+    for (const e of feed.newsEventsOf(spec)) {
+      if (e.tMs <= startMs || e.tMs > endMs) continue;
+      const text = newsText(spec.question, spec.category, e.jump, e.kindDraw);
+      news.push([e.tMs, newsIdOf(spec.id, e.j), spec.id, text.headline, text.body]);
+    }
+  }
+  news.sort((a, b) => a[0] - b[0] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
+  return JSON.stringify([catalog, news.slice(0, FINGERPRINT_NEWS)]);
+}
+
+/** The suite's checksum: sha256 over its canonical description and each scenario's fingerprint, in order. */
+export function suiteChecksum(suite: ReplaySuite): string {
+  const h = createHash('sha256').update(canonicalDescription(suite, REPLAY_START_MS));
+  for (const s of scenariosOf(suite)) h.update('\n').update(s.name).update('\n').update(scenarioFingerprint(s));
+  return h.digest('hex');
+}
+
+function listAt(feed: SimulatedFeed, tMs: number) {
+  return [...aliveIn(feed, tMs - 1, tMs)].filter((spec) => spec.createdAtMs <= tMs && spec.resolveAtMs > tMs);
+}
+
+/** Every market that exists at some moment of (fromMs, toMs] and is not yet resolved at fromMs, by k. */
+function* aliveIn(feed: SimulatedFeed, fromMs: number, toMs: number) {
+  const { from } = candidateRange(feed.params, fromMs);
+  const { to } = candidateRange(feed.params, toMs);
+  for (let k = from; k <= to; k++) {
+    const spec = feed.spec(k);
+    if (spec.createdAtMs <= toMs && spec.resolveAtMs > fromMs) yield spec;
+  }
+}
