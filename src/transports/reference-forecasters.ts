@@ -37,7 +37,7 @@ export class ReferenceForecasters {
 
   constructor(
     /** The pipeline it calls through (a thunk: the services that own it are still being built when it is). */
-    private readonly depsOf: () => InvokeDeps & { registry: Registry; origin: string },
+    private readonly depsOf: () => AgentDeps,
     private readonly accounts: ReferenceAccounts,
   ) {}
 
@@ -119,28 +119,37 @@ export class ReferenceForecasters {
   }
 
   private call(key: string | undefined, name: string, input: Record<string, unknown>): Promise<unknown> {
-    const deps = this.depsOf();
-    const method = deps.registry.get(name);
-    if (!method) throw new Error(`no method ${name}`);
-    const call: CallInfo = {
-      transport: 'internal',
-      requestId: randomUUID(),
-      ip: '127.0.0.1',
-      credentials: key ? { bearer: key } : {},
-      address: { origin: deps.origin, own: [deps.origin] },
-    };
-    return invoke(deps, method, input, call);
+    return callAs(this.depsOf(), key, name, input);
   }
+}
+
+/** What an in-process agent calls through: the registry's invoke pipeline and the origin its calls claim. */
+export type AgentDeps = InvokeDeps & { registry: Registry; origin: string };
+
+/** One call of a registry method as an in-process agent makes it: with `key` as its bearer, through the whole pipeline. */
+export function callAs(deps: AgentDeps, key: string | undefined, name: string, input: Record<string, unknown>): Promise<unknown> {
+  const method = deps.registry.get(name);
+  if (!method) throw new Error(`no method ${name}`);
+  const call: CallInfo = {
+    transport: 'internal',
+    requestId: randomUUID(),
+    ip: '127.0.0.1',
+    credentials: key ? { bearer: key } : {},
+    address: { origin: deps.origin, own: [deps.origin] },
+  };
+  return invoke(deps, method, input, call);
 }
 
 const p = (micro: bigint) => fromMicro(micro);
 
-function statedMid(m: OpenMarket): Record<string, unknown> {
+/** The market reference's forecast: the mid (or the prices) it read. Replay's market agent states the same (src/replay/reference-agents.ts). */
+export function statedMid(m: OpenMarket): Record<string, unknown> {
   if (m.venue === 'mirrored') return { marketId: m.id, probability: p(m.midMicro), rationale: 'The market mid.' };
   return { marketId: m.id, probabilities: exactSplit(m.pricesMicro.map(Number)).map(p), rationale: 'The market prices.' };
 }
 
-function coinFlip(m: OpenMarket): Record<string, unknown> {
+/** The coin-flip reference's forecast: 0.5, or an even split. */
+export function coinFlip(m: OpenMarket): Record<string, unknown> {
   if (m.venue === 'mirrored') return { marketId: m.id, probability: 0.5, rationale: 'A coin flip.' };
   return { marketId: m.id, probabilities: exactSplit(m.pricesMicro.map(() => 1)).map(p), rationale: 'An even split.' };
 }

@@ -1,0 +1,83 @@
+import 'reflect-metadata';
+import { randomBytes } from 'node:crypto';
+import { testConfig } from '../src/config';
+import { createLogger } from '../src/logger';
+import { startService } from '../src/start';
+import { callAs, type AgentDeps } from '../src/transports/reference-forecasters';
+import { playReplayAgent, REPLAY_AGENTS, type ReplayAgent, type ReplayAgentPlay } from '../src/replay/reference-agents';
+import { alphaAcrossRuns } from '../src/domain/replay/across-runs';
+
+/**
+ * npm run replay:reference [-- --seeds 1-20 --days 2 --agents news_reader,market,coin_flip] — plays the built-in reference
+ * agents (src/replay/reference-agents.ts) over stepped replay runs of the given seeds, in a service of its own on the
+ * embedded database, and prints each run's alpha, then each agent's alpha across the runs so far with its 95 % interval
+ * (alphaAcrossRuns: the benchmark's clustered bootstrap, clustered by run). The last line is one JSON object.
+ */
+function arg(name: string, fallback: string): string {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 && process.argv[i + 1] ? process.argv[i + 1]! : fallback;
+}
+
+/** "1-5,9" → [1, 2, 3, 4, 5, 9]. */
+function seedList(text: string): number[] {
+  return text.split(',').flatMap((part) => {
+    const [a, b] = part.split('-').map(Number);
+    if (!Number.isInteger(a) || (b !== undefined && !Number.isInteger(b))) throw new Error(`bad seeds: ${text}`);
+    return b === undefined ? [a!] : Array.from({ length: b - a! + 1 }, (_, i) => a! + i);
+  });
+}
+
+const fmt = (x: number | null) => (x === null ? 'n/a' : x.toFixed(4));
+
+async function main(): Promise<void> {
+  const seeds = seedList(arg('seeds', '1-20'));
+  const days = Number(arg('days', '2'));
+  const agents = arg('agents', 'news_reader,market').split(',') as ReplayAgent[];
+  for (const a of agents) if (!REPLAY_AGENTS.includes(a)) throw new Error(`unknown agent ${a}: one of ${REPLAY_AGENTS.join(', ')}`);
+  // A service of its own, with limits no in-process agent meets: the agents here are the only callers.
+  const config = testConfig({
+    DATA_DIR: 'memory',
+    LOG_LEVEL: 'silent',
+    RATE_LIMIT_REGISTER_PER_MIN: 1_000_000,
+    RATE_LIMIT_API_PER_MIN: 1_000_000,
+    RATE_LIMIT_TRADE_PER_MIN: 1_000_000,
+    RATE_LIMIT_SELL_PER_MIN: 1_000_000,
+    REFERENCE_FORECASTERS: 'off',
+  });
+  const log = createLogger('silent');
+  const service = await startService(config, log, { background: false, webDir: null });
+  const { services } = service;
+  await services.marketSync.runOnce();
+  const deps: AgentDeps = { services, clock: services.clock, log, validateOutput: false, registry: services.registry, origin: 'http://localhost' };
+  const registered = (await callAs(deps, undefined, 'register_account', {
+    email: 'replay-reference@reference.invalid',
+    password: randomBytes(24).toString('hex'),
+    displayName: 'Replay references',
+    isAgent: true,
+    agentDescription: 'Starts the replay runs of the built-in reference agents.',
+  })) as { user: { apiKey: string } };
+  const plays = new Map<ReplayAgent, ReplayAgentPlay[]>(agents.map((a) => [a, []]));
+  const summary = () => Object.fromEntries(agents.map((a) => [a, { runs: plays.get(a)!.length, alpha: alphaAcrossRuns(plays.get(a)!, `${a}|${days}`) }]));
+  const started = Date.now();
+  for (const seed of seeds) {
+    for (const agent of agents) {
+      const t0 = Date.now();
+      const play = await playReplayAgent(deps, registered.user.apiKey, agent, { seed, days });
+      plays.get(agent)!.push(play);
+      const a = play.alpha;
+      console.log(
+        `seed ${seed} ${agent}: alpha ${fmt(a.value)} [${fmt(a.low)}, ${fmt(a.high)}] n ${a.n}, ${play.calls} calls, ${((Date.now() - t0) / 1000).toFixed(0)} s`,
+      );
+    }
+    for (const [agent, s] of Object.entries(summary())) {
+      console.log(`  after ${s.runs} seeds, ${agent}: alpha ${fmt(s.alpha.value)} [${fmt(s.alpha.low)}, ${fmt(s.alpha.high)}] n ${s.alpha.n}`);
+    }
+  }
+  console.log(JSON.stringify({ seeds, days, wallSeconds: Math.round((Date.now() - started) / 1000), agents: summary() }));
+  await service.stop();
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
