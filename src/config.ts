@@ -53,6 +53,12 @@ const ConfigSchema = z
     POLYMARKET_RETRIES: z.coerce.number().int().min(0).max(5).default(2),
     MARKET_SYNC_INTERVAL_S: positiveInt(60),
     PRICE_MAX_AGE_S: positiveInt(120),
+    /**
+     * With MARKET_FEED=polymarket, the mirror records the prices, states and books it sees (mirror_market_history,
+     * mirror_book_history) so a past window can be replayed (start_replay with source "mirror"); kept this many days.
+     * 0: nothing is recorded.
+     */
+    MIRROR_HISTORY_DAYS: z.coerce.number().int().min(0).max(3650).default(30),
     SIM_SEED: z.coerce.number().int().default(42),
     SIM_SPEED: z.coerce.number().positive().default(1),
     /**

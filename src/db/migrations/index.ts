@@ -28,6 +28,7 @@ import { Forecasts1700000000030 } from './1700000000030-forecasts';
 import { Benchmark1700000000031 } from './1700000000031-benchmark';
 import { IdempotentReplayText1700000000032 } from './1700000000032-idempotent-replay-text';
 import { ReplayRuns1700000000033 } from './1700000000033-replay-runs';
+import { MirrorHistory1700000000040 } from './1700000000040-mirror-history';
 
 /** Every migration, in order. A new one is appended here (no glob: the same list runs from ts and dist). */
 export const MIGRATIONS = [
@@ -61,4 +62,5 @@ export const MIGRATIONS = [
   Benchmark1700000000031,
   IdempotentReplayText1700000000032,
   ReplayRuns1700000000033,
+  MirrorHistory1700000000040,
 ];
