@@ -201,7 +201,7 @@ async function main(): Promise<void> {
       steps,
       stepSeconds: stepS,
       marketsListedAtStart: listed,
-      runMarkets: markets,
+      liveMarkets: markets,
       wallSeconds: r2(wallS),
       simSecondsPerWallSecond: Math.round((DAYS * DAY_S) / wallS),
       startMs: r2(startMs),

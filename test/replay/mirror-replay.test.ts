@@ -9,8 +9,9 @@ const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
 const FED = '516710';
 const NBA = '516711';
 
-// A run builds and migrates a database of its own (on PostgreSQL a schema and every migration).
-jest.setTimeout(180_000);
+// A run builds and migrates a database of its own (on PostgreSQL a schema and every migration): over 180 s was seen on a
+// loaded machine (load average 30 on two cores).
+jest.setTimeout(480_000);
 
 describe.each(backends())('a replay of the recorded Polymarket mirror on $name', (backend) => {
   let fake: FakePolymarket;
