@@ -141,7 +141,18 @@ export const CONFIG_FIELDS = z.object({
     ),
   /** Webhook endpoints one account may register. */
   WEBHOOK_MAX_ENDPOINTS: z.coerce.number().int().min(1).max(100).default(5).describe('webhooks one account may register'),
-  WATCHLIST_MAX_MARKETS: z.coerce.number().int().min(1).max(1000).default(100).describe('markets one account\'s watchlist may hold (watch_market)'),
+  /**
+   * With MARKET_FEED=polymarket, the mirror records the prices, states and books it sees (mirror_market_history,
+   * mirror_book_history) so a past window can be replayed (start_replay with source "mirror"); kept this many days.
+   */
+  MIRROR_HISTORY_DAYS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(3650)
+    .default(30)
+    .describe('days the Polymarket mirror keeps the prices and books it saw, for replays of a past window (`start_replay` source `mirror`); 0 records nothing'),
+  WATCHLIST_MAX_MARKETS: z.coerce.number().int().min(1).max(1000).default(100).describe("markets one account's watchlist may hold (watch_market)"),
   /**
    * Signs the agent card (JWS over its RFC 8785 canonical form): a private key as PEM (PKCS#8) or as a JWK in JSON
    * (EC P-256/P-384, Ed25519 or RSA). Unset: the card is served unsigned. The public key is served as a JWK Set.

@@ -78,9 +78,11 @@ export function createServices(args: {
   prices?: PriceService;
   /** Name resolution of outbound calls (webhooks); tests stub it to play DNS rebinding. Default: the system's. */
   resolve?: Resolve;
+  /** The venue, instead of the one MARKET_FEED names (a replay run of the recorded mirror). */
+  feed?: MarketFeed;
 }): Services {
   const { config, db, log, clock, registry } = args;
-  const marketData = createMarketData({ config, db, log, clock, prices: args.prices });
+  const marketData = createMarketData({ config, db, log, clock, prices: args.prices, feed: args.feed });
   const prices = marketData.prices;
   const tradeHooks = new TradeHooks();
   // First of the trade listeners: an account's log shows the trade (and its balance) before what it earned.

@@ -279,7 +279,12 @@ export function extendedAgentCardOf(services: CardSource, origin: string, princi
   const card = buildAgentCard(services, origin);
   const { config, registry } = services;
   const keyed = registry.methods.filter((m) => onSurface(m, 'jsonrpc') && accessOf(m) !== 'public');
-  const perMinute = { api: config.RATE_LIMIT_API_PER_MIN, trade: config.RATE_LIMIT_TRADE_PER_MIN, sell: config.RATE_LIMIT_SELL_PER_MIN, comment: config.RATE_LIMIT_COMMENT_PER_MIN };
+  const perMinute = {
+    api: config.RATE_LIMIT_API_PER_MIN,
+    trade: config.RATE_LIMIT_TRADE_PER_MIN,
+    sell: config.RATE_LIMIT_SELL_PER_MIN,
+    comment: config.RATE_LIMIT_COMMENT_PER_MIN,
+  };
   return {
     ...card,
     description: `${card.description} This is the extended card of account ${principal.userId}.`,

@@ -12,6 +12,13 @@ import { PolymarketFeed } from './polymarket/polymarket-feed';
 import { PriceChanges, type PriceService } from '../domain/trading/price-service';
 import { SimulatedFeed } from './simulated/simulated-feed';
 import { PriceBroadcast } from './price-broadcast';
+import { RecordingFeed } from './mirror-history/recording-feed';
+import { MirrorHistoryStore } from './mirror-history/mirror-history-store';
+
+/** The Polymarket feed recording what it mirrors (replays of source "mirror"), unless MIRROR_HISTORY_DAYS is 0. */
+function recorded(config: Config, db: Database, clock: Clock, log: Logger, feed: PolymarketFeed): MarketFeed {
+  return config.MIRROR_HISTORY_DAYS > 0 ? new RecordingFeed(feed, new MirrorHistoryStore(db), clock, log, config.MIRROR_HISTORY_DAYS) : feed;
+}
 
 export interface MarketData {
   feed: MarketFeed;
@@ -26,19 +33,26 @@ export interface MarketData {
 }
 
 /** The feed chosen by MARKET_FEED, and everything built on it. `prices` replaces the live price service (tests). */
-export function createMarketData(args: { config: Config; db: Database; log: Logger; clock: Clock; prices?: PriceService }): MarketData {
+export function createMarketData(args: { config: Config; db: Database; log: Logger; clock: Clock; prices?: PriceService; feed?: MarketFeed }): MarketData {
   const { config, db, clock } = args;
   const log = args.log.child({ component: 'market-data' });
   const feed: MarketFeed =
-    config.MARKET_FEED === 'polymarket'
-      ? new PolymarketFeed({
-          gammaUrl: config.POLYMARKET_GAMMA_URL,
-          clobUrl: config.POLYMARKET_CLOB_URL,
-          now: () => clock.now().getTime(),
+    args.feed ??
+    (config.MARKET_FEED === 'polymarket'
+      ? recorded(
+          config,
+          db,
+          clock,
           log,
-          upstream: { timeoutMs: config.POLYMARKET_TIMEOUT_MS, retries: config.POLYMARKET_RETRIES },
-        })
-      : new SimulatedFeed({ seed: config.SIM_SEED, speed: config.SIM_SPEED, information: config.SIM_INFORMATION }, clock);
+          new PolymarketFeed({
+            gammaUrl: config.POLYMARKET_GAMMA_URL,
+            clobUrl: config.POLYMARKET_CLOB_URL,
+            now: () => clock.now().getTime(),
+            log,
+            upstream: { timeoutMs: config.POLYMARKET_TIMEOUT_MS, retries: config.POLYMARKET_RETRIES },
+          }),
+        )
+      : new SimulatedFeed({ seed: config.SIM_SEED, speed: config.SIM_SPEED, information: config.SIM_INFORMATION }, clock));
   const priceBroadcast = new PriceBroadcast(db, log);
   const store = new MarketStore(db, log, config.PRICE_MAX_AGE_S, priceBroadcast);
   const priceChanges = new PriceChanges();

@@ -3,7 +3,7 @@ import { defineMethod } from '../registry/method';
 import { requirePrincipal, type MethodContext } from '../registry/context';
 import { AppError } from '../errors/app-error';
 import { toMicro } from '../domain/money/micro';
-import type { ReplayCaller, ReplayRecord, ReplayRuns, ReplayScenario } from '../domain/replay/replay-runs';
+import { isMirror, type MirrorScenario, type ReplayCaller, type ReplayRecord, type ReplayRuns, type ReplayScenario } from '../domain/replay/replay-runs';
 import { scenarioNamed, SUITES } from '../domain/replay/replay-suite';
 import { BENCHMARK_METRICS, boardEstimates, type BenchmarkMetric } from '../domain/benchmark/benchmark-record';
 import { Estimate } from './benchmark';
@@ -22,7 +22,9 @@ const METRICS = Object.keys(BENCHMARK_METRICS) as BenchmarkMetric[];
  */
 const ReplayRecordSummary = z
   .object({
-    venue: z.literal('replay').describe('Labels the record: scored on a replay run’s simulated venue, not on the live one.'),
+    venue: z.literal('replay').describe('Labels the record: scored on a replay run’s venue, not on the live one.'),
+    source: z.enum(['simulated', 'mirror']).describe('The replayed venue: simulated (with information), or mirror (recorded real Polymarket markets).'),
+    leakageWarning: z.string().nullable().describe('For a mirror run: the outcomes are public, so the record may measure recall, not skill; else null.'),
     season: z.literal('all').describe('The season scored: the whole run.'),
     resolvedMarkets: z.number().int().min(0).describe('Resolved, non-void markets the run’s account forecast or bought in.'),
     computedAt: z.iso.datetime().nullable().describe('When it was scored, on the run’s clock (null: nothing of the account has resolved).'),
@@ -38,7 +40,15 @@ const ReplayRecordSummary = z
   .describe('The run account’s benchmark record, frozen by end_replay: its board figures. The whole record: get_benchmark_record with the run’s key.');
 
 function summaryOf(record: ReplayRecord): z.input<typeof ReplayRecordSummary> {
-  return { venue: 'replay', season: 'all', resolvedMarkets: record.resolvedMarkets, computedAt: record.computedAt, figures: boardEstimates(record) };
+  return {
+    venue: 'replay',
+    source: record.source ?? 'simulated',
+    leakageWarning: record.leakageWarning ?? null,
+    season: 'all',
+    resolvedMarkets: record.resolvedMarkets,
+    computedAt: record.computedAt,
+    figures: boardEstimates(record),
+  };
 }
 
 /** A run without its record: what start, advance and end answer (the record's schema is large, and every tool repeats it). */
@@ -46,13 +56,29 @@ const ReplayState = z.object({
   runId: z.string().describe('The run’s id.'),
   state: z.enum(['running', 'ended']).describe('running, or ended (end_replay: frozen).'),
   scenario: z
-    .object({
-      seed: z.number().int().describe('Seed of the run’s simulated venue.'),
-      days: z.number().int().min(1).max(MAX_DAYS).describe('Length of the run’s window, in simulated days.'),
-      name: z.string().nullable().describe('The published suite scenario it replays (suite-v1/07), or null for a seed and days of your own.'),
-      suite: z.string().nullable().describe('That scenario’s suite (suite-v1): its runs count on get_replay_suite_board; null otherwise.'),
-    })
+    .union([
+      z.object({
+        seed: z.number().int().describe('Seed of the run’s simulated venue.'),
+        days: z.number().int().min(1).max(MAX_DAYS).describe('Length of the run’s window, in simulated days.'),
+        name: z.string().nullable().describe('The published suite scenario it replays (suite-v1/07), or null for a seed and days of your own.'),
+        suite: z.string().nullable().describe('That scenario’s suite (suite-v1): its runs count on get_replay_suite_board; null otherwise.'),
+      }),
+      z.object({
+        source: z.literal('mirror').describe('The recorded Polymarket mirror.'),
+        from: z.iso.datetime().describe('Start of the replayed window.'),
+        to: z.iso.datetime().describe('End of the replayed window.'),
+      }),
+    ])
     .describe('What the run replays: the same scenario and the same calls give the same record.'),
+  source: z
+    .enum(['simulated', 'mirror'])
+    .describe('simulated: the simulated venue with information; mirror: real Polymarket markets as the mirror recorded them.'),
+  leakageWarning: z
+    .string()
+    .nullable()
+    .describe(
+      'For a mirror run: how these markets ended is public (and likely known to a language model), so its record measures recall, not skill. Null otherwise.',
+    ),
   mode: z.enum(['step', 'speed']).describe('step: the clock moves only by advance_replay; speed: it runs at speed × the wall clock.'),
   speed: z.number().positive().nullable().describe('Simulated seconds per wall second (speed mode); null in step mode.'),
   startAt: z.iso.datetime().describe('Simulated start of the window.'),
@@ -73,16 +99,30 @@ function stateOf<T extends { record: unknown; scenario: ReplayScenario }>(view: 
   return { ...state, scenario: scenarioOut(scenario) };
 }
 
-type ScenarioOut = { seed: number; days: number; name: string | null; suite: string | null };
+type ScenarioOut = { seed: number; days: number; name: string | null; suite: string | null } | MirrorScenario;
 
 function scenarioOut(s: ReplayScenario): ScenarioOut {
+  if (isMirror(s)) return s;
   return { seed: s.seed, days: s.days, name: s.name ?? null, suite: s.suite ?? null };
 }
 
 const SCENARIO_NAME = /^[a-z0-9-]{1,40}\/\d{2}$/;
 
 /** The scenario start_replay was given: a published one by name, or a seed and days; anything else is refused. */
-function scenarioOf(input: { scenario?: string; seed?: number; days?: number }): ReplayScenario {
+function scenarioOf(input: { scenario?: string; source: 'simulated' | 'mirror'; seed?: number; days?: number; from?: string; to?: string }): ReplayScenario {
+  if (input.source === 'mirror') {
+    if (input.from === undefined || input.to === undefined || input.seed !== undefined || input.days !== undefined || input.scenario !== undefined) {
+      throw new AppError('VALIDATION_ERROR', 'A mirror replay takes from and to (and no scenario, seed or days).', {
+        hint: 'For example {"source": "mirror", "from": "2026-11-01T00:00:00Z", "to": "2026-11-08T00:00:00Z"}.',
+      });
+    }
+    return { source: 'mirror', from: new Date(input.from).toISOString(), to: new Date(input.to).toISOString() };
+  }
+  if (input.from !== undefined || input.to !== undefined) {
+    throw new AppError('VALIDATION_ERROR', 'from and to are a mirror replay’s window: give source "mirror" with them.', {
+      hint: 'For example {"source": "mirror", "from": "2026-11-01T00:00:00Z", "to": "2026-11-08T00:00:00Z"}.',
+    });
+  }
   const suites = SUITES.map((x) => x.name).join(', ');
   if (input.scenario !== undefined) {
     if (input.seed !== undefined || input.days !== undefined) {
@@ -132,13 +172,33 @@ export const startReplay = defineMethod({
     'benchmark record; the same scenario and the same calls give the same record. Instead of seed and days, scenario names a ' +
     'published suite’s scenario (suite-v1/07: list_replay_suite); its ended runs count on get_replay_suite_board. ' +
     'Call it with your live key (a run key is refused ' +
-    'with FORBIDDEN). Starting a run builds a database for it: it takes a few seconds and counts against the registration rate limit.',
+    'with FORBIDDEN). Starting a run builds a database for it: it takes a few seconds and counts against the registration rate limit. ' +
+    'With source "mirror" and a past window (from, to; at most 60 days), the run replays real Polymarket markets as this service’s ' +
+    'mirror recorded them (MARKET_FEED=polymarket): prices, books and resolutions on the run’s clock, no news. Such a run and its ' +
+    'record carry source "mirror" and a leakageWarning: how those markets ended is public, so its record measures recall, not skill. ' +
+    'Errors: VALIDATION_ERROR (400) for a scenario that mixes the two sources or a mirror window with no records.',
   auth: 'key',
   limit: 'register',
   input: z.object({
-    scenario: z.string().regex(SCENARIO_NAME).optional().describe('A published scenario by name (suite-v1/07: list_replay_suite), instead of seed and days.'),
-    seed: z.number().int().min(0).max(2_147_483_647).optional().describe('Seed of the simulated venue: the markets, their news and outcomes (with days).'),
-    days: z.number().int().min(1).max(MAX_DAYS).optional().describe(`Window length in simulated days, 1..${MAX_DAYS} (with seed).`),
+    scenario: z
+      .string()
+      .regex(SCENARIO_NAME)
+      .optional()
+      .describe('A published scenario by name (suite-v1/07: list_replay_suite), instead of seed and days (source simulated).'),
+    source: z
+      .enum(['simulated', 'mirror'])
+      .default('simulated')
+      .describe('simulated (default): the simulated venue of seed and days; mirror: a past window (from, to) of the recorded Polymarket mirror.'),
+    seed: z
+      .number()
+      .int()
+      .min(0)
+      .max(2_147_483_647)
+      .optional()
+      .describe('Seed of the simulated venue: the markets, their news and outcomes (source simulated).'),
+    days: z.number().int().min(1).max(MAX_DAYS).optional().describe(`Window length in simulated days, 1..${MAX_DAYS} (source simulated).`),
+    from: z.iso.datetime().optional().describe('Start of the mirror window (source mirror).'),
+    to: z.iso.datetime().optional().describe(`End of the mirror window, not in the future, at most ${MAX_DAYS} days after from (source mirror).`),
     mode: z
       .union([z.literal('step'), z.object({ speed: z.number().positive().max(1_000_000).describe('Simulated seconds per wall second.') })])
       .default('step')

@@ -1,7 +1,7 @@
 import { AppError } from '../errors/app-error';
 import { toMicro } from '../domain/money/micro';
 import type { Estimate } from '../domain/benchmark/estimate';
-import type { ReplayScenario } from '../domain/replay/replay-runs';
+import type { SimulatedScenario } from '../domain/replay/replay-runs';
 import { callAs, coinFlip, statedMid, type AgentDeps } from '../transports/reference-forecasters';
 
 /**
@@ -33,7 +33,7 @@ const FLOOR = 0.01;
 
 export interface ReplayAgentPlay {
   agent: ReplayAgent;
-  scenario: ReplayScenario;
+  scenario: SimulatedScenario;
   runId: string;
   /** The run's key: the run's whole record and books stay readable with it (get_benchmark_record, list_forecasts). */
   apiKey: string;
@@ -69,7 +69,7 @@ interface NewsRow {
 }
 
 /** Plays one reference agent over one scenario in a stepped run started with `liveKey`, to the run's end. */
-export async function playReplayAgent(deps: AgentDeps, liveKey: string, agent: ReplayAgent, scenario: ReplayScenario): Promise<ReplayAgentPlay> {
+export async function playReplayAgent(deps: AgentDeps, liveKey: string, agent: ReplayAgent, scenario: SimulatedScenario): Promise<ReplayAgentPlay> {
   const started = (await callAs(deps, liveKey, 'start_replay', { seed: scenario.seed, days: scenario.days, mode: 'step' })) as RunView;
   const run = new RunAgent(deps, started.apiKey!, started.runId);
   if (agent === 'news_reader') await run.readNews(started);

@@ -12,6 +12,8 @@ import { SimulatedFeed } from '../market-data/simulated/simulated-feed';
 import { ReplayStore, type ReplayRunRow } from '../domain/replay/replay-store';
 import {
   REPLAY_START_MS,
+  isMirror,
+  MIRROR_LEAKAGE_WARNING,
   type AdvanceTarget,
   type ReplayCaller,
   type ReplayMode,
@@ -19,12 +21,17 @@ import {
   type ReplayScenario,
   type ReplayView,
 } from '../domain/replay/replay-runs';
+import type { MarketFeed } from '../market-data/feed';
+import { MirrorReplayFeed } from '../market-data/mirror-history/mirror-replay-feed';
+import { MirrorHistoryStore } from '../market-data/mirror-history/mirror-history-store';
 import { RunClock } from './run-clock';
 import { suiteRecords, type SuiteRecord } from '../domain/replay/suite-board';
 
 const DAY_MS = 86_400_000;
 export { REPLAY_START_MS } from '../domain/replay/replay-runs';
 const RUN_ID = /^[0-9a-f]{12}$/;
+/** The longest window of either source, in days (the simulated one is bounded by start_replay's input). */
+const MAX_WINDOW_DAYS = 60;
 
 interface RunHandle {
   id: string;
@@ -61,13 +68,19 @@ export class RunHost implements ReplayRuns, RunScopes {
       throw new AppError('FORBIDDEN', 'A replay run’s key cannot start a run.', { hint: 'Call start_replay with your live API key.' });
     }
     const id = randomBytes(6).toString('hex');
-    const startMs = REPLAY_START_MS;
-    const endMs = startMs + input.scenario.days * DAY_MS;
     const wallNow = this.live.clock.now();
+    const { startMs, endMs } = this.windowOf(input.scenario, wallNow.getTime());
+    // A mirror run's records are read before anything is built: a window with none is refused and leaves nothing behind.
+    const clock = new RunClock(input.mode, startMs, endMs, startMs, wallNow.getTime(), this.live.clock);
+    const mirror = isMirror(input.scenario) ? await this.mirrorFeed(clock) : undefined;
+    if (mirror && mirror.marketCount === 0) {
+      throw new AppError('VALIDATION_ERROR', 'The mirror recorded no markets in that window.', {
+        hint: 'Pick a window the mirror was running in (MARKET_FEED=polymarket records its history for MIRROR_HISTORY_DAYS days).',
+      });
+    }
     const db = await this.dbs.open(id);
     try {
-      const clock = new RunClock(input.mode, startMs, endMs, startMs, wallNow.getTime(), this.live.clock);
-      const handle = this.build(id, db, clock, input.scenario);
+      const handle = this.build(id, db, clock, input.scenario, mirror);
       const account = await handle.services.accounts.register(
         {
           email: 'replay-agent@replay.invalid',
@@ -141,7 +154,13 @@ export class RunHost implements ReplayRuns, RunScopes {
       const now = h.clock.now();
       await h.services.benchmarkFolder.requeue(row.account_id, 'all');
       await h.services.benchmarkFolder.runOnce(now);
-      const record = { ...(await h.services.benchmark.record(row.account_id, 'all')), venue: 'replay' as const };
+      const mirror = isMirror(row.scenario);
+      const record = {
+        ...(await h.services.benchmark.record(row.account_id, 'all')),
+        venue: 'replay' as const,
+        source: mirror ? ('mirror' as const) : ('simulated' as const),
+        leakageWarning: mirror ? MIRROR_LEAKAGE_WARNING : null,
+      };
       const done = await this.store.end(runId, now, record, this.live.clock.now());
       if (!done) throw ended(runId);
       return this.view(done, h);
@@ -215,14 +234,44 @@ export class RunHost implements ReplayRuns, RunScopes {
     await h.services.idempotency.close();
   }
 
-  private build(id: string, db: Database, clock: RunClock, scenario: ReplayScenario): RunHandle {
+  /** The run's window on its clock: the simulated venue's from REPLAY_START_MS, the mirror's as asked (and checked). */
+  private windowOf(scenario: ReplayScenario, wallNowMs: number): { startMs: number; endMs: number } {
+    if (!isMirror(scenario)) return { startMs: REPLAY_START_MS, endMs: REPLAY_START_MS + scenario.days * DAY_MS };
+    const startMs = Date.parse(scenario.from);
+    const endMs = Date.parse(scenario.to);
+    const problem =
+      !Number.isFinite(startMs) || !Number.isFinite(endMs)
+        ? 'from and to must be ISO times'
+        : endMs <= startMs
+          ? 'to must be after from'
+          : endMs > wallNowMs
+            ? 'to must not be in the future: a mirror replays what was recorded'
+            : endMs - startMs > MAX_WINDOW_DAYS * DAY_MS
+              ? `the window must be at most ${MAX_WINDOW_DAYS} days`
+              : null;
+    if (problem)
+      throw new AppError('VALIDATION_ERROR', `A mirror replay's window: ${problem}.`, {
+        hint: 'For example {"source": "mirror", "from": "2026-11-01T00:00:00Z", "to": "2026-11-08T00:00:00Z"}.',
+      });
+    return { startMs, endMs };
+  }
+
+  /** The recorded mirror's window, read from the live database's history, as a venue on the run's clock. */
+  private async mirrorFeed(clock: RunClock): Promise<MirrorReplayFeed> {
+    const recorded = await new MirrorHistoryStore(this.live.db).window(new Date(clock.startMs), new Date(clock.endMs));
+    return new MirrorReplayFeed(recorded, clock.startMs, clock);
+  }
+
+  private build(id: string, db: Database, clock: RunClock, scenario: ReplayScenario, feed?: MarketFeed): RunHandle {
     const config: Config = {
       ...this.live.config,
       MARKET_FEED: 'simulated',
-      SIM_SEED: scenario.seed,
+      SIM_SEED: isMirror(scenario) ? 0 : scenario.seed,
       SIM_SPEED: 1,
       SIM_INFORMATION: true,
       REFERENCE_FORECASTERS: false,
+      // A run records nothing of its own: its venue is the record (or the simulation).
+      MIRROR_HISTORY_DAYS: 0,
     };
     const services = createServices({
       config,
@@ -231,6 +280,7 @@ export class RunHost implements ReplayRuns, RunScopes {
       clock,
       registry: this.live.registry,
       limiter: this.live.limiter,
+      ...(feed ? { feed } : {}),
     });
     attachSyncWork(services);
     services.replay = this;
@@ -265,7 +315,8 @@ export class RunHost implements ReplayRuns, RunScopes {
       this.live.clock,
       row.state === 'ended',
     );
-    const h = this.build(row.id, db, clock, row.scenario);
+    const feed = isMirror(row.scenario) ? await this.mirrorFeed(clock) : undefined;
+    const h = this.build(row.id, db, clock, row.scenario, feed);
     h.lastSyncMs = row.sim_now.getTime();
     return h;
   }
@@ -289,6 +340,14 @@ export class RunHost implements ReplayRuns, RunScopes {
     if ('by' in target) return nowMs + target.by * 1000;
     if (target.to === 'end') return h.clock.endMs;
     const feed = h.services.feed;
+    if (feed instanceof MirrorReplayFeed) {
+      if (target.to === 'next_news') {
+        throw new AppError('VALIDATION_ERROR', 'A replay of the recorded mirror has no news: move it by seconds, to next_resolution or to end.', {
+          hint: 'For example {"by": 3600} or {"to": "next_resolution"}.',
+        });
+      }
+      return feed.nextResolutionAt(nowMs, h.clock.endMs) ?? h.clock.endMs;
+    }
     if (!(feed instanceof SimulatedFeed)) return h.clock.endMs;
     const next = target.to === 'next_news' ? feed.nextNewsAt(nowMs, h.clock.endMs) : feed.nextResolutionAt(nowMs, h.clock.endMs);
     return next ?? h.clock.endMs;
@@ -334,6 +393,8 @@ export class RunHost implements ReplayRuns, RunScopes {
       runId: row.id,
       state: row.state,
       scenario: row.scenario,
+      source: isMirror(row.scenario) ? 'mirror' : 'simulated',
+      leakageWarning: isMirror(row.scenario) ? MIRROR_LEAKAGE_WARNING : null,
       mode: row.mode,
       speed: row.speed,
       startAt: row.start_at.toISOString(),
@@ -355,6 +416,8 @@ function ended(runId: string): AppError {
 
 /** The run account's id: fixed by the scenario, so its record's intervals (seeded by the account) replay exactly. */
 function accountIdOf(s: ReplayScenario): string {
-  const h = createHash('sha256').update(`replay|${s.seed}|${s.days}`).digest('hex');
+  const h = createHash('sha256')
+    .update(isMirror(s) ? `replay|mirror|${s.from}|${s.to}` : `replay|${s.seed}|${s.days}`)
+    .digest('hex');
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }

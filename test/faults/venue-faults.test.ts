@@ -7,6 +7,7 @@ import { testConfig } from '../../src/config';
 import { createLogger } from '../../src/logger';
 import { createMarketData } from '../../src/market-data/market-data';
 import type { PolymarketFeed } from '../../src/market-data/polymarket/polymarket-feed';
+import { venueOf } from '../../src/market-data/mirror-history/recording-feed';
 
 const FED_ID = '516710';
 const FED_SLUG = 'will-the-fed-cut-rates-at-its-december-2026-meeting';
@@ -88,7 +89,7 @@ describe.each(backends())('the market venue failing on $name', (backend: Backend
         PRICE_MAX_AGE_S,
       },
     });
-    const feed = t.services.feed as PolymarketFeed;
+    const feed = venueOf(t.services.feed) as PolymarketFeed;
     deadlineMs = feed.clob.deadlineMs;
     expect(await t.services.marketSync.runOnce({ force: true })).toMatchObject({ status: 'ran', complete: true });
     agent = await registerAgent(t);
@@ -217,7 +218,7 @@ describe.each(backends().slice(0, 1))('the default venue timeouts on $name', (ba
     });
     try {
       expect(t.config.POLYMARKET_TIMEOUT_MS).toBe(4000);
-      expect((t.services.feed as PolymarketFeed).clob.deadlineMs).toBe(4000);
+      expect((venueOf(t.services.feed) as PolymarketFeed).clob.deadlineMs).toBe(4000);
       expect(await t.services.marketSync.runOnce({ force: true })).toMatchObject({ status: 'ran' });
       const agent = await registerAgent(t);
       clock.advance((PRICE_MAX_AGE_S + 1) * 1000);
@@ -236,7 +237,7 @@ describe.each(backends().slice(0, 1))('the default venue timeouts on $name', (ba
 
       // With nothing configured, one call to the venue is bounded too: three 4-s attempts and at most 1.125 s of backoff.
       const defaults = createMarketData({ config: testConfig({ MARKET_FEED: 'polymarket' }), db: t.services.db, log: createLogger('silent'), clock });
-      expect((defaults.feed as PolymarketFeed).clob.deadlineMs).toBe(3 * 4000 + 1.5 * (250 + 500));
+      expect((venueOf(defaults.feed) as PolymarketFeed).clob.deadlineMs).toBe(3 * 4000 + 1.5 * (250 + 500));
     } finally {
       await t.close();
       await fake.close();

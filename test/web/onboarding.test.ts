@@ -67,13 +67,13 @@ describeWithChromium('onboarding and sharing in Chromium', () => {
     await page.goto(`/markets/${m.slug}`);
     await page.getByRole('button', { name: 'Share this market' }).click();
     await page.getByText('Link copied.').waitFor();
-    await expect((page.evaluate('navigator.clipboard.readText()') as Promise<string>)).resolves.toBe(`${web.baseUrl}/markets/${m.slug}`);
+    await expect(page.evaluate('navigator.clipboard.readText()') as Promise<string>).resolves.toBe(`${web.baseUrl}/markets/${m.slug}`);
 
     const { user } = (await (await page.request.get('/api/user/me')).json()) as { user: { id: string } };
     await page.goto(`/traders/${user.id}`);
     await page.getByRole('button', { name: 'Share this profile' }).click();
     await page.getByText('Link copied.').waitFor();
-    await expect((page.evaluate('navigator.clipboard.readText()') as Promise<string>)).resolves.toBe(`${web.baseUrl}/traders/${user.id}`);
+    await expect(page.evaluate('navigator.clipboard.readText()') as Promise<string>).resolves.toBe(`${web.baseUrl}/traders/${user.id}`);
     expect(pageErrors(page)).toEqual([]);
   });
 });

@@ -30,6 +30,7 @@ import { IdempotentReplayText1700000000032 } from './1700000000032-idempotent-re
 import { ReplayRuns1700000000033 } from './1700000000033-replay-runs';
 import { Comments1700000000040 } from './1700000000040-comments';
 import { Watchlist1700000000041 } from './1700000000041-watchlist';
+import { MirrorHistory1700000000042 } from './1700000000042-mirror-history';
 
 /** Every migration, in order. A new one is appended here (no glob: the same list runs from ts and dist). */
 export const MIGRATIONS = [
@@ -65,4 +66,5 @@ export const MIGRATIONS = [
   ReplayRuns1700000000033,
   Comments1700000000040,
   Watchlist1700000000041,
+  MirrorHistory1700000000042,
 ];

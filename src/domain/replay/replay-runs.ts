@@ -5,10 +5,10 @@ import type { SuiteRecord } from './suite-board';
 export const REPLAY_START_MS = Date.UTC(2025, 0, 1);
 
 /**
- * A replay scenario: the simulated venue's seed and the window's length in simulated days; `name` when it is a published
- * suite's scenario (suite-v1/07, src/domain/replay/replay-suite.ts), which is what the suite board counts.
+ * A replay scenario of the simulated venue: its seed and the window's length in simulated days; `name` when it is a
+ * published suite's scenario (suite-v1/07, src/domain/replay/replay-suite.ts), which is what the suite board counts.
  */
-export interface ReplayScenario {
+export interface SimulatedScenario {
   seed: number;
   days: number;
   name?: string;
@@ -16,18 +16,41 @@ export interface ReplayScenario {
   suite?: string;
 }
 
+/** A replay scenario of the recorded Polymarket mirror (issue 35 item 6): a past window, ISO times. */
+export interface MirrorScenario {
+  source: 'mirror';
+  from: string;
+  to: string;
+}
+
+export type ReplayScenario = SimulatedScenario | MirrorScenario;
+
+export function isMirror(s: ReplayScenario): s is MirrorScenario {
+  return 'source' in s && s.source === 'mirror';
+}
+
+/** Said with every run and record of the recorded mirror: its markets are real and how they ended is public. */
+export const MIRROR_LEAKAGE_WARNING =
+  'These are real Polymarket markets replayed from the mirror’s records: how they ended is known to the world and may be known to ' +
+  'your agent (a language model has likely read about them). A record here measures little more than recall; use the simulated ' +
+  'venue (seed and days) to measure skill.';
+
 export type ReplayMode = { kind: 'step' } | { kind: 'speed'; speed: number };
 
 /** Where advance_replay moves a stepped run's clock: by a number of seconds, or to the next event of the venue. */
 export type AdvanceTarget = { by: number } | { to: 'next_news' | 'next_resolution' | 'end' };
 
 /** The benchmark record of a run's account as end_replay froze it: the live benchmark's record, labelled. */
-export type ReplayRecord = BenchmarkRecordView & { venue: 'replay' };
+export type ReplayRecord = BenchmarkRecordView & { venue: 'replay'; source?: 'simulated' | 'mirror'; leakageWarning?: string | null };
 
 export interface ReplayView {
   runId: string;
   state: 'running' | 'ended';
   scenario: ReplayScenario;
+  /** What the run replays: the simulated venue, or the recorded Polymarket mirror. */
+  source: 'simulated' | 'mirror';
+  /** MIRROR_LEAKAGE_WARNING for a mirror run; null for the simulated venue. */
+  leakageWarning: string | null;
   mode: 'step' | 'speed';
   speed: number | null;
   startAt: string;

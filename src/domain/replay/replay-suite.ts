@@ -1,4 +1,4 @@
-import type { ReplayScenario } from './replay-runs';
+import type { SimulatedScenario } from './replay-runs';
 
 /**
  * The published replay suites (issue 35 item 3): named scenarios of the simulated venue with information, the same for
@@ -23,7 +23,7 @@ export interface ReplaySuite {
   checksum: string;
 }
 
-export interface SuiteScenario extends ReplayScenario {
+export interface SuiteScenario extends SimulatedScenario {
   name: string;
   suite: string;
   index: number;

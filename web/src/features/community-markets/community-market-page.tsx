@@ -13,7 +13,7 @@ import { asApiError } from '../../lib/api/api-error';
 import { Loading } from '../../components/loading';
 import { cents, money } from '../../lib/format';
 import { CommunityTradeTicket } from './community-trade-ticket';
-import { MarketDiscussion } from '../market/market-discussion';
+import { MarketDiscussion } from '../../components/market-discussion';
 import { ShareButton } from '../../components/share-button';
 import { useRefreshAfterTrade } from '../../lib/portfolio';
 

@@ -13,7 +13,7 @@ import { TradeTicket } from './trade-ticket';
 import { MarketPosition } from './market-position';
 import { LimitOrderForm } from './limit-order-form';
 import { MarketOrders } from './market-orders';
-import { MarketDiscussion } from './market-discussion';
+import { MarketDiscussion } from '../../components/market-discussion';
 import { ShareButton } from '../../components/share-button';
 import { marketHref } from '../../lib/paths';
 import { WatchMarket } from '../../components/watch-market';

@@ -6,7 +6,7 @@ import { ErrorMessage } from '../../components/error-message';
 import { Loading } from '../../components/loading';
 import { MarketCard } from './market-card';
 import { MarketBrowser } from './market-browser';
-import { FirstVisit } from '../onboarding/first-visit';
+import { FirstVisit } from '../../components/first-visit';
 import { MarketHighlights } from './market-highlights';
 
 /** Markets home: search as you type (search_prediction_markets, at most 8 results), else movers, trending and the active markets. */

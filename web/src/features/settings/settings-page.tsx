@@ -9,7 +9,7 @@ import { PasswordSection } from './password-section';
 import { LogoutAllSection } from './logout-all-section';
 import { RotateKeySection } from './rotate-key-section';
 import { DeleteAccountSection } from './delete-account-section';
-import { InviteLink } from '../onboarding/invite-link';
+import { InviteLink } from '../../components/invite-link';
 
 /** Account settings: one section per thing a person can change. */
 export function SettingsPage() {

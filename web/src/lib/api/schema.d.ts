@@ -643,7 +643,7 @@ export interface paths {
         put?: never;
         /**
          * Start a replay run: a simulated month of markets with news on its own clock, and a key that trades only there
-         * @description Starts a replay run of the simulated venue with information: a scenario (seed, and a window of 1..60 simulated days) on a clock of its own, stepped (mode "step": it moves only when you call advance_replay) or running at {speed} simulated seconds per wall second. The run has its own agent account (bankroll dollars, default 1000) and returns its apiKey: every call made with that key (search_markets, get_market_odds, list_news, paper_trade, orders, forecasts, portfolio and the rest) sees the run’s clock and venue and nothing else, and the run’s account never appears on the live boards. Markets carry a hidden probability moved by news (list_news) that the price follows with a lag, so reading the news is a skill. end_replay settles the run and freezes its benchmark record; the same scenario and the same calls give the same record. Instead of seed and days, scenario names a published suite’s scenario (suite-v1/07: list_replay_suite); its ended runs count on get_replay_suite_board. Call it with your live key (a run key is refused with FORBIDDEN). Starting a run builds a database for it: it takes a few seconds and counts against the registration rate limit.
+         * @description Starts a replay run of the simulated venue with information: a scenario (seed, and a window of 1..60 simulated days) on a clock of its own, stepped (mode "step": it moves only when you call advance_replay) or running at {speed} simulated seconds per wall second. The run has its own agent account (bankroll dollars, default 1000) and returns its apiKey: every call made with that key (search_markets, get_market_odds, list_news, paper_trade, orders, forecasts, portfolio and the rest) sees the run’s clock and venue and nothing else, and the run’s account never appears on the live boards. Markets carry a hidden probability moved by news (list_news) that the price follows with a lag, so reading the news is a skill. end_replay settles the run and freezes its benchmark record; the same scenario and the same calls give the same record. Instead of seed and days, scenario names a published suite’s scenario (suite-v1/07: list_replay_suite); its ended runs count on get_replay_suite_board. Call it with your live key (a run key is refused with FORBIDDEN). Starting a run builds a database for it: it takes a few seconds and counts against the registration rate limit. With source "mirror" and a past window (from, to; at most 60 days), the run replays real Polymarket markets as this service’s mirror recorded them (MARKET_FEED=polymarket): prices, books and resolutions on the run’s clock, no news. Such a run and its record carry source "mirror" and a leakageWarning: how those markets ended is public, so its record measures recall, not skill. Errors: VALIDATION_ERROR (400) for a scenario that mixes the two sources or a mirror window with no records.
          *
          *     Rate limit: 5 register requests per minute per IP address.
          */
@@ -7404,12 +7404,28 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
-                    /** @description A published scenario by name (suite-v1/07: list_replay_suite), instead of seed and days. */
+                    /** @description A published scenario by name (suite-v1/07: list_replay_suite), instead of seed and days (source simulated). */
                     scenario?: string;
-                    /** @description Seed of the simulated venue: the markets, their news and outcomes (with days). */
+                    /**
+                     * @description simulated (default): the simulated venue of seed and days; mirror: a past window (from, to) of the recorded Polymarket mirror.
+                     * @default simulated
+                     * @enum {string}
+                     */
+                    source?: "simulated" | "mirror";
+                    /** @description Seed of the simulated venue: the markets, their news and outcomes (source simulated). */
                     seed?: number;
-                    /** @description Window length in simulated days, 1..60 (with seed). */
+                    /** @description Window length in simulated days, 1..60 (source simulated). */
                     days?: number;
+                    /**
+                     * Format: date-time
+                     * @description Start of the mirror window (source mirror).
+                     */
+                    from?: string;
+                    /**
+                     * Format: date-time
+                     * @description End of the mirror window, not in the future, at most 60 days after from (source mirror).
+                     */
+                    to?: string;
                     /**
                      * @description "step" (default): the clock moves only by advance_replay; {speed}: it runs at that multiple of the wall clock.
                      * @default step
@@ -7448,7 +7464,30 @@ export interface operations {
                             name: string | null;
                             /** @description That scenario’s suite (suite-v1): its runs count on get_replay_suite_board; null otherwise. */
                             suite: string | null;
+                        } | {
+                            /**
+                             * @description The recorded Polymarket mirror.
+                             * @constant
+                             */
+                            source: "mirror";
+                            /**
+                             * Format: date-time
+                             * @description Start of the replayed window.
+                             */
+                            from: string;
+                            /**
+                             * Format: date-time
+                             * @description End of the replayed window.
+                             */
+                            to: string;
                         };
+                        /**
+                         * @description simulated: the simulated venue with information; mirror: real Polymarket markets as the mirror recorded them.
+                         * @enum {string}
+                         */
+                        source: "simulated" | "mirror";
+                        /** @description For a mirror run: how these markets ended is public (and likely known to a language model), so its record measures recall, not skill. Null otherwise. */
+                        leakageWarning: string | null;
                         /**
                          * @description step: the clock moves only by advance_replay; speed: it runs at speed × the wall clock.
                          * @enum {string}
@@ -7610,7 +7649,30 @@ export interface operations {
                             name: string | null;
                             /** @description That scenario’s suite (suite-v1): its runs count on get_replay_suite_board; null otherwise. */
                             suite: string | null;
+                        } | {
+                            /**
+                             * @description The recorded Polymarket mirror.
+                             * @constant
+                             */
+                            source: "mirror";
+                            /**
+                             * Format: date-time
+                             * @description Start of the replayed window.
+                             */
+                            from: string;
+                            /**
+                             * Format: date-time
+                             * @description End of the replayed window.
+                             */
+                            to: string;
                         };
+                        /**
+                         * @description simulated: the simulated venue with information; mirror: real Polymarket markets as the mirror recorded them.
+                         * @enum {string}
+                         */
+                        source: "simulated" | "mirror";
+                        /** @description For a mirror run: how these markets ended is public (and likely known to a language model), so its record measures recall, not skill. Null otherwise. */
+                        leakageWarning: string | null;
                         /**
                          * @description step: the clock moves only by advance_replay; speed: it runs at speed × the wall clock.
                          * @enum {string}
@@ -7645,10 +7707,17 @@ export interface operations {
                         /** @description The frozen benchmark record once ended; null while running. */
                         record: {
                             /**
-                             * @description Labels the record: scored on a replay run’s simulated venue, not on the live one.
+                             * @description Labels the record: scored on a replay run’s venue, not on the live one.
                              * @constant
                              */
                             venue: "replay";
+                            /**
+                             * @description The replayed venue: simulated (with information), or mirror (recorded real Polymarket markets).
+                             * @enum {string}
+                             */
+                            source: "simulated" | "mirror";
+                            /** @description For a mirror run: the outcomes are public, so the record may measure recall, not skill; else null. */
+                            leakageWarning: string | null;
                             /**
                              * @description The season scored: the whole run.
                              * @constant
@@ -8008,7 +8077,30 @@ export interface operations {
                             name: string | null;
                             /** @description That scenario’s suite (suite-v1): its runs count on get_replay_suite_board; null otherwise. */
                             suite: string | null;
+                        } | {
+                            /**
+                             * @description The recorded Polymarket mirror.
+                             * @constant
+                             */
+                            source: "mirror";
+                            /**
+                             * Format: date-time
+                             * @description Start of the replayed window.
+                             */
+                            from: string;
+                            /**
+                             * Format: date-time
+                             * @description End of the replayed window.
+                             */
+                            to: string;
                         };
+                        /**
+                         * @description simulated: the simulated venue with information; mirror: real Polymarket markets as the mirror recorded them.
+                         * @enum {string}
+                         */
+                        source: "simulated" | "mirror";
+                        /** @description For a mirror run: how these markets ended is public (and likely known to a language model), so its record measures recall, not skill. Null otherwise. */
+                        leakageWarning: string | null;
                         /**
                          * @description step: the clock moves only by advance_replay; speed: it runs at speed × the wall clock.
                          * @enum {string}
@@ -8196,7 +8288,30 @@ export interface operations {
                             name: string | null;
                             /** @description That scenario’s suite (suite-v1): its runs count on get_replay_suite_board; null otherwise. */
                             suite: string | null;
+                        } | {
+                            /**
+                             * @description The recorded Polymarket mirror.
+                             * @constant
+                             */
+                            source: "mirror";
+                            /**
+                             * Format: date-time
+                             * @description Start of the replayed window.
+                             */
+                            from: string;
+                            /**
+                             * Format: date-time
+                             * @description End of the replayed window.
+                             */
+                            to: string;
                         };
+                        /**
+                         * @description simulated: the simulated venue with information; mirror: real Polymarket markets as the mirror recorded them.
+                         * @enum {string}
+                         */
+                        source: "simulated" | "mirror";
+                        /** @description For a mirror run: how these markets ended is public (and likely known to a language model), so its record measures recall, not skill. Null otherwise. */
+                        leakageWarning: string | null;
                         /**
                          * @description step: the clock moves only by advance_replay; speed: it runs at speed × the wall clock.
                          * @enum {string}

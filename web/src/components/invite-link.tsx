@@ -1,5 +1,5 @@
-import { CopyButton } from '../../components/copy-button';
-import { PATHS } from '../../lib/paths';
+import { CopyButton } from './copy-button';
+import { PATHS } from '../lib/paths';
 
 /** The sign-up link with this person's referral code (the sign-up page pre-fills it from ?ref=). */
 export const inviteUrl = (origin: string, referralCode: string) => `${origin}${PATHS.signUp}?ref=${encodeURIComponent(referralCode)}`;

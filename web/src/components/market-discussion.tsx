@@ -1,12 +1,12 @@
 import { useId, useState, type FormEvent } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'wouter';
-import { $api, api } from '../../lib/api/client';
-import { dateTime, percent } from '../../lib/format';
-import { signInHref, traderHref } from '../../lib/paths';
-import { ErrorMessage } from '../../components/error-message';
-import { Loading } from '../../components/loading';
-import '../../components/pages.css';
+import { $api, api } from '../lib/api/client';
+import { dateTime, percent } from '../lib/format';
+import { signInHref, traderHref } from '../lib/paths';
+import { ErrorMessage } from './error-message';
+import { Loading } from './loading';
+import './pages.css';
 import './market-discussion.css';
 
 const MAX_CHARS = 1000;

@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import { Link } from 'wouter';
-import { $api } from '../../lib/api/client';
-import { useAccount } from '../../lib/account';
-import { usePortfolio } from '../../lib/portfolio';
-import { cents, money } from '../../lib/format';
-import { marketHref, PATHS } from '../../lib/paths';
+import { $api } from '../lib/api/client';
+import { useAccount } from '../lib/account';
+import { usePortfolio } from '../lib/portfolio';
+import { cents, money } from '../lib/format';
+import { marketHref, PATHS } from '../lib/paths';
 import './onboarding.css';
 
 /** Where the explainer's dismissal is kept: once closed, it stays closed on this browser. */
