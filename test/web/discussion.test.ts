@@ -24,7 +24,8 @@ describeWithChromium('market discussion in Chromium', () => {
     const page = await web.newPage();
     await signUp(page, { displayName: 'Commenter' });
     await page.goto(`/markets/${market.slug}`);
-    await page.getByRole('heading', { level: 2, name: 'Discussion' }).waitFor();
+    // The discussion reads its comments once scrolled near (a market's first view costs no read for it).
+    await page.getByRole('heading', { level: 2, name: 'Discussion' }).scrollIntoViewIfNeeded();
     const comments = page.getByRole('list', { name: 'Comments' });
     // Markup in a comment is shown as typed, never rendered.
     await comments.getByText('Agents read the <b>news</b> first.').waitFor();
@@ -45,6 +46,7 @@ describeWithChromium('market discussion in Chromium', () => {
 
     await resolveMarket(web.app.services.db, market.id, 'YES');
     await page.reload();
+    await page.getByRole('heading', { level: 2, name: 'Discussion' }).scrollIntoViewIfNeeded();
     await page.getByRole('heading', { level: 3, name: 'Forecasters’ reasoning' }).waitFor();
     await page.getByText('Three polls agree.').waitFor();
     await page.getByText('80.0% YES').waitFor();
@@ -71,6 +73,7 @@ describeWithChromium('market discussion in Chromium', () => {
     await web.app.api.post('/api/comments').set(bearer).send({ marketId: market.id, body: 'The wind forecast is calm.' });
 
     await creator.goto(`/community-markets/${market.slug}`);
+    await creator.getByRole('heading', { level: 2, name: 'Discussion' }).scrollIntoViewIfNeeded();
     const comments = creator.getByRole('list', { name: 'Comments' });
     const spam = comments.getByRole('listitem').filter({ hasText: 'Cheap watches here!' });
     await spam.waitFor();
@@ -80,6 +83,7 @@ describeWithChromium('market discussion in Chromium', () => {
 
     const visitor = await web.newPage();
     await visitor.goto(`/community-markets/${market.slug}`);
+    await visitor.getByRole('heading', { level: 2, name: 'Discussion' }).scrollIntoViewIfNeeded();
     await visitor.getByText('The wind forecast is calm.').waitFor();
     expect(await visitor.getByText('Cheap watches here!').count()).toBe(0);
     expect(await visitor.getByRole('button', { name: 'Hide' }).count()).toBe(0);

@@ -38,7 +38,7 @@ describeWithChromium('onboarding and sharing in Chromium', () => {
     const inviter = await web.newPage();
     const me = await signUp(inviter, { displayName: 'Inviter' });
     const { user } = (await (await inviter.request.get('/api/user/me')).json()) as { user: { id: string; referralCode: string } };
-    await inviter.getByLabel('Signed in as').getByRole('link', { name: me.displayName }).click();
+    await inviter.getByRole('link', { name: 'My profile', exact: true }).click();
     await inviter.waitForURL(`**/traders/${user.id}`);
     await inviter.getByRole('heading', { level: 1, name: me.displayName }).waitFor();
 

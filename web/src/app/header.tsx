@@ -41,11 +41,9 @@ export function Header() {
       <div className="account-bar">
         {me ? (
           <>
-            <span aria-label="Signed in as">
-              <Link href={traderHref(me.id)} title="My profile">
-                {me.displayName}
-              </Link>
-            </span>
+            <span aria-label="Signed in as">{me.displayName}</span>
+            {/* Its own words, not the name: a name may read like any link of the page ("Challenger"). */}
+            <Link href={traderHref(me.id)}>My profile</Link>
             <span aria-label="Available cash" title="Cash you can spend: your balance less what open orders reserve">
               {money(me.available)}
             </span>

@@ -1,8 +1,6 @@
 import { useState } from 'react';
 import { Link } from 'wouter';
-import { $api } from '../lib/api/client';
 import { useAccount } from '../lib/account';
-import { usePortfolio } from '../lib/portfolio';
 import { cents, money } from '../lib/format';
 import { marketHref, PATHS } from '../lib/paths';
 import './onboarding.css';
@@ -19,19 +17,23 @@ const dismissedBefore = () => {
   }
 };
 
+/** The market a first trade is suggested on: the page's most traded one, from the list it reads anyway. */
+export interface SuggestedMarket {
+  slug: string;
+  question: string;
+  yesPrice?: number | null;
+}
+
 /**
  * A first visit's welcome on the home page: what a share pays and that the money is virtual, then a suggested first
- * trade (the most traded open market, with what a 10-dollar stake would pay if right) for someone who has not traded
- * yet. Closed once, it stays closed.
+ * trade (`market`, the most traded open one, with what a 10-dollar stake would pay if right). Closed once, it stays
+ * closed. It reads nothing of its own: a person browsing at their pace has a budget of calls (test/web/browsing.test.ts).
  */
-export function FirstVisit() {
+export function FirstVisit({ market }: { market: SuggestedMarket | undefined }) {
   const [dismissed, setDismissed] = useState(dismissedBefore);
   const account = useAccount();
   const signedIn = Boolean(account.data);
-  const portfolio = usePortfolio(signedIn);
-  const newcomer = !signedIn || (portfolio.isSuccess && portfolio.data.positions.length === 0);
-  const top = $api.useQuery('get', '/api/markets', { params: { query: { sort: 'volume', limit: 1 } } }, { enabled: !dismissed && newcomer, staleTime: 60_000 });
-  if (dismissed || account.isPending || (signedIn && !portfolio.isSuccess) || !newcomer) return null;
+  if (dismissed || account.isPending) return null;
   const close = () => {
     try {
       window.localStorage.setItem(EXPLAINER_DISMISSED_KEY, '1');
@@ -40,7 +42,6 @@ export function FirstVisit() {
     }
     setDismissed(true);
   };
-  const market = top.data?.markets[0];
   const yes = market?.yesPrice ?? null;
   return (
     <section className="first-visit card" aria-labelledby="first-visit-heading">

@@ -4,6 +4,7 @@ import { Link } from 'wouter';
 import { $api, api } from '../lib/api/client';
 import { dateTime, percent } from '../lib/format';
 import { signInHref, traderHref } from '../lib/paths';
+import { useInView } from '../lib/use-in-view';
 import { ErrorMessage } from './error-message';
 import { Loading } from './loading';
 import './pages.css';
@@ -23,13 +24,15 @@ interface Props {
 
 /**
  * A market's discussion (list_comments, post_comment, hide_comment): comments newest first, page by page; once the
- * market has closed, its forecasters' rationales beside them. Bodies are rendered as text, never as HTML.
+ * market has closed, its forecasters' rationales beside them. Bodies are rendered as text, never as HTML. It sits
+ * below the fold and reads its comments only once scrolled near, so opening a market costs no read for it.
  */
 export function MarketDiscussion({ marketId, signedIn, canHide = false, outcomes }: Props) {
   // Each "older comments" press adds the next page's cursor; the first page has none.
   const [cursors, setCursors] = useState<Array<string | undefined>>([undefined]);
+  const [ref, inView] = useInView<HTMLElement>();
   return (
-    <section className="discussion" aria-labelledby="discussion-heading">
+    <section className="discussion" aria-labelledby="discussion-heading" ref={ref}>
       <h2 id="discussion-heading">Discussion</h2>
       {signedIn ? (
         <CommentForm marketId={marketId} onPosted={() => setCursors([undefined])} />
@@ -38,16 +41,18 @@ export function MarketDiscussion({ marketId, signedIn, canHide = false, outcomes
           <Link href={signInHref(typeof location === 'undefined' ? undefined : location.pathname)}>Log in or create an account</Link> to join the discussion.
         </p>
       )}
-      {cursors.map((cursor, i) => (
-        <CommentPage
-          key={cursor ?? 'first'}
-          marketId={marketId}
-          cursor={cursor}
-          canHide={canHide}
-          outcomes={outcomes}
-          onMore={i === cursors.length - 1 ? (next) => setCursors((c) => [...c, next]) : undefined}
-        />
-      ))}
+      {!inView
+        ? null
+        : cursors.map((cursor, i) => (
+            <CommentPage
+              key={cursor ?? 'first'}
+              marketId={marketId}
+              cursor={cursor}
+              canHide={canHide}
+              outcomes={outcomes}
+              onMore={i === cursors.length - 1 ? (next) => setCursors((c) => [...c, next]) : undefined}
+            />
+          ))}
     </section>
   );
 }

@@ -15,6 +15,7 @@ import { LimitOrderForm } from './limit-order-form';
 import { MarketOrders } from './market-orders';
 import { MarketDiscussion } from '../../components/market-discussion';
 import { ShareButton } from '../../components/share-button';
+import { OrderBook } from '../../components/order-book';
 import { marketHref } from '../../lib/paths';
 import { WatchMarket } from '../../components/watch-market';
 import { BuyBar, type TicketPick } from './buy-bar';
@@ -104,6 +105,7 @@ export function MarketPage() {
             <>
               <TradeTicket market={{ id: m.id, slug: m.slug, outcomeTokens: m.outcomeTokens }} signedIn={signedIn} pick={pick} />
               {signedIn ? <LimitOrderForm market={{ id: m.id, slug: m.slug, outcomeTokens: m.outcomeTokens }} /> : null}
+              {m.outcomeTokens.map((t) => (t.tokenId ? <OrderBook key={t.tokenId} tokenId={t.tokenId} outcome={t.outcome} /> : null))}
             </>
           ) : (
             <p className="card">This market is {m.status}: it cannot be traded.</p>

@@ -8,6 +8,7 @@ import { MarketCard } from './market-card';
 import { MarketBrowser } from './market-browser';
 import { FirstVisit } from '../../components/first-visit';
 import { MarketHighlights } from './market-highlights';
+import { useMarketPages } from './market-pages';
 
 /** Markets home: search as you type (search_prediction_markets, at most 8 results), else movers, trending and the active markets. */
 export function HomePage() {
@@ -16,11 +17,13 @@ export function HomePage() {
   const q = useDebounced(text.trim(), 300);
   const searching = q.length >= 2;
   const search = $api.useQuery('get', '/api/search', { params: { query: { q } } }, { enabled: searching, staleTime: 60_000 });
+  // The most traded first page, which Trending and the browser show anyway: the first trade is suggested from it.
+  const trending = useMarketPages('volume', '');
   return (
     <>
       <h1>Prediction markets</h1>
       <p>Trade real-world questions with virtual money. Prices are probabilities: 62¢ means the market thinks 62%.</p>
-      <FirstVisit />
+      <FirstVisit market={trending.data?.pages[0]?.markets[0]} />
       <div role="search" className="market-search">
         <label htmlFor="market-search">Search markets</label>
         <input

@@ -1,5 +1,7 @@
 import { Link } from 'wouter';
-import { isOpen, useOrders } from '../../lib/orders';
+import { useState } from 'react';
+import { $api } from '../../lib/api/client';
+import { isOpen, useOrders, useRefreshAfterOrder } from '../../lib/orders';
 import { cents, dateTime, money, shares } from '../../lib/format';
 import { ErrorMessage } from '../../components/error-message';
 import { Loading } from '../../components/loading';
@@ -23,6 +25,8 @@ export function OrdersSection() {
         ) : (
           <OpenOrderList orders={open} showMarket />
         )}
+        {/* Mounted whatever the list holds, so its answer stays once the list is empty. */}
+        <CancelAll count={open.length} />
       </section>
       <section aria-labelledby="orders-history-heading">
         <h2 id="orders-history-heading">Order history</h2>
@@ -80,5 +84,41 @@ export function OrdersSection() {
         )}
       </section>
     </>
+  );
+}
+
+/** Cancels every open order at once (cancel_all_orders), after a confirming second press; every reservation is released. */
+function CancelAll({ count }: { count: number }) {
+  const refresh = useRefreshAfterOrder();
+  const [confirming, setConfirming] = useState(false);
+  const cancelAll = $api.useMutation('post', '/api/orders/cancel-all', { onSuccess: () => refresh() });
+  const done = cancelAll.data;
+  if (count === 0 && !done && !cancelAll.isError) return null;
+  return (
+    <div className="cancel-all">
+      {count === 0 ? null : confirming ? (
+        <>
+          <button
+            type="button"
+            onClick={() => {
+              setConfirming(false);
+              cancelAll.mutate({ body: {} });
+            }}
+            disabled={cancelAll.isPending}
+          >
+            Yes, cancel all {count}
+          </button>{' '}
+          <button type="button" className="secondary" onClick={() => setConfirming(false)}>
+            Keep them
+          </button>
+        </>
+      ) : (
+        <button type="button" className="secondary" onClick={() => setConfirming(true)} disabled={cancelAll.isPending}>
+          {cancelAll.isPending ? 'Cancelling…' : 'Cancel all open orders'}
+        </button>
+      )}
+      <span role="status">{done ? `Cancelled ${done.count} order${done.count === 1 ? '' : 's'}; their reserved cash and shares are free again.` : ''}</span>
+      {cancelAll.isError ? <ErrorMessage error={cancelAll.error} /> : null}
+    </div>
   );
 }
