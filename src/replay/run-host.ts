@@ -54,6 +54,8 @@ interface RunHandle {
  */
 export class RunHost implements ReplayRuns, RunScopes {
   private readonly handles = new Map<string, Promise<RunHandle>>();
+  /** The run being built, if any: the next start waits for it (start). */
+  private building: Promise<unknown> = Promise.resolve();
   private readonly store: ReplayStore;
 
   constructor(
@@ -78,6 +80,23 @@ export class RunHost implements ReplayRuns, RunScopes {
         hint: 'Pick a window the mirror was running in (MARKET_FEED=polymarket records its history for MIRROR_HISTORY_DAYS days).',
       });
     }
+    // Runs are built one at a time: a run's database (a schema and every migration) and its first sync (~300 markets) are
+    // the heaviest work the service does, and ten built at once on PostgreSQL outran the statement deadline (503).
+    const built = this.building.then(() => this.buildRun(id, owner, input, clock, wallNow, mirror));
+    this.building = built.catch(() => {});
+    return built;
+  }
+
+  /** Builds a started run: its database, account and first sync, then its row; nothing is left of it on failure. */
+  private async buildRun(
+    id: string,
+    owner: ReplayCaller,
+    input: { scenario: ReplayScenario; mode: ReplayMode; bankrollMicro?: bigint },
+    clock: RunClock,
+    wallNow: Date,
+    mirror: MirrorReplayFeed | undefined,
+  ): Promise<ReplayView & { apiKey: string }> {
+    const { startMs, endMs } = clock;
     const db = await this.dbs.open(id);
     try {
       const handle = this.build(id, db, clock, input.scenario, mirror);
