@@ -3,6 +3,7 @@ import type { Database, Queryable } from '../../db/database';
 import { decodeCursor, encodeCursor, TIMESTAMP_TEXT } from '../../db/keyset-cursor';
 import { AppError } from '../../errors/app-error';
 import { fromMicro } from '../money/micro';
+import { marketFacts } from '../trading/market-facts';
 
 /** The longest comment, in characters (after trimming). */
 export const COMMENT_MAX_CHARS = 1000;
@@ -38,12 +39,6 @@ interface CommentRow {
   k: string;
 }
 
-interface MarketFacts {
-  venue: 'mirrored' | 'community';
-  closed: boolean;
-  creatorId: string | null;
-}
-
 const SORT = 'comments-new';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 // Plain text: line breaks and tabs are kept, every other control character is refused (it could hide or forge text).
@@ -73,7 +68,7 @@ export class CommentService {
 
   async post(userId: string, marketId: string, raw: string, now: Date): Promise<CommentView> {
     const body = commentBody(raw);
-    const market = await this.market(this.db, marketId, now);
+    const market = await marketFacts(this.db, marketId, now);
     if (!market) throw notFound(marketId);
     const rows = await this.db.query<CommentRow>(
       `WITH c AS (
@@ -93,7 +88,7 @@ export class CommentService {
     q: { limit: number; cursor?: string },
     now: Date,
   ): Promise<{ comments: CommentView[]; rationales: RationaleView[]; marketClosed: boolean; nextCursor: string | null }> {
-    const market = await this.market(this.db, marketId, now);
+    const market = await marketFacts(this.db, marketId, now);
     if (!market) throw notFound(marketId);
     const params: unknown[] = [marketId, q.limit + 1];
     let after = '';
@@ -115,14 +110,14 @@ export class CommentService {
         params,
       ),
       // Only on the first page: they sit beside the discussion, not in its pages.
-      market.closed && q.cursor === undefined ? this.rationales(marketId) : Promise.resolve([]),
+      !market.open && q.cursor === undefined ? this.rationales(marketId) : Promise.resolve([]),
     ]);
     const page = rows.slice(0, q.limit);
     const last = page[page.length - 1];
     return {
       comments: page.map(view),
       rationales,
-      marketClosed: market.closed,
+      marketClosed: !market.open,
       nextCursor: rows.length > q.limit && last ? encodeCursor({ s: SORT, k: last.k, i: last.id }) : null,
     };
   }
@@ -137,7 +132,7 @@ export class CommentService {
       );
       const c = rows[0];
       if (!c) throw new AppError('NOT_FOUND', `Comment ${commentId} not found.`);
-      const market = await this.market(tx, c.market_id, now);
+      const market = await marketFacts(tx, c.market_id, now);
       if (!market || market.creatorId !== userId) {
         throw new AppError('FORBIDDEN', 'Only the creator of the community market a comment is on can hide it.', {
           hint: 'Comments on mirrored markets cannot be hidden.',
@@ -183,20 +178,6 @@ export class CommentService {
       rationale: r.rationale,
       createdAt: new Date(r.created_at).toISOString(),
     }));
-  }
-
-  /** A market by id: mirrored (closed once no longer active) or community (closed at its end date; its creator). */
-  private async market(q: Queryable, marketId: string, now: Date): Promise<MarketFacts | undefined> {
-    const mirrored = await q.query<{ status: string }>('SELECT status FROM markets WHERE id = $1', [marketId]);
-    if (mirrored[0]) return { venue: 'mirrored', closed: mirrored[0].status !== 'active', creatorId: null };
-    if (!UUID.test(marketId)) return undefined;
-    const community = await q.query<{ status: string; end_date: Date; creator_id: string }>(
-      'SELECT status, end_date, creator_id FROM community_markets WHERE id = $1',
-      [marketId],
-    );
-    const c = community[0];
-    if (!c) return undefined;
-    return { venue: 'community', closed: c.status !== 'active' || new Date(c.end_date).getTime() <= now.getTime(), creatorId: c.creator_id };
   }
 }
 

@@ -3,6 +3,7 @@ import type { Database, Queryable } from '../../db/database';
 import { decodeCursor, encodeCursor } from '../../db/keyset-cursor';
 import type { Alongside } from '../trading/trade-path';
 import { AppError } from '../../errors/app-error';
+import { marketFacts } from '../trading/market-facts';
 import { fromMicro, type Micro } from '../money/micro';
 import {
   payloadAround,
@@ -146,7 +147,7 @@ export class ForecastService {
 
   /** submit_forecast: a forecast without a trade, on a market that is open. */
   async submit(userId: string, marketId: string, stated: Stated, now: Date, complete?: InTransaction): Promise<{ forecast: ForecastView; chain: ChainHead }> {
-    const market = await this.marketOf(this.db, marketId, now);
+    const market = await marketFacts(this.db, marketId, now);
     if (!market) throw notFound(marketId);
     if (!market.open) throw closed();
     const probabilitiesMicro = statedProbabilities(market.venue, market.outcomes, stated);
@@ -269,27 +270,12 @@ export class ForecastService {
       `forecast_insert_${f.venue}`,
     );
     if (rows[0]) return rows[0];
-    const market = await this.marketOf(tx, f.marketId, f.createdAt);
+    const market = await marketFacts(tx, f.marketId, f.createdAt);
     if (!market) throw notFound(f.marketId);
     if (!market.open) throw closed();
     throw new AppError('VALIDATION_ERROR', `This market has ${market.outcomes} outcomes; the forecast has ${f.probabilitiesMicro.length}.`, {
       hint: 'Give one probability per outcome, in the order of get_community_market outcomes.',
     });
-  }
-
-  /** A market by id: mirrored (its status) or community (open until its end date, and its outcome count). */
-  private async marketOf(q: Queryable, marketId: string, now: Date): Promise<{ venue: ForecastVenue; open: boolean; outcomes: number } | undefined> {
-    const mirrored = await q.query<{ status: string }>('SELECT status FROM markets WHERE id = $1', [marketId]);
-    if (mirrored[0]) return { venue: 'mirrored', open: mirrored[0].status === 'active', outcomes: 1 };
-    if (!UUID.test(marketId)) return undefined;
-    const community = await q.query<{ status: string; end_date: Date; outcomes: number }>(
-      `SELECT c.status, c.end_date, (SELECT count(*)::int FROM community_outcomes o WHERE o.market_id = c.id) AS outcomes
-       FROM community_markets c WHERE c.id = $1`,
-      [marketId],
-    );
-    const c = community[0];
-    if (!c) return undefined;
-    return { venue: 'community', open: c.status === 'active' && new Date(c.end_date).getTime() > now.getTime(), outcomes: Number(c.outcomes) };
   }
 }
 
