@@ -16,7 +16,10 @@ import { toMicro } from '../src/domain/money/micro';
 import { rawBuy } from './support/raw-buy';
 import { buyWrites, compareWrites, type BuyWrites } from './support/buy-writes';
 import { buyParams } from '../src/domain/trading/trade-sql';
-import type { TradeEvent } from '../src/domain/trading/trade-hooks';
+import type { CarriedPart, TradeEvent } from '../src/domain/trading/trade-hooks';
+import { carriedByBuy } from '../src/domain/forecasts/forecast-chain';
+import { payloadAround } from '../src/domain/forecasts/forecast-rules';
+import { randomUUID } from 'node:crypto';
 
 /**
  * npm run bench:trade — N agents trading concurrently over HTTP (REST, then JSON-RPC and MCP) against
@@ -139,7 +142,7 @@ async function main(): Promise<void> {
     );
     // The service's own database transaction for a buy (support/raw-buy.ts): the track record's part and, unless
     // `events` is false, the trade's account events, as paper_trade's listeners write them (src/services.ts).
-    const rawTrade = async (agent: Agent, i: number, events = true) => {
+    const rawTrade = async (agent: Agent, i: number, events = true, forecast = false) => {
       const o = order(i);
       const fill = buyFill(toMicro(o.amount), asks.get(o.tokenId) ?? 500_000n);
       const now = new Date();
@@ -155,6 +158,21 @@ async function main(): Promise<void> {
         priceMicro: fill.priceMicro,
         at: now,
       };
+      // paper_trade's stated forecast, carried in the buy's statement as the service carries it (ForecastService.carriedByTrade).
+      let carry: CarriedPart | undefined;
+      if (forecast) {
+        const facts = {
+          id: randomUUID(),
+          userId: agent.id,
+          marketId: o.marketId,
+          venue: 'mirrored' as const,
+          source: 'paper_trade' as const,
+          probabilitiesMicro: [BigInt(400_000 + ((i * 7919) % 200) * 1000)],
+          rationale: null,
+          createdAt: now,
+        };
+        carry = carriedByBuy(facts, await payloadAround(facts));
+      }
       const c = await pool.connect();
       try {
         const { positionId } = await rawBuy(
@@ -171,6 +189,8 @@ async function main(): Promise<void> {
           }),
           event,
           { track: true, events },
+          undefined,
+          carry,
         );
         if (!positionId) throw new Error(`raw buy refused for ${agent.id}`);
       } finally {
@@ -221,14 +241,14 @@ async function main(): Promise<void> {
       throw new Error('the raw transaction does not write what a REST buy writes: the ratios would not be of overhead');
     }
 
-    const rawRun = async (events: boolean): Promise<LoadFigures> => {
+    const rawRun = async (events: boolean, forecast = false): Promise<LoadFigures> => {
       const lat: number[] = [];
       const stopAt = Date.now() + SECONDS * 1000;
       let i = 0;
       const worker = async (agent: Agent) => {
         while (Date.now() < stopAt) {
           const started = performance.now();
-          await rawTrade(agent, i++, events);
+          await rawTrade(agent, i++, events, forecast);
           lat.push(performance.now() - started);
         }
       };
@@ -246,6 +266,8 @@ async function main(): Promise<void> {
       restOpen: [],
       restWithForecast: [],
       restWithoutForecast: [],
+      rawWithForecast: [],
+      rawWithoutForecast: [],
       jsonrpc: [],
       mcp: [],
     };
@@ -261,6 +283,9 @@ async function main(): Promise<void> {
         runs[withForecast ? 'restWithForecast' : 'restWithoutForecast']!.push(
           await load(service.baseUrl, { connections: AGENTS, seconds: SECONDS, setup: withForecast ? restForecast : rest }),
         );
+      // The same pair as raw transactions: what of a forecast's cost is the database's own.
+      for (const withForecast of r % 2 === 0 ? [true, false] : [false, true])
+        runs[withForecast ? 'rawWithForecast' : 'rawWithoutForecast']!.push(await rawRun(true, withForecast));
       if (ONLY_REST) continue;
       runs.jsonrpc!.push(await load(service.baseUrl, { connections: AGENTS, seconds: SECONDS, setup: rpc }));
       runs.mcp!.push(await load(service.baseUrl, { connections: AGENTS, seconds: SECONDS, setup: mcp }));
@@ -279,6 +304,8 @@ async function main(): Promise<void> {
       restOpenLoop: med('restOpen'),
       restWithForecast: med('restWithForecast'),
       restWithoutForecast: med('restWithoutForecast'),
+      rawWithForecast: med('rawWithForecast'),
+      rawWithoutForecast: med('rawWithoutForecast'),
       jsonrpc: med('jsonrpc'),
       mcp: med('mcp'),
     };
@@ -292,6 +319,8 @@ async function main(): Promise<void> {
       // Issue 33: a forecast adds at most 10 % to a trade. Throughput with / without (the median of the runs' back-to-back
       // pairs; 0.9 or more meets it), and the mean latency's inverse ratio (closed loop at the same concurrency).
       tradeWithForecastToWithout: round(median(runs.restWithForecast!.map((x, r) => x.rps / runs.restWithoutForecast![r]!.rps)), 3),
+      // The same pair straight through pg: the database's share of it.
+      rawWithForecastToWithout: round(median(runs.rawWithForecast!.map((x, r) => x.rps / runs.rawWithoutForecast![r]!.rps)), 3),
       jsonrpcToRest: round(fig.jsonrpc.rps / fig.rest.rps, 3),
       mcpToRest: round(fig.mcp.rps / fig.rest.rps, 3),
     };
@@ -312,6 +341,9 @@ async function main(): Promise<void> {
       `REST with a forecast ${fig.restWithForecast.rps} req/s  p50 ${fig.restWithForecast.p50} ms  p99 ${fig.restWithForecast.p99} ms  non-2xx ${fig.restWithForecast.non2xx}; ` +
         `without (its pair) ${fig.restWithoutForecast.rps} req/s  p50 ${fig.restWithoutForecast.p50} ms  p99 ${fig.restWithoutForecast.p99} ms: ` +
         `${ratios.tradeWithForecastToWithout} (≥ 0.9: a forecast adds at most 10 %)`,
+    );
+    console.log(
+      `raw with a forecast ${fig.rawWithForecast.rps} tx/s, without ${fig.rawWithoutForecast.rps} tx/s: ${ratios.rawWithForecastToWithout} (the database's share)`,
     );
     console.log(`JSON-RPC closed-loop ${fig.jsonrpc.rps} req/s  p50 ${fig.jsonrpc.p50} ms  p99 ${fig.jsonrpc.p99} ms`);
     console.log(`MCP closed-loop      ${fig.mcp.rps} req/s  p50 ${fig.mcp.p50} ms  p99 ${fig.mcp.p99} ms`);

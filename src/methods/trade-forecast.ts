@@ -1,7 +1,7 @@
 import { requirePrincipal, type MethodContext } from '../registry/context';
 import type { InTransaction, Stated } from '../domain/forecasts/forecast-service';
 import type { ForecastSource } from '../domain/forecasts/forecast-rules';
-import type { Alongside } from '../domain/trading/trade-path';
+import type { CarriedPart } from '../domain/trading/trade-hooks';
 
 /**
  * What a trading handler needs to carry a stated forecast (paper_trade, place_order, buy_community_shares): the caller,
@@ -31,13 +31,13 @@ export function binaryTrade<I extends { forecast?: number; idempotencyKey?: stri
 }
 
 /**
- * paper_trade: its market is known before it trades, so its forecast goes `alongside` the buy's statement (one round
- * trip fewer than a step after it); `then` is the idempotent call's completion alone.
+ * paper_trade: its market is known before it trades, so its forecast is carried in the buy's own statement (one
+ * statement for both); `then` is the idempotent call's completion alone.
  */
 export function marketBuy<I extends { marketId: string; forecast?: number; idempotencyKey?: string }>(
   ctx: MethodContext,
   input: I,
-): { order: Omit<I, 'forecast' | 'idempotencyKey'>; userId: string; now: Date; then: InTransaction | undefined; alongside: Alongside | undefined } {
+): { order: Omit<I, 'forecast' | 'idempotencyKey'>; userId: string; now: Date; then: InTransaction | undefined; carry: Promise<CarriedPart | undefined> } {
   const { idempotencyKey: _ignored, forecast, ...order } = input;
   const userId = requirePrincipal(ctx).userId;
   const now = ctx.clock.now();
@@ -47,6 +47,6 @@ export function marketBuy<I extends { marketId: string; forecast?: number; idemp
     userId,
     now,
     then: ctx.idempotency?.complete,
-    alongside: ctx.services.forecasts.alongTrade(userId, 'paper_trade', stated, input.marketId, now),
+    carry: ctx.services.forecasts.carriedByTrade(userId, 'paper_trade', stated, input.marketId, now),
   };
 }

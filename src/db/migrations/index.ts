@@ -31,6 +31,7 @@ import { ReplayRuns1700000000033 } from './1700000000033-replay-runs';
 import { Comments1700000000040 } from './1700000000040-comments';
 import { Watchlist1700000000041 } from './1700000000041-watchlist';
 import { MirrorHistory1700000000042 } from './1700000000042-mirror-history';
+import { ForecastChainHead1700000000043 } from './1700000000043-forecast-chain-head';
 
 /** Every migration, in order. A new one is appended here (no glob: the same list runs from ts and dist). */
 export const MIGRATIONS = [
@@ -67,4 +68,5 @@ export const MIGRATIONS = [
   Comments1700000000040,
   Watchlist1700000000041,
   MirrorHistory1700000000042,
+  ForecastChainHead1700000000043,
 ];

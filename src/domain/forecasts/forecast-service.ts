@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Database, Queryable } from '../../db/database';
 import { decodeCursor, encodeCursor } from '../../db/keyset-cursor';
-import type { Alongside } from '../trading/trade-path';
+import type { CarriedPart } from '../trading/trade-hooks';
+import { carriedByBuy, recordParams, recordSql } from './forecast-chain';
 import { AppError } from '../../errors/app-error';
 import { marketFacts } from '../trading/market-facts';
 import { fromMicro, type Micro } from '../money/micro';
@@ -69,31 +70,6 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const SEQ_TEXT = /^\d{1,10}$/;
 const SORT = 'seq';
 
-/** The market's open flag and mid price(s) at this instant, as an integer array and as its canonical JSON text. */
-const MIDS: Record<ForecastVenue, string> = {
-  mirrored: `SELECT mk.status = 'active' AS open, ARRAY[t.price_micro] AS mids, '[' || coalesce(t.price_micro::text, 'null') || ']' AS mids_json
-    FROM markets mk LEFT JOIN market_tokens t ON t.market_id = mk.id AND t.outcome = 'YES' WHERE mk.id = $3`,
-  community: `SELECT c.status = 'active' AND c.end_date > $8 AS open, array_agg(o.price_micro ORDER BY o.idx) AS mids,
-      '[' || string_agg(coalesce(o.price_micro::text, 'null'), ',' ORDER BY o.idx) || ']' AS mids_json
-    FROM community_markets c JOIN community_outcomes o ON o.market_id = c.id WHERE c.id = $3::text::uuid GROUP BY c.id`,
-};
-
-/**
- * One statement records a forecast: the account's chain head (the caller holds the account row, so no other forecast of
- * the account can slip in between), the market's mids, and the record with its hash, taken in SQL over the canonical
- * payload the caller built around the three chain fields (payloadAround). Nothing is inserted when the market is not
- * open or the probabilities do not match its outcomes.
- */
-const insertSql = (venue: ForecastVenue) => `
-  WITH m AS (${MIDS[venue]}),
-  h AS (SELECT hash, seq FROM forecasts WHERE user_id = $2 ORDER BY seq DESC LIMIT 1),
-  x AS (SELECT m.mids, m.mids_json, h.hash AS prev, coalesce(h.seq, 0) + 1 AS seq FROM m LEFT JOIN h ON true
-        WHERE m.open AND cardinality(m.mids) = cardinality($6::bigint[]))
-  INSERT INTO forecasts (id, user_id, seq, market_id, venue, source, probabilities_micro, mids_micro, rationale, created_at, prev_hash, hash)
-  SELECT $1, $2, x.seq, $3, $4, $5, $6::bigint[], x.mids, $7, $8, x.prev,
-    encode(sha256(convert_to($9::text || x.mids_json || $10::text || coalesce('"' || x.prev || '"', 'null') || $11::text || x.seq::text || $12::text, 'UTF8')), 'hex')
-  FROM x RETURNING *`;
-
 const CLOSED = `(mk.status IS NOT NULL AND mk.status <> 'active') OR (c.status IS NOT NULL AND (c.status <> 'active' OR c.end_date <= $2))`;
 
 const micro = (v: string | bigint): Micro => BigInt(v);
@@ -153,8 +129,6 @@ export class ForecastService {
     const probabilitiesMicro = statedProbabilities(market.venue, market.outcomes, stated);
     const facts = this.facts(userId, marketId, market.venue, 'stated', probabilitiesMicro, stated.rationale, now);
     return this.db.transaction(async (tx) => {
-      // The account row orders an account's forecasts (a trade that carries one already holds it).
-      await tx.query('SELECT 1 FROM users WHERE id = $1 FOR NO KEY UPDATE', [userId]);
       const row = await this.insert(tx, facts);
       const result = { forecast: toView(row), chain: { userId, head: row.hash, length: Number(row.seq) } };
       if (complete) await complete(tx, result);
@@ -187,15 +161,13 @@ export class ForecastService {
   }
 
   /**
-   * A trade's forecast when its market is known before it trades (paper_trade): the record's statement goes out with
-   * the buy's (TradePath's alongside), not after its answer. Undefined without a forecast.
+   * A trade's forecast when its market is known before it trades (paper_trade): carried in the buy's own statement
+   * (TradePath's carry), recorded only if the buy is. Undefined without a forecast.
    */
-  alongTrade(userId: string, source: 'paper_trade', stated: Stated | undefined, marketId: string, now: Date): Alongside | undefined {
+  async carriedByTrade(userId: string, source: 'paper_trade', stated: Stated | undefined, marketId: string, now: Date): Promise<CarriedPart | undefined> {
     if (!stated) return undefined;
     const facts = this.facts(userId, marketId, 'mirrored', source, statedProbabilities('mirrored', 1, stated), stated.rationale, now);
-    return async (tx) => {
-      await this.insert(tx, facts);
-    };
+    return carriedByBuy(facts, await payloadAround(facts));
   }
 
   /**
@@ -245,8 +217,10 @@ export class ForecastService {
   }
 
   private async chainHead(userId: string): Promise<ChainHead> {
-    const rows = await this.db.query<{ hash: string; seq: number }>('SELECT hash, seq FROM forecasts WHERE user_id = $1 ORDER BY seq DESC LIMIT 1', [userId]);
-    return { userId, head: rows[0]?.hash ?? null, length: rows[0] ? Number(rows[0].seq) : 0 };
+    const rows = await this.db.query<{ forecast_head: string | null; forecast_seq: number }>('SELECT forecast_head, forecast_seq FROM users WHERE id = $1', [
+      userId,
+    ]);
+    return { userId, head: rows[0]?.forecast_head ?? null, length: rows[0] ? Number(rows[0].forecast_seq) : 0 };
   }
 
   private facts(
@@ -261,14 +235,10 @@ export class ForecastService {
     return { id: randomUUID(), userId, marketId, venue, source, probabilitiesMicro, rationale: rationaleOf(rationale), createdAt: now };
   }
 
-  /** The record, in `tx` whose caller holds the account row; refused (nothing written) when the market cannot take it. */
+  /** The record, in `tx` (its statement takes the account row); refused (nothing written) when the market cannot take it. */
   private async insert(tx: Queryable, f: ForecastFacts): Promise<ForecastRow> {
     const around = await payloadAround(f);
-    const rows = await tx.query<ForecastRow>(
-      insertSql(f.venue),
-      [f.id, f.userId, f.marketId, f.venue, f.source, f.probabilitiesMicro.map(String), f.rationale, f.createdAt, ...around],
-      `forecast_insert_${f.venue}`,
-    );
+    const rows = await tx.query<ForecastRow>(recordSql(f.venue), recordParams(f, around), `forecast_record_${f.venue}`);
     if (rows[0]) return rows[0];
     const market = await marketFacts(tx, f.marketId, f.createdAt);
     if (!market) throw notFound(f.marketId);

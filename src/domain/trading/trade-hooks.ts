@@ -36,6 +36,10 @@ export type TradeListener = (tx: Queryable, event: TradeEvent) => Promise<void>;
 export interface BuyRowPart {
   /** The assignments, `column = expression, ...`, its parameters numbered from `first`. */
   set(first: number): string;
+  /** CTEs the assignments read, `name AS (...)`, placed before the account row's update (its parameters from `first` too). */
+  ctesBefore?(first: number): string;
+  /** CTEs that write from the update's answer, `name AS (... FROM debit ...)`, placed after the buy's own (same numbering). */
+  ctesAfter?(first: number): string;
   /** What it reads back, `expression AS name` each; the buy's answer carries them under their names. */
   returning: string[];
   /** How many parameters it takes. */
@@ -47,6 +51,9 @@ export interface BuyRowPart {
   /** Whether this buy is the part's business at all (default yes); a buy one part declines carries none, and its listeners are called. */
   applies?(event: TradeEvent): boolean;
 }
+
+/** A buy's own part, not a listener's (a stated forecast): `key` names its kind, so each kind's statement is prepared once. */
+export type CarriedPart = BuyRowPart & { key: string };
 
 /**
  * What other areas (leaderboard aggregates, XP, challenges, badges) do inside a trade's own

@@ -4,7 +4,7 @@ import { insufficientBalance } from '../ledger/cash';
 import { sharesShort } from '../ledger/shares';
 import { fromMicro, type Micro } from '../money/micro';
 import { sellFill, type SellFill } from './fills';
-import type { TradeEvent, TradeHooks } from './trade-hooks';
+import type { BuyRowPart, CarriedPart, TradeEvent, TradeHooks } from './trade-hooks';
 import { buyParams, buyStatementWith, SELL_STATEMENT, sellParams, type Venue } from './trade-sql';
 
 /** A buy once priced: what it spends and the shares it gets at what price (a live quote, a pool, or a limit against the book). */
@@ -23,16 +23,12 @@ export interface PricedBuy {
   /** The buyer created this market (TradeEvent.ownMarket). */
   ownMarket?: boolean;
   at: Date;
-  /** A step that needs the order but not its result (a stated forecast): sent with the buy's own statements. */
-  alongside?: Alongside;
+  /**
+   * What the buy carries in its own statement (a stated forecast): a refused buy carries nothing out. One statement where
+   * a second one, even pipelined behind the buy's, cost a third of a trade's throughput (bench:trade).
+   */
+  carry?: CarriedPart;
 }
-
-/**
- * Statements sent right behind a buy's, in its transaction, without waiting for its answer: PostgreSQL runs them after
- * the buy's (same connection, in order), so they see the account row the buy holds, and a refused buy rolls them back.
- * One round trip fewer than a step run after the buy (a trade with a forecast: 3 round trips became 2).
- */
-export type Alongside = (tx: Queryable) => Promise<void>;
 
 /** A position as a sale sees it, locked in the sale's transaction. */
 export interface HeldPosition {
@@ -92,10 +88,13 @@ export interface SaleDone {
  * notifications) are written once, whatever priced the trade. Lock order, always: (a pool,) the account row, the position.
  */
 export class TradePath {
-  /** Per venue, the buy statement with the listeners' account-row parts, built on the first buy (every listener is attached by then). */
-  private readonly buys = new Map<Venue, { parts: number; sql: string; name: string }>();
-  /** Per venue, the buy statement without them, for a buy a part declines (TradeHooks.carriesParts). */
-  private readonly bareBuys = new Map<Venue, { sql: string; name: string }>();
+  /**
+   * Per venue and carried part's kind, the buy statement with the listeners' account-row parts, built on the first buy
+   * (every listener is attached by then).
+   */
+  private readonly buys = new Map<string, { parts: number; sql: string; name: string }>();
+  /** Per venue and carried part's kind, the buy statement without them, for a buy a part declines (TradeHooks.carriesParts). */
+  private readonly bareBuys = new Map<string, { sql: string; name: string }>();
 
   constructor(private readonly hooks: TradeHooks) {}
 
@@ -120,25 +119,20 @@ export class TradePath {
       at: b.at,
     };
     const carried = this.hooks.carriesParts(event);
-    const statement = this.buyStatement(b.venue, carried);
-    const parts = carried ? this.hooks.buyRowParts : [];
+    const statement = this.buyStatement(b.venue, carried, b.carry);
+    const parts: readonly BuyRowPart[] = [...(carried ? this.hooks.buyRowParts : []), ...(b.carry ? [b.carry] : [])];
     type Answer = { market_ok: boolean; balance_micro: bigint | null; position_id: string | null } & Record<string, unknown>;
     const bought = tx.query<Answer>(statement.sql, [...buyParams(b), ...parts.flatMap((p) => p.params(event))], statement.name);
     const hooked = this.hooks.afterTrade(tx, event, carried);
     hooked.catch(() => {}); // awaited below; a failure arriving first must not count as unhandled meanwhile
-    const along = b.alongside?.(tx) ?? Promise.resolve();
-    along.catch(() => {});
     let row: Answer;
     try {
       row = (await bought)[0]!;
     } catch (err) {
-      await Promise.allSettled([hooked, along]);
+      await Promise.allSettled([hooked]);
       throw err;
     }
     await hooked;
-    // A refused buy's own reason comes first: the step sent behind it may have failed only because the buy did.
-    if (row.market_ok && row.balance_micro !== null && row.position_id !== null) await along;
-    else await along.catch(() => {});
     if (!row.market_ok) throw await this.closed(tx, b.venue, b.marketId);
     if (row.balance_micro === null || row.position_id === null) {
       const exists = await tx.query('SELECT 1 FROM users WHERE id = $1', [b.userId]);
@@ -146,6 +140,7 @@ export class TradePath {
       throw insufficientBalance(`Insufficient available balance for a ${fromMicro(b.amountMicro)} dollar buy.`);
     }
     if (carried) await this.hooks.afterBuyRow(tx, event, row);
+    if (b.carry) await b.carry.after(tx, event, row);
     return { balanceMicro: BigInt(row.balance_micro), positionId: row.position_id };
   }
 
@@ -221,21 +216,24 @@ export class TradePath {
     return { fill, balanceMicro: BigInt(out[0].balance_micro), position: pos };
   }
 
-  private buyStatement(venue: Venue, withParts: boolean): { sql: string; name: string } {
+  private buyStatement(venue: Venue, withParts: boolean, carry: CarriedPart | undefined): { sql: string; name: string } {
+    const own = carry ? [carry] : [];
     if (!withParts) {
-      let bare = this.bareBuys.get(venue);
+      const key = `${venue}_0${carry ? `_${carry.key}` : ''}`;
+      let bare = this.bareBuys.get(key);
       if (!bare) {
-        bare = { sql: buyStatementWith([], venue), name: `buy_${venue}_0` };
-        this.bareBuys.set(venue, bare);
+        bare = { sql: buyStatementWith(own, venue), name: `buy_${key}` };
+        this.bareBuys.set(key, bare);
       }
       return bare;
     }
     const parts = this.hooks.buyRowParts;
-    let built = this.buys.get(venue);
+    const key = `${venue}_${parts.length}${carry ? `_${carry.key}` : ''}`;
+    let built = this.buys.get(key);
     if (!built) {
       // Named by venue and parts, so paths with other listeners (a benchmark's, a test's) can share a connection.
-      built = { parts: parts.length, sql: buyStatementWith(parts, venue), name: `buy_${venue}_${parts.length}` };
-      this.buys.set(venue, built);
+      built = { parts: parts.length, sql: buyStatementWith([...parts, ...own], venue), name: `buy_${key}` };
+      this.buys.set(key, built);
     }
     // Its text is prepared under one name on every connection: it cannot change once a buy has used it.
     if (built.parts !== parts.length) throw new Error('a trade listener with a buy-row part was attached after the first buy');

@@ -25,20 +25,25 @@ const GATE: Record<Venue, string> = {
  * hooks' statements are sent behind this one before its answer (TradePath.buy) and rely on the lock order every trade
  * keeps, the account row first. The `refused_held` column is only there so that `held` runs (a plain CTE runs only when read).
  * Parameters: $1 user, $2 market, $3 token, $4 amount µ$, $5 shares µ, $6 price µ$, $7 outcome, $8 time, $9 trade id,
- * $10 new position id, $11 reserved cash consumed µ$. The listeners' parts (TradeHooks.buyRowParts) add their
- * assignments to the account row's update, numbered after these, and read their columns back under their names.
+ * $10 new position id, $11 reserved cash consumed µ$. The parts — the listeners' (TradeHooks.buyRowParts), then the buy's
+ * own (PricedBuy.carry: a stated forecast) — add their assignments to the account row's update, numbered after these,
+ * read their columns back under their names, and may add CTEs before the update and after it (BuyRowPart.ctesBefore/ctesAfter).
  */
 function buySql(venue: Venue, parts: readonly BuyRowPart[]): string {
   let first = 12;
   const sets: string[] = [];
+  const before: string[] = [];
+  const after: string[] = [];
   for (const part of parts) {
     sets.push(part.set(first));
+    if (part.ctesBefore) before.push(`${part.ctesBefore(first)},\n `);
+    if (part.ctesAfter) after.push(`,\n ${part.ctesAfter(first)}`);
     first += part.count;
   }
   const returning = parts.flatMap((p) => p.returning);
   const names = returning.map((r) => /\bAS\s+(\w+)\s*$/i.exec(r)?.[1]);
   if (names.some((n) => !n)) throw new Error('every column a part reads back is named: `expression AS name`');
-  return `WITH market AS (
+  return `WITH ${before.join('')}market AS (
    ${GATE[venue]}
  ), debit AS (
    ${debitSql({ user: '$1', amount: '$4', release: '$11', set: ['last_active_at = $8', ...sets], when: 'EXISTS (SELECT 1 FROM market)', returning })}
@@ -51,7 +56,7 @@ function buySql(venue: Venue, parts: readonly BuyRowPart[]): string {
    SELECT $9::uuid, $1, pos.id, $2, $3, 'BUY', $5, $6, -$4::bigint, $8 FROM pos
  ), held AS (
    SELECT id FROM users WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM debit) FOR UPDATE
- )
+ )${after.join('')}
  SELECT EXISTS (SELECT 1 FROM market) AS market_ok, (SELECT balance_micro FROM debit) AS balance_micro, (SELECT id FROM pos) AS position_id,${names
    .map((n) => ` (SELECT ${n} FROM debit) AS ${n},`)
    .join('')}
@@ -64,7 +69,7 @@ export const BUY_STATEMENT = buySql('mirrored', []);
 /** How many parameters BUY_STATEMENT takes (its highest `$n`; buyParams gives them): a part's own come after them. */
 export const BUY_PARAMS = Math.max(...[...BUY_STATEMENT.matchAll(/\$(\d+)/g)].map((m) => Number(m[1])));
 
-/** The buy statement of a venue with the listeners' parts in its update of the account row (TradeHooks.buyRowParts). */
+/** The buy statement of a venue with these parts in its update of the account row (TradeHooks.buyRowParts, PricedBuy.carry). */
 export function buyStatementWith(parts: readonly BuyRowPart[], venue: Venue = 'mirrored'): string {
   return buySql(venue, parts);
 }

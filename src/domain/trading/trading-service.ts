@@ -3,9 +3,9 @@ import { AppError } from '../../errors/app-error';
 import type { PriceService } from './price-service';
 import { fromMicro, toMicro, MICRO, type Micro } from '../money/micro';
 import { avgPriceMicro, buyFill, buySharesFill, sellFill } from './fills';
-import type { TradeHooks } from './trade-hooks';
+import type { CarriedPart, TradeHooks } from './trade-hooks';
 import { marketIdOf } from './market-ref';
-import { atBid, marketClosed, mirroredOpen, positionClosed, TradePath, type Alongside, type SaleDone } from './trade-path';
+import { atBid, marketClosed, mirroredOpen, positionClosed, TradePath, type SaleDone } from './trade-path';
 
 export interface BuyOrder {
   marketId: string;
@@ -86,7 +86,7 @@ export class TradingService {
   private readonly holds: CloseHolds[] = [];
   private readonly tokens = new Map<string, Omit<TokenFacts, 'status' | 'cached'>>();
 
-  async buy(userId: string, order: BuyOrder, now: Date, beforeCommit?: BeforeCommit, alongside?: Alongside): Promise<BuyResult> {
+  async buy(userId: string, order: BuyOrder, now: Date, beforeCommit?: BeforeCommit, carry?: CarriedPart): Promise<BuyResult> {
     if ((order.amount === undefined) === (order.shares === undefined))
       throw new AppError('VALIDATION_ERROR', 'send exactly one of amount (dollars to spend) or shares (shares to buy).');
     let token = await this.tokenOf(order.tokenId);
@@ -134,7 +134,7 @@ export class TradingService {
         quantityMicro: fill.quantityMicro,
         priceMicro: fill.priceMicro,
         at: now,
-        alongside,
+        carry,
       });
       const result: BuyResult = {
         success: true,

@@ -1,0 +1,87 @@
+import type { BuyRowPart } from '../trading/trade-hooks';
+import type { ForecastFacts, ForecastVenue } from './forecast-rules';
+
+/**
+ * How a forecast record joins its account's hash chain, in SQL, written once for both statements that record one: a
+ * forecast alone (recordSql) and a forecast carried by a buy (carriedByBuy), which rides in the buy's own statement.
+ * The chain head lives on the account row (migration 1700000000043); the update that advances it is what orders an
+ * account's records, and it reads the head from the row it locks, so a statement that waited for the row still links to
+ * the record committed meanwhile.
+ */
+
+/** The market's open flag and mid price(s) at this instant, as an integer array and as its canonical JSON text. */
+function midsSql(venue: ForecastVenue, market: string, at: string): string {
+  return venue === 'mirrored'
+    ? `SELECT mk.status = 'active' AS open, ARRAY[t.price_micro] AS mids, '[' || coalesce(t.price_micro::text, 'null') || ']' AS mids_json
+    FROM markets mk LEFT JOIN market_tokens t ON t.market_id = mk.id AND t.outcome = 'YES' WHERE mk.id = ${market}`
+    : `SELECT c.status = 'active' AND c.end_date > ${at} AS open, array_agg(o.price_micro ORDER BY o.idx) AS mids,
+      '[' || string_agg(coalesce(o.price_micro::text, 'null'), ',' ORDER BY o.idx) || ']' AS mids_json
+    FROM community_markets c JOIN community_outcomes o ON o.market_id = c.id WHERE c.id = ${market}::text::uuid GROUP BY c.id`;
+}
+
+/**
+ * The account row's assignments (alias `s`) that link one record: seq + 1, the old head kept as the record's prevHash,
+ * and the new head, sha256 (hex) of the canonical payload the caller built around the three chain fields (payloadAround:
+ * four texts, parameters `$first` to `$first + 3`), with the mids' JSON text `mids` in its slot.
+ */
+function linkSet(first: number, mids: string): string {
+  const [a, b, c, d] = [0, 1, 2, 3].map((i) => `$${first + i}::text`);
+  return `forecast_seq = s.forecast_seq + 1, forecast_prev_hash = s.forecast_head,
+    forecast_head = encode(sha256(convert_to(${a} || ${mids} || ${b} || coalesce('"' || s.forecast_head || '"', 'null') || ${c} || (s.forecast_seq + 1)::text || ${d}, 'UTF8')), 'hex')`;
+}
+
+/** What the linking update reads back: the record's seq, hash and prevHash. */
+const LINKED = ['s.forecast_seq AS forecast_seq', 's.forecast_head AS forecast_hash', 's.forecast_prev_hash AS forecast_prev'];
+
+const COLUMNS = 'id, user_id, seq, market_id, venue, source, probabilities_micro, mids_micro, rationale, created_at, prev_hash, hash';
+
+/**
+ * A forecast alone, one statement: the account row's head advanced (only when the market is open and the probabilities
+ * match its outcomes) and the record inserted from it. Nothing is written otherwise. Parameters: $1 id, $2 user, $3 market,
+ * $4 venue, $5 source, $6 probabilities µ, $7 rationale, $8 time, $9..$12 the payload around the chain fields.
+ */
+export const recordSql = (venue: ForecastVenue) => `
+  WITH m AS (${midsSql(venue, '$3', '$8')}),
+  link AS (
+    UPDATE users s SET ${linkSet(9, '(SELECT mids_json FROM m)')}
+    WHERE s.id = $2 AND EXISTS (SELECT 1 FROM m WHERE m.open AND cardinality(m.mids) = cardinality($6::bigint[]))
+    RETURNING ${LINKED.join(', ')})
+  INSERT INTO forecasts (${COLUMNS})
+  SELECT $1, $2, link.forecast_seq, $3, $4, $5, $6::bigint[], m.mids, $7, $8, link.forecast_prev, link.forecast_hash
+  FROM link, m RETURNING *`;
+
+/** recordSql's parameters in their order. */
+export const recordParams = (f: ForecastFacts, around: readonly string[]): unknown[] => [
+  f.id,
+  f.userId,
+  f.marketId,
+  f.venue,
+  f.source,
+  f.probabilitiesMicro.map(String),
+  f.rationale,
+  f.createdAt,
+  ...around,
+];
+
+/**
+ * A mirrored market's forecast carried by a buy of that market (paper_trade): its link rides on the buy's own update of
+ * the account row and its record is inserted from that update, in the buy's statement. A refused buy updates no row, so
+ * it records nothing; the buy's market gate has checked the market is open, and a mirrored market has one outcome.
+ * The buy statement's $1 is the user, $2 the market, $8 the time (trade-sql.ts).
+ */
+export function carriedByBuy(f: ForecastFacts, around: readonly string[]): BuyRowPart & { key: string } {
+  return {
+    key: 'forecast',
+    ctesBefore: () => `forecast_m AS (${midsSql('mirrored', '$2', '$8')})`,
+    set: (first) => linkSet(first, '(SELECT mids_json FROM forecast_m)'),
+    ctesAfter: (first) => `forecast AS (
+   INSERT INTO forecasts (${COLUMNS})
+   SELECT $${first + 4}::uuid, $1, d.forecast_seq, $2, 'mirrored', $${first + 5}, $${first + 6}::bigint[], (SELECT mids FROM forecast_m), $${first + 7}, $8, d.forecast_prev, d.forecast_hash
+   FROM debit d
+ )`,
+    returning: LINKED,
+    count: 8,
+    params: () => [...around, f.id, f.source, f.probabilitiesMicro.map(String), f.rationale],
+    after: async () => {},
+  };
+}
