@@ -1,6 +1,7 @@
 /**
  * Writes schemas/<method>.input.json and .output.json for every registry method and deletes the stale
- * ones, docs/methods.md, the methods reference, and docs/configuration.md, the settings of src/config.ts. Run with `npm run schemas`; test/documents/schemas-drift.test.ts
+ * ones, docs/methods.md, the methods reference, docs/configuration.md, the settings of src/config.ts, and
+ * docs/rate-limits.md, the rate-limit classes. Run with `npm run schemas`; test/documents/schemas-drift.test.ts
  * fails until the files match.
  */
 import fs from 'node:fs';
@@ -9,6 +10,7 @@ import { buildRegistry } from '../src/methods';
 import { SCHEMA_FILE_PATTERN, schemaFiles } from '../src/documents/schema-files';
 import { methodsReference } from '../src/documents/methods-reference';
 import { configurationReference } from '../src/documents/configuration-reference';
+import { rateLimitsReference } from '../src/documents/rate-limits-reference';
 
 /** The project root: the nearest folder above this file with a package.json (works from src and from dist). */
 function projectRoot(): string {
@@ -46,3 +48,5 @@ fs.writeFileSync(reference, methodsReference(methods));
 process.stdout.write(`docs/methods.md: ${methods.length} methods\n`);
 fs.writeFileSync(path.join(projectRoot(), 'docs', 'configuration.md'), configurationReference());
 process.stdout.write('docs/configuration.md written\n');
+fs.writeFileSync(path.join(projectRoot(), 'docs', 'rate-limits.md'), rateLimitsReference(methods));
+process.stdout.write('docs/rate-limits.md written\n');

@@ -267,15 +267,24 @@ function withTimeout<T>(p: Promise<T>): Promise<T> {
   return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
 }
 
+/**
+ * Each class's budget a minute: the setting it comes from (sign-ins get a multiple of it) and whom it counts. The limiter
+ * and docs/rate-limits.md (src/documents/rate-limits-reference.ts) both read it, so the page cannot tell another story.
+ */
+export const LIMIT_CLASSES: Record<LimitClass, { setting: keyof Config & `RATE_LIMIT_${string}`; times?: number; countedPer: string }> = {
+  register: { setting: 'RATE_LIMIT_REGISTER_PER_MIN', countedPer: 'IP' },
+  login: { setting: 'RATE_LIMIT_REGISTER_PER_MIN', times: 2, countedPer: 'IP; account (by email)' },
+  trade: { setting: 'RATE_LIMIT_TRADE_PER_MIN', countedPer: 'account' },
+  sell: { setting: 'RATE_LIMIT_SELL_PER_MIN', countedPer: 'account' },
+  comment: { setting: 'RATE_LIMIT_COMMENT_PER_MIN', countedPer: 'account' },
+  api: { setting: 'RATE_LIMIT_API_PER_MIN', countedPer: 'account when authenticated, else IP' },
+};
+
 export function limitsFromConfig(config: Config): Record<LimitClass, number> {
-  return {
-    register: config.RATE_LIMIT_REGISTER_PER_MIN,
-    login: config.RATE_LIMIT_REGISTER_PER_MIN * 2,
-    api: config.RATE_LIMIT_API_PER_MIN,
-    trade: config.RATE_LIMIT_TRADE_PER_MIN,
-    sell: config.RATE_LIMIT_SELL_PER_MIN,
-    comment: config.RATE_LIMIT_COMMENT_PER_MIN,
-  };
+  const limits = {} as Record<LimitClass, number>;
+  for (const [cls, c] of Object.entries(LIMIT_CLASSES) as Array<[LimitClass, (typeof LIMIT_CLASSES)[LimitClass]]>)
+    limits[cls] = (config[c.setting] as number) * (c.times ?? 1);
+  return limits;
 }
 
 /** In-process counters, or with REDIS_URL counters in Redis shared by every process (one prefix per bucket). */

@@ -6,6 +6,9 @@ import { ALL_METHODS } from '../../src/methods';
 import { SCHEMA_FILE_PATTERN, schemaFiles } from '../../src/documents/schema-files';
 import { methodsReference } from '../../src/documents/methods-reference';
 import { configurationReference } from '../../src/documents/configuration-reference';
+import { rateLimitsReference } from '../../src/documents/rate-limits-reference';
+import { limitsFromConfig } from '../../src/limits/rate-limiter';
+import { loadConfig } from '../../src/config';
 import { CONFIG_FIELDS, testConfig } from '../../src/config';
 
 const DIR = path.join(__dirname, '..', '..', 'schemas');
@@ -70,5 +73,19 @@ describe('schemas/ (committed JSON Schemas of every method)', () => {
   test('when a setting has no description, then the configuration reference refuses to be written', () => {
     const { z } = jest.requireActual<typeof import('zod')>('zod');
     expect(() => configurationReference(z.object({ UNDESCRIBED: z.string().default('x') }))).toThrow(/UNDESCRIBED has no description/);
+  });
+
+  test('when docs/rate-limits.md differs from the registry and src/config.ts, then this fails and says to run npm run schemas', () => {
+    const committed = fs.readFileSync(path.join(__dirname, '..', '..', 'docs', 'rate-limits.md'), 'utf8');
+    if (committed !== rateLimitsReference(ALL_METHODS))
+      throw new Error('docs/rate-limits.md does not match the registry and src/config.ts. Run `npm run schemas` and commit it.');
+    // Every method outside the api class is named in its class's row, with the budget the limiter really starts with.
+    const limits = limitsFromConfig(loadConfig({}));
+    for (const m of ALL_METHODS.filter((x) => x.limit !== 'api')) {
+      const row = committed.split('\n').find((l) => l.startsWith(`| \`${m.limit}\` |`));
+      expect(row).toContain(`\`${m.name}\``);
+      expect(row).toContain(`| ${limits[m.limit]} a minute`);
+    }
+    expect(committed).toContain(`every other method (${ALL_METHODS.filter((x) => x.limit === 'api').length})`);
   });
 });
