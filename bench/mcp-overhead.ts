@@ -9,6 +9,7 @@ import { createLogger } from '../src/logger';
 import { startService } from '../src/start';
 import { onSurface } from '../src/registry/method';
 import { median, round } from './support/harness';
+import { processCpuMs } from './support/cpu-time';
 
 /**
  * npm run bench:mcp — what the stateless MCP transport costs per call. The service runs in this process
@@ -93,11 +94,23 @@ async function main(): Promise<void> {
     const restMs: number[] = [];
     const mcpMs: number[] = [];
     const mcp2026Ms: number[] = [];
+    // CPU time of this process (server and client) per call: steadier than wall time on a busy machine.
+    const cpu = { rest: [] as number[], mcp: [] as number[], mcp2026: [] as number[] };
+    const measured = async (n: number, call: () => Promise<void>, cpuUs: number[]) => {
+      const before = processCpuMs();
+      const ms = await timeEach(n, call);
+      cpuUs.push(((processCpuMs() - before) * 1000) / n);
+      return ms;
+    };
     for (let round = 0; round < ROUNDS; round += 1) {
-      restMs.push(await timeEach(Math.ceil(N / ROUNDS), rest));
-      mcpMs.push(await timeEach(Math.ceil(N / ROUNDS), mcp));
-      mcp2026Ms.push(await timeEach(Math.ceil(N / ROUNDS), mcp2026));
+      restMs.push(await measured(Math.ceil(N / ROUNDS), rest, cpu.rest));
+      mcpMs.push(await measured(Math.ceil(N / ROUNDS), mcp, cpu.mcp));
+      mcp2026Ms.push(await measured(Math.ceil(N / ROUNDS), mcp2026, cpu.mcp2026));
     }
+    const cpuUs = { rest: round(median(cpu.rest), 0), mcp: round(median(cpu.mcp), 0), mcp2026: round(median(cpu.mcp2026), 0) };
+    console.log(
+      `CPU per call (server and client): REST ${cpuUs.rest} µs, MCP ${cpuUs.mcp} µs (${round(cpuUs.mcp / cpuUs.rest, 2)}×), MCP 2026-07-28 ${cpuUs.mcp2026} µs (${round(cpuUs.mcp2026 / cpuUs.rest, 2)}×)`,
+    );
     const restMedian = median(restMs);
     const mcpMedian = median(mcpMs);
     const mcp2026Median = median(mcp2026Ms);
@@ -144,6 +157,8 @@ async function main(): Promise<void> {
         mcpMsPerCall: round(mcpMedian, 4),
         ratio: round(mcpMedian / restMedian, 3),
         mcpExtraUsPerCall: round((mcpMedian - restMedian) * 1000, 1),
+        cpuUsPerCall: cpuUs,
+        cpuRatio: round(cpuUs.mcp / cpuUs.rest, 3),
         mcp2026MsPerCall: round(mcp2026Median, 4),
         ratio2026: round(mcp2026Median / restMedian, 3),
         tools: methods.length,

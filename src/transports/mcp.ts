@@ -9,6 +9,7 @@ import { callInfoFrom } from './http-call';
 import { originProblem } from './origin-guard';
 import { siteAddressOf } from './public-origin';
 import { buildMcpTools, isCredentialChallenge, toolCaller } from './mcp-tools';
+import { fastCallBody, fastToolCall } from './mcp-fast-call';
 import { mcpServerFactory, type McpExchange } from './mcp-server';
 
 // What the SDK reads: content negotiation, and every Mcp-* header (the protocol version, and the 2026-07-28 standard
@@ -53,7 +54,8 @@ const SERVICE_ERROR = -32000;
 export function mcpRouter(deps: InvokeDeps): Router {
   const { config, log } = deps.services;
   const tools = buildMcpTools(deps.services.registry);
-  const serverFor = mcpServerFactory(tools, toolCaller(deps, tools));
+  const callTool = toolCaller(deps, tools);
+  const serverFor = mcpServerFactory(tools, callTool);
   const parseJson = express.json({ limit: '100kb' });
 
   // The SDK hands the factory the web Request it was given: that finds the exchange the Server belongs to.
@@ -112,6 +114,14 @@ export function mcpRouter(deps: InvokeDeps): Router {
           if (isCredentialChallenge(err, call)) return refuseCredential(res, err as AppError, id);
           throw err;
         }
+      }
+
+      const fast = fastToolCall(req.body, (name) => req.headers[name], tools);
+      if (fast) {
+        const outcome = await callTool(fast.name, fast.args, call);
+        if (outcome.rejection) return refuseCredential(res, outcome.rejection, fast.id);
+        res.status(200).setHeader('Content-Type', 'application/json');
+        return void res.end(fastCallBody(fast.id, outcome.result));
       }
 
       const exchange: McpExchange = { call };
