@@ -62,10 +62,10 @@ export class EventStream {
     };
     for (const name of this.opts.events) {
       source.addEventListener(name, (e) => {
-        const message = e as MessageEvent<string>;
+        const message = e as MessageEvent;
         let data: unknown;
         try {
-          data = JSON.parse(message.data);
+          data = JSON.parse(String(message.data));
         } catch {
           return; // not JSON: not an event of this API
         }
