@@ -126,6 +126,26 @@ describeWithChromium('live prices and account events in the web app, in Chromium
     expect(pageErrors(page)).toEqual([]);
   }, 120_000);
 
+  test('when a market page is opened by its address, then the reads the HTML starts early are the ones the app uses: each is fetched once', async () => {
+    const page = await web.newPage();
+    const [m] = await web.app.services.db.query<{ slug: string }>(`SELECT slug FROM markets WHERE status = 'active' ORDER BY volume DESC NULLS LAST LIMIT 1`);
+    const fetched: string[] = [];
+    page.on('request', (r) => {
+      const url = new URL(r.url());
+      if (url.pathname.startsWith('/api/markets/') || url.pathname === '/api/price-history') fetched.push(url.pathname + url.search);
+    });
+    await page.goto(`/markets/${m!.slug}`);
+    await page.locator('.chart canvas').first().waitFor({ state: 'attached' });
+    // Started by the HTML (two reads, the chart's modules)…
+    await expect(page.locator('link[rel="preload"][as="fetch"]').count()).resolves.toBe(2);
+    expect(await page.locator('link[rel="modulepreload"]').count()).toBeGreaterThanOrEqual(1);
+    // …and taken by the app: a read the app sent differently would show here twice.
+    const reads = fetched.filter((f) => !f.startsWith('/api/markets/stream'));
+    expect(reads.filter((f) => f === `/api/markets/${m!.slug}`)).toHaveLength(1);
+    expect(reads.filter((f) => f.startsWith('/api/price-history?'))).toHaveLength(1);
+    expect(pageErrors(page)).toEqual([]);
+  }, 60_000);
+
   test('when the connection is lost, then the market page says so and follows prices again once it is back', async () => {
     const page = await web.newPage();
     await page.goto('/');
