@@ -10,6 +10,13 @@ export type Block =
 export interface Page {
   title: string;
   blocks: Block[];
+  /**
+   * Same-origin API reads the browser app makes first on this page, exactly as it sends them: the app's shell starts
+   * them with the HTML (`<link rel="preload" as="fetch">`), so they do not wait for the app's JavaScript.
+   */
+  preload?: string[];
+  /** The app's modules this page draws with beyond its entry (their source paths, e.g. `src/components/price-chart.tsx`): fetched with the HTML. */
+  modules?: string[];
 }
 
 function inlineMarkdown(parts: Inline[]): string {

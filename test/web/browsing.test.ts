@@ -57,6 +57,9 @@ describeWithChromium('browsing at a person pace under the default rate limit (30
     // The pace held (a slow machine must not turn this into a slower person): 30 markets in about a minute.
     expect(Date.now() - started).toBeLessThan(75_000);
     expect(api.filter((a) => a.status === 429)).toEqual([]);
+    // Live prices cost one counted call per stream opened: the home page's (its highlights, then its list, at most two) covers
+    // the markets listed, so opening them opens no other.
+    expect(api.filter((a) => a.path.startsWith('/api/markets/stream')).length).toBeLessThanOrEqual(2);
     await expect(page.getByText(/Rate limit/i).count()).resolves.toBe(0);
     expect(pageErrors(page)).toEqual([]);
   }, 240_000);

@@ -1,4 +1,4 @@
-import { allocation, costBasis, positionReturn } from '../../web/src/lib/position-figures';
+import { allocation, costBasis, markedAt, positionReturn } from '../../web/src/lib/position-figures';
 import { signedPercent } from '../../web/src/lib/format';
 
 /**
@@ -43,5 +43,42 @@ describe("the portfolio's per-position return and allocation (web/src/lib/positi
     expect(allocation(yes, 0)).toBeNull();
     expect(signedPercent(null)).toBe('—');
     expect(signedPercent(-0.00004)).toBe('0.0%');
+  });
+});
+
+describe('positions marked at streamed prices (markedAt)', () => {
+  const positions = [
+    { ...yes, tokenId: 'y' },
+    { ...no, tokenId: 'n' },
+    { ...closed, tokenId: 'c' },
+  ];
+  const totals = { cash, marketValue: 149, equity, realizedPnl: 0, unrealizedPnl: 19 };
+
+  test('when the YES price moves to 58¢, then its value, PnL and the totals move as worked by hand, and the rest keep the API figures', () => {
+    const out = markedAt(positions, totals, (id) => (id === 'y' ? 0.58 : undefined));
+    // 250 × 0.58 = 145; cost 100, so PnL 45; value up 20 from 125: market value 169, equity 1039, unrealized 39.
+    expect(out.positions[0]).toMatchObject({ currentPrice: 0.58, marketValue: 145, unrealizedPnl: 45 });
+    expect(out.positions[1]).toBe(positions[1]);
+    expect(out.positions[2]).toBe(positions[2]);
+    expect(out.totals).toEqual({ cash, marketValue: 169, equity: 1039, realizedPnl: 0, unrealizedPnl: 39 });
+    expect(positionReturn(out.positions[0]!)).toBeCloseTo(0.45, 12);
+  });
+
+  test('when every token has a new price, then the totals equal cash plus shares × price summed independently', () => {
+    const prices: Record<string, number> = { y: 0.31, n: 0.77, c: 0.5 };
+    const out = markedAt(positions, totals, (id) => prices[id]);
+    const value = yes.quantity * prices.y! + no.quantity * prices.n!;
+    const cost = yes.quantity * yes.avgPrice + no.quantity * no.avgPrice;
+    expect(out.totals.marketValue).toBeCloseTo(value, 9);
+    expect(out.totals.equity).toBeCloseTo(cash + value, 9);
+    expect(out.totals.unrealizedPnl).toBeCloseTo(value - cost, 9);
+    // A closed position has no mark, whatever price is given.
+    expect(out.positions[2]!.marketValue).toBeNull();
+  });
+
+  test('when no price is newer, then the API figures are kept as they are', () => {
+    const out = markedAt(positions, totals, () => undefined);
+    expect(out.totals).toBe(totals);
+    expect(out.positions).toEqual(positions);
   });
 });

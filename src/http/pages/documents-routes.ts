@@ -15,6 +15,9 @@ interface Rendered {
   html: string;
 }
 
+/** The web app's home reads its list of markets first, exactly so (web/src/features/markets/market-pages.ts): it starts with the HTML. */
+const HOME_FIRST_READ = '/api/markets?status=active&sort=volume&limit=20&sparkline=true';
+
 const render = (page: Page, markdownHref: string, html: HtmlRenderer = toHtml): Rendered => ({ markdown: toMarkdown(page), html: html(page, markdownHref) });
 
 /**
@@ -28,7 +31,7 @@ export function documentsRouter(deps: InvokeDeps, pageHtml: HtmlRenderer = toHtm
   const documents = perOrigin((base) => ({
     openapi: JSON.stringify(buildOpenApi(registry, config, base)),
     // The landing page is also the web app's home: its HTML comes inside the app's shell when the app is built.
-    landing: render(landingPage(registry, config, base), `${base}/llms.txt`, pageHtml),
+    landing: render({ ...landingPage(registry, config, base), preload: [HOME_FIRST_READ] }, `${base}/llms.txt`, pageHtml),
     full: toMarkdown(fullReference(registry, config, base)),
     areas: new Map<Area, Rendered>(
       (Object.keys(AREAS) as Area[]).map((a) => [a, render(areaPage(registry, config, base, a), `${base}/docs/${AREAS[a].slug}.md`)]),

@@ -67,7 +67,16 @@ export function marketPage(m: MarketOdds, baseUrl: string): Page {
       ],
     },
   );
-  return { title: `${m.question}${m.simulated ? ' (simulated)' : ''}`, blocks };
+  // The web app on this page reads the market, then the YES price history, and draws it with the chart module: all three
+  // start with the HTML (the reads exactly as the app sends them: market-page.tsx, price-chart.tsx).
+  const preload = [`/api/markets/${encodeURIComponent(m.slug)}`];
+  if (yes?.tokenId) preload.push(`/api/price-history?tokenId=${encodeURIComponent(yes.tokenId)}&interval=1w`);
+  return {
+    title: `${m.question}${m.simulated ? ' (simulated)' : ''}`,
+    blocks,
+    preload,
+    ...(yes?.tokenId ? { modules: ['src/components/price-chart.tsx'] } : {}),
+  };
 }
 
 /**

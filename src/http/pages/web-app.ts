@@ -20,6 +20,38 @@ export function defaultWebDir(): string {
 
 const ROOT_MARKER = '<!--server-rendered-->';
 
+interface ManifestChunk {
+  file: string;
+  imports?: string[];
+  isEntry?: boolean;
+}
+
+/**
+ * The built files a module needs (it and its static imports, recursively) that the entry's own HTML does not already
+ * load, from vite's manifest (.vite/manifest.json); an unknown module needs nothing.
+ */
+function chunkFiles(manifest: Record<string, ManifestChunk>, module: string): string[] {
+  const loaded = new Set<string>();
+  const visit = (key: string, into: Set<string>) => {
+    const chunk = manifest[key];
+    if (!chunk || into.has(key)) return;
+    into.add(key);
+    for (const i of chunk.imports ?? []) visit(i, into);
+  };
+  for (const [key, chunk] of Object.entries(manifest)) if (chunk.isEntry) visit(key, loaded);
+  const needed = new Set<string>();
+  visit(module, needed);
+  return [...needed].filter((k) => !loaded.has(k)).map((k) => `/${manifest[k]!.file}`);
+}
+
+function readManifest(dir: string): Record<string, ManifestChunk> {
+  try {
+    return JSON.parse(fs.readFileSync(path.join(dir, '.vite', 'manifest.json'), 'utf8')) as Record<string, ManifestChunk>;
+  } catch {
+    return {};
+  }
+}
+
 /**
  * The built app's index.html as a renderer: the page's title in <title>, and the page's server-rendered
  * content inside the root element, which the app replaces when it starts. Null when the app is not built
@@ -34,10 +66,17 @@ export function webAppShell(dir: string): HtmlRenderer | null {
   }
   if (!shell.includes(ROOT_MARKER) || !/<title>[^<]*<\/title>/.test(shell)) return null;
   const [before, after] = shell.split(ROOT_MARKER) as [string, string];
+  const manifest = readManifest(dir);
   return (page, markdownHref) => {
+    // What the page's app reads and draws with first starts with the HTML: the API reads (credentials as the app's
+    // fetch sends them, so the browser hands the answer to it) and the page's own modules.
+    const early = [
+      ...(page.preload ?? []).map((href) => `  <link rel="preload" as="fetch" crossorigin href="${escapeHtml(href)}" />\n`),
+      ...(page.modules ?? []).flatMap((m) => chunkFiles(manifest, m)).map((href) => `  <link rel="modulepreload" crossorigin href="${escapeHtml(href)}" />\n`),
+    ].join('');
     const head = before
       .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(page.title)}</title>`)
-      .replace('</head>', () => `  <link rel="alternate" type="text/markdown" href="${escapeHtml(markdownHref)}" />\n  </head>`);
+      .replace('</head>', () => `${early}  <link rel="alternate" type="text/markdown" href="${escapeHtml(markdownHref)}" />\n  </head>`);
     return `${head}<main>\n${toHtmlBody(page)}\n</main>${after}`;
   };
 }

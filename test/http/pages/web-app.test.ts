@@ -15,6 +15,17 @@ function fakeBuild(): string {
     '<!doctype html>\n<html lang="en">\n<head>\n<title>App</title>\n<script type="module" crossorigin src="/assets/index-abc123.js"></script>\n</head>\n<body>\n<div id="root"><!--server-rendered--></div>\n</body>\n</html>\n',
   );
   fs.writeFileSync(path.join(dir, 'assets', 'index-abc123.js'), 'console.log("app")');
+  // vite's manifest: the entry loads a shared chunk; the chart module needs it, the entry and its own line-chart chunk.
+  fs.mkdirSync(path.join(dir, '.vite'));
+  fs.writeFileSync(
+    path.join(dir, '.vite', 'manifest.json'),
+    JSON.stringify({
+      'index.html': { file: 'assets/index-abc123.js', isEntry: true, imports: ['_shared-s1.js'], dynamicImports: ['src/components/price-chart.tsx'] },
+      '_shared-s1.js': { file: 'assets/shared-s1.js' },
+      'src/components/price-chart.tsx': { file: 'assets/price-chart-p1.js', imports: ['_shared-s1.js', 'index.html', '_line-chart-l1.js'] },
+      '_line-chart-l1.js': { file: 'assets/line-chart-l1.js', imports: ['_shared-s1.js'] },
+    }),
+  );
   return dir;
 }
 
@@ -75,6 +86,24 @@ describe.each(backends())('the web app served by the service on $name', (backend
     expect(json.body).toMatchObject({ slug, yesPrice: 0.4 });
     const md = await t.api.get(`/markets/${slug}`).set('Accept', 'text/markdown');
     expect(md.text).toMatch(/^# Will <b>the shell<\/b> hold\?\n/);
+  });
+
+  test("when a market page or the home page is opened, then the shell starts the app's first reads and the chart's modules with the HTML", async () => {
+    const market = (await t.api.get(`/markets/${slug}`).set('Accept', 'text/html')).text;
+    const head = market.slice(0, market.indexOf('</head>'));
+    expect(head).toContain(`<link rel="preload" as="fetch" crossorigin href="/api/markets/${slug}" />`);
+    expect(head).toContain('<link rel="preload" as="fetch" crossorigin href="/api/price-history?tokenId=shell-1-yes&amp;interval=1w" />');
+    // The chart's chunks the entry does not load already: the chart module and its line-chart chunk, not the shared one.
+    expect(head.match(/rel="modulepreload"[^>]*/g)).toEqual([
+      'rel="modulepreload" crossorigin href="/assets/price-chart-p1.js" /',
+      'rel="modulepreload" crossorigin href="/assets/line-chart-l1.js" /',
+    ]);
+    const home = (await t.api.get('/').set('Accept', 'text/html')).text;
+    expect(home).toContain('<link rel="preload" as="fetch" crossorigin href="/api/markets?status=active&amp;sort=volume&amp;limit=20&amp;sparkline=true" />');
+    expect(home).not.toContain('modulepreload');
+    // Agents' forms carry none of it.
+    expect((await t.api.get(`/markets/${slug}`).set('Accept', 'text/markdown')).text).not.toContain('preload');
+    expect((await plain.api.get(`/markets/${slug}`).set('Accept', 'text/html')).text).not.toContain('preload');
   });
 
   test('when the app is not built, then the pages are the plain server-rendered HTML', async () => {

@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link, useLocation } from 'wouter';
 import { api } from '../lib/api/client';
 import { ACCOUNT_QUERY_KEY, useAccount } from '../lib/account';
+import { useAccountEvents } from '../lib/account-events';
 import { money } from '../lib/format';
 import { PATHS, signInHref, traderHref } from '../lib/paths';
 import { SITE } from '../components/page-title';
@@ -10,6 +11,8 @@ import { ErrorMessage } from '../components/error-message';
 /** Site header: where to go, and who is signed in (name, balance, level, unread notifications). */
 export function Header() {
   const account = useAccount();
+  // While signed in, the account's events keep the balance shown here (and the pages' positions and orders) current.
+  useAccountEvents(account.data?.id ?? null);
   const [location, navigate] = useLocation();
   const client = useQueryClient();
   const signOut = useMutation({

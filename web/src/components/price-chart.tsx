@@ -9,13 +9,20 @@ const INTERVALS = ['1h', '6h', '1d', '1w', '1m', 'max'] as const;
 type Interval = (typeof INTERVALS)[number];
 
 /**
- * An outcome token's price over one of six intervals (get_price_history), drawn with lightweight-charts. This module is
+ * An outcome token's price over one of six intervals (get_price_history), drawn with lightweight-charts; `latest` (the
+ * price stream's newest price, t in seconds) extends the line to now. This module is
  * loaded lazily by the market pages, so the chart library is fetched only where a chart is drawn.
  */
-export default function PriceChart({ tokenId, outcome }: { tokenId: string; outcome: string }) {
+export default function PriceChart({ tokenId, outcome, latest }: { tokenId: string; outcome: string; latest?: { t: number; p: number } | undefined }) {
   const [interval, setSpan] = useState<Interval>('1w');
   const history = $api.useQuery('get', '/api/price-history', { params: { query: { tokenId, interval } } }, { staleTime: 60_000 });
-  const points = history.data?.history ?? [];
+  const read = history.data?.history;
+  // The history read once, then the price stream's latest price as its last point (a later one than the history's last).
+  const points = useMemo(() => {
+    const h = read ?? [];
+    const end = h[h.length - 1];
+    return latest && end && latest.t > end.t ? [...h, latest] : h;
+  }, [read, latest?.t, latest?.p]);
   const line = useMemo(() => points.map((h) => ({ time: h.t, value: h.p })), [points]);
 
   const first = points[0];

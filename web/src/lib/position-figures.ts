@@ -1,6 +1,6 @@
 /**
- * A position's return and allocation, from the numbers the positions API gives (never recomputed from
- * prices): its cost basis is marketValue − unrealizedPnl, so the return agrees with the PnL shown beside it.
+ * A position's return and allocation, from the numbers the positions API gives (or marked at a newer price by markedAt, by
+ * the same rule): its cost basis is marketValue − unrealizedPnl, so the return agrees with the PnL shown beside it.
  */
 export interface PositionNumbers {
   marketValue: number | null;
@@ -24,4 +24,43 @@ export function positionReturn(p: PositionNumbers): number | null {
 export function allocation(p: PositionNumbers, equity: number): number | null {
   if (p.marketValue === null || !(equity > 0)) return null;
   return p.marketValue / equity;
+}
+
+/** An open position's numbers and the portfolio's totals as the positions API gives them. */
+export interface MarkedPosition extends PositionNumbers {
+  tokenId: string;
+  quantity: number;
+  currentPrice: number | null;
+}
+export interface PortfolioTotals {
+  cash: number;
+  marketValue: number;
+  equity: number;
+  unrealizedPnl: number;
+}
+
+/**
+ * The positions marked at newer prices (price per token, e.g. from the price stream), by the API's own rule: marketValue =
+ * quantity × price, unrealizedPnl = marketValue − cost basis; the totals move by each position's change in value. A
+ * position without a newer price, or closed, keeps the API's numbers.
+ */
+export function markedAt<P extends MarkedPosition, T extends PortfolioTotals>(
+  positions: readonly P[],
+  totals: T,
+  priceOf: (tokenId: string) => number | undefined,
+): { positions: P[]; totals: T } {
+  let moved = 0;
+  const marked = positions.map((p) => {
+    const price = priceOf(p.tokenId);
+    const cost = costBasis(p);
+    if (price === undefined || cost === null || p.marketValue === null || price === p.currentPrice) return p;
+    const marketValue = p.quantity * price;
+    moved += marketValue - p.marketValue;
+    return { ...p, currentPrice: price, marketValue, unrealizedPnl: marketValue - cost };
+  });
+  if (moved === 0) return { positions: marked, totals };
+  return {
+    positions: marked,
+    totals: { ...totals, marketValue: totals.marketValue + moved, equity: totals.equity + moved, unrealizedPnl: totals.unrealizedPnl + moved },
+  };
 }

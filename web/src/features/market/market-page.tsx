@@ -19,11 +19,20 @@ import { OrderBook } from '../../components/order-book';
 import { marketHref } from '../../lib/paths';
 import { WatchMarket } from '../../components/watch-market';
 import { BuyBar, type TicketPick } from './buy-bar';
+import { newerPrice, useLivePrices, type Book } from '../../lib/live-prices';
+import { useNow } from '../../lib/use-now';
+import type { StreamStatus } from '../../lib/event-stream';
 
 // The chart library is its own chunk, fetched only when a market page draws a chart.
 const PriceChart = lazy(() => import('../../components/price-chart'));
 
-type Book = { bid: number | null; ask: number | null; mid: number | null };
+/** What the page says of the price stream after the price's age. */
+const STREAM_WORDS: Record<StreamStatus, string> = {
+  off: '',
+  connecting: ' Connecting to live prices…',
+  live: ' Following live prices.',
+  lost: ' Live prices lost: reconnecting…',
+};
 
 function Side({ label, book, className }: { label: string; book: Book; className: string }) {
   return (
@@ -45,10 +54,22 @@ export function MarketPage() {
   const account = useAccount();
   const [pick, setPick] = useState<TicketPick | null>(null);
   usePageTitle(market.data?.question);
+  // The price stream for this market while the page is open (shared with the other pages of the tab).
+  const live = useLivePrices(market.data && market.data.status === 'active' ? [market.data.id] : []);
+  const now = useNow(1000);
   if (market.isPending) return <Loading what="the market" />;
   if (market.isError) return asApiError(market.error).notFound ? <NotFoundPage /> : <ErrorMessage error={market.error} />;
   const m = market.data;
   const yes = m.outcomeTokens.find((t) => t.outcome === 'YES');
+  const no = m.outcomeTokens.find((t) => t.outcome === 'NO');
+  // When the read's prices were true: its asOf, else its age when it was read.
+  const readAt = m.odds.asOf ? Date.parse(m.odds.asOf) : m.odds.ageSeconds !== null ? market.dataUpdatedAt - m.odds.ageSeconds * 1000 : null;
+  const yesPrice = newerPrice(m.odds.yes, readAt, live.liveQuote(yes?.tokenId));
+  const noPrice = newerPrice(m.odds.no, readAt, live.liveQuote(no?.tokenId));
+  // The newest of the two is the page's price time; its age grows each second until the next price arrives.
+  const priceAt = Math.max(yesPrice.at ?? -Infinity, noPrice.at ?? -Infinity);
+  const ageSeconds = Number.isFinite(priceAt) ? Math.max(0, (now - priceAt) / 1000) : null;
+  const streamed = yesPrice.streamed || noPrice.streamed;
   const state =
     m.status === 'resolved'
       ? `Resolved ${m.winner ?? ''}${m.resolvedAt ? ` on ${date(m.resolvedAt)}` : ''}`
@@ -78,20 +99,23 @@ export function MarketPage() {
         )}
       </p>
       <div className="sides">
-        <Side label="YES" book={m.odds.yes} className="yes" />
-        <Side label="NO" book={m.odds.no} className="no" />
+        <Side label="YES" book={yesPrice.book} className="yes" />
+        <Side label="NO" book={noPrice.book} className="no" />
       </div>
-      <p className="muted">
-        Prices {m.odds.live ? 'live' : 'last mirrored'},{' '}
-        {age(m.odds.ageSeconds === null ? null : m.odds.ageSeconds + Math.max(0, Math.round((Date.now() - market.dataUpdatedAt) / 1000)))} old
-        {m.odds.asOf ? ` (as of ${dateTime(m.odds.asOf)})` : ''}.
+      <p className="muted price-age">
+        Prices {streamed || m.odds.live ? 'live' : 'last mirrored'}, {age(ageSeconds)} old
+        {Number.isFinite(priceAt) ? ` (as of ${dateTime(new Date(priceAt).toISOString())})` : ''}.{m.status === 'active' ? STREAM_WORDS[live.status] : ''}
       </p>
       <div className="market-columns">
         <div>
           {yes?.tokenId ? (
             <ErrorBoundary>
               <Suspense fallback={<Loading what="the chart" />}>
-                <PriceChart tokenId={yes.tokenId} outcome="YES" />
+                <PriceChart
+                  tokenId={yes.tokenId}
+                  outcome="YES"
+                  latest={yesPrice.streamed && yesPrice.book.mid !== null && yesPrice.at !== null ? { t: yesPrice.at / 1000, p: yesPrice.book.mid } : undefined}
+                />
               </Suspense>
             </ErrorBoundary>
           ) : null}
@@ -103,7 +127,12 @@ export function MarketPage() {
         <div>
           {m.status === 'active' ? (
             <>
-              <TradeTicket market={{ id: m.id, slug: m.slug, outcomeTokens: m.outcomeTokens }} signedIn={signedIn} pick={pick} />
+              <TradeTicket
+                market={{ id: m.id, slug: m.slug, outcomeTokens: m.outcomeTokens }}
+                signedIn={signedIn}
+                pick={pick}
+                priceAt={{ YES: yesPrice.streamed ? yesPrice.at : null, NO: noPrice.streamed ? noPrice.at : null }}
+              />
               {signedIn ? <LimitOrderForm market={{ id: m.id, slug: m.slug, outcomeTokens: m.outcomeTokens }} /> : null}
               {m.outcomeTokens.map((t) => (t.tokenId ? <OrderBook key={t.tokenId} tokenId={t.tokenId} outcome={t.outcome} /> : null))}
             </>
@@ -121,7 +150,7 @@ export function MarketPage() {
       </div>
       <MarketDiscussion marketId={m.id} signedIn={signedIn} />
       {m.status === 'active' ? (
-        <BuyBar asks={{ YES: m.odds.yes.ask, NO: m.odds.no.ask }} onPick={(outcome) => setPick((p) => ({ outcome, n: (p?.n ?? 0) + 1 }))} />
+        <BuyBar asks={{ YES: yesPrice.book.ask, NO: noPrice.book.ask }} onPick={(outcome) => setPick((p) => ({ outcome, n: (p?.n ?? 0) + 1 }))} />
       ) : null}
     </article>
   );

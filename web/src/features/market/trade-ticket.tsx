@@ -15,6 +15,8 @@ type Outcome = 'YES' | 'NO';
 
 /** One-tap amounts, in virtual dollars. */
 const QUICK_AMOUNTS = [10, 25, 100] as const;
+/** A quote is read again after a price move, but not sooner than this after the last read. */
+const REQUOTE_MS = 5_000;
 
 export interface TicketMarket {
   id: string;
@@ -27,7 +29,18 @@ export interface TicketMarket {
  * confirming, then paper_trade with an Idempotency-Key tied to this outcome and amount, so a double click or
  * a retry never trades twice. The fill is shown: shares, price, cost and the new balance.
  */
-export function TradeTicket({ market, signedIn, pick = null }: { market: TicketMarket; signedIn: boolean; pick?: TicketPick | null }) {
+export function TradeTicket({
+  market,
+  signedIn,
+  pick = null,
+  priceAt,
+}: {
+  market: TicketMarket;
+  signedIn: boolean;
+  pick?: TicketPick | null;
+  /** When each outcome's price last came from the price stream (ms), or null: a newer price than the quote's re-reads the quote. */
+  priceAt?: Record<Outcome, number | null>;
+}) {
   const id = useId();
   const sectionRef = useRef<HTMLElement>(null);
   const [location] = useLocation();
@@ -55,6 +68,15 @@ export function TradeTicket({ market, signedIn, pick = null }: { market: TicketM
   const key = useMemo(() => newIdempotencyKey(), [outcome, text, round]);
   const trade = $api.useMutation('post', '/api/trade', { onSuccess: () => refresh() });
   const quoteIsCurrent = quote.data !== undefined && settled === amount && quote.data.tokenId === tokenId;
+  // The price moved after the quote was read: quote again (at most once per REQUOTE_MS, so a busy market costs few calls).
+  const movedAt = priceAt?.[outcome] ?? null;
+  const quotedAt = quote.dataUpdatedAt;
+  const requote = quote.refetch;
+  useEffect(() => {
+    if (!engaged || movedAt === null || quotedAt === 0 || movedAt <= quotedAt) return;
+    const timer = setTimeout(() => void requote(), Math.max(0, quotedAt + REQUOTE_MS - Date.now()));
+    return () => clearTimeout(timer);
+  }, [engaged, movedAt, quotedAt, requote]);
 
   // The buy bar picked an outcome: switch to it, bring the ticket into view and put the cursor in its first field.
   useEffect(() => {

@@ -2,9 +2,13 @@ import { Link } from 'wouter';
 import { marketHref } from '../../lib/paths';
 import { cents, date, money } from '../../lib/format';
 import { Sparkline } from './sparkline';
+import { useLivePrices } from '../../lib/live-prices';
 import '../../components/discovery.css';
 
 export interface MarketSummary {
+  id: string;
+  /** Its outcome tokens: the price stream names prices by token. */
+  outcomeTokens?: { outcome: string; tokenId: string | null }[];
   slug: string;
   question: string;
   category: string | null;
@@ -49,17 +53,22 @@ function ProbabilityBar({ p }: { p: number }) {
   );
 }
 
-/** One market in a list: its question (the link), probability bar, 24 h move and sparkline, YES/NO prices, volume and end date. */
+/** One market in a list: its question (the link), probability bar, 24 h move and sparkline, YES/NO prices (live), volume and end date. */
 export function MarketCard({ market }: { market: MarketSummary }) {
+  // The list's prices, then the price stream's (one stream for every card of the tab).
+  const live = useLivePrices(market.yesPrice !== undefined ? [market.id] : []);
+  const token = (outcome: string) => market.outcomeTokens?.find((t) => t.outcome === outcome)?.tokenId;
+  const yesPrice = live.liveQuote(token('YES'))?.price ?? market.yesPrice;
+  const noPrice = live.liveQuote(token('NO'))?.price ?? market.noPrice;
   return (
     <li className="market-card">
       <Link href={marketHref(market.slug)} className="market-link">
         {market.question}
       </Link>
-      {market.yesPrice !== undefined ? <ProbabilityBar p={market.yesPrice} /> : null}
+      {yesPrice !== undefined ? <ProbabilityBar p={yesPrice} /> : null}
       <div className="market-meta">
-        <span className="price yes">YES {cents(market.yesPrice)}</span>
-        <span className="price no">NO {cents(market.noPrice)}</span>
+        <span className="price yes">YES {cents(yesPrice)}</span>
+        <span className="price no">NO {cents(noPrice)}</span>
         <Change change={market.change24h} />
         {market.sparkline && market.sparkline.length > 1 ? <Sparkline points={market.sparkline} /> : null}
         <span>{market.category ?? 'Uncategorised'}</span>

@@ -1,9 +1,10 @@
 import { lazy, Suspense, useState } from 'react';
 import { Link } from 'wouter';
-import { marketHrefFromPositions, positionHref, usePortfolio } from '../../lib/portfolio';
+import { isCommunityPosition, marketHrefFromPositions, positionHref, usePortfolio } from '../../lib/portfolio';
 import { useAccount } from '../../lib/account';
 import { cents, date, money, percent, shares, signedMoney, signedPercent } from '../../lib/format';
-import { allocation, positionReturn } from '../../lib/position-figures';
+import { allocation, markedAt, positionReturn } from '../../lib/position-figures';
+import { useLivePrices } from '../../lib/live-prices';
 import { usePageTitle } from '../../components/page-title';
 import { ErrorMessage } from '../../components/error-message';
 import { Loading } from '../../components/loading';
@@ -14,15 +15,18 @@ import { OrdersSection } from './orders-section';
 
 const EquityChart = lazy(() => import('./equity-chart'));
 
-/** The person's money: cash, equity and PnL; open positions (each with sell), closed ones, and every trade. */
+/** The person's money: cash, equity and PnL (marked at live prices); open positions (each with sell), closed ones, and every trade. */
 export function PortfolioPage() {
   usePageTitle('Portfolio');
   const portfolio = usePortfolio();
   const account = useAccount();
   const [closedNews, setClosedNews] = useState('');
+  // Open positions of mirrored markets are marked at the price stream's prices as they come (community markets are not on it).
+  const streamed = (portfolio.data?.positions ?? []).filter((p) => !p.isClosed && !isCommunityPosition(p));
+  const live = useLivePrices([...new Set(streamed.map((p) => p.marketId))]);
   if (portfolio.isPending) return <Loading what="your portfolio" />;
   if (portfolio.isError) return <ErrorMessage error={portfolio.error} />;
-  const { totals, positions } = portfolio.data;
+  const { totals, positions } = markedAt(portfolio.data.positions, portfolio.data.totals, (tokenId) => live.liveQuote(tokenId)?.price);
   const open = positions.filter((p) => !p.isClosed);
   const closed = positions.filter((p) => p.isClosed);
   return (
