@@ -54,7 +54,7 @@ async function openEvents(url: string, key: string) {
   const res = await fetch(url, { headers: { Authorization: `Bearer ${key}`, Accept: 'text/event-stream' }, signal: ctrl.signal });
   expect(res.status).toBe(200);
   expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
-  const seen: Array<{ id: string; event: string; data: { seq: string; type: string; data: Record<string, unknown> } }> = [];
+  const seen: Array<{ id: string; event: string; data: { seq: number; type: string; data: Record<string, unknown> } }> = [];
   const reading = (async () => {
     const decoder = new TextDecoder();
     let buffer = '';

@@ -19,7 +19,7 @@ export const Seq = z
 /** One event of an account's log, the same object in list_events and in the data of GET /api/events. */
 export const AccountEventSchema = z
   .object({
-    seq: z.string().describe('Its sequence number in your account (decimal string, from 1, no gaps); the SSE id.'),
+    seq: z.number().int().min(1).describe('Its sequence number in your account (from 1, no gaps); the SSE id, and the cursor to read on from, in decimal.'),
     type: z.enum(ACCOUNT_EVENT_TYPES).describe('What happened; the SSE event name.'),
     data: z
       .record(z.string(), z.unknown())
@@ -70,12 +70,12 @@ export const listEvents = defineMethod({
       output: {
         events: [
           {
-            seq: '42',
+            seq: 42,
             type: 'trade',
             data: { marketId: 'sim-0001', tokenId: 'sim-0001-yes', side: 'BUY', shares: 200, price: 0.5, cash: 100, realizedPnl: 0 },
             createdAt: '2026-11-25T10:00:00.000Z',
           },
-          { seq: '43', type: 'balance', data: { balance: 900, reserved: 0, available: 900 }, createdAt: '2026-11-25T10:00:00.000Z' },
+          { seq: 43, type: 'balance', data: { balance: 900, reserved: 0, available: 900 }, createdAt: '2026-11-25T10:00:00.000Z' },
         ],
         nextCursor: '43',
         lastSeq: '43',
@@ -88,7 +88,8 @@ export const listEvents = defineMethod({
     const after = aliased('cursor', input.cursor, 'afterSeq', input.afterSeq) ?? '0';
     const rows = await ctx.services.events.after(userId, BigInt(after), input.limit + 1, input.types);
     const events = rows.slice(0, input.limit);
-    const next = events.at(-1)?.seq ?? after;
+    const last = events.at(-1);
+    const next = last ? String(last.seq) : after;
     return { events, nextCursor: next, lastSeq: next, hasMore: rows.length > input.limit };
   },
 });

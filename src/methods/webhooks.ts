@@ -36,7 +36,7 @@ const Delivery = z
   .object({
     id: z.string().describe('Delivery ID.'),
     webhookId: z.string().describe('Its webhook.'),
-    seq: z.string().describe("The event's sequence number in your account's event log (decimal)."),
+    seq: z.number().int().min(1).describe("The event's sequence number in your account's event log."),
     type: EventType.describe('The event type.'),
     state: z.enum(['pending', 'succeeded', 'failed']).describe('pending (queued or being retried), succeeded (2xx), failed (retries exhausted, or 410).'),
     attempts: z.array(Attempt).describe('Its attempts, oldest first.'),

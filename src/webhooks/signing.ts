@@ -1,12 +1,12 @@
 import { Webhook } from 'standardwebhooks';
 
 /** The stable id of one event's delivery to one endpoint: the same on every retry and replay (receivers dedupe on it). */
-export function webhookMessageId(endpointId: string, seq: string): string {
+export function webhookMessageId(endpointId: string, seq: number): string {
   return `msg_${endpointId.replace(/-/g, '')}_${seq}`;
 }
 
 /** What a receiver gets: the event as the account's log holds it. */
-export function webhookBody(e: { type: string; seq: string; createdAt: string; data: Record<string, unknown> }): string {
+export function webhookBody(e: { type: string; seq: number; createdAt: string; data: Record<string, unknown> }): string {
   return JSON.stringify({ type: e.type, seq: e.seq, timestamp: e.createdAt, data: e.data });
 }
 

@@ -24,21 +24,21 @@ describe.each(backends())('list_events on $name', (backend) => {
   afterAll(() => t.close());
   const bearer = () => ({ Authorization: `Bearer ${agent.apiKey}` });
 
-  test('when read over REST in pages, then every event comes once, in seq order, and lastSeq carries on', async () => {
+  test('when read over REST in pages, then every event comes once, in seq order (a number), and lastSeq carries on', async () => {
     // The log: the grant's balance, then per trade its trade and balance (the first also a First Trade notification).
     const first = await t.api.get('/api/user/events?limit=2').set(bearer());
     expect(first.status).toBe(200);
-    expect(first.body.events.map((e: { seq: string; type: string }) => [e.seq, e.type])).toEqual([
-      ['1', 'balance'],
-      ['2', 'trade'],
+    expect(first.body.events.map((e: { seq: number; type: string }) => [e.seq, e.type])).toEqual([
+      [1, 'balance'],
+      [2, 'trade'],
     ]);
     expect(first.body).toMatchObject({ lastSeq: '2', hasMore: true });
     const rest = await t.api.get(`/api/user/events?afterSeq=${first.body.lastSeq}&limit=10`).set(bearer());
-    expect(rest.body.events.map((e: { seq: string; type: string }) => [e.seq, e.type])).toEqual([
-      ['3', 'balance'],
-      ['4', 'notification'],
-      ['5', 'trade'],
-      ['6', 'balance'],
+    expect(rest.body.events.map((e: { seq: number; type: string }) => [e.seq, e.type])).toEqual([
+      [3, 'balance'],
+      [4, 'notification'],
+      [5, 'trade'],
+      [6, 'balance'],
     ]);
     expect(rest.body).toMatchObject({ lastSeq: '6', hasMore: false });
     const none = await t.api.get('/api/user/events?afterSeq=6').set(bearer());
@@ -47,12 +47,12 @@ describe.each(backends())('list_events on $name', (backend) => {
 
   test('when types are given (comma-separated or repeated), then only those types are listed', async () => {
     const comma = await t.api.get('/api/user/events?types=trade').set(bearer());
-    expect(comma.body.events.map((e: { seq: string; type: string }) => [e.seq, e.type])).toEqual([
-      ['2', 'trade'],
-      ['5', 'trade'],
+    expect(comma.body.events.map((e: { seq: number; type: string }) => [e.seq, e.type])).toEqual([
+      [2, 'trade'],
+      [5, 'trade'],
     ]);
     const repeated = await t.api.get('/api/user/events?types=trade&types=balance&afterSeq=3').set(bearer());
-    expect(repeated.body.events.map((e: { seq: string }) => e.seq)).toEqual(['5', '6']);
+    expect(repeated.body.events.map((e: { seq: number }) => e.seq)).toEqual([5, 6]);
   });
 
   test('when the input is bad or the caller unknown, then a clear error and nothing else', async () => {

@@ -5,7 +5,7 @@ export interface Received {
   path: string;
   headers: http.IncomingHttpHeaders;
   body: string;
-  json: { type: string; seq: string; timestamp: string; data: Record<string, unknown> };
+  json: { type: string; seq: number; timestamp: string; data: Record<string, unknown> };
 }
 
 /** What the receiver does with one request: answer a status (at once or after a while), or never answer (a hung receiver). */

@@ -48,8 +48,8 @@ describe.each(backends())('account event stream (SSE) on $name', (backend) => {
       ['4', 'notification'],
     ]);
     const [trade, balance] = c.events;
-    expect(trade!.data).toMatchObject({ seq: '2', type: 'trade', data: { marketId: m.id, tokenId: m.yes, side: 'BUY', shares: 200, price: 0.5, cash: 100 } });
-    expect(balance!.data).toMatchObject({ seq: '3', type: 'balance', data: { balance: 900, reserved: 0, available: 900 } });
+    expect(trade!.data).toMatchObject({ seq: 2, type: 'trade', data: { marketId: m.id, tokenId: m.yes, side: 'BUY', shares: 200, price: 0.5, cash: 100 } });
+    expect(balance!.data).toMatchObject({ seq: 3, type: 'balance', data: { balance: 900, reserved: 0, available: 900 } });
   });
 
   test('when a client reconnects with Last-Event-ID, then it gets every event after it, none missed and none twice', async () => {
@@ -100,12 +100,12 @@ describe.each(backends())('account event stream (SSE) on $name', (backend) => {
     const byToken = await connect(bearer(token), '?lastEventId=0');
     expect(byToken.status).toBe(200);
     await byToken.until((x) => x.messages.length >= 1);
-    expect(byToken.events[0]!.data).toMatchObject({ seq: '1', type: 'balance' });
+    expect(byToken.events[0]!.data).toMatchObject({ seq: 1, type: 'balance' });
     const p = await signedInPerson(t);
     const bySession = await connect({ Cookie: p.cookie }, '?lastEventId=0');
     expect(bySession.status).toBe(200);
     await bySession.until((x) => x.messages.length >= 1);
-    expect(bySession.events[0]!.data).toMatchObject({ seq: '1', type: 'balance', data: { balance: 1000 } });
+    expect(bySession.events[0]!.data).toMatchObject({ seq: 1, type: 'balance', data: { balance: 1000 } });
   });
 
   test('when no or a bad credential is sent, then the answer is a 401 JSON error, not a stream', async () => {

@@ -33,7 +33,7 @@ describe.each(backends())('a trade delivered by webhook on $name', (backend) => 
     await t.services.webhookWorker.runOnce();
     const wh = new Webhook(hook.body.secret as string);
     const events = rx.received.map(
-      (r) => wh.verify(r.body, r.headers as Record<string, string>) as { type: string; seq: string; data: Record<string, unknown> },
+      (r) => wh.verify(r.body, r.headers as Record<string, string>) as { type: string; seq: number; data: Record<string, unknown> },
     );
     expect(events.map((e) => e.type).sort()).toEqual(['balance', 'trade']);
     const seqs = events.map((e) => Number(e.seq));

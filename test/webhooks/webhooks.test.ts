@@ -49,7 +49,7 @@ describe.each(backends())('webhooks on $name', (backend) => {
     return res.body as {
       deliveries: Array<{
         id: string;
-        seq: string;
+        seq: number;
         type: string;
         state: string;
         nextAttemptAt: string | null;
@@ -65,7 +65,7 @@ describe.each(backends())('webhooks on $name', (backend) => {
    */
   const seqFrom = async (userId: string) => {
     const base = await t.services.events.latest(userId);
-    return (k: number) => String(base + BigInt(k));
+    return (k: number) => Number(base + BigInt(k));
   };
 
   test('when an account event commits, then its webhook gets one POST signed the Standard Webhooks way, which verifies with the secret', async () => {
@@ -274,7 +274,7 @@ describe.each(backends())('webhooks on $name', (backend) => {
     const seq = await seqFrom(a.id);
     for (let i = 0; i < 5; i++) await append(t, a.id, 'trade');
     await run();
-    const seen: string[] = [];
+    const seen: number[] = [];
     let cursor: string | null = null;
     do {
       const page: Awaited<ReturnType<typeof deliveries>> = await deliveries(a.apiKey, webhook.id, `?limit=2${cursor ? `&cursor=${cursor}` : ''}`);

@@ -1,9 +1,12 @@
 import type { Queryable } from '../../db/database';
 import type { AccountEventType } from './account-events';
 
-/** One event as every surface shows it; `seq` is a decimal string (SSE ids, webhook ids and cursors are text). */
+/**
+ * One event as every surface shows it; `seq` is a number (an account's log stays far below 2^53), while SSE ids, webhook
+ * ids and cursors, which are text, carry it in decimal.
+ */
 export interface AccountEvent {
-  seq: string;
+  seq: number;
   type: AccountEventType;
   data: Record<string, unknown>;
   createdAt: string;
@@ -28,7 +31,7 @@ export class EventLog {
             'account_events_after',
           ]) as [string, unknown[], string]),
     );
-    return rows.map((r) => ({ seq: r.seq.toString(), type: r.type, data: r.data, createdAt: new Date(r.created_at).toISOString() }));
+    return rows.map((r) => ({ seq: Number(r.seq), type: r.type, data: r.data, createdAt: new Date(r.created_at).toISOString() }));
   }
 
   /** The account's last committed seq (0 before its first event). */

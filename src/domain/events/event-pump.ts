@@ -64,7 +64,7 @@ export class AccountEventPump {
         const page = await this.deps.log.after(this.userId, this.last, this.opts.pageSize, this.opts.types);
         for (const e of page) {
           if (this.outlet.closed) return;
-          const roomy = this.outlet.send({ id: e.seq, event: e.type, data: e });
+          const roomy = this.outlet.send({ id: String(e.seq), event: e.type, data: e });
           this.last = BigInt(e.seq);
           if (!roomy) await this.outlet.drained();
         }

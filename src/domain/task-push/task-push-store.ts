@@ -163,7 +163,7 @@ export class TaskPushStore {
       await tx.query('UPDATE a2a_push_cursors SET last_seq = $2 WHERE user_id = $1', [userId, last.seq.toString()]);
       const events = rows
         .filter((r) => ORDER_EVENT.test(r.type) && typeof r.data.id === 'string')
-        .map((r) => ({ seq: r.seq.toString(), type: r.type, data: r.data, createdAt: new Date(r.created_at).toISOString() }));
+        .map((r) => ({ seq: Number(r.seq), type: r.type, data: r.data, createdAt: new Date(r.created_at).toISOString() }));
       const taskIds = [...new Set(events.map((e) => e.data.id as string))];
       const targets = taskIds.length
         ? await tx.query<TargetRow>('SELECT * FROM a2a_push_configs WHERE user_id = $1 AND task_id::text = ANY($2::text[]) ORDER BY created_at, id', [

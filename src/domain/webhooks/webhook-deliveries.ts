@@ -21,7 +21,7 @@ export interface AttemptView {
 export interface DeliveryView {
   id: string;
   webhookId: string;
-  seq: string;
+  seq: number;
   type: AccountEventType;
   state: DeliveryState;
   attempts: AttemptView[];
@@ -36,7 +36,7 @@ export interface ClaimedDelivery {
   id: string;
   endpointId: string;
   userId: string;
-  seq: string;
+  seq: number;
   type: AccountEventType;
   /** This attempt's number among all the delivery's attempts. */
   attempt: number;
@@ -184,7 +184,7 @@ export class WebhookDeliveries {
       id: r.id,
       endpointId: r.endpoint_id,
       userId: r.user_id,
-      seq: r.seq.toString(),
+      seq: Number(r.seq),
       type: r.type,
       attempt: r.attempts,
       tries: r.tries,
@@ -301,7 +301,7 @@ export class WebhookDeliveries {
       deliveries: page.map((r) => ({
         id: r.id,
         webhookId: endpointId,
-        seq: r.seq.toString(),
+        seq: Number(r.seq),
         type: r.type,
         state: r.state,
         attempts: byDelivery.get(r.id) ?? [],

@@ -41,7 +41,7 @@ describe.each(backends())('account event log on $name', (backend) => {
     const a = await registerAgent(t);
     const b = await registerAgent(t);
     // Registration wrote seq 1 of each account: the balance of its grant.
-    expect((await t.services.events.after(a.id, 0n, 10)).map((e) => [e.seq, e.type])).toEqual([['1', 'balance']]);
+    expect((await t.services.events.after(a.id, 0n, 10)).map((e) => [e.seq, e.type])).toEqual([[1, 'balance']]);
     const at = new Date('2026-11-25T10:00:00Z');
     const seqs = await t.services.db.transaction(async (tx) => [
       await appendEvent(tx, a.id, 'trade', { n: 1 }, at),
@@ -52,13 +52,13 @@ describe.each(backends())('account event log on $name', (backend) => {
     expect(seqs).toEqual([2n, 2n, 3n, 4n]);
     const events = await t.services.events.after(a.id, 1n, 10);
     expect(events.map((e) => [e.seq, e.type])).toEqual([
-      ['2', 'trade'],
-      ['3', 'notification'],
-      ['4', 'balance'],
+      [2, 'trade'],
+      [3, 'notification'],
+      [4, 'balance'],
     ]);
     expect(events[2]!.data).toEqual({ balance: 1000, reserved: 0, available: 1000 });
     expect(events[0]!.createdAt).toBe(at.toISOString());
-    expect((await t.services.events.after(a.id, 2n, 1)).map((e) => e.seq)).toEqual(['3']);
+    expect((await t.services.events.after(a.id, 2n, 1)).map((e) => e.seq)).toEqual([3]);
     expect(await t.services.events.latest(a.id)).toBe(4n);
     expect(await t.services.events.latest(b.id)).toBe(2n);
   });
@@ -75,7 +75,7 @@ describe.each(backends())('account event log on $name', (backend) => {
     await t.services.db.transaction((tx) => appendEvent(tx, a.id, 'notification', {}, new Date()));
     await w.until(() => w.seen.length >= 1);
     expect(w.seen).toEqual([[a.id, 2n]]);
-    expect((await t.services.events.after(a.id, 1n, 10)).map((e) => [e.seq, e.type])).toEqual([['2', 'notification']]);
+    expect((await t.services.events.after(a.id, 1n, 10)).map((e) => [e.seq, e.type])).toEqual([[2, 'notification']]);
     w.stop();
   });
 

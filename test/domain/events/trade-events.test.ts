@@ -19,7 +19,7 @@ describe.each(backends())('events written by trades, settlements, notifications 
 
   test('when an account registers, then its log opens with the balance of its grant', async () => {
     const a = await registerAgent(t);
-    expect((await log(a.id)).map((e) => [e.seq, e.type, e.data])).toEqual([['1', 'balance', { balance: 1000, reserved: 0, available: 1000 }]]);
+    expect((await log(a.id)).map((e) => [e.seq, e.type, e.data])).toEqual([[1, 'balance', { balance: 1000, reserved: 0, available: 1000 }]]);
   });
 
   test('when an account buys and sells, then each trade is followed by its balance, in order, with the fill', async () => {

@@ -63,13 +63,13 @@ export function useAccountEvents(userId: string | null): void {
   const client = useQueryClient();
   useEffect(() => {
     if (!userId) return;
-    let lastSeq: string | null = null;
+    let lastSeq: number | null = null;
     const stream = new EventStream({
       url: () => `/api/events${lastSeq ? `?lastEventId=${lastSeq}` : ''}`,
       events: EVENT_TYPES,
       onEvent: (_name, data) => {
         const e = data as AccountEvent;
-        if (typeof e?.seq !== 'string' || !(e.type in STALE) || typeof e.data !== 'object' || e.data === null) return;
+        if (typeof e?.seq !== 'number' || !(e.type in STALE) || typeof e.data !== 'object' || e.data === null) return;
         lastSeq = e.seq;
         applyAccountEvent(client, e);
       },

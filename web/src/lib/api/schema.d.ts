@@ -2283,8 +2283,8 @@ export interface operations {
                     "application/json": {
                         /** @description Events after cursor, oldest first. */
                         events: {
-                            /** @description Its sequence number in your account (decimal string, from 1, no gaps); the SSE id. */
-                            seq: string;
+                            /** @description Its sequence number in your account (from 1, no gaps); the SSE id, and the cursor to read on from, in decimal. */
+                            seq: number;
                             /**
                              * @description What happened; the SSE event name.
                              * @enum {string}
@@ -13406,8 +13406,8 @@ export interface operations {
                             id: string;
                             /** @description Its webhook. */
                             webhookId: string;
-                            /** @description The event's sequence number in your account's event log (decimal). */
-                            seq: string;
+                            /** @description The event's sequence number in your account's event log. */
+                            seq: number;
                             /**
                              * @description The event type.
                              * @enum {string}
