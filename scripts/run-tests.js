@@ -16,11 +16,25 @@ try {
   passed = results.numPassedTests;
   failed = results.numFailedTests + (results.numRuntimeErrorTestSuites ?? 0);
   printSkipReasons(results);
+  printSlowest(results);
 } catch {
   failed = Math.max(failed, 1);
 }
 process.stdout.write(`\n${passed} passed, ${failed} failed\n`);
 process.exit(r.status === 0 && failed === 0 ? 0 : 1);
+
+/** The files that took longest (CI must stay well under 30 minutes: these are where to look first). */
+function printSlowest(results) {
+  const files = results.testResults
+    .map((f) => ({ name: path.relative(process.cwd(), f.name), s: (f.endTime - f.startTime) / 1000 }))
+    .filter((f) => Number.isFinite(f.s))
+    .sort((a, b) => b.s - a.s)
+    .slice(0, 12);
+  const total = (results.testResults.reduce((m, f) => Math.max(m, f.endTime), 0) - results.startTime) / 1000;
+  process.stdout.write(
+    `\nslowest files (of ${results.testResults.length}, ${total.toFixed(0)} s in all): ${files.map((f) => `${f.name} ${f.s.toFixed(0)} s`).join(', ')}\n`,
+  );
+}
 
 /** Suites skipped for a missing backend say why in their title ("… (skipped: TEST_DATABASE_URL is not set)"). */
 function printSkipReasons(results) {
