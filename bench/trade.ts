@@ -14,7 +14,6 @@ import {
 import { buyFill } from '../src/domain/trading/fills';
 import { toMicro } from '../src/domain/money/micro';
 import { rawBuy } from './support/raw-buy';
-import { localPostgresCpuMs } from './support/cpu-time';
 import { buyWrites, compareWrites, type BuyWrites } from './support/buy-writes';
 import { buyParams } from '../src/domain/trading/trade-sql';
 import type { CarriedPart, TradeEvent } from '../src/domain/trading/trade-hooks';
@@ -242,23 +241,18 @@ async function main(): Promise<void> {
       throw new Error('the raw transaction does not write what a REST buy writes: the ratios would not be of overhead');
     }
 
-    /** PostgreSQL's CPU µs per raw transaction of the forecast pair (all of the machine's PostgreSQL processes). */
-    const pgCpu = { with: [] as number[], without: [] as number[] };
-    const rawRun = async (events: boolean, forecast?: boolean): Promise<LoadFigures> => {
+    const rawRun = async (events: boolean, forecast = false): Promise<LoadFigures> => {
       const lat: number[] = [];
       const stopAt = Date.now() + SECONDS * 1000;
       let i = 0;
       const worker = async (agent: Agent) => {
         while (Date.now() < stopAt) {
           const started = performance.now();
-          await rawTrade(agent, i++, events, forecast ?? false);
+          await rawTrade(agent, i++, events, forecast);
           lat.push(performance.now() - started);
         }
       };
-      const pg0 = forecast !== undefined ? localPostgresCpuMs() : null;
       await Promise.all(agents.map(worker));
-      const pg1 = pg0 === null ? null : localPostgresCpuMs();
-      if (pg0 !== null && pg1 !== null) (forecast ? pgCpu.with : pgCpu.without).push(((pg1 - pg0) * 1000) / lat.length);
       lat.sort((a, b) => a - b);
       return { rps: lat.length / SECONDS, p50: lat[Math.floor(lat.length * 0.5)]!, p99: lat[Math.floor(lat.length * 0.99)]!, non2xx: 0, errors: 0 };
     };
@@ -327,8 +321,6 @@ async function main(): Promise<void> {
       tradeWithForecastToWithout: round(median(runs.restWithForecast!.map((x, r) => x.rps / runs.restWithoutForecast![r]!.rps)), 3),
       // The same pair straight through pg: the database's share of it.
       rawWithForecastToWithout: round(median(runs.rawWithForecast!.map((x, r) => x.rps / runs.rawWithoutForecast![r]!.rps)), 3),
-      // PostgreSQL CPU per transaction, with / without a forecast: the database's work, steadier than throughput.
-      pgCpuWithForecastToWithout: pgCpu.with.length ? round(median(pgCpu.with) / median(pgCpu.without), 3) : null,
       jsonrpcToRest: round(fig.jsonrpc.rps / fig.rest.rps, 3),
       mcpToRest: round(fig.mcp.rps / fig.rest.rps, 3),
     };
@@ -351,8 +343,7 @@ async function main(): Promise<void> {
         `${ratios.tradeWithForecastToWithout} (≥ 0.9: a forecast adds at most 10 %)`,
     );
     console.log(
-      `raw with a forecast ${fig.rawWithForecast.rps} tx/s, without ${fig.rawWithoutForecast.rps} tx/s: ${ratios.rawWithForecastToWithout} (the database's share); ` +
-        `PostgreSQL CPU per transaction ${pgCpu.with.length ? `${round(median(pgCpu.with), 0)} µs with, ${round(median(pgCpu.without), 0)} µs without: ${ratios.pgCpuWithForecastToWithout}×` : 'not measured (no local PostgreSQL)'}`,
+      `raw with a forecast ${fig.rawWithForecast.rps} tx/s, without ${fig.rawWithoutForecast.rps} tx/s: ${ratios.rawWithForecastToWithout} (the database's share)`,
     );
     console.log(`JSON-RPC closed-loop ${fig.jsonrpc.rps} req/s  p50 ${fig.jsonrpc.p50} ms  p99 ${fig.jsonrpc.p99} ms`);
     console.log(`MCP closed-loop      ${fig.mcp.rps} req/s  p50 ${fig.mcp.p50} ms  p99 ${fig.mcp.p99} ms`);
