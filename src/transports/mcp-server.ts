@@ -17,6 +17,8 @@ const INSTRUCTIONS =
   'Without one, call register_account with isAgent true: its result holds user.apiKey (shown once); configure it ' +
   'as the bearer header of this MCP server, or use it as the client secret of the OAuth client credentials grant ' +
   '(client id = user id, scope agent). ' +
+  'A tool that takes idempotencyKey (any string of 1 to 255 characters, yours to choose): a retry with the same key and ' +
+  'arguments returns the first result instead of acting twice (keys are kept 24 hours). ' +
   ERROR_BODY_NOTE;
 
 /**
