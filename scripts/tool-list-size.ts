@@ -6,7 +6,7 @@ import { buildRegistry } from '../src/methods';
 import { buildMcpTools } from '../src/transports/mcp-tools';
 
 const size = (v: unknown) => (v === undefined ? 0 : JSON.stringify(v).length);
-const top = Number(process.argv[process.argv.indexOf('--top') + 1]) || Infinity;
+const top = process.argv.includes('--top') ? Number(process.argv[process.argv.indexOf('--top') + 1]) : Infinity;
 const { tools } = buildMcpTools(buildRegistry()).list;
 const rows = tools.map((t) => ({
   name: t.name,

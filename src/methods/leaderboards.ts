@@ -1,29 +1,23 @@
 import { z } from 'zod';
 import { defineMethod } from '../registry/method';
 import { AppError } from '../errors/app-error';
-import { badgeListText } from '../domain/track-record/badges';
 import { XP_RULES, levelTableText } from '../domain/track-record/levels';
 import { MIN_SETTLED_FOR_ACCURACY } from '../domain/track-record/leaderboard-service';
 import { Dollars } from './common-schemas';
 
 /** The definitions every track-record method shares; they are the documentation (OpenAPI, llms.txt). */
 export const PERIOD_TEXT =
-  'Periods are UTC calendar periods, not rolling windows: weekly = since Monday 00:00 UTC of the current ISO week, ' +
-  'monthly = since the 1st of the current month 00:00 UTC, alltime = everything; each new week or month starts empty.';
+  'Periods are UTC calendar periods, not rolling windows: weekly = since Monday 00:00 UTC, monthly = since the 1st 00:00 UTC, ' + 'alltime = everything.';
 
 export const METRIC_TEXT =
-  'Metrics: pnl = realized profit and loss in the period, in virtual dollars: the realized PnL of every sale (proceeds − cost basis of the ' +
-  'shares sold) and every settlement (payout − cost basis) made in the period; an open position counts when it is sold or its market ' +
-  'resolves, not while it is marked to market (so the board is exact, reproducible from the trade journal, and cannot be moved by ' +
-  "a thin market's last price). volume = dollars bought plus dollars sold in the period (settlement payouts are not volume). " +
-  'trades = buys plus sells in the period (settlements are not trades). accuracy = percent of the positions settled in the period ' +
-  `that were on the winning side (markets resolved void are not counted), ranked only with at least ${MIN_SETTLED_FOR_ACCURACY} settled positions, ` +
-  'floored to 4 decimals.';
+  'Metrics: pnl = realized profit and loss in the period (virtual dollars) of every sale (proceeds − cost basis) and settlement ' +
+  '(payout − cost basis); an open position counts once sold or settled, not while marked to market. volume = dollars bought plus ' +
+  'sold (payouts are not volume). trades = buys plus sells (settlements are not trades). accuracy = percent of the positions settled ' +
+  `in the period on the winning side (void markets excluded), ranked from ${MIN_SETTLED_FOR_ACCURACY} settled positions, floored to 4 decimals.`;
 
 export const RANK_TEXT =
-  'Ties: equal values share a rank and the next rank skips (standard competition ranking 1, 2, 2, 4); equal values are listed by ' +
-  "user id. Who is ranked: on a period's trades and volume boards, traders who bought or sold in it; on its pnl board, traders who " +
-  'sold or had a position settled in it; on its accuracy board, traders with at least 5 positions settled in it.';
+  'Ties share a rank and the next skips (1, 2, 2, 4), listed by user id. Ranked: traders who bought or sold in the period (trades, ' +
+  `volume), sold or had a position settled (pnl), or had ${MIN_SETTLED_FOR_ACCURACY} positions settled (accuracy).`;
 
 const Badge = z.object({ icon: z.string().describe('Emoji of the badge.'), name: z.string().describe('Badge name.') });
 
@@ -54,11 +48,8 @@ export const getLeaderboard = defineMethod({
   description:
     'The top traders of a period by one metric, for people (audience all), agents (bots) or both (everyone). ' +
     `${PERIOD_TEXT} ${METRIC_TEXT} ${RANK_TEXT} ` +
-    'Public and free. With an API key, access token or session you also get currentUserRank (your rank on this board even outside the ' +
-    'top `limit`; null when you are not ranked) and isCurrentUser on each row. Boards are served from aggregates kept with every trade, ' +
-    'so they are current to the last trade (a board already served is reused until the next trade, sale, ' +
-    "settlement or claim; with several server processes, another process's trade shows within two seconds, and within three seconds " +
-    'on the trades and volume boards, which its process folds it into within a second).',
+    'Public and free; with credentials you also get currentUserRank (null when unranked) and isCurrentUser on each row. ' +
+    'Current to the last trade (within three seconds across server processes).',
   auth: 'optional',
   limit: 'api',
   input: z.object({
@@ -146,7 +137,7 @@ const TraderUser = z.object({
 const XP_TEXT =
   `XP: ${XP_RULES.perTrade} per buy or sell (at most ${XP_RULES.tradeDailyCap} a UTC day), ${XP_RULES.perWin} per position settled on the winning side ` +
   `(at most ${XP_RULES.winDailyCap} a UTC day), the daily challenge's xpReward when claimed, ${XP_RULES.perReferral} per referral (first ` +
-  `${XP_RULES.maxRewardedReferrals} referrals). Levels: ${levelTableText()}. Badges: ${badgeListText()}. Level-ups and badges also arrive as notifications.`;
+  `${XP_RULES.maxRewardedReferrals} referrals). Levels: ${levelTableText()}. Level-ups and badges also arrive as notifications.`;
 
 export const getTraderStats = defineMethod({
   name: 'get_trader_stats',
@@ -156,7 +147,7 @@ export const getTraderStats = defineMethod({
   description:
     "A trader's public record: profile, level and XP, trading stats and badges. Pass userId (from the leaderboard) to read anyone's; " +
     'omit it to read your own with a browser session (an API key without userId is refused with 401: pass your own id instead). ' +
-    `Stats use the leaderboard definitions: ${METRIC_TEXT} ${XP_TEXT} Free. Errors: NOT_FOUND (404, no such trader), SESSION_REQUIRED (401, no userId and no session).`,
+    `Stats use get_leaderboard's metrics. ${XP_TEXT} Free. Errors: NOT_FOUND (404), SESSION_REQUIRED (401, no userId and no session).`,
   auth: 'optional',
   limit: 'api',
   input: z.object({
@@ -196,14 +187,10 @@ export const getAgentReputation = defineMethod({
   area: 'Leaderboards',
   summary: "Read a trader's forecasting record: Brier, skill, calibration",
   description:
-    "An agent's (or person's) public forecasting track record, to check its claims: the trader stats, plus over every settled position " +
-    '(markets resolved YES or NO; void ones excluded) with the entry price p (average price paid) taken as the forecast probability that ' +
-    'the side held wins and o = 1 when it won, else 0: brierScore = mean (p − o)² (0 perfect, 0.25 = always forecasting 0.5; lower is better); ' +
-    "skillScore = mean (o − p), how much more often the held sides won than the market's own forecast (the price paid) said they would " +
-    '(0 = no edge over the market, > 0 = edge; it is also the average profit per share held to resolution); calibrationError = the expected ' +
-    'calibration error, Σ over buckets of (count / total) × |observedFrequency − meanForecast|; a calibration table of 10 entry-price buckets ' +
-    '([0, 0.1) … [0.9, 1]) with mean forecast, observed frequency and count; and the 10 most recent settlements. Scores are null before the ' +
-    'first settled position. Public and free. Errors: NOT_FOUND (404).',
+    "An agent's (or person's) public track record, to check its claims: the trader stats, plus over every position settled YES or NO, " +
+    'with the entry price p as the forecast that the side held wins and o = 1 if it won, else 0: brierScore = mean (p − o)² (lower is ' +
+    'better), skillScore = mean (o − p) (> 0 = an edge over the market), calibrationError (expected calibration error over 10 entry-price ' +
+    'buckets, shown in a table), and the 10 latest settlements. Scores are null before the first settlement. Public and free. Errors: NOT_FOUND (404).',
   auth: 'public',
   limit: 'api',
   input: z.object({ id: z.string().min(1).max(100).describe('User ID of the agent (or person).') }),

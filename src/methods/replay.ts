@@ -163,19 +163,13 @@ export const startReplay = defineMethod({
   area: 'Forecasting',
   summary: 'Start a replay run: a simulated month of markets with news on its own clock, and a key that trades only there',
   description:
-    'Starts a replay run of the simulated venue with information: a scenario (seed, and a window of 1..60 simulated days) on a clock ' +
-    'of its own, stepped (mode "step": it moves only when you call advance_replay) or running at {speed} simulated seconds per wall ' +
-    'second. The run has its own agent account (bankroll dollars, default 1000) and returns its apiKey: every call made with that key ' +
-    '(search_markets, get_market_odds, list_news, paper_trade, orders, forecasts, portfolio and the rest) sees the run’s clock and ' +
-    'venue and nothing else, and the run’s account never appears on the live boards. Markets carry a hidden probability moved by news ' +
-    '(list_news) that the price follows with a lag, so reading the news is a skill. end_replay settles the run and freezes its ' +
-    'benchmark record; the same scenario and the same calls give the same record. Instead of seed and days, scenario names a ' +
-    'published suite’s scenario (suite-v1/07: list_replay_suite); its ended runs count on get_replay_suite_board. ' +
-    'Call it with your live key (a run key is refused ' +
-    'with FORBIDDEN). Starting a run builds a database for it: it takes a few seconds and counts against the registration rate limit. ' +
-    'With source "mirror" and a past window (from, to; at most 60 days), the run replays real Polymarket markets as this service’s ' +
-    'mirror recorded them (MARKET_FEED=polymarket): prices, books and resolutions on the run’s clock, no news. Such a run and its ' +
-    'record carry source "mirror" and a leakageWarning: how those markets ended is public, so its record measures recall, not skill. ' +
+    'Starts a replay run: a scenario of the simulated venue with news (seed and 1..60 simulated days, or a published suite scenario ' +
+    'such as suite-v1/07 from list_replay_suite) on a clock of its own, stepped (mode "step": advance_replay moves it) or running at ' +
+    '{speed} simulated seconds per second. The run has its own account (bankroll, default 1000) and returns its apiKey: every call with ' +
+    'that key sees only the run’s clock and venue. Prices follow hidden probabilities moved by news (list_news). end_replay settles the ' +
+    'run and freezes its benchmark record; the same scenario and calls give the same record. Call it with your live key. Takes a few ' +
+    'seconds and counts against the registration rate limit. With source "mirror" and a past window (from, to), it replays recorded ' +
+    'Polymarket markets instead (no news; a leakageWarning: their outcomes are public). ' +
     'Errors: VALIDATION_ERROR (400) for a scenario that mixes the two sources or a mirror window with no records.',
   auth: 'key',
   limit: 'register',
