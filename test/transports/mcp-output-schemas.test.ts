@@ -85,6 +85,16 @@ describe('MCP output schemas in tools/list', () => {
     const { [first!]: _dropped, ...missing } = sample;
     expect(validate(missing)).toBe(false);
     expect(validate({ ...sample, [first!]: 'not a number' })).toBe(false);
+    // A deprecated field (sent under both names for a version) is not in the compact schema, and is accepted as an addition.
+    const placeOrder = methods.find((x) => x.name === 'place_order')!;
+    const order = (placeOrder.examples![0]!.output as { order: Record<string, unknown> }).order;
+    expect(order).toHaveProperty('avgFillPrice');
+    expect(JSON.stringify(mcpOutputSchema(placeOrder))).not.toContain('avgFillPrice');
+    const validateOrder = ajv.compile(mcpOutputSchema(placeOrder));
+    expect(validateOrder({ order })).toBe(true);
+    const { avgFillPrice: _old, size: _size, filledSize: _filled, ...current } = order;
+    expect(validateOrder({ order: current })).toBe(true);
+    expect(validateOrder({ order: { ...current, avgPrice: 'x' } })).toBe(false);
     // The closed full schema (as /openapi.json has it) refuses the added field: the difference is only openness.
     expect(ajv.compile(withoutDescriptions(outputSchemaOf(m)))({ ...sample, addedLater: 1 })).toBe(false);
   });

@@ -8,6 +8,7 @@ import { withoutRestatements } from '../../src/documents/schema-compaction';
 import { mcpAnnotations, mcpInputSchema, mcpOutputSchema, mcpResultSchema } from '../../src/transports/mcp-tools';
 import type { ToolAnnotations } from '../../src/registry/method';
 import { inlineRefs } from '../support/json-schema-refs';
+import { marketDataNotice } from '../../src/documents/service-info';
 
 const ACCEPT = 'application/json, text/event-stream';
 const BAD_KEY = 'svc_00000000000000000000000000000000';
@@ -100,6 +101,10 @@ describe.each(backends())('MCP at /mcp on $name', (backend) => {
     expect(branch).toEqual({ required: ['error', 'code'] });
     const instructions = client.getInstructions() ?? '';
     for (const code of ['VALIDATION_ERROR', 'INSUFFICIENT_BALANCE', 'RATE_LIMITED']) expect(instructions).toContain(code);
+    // What descriptions would otherwise each repeat is said once there: idempotencyKey, and where market data comes from on this instance.
+    expect(instructions).toMatch(/idempotencyKey .*same key and arguments returns the first result/);
+    expect(instructions).toContain(marketDataNotice(t.config));
+    for (const tool of tools) expect(tool.description).not.toContain('mirrored on a delay');
     // 274 KB for 43 tools before the error branch was compacted (215 KB after), 235 KB with the four tools added since,
     // 229 KB for 47 tools before output schemas lost their descriptions and stated repeated parts once in $defs
     // (152 KB after); 172.6 KB with replace_order, close_position and the four replay tools (get_replay shows the board figures,
