@@ -91,10 +91,7 @@ export const searchPredictionMarkets = defineMethod({
   area: 'Markets',
   summary: 'Search active markets by words in the question or category',
   description:
-    'Full-text search over active markets by question and category; every word must match, and a word may be partial ' +
-    '("bitc" finds Bitcoin). At most `limit` markets (1..8, default 8), highest volume first. A q shorter than 2 characters returns an empty list. ' +
-    'Each market carries id, slug and outcomeTokens[].tokenId: what paper_trade needs. Prices here are the last mirrored ones; ' +
-    `get_market_odds gives the live book. Free to call. Errors: SERVICE_UNAVAILABLE (503, with Retry-After) when the database is unreachable; UPSTREAM_UNAVAILABLE (500) when search fails otherwise.`,
+    'Full-text search over active markets by question and category (every word must match; partial words too), highest volume first, at most `limit`. Each market carries id, slug and outcomeTokens[].tokenId: what paper_trade needs. Prices are the last mirrored ones; get_market_odds reads live ones. Free to call. Errors: SERVICE_UNAVAILABLE (503); UPSTREAM_UNAVAILABLE (500).',
   auth: 'public',
   limit: 'api',
   input: z.object({
@@ -267,11 +264,7 @@ export const getPriceHistory = defineMethod({
   area: 'Markets',
   summary: 'Price history of a token over an interval',
   description:
-    'Chronological { t, p } points (t = Unix seconds, p = price 0..1) of one outcome token over the interval ending now: ' +
-    '1h (one point a minute), 6h (5 minutes), 1d (15 minutes), 1w (hourly, the default), 1m (30 days, 6-hourly) or max (since the ' +
-    `market opened). A community market outcome token (outcomeTokens[].tokenId of get_community_market) answers every trade's price as ` +
-    `a point (resolutionSeconds 0), starting at its opening price. Free to call. Errors: VALIDATION_ERROR (400) for a missing tokenId or a bad interval; NOT_FOUND (404) ` +
-    'for an unknown token; UPSTREAM_UNAVAILABLE (500) when the feed is down and the local mirror has nothing for the range.',
+    "Chronological { t, p } points (Unix seconds, price 0..1) of one outcome token over an interval ending now: 1h (a point a minute), 6h, 1d, 1w (hourly, default), 1m or max. A community market token answers every trade's price. Free to call. Errors: VALIDATION_ERROR (400); NOT_FOUND (404); UPSTREAM_UNAVAILABLE (500, the feed is down and the mirror has nothing).",
   auth: 'public',
   limit: 'api',
   input: z.object({
@@ -334,12 +327,7 @@ export const getOrderBook = defineMethod({
   area: 'Markets',
   summary: "One token's order book: price levels with their sizes, best first",
   description:
-    'Reads the live book of one outcome token, by tokenId or by marketId and outcome: bids (highest first) and asks (lowest first) as ' +
-    '{ price, shares }, the best bid and ask, and when it was quoted, as fresh as trading sees it. On Polymarket these are the venue’s ' +
-    'levels, and a trade never takes more than they show at or better than its limit. The simulated venue’s book is synthetic ' +
-    '(synthetic: true, illustration only: its fills take the whole order at the best price). Empty bids and asks: only best prices are ' +
-    'known just now. Use it to size an order. Free to call. Errors: NOT_FOUND (404); PRICE_UNAVAILABLE (503, the market does not trade ' +
-    'or no fresh price: retry in a few seconds); VALIDATION_ERROR (400).',
+    "Reads the live book of one outcome token (tokenId, or marketId and outcome): bids and asks as { price, shares }, best first, with the best bid and ask and when quoted. On Polymarket these are the venue's levels, and a trade never takes more than they show at or better than its limit; the simulated venue's book is synthetic (synthetic: true; its fills take the whole order at the best price). Free to call. Errors: NOT_FOUND (404); PRICE_UNAVAILABLE (503, not trading or no fresh price); VALIDATION_ERROR (400).",
   auth: 'public',
   limit: 'api',
   input: z
@@ -415,14 +403,7 @@ export const listNews = defineMethod({
   area: 'Markets',
   summary: 'News items the venue published about its markets, newest first',
   description:
-    'News about the markets, newest first: each item names its market (marketId, question) and says, in words, whether it raises ' +
-    'or cuts the chances of YES. Only the built-in simulated venue with SIM_INFORMATION=on publishes news: there each market has a hidden ' +
-    'probability that moves only when news is published, the price catches up with it over a few hours (less for short markets), and the ' +
-    'outcome is drawn from the hidden probability, so acting on news before the price moves is a skill. With information off, or on the ' +
-    'Polymarket feed, the list is always empty. Only items published up to now are shown. Filter by marketId (an unknown marketId gives ' +
-    'an empty list, not an error), and by since (exclusive) and until (inclusive) times. limit 1..100 (default 20); pass nextCursor as ' +
-    'cursor, with the same filters, for the next page (null: the last page). Free to call. Errors: VALIDATION_ERROR (400) for a bad ' +
-    'time, limit or cursor.',
+    "News about the markets, newest first: each item names its market and says whether it raises or cuts the chances of YES. Only the simulated venue with SIM_INFORMATION=on publishes news: each market's hidden probability moves with its news, the price catches up over hours, and the outcome is drawn from the hidden probability, so acting early is a skill. Otherwise the list is empty. Filter by marketId and by since (exclusive) and until (inclusive); pass nextCursor as cursor for the next page. Free to call. Errors: VALIDATION_ERROR (400).",
   auth: 'public',
   limit: 'api',
   input: z.object({

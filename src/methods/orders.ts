@@ -81,8 +81,7 @@ export const PlaceOrderInput = z.object({
   expiresAt: z.iso.datetime().optional().describe('For GTD only: when the order expires (UTC, in the future).'),
   clientOrderId: z.string().min(1).max(64).optional().describe('Your own id, unique per account; a repeat returns the first order.'),
   forecast: TradeForecast.describe(
-    'Optional: your probability, 0..1 (at most 6 decimals), that YES resolves, recorded as a stated forecast in the same transaction as ' +
-      'the order (nothing is recorded when the order is refused or rejected, or repeats a clientOrderId); see submit_forecast.',
+    'Optional: your probability that YES resolves, recorded with the order as a stated forecast (not when refused, rejected or repeated; see submit_forecast).',
   ),
   idempotencyKey: IdempotencyKey,
 });
@@ -126,13 +125,7 @@ export const placeOrder = defineMethod({
   area: 'Trading',
   summary: 'Place a limit order (buy or sell) that fills now or rests until the price reaches it',
   description:
-    'Places a limit order on one outcome token. BUY: amount = dollars to spend, limitPrice = highest price per share; SELL: shares = ' +
-    'shares of your position to sell, limitPrice = lowest price. If the live ask (buy) or bid (sell) already reaches the limit it fills now ' +
-    '(where the venue publishes depth, no more than the book shows at or better than the limit). The rest: GTC rests until filled or ' +
-    'cancelled, GTD until expiresAt, IOC is cancelled; FOK fills whole or is rejected with nothing changed. A resting buy reserves its ' +
-    'dollars, a resting sell its shares (see get_balance); it fills when a price the service sees crosses its limit, and is cancelled if ' +
-    'its market closes. Changes arrive as order.* account events. A repeated clientOrderId returns the first order. ' +
-    'Errors: INSUFFICIENT_BALANCE, VALIDATION_ERROR, MARKET_CLOSED (400); NOT_FOUND (404); PRICE_UNAVAILABLE (503, IOC/FOK); RATE_LIMITED.',
+    'Places a limit order on one outcome token. BUY: amount = dollars to spend, limitPrice = highest price; SELL: shares to sell, limitPrice = lowest price. What the live price already reaches fills now (on Polymarket, no more than the book shows). The rest: GTC rests until filled or cancelled, GTD until expiresAt, IOC is cancelled; FOK fills whole or not at all. A resting order reserves its cash or shares and fills when a price crosses its limit; order.* account events follow it. A repeated clientOrderId returns the first order. Errors: INSUFFICIENT_BALANCE, VALIDATION_ERROR, MARKET_CLOSED (400); NOT_FOUND (404); PRICE_UNAVAILABLE (503, IOC/FOK); RATE_LIMITED.',
   auth: 'key',
   limit: 'trade',
   idempotent: true,
