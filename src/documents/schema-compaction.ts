@@ -84,6 +84,54 @@ export function openToAdditions(schema: JsonSchema): JsonSchema {
   return open(schema) as JsonSchema;
 }
 
+/**
+ * The schema without keywords that restate what another keyword of the same schema says, for tools/list:
+ * - `type` beside an `enum` or `const` whose values are all strings of that type (the values say it; same documents);
+ * - keywords that state a default: `additionalProperties: true`, `properties: {}`, and `propertyNames: {type: string}`
+ *   (every JSON key is a string);
+ * - the `pattern` zod writes beside `format: "date-time"` (a 400-byte regular expression in every date). The format
+ *   names the rule and both SDK clients check it (Ajv with ajv-formats); it also admits an offset other than `Z`,
+ *   which the service refuses on input (VALIDATION_ERROR) and never writes in a result.
+ */
+export function withoutRestatements(schema: JsonSchema): JsonSchema {
+  const lean = (node: unknown): unknown => {
+    if (!isSchemaObject(node)) return node;
+    const rest: JsonSchema = { ...node };
+    const values = Array.isArray(rest.enum) ? (rest.enum as unknown[]) : 'const' in rest ? [rest.const] : undefined;
+    if (rest.type === 'string' && values?.length && values.every((v) => typeof v === 'string')) delete rest.type;
+    if (rest.format === 'date-time' && typeof rest.pattern === 'string') delete rest.pattern;
+    if (rest.additionalProperties === true) delete rest.additionalProperties;
+    if (isSchemaObject(rest.properties) && Object.keys(rest.properties).length === 0) delete rest.properties;
+    if (isSchemaObject(rest.propertyNames) && Object.keys(rest.propertyNames).join() === 'type' && rest.propertyNames.type === 'string') {
+      delete rest.propertyNames;
+    }
+    return mapSubschemas(rest, lean);
+  };
+  return lean(schema) as JsonSchema;
+}
+
+/**
+ * An open output schema (openToAdditions) without the properties marked `deprecated: true`: an open schema accepts
+ * them as additions, so the same results pass, and a model reading the schema meets only the current names (a
+ * renamed field is sent under both names for a version; the docs keep the old one, marked).
+ */
+export function withoutDeprecatedProperties(schema: JsonSchema): JsonSchema {
+  const lean = (node: unknown): unknown => {
+    if (!isSchemaObject(node)) return node;
+    let rest: JsonSchema = node;
+    if (isSchemaObject(node.properties)) {
+      const deprecated = Object.keys(node.properties).filter((k) => (node.properties as Record<string, JsonSchema>)[k]?.deprecated === true);
+      if (deprecated.length > 0) {
+        if (node.additionalProperties === false) throw new Error('withoutDeprecatedProperties needs an open schema');
+        rest = { ...node, properties: Object.fromEntries(Object.entries(node.properties).filter(([k]) => !deprecated.includes(k))) };
+        if (Array.isArray(node.required)) rest.required = (node.required as string[]).filter((k) => !deprecated.includes(k));
+      }
+    }
+    return mapSubschemas(rest, lean);
+  };
+  return lean(schema) as JsonSchema;
+}
+
 const refTo = (name: string) => ({ $ref: `#/$defs/${name}` });
 // Bytes a definition must save at least to be worth a name: no `$ref` for a `{"type":"string"}`.
 const MIN_SAVING = 24;

@@ -143,14 +143,7 @@ export const getBenchmarkRecord = defineMethod({
   name: 'get_benchmark_record',
   area: 'Forecasting',
   summary: "Read an account's forecasting benchmark record: Brier, log score, alpha, calibration, risk, timing, each with n and an interval",
-  description:
-    'The forecasting benchmark record of an account for a season (a UTC month, by the month its markets resolved, or all): the scores of ' +
-    'its stated forecasts (Brier and log score, final and time-averaged; the market’s at the same instants; alpha = market Brier − yours; ' +
-    'the Murphy decomposition; calibration error and the reliability table), its trades without a stated forecast scored at the entry ' +
-    'price (labelled), risk from its daily equity (time-weighted return, drawdown, volatility, Sharpe, Sortino, probabilistic Sharpe, ' +
-    'exposure, Kelly sizing) and timing (closing-line value at +1 h, +24 h and the close). Every figure carries n and a 95 % interval. ' +
-    `Records are scored after each market sync (computedAt). A board ranks an account from ${MIN_RESOLVED_MARKETS} resolved markets. ` +
-    'Public: omit userId to read your own. Free. Errors: VALIDATION_ERROR (400, a bad season); NOT_FOUND (404).',
+  description: `The forecasting benchmark record of an account for a season (YYYY-MM by resolution month, or all): scores of its stated forecasts (Brier, log score, time-averaged, the market's, alpha = market Brier − yours, Murphy decomposition, calibration), trades without a forecast scored at the entry price, risk from daily equity (return, drawdown, volatility, Sharpe, Sortino, Kelly) and timing (closing-line value). Every figure carries n and a 95 % interval. A board ranks an account from ${MIN_RESOLVED_MARKETS} resolved markets. Omit userId for your own. Free. Errors: VALIDATION_ERROR (400); NOT_FOUND (404).`,
   auth: 'optional',
   limit: 'api',
   input: z.object({
@@ -176,13 +169,7 @@ export const getBenchmarkLeaderboard = defineMethod({
   name: 'get_benchmark_leaderboard',
   area: 'Forecasting',
   summary: 'The forecasting benchmark board of a season by one metric, with intervals, n and your rank',
-  description:
-    'Ranks accounts of a season (YYYY-MM, or all) by one benchmark metric: alpha (market Brier − yours, higher first), brier (lower first), ' +
-    'log_score (higher first), clv (mean closing-line value at the close), sharpe (daily), return (time-weighted) or max_drawdown (lower ' +
-    `first). Only accounts with at least ${MIN_RESOLVED_MARKETS} resolved markets in the season are ranked. audience: all = people, bots = ` +
-    'agents, everyone = both, reference = the service’s reference forecasters (market, coin flip, favourite). Each entry shows the ' +
-    'figure with its n and 95 % interval; you is your own place (null rank when you are not ranked). get_leaderboard is the profit ' +
-    'board and is unchanged. Free. Errors: VALIDATION_ERROR (400).',
+  description: `Ranks accounts of a season (YYYY-MM or all) by a benchmark metric: alpha (market Brier − yours), brier, log_score, clv (closing-line value), sharpe, return or max_drawdown, from ${MIN_RESOLVED_MARKETS} resolved markets. audience all (people), bots, everyone, or reference (the service's reference forecasters). Each figure has its n and 95 % interval; you is your own place. Free. Errors: VALIDATION_ERROR (400).`,
   auth: 'optional',
   limit: 'api',
   input: z.object({
@@ -252,11 +239,7 @@ export const exportBenchmarkForecasts = defineMethod({
   area: 'Forecasting',
   summary: "Export a season's resolved forecasts (JSON, JSON lines or CSV) to recompute the benchmark boards",
   description:
-    'Every stated forecast (superseded ones too, for the time-averaged scores) on markets resolved in the season, with how each market ' +
-    'resolved and when it closed, paged by account and chain position: enough to recompute every forecast score and board yourself ' +
-    '(a community market’s creator’s own forecasts there are left out, as the scores leave them out). format json (default) answers ' +
-    'forecasts; jsonl or csv answers the same page as text (one record a line; CSV with a header). limit 1..5000 (default 1000); pass ' +
-    'nextCursor as cursor for the next page. Public and free. Errors: VALIDATION_ERROR (400).',
+    "Every stated forecast (superseded ones too) on markets resolved in the season, with each market's resolution and close, paged: enough to recompute every benchmark score yourself. format json (default), jsonl or csv; pass nextCursor as cursor for the next page. Public and free. Errors: VALIDATION_ERROR (400).",
   auth: 'optional',
   limit: 'api',
   input: z.object({

@@ -63,8 +63,7 @@ export const ForecastRationale = z
 
 /** The optional forecast a mirrored trade or order carries. */
 export const TradeForecast = ForecastProbability.optional().describe(
-  'Optional: your probability, 0..1 (at most 6 decimals), that YES resolves, recorded as a stated forecast in the same transaction as ' +
-    'this call (nothing is recorded if it is refused); see submit_forecast and list_forecasts.',
+  'Optional: your probability that YES resolves, recorded with the trade as a stated forecast (see submit_forecast).',
 );
 
 /** The size of a quoted trade, on every venue: a BUY spends `amount` dollars, a SELL sells `shares` shares. */

@@ -164,10 +164,7 @@ export const resolveCommunityMarket = defineMethod({
   handler: async (ctx, input) => ctx.services.community.resolve(requirePrincipal(ctx).userId, input.id, input.outcome, ctx.clock.now(), input.reason),
 });
 
-const TRADE_NOTE =
-  "Prices come from the market's LMSR market maker and move with every trade: a buy of amount dollars gets the shares the rule gives " +
-  'for exactly that cost (rounded down to the micro-share), a sale receives what the rule pays back (rounded down to the micro-dollar). ' +
-  "Shares pay 1 dollar each if their outcome wins. Trading stops at the market's endDate.";
+const TRADE_NOTE = "The market's LMSR market maker prices every trade (each moves the price); a winning share pays 1 dollar; trading stops at endDate.";
 
 const FillFigures = {
   avgPrice: Probability.describe('Average price per share of this fill (dollars ÷ shares).'),
@@ -221,12 +218,7 @@ export const buyCommunityShares = defineMethod({
   name: 'buy_community_shares',
   area: 'Community markets',
   summary: 'Buy shares of a community market outcome from its market maker',
-  description:
-    `Buys amount dollars of one outcome of a community market (by its token id) from the market's market maker, opening or extending ` +
-    `your position; the position appears in get_portfolio and sells with sell_community_shares or sell_position. ${TRADE_NOTE} ` +
-    'Optional maxAvgPrice refuses the buy (PRICE_LIMIT_EXCEEDED, nothing changed) when its average price would be higher. Safe to ' +
-    'retry with an idempotency key. Errors: INSUFFICIENT_BALANCE, MARKET_CLOSED (resolved or past endDate), PRICE_LIMIT_EXCEEDED, ' +
-    'VALIDATION_ERROR (400); NOT_FOUND (404, unknown token); RATE_LIMITED (120 trades a minute per account).',
+  description: `Buys amount dollars of one outcome of a community market (by token id) from its market maker, opening or adding to your position (sell it with sell_community_shares). ${TRADE_NOTE} Optional maxAvgPrice refuses a buy that would average higher (PRICE_LIMIT_EXCEEDED, nothing changed). Errors: INSUFFICIENT_BALANCE, MARKET_CLOSED, PRICE_LIMIT_EXCEEDED, VALIDATION_ERROR (400); NOT_FOUND (404); RATE_LIMITED.`,
   auth: 'key',
   limit: 'trade',
   idempotent: true,
@@ -243,8 +235,7 @@ export const buyCommunityShares = defineMethod({
       .max(10)
       .optional()
       .describe(
-        'Optional: your probability of each outcome (in the order of get_community_market outcomes, summing to exactly 1, at most 6 ' +
-          'decimals), recorded as a stated forecast in the same transaction as the buy (nothing is recorded if it is refused); see submit_forecast.',
+        'Optional: your probability of each outcome (in outcome order, summing to 1), recorded with the buy as a stated forecast (see submit_forecast).',
       ),
     idempotencyKey: IdempotencyKey,
   }),
@@ -275,11 +266,7 @@ export const sellCommunityShares = defineMethod({
   name: 'sell_community_shares',
   area: 'Community markets',
   summary: 'Sell community market shares back to its market maker',
-  description:
-    `Sells quantity shares of one of your community market positions back to the market maker (omit quantity to close it). ${TRADE_NOTE} ` +
-    'realizedPnl = proceeds − the cost basis of the shares sold. Optional minAvgPrice refuses the sale (PRICE_LIMIT_EXCEEDED, nothing ' +
-    'changed) when its average price would be lower. Safe to retry with an idempotency key. Errors: VALIDATION_ERROR, POSITION_CLOSED, ' +
-    'MARKET_CLOSED, PRICE_LIMIT_EXCEEDED (400); NOT_FOUND (404: no such community position of yours); RATE_LIMITED.',
+  description: `Sells quantity shares of one of your community market positions back to its market maker (omit quantity to close it); realizedPnl = proceeds − cost basis. ${TRADE_NOTE} Optional minAvgPrice refuses a sale that would average lower (PRICE_LIMIT_EXCEEDED, nothing changed). Errors: VALIDATION_ERROR, POSITION_CLOSED, MARKET_CLOSED, PRICE_LIMIT_EXCEEDED (400); NOT_FOUND (404); RATE_LIMITED.`,
   auth: 'key',
   limit: 'sell',
   idempotent: true,

@@ -38,11 +38,7 @@ export const listEvents = defineMethod({
   area: 'Accounts',
   summary: "Read your account's events after a sequence number (polling)",
   description:
-    "Your account's ordered event log: orders accepted, filled, cancelled or expired, trades, settlements, notifications and every " +
-    'change of balance, each with a sequence number (seq) that grows by one per event. Pass the nextCursor of the previous answer as ' +
-    'cursor to read on from there (it is the seq of the last event read): nothing is missed or repeated. afterSeq and lastSeq are deprecated aliases of cursor and nextCursor. For pushed events hold GET /api/events (Server-Sent Events, ' +
-    'resumes with Last-Event-ID) instead of polling; this is the fallback for agents that cannot hold a stream. Free to call; counts ' +
-    'against the api rate limit. Errors: VALIDATION_ERROR (bad cursor, limit or type).',
+    "Your account's ordered event log (orders, trades, settlements, notifications, balance changes), each with a seq that grows by one. Pass nextCursor as cursor to read on: nothing is missed or repeated. To have events pushed, hold GET /api/events (Server-Sent Events) or register a webhook instead. Free to call. Errors: VALIDATION_ERROR (400).",
   auth: 'key',
   limit: 'api',
   input: z.object({

@@ -65,12 +65,7 @@ export const submitForecast = defineMethod({
   area: 'Forecasting',
   summary: 'State your probability for a market without trading',
   description:
-    'Records your forecast for an open market: probability (0..1, that YES resolves) for a mirrored market, or probabilities (one per ' +
-    'outcome, in the order of get_community_market outcomes, summing to exactly 1) for a community market; at most 6 decimals; an ' +
-    'optional short rationale (280 characters). The service stamps the time and the market’s mid price(s) at that instant. Your newest ' +
-    'forecast on a market is the current one; earlier ones are kept. Forecasts are immutable and form a hash chain per account; they stay ' +
-    'private until the market closes, then anyone can read them with list_forecasts. You can also state one with a trade (forecast on ' +
-    'paper_trade and place_order, forecasts on buy_community_shares). Errors: VALIDATION_ERROR, MARKET_CLOSED (400); NOT_FOUND (404); RATE_LIMITED.',
+    "Records your forecast for an open market: probability (that YES resolves) for a mirrored market, or probabilities (one per outcome, summing to 1) for a community market, with an optional short rationale. The time and the market's mid price are stamped; your newest forecast is the current one. Forecasts are immutable, hash-chained per account and private until the market closes (then list_forecasts shows them). A trade can state one too (forecast on paper_trade and place_order). Errors: VALIDATION_ERROR, MARKET_CLOSED (400); NOT_FOUND (404); RATE_LIMITED.",
   auth: 'key',
   limit: 'trade',
   idempotent: true,

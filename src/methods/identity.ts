@@ -10,12 +10,7 @@ export const rotateApiKey = defineMethod({
   area: 'Accounts',
   summary: 'Replace your API key (the old one stops working at once)',
   description:
-    'Issues a new API key for your agent account and invalidates the current one immediately, together with every ' +
-    'OAuth access token minted with it. The new key (svc_<32 hex>) is in the result and shown only once: store it ' +
-    'before doing anything else. Call it with the current key (Authorization: Bearer <API_KEY>) or from a signed-in ' +
-    'browser session (the way back in when the key is lost); an OAuth access token cannot rotate the key. Use it ' +
-    'when a key may have leaked (pasted in a URL, a log, a repository). Errors: FORBIDDEN (not an agent account, or ' +
-    'called with an access token).',
+    'Issues a new API key for your agent account and revokes the current one at once, with every access token minted from it. The new key is shown only once: store it first. Call it with the current key or from a browser session (not an access token). Use it when a key may have leaked. Errors: FORBIDDEN.',
   auth: 'key',
   limit: 'api',
   input: z.object({}),
@@ -137,12 +132,7 @@ export const deleteAccount = defineMethod({
   area: 'Accounts',
   summary: 'Delete your account for good (confirmed with your password)',
   description:
-    'Permanently deletes your account, confirmed with its password. At once: your email is freed (it can register again), your display ' +
-    'name and agent description are erased, your API key, every OAuth access token and every browser session stop working (the next ' +
-    'call with any of them gets 401), your notifications are removed, and you leave every leaderboard and public profile ' +
-    '(get_trader_stats and get_agent_reputation answer 404). Your trades, positions and ledger stay, anonymous, so the books still ' +
-    'balance; open positions still settle when their markets resolve. Cannot be undone. Call it with your API key, an access token or ' +
-    'your browser session; in a browser the response also clears the session cookie. Errors: WRONG_PASSWORD (400, nothing changed).',
+    'Permanently deletes your account, confirmed with its password: the email is freed, the name and profile erased, every key, token and session stops working, notifications are removed and you leave every board and profile. Trades, positions and ledger stay, anonymous, and open positions still settle. Cannot be undone. Errors: WRONG_PASSWORD (400, nothing changed).',
   auth: 'key',
   limit: 'api',
   input: z.object({

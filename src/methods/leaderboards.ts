@@ -1,35 +1,29 @@
 import { z } from 'zod';
 import { defineMethod } from '../registry/method';
 import { AppError } from '../errors/app-error';
-import { badgeListText } from '../domain/track-record/badges';
 import { XP_RULES, levelTableText } from '../domain/track-record/levels';
 import { MIN_SETTLED_FOR_ACCURACY } from '../domain/track-record/leaderboard-service';
 import { Dollars } from './common-schemas';
 
-/** The definitions every track-record method shares; they are the documentation (OpenAPI, llms.txt). */
-export const PERIOD_TEXT =
-  'Periods are UTC calendar periods, not rolling windows: weekly = since Monday 00:00 UTC of the current ISO week, ' +
-  'monthly = since the 1st of the current month 00:00 UTC, alltime = everything; each new week or month starts empty.';
+/** The board's exact definitions, on its output fields: /openapi.json and llms-full.txt show them, tools/list (no output descriptions) does not. */
+const PERIOD_TEXT =
+  'Periods are UTC calendar periods, not rolling windows: weekly = since Monday 00:00 UTC, monthly = since the 1st 00:00 UTC, ' + 'alltime = everything.';
 
-export const METRIC_TEXT =
-  'Metrics: pnl = realized profit and loss in the period, in virtual dollars: the realized PnL of every sale (proceeds − cost basis of the ' +
-  'shares sold) and every settlement (payout − cost basis) made in the period; an open position counts when it is sold or its market ' +
-  'resolves, not while it is marked to market (so the board is exact, reproducible from the trade journal, and cannot be moved by ' +
-  "a thin market's last price). volume = dollars bought plus dollars sold in the period (settlement payouts are not volume). " +
-  'trades = buys plus sells in the period (settlements are not trades). accuracy = percent of the positions settled in the period ' +
-  `that were on the winning side (markets resolved void are not counted), ranked only with at least ${MIN_SETTLED_FOR_ACCURACY} settled positions, ` +
-  'floored to 4 decimals.';
+const METRIC_TEXT =
+  'Metrics: pnl = realized profit and loss in the period (virtual dollars) of every sale (proceeds − cost basis) and settlement ' +
+  '(payout − cost basis); an open position counts once sold or settled, not while marked to market. volume = dollars bought plus ' +
+  'sold (payouts are not volume). trades = buys plus sells (settlements are not trades). accuracy = percent of the positions settled ' +
+  `in the period on the winning side (void markets excluded), ranked from ${MIN_SETTLED_FOR_ACCURACY} settled positions, floored to 4 decimals.`;
 
-export const RANK_TEXT =
-  'Ties: equal values share a rank and the next rank skips (standard competition ranking 1, 2, 2, 4); equal values are listed by ' +
-  "user id. Who is ranked: on a period's trades and volume boards, traders who bought or sold in it; on its pnl board, traders who " +
-  'sold or had a position settled in it; on its accuracy board, traders with at least 5 positions settled in it.';
+const RANK_TEXT =
+  'Ties share a rank and the next skips (1, 2, 2, 4), listed by user id. Ranked: traders who bought or sold in the period (trades, ' +
+  `volume), sold or had a position settled (pnl), or had ${MIN_SETTLED_FOR_ACCURACY} positions settled (accuracy).`;
 
 const Badge = z.object({ icon: z.string().describe('Emoji of the badge.'), name: z.string().describe('Badge name.') });
 
 const LeaderboardEntry = z
   .object({
-    rank: z.number().int().min(1).describe('Rank on this board; equal values share a rank (1, 2, 2, 4).'),
+    rank: z.number().int().min(1).describe(`Rank on this board. ${RANK_TEXT}`),
     user: z
       .object({
         id: z.string().describe('User ID; read their record with get_trader_stats or get_agent_reputation.'),
@@ -38,7 +32,7 @@ const LeaderboardEntry = z
         badges: z.array(Badge).describe('Badges earned, in the order earned.'),
       })
       .describe('The trader.'),
-    value: z.number().describe('Value of the metric: dollars for pnl and volume, a count for trades, a percent for accuracy.'),
+    value: z.number().describe(`Value of the metric: dollars for pnl and volume, a count for trades, a percent for accuracy. ${METRIC_TEXT}`),
     isCurrentUser: z.boolean().optional().describe("Present for authenticated callers: true on the caller's own row."),
   })
   .describe('LeaderboardEntry');
@@ -51,14 +45,7 @@ export const getLeaderboard = defineMethod({
   name: 'get_leaderboard',
   area: 'Leaderboards',
   summary: 'Rank traders by PnL, volume, accuracy or trades',
-  description:
-    'The top traders of a period by one metric, for people (audience all), agents (bots) or both (everyone). ' +
-    `${PERIOD_TEXT} ${METRIC_TEXT} ${RANK_TEXT} ` +
-    'Public and free. With an API key, access token or session you also get currentUserRank (your rank on this board even outside the ' +
-    'top `limit`; null when you are not ranked) and isCurrentUser on each row. Boards are served from aggregates kept with every trade, ' +
-    'so they are current to the last trade (a board already served is reused until the next trade, sale, ' +
-    "settlement or claim; with several server processes, another process's trade shows within two seconds, and within three seconds " +
-    'on the trades and volume boards, which its process folds it into within a second).',
+  description: `The top traders of a period (weekly from Monday 00:00 UTC, monthly from the 1st, alltime) by pnl (realized profit and loss of sales and settlements), volume (dollars bought plus sold), trades (buys plus sells) or accuracy (percent of settled positions on the winning side, from ${MIN_SETTLED_FOR_ACCURACY} settled), for people (audience all), agents (bots) or both (everyone). Ties share a rank. Public and free; with credentials also currentUserRank and isCurrentUser on each row.`,
   auth: 'optional',
   limit: 'api',
   input: z.object({
@@ -71,7 +58,7 @@ export const getLeaderboard = defineMethod({
     period: Period.describe('The period ranked.'),
     metric: Metric.describe('The metric ranked.'),
     audience: Audience.describe('The audience ranked.'),
-    periodStart: z.iso.datetime().nullable().describe('When the current period began (UTC); null for alltime.'),
+    periodStart: z.iso.datetime().nullable().describe(`When the current period began (UTC); null for alltime. ${PERIOD_TEXT}`),
     leaderboard: z.array(LeaderboardEntry).describe('Rows, best first.'),
     currentUserRank: z.number().int().min(1).nullable().describe("The caller's rank on this board; null when anonymous or not ranked."),
   }),
@@ -105,7 +92,7 @@ export const getLeaderboard = defineMethod({
 
 const Level = z
   .object({
-    current: z.number().int().min(1).describe('Current level.'),
+    current: z.number().int().min(1).describe(`Current level. Levels: ${levelTableText()}.`),
     title: z.string().describe('Title of the level.'),
     xp: z.number().int().min(0).describe('Total XP.'),
     progress: z.number().min(0).max(1).describe('Progress toward the next level, 0..1 (1 at the top level).'),
@@ -146,17 +133,14 @@ const TraderUser = z.object({
 const XP_TEXT =
   `XP: ${XP_RULES.perTrade} per buy or sell (at most ${XP_RULES.tradeDailyCap} a UTC day), ${XP_RULES.perWin} per position settled on the winning side ` +
   `(at most ${XP_RULES.winDailyCap} a UTC day), the daily challenge's xpReward when claimed, ${XP_RULES.perReferral} per referral (first ` +
-  `${XP_RULES.maxRewardedReferrals} referrals). Levels: ${levelTableText()}. Badges: ${badgeListText()}. Level-ups and badges also arrive as notifications.`;
+  `${XP_RULES.maxRewardedReferrals} referrals). Level-ups and badges also arrive as notifications.`;
 
 export const getTraderStats = defineMethod({
   name: 'get_trader_stats',
   // SPEC lists GET /api/user/stats under Accounts; it is declared here beside the definitions it shares with the boards.
   area: 'Accounts',
   summary: "Read a trader's public record: level, stats, badges",
-  description:
-    "A trader's public record: profile, level and XP, trading stats and badges. Pass userId (from the leaderboard) to read anyone's; " +
-    'omit it to read your own with a browser session (an API key without userId is refused with 401: pass your own id instead). ' +
-    `Stats use the leaderboard definitions: ${METRIC_TEXT} ${XP_TEXT} Free. Errors: NOT_FOUND (404, no such trader), SESSION_REQUIRED (401, no userId and no session).`,
+  description: `A trader's public record: profile, level and XP, trading stats (get_leaderboard's metrics) and badges. Pass userId to read anyone's; omit it only with a browser session. ${XP_TEXT} Free. Errors: NOT_FOUND (404), SESSION_REQUIRED (401).`,
   auth: 'optional',
   limit: 'api',
   input: z.object({
@@ -196,14 +180,10 @@ export const getAgentReputation = defineMethod({
   area: 'Leaderboards',
   summary: "Read a trader's forecasting record: Brier, skill, calibration",
   description:
-    "An agent's (or person's) public forecasting track record, to check its claims: the trader stats, plus over every settled position " +
-    '(markets resolved YES or NO; void ones excluded) with the entry price p (average price paid) taken as the forecast probability that ' +
-    'the side held wins and o = 1 when it won, else 0: brierScore = mean (p − o)² (0 perfect, 0.25 = always forecasting 0.5; lower is better); ' +
-    "skillScore = mean (o − p), how much more often the held sides won than the market's own forecast (the price paid) said they would " +
-    '(0 = no edge over the market, > 0 = edge; it is also the average profit per share held to resolution); calibrationError = the expected ' +
-    'calibration error, Σ over buckets of (count / total) × |observedFrequency − meanForecast|; a calibration table of 10 entry-price buckets ' +
-    '([0, 0.1) … [0.9, 1]) with mean forecast, observed frequency and count; and the 10 most recent settlements. Scores are null before the ' +
-    'first settled position. Public and free. Errors: NOT_FOUND (404).',
+    "An agent's (or person's) public track record, to check its claims: the trader stats, plus over every position settled YES or NO, " +
+    'with the entry price p as the forecast that the side held wins and o = 1 if it won, else 0: brierScore = mean (p − o)² (lower is ' +
+    'better), skillScore = mean (o − p) (> 0 = an edge over the market), calibrationError (expected calibration error over 10 entry-price ' +
+    'buckets, shown in a table), and the 10 latest settlements. Scores are null before the first settlement. Public and free. Errors: NOT_FOUND (404).',
   auth: 'public',
   limit: 'api',
   input: z.object({ id: z.string().min(1).max(100).describe('User ID of the agent (or person).') }),

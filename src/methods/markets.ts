@@ -7,10 +7,6 @@ import { LIST_STATUSES, MARKET_SORTS } from '../market-data/market-listing';
 import { SEARCH_LIMIT } from '../market-data/market-search';
 import { SPARKLINE_POINTS } from '../market-data/market-moves';
 
-const DATA_NOTE =
-  'Market data is mirrored on a delay from the configured venue (Polymarket, or the built-in simulated venue, whose markets carry ' +
-  'simulated: true and source "simulated"); it is not the venue\'s official feed.';
-
 const OutcomeToken = z
   .object({
     outcome: z.enum(['YES', 'NO']).describe('Side of this token: YES or NO. Send it as `outcome` when trading.'),
@@ -95,10 +91,7 @@ export const searchPredictionMarkets = defineMethod({
   area: 'Markets',
   summary: 'Search active markets by words in the question or category',
   description:
-    'Full-text search over active markets by question and category; every word must match, and a word may be partial ' +
-    '("bitc" finds Bitcoin). At most `limit` markets (1..8, default 8), highest volume first. A q shorter than 2 characters returns an empty list. ' +
-    'Each market carries id, slug and outcomeTokens[].tokenId: what paper_trade needs. Prices here are the last mirrored ones; ' +
-    `get_market_odds gives the live book. ${DATA_NOTE} Free to call. Errors: SERVICE_UNAVAILABLE (503, with Retry-After) when the database is unreachable; UPSTREAM_UNAVAILABLE (500) when search fails otherwise.`,
+    'Full-text search over active markets by question and category (every word must match; partial words too), highest volume first, at most `limit`. Each market carries id, slug and outcomeTokens[].tokenId: what paper_trade needs. Prices are the last mirrored ones; get_market_odds reads live ones. Free to call. Errors: SERVICE_UNAVAILABLE (503); UPSTREAM_UNAVAILABLE (500).',
   auth: 'public',
   limit: 'api',
   input: z.object({
@@ -124,16 +117,11 @@ export const listMarkets = defineMethod({
   area: 'Markets',
   summary: 'Browse markets page by page: most traded, ending soon, newest or biggest movers',
   description:
-    'Lists the mirrored markets in one order, a page at a time: sort volume (most traded first, the default), ending (soonest end ' +
-    'date first; markets without one come last), newest (most recently created first) or change24h (the largest 24 h move of the YES ' +
-    'price first, up or down; markets without price history last; the key moves with the prices, so a later page read minutes after ' +
-    'the first may repeat or skip a market). Every market carries change24h; sparkline: true adds its hourly YES prices over 24 h, ' +
-    'so a list of cards needs no price-history call per market. Filter by category (exact name, as ' +
-    'list_market_categories returns it) and status: active (default; trades now), closed (ended, awaiting resolution), resolved, or all. ' +
-    'limit 1..100 (default 20). Each page carries nextCursor: pass it as cursor, with the same filters and sort, for the next page; ' +
-    'null means the last page. Pages are keyset-paged, so markets added meanwhile never shift or repeat rows. Each market has the ' +
-    `same shape as search_prediction_markets' (id, slug, outcomeTokens[].tokenId for paper_trade, endDate, status). ${DATA_NOTE} ` +
-    'Free to call. Errors: VALIDATION_ERROR (400) for a bad filter or a cursor that is not one of this sort.',
+    'Lists the mirrored markets a page at a time, sorted by volume (default), ending (soonest first), newest, or change24h (largest ' +
+    '24 h move of the YES price; pages read minutes apart may repeat or skip a market). sparkline: true adds hourly YES prices over 24 h. ' +
+    'Filter by category (as list_market_categories names it) and status (active by default, closed, resolved, all). Pass nextCursor as ' +
+    "cursor, with the same filters and sort, for the next page (null: the last). Markets have search_prediction_markets' shape. " +
+    'Free to call. Errors: VALIDATION_ERROR (400).',
   auth: 'public',
   limit: 'api',
   input: z.object({
@@ -168,7 +156,7 @@ export const listMarketCategories = defineMethod({
   summary: 'Categories of active markets, with how many each has',
   description:
     'Every category that has active markets, with the number of active markets in it, most first. Use a category name as the ' +
-    `category filter of list_markets. ${DATA_NOTE} Free to call.`,
+    `category filter of list_markets. Free to call.`,
   auth: 'public',
   limit: 'api',
   input: z.object({}),
@@ -205,13 +193,10 @@ export const getMarketOdds = defineMethod({
   area: 'Markets',
   summary: 'One market with its live YES/NO prices, bid/ask and status',
   description:
-    'Reads one market by marketId or marketSlug (the identifiers paper_trade and list_trades take; send either, or both of the same ' +
-    'market): live YES and NO books (bid = what a sell fills at, ask = what a buy fills at, mid = implied ' +
-    'probability), the price age, volume, end date and status (active, closed, or resolved with its winner). When no fresh live ' +
-    `price can be had, odds.live is false and the last mirrored prices are shown with their age. ${DATA_NOTE} Free to call. ` +
-    'Errors: NOT_FOUND (404) for an unknown market; VALIDATION_ERROR (400) when no identifier is given, or the identifiers sent name ' +
-    'different markets. The older argument idOrSlug (an ID or a slug) is still accepted but deprecated; on REST the path segment ' +
-    '/api/markets/{idOrSlug} takes either.',
+    'Reads one market by marketId or marketSlug: live YES and NO prices (bid = what a sell fills at, ask = what a buy fills at, ' +
+    'mid = implied probability), the price age, volume, end date and status (with the winner once resolved). Without a fresh live ' +
+    'price, odds.live is false and the last mirrored prices are shown. Free to call. Errors: NOT_FOUND (404); VALIDATION_ERROR (400) ' +
+    'when no identifier is given or the two name different markets.',
   auth: 'public',
   limit: 'api',
   input: z
@@ -279,11 +264,7 @@ export const getPriceHistory = defineMethod({
   area: 'Markets',
   summary: 'Price history of a token over an interval',
   description:
-    'Chronological { t, p } points (t = Unix seconds, p = price 0..1) of one outcome token over the interval ending now: ' +
-    '1h (one point a minute), 6h (5 minutes), 1d (15 minutes), 1w (hourly, the default), 1m (30 days, 6-hourly) or max (since the ' +
-    `market opened). A community market outcome token (outcomeTokens[].tokenId of get_community_market) answers every trade's price as ` +
-    `a point (resolutionSeconds 0), starting at its opening price. ${DATA_NOTE} Free to call. Errors: VALIDATION_ERROR (400) for a missing tokenId or a bad interval; NOT_FOUND (404) ` +
-    'for an unknown token; UPSTREAM_UNAVAILABLE (500) when the feed is down and the local mirror has nothing for the range.',
+    "Chronological { t, p } points (Unix seconds, price 0..1) of one outcome token over an interval ending now: 1h (a point a minute), 6h, 1d, 1w (hourly, default), 1m or max. A community market token answers every trade's price. Free to call. Errors: VALIDATION_ERROR (400); NOT_FOUND (404); UPSTREAM_UNAVAILABLE (500, the feed is down and the mirror has nothing).",
   auth: 'public',
   limit: 'api',
   input: z.object({
@@ -346,17 +327,7 @@ export const getOrderBook = defineMethod({
   area: 'Markets',
   summary: "One token's order book: price levels with their sizes, best first",
   description:
-    'Reads the live book of one outcome token of a mirrored market, named by tokenId (outcomeTokens[].tokenId) or by marketId and ' +
-    'outcome: bids (what sells fill against, highest first) and asks (what buys fill against, lowest first) as { price, shares }, the best ' +
-    'bid and ask, and when it was quoted. It is read through the same live price path as get_market_odds and trading, so it is as fresh. ' +
-    'Where the venue publishes depth (source polymarket: the CLOB book) these are its levels, and a limit order or trade never takes ' +
-    "more than they show at or better than its limit; the service's own earlier fills against the same book are not subtracted here. The " +
-    'simulated venue publishes no depth: its book is synthetic (synthetic: true), a few levels a cent apart around the live bid and ask ' +
-    "sized from the market's volume, for illustration only: simulated fills take the whole order at the best price. When a Polymarket " +
-    "book cannot be read just now and the mirror's best prices serve, bids and asks are empty. Use it to size an order before " +
-    `place_order, or to see how far a big order would move the price. ${DATA_NOTE} Free to call. Errors: NOT_FOUND (404) for an unknown ` +
-    'token or market; PRICE_UNAVAILABLE (503) when the market does not trade (closed, resolved) or no fresh price can be had (retry in a ' +
-    "few seconds); VALIDATION_ERROR (400) when neither tokenId nor marketId with outcome is given, or tokenId is not that market's token.",
+    "Reads the live book of one outcome token (tokenId, or marketId and outcome): bids and asks as { price, shares }, best first, with the best bid and ask and when quoted. On Polymarket these are the venue's levels, and a trade never takes more than they show at or better than its limit; the simulated venue's book is synthetic (synthetic: true; its fills take the whole order at the best price). Free to call. Errors: NOT_FOUND (404); PRICE_UNAVAILABLE (503, not trading or no fresh price); VALIDATION_ERROR (400).",
   auth: 'public',
   limit: 'api',
   input: z
@@ -432,14 +403,7 @@ export const listNews = defineMethod({
   area: 'Markets',
   summary: 'News items the venue published about its markets, newest first',
   description:
-    'News about the markets, newest first: each item names its market (marketId, question) and says, in words, whether it raises ' +
-    'or cuts the chances of YES. Only the built-in simulated venue with SIM_INFORMATION=on publishes news: there each market has a hidden ' +
-    'probability that moves only when news is published, the price catches up with it over a few hours (less for short markets), and the ' +
-    'outcome is drawn from the hidden probability, so acting on news before the price moves is a skill. With information off, or on the ' +
-    'Polymarket feed, the list is always empty. Only items published up to now are shown. Filter by marketId (an unknown marketId gives ' +
-    'an empty list, not an error), and by since (exclusive) and until (inclusive) times. limit 1..100 (default 20); pass nextCursor as ' +
-    'cursor, with the same filters, for the next page (null: the last page). Free to call. Errors: VALIDATION_ERROR (400) for a bad ' +
-    'time, limit or cursor.',
+    "News about the markets, newest first: each item names its market and says whether it raises or cuts the chances of YES. Only the simulated venue with SIM_INFORMATION=on publishes news: each market's hidden probability moves with its news, the price catches up over hours, and the outcome is drawn from the hidden probability, so acting early is a skill. Otherwise the list is empty. Filter by marketId and by since (exclusive) and until (inclusive); pass nextCursor as cursor for the next page. Free to call. Errors: VALIDATION_ERROR (400).",
   auth: 'public',
   limit: 'api',
   input: z.object({

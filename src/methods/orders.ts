@@ -81,8 +81,7 @@ export const PlaceOrderInput = z.object({
   expiresAt: z.iso.datetime().optional().describe('For GTD only: when the order expires (UTC, in the future).'),
   clientOrderId: z.string().min(1).max(64).optional().describe('Your own id, unique per account; a repeat returns the first order.'),
   forecast: TradeForecast.describe(
-    'Optional: your probability, 0..1 (at most 6 decimals), that YES resolves, recorded as a stated forecast in the same transaction as ' +
-      'the order (nothing is recorded when the order is refused or rejected, or repeats a clientOrderId); see submit_forecast.',
+    'Optional: your probability that YES resolves, recorded with the order as a stated forecast (not when refused, rejected or repeated; see submit_forecast).',
   ),
   idempotencyKey: IdempotencyKey,
 });
@@ -126,17 +125,7 @@ export const placeOrder = defineMethod({
   area: 'Trading',
   summary: 'Place a limit order (buy or sell) that fills now or rests until the price reaches it',
   description:
-    'Places a limit order on one outcome token. BUY: amount is dollars to spend, limitPrice the highest price per share; SELL: shares is ' +
-    'the shares of your open position in that token to sell, limitPrice the lowest price (size, either unit by side, is a deprecated alias). If the live ask (buy) or bid (sell) already reaches the limit ' +
-    'it fills now at that price, like paper_trade / sell_position — where the venue publishes depth (the Polymarket CLOB book) no more than the ' +
-    'book shows at or better than the limit, at the average price of the levels taken. The rest: GTC rests until filled or cancelled, GTD until ' +
-    'expiresAt (within a second), IOC is cancelled; FOK fills whole or is rejected with nothing changed. A resting buy reserves its dollars and a ' +
-    'resting sell its shares (get_balance shows reserved and available); it fills (wholly or partly) when a price the service sees crosses its ' +
-    'limit, at that price or better, and is cancelled if its market closes or resolves. Each change is an account event (order.accepted, ' +
-    'order.partially_filled, order.filled, order.cancelled, order.expired, order.rejected). clientOrderId (unique per account): a repeat returns ' +
-    'the first order and places nothing; an idempotency key does the same per request. ' +
-    'Errors: INSUFFICIENT_BALANCE (available cash short), VALIDATION_ERROR (shares short, GTD without expiresAt), MARKET_CLOSED (400); NOT_FOUND ' +
-    '(404, unknown token); PRICE_UNAVAILABLE (503, IOC/FOK with no fresh price); RATE_LIMITED.',
+    'Places a limit order on one outcome token. BUY: amount = dollars to spend, limitPrice = highest price; SELL: shares to sell, limitPrice = lowest price. What the live price already reaches fills now (on Polymarket, no more than the book shows). The rest: GTC rests until filled or cancelled, GTD until expiresAt, IOC is cancelled; FOK fills whole or not at all. A resting order reserves its cash or shares and fills when a price crosses its limit; order.* account events follow it. A repeated clientOrderId returns the first order. Errors: INSUFFICIENT_BALANCE, VALIDATION_ERROR, MARKET_CLOSED (400); NOT_FOUND (404); PRICE_UNAVAILABLE (503, IOC/FOK); RATE_LIMITED.',
   auth: 'key',
   limit: 'trade',
   idempotent: true,
@@ -179,14 +168,10 @@ export const replaceOrder = defineMethod({
   area: 'Trading',
   summary: "Amend a resting order's limit price and/or size, keeping its id",
   description:
-    'Amends one of your open orders in place: a new limitPrice, a new size (amount for a BUY, shares for a SELL), or both (omitted: ' +
-    "unchanged). The new size is the order's total in its unit (dollars of a BUY, shares of a SELL), filled part included, so above " +
-    'filledCash (BUY) or filledShares (SELL); size is a deprecated alias of either. The order keeps its id, clientOrderId, ' +
-    'time in force and expiry. In one step the old reservation is released and the new one (the new size less the filled part) taken; if available cash ' +
-    'or unreserved shares do not cover it, nothing changes. An amended order that now crosses fills as a new order would; the rest keeps ' +
-    'resting. Writes order.replaced (then order.filled / order.partially_filled if it fills). Safe to retry with an idempotency key. ' +
-    'Errors: VALIDATION_ERROR (no field, a size not above the filled part or in the other unit, shares short), INSUFFICIENT_BALANCE, MARKET_CLOSED (400); NOT_FOUND ' +
-    '(404); CONFLICT (409, no longer open); RATE_LIMITED.',
+    'Amends one of your open orders in place: a new limitPrice, a new total size (amount for a BUY, shares for a SELL, filled part ' +
+    'included), or both. It keeps its id, clientOrderId, time in force and expiry; its reservation is adjusted exactly, and if cash or ' +
+    'shares do not cover the new one nothing changes. An amended order that now crosses fills as a new order would. Writes order.replaced. ' +
+    'Errors: VALIDATION_ERROR, INSUFFICIENT_BALANCE, MARKET_CLOSED (400); NOT_FOUND (404); CONFLICT (409, no longer open); RATE_LIMITED.',
   auth: 'key',
   limit: 'trade',
   idempotent: true,
@@ -282,15 +267,10 @@ export const placeOrders = defineMethod({
   area: 'Trading',
   summary: `Place up to ${MAX_BATCH_ORDERS} limit orders in one call, each on its own`,
   description:
-    `Places 1..${MAX_BATCH_ORDERS} limit orders, each exactly as place_order would (same fields, same fills, reservations, events and ` +
-    'forecast), one after another in input order, each in its own transaction: an order refused (say INSUFFICIENT_BALANCE once earlier ' +
-    'orders of the batch reserved the cash, NOT_FOUND for an unknown token, MARKET_CLOSED, PRICE_UNAVAILABLE for an IOC/FOK without a ' +
-    'fresh price, VALIDATION_ERROR for a GTD without expiresAt) does not stop or undo the others. results[i] answers orders[i]: ' +
-    '{ ok: true, order } or { ok: false, error: { code, error } }. A batch that is malformed as a whole (not 1..20 orders, an order with a ' +
-    'wrong type, out-of-range value or unknown field) is refused with VALIDATION_ERROR (400) naming orders.<i>, and nothing is placed. ' +
-    'Costs one trade call of the rate limit per order: an order beyond the budget answers RATE_LIMITED in its result (earlier ones stand). ' +
-    'Not idempotent as a whole (no Idempotency-Key): give each order a clientOrderId so a retried batch returns the orders already ' +
-    'placed instead of placing them twice.',
+    `Places 1..${MAX_BATCH_ORDERS} limit orders, each exactly as place_order would, in input order, each on its own: one refused does not ` +
+    'stop or undo the others. results[i] answers orders[i]: { ok: true, order } or { ok: false, error: { code, error } }. A malformed ' +
+    'batch is refused whole with VALIDATION_ERROR naming orders.<i>. Costs one trade call of the rate limit per order (beyond it: ' +
+    'RATE_LIMITED in that result). Not idempotent as a whole: give each order a clientOrderId so a retried batch places nothing twice.',
   auth: 'key',
   limit: 'trade',
   input: z.object({

@@ -92,11 +92,7 @@ export const getReplaySuiteBoard = defineMethod({
   area: 'Forecasting',
   summary: 'The replay suite board: each agent’s mean alpha across the suite’s scenarios, with its interval',
   description:
-    'Ranks every live account by its record on a published replay suite: per scenario, the alpha (market Brier − yours) frozen by ' +
-    'its LATEST ended run of that scenario — not its best, which would reward rerunning a scenario until luck came — and the mean ' +
-    'across scenarios with a Student-t 95 % interval (scenarios are the independent draws). Only accounts with at least the ' +
-    'suite’s minScenarios counted scenarios are ranked; you is your own record, ranked or not. Separate from the live boards ' +
-    '(get_leaderboard, get_benchmark_leaderboard): replay runs never appear there. A deleted run leaves it. Free.',
+    "Ranks live accounts on a published replay suite: per scenario the alpha (market Brier − yours) of the latest ended run (not the best), and the mean across scenarios with a 95 % interval. Ranked from the suite's minScenarios scenarios; you is your own record. Replay runs never appear on the live boards. Free.",
   auth: 'optional',
   limit: 'api',
   input: z.object({

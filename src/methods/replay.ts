@@ -146,8 +146,8 @@ function scenarioOf(input: { scenario?: string; source: 'simulated' | 'mirror'; 
   return { seed: input.seed, days: input.days };
 }
 
-const NOT_YOURS = 'NOT_FOUND (404) for a run that is not yours (a live key reaches the runs it started, a run key only its own run)';
-const ENDED = 'REPLAY_ENDED (409) once the run has ended';
+const NOT_YOURS = 'NOT_FOUND (404, not your run)';
+const ENDED = 'REPLAY_ENDED (409)';
 
 function replayOf(ctx: MethodContext): ReplayRuns {
   if (!ctx.services.replay) throw new AppError('NOT_FOUND', 'Replay runs are not available on this service.');
@@ -163,20 +163,7 @@ export const startReplay = defineMethod({
   area: 'Forecasting',
   summary: 'Start a replay run: a simulated month of markets with news on its own clock, and a key that trades only there',
   description:
-    'Starts a replay run of the simulated venue with information: a scenario (seed, and a window of 1..60 simulated days) on a clock ' +
-    'of its own, stepped (mode "step": it moves only when you call advance_replay) or running at {speed} simulated seconds per wall ' +
-    'second. The run has its own agent account (bankroll dollars, default 1000) and returns its apiKey: every call made with that key ' +
-    '(search_markets, get_market_odds, list_news, paper_trade, orders, forecasts, portfolio and the rest) sees the run’s clock and ' +
-    'venue and nothing else, and the run’s account never appears on the live boards. Markets carry a hidden probability moved by news ' +
-    '(list_news) that the price follows with a lag, so reading the news is a skill. end_replay settles the run and freezes its ' +
-    'benchmark record; the same scenario and the same calls give the same record. Instead of seed and days, scenario names a ' +
-    'published suite’s scenario (suite-v1/07: list_replay_suite); its ended runs count on get_replay_suite_board. ' +
-    'Call it with your live key (a run key is refused ' +
-    'with FORBIDDEN). Starting a run builds a database for it: it takes a few seconds and counts against the registration rate limit. ' +
-    'With source "mirror" and a past window (from, to; at most 60 days), the run replays real Polymarket markets as this service’s ' +
-    'mirror recorded them (MARKET_FEED=polymarket): prices, books and resolutions on the run’s clock, no news. Such a run and its ' +
-    'record carry source "mirror" and a leakageWarning: how those markets ended is public, so its record measures recall, not skill. ' +
-    'Errors: VALIDATION_ERROR (400) for a scenario that mixes the two sources or a mirror window with no records.',
+    'Starts a replay run: a simulated-venue scenario with news (seed and days, or a published suite scenario from list_replay_suite) on its own clock, stepped (mode "step": advance_replay moves it) or at a speed. The run has its own account and returns its apiKey: calls with that key see only the run. end_replay settles it and freezes its benchmark record; the same scenario and calls give the same record. Call it with your live key; it takes seconds and counts against the registration rate limit. source "mirror" with a past window (from, to) replays recorded Polymarket markets instead (no news; outcomes are public: a leakageWarning). Errors: VALIDATION_ERROR (400).',
   auth: 'key',
   limit: 'register',
   input: z.object({
@@ -246,12 +233,7 @@ export const advanceReplay = defineMethod({
   name: 'advance_replay',
   area: 'Forecasting',
   summary: 'Move a stepped replay run’s clock: by seconds, or to the next news item, resolution or the end',
-  description:
-    'Moves a stepped run’s clock forward, never past the window’s end: by a number of seconds (by), or to (to) the next news item ' +
-    '(next_news), the next market resolution (next_resolution) or the end of the window (end). Give exactly one of by and to. On the ' +
-    'way the run’s venue syncs at least once per simulated day: prices move, markets resolve, positions settle, resting orders fill ' +
-    'or expire, and the record follows. A long move costs about a second per simulated day. Call it with the live key that started ' +
-    `the run or with the run’s own key. Errors: VALIDATION_ERROR (400) for both or neither of by and to, or a run at a speed; ${NOT_YOURS}; ${ENDED}.`,
+  description: `Moves a stepped run's clock forward, never past the window's end: by seconds (by), or to the next news item, the next resolution or the end (to); exactly one of the two. The venue syncs at least once per simulated day on the way (prices move, markets resolve, orders fill), about a second per simulated day. Call it with your live key or the run's key. Errors: VALIDATION_ERROR (400); ${NOT_YOURS}; ${ENDED}.`,
   auth: 'key',
   limit: 'api',
   input: z.object({
@@ -283,12 +265,7 @@ export const endReplay = defineMethod({
   name: 'end_replay',
   area: 'Forecasting',
   summary: 'End a replay run: settle what is left and freeze its benchmark record',
-  description:
-    'Ends a replay run: its clock goes to the end of the window (syncing once per simulated day, so markets that end in the window ' +
-    'resolve and settle), the run account’s benchmark record (season all: stated forecasts, alpha, calibration, risk, timing, each ' +
-    'with n and an interval, scored by the same code as the live benchmark) is frozen with venue "replay", and the run only reads ' +
-    'from then on. Read the record with get_replay. A second end_replay is refused with REPLAY_ENDED. Call it with the live key that ' +
-    `started the run or with the run’s own key. Errors: ${NOT_YOURS}; ${ENDED}.`,
+  description: `Ends a replay run: its clock goes to the window's end (markets resolve and settle), its account's benchmark record is frozen (read it with get_replay), and the run is read-only from then on. Call it with your live key or the run's key. Errors: ${NOT_YOURS}; ${ENDED}.`,
   auth: 'key',
   limit: 'api',
   input: z.object({ runId: RunId }),

@@ -25,12 +25,10 @@ export const paperTrade = defineMethod({
   area: 'Trading',
   summary: 'Buy shares of an outcome at the live price',
   description:
-    'Executes a virtual BUY of the YES or NO token of a market at the current live ask, opening or extending your position in that ' +
-    'token, sized by exactly one of amount (dollars to spend: quantity = amount / price, totalCost = amount) or shares (shares to buy: ' +
-    'quantity = shares, totalCost = shares × price rounded up to the micro-dollar); totalCost is deducted from your balance. ' +
-    `${MONEY_NOTE} Get marketId, marketSlug and outcomeTokens[].tokenId from search_prediction_markets; check the price first with quote_trade. ` +
-    'Spends only available cash (balance − what resting buy orders reserve; see get_balance). Safe to retry with an idempotency key. Errors: INSUFFICIENT_BALANCE, MARKET_CLOSED, VALIDATION_ERROR (token not of that market/outcome) ' +
-    '(400); NOT_FOUND (404, unknown market); PRICE_UNAVAILABLE (503: no fresh price, nothing traded); RATE_LIMITED (120 trades a minute per account).',
+    'Buys the YES or NO token of a market at the live ask, opening or adding to your position, sized by amount (dollars to spend) or ' +
+    'shares (shares to buy, costing shares × price); the cost comes out of available cash (see get_balance). ' +
+    `${MONEY_NOTE} Get the market's ids and outcomeTokens[].tokenId from search_prediction_markets; quote_trade shows the price first. ` +
+    'Errors: INSUFFICIENT_BALANCE, MARKET_CLOSED, VALIDATION_ERROR (400); NOT_FOUND (404); PRICE_UNAVAILABLE (503, nothing traded); RATE_LIMITED.',
   auth: 'key',
   limit: 'trade',
   idempotent: true,
@@ -134,13 +132,10 @@ export const getPortfolioHistory = defineMethod({
   area: 'Trading',
   summary: 'Your equity, cash and positions value over time (the equity curve)',
   description:
-    "Your account over a period ending now, like a broker's portfolio history: points of equity (cash + positions value), cash and " +
-    'positionsValue (open positions marked at the mirrored mid price, as get_portfolio marks them), with profitLoss and profitLossPct ' +
-    'against baseValue, the equity of the first point. period 1d (last 24 hours), 1w (7 days, the default), 1m (30 days) or all (since the ' +
-    'first snapshot); timeframe 1h (one point an hour) or 1d (one a UTC day: the last hourly snapshot of the day), by default 1h for 1d and 1w, ' +
-    '1d for 1m and all (1h is not served for all). The service snapshots every account once an hour, so points start from the hour after ' +
-    'the account opened; the last point is always live, computed now (live: true). Free to call. Errors: VALIDATION_ERROR (400) for an ' +
-    'unknown period or timeframe, or 1h with all.',
+    'Your equity (cash + positionsValue, marked as get_portfolio marks them), cash and positionsValue over a period ending now, with ' +
+    'profitLoss and profitLossPct against the first point. period 1d, 1w (default), 1m or all; timeframe 1h or 1d between points ' +
+    '(default 1h up to 1w, else 1d; 1h is not served for all). Points are hourly snapshots; the last is live. Free to call. ' +
+    'Errors: VALIDATION_ERROR (400).',
   auth: 'key',
   limit: 'api',
   input: z.object({
@@ -209,11 +204,10 @@ export const sellPosition = defineMethod({
   area: 'Trading',
   summary: 'Sell all or part of a position at the live price',
   description:
-    'Sells `quantity` shares of one of your positions at the current live bid (omit quantity to sell everything and close it) and credits ' +
-    'the proceeds (a community market position sells back to its market maker at the price its rule gives; see sell_community_shares). ' +
-    `proceeds = quantity × price; realizedPnl = proceeds − the cost basis of the shares sold. ${MONEY_NOTE} Safe to retry with an idempotency key. ` +
-    'Shares reserved by your resting sell orders (place_order) cannot be sold until those are cancelled or filled. Errors: VALIDATION_ERROR (quantity above the unreserved holding), POSITION_CLOSED, MARKET_CLOSED (400); NOT_FOUND (404: no such position of yours); ' +
-    'PRICE_UNAVAILABLE (503, nothing sold); RATE_LIMITED (120 sells a minute per account).',
+    'Sells `quantity` shares of one of your positions at the live bid (omit quantity to close it) and credits the proceeds (a community ' +
+    'position sells to its market maker); realizedPnl = proceeds − cost basis of the shares sold. Shares reserved by resting sell orders ' +
+    `cannot be sold. ${MONEY_NOTE} Errors: VALIDATION_ERROR, POSITION_CLOSED, MARKET_CLOSED (400); NOT_FOUND (404); ` +
+    'PRICE_UNAVAILABLE (503, nothing sold); RATE_LIMITED.',
   auth: 'key',
   limit: 'sell',
   idempotent: true,
@@ -267,13 +261,10 @@ export const closePosition = defineMethod({
   area: 'Trading',
   summary: "Close all your open positions, or one market's, at the market (each result on its own)",
   description:
-    'Sells every share of each of your open positions at the live bid, as sell_position without quantity does (a community position sells ' +
-    'to its market maker), or only those in one market (marketId: id or slug; its YES and NO positions both). Your resting sell orders on a ' +
-    'position are cancelled in the same step so it closes whole (their ids in cancelledOrders; kept if the sale is refused); resting buys ' +
-    'stay (cancel_all_orders). Oldest first, each on its own: one refused (PRICE_UNAVAILABLE, MARKET_CLOSED) does not stop or undo the ' +
-    'others; results[i] is { ok: true, ...sale } or { ok: false, error: { code, error } }. Nothing open: results [] (a repeat closes ' +
-    'nothing). One sell call of the rate limit per position (beyond it: RATE_LIMITED in that result). Errors: NOT_FOUND (404, unknown ' +
-    'marketId); RATE_LIMITED.',
+    'Sells every share of your open positions at the live bid, or only those in one market (marketId: id or slug). Resting sell orders ' +
+    'on a closed position are cancelled with it (cancelledOrders); resting buys stay. Each position on its own: one refused does not stop ' +
+    'the others; results[i] is { ok: true, ...sale } or { ok: false, error: { code, error } }. One sell call of the rate limit per ' +
+    'position. Errors: NOT_FOUND (404); RATE_LIMITED.',
   auth: 'key',
   limit: 'sell',
   input: z.object({
@@ -397,11 +388,9 @@ export const listTrades = defineMethod({
   area: 'Trading',
   summary: 'Your trade history: buys, sells and settlements, newest first',
   description:
-    'Your own fills from the trade journal, newest first, a page at a time: every buy (cash = dollars spent), sell (cash = proceeds) ' +
-    'and settlement at resolution (cash = payout: 1 per winning share, 0.5 per share of a voided market, 0 for a losing side), each ' +
-    'with its market, token, outcome, shares, price per share and realized PnL (null on buys). Filter by marketId. limit 1..100 (default ' +
-    '50); pass nextCursor as cursor for the next page (null on the last). Needs your API key, access token or browser session. Free to call. ' +
-    'Errors: VALIDATION_ERROR (400) for a bad limit or a cursor that is not one of this list.',
+    'Your own fills, newest first, a page at a time: buys (cash = dollars spent), sells (cash = proceeds) and settlements (cash = payout: ' +
+    '1 per winning share, 0.5 per share of a voided market), each with market, token, outcome, shares, price and realizedPnl (null on ' +
+    'buys). Filter by marketId; pass nextCursor as cursor for the next page (null: the last). Free to call. Errors: VALIDATION_ERROR (400).',
   auth: 'key',
   limit: 'api',
   input: z.object({

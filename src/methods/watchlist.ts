@@ -28,19 +28,14 @@ const WatchedMarket = z
   .describe('A market on your watchlist, with its price alert.');
 
 const ALERT_NOTE =
-  'An alert fires once, at the first price change the service sees (each market sync, and live quotes that moved) with the YES mid at ' +
-  'or beyond its threshold: a price_alert notification (get_notifications) and its notification event (list_events, GET /api/events, ' +
-  'webhooks) are written together. Setting a threshold again re-arms it; an alert set where the price already is fires at the next change.';
+  'An alert fires once, at the first price change with the YES mid at or beyond its threshold, as a price_alert notification and ' +
+  'account event; setting it again re-arms it.';
 
 export const watchMarket = defineMethod({
   name: 'watch_market',
   area: 'Markets',
   summary: 'Add a market to your watchlist, optionally with a price alert',
-  description:
-    'Adds a market (marketId or marketSlug) to your watchlist, or updates its entry when already there, and sets its price alert: ' +
-    'alertAbove and/or alertBelow on the YES price (0..1); null clears a side, an omitted side stays as it was. ' +
-    `${ALERT_NOTE} Free to call; a watchlist holds at most WATCHLIST_MAX_MARKETS markets (default 100). Errors: NOT_FOUND (404) for an ` +
-    'unknown market; CONFLICT (409) when the watchlist is full (nothing added); VALIDATION_ERROR (400) when no market is named.',
+  description: `Adds a market (marketId or marketSlug) to your watchlist, or updates its entry, with a price alert: alertAbove and/or alertBelow on the YES price; null clears a side, an omitted side stays. ${ALERT_NOTE} A watchlist holds at most WATCHLIST_MAX_MARKETS markets (default 100). Free to call. Errors: NOT_FOUND (404); CONFLICT (409, the watchlist is full); VALIDATION_ERROR (400).`,
   auth: 'key',
   limit: 'api',
   input: z

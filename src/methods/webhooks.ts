@@ -61,14 +61,7 @@ export const createWebhook = defineMethod({
   area: 'Accounts',
   summary: 'Register a URL that receives your account events, signed the Standard Webhooks way',
   description:
-    "Registers an https (or http) URL that receives every event of your account's event log from now on (orders accepted, filled, " +
-    'cancelled, expired; trades; settlements; notifications; balance changes), or only the `types` you list. Each delivery is a POST of ' +
-    'JSON {type, seq, timestamp, data} with headers webhook-id (stable per event and webhook: dedupe on it), webhook-timestamp and ' +
-    'webhook-signature, verifiable with the `standardwebhooks` libraries and the returned secret (shown only once). Events go out one at a ' +
-    'time in seq order; a non-2xx answer or no answer within 10 s is retried with backoff (by default 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, ' +
-    '10 h), then the delivery fails; 410 Gone disables the webhook. At most 5 webhooks per account (by default). Errors: ADDRESS_NOT_ALLOWED (400: the URL resolves ' +
-    'to a loopback, private, link-local or metadata address), VALIDATION_ERROR (400: not an http(s) URL, credentials in it, a name that ' +
-    'does not resolve), CONFLICT (409: the limit is reached).',
+    "Registers an http(s) URL that receives your account's events from now on (all, or the `types` you list) as signed POSTs of {type, seq, timestamp, data} with webhook-id (dedupe on it), webhook-timestamp and webhook-signature headers: verify them with a `standardwebhooks` library and the returned secret (shown once). Events go out in seq order; a non-2xx or slow answer is retried with backoff, then fails; 410 Gone disables the webhook. At most WEBHOOK_MAX_ENDPOINTS webhooks per account (default 5). Errors: ADDRESS_NOT_ALLOWED (400, a private address), VALIDATION_ERROR (400); CONFLICT (409, at the limit).",
   auth: 'key',
   limit: 'api',
   input: z.object({

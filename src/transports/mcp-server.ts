@@ -11,12 +11,20 @@ const ERROR_BODY_NOTE =
   'what went wrong, hint what to do (read it), docs where the method is documented, details the input problems of a VALIDATION_ERROR, retryAfterSeconds when to retry, requestId ' +
   `what to quote for a server error. code is one of ${ERROR_CODES.join(', ')}.`;
 
-const INSTRUCTIONS =
-  'Paper trading on prediction markets with virtual money only. Read-only tools are free to call. Tools that act ' +
+/**
+ * What every session reads once, before any tool: what tool descriptions would otherwise each repeat (where market data
+ * comes from, on this instance's configuration; what idempotencyKey does; the error body).
+ */
+export const mcpInstructions = (marketNotice: string): string =>
+  'Paper trading on prediction markets with virtual money only. ' +
+  marketNotice +
+  ' Markets from the simulated venue carry simulated: true and source "simulated". Read-only tools are free to call. Tools that act ' +
   'on an account need the HTTP header Authorization: Bearer <API key or OAuth access token> on this connection. ' +
   'Without one, call register_account with isAgent true: its result holds user.apiKey (shown once); configure it ' +
   'as the bearer header of this MCP server, or use it as the client secret of the OAuth client credentials grant ' +
   '(client id = user id, scope agent). ' +
+  'A tool that takes idempotencyKey (any string of 1 to 255 characters, yours to choose): a retry with the same key and ' +
+  'arguments returns the first result instead of acting twice (keys are kept 24 hours). ' +
   ERROR_BODY_NOTE;
 
 /**
@@ -52,14 +60,14 @@ type CallTool = (name: string, args: Record<string, unknown> | undefined, call: 
  * while the tool list, its schemas and the JSON Schema validator are built once and shared. The low-level Server
  * (not McpServer) because the tools come from the method registry with ready JSON Schemas and one dispatch for all.
  */
-export function mcpServerFactory(tools: McpTools, callTool: CallTool) {
+export function mcpServerFactory(tools: McpTools, callTool: CallTool, instructions: string) {
   // Server builds an Ajv instance per construction unless given one: share one across requests.
   const jsonSchemaValidator = new AjvJsonSchemaValidator();
   return (exchange: McpExchange): Server => {
     const { call } = exchange;
     const server = new Server(
       { name: 'paper-trading-service', title: 'Prediction-market paper trading', version: '1.0.0', websiteUrl: call.address.origin },
-      { capabilities: CAPABILITIES, instructions: INSTRUCTIONS, jsonSchemaValidator, cacheHints: { 'tools/list': SHARED, 'server/discover': SHARED } },
+      { capabilities: CAPABILITIES, instructions, jsonSchemaValidator, cacheHints: { 'tools/list': SHARED, 'server/discover': SHARED } },
     );
     server.setRequestHandler('tools/list', () => tools.list);
     server.setRequestHandler('tools/call', async (request) => {

@@ -1,5 +1,5 @@
 import { ProtocolError, ProtocolErrorCode, type CallToolResult, type Tool } from '@modelcontextprotocol/server';
-import { onSurface, type AnyMethod } from '../registry/method';
+import { onSurface, type AnyMethod, type ToolAnnotations } from '../registry/method';
 import type { Registry } from '../registry/registry';
 import type { CallInfo } from '../registry/context';
 import { carriesCredential } from './http-call';
@@ -7,7 +7,7 @@ import { invoke, type InvokeDeps } from '../registry/invoke';
 import { AppError, toAppError } from '../errors/app-error';
 import { ErrorBodySchema } from '../errors/error-body';
 import { inputSchemaOf, outputSchemaOf, toJsonSchema, type JsonSchema } from '../documents/json-schema';
-import { openToAdditions, withSharedDefs, withoutDescriptions } from '../documents/schema-compaction';
+import { openToAdditions, withSharedDefs, withoutDeprecatedProperties, withoutDescriptions, withoutRestatements } from '../documents/schema-compaction';
 
 export interface McpTools {
   /** The tools/list result, built once at start and served as is. */
@@ -30,11 +30,11 @@ export function buildMcpTools(registry: Registry): McpTools {
     byName.set(method.name, method);
     tools.push({
       name: method.name,
-      title: method.annotations.title ?? method.summary,
+      title: toolTitle(method),
       description: method.description,
-      inputSchema: withIdempotencyKey(method, inputSchemaOf(method)) as Tool['inputSchema'],
+      inputSchema: mcpInputSchema(method) as Tool['inputSchema'],
       outputSchema: mcpOutputSchema(method) as Tool['outputSchema'],
-      annotations: { ...method.annotations },
+      annotations: mcpAnnotations(method),
     });
   }
   return { list: { tools }, byName };
@@ -51,11 +51,18 @@ export function mcpOutputSchema(method: AnyMethod): JsonSchema {
   let schema = mcpOutputs.get(output);
   if (!schema) {
     errorBranch ??= compactError(toJsonSchema(ErrorBodySchema, 'output'));
-    schema = withSharedDefs(admittingErrors(openToAdditions(withoutDescriptions(output)), errorBranch));
+    schema = withSharedDefs(admittingErrors(withoutRestatements(mcpResultSchema(output)), errorBranch));
     mcpOutputs.set(output, schema);
   }
   return schema;
 }
+
+/**
+ * What an MCP client is told a result is, before it is spelled compactly: the method's output without descriptions,
+ * open to additions and without deprecated fields (accepted as additions). It accepts more than /openapi.json's schema,
+ * on purpose (see openToAdditions); withoutRestatements and withSharedDefs then only respell it.
+ */
+export const mcpResultSchema = (output: JsonSchema): JsonSchema => withoutDeprecatedProperties(openToAdditions(withoutDescriptions(output)));
 
 // Once per process: every app a test starts lists the same tools.
 const mcpOutputs = new WeakMap<JsonSchema, JsonSchema>();
@@ -67,29 +74,65 @@ let errorBranch: JsonSchema | undefined;
  * was 80 KB of a 274 KB list).
  */
 export function compactError(schema: JsonSchema): JsonSchema {
-  const compact = withoutDescriptions(schema) as JsonSchema & { properties: Record<string, JsonSchema> };
-  // Only what tells an error from a result: the optional fields are named in the instructions, and a branch open to them
-  // accepts every error body (it was 509 bytes in each of 56 tools: 28 KB of a 179 KB list).
-  return { type: 'object', properties: { error: compact.properties.error!, code: { type: 'string' } }, required: ['error', 'code'] };
+  const { required } = schema as { required: string[] };
+  // Only what tells an error from a result, the two fields every error body has (no result has both): their types and
+  // the optional fields are in the instructions, and a branch open to them accepts every error body (it was 509 bytes in
+  // each of 56 tools: 28 KB of a 179 KB list; 100 bytes with the two fields' types, 6 KB of 62 tools). The root's
+  // `type: object` applies to it.
+  if (!required.includes('error') || !required.includes('code')) throw new Error('the error body must require error and code');
+  return { required: ['error', 'code'] };
 }
 
-/** Idempotent methods read `idempotencyKey` from the arguments on MCP (no headers per call): advertise it. */
-function withIdempotencyKey(method: AnyMethod, schema: JsonSchema): JsonSchema {
-  const properties = (schema.properties ?? {}) as Record<string, unknown>;
-  if (!method.idempotent || 'idempotencyKey' in properties) return schema;
-  return {
-    ...schema,
-    properties: {
-      ...properties,
-      idempotencyKey: {
-        type: 'string',
-        minLength: 1,
-        maxLength: 255,
-        description: 'Optional. A retry with the same key and arguments returns the first result instead of acting twice.',
-      },
-    },
-  };
+const toolTitle = (method: AnyMethod) => method.annotations.title ?? method.summary;
+
+/**
+ * The method's annotations as tools/list sends them: a hint that says what a client assumes without it (MCP
+ * ToolAnnotations: readOnlyHint false, destructiveHint true, idempotentHint false, openWorldHint true; destructive and
+ * idempotent mean nothing for a read-only tool) and a title the tool's own title repeats are left out.
+ */
+export function mcpAnnotations(method: AnyMethod): ToolAnnotations {
+  const { title, readOnlyHint, destructiveHint, idempotentHint, openWorldHint } = method.annotations;
+  const lean: ToolAnnotations = {};
+  if (title !== undefined && title !== toolTitle(method)) lean.title = title;
+  if (readOnlyHint) lean.readOnlyHint = true;
+  else {
+    if (destructiveHint === false) lean.destructiveHint = false;
+    if (idempotentHint) lean.idempotentHint = true;
+  }
+  if (openWorldHint === false) lean.openWorldHint = false;
+  return lean;
 }
+
+/** What `idempotencyKey` means, said once in the server's instructions (src/transports/mcp-server.ts). */
+const IDEMPOTENCY_KEY: JsonSchema = { type: 'string', minLength: 1, maxLength: 255, description: 'Optional: see the instructions.' };
+
+/**
+ * A tool's input schema as tools/list sends it: the method's input, accepting the same arguments, spelled for a
+ * model's context (issue 34 item 3). Idempotent methods read `idempotencyKey` from the arguments on MCP (no headers
+ * per call): it is advertised on each, its meaning stated once in the instructions. A deprecated alias keeps
+ * `deprecated: true` and loses its description (a model should send the current name; the docs keep the note).
+ * Date-time patterns and types restated by an enum go (withoutRestatements).
+ */
+export function mcpInputSchema(method: AnyMethod): JsonSchema {
+  let schema = mcpInputs.get(method);
+  if (!schema) {
+    const full = inputSchemaOf(method);
+    const properties = Object.fromEntries(
+      Object.entries((full.properties ?? {}) as Record<string, JsonSchema>).map(([name, property]) => {
+        if (name === 'idempotencyKey') return [name, IDEMPOTENCY_KEY];
+        if (property.deprecated !== true) return [name, property];
+        const { description: _description, ...rest } = property;
+        return [name, rest];
+      }),
+    );
+    if (method.idempotent) properties.idempotencyKey = IDEMPOTENCY_KEY;
+    schema = withoutRestatements({ ...full, properties });
+    mcpInputs.set(method, schema);
+  }
+  return schema;
+}
+
+const mcpInputs = new WeakMap<AnyMethod, JsonSchema>();
 
 /**
  * The method's output schema, or the error body. Error results carry the error body as structuredContent,
@@ -99,7 +142,8 @@ function withIdempotencyKey(method: AnyMethod, schema: JsonSchema): JsonSchema {
  * failure that hides our code and hint. `$defs` stay at the root so their `#/$defs/...` references still resolve.
  */
 function admittingErrors(output: JsonSchema, error: JsonSchema): JsonSchema {
-  const { $defs, ...success } = output;
+  // The root says `type: object` (MCP requires it there), so neither branch repeats it.
+  const { $defs, type: _object, ...success } = output;
   return { type: 'object', anyOf: [success, error], ...($defs ? { $defs } : {}) };
 }
 

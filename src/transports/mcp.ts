@@ -10,7 +10,8 @@ import { originProblem } from './origin-guard';
 import { siteAddressOf } from './public-origin';
 import { buildMcpTools, isCredentialChallenge, toolCaller } from './mcp-tools';
 import { fastCallBody, fastToolCall } from './mcp-fast-call';
-import { mcpServerFactory, type McpExchange } from './mcp-server';
+import { mcpInstructions, mcpServerFactory, type McpExchange } from './mcp-server';
+import { marketDataNotice } from '../documents/service-info';
 
 // What the SDK reads: content negotiation, and every Mcp-* header (the protocol version, and the 2026-07-28 standard
 // headers Mcp-Method, Mcp-Name, Mcp-Param-* it checks against the body). Copying every header would be wasted work.
@@ -55,7 +56,7 @@ export function mcpRouter(deps: InvokeDeps): Router {
   const { config, log } = deps.services;
   const tools = buildMcpTools(deps.services.registry);
   const callTool = toolCaller(deps, tools);
-  const serverFor = mcpServerFactory(tools, callTool);
+  const serverFor = mcpServerFactory(tools, callTool, mcpInstructions(marketDataNotice(config)));
   const parseJson = express.json({ limit: '100kb' });
 
   // The SDK hands the factory the web Request it was given: that finds the exchange the Server belongs to.

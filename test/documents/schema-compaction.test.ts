@@ -1,7 +1,7 @@
 import Ajv from 'ajv';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { withSharedDefs, withoutDescriptions } from '../../src/documents/schema-compaction';
+import { withSharedDefs, withoutDeprecatedProperties, withoutDescriptions, withoutRestatements } from '../../src/documents/schema-compaction';
 import { inlineRefs } from '../support/json-schema-refs';
 
 const DATE = { type: 'string', format: 'date-time', pattern: '^\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ$' };
@@ -96,5 +96,102 @@ describe('withSharedDefs', () => {
     const verdicts = documents.map((d) => [full(d), compact(d)]);
     expect(verdicts.map(([f, c]) => f === c)).toEqual(documents.map(() => true));
     expect(verdicts.map(([f]) => f)).toEqual([true, true, false, false, false, false, false]);
+  });
+});
+
+describe('withoutRestatements', () => {
+  const LOOSE = {
+    type: 'object',
+    properties: {
+      side: { type: 'string', enum: ['BUY', 'SELL'] },
+      basis: { type: 'string', const: 'entry price' },
+      mixed: { type: 'string', enum: ['a', 1] },
+      at: DATE,
+      code: { type: 'string', pattern: '^[A-Z]+$' },
+      meta: { type: 'object', properties: {}, propertyNames: { type: 'string' }, additionalProperties: true },
+      tags: { type: 'object', propertyNames: { type: 'string', minLength: 2 } },
+    },
+    required: ['side', 'at'],
+    additionalProperties: false,
+  };
+
+  test('when a keyword restates another of its schema or a default, then it goes; every other keyword stays', () => {
+    expect(withoutRestatements(LOOSE)).toEqual({
+      type: 'object',
+      properties: {
+        side: { enum: ['BUY', 'SELL'] },
+        basis: { const: 'entry price' },
+        // A type that an enum of mixed values does not restate, a pattern beside no format, closed objects and
+        // propertyNames with a constraint are kept.
+        mixed: { type: 'string', enum: ['a', 1] },
+        at: { type: 'string', format: 'date-time' },
+        code: { type: 'string', pattern: '^[A-Z]+$' },
+        meta: { type: 'object' },
+        tags: { type: 'object', propertyNames: { type: 'string', minLength: 2 } },
+      },
+      required: ['side', 'at'],
+      additionalProperties: false,
+    });
+  });
+
+  test.each([
+    ['draft 2020-12 (Ajv2020, the v2 SDK client)', () => new Ajv2020({ strict: false, allErrors: true })],
+    ['draft-07 (Ajv, the 1.x SDK client)', () => new Ajv({ strict: false, allErrors: true, validateSchema: false })],
+  ])('when %s validates with formats, then the lean schema refuses what the full one refuses, a Z-less offset aside', (_label, make) => {
+    const ajv = make();
+    addFormats(ajv);
+    const full = ajv.compile(LOOSE);
+    const lean = ajv.compile(withoutRestatements(LOOSE));
+    const ok = { side: 'BUY', basis: 'entry price', at: '2026-01-01T00:00:00Z', code: 'AB', meta: { x: 1 }, tags: { ab: 1 } };
+    const documents = [
+      ok,
+      { ...ok, side: 'HOLD' },
+      { ...ok, side: 1 },
+      { ...ok, basis: 'mid' },
+      { ...ok, at: '2026-02-30T00:00:00Z' },
+      { ...ok, at: 'yesterday' },
+      { ...ok, code: 'ab' },
+      { ...ok, meta: [] },
+      { ...ok, tags: { a: 1 } },
+      { ...ok, extra: 1 },
+    ];
+    expect(documents.map((d) => lean(d))).toEqual(documents.map((d) => full(d)));
+    expect(documents.map((d) => full(d))).toEqual([true, false, false, false, false, false, false, false, false, false]);
+    // The one difference: a date-time with an offset other than Z, which the format admits and zod's pattern does not.
+    const offset = { ...ok, at: '2026-01-01T00:00:00+02:00' };
+    expect([full(offset), lean(offset)]).toEqual([false, true]);
+  });
+});
+
+describe('withoutDeprecatedProperties', () => {
+  const OPEN = {
+    type: 'object',
+    properties: {
+      shares: { type: 'number' },
+      size: { type: 'number', deprecated: true },
+      order: {
+        type: 'object',
+        properties: { avgPrice: { type: 'number' }, avgFillPrice: { type: 'number', deprecated: true } },
+        required: ['avgPrice', 'avgFillPrice'],
+      },
+    },
+    required: ['shares', 'size', 'order'],
+  };
+
+  test('when an open schema has deprecated properties, then they leave properties and required, at every depth, and are still accepted as additions', () => {
+    const lean = withoutDeprecatedProperties(OPEN);
+    expect(lean).toEqual({
+      type: 'object',
+      properties: { shares: { type: 'number' }, order: { type: 'object', properties: { avgPrice: { type: 'number' } }, required: ['avgPrice'] } },
+      required: ['shares', 'order'],
+    });
+    const validate = new Ajv2020({ strict: false }).compile(lean);
+    expect(validate({ shares: 1, size: 1, order: { avgPrice: 0.5, avgFillPrice: 0.5 } })).toBe(true);
+    expect(validate({ shares: 1, order: { avgPrice: 0.5 } })).toBe(true);
+    expect(validate({ shares: 1, order: {} })).toBe(false);
+  });
+
+  test('when the schema is closed, then it is refused: dropping a property there would refuse documents the full schema accepts', () => {
+    expect(() => withoutDeprecatedProperties({ ...OPEN, additionalProperties: false })).toThrow(/open schema/);
   });
 });

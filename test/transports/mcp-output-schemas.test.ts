@@ -4,23 +4,24 @@ import addFormats from 'ajv-formats';
 import { buildRegistry } from '../../src/methods';
 import { onSurface } from '../../src/registry/method';
 import { outputSchemaOf, toJsonSchema, type JsonSchema } from '../../src/documents/json-schema';
-import { openToAdditions, withoutDescriptions } from '../../src/documents/schema-compaction';
+import { withoutDescriptions, withoutRestatements } from '../../src/documents/schema-compaction';
 import { ErrorBodySchema } from '../../src/errors/error-body';
-import { compactError, mcpOutputSchema } from '../../src/transports/mcp-tools';
+import { compactError, mcpOutputSchema, mcpResultSchema } from '../../src/transports/mcp-tools';
 import { inlineRefs, sampleOf, variationsOf } from '../support/json-schema-refs';
 
 /**
  * tools/list sends each output schema compacted (no descriptions, repeated parts in `$defs`). MCP clients validate
  * structuredContent against it, so it must accept exactly the documents the full schema accepts: checked here for
  * every tool, structurally and by validating samples and their variations with both SDK generations' validators.
- * "Full" is the method's schema open to additions (openToAdditions): a result may gain fields in a later version.
+ * "Full" is the method's schema open to additions and without deprecated fields (mcpResultSchema): a result may gain
+ * fields in a later version, and a deprecated one is one of those.
  */
 const methods = buildRegistry().methods.filter((m) => onSurface(m, 'mcp'));
 const errorBranch = compactError(toJsonSchema(ErrorBodySchema, 'output'));
 
 /** The output schema as tools/list sent it before compaction: the method's full schema or the error body. */
 function fullSchemaOf(m: (typeof methods)[number]): JsonSchema {
-  const { $defs, ...success } = openToAdditions(outputSchemaOf(m));
+  const { $defs, type: _object, ...success } = mcpResultSchema(outputSchemaOf(m));
   return { type: 'object', anyOf: [success, errorBranch], ...($defs ? { $defs } : {}) };
 }
 
@@ -38,9 +39,9 @@ const VALIDATORS: Array<[string, () => Ajv]> = [
 
 describe('MCP output schemas in tools/list', () => {
   test.each(methods.map((m) => [m.name, m] as const))(
-    '%s: with its references resolved, the compact schema is the full one without descriptions',
+    '%s: with its references resolved, the compact schema is the full one without restated keywords',
     (_name, m) => {
-      expect(inlineRefs(mcpOutputSchema(m))).toEqual(inlineRefs(withoutDescriptions(fullSchemaOf(m))));
+      expect(inlineRefs(mcpOutputSchema(m))).toEqual(inlineRefs(withoutRestatements(fullSchemaOf(m))));
     },
   );
 
@@ -84,6 +85,16 @@ describe('MCP output schemas in tools/list', () => {
     const { [first!]: _dropped, ...missing } = sample;
     expect(validate(missing)).toBe(false);
     expect(validate({ ...sample, [first!]: 'not a number' })).toBe(false);
+    // A deprecated field (sent under both names for a version) is not in the compact schema, and is accepted as an addition.
+    const placeOrder = methods.find((x) => x.name === 'place_order')!;
+    const order = (placeOrder.examples![0]!.output as { order: Record<string, unknown> }).order;
+    expect(order).toHaveProperty('avgFillPrice');
+    expect(JSON.stringify(mcpOutputSchema(placeOrder))).not.toContain('avgFillPrice');
+    const validateOrder = ajv.compile(mcpOutputSchema(placeOrder));
+    expect(validateOrder({ order })).toBe(true);
+    const { avgFillPrice: _old, size: _size, filledSize: _filled, ...current } = order;
+    expect(validateOrder({ order: current })).toBe(true);
+    expect(validateOrder({ order: { ...current, avgPrice: 'x' } })).toBe(false);
     // The closed full schema (as /openapi.json has it) refuses the added field: the difference is only openness.
     expect(ajv.compile(withoutDescriptions(outputSchemaOf(m)))({ ...sample, addedLater: 1 })).toBe(false);
   });

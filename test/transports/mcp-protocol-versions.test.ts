@@ -103,7 +103,7 @@ describe.each(backends())('MCP protocol versions at /mcp on $name', (backend) =>
   ];
 
   test.each(CLIENTS)(
-    'when %s connects, then it gets protocol %s, lists every tool, calls a public tool, get_balance, paper_trade and get_portfolio (its output schema uses $ref)',
+    'when %s connects, then it gets protocol %s, lists every tool, calls a public tool, get_balance, paper_trade, get_portfolio and get_market_odds (its output schema uses $ref)',
     async (label, expected, open) => {
       const agent = await registerAgent(t, `Era${clients.length}`);
       const m = await seedMarket(t.services.db);
@@ -134,14 +134,18 @@ describe.each(backends())('MCP protocol versions at /mcp on $name', (backend) =>
       const [{ n }] = await t.services.db.query<{ n: bigint }>('SELECT count(*) AS n FROM trades WHERE user_id = $1', [agent.id]);
       expect(Number(n)).toBe(1);
 
-      // get_portfolio's output schema states its date-time once in $defs and refers to it (tools/list is compacted):
-      // the client resolves the reference while it validates the position it got (it throws on a mismatch).
-      const listed = tools.find((tool) => tool.name === 'get_portfolio') as { outputSchema?: { $defs?: Record<string, unknown> } };
-      expect(Object.keys(listed.outputSchema?.$defs ?? {})).toContain('DateTime');
-      expect(JSON.stringify(listed.outputSchema)).toContain('"$ref":"#/$defs/DateTime"');
       const portfolio = (await client.callTool({ name: 'get_portfolio', arguments: {} })) as CallToolResult;
       expect(portfolio.isError).toBeFalsy();
       expect(portfolio.structuredContent).toMatchObject({ positions: [{ tokenId: m.yes, createdAt: expect.any(String) }] });
+
+      // get_market_odds's output schema states its YES and NO quote once in $defs and refers to it (tools/list is
+      // compacted): the client resolves the reference while it validates the odds it got (it throws on a mismatch).
+      const listed = tools.find((tool) => tool.name === 'get_market_odds') as { outputSchema?: { $defs?: Record<string, unknown> } };
+      expect(Object.keys(listed.outputSchema?.$defs ?? {})).toContain('Yes');
+      expect(JSON.stringify(listed.outputSchema)).toContain('"$ref":"#/$defs/Yes"');
+      const odds = (await client.callTool({ name: 'get_market_odds', arguments: { marketId: m.id } })) as CallToolResult;
+      expect(odds.isError).toBeFalsy();
+      expect(odds.structuredContent).toMatchObject({ id: m.id });
     },
   );
 

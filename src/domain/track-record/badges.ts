@@ -34,10 +34,3 @@ export const WELL_CALIBRATED = { minSettled: 20, maxError: 0.1 } as const;
 export function badgeOf(id: string): { icon: string; name: string; description: string } {
   return BADGES[id as BadgeId] ?? { icon: '🏅', name: id, description: id };
 }
-
-/** Badge list as text, for method descriptions. */
-export function badgeListText(): string {
-  return Object.values(BADGES)
-    .map((b) => `${b.name} (${b.description.replace(/\.$/, '')})`)
-    .join('; ');
-}

@@ -79,7 +79,7 @@ export interface paths {
         };
         /**
          * Read your account's events after a sequence number (polling)
-         * @description Your account's ordered event log: orders accepted, filled, cancelled or expired, trades, settlements, notifications and every change of balance, each with a sequence number (seq) that grows by one per event. Pass the nextCursor of the previous answer as cursor to read on from there (it is the seq of the last event read): nothing is missed or repeated. afterSeq and lastSeq are deprecated aliases of cursor and nextCursor. For pushed events hold GET /api/events (Server-Sent Events, resumes with Last-Event-ID) instead of polling; this is the fallback for agents that cannot hold a stream. Free to call; counts against the api rate limit. Errors: VALIDATION_ERROR (bad cursor, limit or type).
+         * @description Your account's ordered event log (orders, trades, settlements, notifications, balance changes), each with a seq that grows by one. Pass nextCursor as cursor to read on: nothing is missed or repeated. To have events pushed, hold GET /api/events (Server-Sent Events) or register a webhook instead. Free to call. Errors: VALIDATION_ERROR (400).
          *
          *     Rate limit: 30 api requests per minute per account (per IP address when anonymous).
          */
@@ -101,7 +101,7 @@ export interface paths {
         };
         /**
          * Search active markets by words in the question or category
-         * @description Full-text search over active markets by question and category; every word must match, and a word may be partial ("bitc" finds Bitcoin). At most `limit` markets (1..8, default 8), highest volume first. A q shorter than 2 characters returns an empty list. Each market carries id, slug and outcomeTokens[].tokenId: what paper_trade needs. Prices here are the last mirrored ones; get_market_odds gives the live book. Market data is mirrored on a delay from the configured venue (Polymarket, or the built-in simulated venue, whose markets carry simulated: true and source "simulated"); it is not the venue's official feed. Free to call. Errors: SERVICE_UNAVAILABLE (503, with Retry-After) when the database is unreachable; UPSTREAM_UNAVAILABLE (500) when search fails otherwise.
+         * @description Full-text search over active markets by question and category (every word must match; partial words too), highest volume first, at most `limit`. Each market carries id, slug and outcomeTokens[].tokenId: what paper_trade needs. Prices are the last mirrored ones; get_market_odds reads live ones. Free to call. Errors: SERVICE_UNAVAILABLE (503); UPSTREAM_UNAVAILABLE (500).
          *
          *     Rate limit: 30 api requests per minute per account (per IP address when anonymous). Answers carry an ETag; a repeat request with If-None-Match: <that ETag> is answered 304 Not Modified while the answer is unchanged, and a 304 is not counted against this limit.
          */
@@ -123,7 +123,7 @@ export interface paths {
         };
         /**
          * Browse markets page by page: most traded, ending soon, newest or biggest movers
-         * @description Lists the mirrored markets in one order, a page at a time: sort volume (most traded first, the default), ending (soonest end date first; markets without one come last), newest (most recently created first) or change24h (the largest 24 h move of the YES price first, up or down; markets without price history last; the key moves with the prices, so a later page read minutes after the first may repeat or skip a market). Every market carries change24h; sparkline: true adds its hourly YES prices over 24 h, so a list of cards needs no price-history call per market. Filter by category (exact name, as list_market_categories returns it) and status: active (default; trades now), closed (ended, awaiting resolution), resolved, or all. limit 1..100 (default 20). Each page carries nextCursor: pass it as cursor, with the same filters and sort, for the next page; null means the last page. Pages are keyset-paged, so markets added meanwhile never shift or repeat rows. Each market has the same shape as search_prediction_markets' (id, slug, outcomeTokens[].tokenId for paper_trade, endDate, status). Market data is mirrored on a delay from the configured venue (Polymarket, or the built-in simulated venue, whose markets carry simulated: true and source "simulated"); it is not the venue's official feed. Free to call. Errors: VALIDATION_ERROR (400) for a bad filter or a cursor that is not one of this sort.
+         * @description Lists the mirrored markets a page at a time, sorted by volume (default), ending (soonest first), newest, or change24h (largest 24 h move of the YES price; pages read minutes apart may repeat or skip a market). sparkline: true adds hourly YES prices over 24 h. Filter by category (as list_market_categories names it) and status (active by default, closed, resolved, all). Pass nextCursor as cursor, with the same filters and sort, for the next page (null: the last). Markets have search_prediction_markets' shape. Free to call. Errors: VALIDATION_ERROR (400).
          *
          *     Rate limit: 30 api requests per minute per account (per IP address when anonymous). Answers carry an ETag; a repeat request with If-None-Match: <that ETag> is answered 304 Not Modified while the answer is unchanged, and a 304 is not counted against this limit.
          */
@@ -145,7 +145,7 @@ export interface paths {
         };
         /**
          * Categories of active markets, with how many each has
-         * @description Every category that has active markets, with the number of active markets in it, most first. Use a category name as the category filter of list_markets. Market data is mirrored on a delay from the configured venue (Polymarket, or the built-in simulated venue, whose markets carry simulated: true and source "simulated"); it is not the venue's official feed. Free to call.
+         * @description Every category that has active markets, with the number of active markets in it, most first. Use a category name as the category filter of list_markets. Free to call.
          *
          *     Rate limit: 30 api requests per minute per account (per IP address when anonymous). Answers carry an ETag; a repeat request with If-None-Match: <that ETag> is answered 304 Not Modified while the answer is unchanged, and a 304 is not counted against this limit.
          */
@@ -167,7 +167,7 @@ export interface paths {
         };
         /**
          * One market with its live YES/NO prices, bid/ask and status
-         * @description Reads one market by marketId or marketSlug (the identifiers paper_trade and list_trades take; send either, or both of the same market): live YES and NO books (bid = what a sell fills at, ask = what a buy fills at, mid = implied probability), the price age, volume, end date and status (active, closed, or resolved with its winner). When no fresh live price can be had, odds.live is false and the last mirrored prices are shown with their age. Market data is mirrored on a delay from the configured venue (Polymarket, or the built-in simulated venue, whose markets carry simulated: true and source "simulated"); it is not the venue's official feed. Free to call. Errors: NOT_FOUND (404) for an unknown market; VALIDATION_ERROR (400) when no identifier is given, or the identifiers sent name different markets. The older argument idOrSlug (an ID or a slug) is still accepted but deprecated; on REST the path segment /api/markets/{idOrSlug} takes either.
+         * @description Reads one market by marketId or marketSlug: live YES and NO prices (bid = what a sell fills at, ask = what a buy fills at, mid = implied probability), the price age, volume, end date and status (with the winner once resolved). Without a fresh live price, odds.live is false and the last mirrored prices are shown. Free to call. Errors: NOT_FOUND (404); VALIDATION_ERROR (400) when no identifier is given or the two name different markets.
          *
          *     Rate limit: 30 api requests per minute per account (per IP address when anonymous). Answers carry an ETag; a repeat request with If-None-Match: <that ETag> is answered 304 Not Modified while the answer is unchanged, and a 304 is not counted against this limit.
          */
@@ -189,7 +189,7 @@ export interface paths {
         };
         /**
          * Price history of a token over an interval
-         * @description Chronological { t, p } points (t = Unix seconds, p = price 0..1) of one outcome token over the interval ending now: 1h (one point a minute), 6h (5 minutes), 1d (15 minutes), 1w (hourly, the default), 1m (30 days, 6-hourly) or max (since the market opened). A community market outcome token (outcomeTokens[].tokenId of get_community_market) answers every trade's price as a point (resolutionSeconds 0), starting at its opening price. Market data is mirrored on a delay from the configured venue (Polymarket, or the built-in simulated venue, whose markets carry simulated: true and source "simulated"); it is not the venue's official feed. Free to call. Errors: VALIDATION_ERROR (400) for a missing tokenId or a bad interval; NOT_FOUND (404) for an unknown token; UPSTREAM_UNAVAILABLE (500) when the feed is down and the local mirror has nothing for the range.
+         * @description Chronological { t, p } points (Unix seconds, price 0..1) of one outcome token over an interval ending now: 1h (a point a minute), 6h, 1d, 1w (hourly, default), 1m or max. A community market token answers every trade's price. Free to call. Errors: VALIDATION_ERROR (400); NOT_FOUND (404); UPSTREAM_UNAVAILABLE (500, the feed is down and the mirror has nothing).
          *
          *     Rate limit: 30 api requests per minute per account (per IP address when anonymous). Answers carry an ETag; a repeat request with If-None-Match: <that ETag> is answered 304 Not Modified while the answer is unchanged, and a 304 is not counted against this limit.
          */
@@ -211,7 +211,7 @@ export interface paths {
         };
         /**
          * One token's order book: price levels with their sizes, best first
-         * @description Reads the live book of one outcome token of a mirrored market, named by tokenId (outcomeTokens[].tokenId) or by marketId and outcome: bids (what sells fill against, highest first) and asks (what buys fill against, lowest first) as { price, shares }, the best bid and ask, and when it was quoted. It is read through the same live price path as get_market_odds and trading, so it is as fresh. Where the venue publishes depth (source polymarket: the CLOB book) these are its levels, and a limit order or trade never takes more than they show at or better than its limit; the service's own earlier fills against the same book are not subtracted here. The simulated venue publishes no depth: its book is synthetic (synthetic: true), a few levels a cent apart around the live bid and ask sized from the market's volume, for illustration only: simulated fills take the whole order at the best price. When a Polymarket book cannot be read just now and the mirror's best prices serve, bids and asks are empty. Use it to size an order before place_order, or to see how far a big order would move the price. Market data is mirrored on a delay from the configured venue (Polymarket, or the built-in simulated venue, whose markets carry simulated: true and source "simulated"); it is not the venue's official feed. Free to call. Errors: NOT_FOUND (404) for an unknown token or market; PRICE_UNAVAILABLE (503) when the market does not trade (closed, resolved) or no fresh price can be had (retry in a few seconds); VALIDATION_ERROR (400) when neither tokenId nor marketId with outcome is given, or tokenId is not that market's token.
+         * @description Reads the live book of one outcome token (tokenId, or marketId and outcome): bids and asks as { price, shares }, best first, with the best bid and ask and when quoted. On Polymarket these are the venue's levels, and a trade never takes more than they show at or better than its limit; the simulated venue's book is synthetic (synthetic: true; its fills take the whole order at the best price). Free to call. Errors: NOT_FOUND (404); PRICE_UNAVAILABLE (503, not trading or no fresh price); VALIDATION_ERROR (400).
          *
          *     Rate limit: 30 api requests per minute per account (per IP address when anonymous). Answers carry an ETag; a repeat request with If-None-Match: <that ETag> is answered 304 Not Modified while the answer is unchanged, and a 304 is not counted against this limit.
          */
@@ -233,7 +233,7 @@ export interface paths {
         };
         /**
          * News items the venue published about its markets, newest first
-         * @description News about the markets, newest first: each item names its market (marketId, question) and says, in words, whether it raises or cuts the chances of YES. Only the built-in simulated venue with SIM_INFORMATION=on publishes news: there each market has a hidden probability that moves only when news is published, the price catches up with it over a few hours (less for short markets), and the outcome is drawn from the hidden probability, so acting on news before the price moves is a skill. With information off, or on the Polymarket feed, the list is always empty. Only items published up to now are shown. Filter by marketId (an unknown marketId gives an empty list, not an error), and by since (exclusive) and until (inclusive) times. limit 1..100 (default 20); pass nextCursor as cursor, with the same filters, for the next page (null: the last page). Free to call. Errors: VALIDATION_ERROR (400) for a bad time, limit or cursor.
+         * @description News about the markets, newest first: each item names its market and says whether it raises or cuts the chances of YES. Only the simulated venue with SIM_INFORMATION=on publishes news: each market's hidden probability moves with its news, the price catches up over hours, and the outcome is drawn from the hidden probability, so acting early is a skill. Otherwise the list is empty. Filter by marketId and by since (exclusive) and until (inclusive); pass nextCursor as cursor for the next page. Free to call. Errors: VALIDATION_ERROR (400).
          *
          *     Rate limit: 30 api requests per minute per account (per IP address when anonymous). Answers carry an ETag; a repeat request with If-None-Match: <that ETag> is answered 304 Not Modified while the answer is unchanged, and a 304 is not counted against this limit.
          */
@@ -257,7 +257,7 @@ export interface paths {
         put?: never;
         /**
          * Buy shares of an outcome at the live price
-         * @description Executes a virtual BUY of the YES or NO token of a market at the current live ask, opening or extending your position in that token, sized by exactly one of amount (dollars to spend: quantity = amount / price, totalCost = amount) or shares (shares to buy: quantity = shares, totalCost = shares × price rounded up to the micro-dollar); totalCost is deducted from your balance. Amounts and shares are exact to 6 decimals (micro-units); buys receive floor(amount / price) shares, sale proceeds round half up. Get marketId, marketSlug and outcomeTokens[].tokenId from search_prediction_markets; check the price first with quote_trade. Spends only available cash (balance − what resting buy orders reserve; see get_balance). Safe to retry with an idempotency key. Errors: INSUFFICIENT_BALANCE, MARKET_CLOSED, VALIDATION_ERROR (token not of that market/outcome) (400); NOT_FOUND (404, unknown market); PRICE_UNAVAILABLE (503: no fresh price, nothing traded); RATE_LIMITED (120 trades a minute per account).
+         * @description Buys the YES or NO token of a market at the live ask, opening or adding to your position, sized by amount (dollars to spend) or shares (shares to buy, costing shares × price); the cost comes out of available cash (see get_balance). Amounts and shares are exact to 6 decimals (micro-units); buys receive floor(amount / price) shares, sale proceeds round half up. Get the market's ids and outcomeTokens[].tokenId from search_prediction_markets; quote_trade shows the price first. Errors: INSUFFICIENT_BALANCE, MARKET_CLOSED, VALIDATION_ERROR (400); NOT_FOUND (404); PRICE_UNAVAILABLE (503, nothing traded); RATE_LIMITED.
          *
          *     Rate limit: 120 trade requests per minute per account (per IP address when anonymous).
          */
@@ -299,7 +299,7 @@ export interface paths {
         };
         /**
          * Your equity, cash and positions value over time (the equity curve)
-         * @description Your account over a period ending now, like a broker's portfolio history: points of equity (cash + positions value), cash and positionsValue (open positions marked at the mirrored mid price, as get_portfolio marks them), with profitLoss and profitLossPct against baseValue, the equity of the first point. period 1d (last 24 hours), 1w (7 days, the default), 1m (30 days) or all (since the first snapshot); timeframe 1h (one point an hour) or 1d (one a UTC day: the last hourly snapshot of the day), by default 1h for 1d and 1w, 1d for 1m and all (1h is not served for all). The service snapshots every account once an hour, so points start from the hour after the account opened; the last point is always live, computed now (live: true). Free to call. Errors: VALIDATION_ERROR (400) for an unknown period or timeframe, or 1h with all.
+         * @description Your equity (cash + positionsValue, marked as get_portfolio marks them), cash and positionsValue over a period ending now, with profitLoss and profitLossPct against the first point. period 1d, 1w (default), 1m or all; timeframe 1h or 1d between points (default 1h up to 1w, else 1d; 1h is not served for all). Points are hourly snapshots; the last is live. Free to call. Errors: VALIDATION_ERROR (400).
          *
          *     Rate limit: 30 api requests per minute per account (per IP address when anonymous).
          */
@@ -323,7 +323,7 @@ export interface paths {
         put?: never;
         /**
          * Sell all or part of a position at the live price
-         * @description Sells `quantity` shares of one of your positions at the current live bid (omit quantity to sell everything and close it) and credits the proceeds (a community market position sells back to its market maker at the price its rule gives; see sell_community_shares). proceeds = quantity × price; realizedPnl = proceeds − the cost basis of the shares sold. Amounts and shares are exact to 6 decimals (micro-units); buys receive floor(amount / price) shares, sale proceeds round half up. Safe to retry with an idempotency key. Shares reserved by your resting sell orders (place_order) cannot be sold until those are cancelled or filled. Errors: VALIDATION_ERROR (quantity above the unreserved holding), POSITION_CLOSED, MARKET_CLOSED (400); NOT_FOUND (404: no such position of yours); PRICE_UNAVAILABLE (503, nothing sold); RATE_LIMITED (120 sells a minute per account).
+         * @description Sells `quantity` shares of one of your positions at the live bid (omit quantity to close it) and credits the proceeds (a community position sells to its market maker); realizedPnl = proceeds − cost basis of the shares sold. Shares reserved by resting sell orders cannot be sold. Amounts and shares are exact to 6 decimals (micro-units); buys receive floor(amount / price) shares, sale proceeds round half up. Errors: VALIDATION_ERROR, POSITION_CLOSED, MARKET_CLOSED (400); NOT_FOUND (404); PRICE_UNAVAILABLE (503, nothing sold); RATE_LIMITED.
          *
          *     Rate limit: 120 sell requests per minute per account (per IP address when anonymous).
          */
@@ -345,7 +345,7 @@ export interface paths {
         put?: never;
         /**
          * Close all your open positions, or one market's, at the market (each result on its own)
-         * @description Sells every share of each of your open positions at the live bid, as sell_position without quantity does (a community position sells to its market maker), or only those in one market (marketId: id or slug; its YES and NO positions both). Your resting sell orders on a position are cancelled in the same step so it closes whole (their ids in cancelledOrders; kept if the sale is refused); resting buys stay (cancel_all_orders). Oldest first, each on its own: one refused (PRICE_UNAVAILABLE, MARKET_CLOSED) does not stop or undo the others; results[i] is { ok: true, ...sale } or { ok: false, error: { code, error } }. Nothing open: results [] (a repeat closes nothing). One sell call of the rate limit per position (beyond it: RATE_LIMITED in that result). Errors: NOT_FOUND (404, unknown marketId); RATE_LIMITED.
+         * @description Sells every share of your open positions at the live bid, or only those in one market (marketId: id or slug). Resting sell orders on a closed position are cancelled with it (cancelledOrders); resting buys stay. Each position on its own: one refused does not stop the others; results[i] is { ok: true, ...sale } or { ok: false, error: { code, error } }. One sell call of the rate limit per position. Errors: NOT_FOUND (404); RATE_LIMITED.
          *
          *     Rate limit: 120 sell requests per minute per account (per IP address when anonymous).
          */
@@ -387,7 +387,7 @@ export interface paths {
         };
         /**
          * Your trade history: buys, sells and settlements, newest first
-         * @description Your own fills from the trade journal, newest first, a page at a time: every buy (cash = dollars spent), sell (cash = proceeds) and settlement at resolution (cash = payout: 1 per winning share, 0.5 per share of a voided market, 0 for a losing side), each with its market, token, outcome, shares, price per share and realized PnL (null on buys). Filter by marketId. limit 1..100 (default 50); pass nextCursor as cursor for the next page (null on the last). Needs your API key, access token or browser session. Free to call. Errors: VALIDATION_ERROR (400) for a bad limit or a cursor that is not one of this list.
+         * @description Your own fills, newest first, a page at a time: buys (cash = dollars spent), sells (cash = proceeds) and settlements (cash = payout: 1 per winning share, 0.5 per share of a voided market), each with market, token, outcome, shares, price and realizedPnl (null on buys). Filter by marketId; pass nextCursor as cursor for the next page (null: the last). Free to call. Errors: VALIDATION_ERROR (400).
          *
          *     Rate limit: 30 api requests per minute per account (per IP address when anonymous).
          */
@@ -417,7 +417,7 @@ export interface paths {
         put?: never;
         /**
          * Place a limit order (buy or sell) that fills now or rests until the price reaches it
-         * @description Places a limit order on one outcome token. BUY: amount is dollars to spend, limitPrice the highest price per share; SELL: shares is the shares of your open position in that token to sell, limitPrice the lowest price (size, either unit by side, is a deprecated alias). If the live ask (buy) or bid (sell) already reaches the limit it fills now at that price, like paper_trade / sell_position — where the venue publishes depth (the Polymarket CLOB book) no more than the book shows at or better than the limit, at the average price of the levels taken. The rest: GTC rests until filled or cancelled, GTD until expiresAt (within a second), IOC is cancelled; FOK fills whole or is rejected with nothing changed. A resting buy reserves its dollars and a resting sell its shares (get_balance shows reserved and available); it fills (wholly or partly) when a price the service sees crosses its limit, at that price or better, and is cancelled if its market closes or resolves. Each change is an account event (order.accepted, order.partially_filled, order.filled, order.cancelled, order.expired, order.rejected). clientOrderId (unique per account): a repeat returns the first order and places nothing; an idempotency key does the same per request. Errors: INSUFFICIENT_BALANCE (available cash short), VALIDATION_ERROR (shares short, GTD without expiresAt), MARKET_CLOSED (400); NOT_FOUND (404, unknown token); PRICE_UNAVAILABLE (503, IOC/FOK with no fresh price); RATE_LIMITED.
+         * @description Places a limit order on one outcome token. BUY: amount = dollars to spend, limitPrice = highest price; SELL: shares to sell, limitPrice = lowest price. What the live price already reaches fills now (on Polymarket, no more than the book shows). The rest: GTC rests until filled or cancelled, GTD until expiresAt, IOC is cancelled; FOK fills whole or not at all. A resting order reserves its cash or shares and fills when a price crosses its limit; order.* account events follow it. A repeated clientOrderId returns the first order. Errors: INSUFFICIENT_BALANCE, VALIDATION_ERROR, MARKET_CLOSED (400); NOT_FOUND (404); PRICE_UNAVAILABLE (503, IOC/FOK); RATE_LIMITED.
          *
          *     Rate limit: 120 trade requests per minute per account (per IP address when anonymous).
          */
@@ -461,7 +461,7 @@ export interface paths {
         put?: never;
         /**
          * Amend a resting order's limit price and/or size, keeping its id
-         * @description Amends one of your open orders in place: a new limitPrice, a new size (amount for a BUY, shares for a SELL), or both (omitted: unchanged). The new size is the order's total in its unit (dollars of a BUY, shares of a SELL), filled part included, so above filledCash (BUY) or filledShares (SELL); size is a deprecated alias of either. The order keeps its id, clientOrderId, time in force and expiry. In one step the old reservation is released and the new one (the new size less the filled part) taken; if available cash or unreserved shares do not cover it, nothing changes. An amended order that now crosses fills as a new order would; the rest keeps resting. Writes order.replaced (then order.filled / order.partially_filled if it fills). Safe to retry with an idempotency key. Errors: VALIDATION_ERROR (no field, a size not above the filled part or in the other unit, shares short), INSUFFICIENT_BALANCE, MARKET_CLOSED (400); NOT_FOUND (404); CONFLICT (409, no longer open); RATE_LIMITED.
+         * @description Amends one of your open orders in place: a new limitPrice, a new total size (amount for a BUY, shares for a SELL, filled part included), or both. It keeps its id, clientOrderId, time in force and expiry; its reservation is adjusted exactly, and if cash or shares do not cover the new one nothing changes. An amended order that now crosses fills as a new order would. Writes order.replaced. Errors: VALIDATION_ERROR, INSUFFICIENT_BALANCE, MARKET_CLOSED (400); NOT_FOUND (404); CONFLICT (409, no longer open); RATE_LIMITED.
          *
          *     Rate limit: 120 trade requests per minute per account (per IP address when anonymous).
          */
@@ -505,7 +505,7 @@ export interface paths {
         put?: never;
         /**
          * Place up to 20 limit orders in one call, each on its own
-         * @description Places 1..20 limit orders, each exactly as place_order would (same fields, same fills, reservations, events and forecast), one after another in input order, each in its own transaction: an order refused (say INSUFFICIENT_BALANCE once earlier orders of the batch reserved the cash, NOT_FOUND for an unknown token, MARKET_CLOSED, PRICE_UNAVAILABLE for an IOC/FOK without a fresh price, VALIDATION_ERROR for a GTD without expiresAt) does not stop or undo the others. results[i] answers orders[i]: { ok: true, order } or { ok: false, error: { code, error } }. A batch that is malformed as a whole (not 1..20 orders, an order with a wrong type, out-of-range value or unknown field) is refused with VALIDATION_ERROR (400) naming orders.<i>, and nothing is placed. Costs one trade call of the rate limit per order: an order beyond the budget answers RATE_LIMITED in its result (earlier ones stand). Not idempotent as a whole (no Idempotency-Key): give each order a clientOrderId so a retried batch returns the orders already placed instead of placing them twice.
+         * @description Places 1..20 limit orders, each exactly as place_order would, in input order, each on its own: one refused does not stop or undo the others. results[i] answers orders[i]: { ok: true, order } or { ok: false, error: { code, error } }. A malformed batch is refused whole with VALIDATION_ERROR naming orders.<i>. Costs one trade call of the rate limit per order (beyond it: RATE_LIMITED in that result). Not idempotent as a whole: give each order a clientOrderId so a retried batch places nothing twice.
          *
          *     Rate limit: 120 trade requests per minute per account (per IP address when anonymous).
          */
@@ -555,7 +555,7 @@ export interface paths {
         put?: never;
         /**
          * State your probability for a market without trading
-         * @description Records your forecast for an open market: probability (0..1, that YES resolves) for a mirrored market, or probabilities (one per outcome, in the order of get_community_market outcomes, summing to exactly 1) for a community market; at most 6 decimals; an optional short rationale (280 characters). The service stamps the time and the market’s mid price(s) at that instant. Your newest forecast on a market is the current one; earlier ones are kept. Forecasts are immutable and form a hash chain per account; they stay private until the market closes, then anyone can read them with list_forecasts. You can also state one with a trade (forecast on paper_trade and place_order, forecasts on buy_community_shares). Errors: VALIDATION_ERROR, MARKET_CLOSED (400); NOT_FOUND (404); RATE_LIMITED.
+         * @description Records your forecast for an open market: probability (that YES resolves) for a mirrored market, or probabilities (one per outcome, summing to 1) for a community market, with an optional short rationale. The time and the market's mid price are stamped; your newest forecast is the current one. Forecasts are immutable, hash-chained per account and private until the market closes (then list_forecasts shows them). A trade can state one too (forecast on paper_trade and place_order). Errors: VALIDATION_ERROR, MARKET_CLOSED (400); NOT_FOUND (404); RATE_LIMITED.
          *
          *     Rate limit: 120 trade requests per minute per account (per IP address when anonymous).
          */
@@ -575,7 +575,7 @@ export interface paths {
         };
         /**
          * Read an account's forecasting benchmark record: Brier, log score, alpha, calibration, risk, timing, each with n and an interval
-         * @description The forecasting benchmark record of an account for a season (a UTC month, by the month its markets resolved, or all): the scores of its stated forecasts (Brier and log score, final and time-averaged; the market’s at the same instants; alpha = market Brier − yours; the Murphy decomposition; calibration error and the reliability table), its trades without a stated forecast scored at the entry price (labelled), risk from its daily equity (time-weighted return, drawdown, volatility, Sharpe, Sortino, probabilistic Sharpe, exposure, Kelly sizing) and timing (closing-line value at +1 h, +24 h and the close). Every figure carries n and a 95 % interval. Records are scored after each market sync (computedAt). A board ranks an account from 30 resolved markets. Public: omit userId to read your own. Free. Errors: VALIDATION_ERROR (400, a bad season); NOT_FOUND (404).
+         * @description The forecasting benchmark record of an account for a season (YYYY-MM by resolution month, or all): scores of its stated forecasts (Brier, log score, time-averaged, the market's, alpha = market Brier − yours, Murphy decomposition, calibration), trades without a forecast scored at the entry price, risk from daily equity (return, drawdown, volatility, Sharpe, Sortino, Kelly) and timing (closing-line value). Every figure carries n and a 95 % interval. A board ranks an account from 30 resolved markets. Omit userId for your own. Free. Errors: VALIDATION_ERROR (400); NOT_FOUND (404).
          *
          *     Rate limit: 30 api requests per minute per account (per IP address when anonymous).
          */
@@ -597,7 +597,7 @@ export interface paths {
         };
         /**
          * The forecasting benchmark board of a season by one metric, with intervals, n and your rank
-         * @description Ranks accounts of a season (YYYY-MM, or all) by one benchmark metric: alpha (market Brier − yours, higher first), brier (lower first), log_score (higher first), clv (mean closing-line value at the close), sharpe (daily), return (time-weighted) or max_drawdown (lower first). Only accounts with at least 30 resolved markets in the season are ranked. audience: all = people, bots = agents, everyone = both, reference = the service’s reference forecasters (market, coin flip, favourite). Each entry shows the figure with its n and 95 % interval; you is your own place (null rank when you are not ranked). get_leaderboard is the profit board and is unchanged. Free. Errors: VALIDATION_ERROR (400).
+         * @description Ranks accounts of a season (YYYY-MM or all) by a benchmark metric: alpha (market Brier − yours), brier, log_score, clv (closing-line value), sharpe, return or max_drawdown, from 30 resolved markets. audience all (people), bots, everyone, or reference (the service's reference forecasters). Each figure has its n and 95 % interval; you is your own place. Free. Errors: VALIDATION_ERROR (400).
          *
          *     Rate limit: 30 api requests per minute per account (per IP address when anonymous).
          */
@@ -619,7 +619,7 @@ export interface paths {
         };
         /**
          * Export a season's resolved forecasts (JSON, JSON lines or CSV) to recompute the benchmark boards
-         * @description Every stated forecast (superseded ones too, for the time-averaged scores) on markets resolved in the season, with how each market resolved and when it closed, paged by account and chain position: enough to recompute every forecast score and board yourself (a community market’s creator’s own forecasts there are left out, as the scores leave them out). format json (default) answers forecasts; jsonl or csv answers the same page as text (one record a line; CSV with a header). limit 1..5000 (default 1000); pass nextCursor as cursor for the next page. Public and free. Errors: VALIDATION_ERROR (400).
+         * @description Every stated forecast (superseded ones too) on markets resolved in the season, with each market's resolution and close, paged: enough to recompute every benchmark score yourself. format json (default), jsonl or csv; pass nextCursor as cursor for the next page. Public and free. Errors: VALIDATION_ERROR (400).
          *
          *     Rate limit: 30 api requests per minute per account (per IP address when anonymous).
          */
@@ -643,7 +643,7 @@ export interface paths {
         put?: never;
         /**
          * Start a replay run: a simulated month of markets with news on its own clock, and a key that trades only there
-         * @description Starts a replay run of the simulated venue with information: a scenario (seed, and a window of 1..60 simulated days) on a clock of its own, stepped (mode "step": it moves only when you call advance_replay) or running at {speed} simulated seconds per wall second. The run has its own agent account (bankroll dollars, default 1000) and returns its apiKey: every call made with that key (search_markets, get_market_odds, list_news, paper_trade, orders, forecasts, portfolio and the rest) sees the run’s clock and venue and nothing else, and the run’s account never appears on the live boards. Markets carry a hidden probability moved by news (list_news) that the price follows with a lag, so reading the news is a skill. end_replay settles the run and freezes its benchmark record; the same scenario and the same calls give the same record. Instead of seed and days, scenario names a published suite’s scenario (suite-v1/07: list_replay_suite); its ended runs count on get_replay_suite_board. Call it with your live key (a run key is refused with FORBIDDEN). Starting a run builds a database for it: it takes a few seconds and counts against the registration rate limit. With source "mirror" and a past window (from, to; at most 60 days), the run replays real Polymarket markets as this service’s mirror recorded them (MARKET_FEED=polymarket): prices, books and resolutions on the run’s clock, no news. Such a run and its record carry source "mirror" and a leakageWarning: how those markets ended is public, so its record measures recall, not skill. Errors: VALIDATION_ERROR (400) for a scenario that mixes the two sources or a mirror window with no records.
+         * @description Starts a replay run: a simulated-venue scenario with news (seed and days, or a published suite scenario from list_replay_suite) on its own clock, stepped (mode "step": advance_replay moves it) or at a speed. The run has its own account and returns its apiKey: calls with that key see only the run. end_replay settles it and freezes its benchmark record; the same scenario and calls give the same record. Call it with your live key; it takes seconds and counts against the registration rate limit. source "mirror" with a past window (from, to) replays recorded Polymarket markets instead (no news; outcomes are public: a leakageWarning). Errors: VALIDATION_ERROR (400).
          *
          *     Rate limit: 5 register requests per minute per IP address.
          */
@@ -663,7 +663,7 @@ export interface paths {
         };
         /**
          * Read a replay run: its clock, state and, once ended, its frozen record
-         * @description A replay run’s scenario, mode, simulated clock and state; once ended, the frozen benchmark record (labelled venue "replay"). Call it with the live key that started the run or with the run’s own key. Free. Errors: NOT_FOUND (404) for a run that is not yours (a live key reaches the runs it started, a run key only its own run).
+         * @description A replay run’s scenario, mode, simulated clock and state; once ended, the frozen benchmark record (labelled venue "replay"). Call it with the live key that started the run or with the run’s own key. Free. Errors: NOT_FOUND (404, not your run).
          *
          *     Rate limit: 30 api requests per minute per account (per IP address when anonymous).
          */
@@ -693,7 +693,7 @@ export interface paths {
         put?: never;
         /**
          * Move a stepped replay run’s clock: by seconds, or to the next news item, resolution or the end
-         * @description Moves a stepped run’s clock forward, never past the window’s end: by a number of seconds (by), or to (to) the next news item (next_news), the next market resolution (next_resolution) or the end of the window (end). Give exactly one of by and to. On the way the run’s venue syncs at least once per simulated day: prices move, markets resolve, positions settle, resting orders fill or expire, and the record follows. A long move costs about a second per simulated day. Call it with the live key that started the run or with the run’s own key. Errors: VALIDATION_ERROR (400) for both or neither of by and to, or a run at a speed; NOT_FOUND (404) for a run that is not yours (a live key reaches the runs it started, a run key only its own run); REPLAY_ENDED (409) once the run has ended.
+         * @description Moves a stepped run's clock forward, never past the window's end: by seconds (by), or to the next news item, the next resolution or the end (to); exactly one of the two. The venue syncs at least once per simulated day on the way (prices move, markets resolve, orders fill), about a second per simulated day. Call it with your live key or the run's key. Errors: VALIDATION_ERROR (400); NOT_FOUND (404, not your run); REPLAY_ENDED (409).
          *
          *     Rate limit: 30 api requests per minute per account (per IP address when anonymous).
          */
@@ -715,7 +715,7 @@ export interface paths {
         put?: never;
         /**
          * End a replay run: settle what is left and freeze its benchmark record
-         * @description Ends a replay run: its clock goes to the end of the window (syncing once per simulated day, so markets that end in the window resolve and settle), the run account’s benchmark record (season all: stated forecasts, alpha, calibration, risk, timing, each with n and an interval, scored by the same code as the live benchmark) is frozen with venue "replay", and the run only reads from then on. Read the record with get_replay. A second end_replay is refused with REPLAY_ENDED. Call it with the live key that started the run or with the run’s own key. Errors: NOT_FOUND (404) for a run that is not yours (a live key reaches the runs it started, a run key only its own run); REPLAY_ENDED (409) once the run has ended.
+         * @description Ends a replay run: its clock goes to the window's end (markets resolve and settle), its account's benchmark record is frozen (read it with get_replay), and the run is read-only from then on. Call it with your live key or the run's key. Errors: NOT_FOUND (404, not your run); REPLAY_ENDED (409).
          *
          *     Rate limit: 30 api requests per minute per account (per IP address when anonymous).
          */
@@ -757,7 +757,7 @@ export interface paths {
         };
         /**
          * The replay suite board: each agent’s mean alpha across the suite’s scenarios, with its interval
-         * @description Ranks every live account by its record on a published replay suite: per scenario, the alpha (market Brier − yours) frozen by its LATEST ended run of that scenario — not its best, which would reward rerunning a scenario until luck came — and the mean across scenarios with a Student-t 95 % interval (scenarios are the independent draws). Only accounts with at least the suite’s minScenarios counted scenarios are ranked; you is your own record, ranked or not. Separate from the live boards (get_leaderboard, get_benchmark_leaderboard): replay runs never appear there. A deleted run leaves it. Free.
+         * @description Ranks live accounts on a published replay suite: per scenario the alpha (market Brier − yours) of the latest ended run (not the best), and the mean across scenarios with a 95 % interval. Ranked from the suite's minScenarios scenarios; you is your own record. Replay runs never appear on the live boards. Free.
          *
          *     Rate limit: 30 api requests per minute per account (per IP address when anonymous).
          */
@@ -807,7 +807,7 @@ export interface paths {
         put?: never;
         /**
          * Replace your API key (the old one stops working at once)
-         * @description Issues a new API key for your agent account and invalidates the current one immediately, together with every OAuth access token minted with it. The new key (svc_<32 hex>) is in the result and shown only once: store it before doing anything else. Call it with the current key (Authorization: Bearer <API_KEY>) or from a signed-in browser session (the way back in when the key is lost); an OAuth access token cannot rotate the key. Use it when a key may have leaked (pasted in a URL, a log, a repository). Errors: FORBIDDEN (not an agent account, or called with an access token).
+         * @description Issues a new API key for your agent account and revokes the current one at once, with every access token minted from it. The new key is shown only once: store it first. Call it with the current key or from a browser session (not an access token). Use it when a key may have leaked. Errors: FORBIDDEN.
          *
          *     Rate limit: 30 api requests per minute per account (per IP address when anonymous).
          */
@@ -873,7 +873,7 @@ export interface paths {
         put?: never;
         /**
          * Delete your account for good (confirmed with your password)
-         * @description Permanently deletes your account, confirmed with its password. At once: your email is freed (it can register again), your display name and agent description are erased, your API key, every OAuth access token and every browser session stop working (the next call with any of them gets 401), your notifications are removed, and you leave every leaderboard and public profile (get_trader_stats and get_agent_reputation answer 404). Your trades, positions and ledger stay, anonymous, so the books still balance; open positions still settle when their markets resolve. Cannot be undone. Call it with your API key, an access token or your browser session; in a browser the response also clears the session cookie. Errors: WRONG_PASSWORD (400, nothing changed).
+         * @description Permanently deletes your account, confirmed with its password: the email is freed, the name and profile erased, every key, token and session stops working, notifications are removed and you leave every board and profile. Trades, positions and ledger stay, anonymous, and open positions still settle. Cannot be undone. Errors: WRONG_PASSWORD (400, nothing changed).
          *
          *     Rate limit: 30 api requests per minute per account (per IP address when anonymous).
          */
@@ -959,7 +959,7 @@ export interface paths {
         };
         /**
          * Rank traders by PnL, volume, accuracy or trades
-         * @description The top traders of a period by one metric, for people (audience all), agents (bots) or both (everyone). Periods are UTC calendar periods, not rolling windows: weekly = since Monday 00:00 UTC of the current ISO week, monthly = since the 1st of the current month 00:00 UTC, alltime = everything; each new week or month starts empty. Metrics: pnl = realized profit and loss in the period, in virtual dollars: the realized PnL of every sale (proceeds − cost basis of the shares sold) and every settlement (payout − cost basis) made in the period; an open position counts when it is sold or its market resolves, not while it is marked to market (so the board is exact, reproducible from the trade journal, and cannot be moved by a thin market's last price). volume = dollars bought plus dollars sold in the period (settlement payouts are not volume). trades = buys plus sells in the period (settlements are not trades). accuracy = percent of the positions settled in the period that were on the winning side (markets resolved void are not counted), ranked only with at least 5 settled positions, floored to 4 decimals. Ties: equal values share a rank and the next rank skips (standard competition ranking 1, 2, 2, 4); equal values are listed by user id. Who is ranked: on a period's trades and volume boards, traders who bought or sold in it; on its pnl board, traders who sold or had a position settled in it; on its accuracy board, traders with at least 5 positions settled in it. Public and free. With an API key, access token or session you also get currentUserRank (your rank on this board even outside the top `limit`; null when you are not ranked) and isCurrentUser on each row. Boards are served from aggregates kept with every trade, so they are current to the last trade (a board already served is reused until the next trade, sale, settlement or claim; with several server processes, another process's trade shows within two seconds, and within three seconds on the trades and volume boards, which its process folds it into within a second).
+         * @description The top traders of a period (weekly from Monday 00:00 UTC, monthly from the 1st, alltime) by pnl (realized profit and loss of sales and settlements), volume (dollars bought plus sold), trades (buys plus sells) or accuracy (percent of settled positions on the winning side, from 5 settled), for people (audience all), agents (bots) or both (everyone). Ties share a rank. Public and free; with credentials also currentUserRank and isCurrentUser on each row.
          *
          *     Rate limit: 30 api requests per minute per account (per IP address when anonymous).
          */
@@ -981,7 +981,7 @@ export interface paths {
         };
         /**
          * Read a trader's public record: level, stats, badges
-         * @description A trader's public record: profile, level and XP, trading stats and badges. Pass userId (from the leaderboard) to read anyone's; omit it to read your own with a browser session (an API key without userId is refused with 401: pass your own id instead). Stats use the leaderboard definitions: Metrics: pnl = realized profit and loss in the period, in virtual dollars: the realized PnL of every sale (proceeds − cost basis of the shares sold) and every settlement (payout − cost basis) made in the period; an open position counts when it is sold or its market resolves, not while it is marked to market (so the board is exact, reproducible from the trade journal, and cannot be moved by a thin market's last price). volume = dollars bought plus dollars sold in the period (settlement payouts are not volume). trades = buys plus sells in the period (settlements are not trades). accuracy = percent of the positions settled in the period that were on the winning side (markets resolved void are not counted), ranked only with at least 5 settled positions, floored to 4 decimals. XP: 10 per buy or sell (at most 100 a UTC day), 25 per position settled on the winning side (at most 100 a UTC day), the daily challenge's xpReward when claimed, 50 per referral (first 10 referrals). Levels: 1 Novice (0 XP), 2 Apprentice (100 XP), 3 Trader (300 XP), 4 Analyst (600 XP), 5 Strategist (1000 XP), 6 Forecaster (1600 XP), 7 Expert (2500 XP), 8 Oracle (4000 XP), 9 Master (6000 XP), 10 Legend (10000 XP). Badges: First Trade (Placed a first trade); Active Trader (Placed 10 trades); Centurion (Placed 100 trades); In the Green (Sold shares at a profit for the first time); Called It (Held the winning side of a market when it resolved); Well Calibrated (At least 20 settled positions, with an expected calibration error of at most 10 points (entry prices matched how often those sides won)); On a Roll (Traded on 3 consecutive UTC days); Week Streak (Traded on 7 consecutive UTC days); Recruiter (Someone registered with your referral code). Level-ups and badges also arrive as notifications. Free. Errors: NOT_FOUND (404, no such trader), SESSION_REQUIRED (401, no userId and no session).
+         * @description A trader's public record: profile, level and XP, trading stats (get_leaderboard's metrics) and badges. Pass userId to read anyone's; omit it only with a browser session. XP: 10 per buy or sell (at most 100 a UTC day), 25 per position settled on the winning side (at most 100 a UTC day), the daily challenge's xpReward when claimed, 50 per referral (first 10 referrals). Level-ups and badges also arrive as notifications. Free. Errors: NOT_FOUND (404), SESSION_REQUIRED (401).
          *
          *     Rate limit: 30 api requests per minute per account (per IP address when anonymous).
          */
@@ -1003,7 +1003,7 @@ export interface paths {
         };
         /**
          * Read a trader's forecasting record: Brier, skill, calibration
-         * @description An agent's (or person's) public forecasting track record, to check its claims: the trader stats, plus over every settled position (markets resolved YES or NO; void ones excluded) with the entry price p (average price paid) taken as the forecast probability that the side held wins and o = 1 when it won, else 0: brierScore = mean (p − o)² (0 perfect, 0.25 = always forecasting 0.5; lower is better); skillScore = mean (o − p), how much more often the held sides won than the market's own forecast (the price paid) said they would (0 = no edge over the market, > 0 = edge; it is also the average profit per share held to resolution); calibrationError = the expected calibration error, Σ over buckets of (count / total) × |observedFrequency − meanForecast|; a calibration table of 10 entry-price buckets ([0, 0.1) … [0.9, 1]) with mean forecast, observed frequency and count; and the 10 most recent settlements. Scores are null before the first settled position. Public and free. Errors: NOT_FOUND (404).
+         * @description An agent's (or person's) public track record, to check its claims: the trader stats, plus over every position settled YES or NO, with the entry price p as the forecast that the side held wins and o = 1 if it won, else 0: brierScore = mean (p − o)² (lower is better), skillScore = mean (o − p) (> 0 = an edge over the market), calibrationError (expected calibration error over 10 entry-price buckets, shown in a table), and the 10 latest settlements. Scores are null before the first settlement. Public and free. Errors: NOT_FOUND (404).
          *
          *     Rate limit: 30 api requests per minute per account (per IP address when anonymous). Answers carry an ETag; a repeat request with If-None-Match: <that ETag> is answered 304 Not Modified while the answer is unchanged, and a 304 is not counted against this limit.
          */
@@ -1155,7 +1155,7 @@ export interface paths {
         put?: never;
         /**
          * Preview a community market buy or sell (changes nothing)
-         * @description What a BUY of amount dollars or a SELL of quantity shares of a community market outcome would fill at now: shares, dollars, the average price, the price before and after, and the price impact (after − before). Prices come from the market's LMSR market maker and move with every trade: a buy of amount dollars gets the shares the rule gives for exactly that cost (rounded down to the micro-share), a sale receives what the rule pays back (rounded down to the micro-dollar). Shares pay 1 dollar each if their outcome wins. Trading stops at the market's endDate. Read-only and free. Use the result's avgPrice as maxAvgPrice / minAvgPrice of the trade to be sure of the fill. Errors: NOT_FOUND (unknown token).
+         * @description What a BUY of amount dollars or a SELL of quantity shares of a community market outcome would fill at now: shares, dollars, the average price, the price before and after, and the price impact (after − before). The market's LMSR market maker prices every trade (each moves the price); a winning share pays 1 dollar; trading stops at endDate. Read-only and free. Use the result's avgPrice as maxAvgPrice / minAvgPrice of the trade to be sure of the fill. Errors: NOT_FOUND (unknown token).
          *
          *     Rate limit: 30 api requests per minute per account (per IP address when anonymous).
          */
@@ -1177,7 +1177,7 @@ export interface paths {
         put?: never;
         /**
          * Buy shares of a community market outcome from its market maker
-         * @description Buys amount dollars of one outcome of a community market (by its token id) from the market's market maker, opening or extending your position; the position appears in get_portfolio and sells with sell_community_shares or sell_position. Prices come from the market's LMSR market maker and move with every trade: a buy of amount dollars gets the shares the rule gives for exactly that cost (rounded down to the micro-share), a sale receives what the rule pays back (rounded down to the micro-dollar). Shares pay 1 dollar each if their outcome wins. Trading stops at the market's endDate. Optional maxAvgPrice refuses the buy (PRICE_LIMIT_EXCEEDED, nothing changed) when its average price would be higher. Safe to retry with an idempotency key. Errors: INSUFFICIENT_BALANCE, MARKET_CLOSED (resolved or past endDate), PRICE_LIMIT_EXCEEDED, VALIDATION_ERROR (400); NOT_FOUND (404, unknown token); RATE_LIMITED (120 trades a minute per account).
+         * @description Buys amount dollars of one outcome of a community market (by token id) from its market maker, opening or adding to your position (sell it with sell_community_shares). The market's LMSR market maker prices every trade (each moves the price); a winning share pays 1 dollar; trading stops at endDate. Optional maxAvgPrice refuses a buy that would average higher (PRICE_LIMIT_EXCEEDED, nothing changed). Errors: INSUFFICIENT_BALANCE, MARKET_CLOSED, PRICE_LIMIT_EXCEEDED, VALIDATION_ERROR (400); NOT_FOUND (404); RATE_LIMITED.
          *
          *     Rate limit: 120 trade requests per minute per account (per IP address when anonymous).
          */
@@ -1199,7 +1199,7 @@ export interface paths {
         put?: never;
         /**
          * Sell community market shares back to its market maker
-         * @description Sells quantity shares of one of your community market positions back to the market maker (omit quantity to close it). Prices come from the market's LMSR market maker and move with every trade: a buy of amount dollars gets the shares the rule gives for exactly that cost (rounded down to the micro-share), a sale receives what the rule pays back (rounded down to the micro-dollar). Shares pay 1 dollar each if their outcome wins. Trading stops at the market's endDate. realizedPnl = proceeds − the cost basis of the shares sold. Optional minAvgPrice refuses the sale (PRICE_LIMIT_EXCEEDED, nothing changed) when its average price would be lower. Safe to retry with an idempotency key. Errors: VALIDATION_ERROR, POSITION_CLOSED, MARKET_CLOSED, PRICE_LIMIT_EXCEEDED (400); NOT_FOUND (404: no such community position of yours); RATE_LIMITED.
+         * @description Sells quantity shares of one of your community market positions back to its market maker (omit quantity to close it); realizedPnl = proceeds − cost basis. The market's LMSR market maker prices every trade (each moves the price); a winning share pays 1 dollar; trading stops at endDate. Optional minAvgPrice refuses a sale that would average lower (PRICE_LIMIT_EXCEEDED, nothing changed). Errors: VALIDATION_ERROR, POSITION_CLOSED, MARKET_CLOSED, PRICE_LIMIT_EXCEEDED (400); NOT_FOUND (404); RATE_LIMITED.
          *
          *     Rate limit: 120 sell requests per minute per account (per IP address when anonymous).
          */
@@ -1277,7 +1277,7 @@ export interface paths {
         put?: never;
         /**
          * Register a URL that receives your account events, signed the Standard Webhooks way
-         * @description Registers an https (or http) URL that receives every event of your account's event log from now on (orders accepted, filled, cancelled, expired; trades; settlements; notifications; balance changes), or only the `types` you list. Each delivery is a POST of JSON {type, seq, timestamp, data} with headers webhook-id (stable per event and webhook: dedupe on it), webhook-timestamp and webhook-signature, verifiable with the `standardwebhooks` libraries and the returned secret (shown only once). Events go out one at a time in seq order; a non-2xx answer or no answer within 10 s is retried with backoff (by default 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h), then the delivery fails; 410 Gone disables the webhook. At most 5 webhooks per account (by default). Errors: ADDRESS_NOT_ALLOWED (400: the URL resolves to a loopback, private, link-local or metadata address), VALIDATION_ERROR (400: not an http(s) URL, credentials in it, a name that does not resolve), CONFLICT (409: the limit is reached).
+         * @description Registers an http(s) URL that receives your account's events from now on (all, or the `types` you list) as signed POSTs of {type, seq, timestamp, data} with webhook-id (dedupe on it), webhook-timestamp and webhook-signature headers: verify them with a `standardwebhooks` library and the returned secret (shown once). Events go out in seq order; a non-2xx or slow answer is retried with backoff, then fails; 410 Gone disables the webhook. At most WEBHOOK_MAX_ENDPOINTS webhooks per account (default 5). Errors: ADDRESS_NOT_ALLOWED (400, a private address), VALIDATION_ERROR (400); CONFLICT (409, at the limit).
          *
          *     Rate limit: 30 api requests per minute per account (per IP address when anonymous).
          */
@@ -1385,7 +1385,7 @@ export interface paths {
         };
         /**
          * Your watchlist: watched markets with their prices and alerts
-         * @description The markets on your watchlist, most recently added first, each with its last mirrored YES price and its price alert (thresholds and when each fired). An alert fires once, at the first price change the service sees (each market sync, and live quotes that moved) with the YES mid at or beyond its threshold: a price_alert notification (get_notifications) and its notification event (list_events, GET /api/events, webhooks) are written together. Setting a threshold again re-arms it; an alert set where the price already is fires at the next change. Free to call.
+         * @description The markets on your watchlist, most recently added first, each with its last mirrored YES price and its price alert (thresholds and when each fired). An alert fires once, at the first price change with the YES mid at or beyond its threshold, as a price_alert notification and account event; setting it again re-arms it. Free to call.
          *
          *     Rate limit: 30 api requests per minute per account (per IP address when anonymous).
          */
@@ -1393,7 +1393,7 @@ export interface paths {
         put?: never;
         /**
          * Add a market to your watchlist, optionally with a price alert
-         * @description Adds a market (marketId or marketSlug) to your watchlist, or updates its entry when already there, and sets its price alert: alertAbove and/or alertBelow on the YES price (0..1); null clears a side, an omitted side stays as it was. An alert fires once, at the first price change the service sees (each market sync, and live quotes that moved) with the YES mid at or beyond its threshold: a price_alert notification (get_notifications) and its notification event (list_events, GET /api/events, webhooks) are written together. Setting a threshold again re-arms it; an alert set where the price already is fires at the next change. Free to call; a watchlist holds at most WATCHLIST_MAX_MARKETS markets (default 100). Errors: NOT_FOUND (404) for an unknown market; CONFLICT (409) when the watchlist is full (nothing added); VALIDATION_ERROR (400) when no market is named.
+         * @description Adds a market (marketId or marketSlug) to your watchlist, or updates its entry, with a price alert: alertAbove and/or alertBelow on the YES price; null clears a side, an omitted side stays. An alert fires once, at the first price change with the YES mid at or beyond its threshold, as a price_alert notification and account event; setting it again re-arms it. A watchlist holds at most WATCHLIST_MAX_MARKETS markets (default 100). Free to call. Errors: NOT_FOUND (404); CONFLICT (409, the watchlist is full); VALIDATION_ERROR (400).
          *
          *     Rate limit: 30 api requests per minute per account (per IP address when anonymous).
          */
@@ -3508,7 +3508,7 @@ export interface operations {
                     amount?: number;
                     /** @description Shares to buy, > 0, at most 6 decimals; the cost (shares × the live ask) must stay within 1,000,000. Send amount or shares, exactly one. */
                     shares?: number;
-                    /** @description Optional: your probability, 0..1 (at most 6 decimals), that YES resolves, recorded as a stated forecast in the same transaction as this call (nothing is recorded if it is refused); see submit_forecast and list_forecasts. */
+                    /** @description Optional: your probability that YES resolves, recorded with the trade as a stated forecast (see submit_forecast). */
                     forecast?: number;
                     /** @description Optional idempotency key (JSON-RPC and MCP; on REST send the Idempotency-Key header). A retry with the same key and body returns the original result and never trades twice; kept 24 hours. */
                     idempotencyKey?: string;
@@ -4850,7 +4850,7 @@ export interface operations {
                     expiresAt?: string;
                     /** @description Your own id, unique per account; a repeat returns the first order. */
                     clientOrderId?: string;
-                    /** @description Optional: your probability, 0..1 (at most 6 decimals), that YES resolves, recorded as a stated forecast in the same transaction as the order (nothing is recorded when the order is refused or rejected, or repeats a clientOrderId); see submit_forecast. */
+                    /** @description Optional: your probability that YES resolves, recorded with the order as a stated forecast (not when refused, rejected or repeated; see submit_forecast). */
                     forecast?: number;
                     /** @description Optional idempotency key (JSON-RPC and MCP; on REST send the Idempotency-Key header). A retry with the same key and body returns the original result and never acts twice; kept 24 hours. */
                     idempotencyKey?: string;
@@ -5737,7 +5737,7 @@ export interface operations {
                         expiresAt?: string;
                         /** @description Your own id, unique per account; a repeat returns the first order. */
                         clientOrderId?: string;
-                        /** @description Optional: your probability, 0..1 (at most 6 decimals), that YES resolves, recorded as a stated forecast in the same transaction as the order (nothing is recorded when the order is refused or rejected, or repeats a clientOrderId); see submit_forecast. */
+                        /** @description Optional: your probability that YES resolves, recorded with the order as a stated forecast (not when refused, rejected or repeated; see submit_forecast). */
                         forecast?: number;
                     }[];
                 };
@@ -10056,11 +10056,11 @@ export interface operations {
                          * @enum {string}
                          */
                         audience: "all" | "bots" | "everyone";
-                        /** @description When the current period began (UTC); null for alltime. */
+                        /** @description When the current period began (UTC); null for alltime. Periods are UTC calendar periods, not rolling windows: weekly = since Monday 00:00 UTC, monthly = since the 1st 00:00 UTC, alltime = everything. */
                         periodStart: string | null;
                         /** @description Rows, best first. */
                         leaderboard: {
-                            /** @description Rank on this board; equal values share a rank (1, 2, 2, 4). */
+                            /** @description Rank on this board. Ties share a rank and the next skips (1, 2, 2, 4), listed by user id. Ranked: traders who bought or sold in the period (trades, volume), sold or had a position settled (pnl), or had 5 positions settled (accuracy). */
                             rank: number;
                             /** @description The trader. */
                             user: {
@@ -10078,7 +10078,7 @@ export interface operations {
                                     name: string;
                                 }[];
                             };
-                            /** @description Value of the metric: dollars for pnl and volume, a count for trades, a percent for accuracy. */
+                            /** @description Value of the metric: dollars for pnl and volume, a count for trades, a percent for accuracy. Metrics: pnl = realized profit and loss in the period (virtual dollars) of every sale (proceeds − cost basis) and settlement (payout − cost basis); an open position counts once sold or settled, not while marked to market. volume = dollars bought plus sold (payouts are not volume). trades = buys plus sells (settlements are not trades). accuracy = percent of the positions settled in the period on the winning side (void markets excluded), ranked from 5 settled positions, floored to 4 decimals. */
                             value: number;
                             /** @description Present for authenticated callers: true on the caller's own row. */
                             isCurrentUser?: boolean;
@@ -10206,7 +10206,7 @@ export interface operations {
                         };
                         /** @description Level and XP. */
                         level: {
-                            /** @description Current level. */
+                            /** @description Current level. Levels: 1 Novice (0 XP), 2 Apprentice (100 XP), 3 Trader (300 XP), 4 Analyst (600 XP), 5 Strategist (1000 XP), 6 Forecaster (1600 XP), 7 Expert (2500 XP), 8 Oracle (4000 XP), 9 Master (6000 XP), 10 Legend (10000 XP). */
                             current: number;
                             /** @description Title of the level. */
                             title: string;
@@ -12028,7 +12028,7 @@ export interface operations {
                      * @description Deprecated (send maxAvgPrice): refuse the buy if its average price per share would be above this.
                      */
                     maxAveragePrice?: number;
-                    /** @description Optional: your probability of each outcome (in the order of get_community_market outcomes, summing to exactly 1, at most 6 decimals), recorded as a stated forecast in the same transaction as the buy (nothing is recorded if it is refused); see submit_forecast. */
+                    /** @description Optional: your probability of each outcome (in outcome order, summing to 1), recorded with the buy as a stated forecast (see submit_forecast). */
                     forecasts?: number[];
                     /** @description Optional idempotency key (JSON-RPC and MCP; on REST send the Idempotency-Key header). A retry with the same key and body returns the original result and never trades twice; kept 24 hours. */
                     idempotencyKey?: string;
