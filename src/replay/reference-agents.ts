@@ -12,8 +12,8 @@ import { callAs, coinFlip, statedMid, type AgentDeps } from '../transports/refer
  *   its alpha is 0 within its interval, the check that scoring has not drifted.
  * - coin_flip: each simulated day, states 0.5 on every open market (the live coin flip's forecast, coinFlip).
  * - news_reader: steps the run from news item to news item (advance_replay to next_news); for each item it reads
- *   (list_news) it moves the market's mid in the item's direction, in log-odds, by NEWS_PUSH (SHARP_NEWS_PUSH when the
- *   item says "sharply"), and buys NEWS_STAKE dollars of the side the news favours with that forecast attached (when the
+ *   (list_news) it moves the market's mid in the direction the item's verdict states (newsVerdict), in log-odds, by NEWS_PUSH
+ *   (SHARP_NEWS_PUSH when the verdict says "sharply"), and buys NEWS_STAKE dollars of the side the news favours with that forecast attached (when the
  *   buy is refused, it states the forecast alone). It knows only what the words say, never the size of the move.
  * Each play starts its own run with the live key given, ends it and returns its frozen record's figures.
  */
@@ -134,13 +134,13 @@ class RunAgent {
   }
 
   private async actOn(item: NewsRow): Promise<void> {
-    const up = /\braises\b/.test(item.body);
-    if (!up && !/\bcuts\b/.test(item.body)) return;
+    const read = newsVerdict(item.body);
+    if (!read) return;
+    const up = read.push > 0;
     const market = (await this.call('get_market_odds', { marketId: item.marketId })) as MarketRow & { odds: { yes: { mid: number | null } } };
     const mid = market.odds.yes.mid;
     if (market.status !== 'active' || mid === null) return;
-    const push = (up ? 1 : -1) * (/\bsharply\b/.test(item.body) ? SHARP_NEWS_PUSH : NEWS_PUSH);
-    const forecast = movedBy(mid, push);
+    const forecast = movedBy(mid, read.push);
     const side = market.outcomeTokens.find((o) => o.outcome === (up ? 'YES' : 'NO'))!;
     const bought = await this.refusable(() =>
       this.call('paper_trade', {
@@ -198,6 +198,18 @@ class RunAgent {
     } while (cursor);
     return all.reverse();
   }
+}
+
+/**
+ * What the news-reader reads in an item's body: the verdict of its closing sentence ("Observers say this [sharply] raises
+ * (or cuts) the chances that … resolves YES"), as the log-odds it pushes the mid by; null when the body has no verdict.
+ * Only that sentence decides: a story's lead may use the same words about something else ("the regulator raises
+ * concerns" is news against YES), and reading a bare "raises" anywhere took such items the wrong way.
+ */
+export function newsVerdict(body: string): { push: number } | null {
+  const verdict = /\bthis (sharply )?(raises|cuts) the chances\b/.exec(body);
+  if (!verdict) return null;
+  return { push: (verdict[2] === 'raises' ? 1 : -1) * (verdict[1] ? SHARP_NEWS_PUSH : NEWS_PUSH) };
 }
 
 /** A probability moved by `logOdds` on the log-odds scale, kept in [FLOOR, 1 − FLOOR] and rounded to 6 decimals. */
