@@ -32,6 +32,22 @@ export interface FeedMarket {
   tokens: [FeedToken, FeedToken];
   /** When the venue described it (prices included). */
   asOf: Date;
+  /** The venue's trading figures, where it states them (absent: none known). */
+  stats?: MarketStats;
+}
+
+/** A market's trading figures as its venue states them; each null when the venue does not say. */
+export interface MarketStats {
+  /** Dollars traded over the last 24 hours. */
+  volume24h: number | null;
+  /** Dollars held in open positions. */
+  openInterest: number | null;
+  /** The YES price of the last trade. */
+  lastTradePriceMicro: Micro | null;
+  /** The smallest step between two order prices. */
+  tickSizeMicro: Micro | null;
+  /** The smallest order the venue takes, in shares. */
+  minOrderShares: number | null;
 }
 
 export interface MarketListing {

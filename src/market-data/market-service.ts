@@ -11,7 +11,16 @@ import { decodeCursor, encodeCursor } from '../db/keyset-cursor';
 import { CATEGORIES_SQL, decodeListCursor, listStatement, type ListedRow, type ListQuery } from './market-listing';
 import type { MarketStore } from './market-store';
 import { marketMoves, type MarketMove } from './market-moves';
-import { MARKET_COLUMNS, MARKET_JOINS, toMarketView, type MarketRow, type MarketView, type MarketViewRow } from './market-view';
+import {
+  MARKET_COLUMNS,
+  MARKET_JOINS,
+  toMarketStatsView,
+  toMarketView,
+  type MarketRow,
+  type MarketStatsView,
+  type MarketView,
+  type MarketViewRow,
+} from './market-view';
 import { localPoints, locallyCovered, rangeFor, type Interval } from './price-history';
 import type { BookLevel, LivePrice, PriceService } from '../domain/trading/price-service';
 import { syntheticDepth } from './simulated/synthetic-book';
@@ -22,7 +31,7 @@ export interface Quote {
   mid: number | null;
 }
 
-export interface MarketOdds extends MarketView {
+export interface MarketOdds extends MarketView, MarketStatsView {
   description: string | null;
   createdAt: string;
   resolvedAt: string | null;
@@ -253,6 +262,7 @@ export class MarketService {
     const age = (at: Date | null) => (at ? Math.max(0, Math.round((now.getTime() - at.getTime()) / 1000)) : null);
     const base = {
       ...view,
+      ...toMarketStatsView(row),
       description: row.description,
       createdAt: row.created_at.toISOString(),
       resolvedAt: row.resolved_at ? row.resolved_at.toISOString() : null,

@@ -99,19 +99,28 @@ export class MarketStore {
 
   private async upsertMarkets(tx: Queryable, source: FeedSource, markets: FeedMarket[], now: Date): Promise<void> {
     const iso = (d: Date | null) => (d ? d.toISOString() : null);
+    const micro = (v: bigint | null | undefined) => (v === null || v === undefined ? null : v.toString());
     await tx.query(
-      `INSERT INTO markets (id, slug, question, description, category, image_url, volume, end_date, status, source, created_at, updated_at)
-       SELECT x.id, x.slug, x.question, x.description, x.category, x.image_url, x.volume, x.end_date, x.status, $10, coalesce(x.created_at, $11), $11
-       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::float8[], $8::timestamptz[], $9::text[], $12::timestamptz[])
-         AS x(id, slug, question, description, category, image_url, volume, end_date, status, created_at)
+      `INSERT INTO markets (id, slug, question, description, category, image_url, volume, end_date, status, source, created_at, updated_at,
+         volume_24h, open_interest, last_trade_price_micro, tick_size_micro, min_order_shares)
+       SELECT x.id, x.slug, x.question, x.description, x.category, x.image_url, x.volume, x.end_date, x.status, $10, coalesce(x.created_at, $11), $11,
+         x.volume_24h, x.open_interest, x.last_trade_price_micro, x.tick_size_micro, x.min_order_shares
+       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::float8[], $8::timestamptz[], $9::text[], $12::timestamptz[],
+           $13::float8[], $14::float8[], $15::bigint[], $16::bigint[], $17::float8[])
+         AS x(id, slug, question, description, category, image_url, volume, end_date, status, created_at,
+           volume_24h, open_interest, last_trade_price_micro, tick_size_micro, min_order_shares)
        ON CONFLICT (id) DO UPDATE SET
          slug = EXCLUDED.slug, question = EXCLUDED.question, description = EXCLUDED.description, category = EXCLUDED.category,
          image_url = EXCLUDED.image_url, volume = EXCLUDED.volume, end_date = EXCLUDED.end_date,
          status = CASE WHEN markets.status = 'resolved' THEN 'resolved' ELSE EXCLUDED.status END,
+         volume_24h = EXCLUDED.volume_24h, open_interest = EXCLUDED.open_interest, last_trade_price_micro = EXCLUDED.last_trade_price_micro,
+         tick_size_micro = EXCLUDED.tick_size_micro, min_order_shares = EXCLUDED.min_order_shares,
          updated_at = EXCLUDED.updated_at
-       WHERE (markets.slug, markets.question, markets.description, markets.category, markets.image_url, markets.volume, markets.end_date, markets.status)
+       WHERE (markets.slug, markets.question, markets.description, markets.category, markets.image_url, markets.volume, markets.end_date, markets.status,
+           markets.volume_24h, markets.open_interest, markets.last_trade_price_micro, markets.tick_size_micro, markets.min_order_shares)
          IS DISTINCT FROM (EXCLUDED.slug, EXCLUDED.question, EXCLUDED.description, EXCLUDED.category, EXCLUDED.image_url, EXCLUDED.volume, EXCLUDED.end_date,
-           CASE WHEN markets.status = 'resolved' THEN 'resolved' ELSE EXCLUDED.status END)`,
+           CASE WHEN markets.status = 'resolved' THEN 'resolved' ELSE EXCLUDED.status END,
+           EXCLUDED.volume_24h, EXCLUDED.open_interest, EXCLUDED.last_trade_price_micro, EXCLUDED.tick_size_micro, EXCLUDED.min_order_shares)`,
       [
         markets.map((m) => m.id),
         markets.map((m) => m.slug),
@@ -126,6 +135,11 @@ export class MarketStore {
         source,
         now.toISOString(),
         markets.map((m) => iso(m.createdAt)),
+        markets.map((m) => m.stats?.volume24h ?? null),
+        markets.map((m) => m.stats?.openInterest ?? null),
+        markets.map((m) => micro(m.stats?.lastTradePriceMicro)),
+        markets.map((m) => micro(m.stats?.tickSizeMicro)),
+        markets.map((m) => m.stats?.minOrderShares ?? null),
       ],
     );
   }

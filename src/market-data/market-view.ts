@@ -3,7 +3,7 @@ import type { FeedSource, MarketStatus, Winner } from './feed';
 
 /** The columns every market read selects: the market and its YES/NO tokens, in one row. */
 export const MARKET_COLUMNS = `m.id, m.slug, m.question, m.description, m.category, m.image_url, m.volume, m.end_date, m.status, m.winner,
-  m.resolved_at, m.source, m.created_at,
+  m.resolved_at, m.source, m.created_at, m.volume_24h, m.open_interest, m.last_trade_price_micro, m.tick_size_micro, m.min_order_shares,
   y.token_id AS yes_token, y.label AS yes_label, y.price_micro AS yes_price, y.bid_micro AS yes_bid, y.ask_micro AS yes_ask, y.price_at AS yes_at,
   n.token_id AS no_token, n.label AS no_label, n.price_micro AS no_price, n.bid_micro AS no_bid, n.ask_micro AS no_ask, n.price_at AS no_at`;
 
@@ -24,6 +24,11 @@ export interface MarketRow {
   resolved_at: Date | null;
   source: FeedSource;
   created_at: Date;
+  volume_24h: number | null;
+  open_interest: number | null;
+  last_trade_price_micro: bigint | null;
+  tick_size_micro: bigint | null;
+  min_order_shares: number | null;
   yes_token: string | null;
   yes_label: string | null;
   yes_price: bigint | null;
@@ -108,4 +113,28 @@ export function toMarketView(r: MarketViewRow): MarketView {
   if (yes !== undefined) view.yesPrice = yes;
   if (no !== undefined) view.noPrice = no;
   return view;
+}
+
+/** A market's trading figures on the wire (get_market_odds), each null where its venue does not say. */
+export interface MarketStatsView {
+  volume24h: number | null;
+  openInterest: number | null;
+  lastTradePrice: number | null;
+  tickSize: number | null;
+  minOrderShares: number | null;
+}
+
+export type MarketStatsRow = Pick<MarketRow, 'volume_24h' | 'open_interest' | 'last_trade_price_micro' | 'tick_size_micro' | 'min_order_shares'>;
+
+const cents = (v: number | null) => (v === null ? null : Math.round(Number(v) * 100) / 100);
+const priceOrNull = (micro: bigint | null) => (micro === null ? null : fromMicro(BigInt(micro)));
+
+export function toMarketStatsView(r: MarketStatsRow): MarketStatsView {
+  return {
+    volume24h: cents(r.volume_24h),
+    openInterest: cents(r.open_interest),
+    lastTradePrice: priceOrNull(r.last_trade_price_micro),
+    tickSize: priceOrNull(r.tick_size_micro),
+    minOrderShares: r.min_order_shares === null ? null : Number(r.min_order_shares),
+  };
 }

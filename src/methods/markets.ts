@@ -34,6 +34,15 @@ const MarketFields = {
 
 const Market = z.object(MarketFields).describe('A binary market as mirrored by this service.');
 
+/** The venue's trading figures (get_market_odds): each null where the venue does not state it. */
+const MarketStatsFields = {
+  volume24h: z.number().nullable().describe('Venue dollars traded in 24 h.'),
+  openInterest: z.number().nullable().describe('Venue dollars in open positions.'),
+  lastTradePrice: Probability.nullable().describe("YES price of the venue's last trade."),
+  tickSize: z.number().nullable().describe("The venue's price step (not required here)."),
+  minOrderShares: z.number().nullable().describe("The venue's smallest order in shares (not required here)."),
+};
+
 /** A market as list_markets answers it: with its 24 h move, and on request the path behind it. */
 const ListedMarket = z
   .object({
@@ -85,6 +94,8 @@ const exampleMarket = {
   source: 'simulated' as const,
   simulated: true,
 };
+
+const exampleStats = { volume24h: 6120.4, openInterest: 58110.25, lastTradePrice: 0.421, tickSize: 0.001, minOrderShares: 1 };
 
 export const searchPredictionMarkets = defineMethod({
   name: 'search_prediction_markets',
@@ -144,7 +155,10 @@ export const listMarkets = defineMethod({
   examples: [
     {
       input: { category: 'Crypto', sort: 'volume', limit: 1 },
-      output: { markets: [{ ...exampleMarket, change24h: -0.03 }], nextCursor: 'eyJzIjoidm9sdW1lIiwiayI6IjE4NDIzMC41IiwiaSI6InNpbS0xMTQyMCJ9' },
+      output: {
+        markets: [{ ...exampleMarket, ...exampleStats, change24h: -0.03 }],
+        nextCursor: 'eyJzIjoidm9sdW1lIiwiayI6IjE4NDIzMC41IiwiaSI6InNpbS0xMTQyMCJ9',
+      },
     },
   ],
   handler: async (ctx, input) => ctx.services.markets.list(input),
@@ -220,6 +234,7 @@ export const getMarketOdds = defineMethod({
     }),
   output: z.object({
     ...MarketFields,
+    ...MarketStatsFields,
     description: z.string().nullable().describe('Resolution rules, as the venue states them.'),
     createdAt: z.string().describe('When the market was created (ISO 8601), or first mirrored.'),
     resolvedAt: z.string().nullable().describe('When it resolved (ISO 8601), else null.'),
@@ -242,6 +257,7 @@ export const getMarketOdds = defineMethod({
       input: { marketSlug: exampleMarket.slug },
       output: {
         ...exampleMarket,
+        ...exampleStats,
         description: 'Resolves YES if the BTC/USD daily close is above $120,000 on March 3, 2027; otherwise NO.',
         createdAt: '2026-10-01T08:00:00.000Z',
         resolvedAt: null,

@@ -251,6 +251,22 @@ describe.each(backends())('market methods on $name', (backend) => {
       for (const p of h) expect(p.p > 0 && p.p < 1).toBe(true);
     });
 
+    test('when a simulated market is read, then it carries the venue’s trading figures: 24 h volume within its volume, the 0.001 tick, last trade at the mirrored YES price', async () => {
+      const [row] = await t.services.db.query<{ id: string }>(`SELECT id FROM markets WHERE status = 'active' ORDER BY volume DESC LIMIT 1`);
+      const res = await t.api.get(`/api/markets/${row!.id}`);
+      expect(res.status).toBe(200);
+      const m = res.body;
+      expect(m.volume24h).toBeGreaterThanOrEqual(0);
+      expect(m.volume24h).toBeLessThanOrEqual(m.volume);
+      expect(m.openInterest).toBeGreaterThan(0);
+      expect(m).toMatchObject({ tickSize: 0.001, minOrderShares: 1 });
+      // The mirrored YES price (the odds' own mid comes live and may be newer), rounded to the tick.
+      const [tok] = await t.services.db.query<{ price_micro: string }>(`SELECT price_micro FROM market_tokens WHERE market_id = $1 AND outcome = 'YES'`, [
+        row!.id,
+      ]);
+      expect(m.lastTradePrice).toBeCloseTo(Math.round(Number(tok!.price_micro) / 1000) / 1000, 6);
+    });
+
     test('when no interval is given, then it is 1w; with max, then the points start at the market creation', async () => {
       const [row] = await t.services.db.query<{ token_id: string; created_at: Date }>(
         `SELECT t.token_id, m.created_at FROM market_tokens t JOIN markets m ON m.id = t.market_id WHERE m.status = 'active' ORDER BY m.created_at LIMIT 1`,
@@ -282,6 +298,15 @@ describe.each(backends())('market methods on $name', (backend) => {
     afterAll(async () => {
       await t.close();
       await fake.close();
+    });
+
+    test('when a mirrored market states its trading figures, then get_market_odds carries them as the venue said, on every surface', async () => {
+      const figures = { volume24h: 21873.01, openInterest: null, lastTradePrice: 0.53, tickSize: 0.001, minOrderShares: 5 };
+      const odds = await t.api.get('/api/markets/516710');
+      expect(odds.status).toBe(200);
+      expect(odds.body).toMatchObject(figures);
+      const rpc = await rpcCall(t, 'get_market_odds', { marketId: '516710' });
+      expect(rpc.result).toMatchObject(figures);
     });
 
     test('when the venue answers, then its points are served', async () => {

@@ -32,6 +32,7 @@ import { Comments1700000000040 } from './1700000000040-comments';
 import { Watchlist1700000000041 } from './1700000000041-watchlist';
 import { MirrorHistory1700000000042 } from './1700000000042-mirror-history';
 import { ForecastChainHead1700000000043 } from './1700000000043-forecast-chain-head';
+import { MarketStats1700000000044 } from './1700000000044-market-stats';
 
 /** Every migration, in order. A new one is appended here (no glob: the same list runs from ts and dist). */
 export const MIGRATIONS = [
@@ -69,4 +70,5 @@ export const MIGRATIONS = [
   Watchlist1700000000041,
   MirrorHistory1700000000042,
   ForecastChainHead1700000000043,
+  MarketStats1700000000044,
 ];

@@ -10,6 +10,7 @@ import {
   type FeedToken,
   type HistoryRange,
   type MarketFeed,
+  type MarketStats,
   type MarketListing,
   type PricePoint,
   type Winner,
@@ -184,6 +185,7 @@ export class PolymarketFeed implements MarketFeed {
       resolvedAt: status.status === 'resolved' ? (m.closedTime && !Number.isNaN(Date.parse(m.closedTime)) ? new Date(m.closedTime) : asOf) : null,
       tokens: [token('YES'), token('NO')],
       asOf,
+      stats: statsOf(m, yi),
     };
   }
 
@@ -337,4 +339,22 @@ function categoryOf(m: GammaMarket): string | null {
 
 function httpUrl(s: string | null | undefined): string | null {
   return s && /^https?:\/\/\S+$/.test(s) && s.length <= 1000 ? s : null;
+}
+
+/**
+ * The market's trading figures as Gamma states them; a figure that is missing, negative or out of range is left out
+ * (null), never guessed. Gamma's lastTradePrice is the first outcome's: the YES price is its complement when YES is second.
+ */
+function statsOf(m: GammaMarket, yesAt: number): MarketStats {
+  const dollars = (v: number | null | undefined) => (v !== null && v !== undefined && Number.isFinite(v) && v >= 0 ? v : null);
+  const first = priceToMicro(m.lastTradePrice);
+  const last = first === null ? null : yesAt === 0 ? first : MICRO - first;
+  const tick = priceToMicro(m.orderPriceMinTickSize);
+  return {
+    volume24h: dollars(m.volume24hr),
+    openInterest: dollars(m.openInterest),
+    lastTradePriceMicro: last,
+    tickSizeMicro: tick !== null && tick > 0n ? tick : null,
+    minOrderShares: dollars(m.orderMinSize),
+  };
 }

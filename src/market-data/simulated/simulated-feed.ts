@@ -9,6 +9,7 @@ import {
   type HistoryRange,
   type MarketFeed,
   type MarketListing,
+  type MarketStats,
   type MarketStatus,
   type NewsQuery,
   type PricePoint,
@@ -17,6 +18,7 @@ import {
 import { candidateRange, marketSpec, parseMarketRef, parseTokenId, SIM_EPOCH_MS, SPAWN_MS, VOID_RATE, type CatalogParams, type SimMarketSpec } from './catalog';
 import { InformedPath, newsEvents, newsIdOf, type NewsEvent } from './information';
 import { newsText } from './news-text';
+import { uniform } from './random';
 import { LruPathCache, MarketPath, type VenuePath } from './price-path';
 
 const TICK = 1000n; // 0.001 dollars
@@ -39,6 +41,19 @@ export function bookAround(pYes: number, halfSpreadMicro: Micro): SimBook {
     no: { bidMicro: MICRO - ask, askMicro: MICRO - bid, midMicro: MICRO - mid },
   };
 }
+
+/** Dollars traded on the market by a time: the life's volume along a concave curve (0 before it opens). */
+function volumeAt(spec: SimMarketSpec, tMs: number): number {
+  if (tMs <= spec.createdAtMs) return 0;
+  const elapsed = Math.min(1, (Math.min(tMs, spec.endAtMs) - spec.createdAtMs) / (spec.endAtMs - spec.createdAtMs));
+  return Math.round(spec.finalVolume * Math.pow(elapsed, 0.8) * 100) / 100;
+}
+
+/** The draws of the trading figures (random.ts: a stream of their own beside the catalog's 1 and 4 and the news' 11). */
+const S_STATS = 7;
+const DAY_MS = 86_400_000;
+/** The simulated venue's price step: 0.001. */
+const TICK_MICRO = 1_000n;
 
 export interface SimState {
   status: MarketStatus;
@@ -116,8 +131,7 @@ export class SimulatedFeed implements MarketFeed {
     if (tMs < spec.createdAtMs) return null;
     const path = this.paths.get(spec);
     const pYes = path.probabilityAt(tMs);
-    const elapsed = Math.min(1, (Math.min(tMs, spec.endAtMs) - spec.createdAtMs) / (spec.endAtMs - spec.createdAtMs));
-    const volume = Math.round(spec.finalVolume * Math.pow(elapsed, 0.8) * 100) / 100;
+    const volume = volumeAt(spec, tMs);
     if (tMs < spec.endAtMs) return { status: 'active', pYes, winner: null, volume };
     if (tMs < spec.resolveAtMs) return { status: 'closed', pYes, winner: null, volume };
     return { status: 'resolved', pYes, winner: this.winnerOf(spec), volume };
@@ -164,6 +178,24 @@ export class SimulatedFeed implements MarketFeed {
       resolvedAt: state.status === 'resolved' ? new Date(spec.resolveAtMs) : null,
       tokens: [token('YES'), token('NO')],
       asOf: new Date(tMs),
+      stats: this.statsAt(spec, state, tMs),
+    };
+  }
+
+  /**
+   * The venue's trading figures: 24 h volume from the same volume curve; open interest a share of the volume traded so far
+   * (15–45 %, a draw of its own that says nothing of the outcome), none once resolved (the positions are paid); the last
+   * trade at the YES mid on the tick; a tick of 0.001 (the venue quotes in tenths of a cent) and orders from one share.
+   */
+  private statsAt(spec: SimMarketSpec, state: SimState, tMs: number): MarketStats {
+    const share = 0.15 + 0.3 * uniform(this.params.seed, S_STATS, spec.k);
+    const yesMid = bookAround(state.pYes, spec.halfSpreadMicro).yes.midMicro;
+    return {
+      volume24h: Math.round((state.volume - volumeAt(spec, tMs - DAY_MS)) * 100) / 100,
+      openInterest: state.status === 'resolved' ? 0 : Math.round(state.volume * share * 100) / 100,
+      lastTradePriceMicro: state.status === 'resolved' ? null : ((yesMid + TICK_MICRO / 2n) / TICK_MICRO) * TICK_MICRO,
+      tickSizeMicro: TICK_MICRO,
+      minOrderShares: 1,
     };
   }
 

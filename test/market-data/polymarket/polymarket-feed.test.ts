@@ -68,6 +68,43 @@ describe('the Polymarket adapter against a fake upstream', () => {
     expect(lakers.category).toBe('Sports');
   });
 
+  test('when a record states its trading figures, then 24 h volume, open interest, last trade, tick and minimum size are kept exactly; bad ones are null', async () => {
+    const fed = fixture<{ markets: Array<Record<string, unknown>> }>('gamma-markets-keyset-page-1').markets.find((m) => m.id === '516710')!;
+    fake.keysetPages = [
+      {
+        markets: [
+          { ...fed, openInterest: '31250.5' },
+          // YES second: Gamma's lastTradePrice is the first outcome's (NO here), so YES last traded at 1 − 0.3.
+          {
+            ...fed,
+            id: '900001',
+            slug: 'reversed',
+            outcomes: '["No", "Yes"]',
+            outcomePrices: '["0.3", "0.7"]',
+            clobTokenIds: `["${FED_NO}1", "${FED_YES}1"]`,
+            lastTradePrice: '0.3',
+          },
+          {
+            ...fed,
+            id: '900002',
+            slug: 'bad-figures',
+            volume24hr: -5,
+            openInterest: 'lots',
+            lastTradePrice: 1.5,
+            orderPriceMinTickSize: 0,
+            orderMinSize: null,
+          },
+        ],
+        next_cursor: null,
+      },
+    ];
+    const { markets } = await feed().listMarkets();
+    const stats = (id: string) => markets.find((m) => m.id === id)!.stats;
+    expect(stats('516710')).toEqual({ volume24h: 21873.01, openInterest: 31250.5, lastTradePriceMicro: 530_000n, tickSizeMicro: 1_000n, minOrderShares: 5 });
+    expect(stats('900001')).toMatchObject({ lastTradePriceMicro: 700_000n });
+    expect(stats('900002')).toEqual({ volume24h: null, openInterest: null, lastTradePriceMicro: null, tickSizeMicro: null, minOrderShares: null });
+  });
+
   test('when /markets/keyset does not exist, then the legacy /markets offset pages are used', async () => {
     fake.keysetAvailable = false;
     const listing = await feed().listMarkets();

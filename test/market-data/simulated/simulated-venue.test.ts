@@ -28,6 +28,36 @@ describe('the simulated venue', () => {
     );
   });
 
+  test('when a market is described, then its trading figures follow its own volume and price: 24 h volume is the volume added since a day ago, open interest 15–45 % of volume, last trade the YES mid on the 0.001 tick', async () => {
+    await fc.assert(
+      fc.asyncProperty(seeds, times, fc.nat(400), async (seed, t, pick) => {
+        const { markets } = await venue(seed, t).listMarkets();
+        const m = markets[pick % markets.length]!;
+        // Independently: the same market a day earlier (volume 0 before it existed), through the feed's public reads.
+        const dayAgo = await venue(seed, t - DAY).market(m.id);
+        const expected24h = Math.round((m.volume! - (dayAgo?.volume ?? 0)) * 100) / 100;
+        expect(m.stats!.volume24h).toBeCloseTo(expected24h, 2);
+        expect(m.stats!.volume24h).toBeGreaterThanOrEqual(0);
+        expect(m.stats!.tickSizeMicro).toBe(1_000n);
+        expect(m.stats!.minOrderShares).toBe(1);
+        if (m.status === 'resolved') {
+          expect(m.stats!.openInterest).toBe(0);
+          expect(m.stats!.lastTradePriceMicro).toBeNull();
+        } else {
+          expect(m.stats!.openInterest!).toBeGreaterThanOrEqual(Math.floor(0.15 * m.volume! * 100) / 100);
+          expect(m.stats!.openInterest!).toBeLessThanOrEqual(Math.ceil(0.45 * m.volume! * 100) / 100);
+          const mid = m.tokens[0].priceMicro;
+          expect(m.stats!.lastTradePriceMicro! % 1_000n).toBe(0n);
+          const gap = m.stats!.lastTradePriceMicro! - mid;
+          expect(gap >= -500n && gap <= 500n).toBe(true);
+        }
+        // The same seed and time give the same figures.
+        expect((await venue(seed, t).market(m.id))!.stats).toEqual(m.stats);
+      }),
+      { numRuns: 10 },
+    );
+  });
+
   test('when any token is quoted at any time, then YES + NO = 1 exactly, prices sit inside (0, 1) and bid <= mid <= ask', async () => {
     await fc.assert(
       fc.asyncProperty(seeds, times, fc.nat(400), async (seed, t, pick) => {

@@ -2906,6 +2906,16 @@ export interface operations {
                         source: "simulated" | "polymarket";
                         /** @description True for markets of the built-in simulated venue: not a real market. Its page is /markets/{slug}. */
                         simulated: boolean;
+                        /** @description Venue dollars traded in 24 h. */
+                        volume24h: number | null;
+                        /** @description Venue dollars in open positions. */
+                        openInterest: number | null;
+                        /** @description YES price of the venue's last trade. */
+                        lastTradePrice: number | null;
+                        /** @description The venue's price step (not required here). */
+                        tickSize: number | null;
+                        /** @description The venue's smallest order in shares (not required here). */
+                        minOrderShares: number | null;
                         /** @description Resolution rules, as the venue states them. */
                         description: string | null;
                         /** @description When the market was created (ISO 8601), or first mirrored. */
@@ -15292,6 +15302,16 @@ export interface operations {
                         source: "simulated" | "polymarket";
                         /** @description True for markets of the built-in simulated venue: not a real market. Its page is /markets/{slug}. */
                         simulated: boolean;
+                        /** @description Venue dollars traded in 24 h. */
+                        volume24h: number | null;
+                        /** @description Venue dollars in open positions. */
+                        openInterest: number | null;
+                        /** @description YES price of the venue's last trade. */
+                        lastTradePrice: number | null;
+                        /** @description The venue's price step (not required here). */
+                        tickSize: number | null;
+                        /** @description The venue's smallest order in shares (not required here). */
+                        minOrderShares: number | null;
                         /** @description Resolution rules, as the venue states them. */
                         description: string | null;
                         /** @description When the market was created (ISO 8601), or first mirrored. */
