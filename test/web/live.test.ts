@@ -126,6 +126,67 @@ describeWithChromium('live prices and account events in the web app, in Chromium
     expect(pageErrors(page)).toEqual([]);
   }, 120_000);
 
+  test('when a person has more tabs open than the server allows account streams, then the tabs share one stream: none is refused, every header follows, and another tab takes over when the first closes', async () => {
+    const first = await web.newPage();
+    await signUp(first);
+    const context = first.context();
+    // Every account stream this browser opens, by its answer (a 429 is a tab refused a stream).
+    const answers: number[] = [];
+    context.on('response', (r) => {
+      if (new URL(r.url()).pathname === '/api/events') answers.push(r.status());
+    });
+    const tabs = [first];
+    // Seven tabs where the server holds at most EVENT_STREAMS_PER_ACCOUNT (5) streams of one account.
+    expect(web.app.config.EVENT_STREAMS_PER_ACCOUNT).toBeLessThan(7);
+    for (let i = 1; i < 7; i++) {
+      const tab = await context.newPage();
+      await tab.goto(`${web.baseUrl}/portfolio`);
+      tabs.push(tab);
+    }
+    await first.goto(`${web.baseUrl}/portfolio`);
+    for (const tab of tabs) await tab.getByLabel('Available cash').filter({ hasText: '$1,000.00' }).waitFor();
+    const [yes] = await web.app.services.db.query<{ token_id: string; market_id: string; slug: string }>(
+      `SELECT t.token_id, t.market_id, m.slug FROM market_tokens t JOIN markets m ON m.id = t.market_id WHERE m.status = 'active' AND t.outcome = 'YES' ORDER BY m.volume DESC LIMIT 1`,
+    );
+    const buy = (tab: Page) =>
+      tab.evaluate(
+        async (body) =>
+          (
+            await fetch('/api/trade', {
+              method: 'POST',
+              headers: { 'Content-Type': 'application/json', 'Idempotency-Key': crypto.randomUUID() },
+              body: JSON.stringify(body),
+            })
+          ).status,
+        { marketId: yes!.market_id, marketSlug: yes!.slug, tokenId: yes!.token_id, outcome: 'YES', amount: 100 },
+      );
+    // Give every tab its turn to open a stream it should not open.
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect(await buy(tabs[3]!)).toBe(200);
+    for (const tab of tabs) await tab.getByLabel('Available cash').filter({ hasText: '$900.00' }).waitFor({ timeout: 10_000 });
+    // One stream for seven tabs: the first tab's, and one more when its sign-up page gave way to the portfolio (a new page
+    // waits its turn; a waiting tab took the stream over). Without the sharing, seven, two of them refused with 429.
+    expect(answers.length).toBeLessThanOrEqual(2);
+    expect(answers.every((status) => status === 200)).toBe(true);
+    // The browser's own view of the account's lock: one tab holds it, the six others wait their turn.
+    // (Run in the page; a string keeps the tsconfig free of DOM types.)
+    const lockState = (tab: Page) =>
+      tab.evaluate(`navigator.locks.query().then((q) => {
+        const ours = (l) => (l.name || '').startsWith('paper-trading:account-events:');
+        return { held: (q.held || []).filter(ours).length, pending: (q.pending || []).filter(ours).length };
+      })`) as Promise<{ held: number; pending: number }>;
+    expect(await lockState(tabs[6]!)).toEqual({ held: 1, pending: 6 });
+
+    // The tabs close but one, whichever held the stream among them: the last opens it again and still follows.
+    for (const tab of tabs.slice(0, -1)) await tab.close();
+    const last = tabs[tabs.length - 1]!;
+    expect(await buy(last)).toBe(200);
+    await last.getByLabel('Available cash').filter({ hasText: '$800.00' }).waitFor({ timeout: 15_000 });
+    expect(await lockState(last)).toEqual({ held: 1, pending: 0 });
+    expect(answers.every((status) => status === 200)).toBe(true);
+    expect(pageErrors(last)).toEqual([]);
+  }, 120_000);
+
   test('when a market page is opened by its address, then the reads the HTML starts early are the ones the app uses: each is fetched once', async () => {
     const page = await web.newPage();
     const [m] = await web.app.services.db.query<{ slug: string }>(`SELECT slug FROM markets WHERE status = 'active' ORDER BY volume DESC NULLS LAST LIMIT 1`);

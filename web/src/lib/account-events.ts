@@ -55,26 +55,72 @@ export function applyAccountEvent(client: QueryClient, e: AccountEvent): void {
 }
 
 /**
- * The signed-in person's event stream (GET /api/events), one per tab while signed in: fills, trades, settlements,
- * notifications and balance changes reach the header and the pages as they happen. After a lost connection it
- * resumes after the last event seen (lastEventId), so nothing is missed.
+ * The signed-in person's event stream (GET /api/events), one per browser, not one per tab: the server holds at most
+ * EVENT_STREAMS_PER_ACCOUNT streams of an account, and a person with more tabs than that must not be refused. The tab
+ * holding the Web Lock named for the account (sharedAccountStream) opens the stream and passes every event on to the
+ * other tabs over a BroadcastChannel; when it closes, a waiting tab takes the lock and opens the stream again from the
+ * last event it was passed (lastEventId), so nothing is missed. Without Web Locks or BroadcastChannel, each tab opens its own.
  */
 export function useAccountEvents(userId: string | null): void {
   const client = useQueryClient();
   useEffect(() => {
     if (!userId) return;
-    let lastSeq: number | null = null;
-    const stream = new EventStream({
+    return sharedAccountStream(userId, (e) => applyAccountEvent(client, e));
+  }, [userId, client]);
+}
+
+/** Where one browser's tabs meet for an account: the lock's name and the channel's. */
+export const accountStreamName = (userId: string) => `paper-trading:account-events:${userId}`;
+
+/** A usable account event, else null (the stream and the channel carry only JSON the server wrote, but check). */
+function asEvent(data: unknown): AccountEvent | null {
+  const e = data as AccountEvent;
+  return typeof e?.seq === 'number' && e.type in STALE && typeof e.data === 'object' && e.data !== null ? e : null;
+}
+
+/** Follows the account's events in this tab, through the one stream its tabs share; returns the stop. */
+export function sharedAccountStream(userId: string, onEvent: (e: AccountEvent) => void): () => void {
+  let lastSeq: number | null = null;
+  const seen = (e: AccountEvent) => {
+    if (lastSeq !== null && e.seq <= lastSeq) return;
+    lastSeq = e.seq;
+    onEvent(e);
+  };
+  const open = (relay?: BroadcastChannel) =>
+    new EventStream({
       url: () => `/api/events${lastSeq ? `?lastEventId=${lastSeq}` : ''}`,
       events: EVENT_TYPES,
       onEvent: (_name, data) => {
-        const e = data as AccountEvent;
-        if (typeof e?.seq !== 'number' || !(e.type in STALE) || typeof e.data !== 'object' || e.data === null) return;
-        lastSeq = e.seq;
-        applyAccountEvent(client, e);
+        const e = asEvent(data);
+        if (!e) return;
+        relay?.postMessage(e);
+        seen(e);
       },
       onStatus: () => undefined,
     });
+  const locks = typeof navigator !== 'undefined' ? navigator.locks : undefined;
+  if (!locks || typeof BroadcastChannel === 'undefined') {
+    const stream = open();
     return () => stream.close();
-  }, [userId, client]);
+  }
+  const name = accountStreamName(userId);
+  const channel = new BroadcastChannel(name);
+  channel.onmessage = (m: MessageEvent) => {
+    const e = asEvent(m.data);
+    if (e) seen(e);
+  };
+  const stop = new AbortController();
+  let stream: EventStream | null = null;
+  // Held until this tab stops (the promise below settles only then); waiting tabs queue for it.
+  locks
+    .request(name, { signal: stop.signal }, () => {
+      stream = open(channel);
+      return new Promise<void>((resolve) => stop.signal.addEventListener('abort', () => resolve(), { once: true }));
+    })
+    .catch(() => undefined); // aborted while waiting: this tab stopped before its turn came
+  return () => {
+    stop.abort();
+    stream?.close();
+    channel.close();
+  };
 }
