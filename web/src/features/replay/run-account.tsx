@@ -35,8 +35,8 @@ export function RunAccount({ rc }: { rc: RunClient }) {
             <ul className="position-list">
               {portfolio.data.positions.map((p) => (
                 <li key={p.id}>
-                  {p.question}: {sharesOf(p.quantity, p.outcome)}
-                  {p.isClosed ? ' (settled)' : `, worth ${money(p.marketValue)}`}
+                  {p.question}:{' '}
+                  {p.isClosed ? `${p.outcome}, settled, ${signedMoney(p.realizedPnl)}` : `${sharesOf(p.quantity, p.outcome)}, worth ${money(p.marketValue)}`}
                 </li>
               ))}
             </ul>

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { QueryClient, QueryClientProvider, useMutation, useQueryClient } from '@tanstack/react-query';
+import { QueryClient, QueryClientProvider, useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { runClient, type RunClient } from '../../lib/api/run-client';
 import { cents, dateTime } from '../../lib/format';
 import { ErrorMessage } from '../../components/error-message';
@@ -108,9 +108,12 @@ function Run({ runId, rc, onLeave }: { runId: string; rc: RunClient; onLeave: ()
       </section>
       {ended ? <RunRecord record={r.record} suite={'seed' in r.scenario ? r.scenario.suite : null} /> : null}
       <div className="replay-columns">
-        <News rc={rc} onPick={ended ? null : setMarketId} />
+        {/* The ticket above the news: on a phone it stays near the clock, not below every story. */}
         <div>
           {marketId && !ended ? <RunTicket key={marketId} rc={rc} marketId={marketId} /> : null}
+          <News rc={rc} onPick={ended ? null : setMarketId} />
+        </div>
+        <div>
           <Markets rc={rc} onPick={ended ? null : setMarketId} />
           <RunAccount rc={rc} />
         </div>
@@ -119,9 +122,19 @@ function Run({ runId, rc, onLeave }: { runId: string; rc: RunClient; onLeave: ()
   );
 }
 
+/** News items a page: a phone keeps the ticket and the clock within reach. */
+const NEWS_PAGE = 6;
+
 /** The run's news so far, newest first (list_news with the run's key sees only the run's venue, up to its clock). */
 function News({ rc, onPick }: { rc: RunClient; onPick: ((marketId: string) => void) | null }) {
-  const news = rc.$api.useQuery('get', '/api/news', { params: { query: { limit: 10 } } });
+  const news = useInfiniteQuery({
+    queryKey: ['get', '/api/news', 'pages'],
+    queryFn: async ({ pageParam }) =>
+      (await rc.api.GET('/api/news', { params: { query: { limit: NEWS_PAGE, ...(pageParam ? { cursor: pageParam } : {}) } } })).data!,
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.nextCursor,
+  });
+  const items = news.data?.pages.flatMap((p) => p.news) ?? [];
   return (
     <section className="card" aria-labelledby="replay-news">
       <h2 id="replay-news">News</h2>
@@ -129,11 +142,11 @@ function News({ rc, onPick }: { rc: RunClient; onPick: ((marketId: string) => vo
         <Loading what="the news" />
       ) : news.isError ? (
         <ErrorMessage error={news.error} />
-      ) : news.data.news.length === 0 ? (
+      ) : items.length === 0 ? (
         <p>No news yet. Press Next news to move the clock to the next story.</p>
       ) : (
         <ul className="replay-news">
-          {news.data.news.map((n) => (
+          {items.map((n) => (
             <li key={n.id}>
               <h3>{n.headline}</h3>
               <p className="muted">
@@ -149,6 +162,11 @@ function News({ rc, onPick }: { rc: RunClient; onPick: ((marketId: string) => vo
           ))}
         </ul>
       )}
+      {news.hasNextPage ? (
+        <button type="button" className="secondary" disabled={news.isFetchingNextPage} onClick={() => void news.fetchNextPage()}>
+          {news.isFetchingNextPage ? 'Loading older news…' : 'Show older news'}
+        </button>
+      ) : null}
     </section>
   );
 }
