@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react';
 import { QueryClient, QueryClientProvider, useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { runClient, type RunClient } from '../../lib/api/run-client';
+import { readRetry } from '../../lib/api/read-retry';
 import { cents, dateTime } from '../../lib/format';
 import { ErrorMessage } from '../../components/error-message';
 import { Loading } from '../../components/loading';
@@ -11,11 +12,12 @@ import { RunRecord } from './run-record';
 
 /**
  * One run, played with its own key and its own query cache: a stepped run changes only when the person acts, so what
- * was read stays current (no refetch by age) and every step, trade or forecast re-reads what it changed.
+ * was read stays current (no refetch by age) and every step, trade or forecast re-reads what it changed; a read refused
+ * by the rate limit waits and tries again, as everywhere in the app.
  */
 export function RunView({ run, onLeave }: { run: StoredRun; onLeave: () => void }) {
   const client = useMemo(
-    () => new QueryClient({ defaultOptions: { queries: { staleTime: Infinity, refetchOnWindowFocus: false, retry: false }, mutations: { retry: false } } }),
+    () => new QueryClient({ defaultOptions: { queries: { staleTime: Infinity, refetchOnWindowFocus: false, ...readRetry }, mutations: { retry: false } } }),
     [run.runId],
   );
   const rc = useMemo(() => runClient(run.apiKey), [run.apiKey]);
