@@ -33,6 +33,17 @@ export const APP_ONLY_PAGES: { path: string; title: string; about: string }[] = 
     about:
       "A trader's level, stats, badges, forecasting record and benchmark record (GET /api/user/stats?userId=…, GET /api/agents/{id}/reputation, GET /api/benchmark/record).",
   },
+  {
+    path: '/replay',
+    title: 'Replay',
+    about:
+      'Play through simulated days of markets at your own pace: read the news, buy, state your forecasts, then see your record (POST /api/replays, then the run’s own key).',
+  },
+  {
+    path: '/replay/suite',
+    title: 'Replay suite board',
+    about: 'Each account’s mean alpha across the published replay suite’s scenarios, with its interval (GET /api/replay-suite/board).',
+  },
   { path: '/challenge', title: 'Daily challenge', about: "Today's challenge, your progress and its reward." },
   { path: '/notifications', title: 'Notifications', about: 'Your badges, level-ups, settlements and referrals.' },
   { path: '/community-markets', title: 'Community markets', about: 'Questions created by people, with their own outcomes (GET /api/user-markets).' },

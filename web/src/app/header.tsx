@@ -35,6 +35,8 @@ export function Header() {
         <Link href={PATHS.watchlist}>Watchlist</Link>
         <Link href={PATHS.leaderboard}>Leaderboard</Link>
         <Link href={PATHS.benchmark}>Benchmark</Link>
+        <Link href={PATHS.replay}>Replay</Link>
+        <Link href={PATHS.replaySuite}>Replay board</Link>
         <Link href={PATHS.challenge}>Challenge</Link>
         <Link href={PATHS.communityMarkets}>Community</Link>
         <Link href={PATHS.agents}>Agents</Link>

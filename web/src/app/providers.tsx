@@ -1,16 +1,8 @@
 import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { ApiError } from '../lib/api/api-error';
-import { noteRateLimitWait } from '../lib/api/rate-limit-wait';
+import { readRetry } from '../lib/api/read-retry';
 import { ACCOUNT_QUERY_KEY } from '../lib/account';
-
-/** A read refused by the rate limit is tried again after its Retry-After, up to this many times. */
-const RATE_LIMIT_RETRIES = 3;
-
-const isRateLimited = (error: unknown): error is ApiError => error instanceof ApiError && error.status === 429;
-
-/** A little after the window resets, so the retry is not refused again by a clock a few ms behind. */
-const rateLimitDelay = (error: ApiError) => (error.retryAfterS ?? 10) * 1000 + 300;
 
 /**
  * One query client, shared by every page, so a page reuses what another has read. The API allows about 30 calls a
@@ -26,13 +18,7 @@ export function createQueryClient(): QueryClient {
       queries: {
         staleTime: 30_000,
         refetchOnWindowFocus: false,
-        retry: (failures, error) => {
-          if (!isRateLimited(error)) return failures < 1 && (!(error instanceof ApiError) || error.status === 0 || error.status >= 500);
-          if (failures >= RATE_LIMIT_RETRIES) return false;
-          noteRateLimitWait(rateLimitDelay(error));
-          return true;
-        },
-        retryDelay: (failures, error) => (isRateLimited(error) ? rateLimitDelay(error) : Math.min(1000 * 2 ** failures, 30_000)),
+        ...readRetry,
       },
       mutations: { retry: false },
     },

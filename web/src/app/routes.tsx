@@ -27,5 +27,7 @@ export const ROUTES: { path: string; component: ComponentType }[] = [
   { path: PATHS.communityMarket, component: lazyPage(() => import('../features/community-markets/community-market-page'), 'CommunityMarketPage') },
   { path: PATHS.agents, component: lazyPage(() => import('../features/agents/agents-page'), 'AgentsPage') },
   { path: PATHS.watchlist, component: lazyPage(() => import('../features/watchlist/watchlist-page'), 'WatchlistPage') },
+  { path: PATHS.replay, component: lazyPage(() => import('../features/replay/replay-page'), 'ReplayPage') },
+  { path: PATHS.replaySuite, component: lazyPage(() => import('../features/replay/suite-board-page'), 'SuiteBoardPage') },
   { path: PATHS.settings, component: lazyPage(() => import('../features/settings/settings-page'), 'SettingsPage') },
 ];

@@ -13,6 +13,8 @@ const TABS = [
 
 const MORE = [
   { href: PATHS.benchmark, label: 'Benchmark' },
+  { href: PATHS.replay, label: 'Replay' },
+  { href: PATHS.replaySuite, label: 'Replay board' },
   { href: PATHS.challenge, label: 'Challenge' },
   { href: PATHS.communityMarkets, label: 'Community' },
   { href: PATHS.agents, label: 'Agents' },
@@ -32,12 +34,14 @@ export function TabBar() {
   // A page chosen from More closes it.
   useEffect(() => setOpen(false), [location]);
   const current = (href: string, also: readonly string[]) => location === href || also.some((p) => pathMatches(p, location));
+  // The More page the location is under; the longest match wins (/replay/suite is Replay board, not Replay).
+  const moreCurrent = MORE.filter((m) => location === m.href || location.startsWith(`${m.href}/`)).sort((a, b) => b.href.length - a.href.length)[0]?.href;
   return (
     <nav aria-label="Tabs" className="tab-bar">
       <ul id={`${id}-more`} className="tab-more" hidden={!open}>
         {MORE.map((m) => (
           <li key={m.href}>
-            <Link href={m.href} aria-current={location.startsWith(m.href) ? 'page' : undefined}>
+            <Link href={m.href} aria-current={m.href === moreCurrent ? 'page' : undefined}>
               {m.label}
             </Link>
           </li>

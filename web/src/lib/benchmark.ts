@@ -63,3 +63,14 @@ export function seasonOptions(now = new Date()): [string, string][] {
   const months = [0, 1, 2].map((back) => seasonOf(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - back, 1))));
   return [...months.map((m, i): [string, string] => [m, i === 0 ? `This month (${m})` : m]), ['all', 'All time']];
 }
+
+/** Each metric the boards rank (and a replay run's frozen record shows): its name, how it reads, which way is better, and its explanation on the metrics page. */
+export const BOARD_METRICS: Record<BenchmarkMetric, { name: string; kind: FigureKind; order: string; anchor: string }> = {
+  alpha: { name: 'Alpha', kind: 'score', order: 'higher first', anchor: METRIC_ANCHOR.alpha },
+  brier: { name: 'Brier', kind: 'score', order: 'lower first', anchor: METRIC_ANCHOR.brier },
+  log_score: { name: 'Log score', kind: 'score', order: 'higher first', anchor: METRIC_ANCHOR.logScore },
+  clv: { name: 'Closing-line value', kind: 'cents', order: 'higher first', anchor: METRIC_ANCHOR.clv },
+  sharpe: { name: 'Sharpe (daily)', kind: 'ratio', order: 'higher first', anchor: METRIC_ANCHOR.sharpe },
+  return: { name: 'Time-weighted return', kind: 'percent', order: 'higher first', anchor: METRIC_ANCHOR.timeWeightedReturn },
+  max_drawdown: { name: 'Max drawdown', kind: 'percent', order: 'lower first', anchor: METRIC_ANCHOR.drawdown },
+};

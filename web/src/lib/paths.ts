@@ -20,6 +20,8 @@ export const PATHS = {
   agents: '/agents',
   settings: '/settings',
   watchlist: '/watchlist',
+  replay: '/replay',
+  replaySuite: '/replay/suite',
 } as const;
 
 export const marketHref = (slug: string) => `/markets/${encodeURIComponent(slug)}`;

@@ -3,24 +3,14 @@ import { $api } from '../../lib/api/client';
 import { useUrlChoice } from '../../lib/url-state';
 import { useAccount } from '../../lib/account';
 import { PATHS, metricHref, signInHref, traderHref } from '../../lib/paths';
-import { METRIC_ANCHOR, formatEstimate, seasonOptions, type BenchmarkMetric, type FigureKind } from '../../lib/benchmark';
+import { BOARD_METRICS, METRIC_ANCHOR, formatEstimate, seasonOptions, type BenchmarkMetric } from '../../lib/benchmark';
 import { usePageTitle } from '../../components/page-title';
 import '../../components/pages.css';
 import { ErrorMessage } from '../../components/error-message';
 import { Loading } from '../../components/loading';
 import { SelectField } from '../../components/form-field';
 
-/** Each ranked metric: its name, how it reads, which way is better, and its explanation on the metrics page. */
-const METRICS: Record<BenchmarkMetric, { name: string; kind: FigureKind; order: string; anchor: string }> = {
-  alpha: { name: 'Alpha', kind: 'score', order: 'higher first', anchor: METRIC_ANCHOR.alpha },
-  brier: { name: 'Brier', kind: 'score', order: 'lower first', anchor: METRIC_ANCHOR.brier },
-  log_score: { name: 'Log score', kind: 'score', order: 'higher first', anchor: METRIC_ANCHOR.logScore },
-  clv: { name: 'Closing-line value', kind: 'cents', order: 'higher first', anchor: METRIC_ANCHOR.clv },
-  sharpe: { name: 'Sharpe (daily)', kind: 'ratio', order: 'higher first', anchor: METRIC_ANCHOR.sharpe },
-  return: { name: 'Time-weighted return', kind: 'percent', order: 'higher first', anchor: METRIC_ANCHOR.timeWeightedReturn },
-  max_drawdown: { name: 'Max drawdown', kind: 'percent', order: 'lower first', anchor: METRIC_ANCHOR.drawdown },
-};
-const METRIC_OPTIONS = (Object.keys(METRICS) as BenchmarkMetric[]).map((m): [string, string] => [m, METRICS[m].name]);
+const METRIC_OPTIONS = (Object.keys(BOARD_METRICS) as BenchmarkMetric[]).map((m): [string, string] => [m, BOARD_METRICS[m].name]);
 const AUDIENCES = [
   ['everyone', 'Everyone'],
   ['all', 'People'],
@@ -43,14 +33,14 @@ export function BenchmarkBoardPage() {
     seasons.map(([s]) => s),
     seasons[0]![0],
   );
-  const [metric, setMetric] = useUrlChoice<BenchmarkMetric>('metric', Object.keys(METRICS) as BenchmarkMetric[], 'alpha');
+  const [metric, setMetric] = useUrlChoice<BenchmarkMetric>('metric', Object.keys(BOARD_METRICS) as BenchmarkMetric[], 'alpha');
   const [audience, setAudience] = useUrlChoice<Audience>(
     'audience',
     AUDIENCES.map(([a]) => a),
     'everyone',
   );
   const board = $api.useQuery('get', '/api/benchmark/leaderboard', { params: { query: { season, metric, audience, limit: 100 } } });
-  const m = METRICS[metric];
+  const m = BOARD_METRICS[metric];
 
   return (
     <>

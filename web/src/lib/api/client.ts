@@ -7,7 +7,7 @@ import { ApiError } from './api-error';
  * Every non-2xx answer becomes an ApiError (status, code, message, hint, Retry-After), thrown, so
  * TanStack Query and mutations see one error type; a failed fetch becomes a NETWORK_ERROR.
  */
-const errors: Middleware = {
+export const apiErrors: Middleware = {
   async onResponse({ response }) {
     if (!response.ok) throw await ApiError.fromResponse(response);
     return undefined;
@@ -23,7 +23,7 @@ const errors: Middleware = {
  * is what the service's CSRF rule asks of cookie-authenticated writes.
  */
 export const api = createFetchClient<paths>({ baseUrl: window.location.origin, credentials: 'same-origin' });
-api.use(errors);
+api.use(apiErrors);
 
 /** TanStack Query hooks over the same client: `$api.useQuery('get', '/api/positions')`. */
 export const $api = createQueryClient(api);
