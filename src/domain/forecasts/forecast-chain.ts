@@ -80,6 +80,8 @@ export function carriedByBuy(f: ForecastFacts, around: readonly string[]): BuyRo
    FROM debit d
  )`,
     returning: LINKED,
+    // The record's insert (ctesAfter) reads the link; nothing after the statement does.
+    answered: false,
     count: 8,
     params: () => [...around, f.id, f.source, f.probabilitiesMicro.map(String), f.rationale],
     after: async () => {},

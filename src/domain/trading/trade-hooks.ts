@@ -40,8 +40,10 @@ export interface BuyRowPart {
   ctesBefore?(first: number): string;
   /** CTEs that write from the update's answer, `name AS (... FROM debit ...)`, placed after the buy's own (same numbering). */
   ctesAfter?(first: number): string;
-  /** What it reads back, `expression AS name` each; the buy's answer carries them under their names. */
+  /** What it reads back, `expression AS name` each; the buy's answer carries them under their names (unless `answered` is false). */
   returning: string[];
+  /** False when only its own CTEs read what it reads back (ctesAfter): the buy's answer then leaves those columns out. */
+  answered?: boolean;
   /** How many parameters it takes. */
   count: number;
   /** Its parameters for this buy (`count` of them), in the order `set` numbers them. */

@@ -41,8 +41,10 @@ function buySql(venue: Venue, parts: readonly BuyRowPart[]): string {
     first += part.count;
   }
   const returning = parts.flatMap((p) => p.returning);
-  const names = returning.map((r) => /\bAS\s+(\w+)\s*$/i.exec(r)?.[1]);
-  if (names.some((n) => !n)) throw new Error('every column a part reads back is named: `expression AS name`');
+  const nameOf = (r: string) => /\bAS\s+(\w+)\s*$/i.exec(r)?.[1];
+  if (returning.some((r) => !nameOf(r))) throw new Error('every column a part reads back is named: `expression AS name`');
+  // Only what the parts' after() reads travels back to the service (a column pg must parse on every buy otherwise).
+  const names = parts.filter((p) => p.answered !== false).flatMap((p) => p.returning.map(nameOf));
   return `WITH ${before.join('')}market AS (
    ${GATE[venue]}
  ), debit AS (

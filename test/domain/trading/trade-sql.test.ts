@@ -32,6 +32,13 @@ describe('the buy statement and its parts', () => {
     expect(sql).toContain(`b = $${BUY_PARAMS + 3} + $${BUY_PARAMS + 5}`);
     expect(sql).toContain('(SELECT r_a FROM debit) AS r_a');
     expect(() => buyStatementWith([{ ...part('c', 1), returning: ['c'] }])).toThrow(/named/);
+    // A part whose columns only its own CTEs read (a carried forecast's chain link) reads them back from the update but
+    // leaves them out of the answer.
+    const own = buyStatementWith([part('a', 1), { ...part('d', 1), answered: false }]);
+    expect(own).toMatch(/RETURNING[^)]*d AS r_d/);
+    expect(own).toContain('(SELECT r_a FROM debit) AS r_a');
+    expect(own).not.toContain('AS r_d,');
+    expect(own).not.toContain('SELECT r_d');
   });
 
   test('sellParams gives exactly the parameters the sell statement uses, each of them', () => {
