@@ -177,6 +177,26 @@ export function withoutDeprecatedProperties(schema: JsonSchema): JsonSchema {
   return lean(schema) as JsonSchema;
 }
 
+/**
+ * The schema with each property marked `deprecated: true` kept (it is still accepted) but without its description: a
+ * model should send the current name, and the docs keep the note that says which.
+ */
+export function withoutDeprecatedNotes(schema: JsonSchema): JsonSchema {
+  const lean = (node: unknown): unknown => {
+    if (!isSchemaObject(node)) return node;
+    if (node.deprecated !== true) return mapSubschemas(node, lean);
+    const { description: _description, ...rest } = node;
+    return mapSubschemas(rest, lean);
+  };
+  return lean(schema) as JsonSchema;
+}
+
+/**
+ * An input schema as the documents a model reads spell it (tools/list, the agent card's skill input schemas): the same
+ * arguments accepted, no restated keywords, no notes on deprecated aliases.
+ */
+export const leanInputSchema = (schema: JsonSchema): JsonSchema => withoutRestatements(withoutDeprecatedNotes(schema));
+
 const refTo = (name: string) => ({ $ref: `#/$defs/${name}` });
 // Bytes a definition must save at least to be worth a name: no `$ref` for a `{"type":"string"}`.
 const MIN_SAVING = 24;

@@ -8,6 +8,7 @@ import { AppError, toAppError } from '../errors/app-error';
 import { ErrorBodySchema } from '../errors/error-body';
 import { inputSchemaOf, outputSchemaOf, toJsonSchema, type JsonSchema } from '../documents/json-schema';
 import {
+  leanInputSchema,
   openToAdditions,
   outlineOf,
   withSharedDefs,
@@ -120,23 +121,16 @@ const IDEMPOTENCY_KEY: JsonSchema = { type: 'string', minLength: 1, maxLength: 2
  * A tool's input schema as tools/list sends it: the method's input, accepting the same arguments, spelled for a
  * model's context (issue 34 item 3). Idempotent methods read `idempotencyKey` from the arguments on MCP (no headers
  * per call): it is advertised on each, its meaning stated once in the instructions. A deprecated alias keeps
- * `deprecated: true` and loses its description (a model should send the current name; the docs keep the note).
- * Date-time patterns and types restated by an enum go (withoutRestatements).
+ * `deprecated: true` and loses its description, and date-time patterns and types restated by an enum go (leanInputSchema,
+ * which the agent card's skill input schemas share).
  */
 export function mcpInputSchema(method: AnyMethod): JsonSchema {
   let schema = mcpInputs.get(method);
   if (!schema) {
     const full = inputSchemaOf(method);
-    const properties = Object.fromEntries(
-      Object.entries((full.properties ?? {}) as Record<string, JsonSchema>).map(([name, property]) => {
-        if (name === 'idempotencyKey') return [name, IDEMPOTENCY_KEY];
-        if (property.deprecated !== true) return [name, property];
-        const { description: _description, ...rest } = property;
-        return [name, rest];
-      }),
-    );
-    if (method.idempotent) properties.idempotencyKey = IDEMPOTENCY_KEY;
-    schema = withoutRestatements({ ...full, properties });
+    const properties = { ...((full.properties ?? {}) as Record<string, JsonSchema>) };
+    if (method.idempotent || 'idempotencyKey' in properties) properties.idempotencyKey = IDEMPOTENCY_KEY;
+    schema = leanInputSchema({ ...full, properties });
     mcpInputs.set(method, schema);
   }
   return schema;
