@@ -124,6 +124,8 @@ export function outlineOf(schema: JsonSchema): JsonSchema {
       const listed = Object.keys(rest.properties);
       if (listed.length === required.size && listed.every((k) => required.has(k))) delete rest.required;
     }
+    // A schema that was only bounds accepts any value now: `true` says so portably (an empty `{}` is not).
+    if (Object.keys(rest).length === 0) return true;
     return mapSubschemas(rest, outline);
   };
   return outline(schema) as JsonSchema;

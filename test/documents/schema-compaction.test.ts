@@ -227,6 +227,8 @@ describe('outlineOf', () => {
       // apiKey is optional, so this object still names what it requires.
       required: ['order', 'note', 'tags', 'format'],
     });
+    // A schema that was only bounds becomes `true` (any value), never the empty schema `{}`.
+    expect(outlineOf({ type: 'object', properties: { n: { minimum: 0 } } })).toEqual({ type: 'object', properties: { n: true } });
   });
 
   test('when a document passes the full schema, then it passes the outline; the outline refuses a wrong type or enum value still', () => {
