@@ -3,7 +3,7 @@ import type { Principal } from '../registry/context';
 import type { MethodServices } from '../registry/method-services';
 import { onSurface, type AnyMethod } from '../registry/method';
 import { inputSchemaOf } from './json-schema';
-import { withoutRestatements } from './schema-compaction';
+import { leanInputSchema } from './schema-compaction';
 import { perOrigin } from '../transports/public-origin';
 import { SERVICE_SUMMARY, SERVICE_TITLE, marketDataNotice } from './service-info';
 import { CardSigner } from './card-signing';
@@ -236,8 +236,9 @@ export function buildAgentCard(services: CardSource, base: string): AgentCard {
             'Skill calls: a message data part {"skill": "<skill id>", "input": {...}} runs that skill with the caller\'s ' +
             "credentials; params.inputSchemas holds the JSON Schema of each skill's input. Never required.",
           required: false,
-          // Spelled as tools/list spells them (no date-time pattern beside its format, no type an enum restates): same inputs.
-          params: { inputSchemas: Object.fromEntries(methods.map((m) => [m.name, withoutRestatements(inputSchemaOf(m))])) },
+          // Spelled as tools/list spells them (no date-time pattern beside its format, no type an enum restates, no note on a
+          // deprecated alias): same inputs.
+          params: { inputSchemas: Object.fromEntries(methods.map((m) => [m.name, leanInputSchema(inputSchemaOf(m))])) },
         },
       ],
     },

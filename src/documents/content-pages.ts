@@ -3,8 +3,8 @@ import { ERROR_CODES, ERROR_TABLE } from '../errors/app-error';
 import { onSurface, type AnyMethod, type Area, type AuthMode } from '../registry/method';
 import type { Registry } from '../registry/registry';
 import type { AnyStream } from '../registry/stream';
-import { inputSchemaOf, outputSchemaOf, toJsonSchema } from './json-schema';
-import { withSharedDefs } from './schema-compaction';
+import { inputSchemaOf, outputSchemaOf, toJsonSchema, type JsonSchema } from './json-schema';
+import { withSharedDefs, withoutRestatements } from './schema-compaction';
 import { errorCodesOf, limitText, streamErrorCodes } from './openapi';
 import { ERROR_MEANING } from './openapi-parts';
 import type { Block, Inline, Page } from './page';
@@ -106,6 +106,17 @@ function json(value: unknown): string {
   return JSON.stringify(value, null, 2);
 }
 
+/**
+ * A schema as the content pages print it: descriptions kept (this is the reference), no keyword that restates another
+ * (withoutRestatements: a date-time's pattern beside its format, whose rule, UTC ending in Z, the pages state once) and a
+ * part repeated within the schema stated once in $defs. /openapi.json and schemas/ keep every keyword.
+ */
+const printed = (schema: JsonSchema): string => json(withSharedDefs(withoutRestatements(schema)));
+
+/** What the pages say once instead of a pattern in every date-time. */
+export const DATE_TIME_NOTE =
+  'A date-time (format date-time) is ISO 8601: the service writes UTC with a Z suffix, fractional seconds optional; an input date-time needs the Z too, unless its schema in /openapi.json admits an offset.';
+
 /** Everything an agent needs to call one method, on any surface. `level` is the heading level of its title. */
 export function methodBlocks(m: AnyMethod, config: Config, base: string, level: 2 | 3): Block[] {
   const errors = errorCodesOf(m)
@@ -128,10 +139,9 @@ export function methodBlocks(m: AnyMethod, config: Config, base: string, level: 
       ],
     },
     { paragraph: [{ strong: 'Input (JSON Schema)' }] },
-    { code: json(inputSchemaOf(m)), lang: 'json' },
+    { code: printed(inputSchemaOf(m)), lang: 'json' },
     { paragraph: [{ strong: 'Output (JSON Schema)' }] },
-    // Descriptions kept (this is the reference); a part repeated within the schema (a date-time) is stated once in $defs.
-    { code: json(withSharedDefs(outputSchemaOf(m))), lang: 'json' },
+    { code: printed(outputSchemaOf(m)), lang: 'json' },
   ];
   (m.examples ?? []).forEach((e, i) => {
     blocks.push({ paragraph: [{ strong: `Example ${i + 1}` }] }, { code: json({ input: e.input, output: e.output }), lang: 'json' });
@@ -159,9 +169,9 @@ export function streamBlocks(s: AnyStream, config: Config, base: string, level: 
       ],
     },
     { paragraph: [{ strong: 'Query parameters (JSON Schema)' }] },
-    { code: json(toJsonSchema(s.input, 'input')), lang: 'json' },
+    { code: printed(toJsonSchema(s.input, 'input')), lang: 'json' },
     { paragraph: [{ strong: 'Event data (JSON Schema)' }] },
-    { code: json(withSharedDefs(toJsonSchema(s.event, 'output'))), lang: 'json' },
+    { code: printed(toJsonSchema(s.event, 'output')), lang: 'json' },
   ];
 }
 
@@ -186,6 +196,7 @@ export function fullReference(registry: Registry, config: Config, base: string):
         ', with the same input, output and errors everywhere. Keyed methods take Authorization: Bearer <API_KEY or access token>.',
       ],
     },
+    { paragraph: [DATE_TIME_NOTE] },
     { heading: 2, text: 'Errors' },
     {
       paragraph: [
@@ -218,7 +229,8 @@ export function areaPage(registry: Registry, config: Config, base: string, area:
     },
   ];
   const methods = registry.methods.filter((m) => m.area === area);
-  if (!methods.length) blocks.push({ paragraph: ['No methods in this area yet.'] });
+  if (methods.length) blocks.push({ paragraph: [DATE_TIME_NOTE] });
+  else blocks.push({ paragraph: ['No methods in this area yet.'] });
   for (const m of methods) blocks.push(...methodBlocks(m, config, base, 2));
   for (const s of registry.streams.filter((x) => x.area === area)) blocks.push(...streamBlocks(s, config, base, 2));
   return { title: `${area} · ${SERVICE_TITLE}`, blocks };

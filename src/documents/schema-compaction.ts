@@ -84,6 +84,53 @@ export function openToAdditions(schema: JsonSchema): JsonSchema {
   return open(schema) as JsonSchema;
 }
 
+// Keywords that bound a value rather than say what it is: a number's range, a string's length, pattern and format, an
+// array's or object's size.
+const VALUE_BOUNDS = [
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'multipleOf',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'format',
+  'minItems',
+  'maxItems',
+  'uniqueItems',
+  'minProperties',
+  'maxProperties',
+];
+
+/**
+ * An output schema reduced to its outline, for a reader planning what to do with a result: each object's fields, their
+ * types, enums and nullability. Like openToAdditions it accepts more documents, on purpose (bounding what the server
+ * sends is the server's business, and a client that validates results gains nothing from it):
+ * - no value bounds (VALUE_BOUNDS: ranges, lengths, patterns, formats; a time is an ISO 8601 UTC string, said once in
+ *   the MCP instructions);
+ * - no `required` where an object requires every property it lists, which is nearly every object of a result (the
+ *   instructions say once that a listed field is always sent, null where its schema allows); an object with an
+ *   optional property keeps its list, so that exception still reads from the schema.
+ * Input schemas keep all of it (an argument out of bounds is refused), and so do /openapi.json and schemas/.
+ */
+export function outlineOf(schema: JsonSchema): JsonSchema {
+  const outline = (node: unknown): unknown => {
+    if (!isSchemaObject(node)) return node;
+    const rest: JsonSchema = { ...node };
+    for (const k of VALUE_BOUNDS) if (typeof rest[k] !== 'object') delete rest[k];
+    if (Array.isArray(rest.required) && isSchemaObject(rest.properties)) {
+      const required = new Set(rest.required as string[]);
+      const listed = Object.keys(rest.properties);
+      if (listed.length === required.size && listed.every((k) => required.has(k))) delete rest.required;
+    }
+    // A schema that was only bounds accepts any value now: `true` says so portably (an empty `{}` is not).
+    if (Object.keys(rest).length === 0) return true;
+    return mapSubschemas(rest, outline);
+  };
+  return outline(schema) as JsonSchema;
+}
+
 /**
  * The schema without keywords that restate what another keyword of the same schema says, for tools/list:
  * - `type` beside an `enum` or `const` whose values are all strings of that type (the values say it; same documents);
@@ -131,6 +178,26 @@ export function withoutDeprecatedProperties(schema: JsonSchema): JsonSchema {
   };
   return lean(schema) as JsonSchema;
 }
+
+/**
+ * The schema with each property marked `deprecated: true` kept (it is still accepted) but without its description: a
+ * model should send the current name, and the docs keep the note that says which.
+ */
+export function withoutDeprecatedNotes(schema: JsonSchema): JsonSchema {
+  const lean = (node: unknown): unknown => {
+    if (!isSchemaObject(node)) return node;
+    if (node.deprecated !== true) return mapSubschemas(node, lean);
+    const { description: _description, ...rest } = node;
+    return mapSubschemas(rest, lean);
+  };
+  return lean(schema) as JsonSchema;
+}
+
+/**
+ * An input schema as the documents a model reads spell it (tools/list, the agent card's skill input schemas): the same
+ * arguments accepted, no restated keywords, no notes on deprecated aliases.
+ */
+export const leanInputSchema = (schema: JsonSchema): JsonSchema => withoutRestatements(withoutDeprecatedNotes(schema));
 
 const refTo = (name: string) => ({ $ref: `#/$defs/${name}` });
 // Bytes a definition must save at least to be worth a name: no `$ref` for a `{"type":"string"}`.

@@ -11,9 +11,14 @@ const ERROR_BODY_NOTE =
   'what went wrong, hint what to do (read it), docs where the method is documented, details the input problems of a VALIDATION_ERROR, retryAfterSeconds when to retry, requestId ' +
   `what to quote for a server error. code is one of ${ERROR_CODES.join(', ')}.`;
 
+/** How to read a tool's output schema, said once here rather than spelled in each (outlineOf, src/documents/schema-compaction.ts). */
+const OUTPUT_SCHEMA_NOTE =
+  "A tool's output schema lists the fields of its result: each is always sent (null where its schema allows null), except where an " +
+  'object lists its required fields; times are ISO 8601 strings in UTC. ';
+
 /**
  * What every session reads once, before any tool: what tool descriptions would otherwise each repeat (where market data
- * comes from, on this instance's configuration; what idempotencyKey does; the error body).
+ * comes from, on this instance's configuration; what idempotencyKey does; how to read an output schema; the error body).
  */
 export const mcpInstructions = (marketNotice: string): string =>
   'Paper trading on prediction markets with virtual money only. ' +
@@ -25,6 +30,7 @@ export const mcpInstructions = (marketNotice: string): string =>
   '(client id = user id, scope agent). ' +
   'A tool that takes idempotencyKey (any string of 1 to 255 characters, yours to choose): a retry with the same key and ' +
   'arguments returns the first result instead of acting twice (keys are kept 24 hours). ' +
+  OUTPUT_SCHEMA_NOTE +
   ERROR_BODY_NOTE;
 
 /**

@@ -7,7 +7,15 @@ import { invoke, type InvokeDeps } from '../registry/invoke';
 import { AppError, toAppError } from '../errors/app-error';
 import { ErrorBodySchema } from '../errors/error-body';
 import { inputSchemaOf, outputSchemaOf, toJsonSchema, type JsonSchema } from '../documents/json-schema';
-import { openToAdditions, withSharedDefs, withoutDeprecatedProperties, withoutDescriptions, withoutRestatements } from '../documents/schema-compaction';
+import {
+  leanInputSchema,
+  openToAdditions,
+  outlineOf,
+  withSharedDefs,
+  withoutDeprecatedProperties,
+  withoutDescriptions,
+  withoutRestatements,
+} from '../documents/schema-compaction';
 
 export interface McpTools {
   /** The tools/list result, built once at start and served as is. */
@@ -51,7 +59,8 @@ export function mcpOutputSchema(method: AnyMethod): JsonSchema {
   let schema = mcpOutputs.get(output);
   if (!schema) {
     errorBranch ??= compactError(toJsonSchema(ErrorBodySchema, 'output'));
-    schema = withSharedDefs(admittingErrors(withoutRestatements(mcpResultSchema(output)), errorBranch));
+    errorFields ??= Object.keys(toJsonSchema(ErrorBodySchema, 'output').properties as JsonSchema);
+    schema = withSharedDefs(admittingErrors(withoutRestatements(mcpResultSchema(output)), errorBranch, errorFields));
     mcpOutputs.set(output, schema);
   }
   return schema;
@@ -59,14 +68,16 @@ export function mcpOutputSchema(method: AnyMethod): JsonSchema {
 
 /**
  * What an MCP client is told a result is, before it is spelled compactly: the method's output without descriptions,
- * open to additions and without deprecated fields (accepted as additions). It accepts more than /openapi.json's schema,
+ * open to additions, without deprecated fields (accepted as additions), reduced to its outline (outlineOf: no value
+ * bounds, no `required` where every listed field is). It accepts more than /openapi.json's schema,
  * on purpose (see openToAdditions); withoutRestatements and withSharedDefs then only respell it.
  */
-export const mcpResultSchema = (output: JsonSchema): JsonSchema => withoutDeprecatedProperties(openToAdditions(withoutDescriptions(output)));
+export const mcpResultSchema = (output: JsonSchema): JsonSchema => outlineOf(withoutDeprecatedProperties(openToAdditions(withoutDescriptions(output))));
 
 // Once per process: every app a test starts lists the same tools.
 const mcpOutputs = new WeakMap<JsonSchema, JsonSchema>();
 let errorBranch: JsonSchema | undefined;
+let errorFields: string[] | undefined;
 
 /**
  * The error branch every tool's output schema carries, kept to its shape: field descriptions and the list of codes are
@@ -110,23 +121,16 @@ const IDEMPOTENCY_KEY: JsonSchema = { type: 'string', minLength: 1, maxLength: 2
  * A tool's input schema as tools/list sends it: the method's input, accepting the same arguments, spelled for a
  * model's context (issue 34 item 3). Idempotent methods read `idempotencyKey` from the arguments on MCP (no headers
  * per call): it is advertised on each, its meaning stated once in the instructions. A deprecated alias keeps
- * `deprecated: true` and loses its description (a model should send the current name; the docs keep the note).
- * Date-time patterns and types restated by an enum go (withoutRestatements).
+ * `deprecated: true` and loses its description, and date-time patterns and types restated by an enum go (leanInputSchema,
+ * which the agent card's skill input schemas share).
  */
 export function mcpInputSchema(method: AnyMethod): JsonSchema {
   let schema = mcpInputs.get(method);
   if (!schema) {
     const full = inputSchemaOf(method);
-    const properties = Object.fromEntries(
-      Object.entries((full.properties ?? {}) as Record<string, JsonSchema>).map(([name, property]) => {
-        if (name === 'idempotencyKey') return [name, IDEMPOTENCY_KEY];
-        if (property.deprecated !== true) return [name, property];
-        const { description: _description, ...rest } = property;
-        return [name, rest];
-      }),
-    );
-    if (method.idempotent) properties.idempotencyKey = IDEMPOTENCY_KEY;
-    schema = withoutRestatements({ ...full, properties });
+    const properties = { ...((full.properties ?? {}) as Record<string, JsonSchema>) };
+    if (method.idempotent || 'idempotencyKey' in properties) properties.idempotencyKey = IDEMPOTENCY_KEY;
+    schema = leanInputSchema({ ...full, properties });
     mcpInputs.set(method, schema);
   }
   return schema;
@@ -141,7 +145,12 @@ const mcpInputs = new WeakMap<AnyMethod, JsonSchema>();
  * the v2 client skips error results), so an exact schema would turn every tool error into a client-side schema
  * failure that hides our code and hint. `$defs` stay at the root so their `#/$defs/...` references still resolve.
  */
-function admittingErrors(output: JsonSchema, error: JsonSchema): JsonSchema {
+function admittingErrors(output: JsonSchema, error: JsonSchema, errorFields: string[]): JsonSchema {
+  // A result schema that is only optional properties, none named like an error body's, already accepts every error
+  // body (it is open to additions): the branch would add nothing (62 tools × 60 bytes).
+  const properties = (output.properties ?? {}) as JsonSchema;
+  const onlyOptional = Object.keys(output).every((k) => k === 'type' || k === 'properties' || k === '$defs');
+  if (onlyOptional && !errorFields.some((f) => f in properties)) return output;
   // The root says `type: object` (MCP requires it there), so neither branch repeats it.
   const { $defs, type: _object, ...success } = output;
   return { type: 'object', anyOf: [success, error], ...($defs ? { $defs } : {}) };

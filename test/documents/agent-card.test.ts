@@ -3,7 +3,7 @@ import { backends } from '../support/backends';
 import { startTestApp, type TestApp } from '../support/app';
 import { onSurface } from '../../src/registry/method';
 import { inputSchemaOf } from '../../src/documents/json-schema';
-import { withoutRestatements } from '../../src/documents/schema-compaction';
+import { leanInputSchema } from '../../src/documents/schema-compaction';
 import { AgentCardSchema, agentCardOf, type AgentCard } from '../../src/documents/agent-card';
 import { marketDataNotice } from '../../src/documents/service-info';
 import { canonicalFormOf, CARD_JWKS_PATH } from '../../src/documents/card-signing';
@@ -32,6 +32,14 @@ describe.each(backends())('agent card on $name', (backend) => {
     expect(mirror.body).toEqual(wellKnown.body);
     expect(api.body).toEqual(wellKnown.body);
     expect(wellKnown.headers['access-control-allow-origin']).toBe('*');
+  });
+
+  test("when the card is read, then it stays within its size (it is read into a model's context too)", async () => {
+    const res = await t.api.get('/.well-known/agent-card.json');
+    // 105.5 KB before tools/list's spelling of input schemas was shared with it, 95.5 KB after; 85.7 KB once descriptions
+    // were written for a model; 84.8 KB once a deprecated alias lost its note (leanInputSchema). Skill descriptions
+    // (24 KB) and input schemas (31 KB) are most of it. The bound only ratchets down.
+    expect(Buffer.byteLength(res.text)).toBeLessThanOrEqual(85.5 * 1024);
   });
 
   test('the card is built once per process and address: the same object every time', () => {
@@ -98,7 +106,12 @@ describe.each(backends())('agent card on $name', (backend) => {
         expect(skill.security).toEqual([{ bearerAuth: [] }, { oauth2: ['agent'] }]);
         expect(skill.securityRequirements).toEqual([{ schemes: { bearerAuth: { list: [] } } }, { schemes: { oauth2: { list: ['agent'] } } }]);
       }
-      expect(schemas[m.name]).toEqual(withoutRestatements(inputSchemaOf(m)));
+      // Spelled as tools/list spells inputs: an alias stays accepted and marked deprecated, its note is in the docs.
+      expect(schemas[m.name]).toEqual(leanInputSchema(inputSchemaOf(m)));
+      for (const [name, property] of Object.entries((inputSchemaOf(m).properties ?? {}) as Record<string, Record<string, unknown>>)) {
+        if (property.deprecated === true)
+          expect((schemas[m.name] as { properties: Record<string, unknown> }).properties[name]).toMatchObject({ deprecated: true });
+      }
     }
     expect(card.skills.find((s) => s.id === 'get_balance')!.tags).toEqual(['Accounts', 'requires-key', 'read-only']);
   });

@@ -1,7 +1,7 @@
 import Ajv from 'ajv';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { withSharedDefs, withoutDeprecatedProperties, withoutDescriptions, withoutRestatements } from '../../src/documents/schema-compaction';
+import { outlineOf, withSharedDefs, withoutDeprecatedProperties, withoutDescriptions, withoutRestatements } from '../../src/documents/schema-compaction';
 import { inlineRefs } from '../support/json-schema-refs';
 
 const DATE = { type: 'string', format: 'date-time', pattern: '^\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ$' };
@@ -193,5 +193,61 @@ describe('withoutDeprecatedProperties', () => {
 
   test('when the schema is closed, then it is refused: dropping a property there would refuse documents the full schema accepts', () => {
     expect(() => withoutDeprecatedProperties({ ...OPEN, additionalProperties: false })).toThrow(/open schema/);
+  });
+});
+
+describe('outlineOf', () => {
+  const RESULT = {
+    type: 'object',
+    properties: {
+      order: ORDER,
+      note: { type: 'string', minLength: 1, maxLength: 20, pattern: '^[a-z]+$' },
+      tags: { type: 'array', items: { type: 'string', format: 'uri' }, minItems: 1, uniqueItems: true },
+      // A property named like a bound keyword is a field, not a bound: it stays.
+      format: { enum: ['json', 'csv'] },
+      apiKey: { type: 'string' },
+    },
+    required: ['order', 'note', 'tags', 'format'],
+  };
+
+  test('when a result is outlined, then value bounds and formats go, and `required` goes only where every listed property is required', () => {
+    expect(outlineOf(RESULT)).toEqual({
+      type: 'object',
+      properties: {
+        order: {
+          type: 'object',
+          properties: { id: { type: 'string' }, createdAt: { type: 'string' }, updatedAt: { type: 'string' }, price: { type: 'number' } },
+          additionalProperties: false,
+        },
+        note: { type: 'string' },
+        tags: { type: 'array', items: { type: 'string' } },
+        format: { enum: ['json', 'csv'] },
+        apiKey: { type: 'string' },
+      },
+      // apiKey is optional, so this object still names what it requires.
+      required: ['order', 'note', 'tags', 'format'],
+    });
+    // A schema that was only bounds becomes `true` (any value), never the empty schema `{}`.
+    expect(outlineOf({ type: 'object', properties: { n: { minimum: 0 } } })).toEqual({ type: 'object', properties: { n: true } });
+  });
+
+  test('when a document passes the full schema, then it passes the outline; the outline refuses a wrong type or enum value still', () => {
+    for (const ajv of [new Ajv2020({ strict: false }), new Ajv({ strict: false })]) {
+      addFormats(ajv);
+      const full = ajv.compile(RESULT);
+      const outline = ajv.compile(outlineOf(RESULT));
+      const order = { id: 'o1', createdAt: '2026-01-01T00:00:00Z', updatedAt: '2026-01-01T00:00:00Z', price: 0.5 };
+      const ok = { order, note: 'abc', tags: ['https://example.com/a'], format: 'csv' };
+      expect([full(ok), outline(ok)]).toEqual([true, true]);
+      // What only the bounds refused is accepted now: a price above 1, an empty note, a tag that is no URI, a missing order field.
+      const unbounded = { order: { id: 'o1', createdAt: 'soon', price: 2 }, note: '', tags: ['x', 'x'], format: 'csv' };
+      expect([full(unbounded), outline(unbounded)]).toEqual([false, true]);
+      expect(outline({ ...ok, note: 3 })).toBe(false);
+      expect(outline({ ...ok, format: 'xml' })).toBe(false);
+      expect(outline({ ...ok, order: { ...order, price: '0.5' } })).toBe(false);
+      // The object with an optional field keeps its list: a result without order is refused.
+      const { order: _order, ...withoutOrder } = ok;
+      expect(outline(withoutOrder)).toBe(false);
+    }
   });
 });
