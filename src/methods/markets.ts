@@ -156,7 +156,7 @@ export const listMarkets = defineMethod({
     {
       input: { category: 'Crypto', sort: 'volume', limit: 1 },
       output: {
-        markets: [{ ...exampleMarket, ...exampleStats, change24h: -0.03 }],
+        markets: [{ ...exampleMarket, change24h: -0.03 }],
         nextCursor: 'eyJzIjoidm9sdW1lIiwiayI6IjE4NDIzMC41IiwiaSI6InNpbS0xMTQyMCJ9',
       },
     },
