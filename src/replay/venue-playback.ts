@@ -1,6 +1,6 @@
 import { MICRO, toMicro, type Micro } from '../domain/money/micro';
 import type { Estimate } from '../domain/benchmark/estimate';
-import { scoreForecasts, type ForecastScores, type ResolvedQuestion } from '../domain/benchmark/forecast-scores';
+import { scoreAlpha, type ResolvedQuestion } from '../domain/benchmark/forecast-scores';
 import { alphaAcrossRuns } from '../domain/replay/across-runs';
 import { meanWithTInterval } from '../domain/replay/t-interval';
 import { REPLAY_START_MS, type SimulatedScenario } from '../domain/replay/replay-runs';
@@ -18,7 +18,7 @@ import { movedBy, newsVerdict, REPLAY_AGENTS, type ReplayAgent } from './referen
  * be read from it directly: the same catalog, prices, news and outcomes (SimulatedFeed with information, as a run builds
  * it). Each agent's forecasts are decided by its own rules (reference-agents.ts: newsVerdict and movedBy; statedMid and
  * coinFlip) at the times it would state them through the API, stamped with the mid the service would stamp (the synced
- * YES price), and scored by the benchmark's own code (scoreForecasts) over the markets the run's record would score: those
+ * YES price), and scored by the benchmark's own code (scoreAlpha: scoreForecasts' alpha) over the markets the run's record would score: those
  * the agent stated on that resolve inside the window. test/replay/reference-agents.test.ts ties it to real runs.
  *
  * What each agent states, as it does in a run:
@@ -50,71 +50,102 @@ export interface PlaybackRun {
   forecasts: PlaybackForecast[];
   /** Resolved, non-void markets it stated on: the record's resolvedMarkets. */
   resolvedMarkets: number;
-  /** The record's stated-forecast scores (scoreForecasts, seeded as the run's record is). */
-  scores: ForecastScores;
+  /** Questions scored (resolved, not void, forecast before close). */
+  questions: number;
+  /** The record's alpha (scoreAlpha: scoreForecasts' own, seeded as the run's record is). */
   alpha: Estimate;
-  brier: Estimate;
 }
 
 /** The benchmark's read of a micro amount as a probability (benchmark-inputs.ts reads the books the same way). */
 const prob = (m: Micro): number => Number(m) / Number(MICRO);
 
-/**
- * Plays one agent over one scenario. `accountId` seeds the record's intervals as the run's account does (a run's is
- * get_replay's accountId); without it, a label of the agent and scenario: the values and n are the same either way.
- */
-export function playBack(agent: PlaybackAgent, scenario: SimulatedScenario, accountId?: string): PlaybackRun {
-  const startMs = REPLAY_START_MS;
-  const endMs = REPLAY_START_MS + scenario.days * DAY_MS;
-  // The run's venue: its seed, speed 1, with information (RunHost.build). Nothing here reads the clock.
-  const feed = new SimulatedFeed({ seed: scenario.seed, speed: 1, information: true }, { now: () => new Date(startMs) });
-  const specs = aliveIn(feed, startMs, endMs);
-  const yesMid = (spec: SimMarketSpec, t: number): Micro | null => {
-    const market = feed.marketAt(spec, t);
-    return market && market.status === 'active' ? market.tokens[0]!.priceMicro : null;
-  };
+/** A scenario's venue as a run builds it, and the markets its window sees: played once, for any number of agents. */
+export class ScenarioVenue {
+  readonly startMs = REPLAY_START_MS;
+  readonly endMs: number;
+  readonly feed: SimulatedFeed;
+  readonly specs: SimMarketSpec[];
 
-  const forecasts: PlaybackForecast[] = [];
-  if (agent === 'market' || agent === 'coin_flip') {
-    for (let t = startMs; ; t = Math.min(endMs, t + DAY_MS)) {
-      for (const spec of specs) {
-        const midMicro = yesMid(spec, t);
+  /**
+   * `markets: 'scored'` plays only the markets that resolve inside the window, the only ones a record scores: the same
+   * figures for half the venue's work (a month-long market's price path costs some 4,000 steps), but not every forecast.
+   */
+  constructor(
+    readonly scenario: SimulatedScenario,
+    opts: { markets: 'all' | 'scored' } = { markets: 'all' },
+  ) {
+    this.endMs = REPLAY_START_MS + scenario.days * DAY_MS;
+    // The run's venue: its seed, speed 1, with information (RunHost.build). Nothing here reads its clock.
+    this.feed = new SimulatedFeed({ seed: scenario.seed, speed: 1, information: true }, { now: () => new Date(this.startMs) });
+    const alive = aliveIn(this.feed, this.startMs, this.endMs);
+    this.specs = opts.markets === 'all' ? alive : alive.filter((s) => s.resolveAtMs <= this.endMs);
+  }
+
+  /** The YES mid a sync at `t` stores (what a forecast is stamped with), or null when the market is not open then. */
+  yesMid(spec: SimMarketSpec, t: number): Micro | null {
+    const market = this.feed.marketAt(spec, t);
+    return market && market.status === 'active' ? market.tokens[0]!.priceMicro : null;
+  }
+
+  /**
+   * Plays one agent. `accountId` seeds the record's intervals as the run's account does (a run's is get_replay's
+   * accountId); without it, a label of the agent and scenario: the values and n are the same either way.
+   */
+  play(agent: PlaybackAgent, accountId?: string): PlaybackRun {
+    const { scenario } = this;
+    const forecasts = agent === 'market' || agent === 'coin_flip' ? this.daily(agent) : this.onNews(agent === 'against_news' ? -1 : 1);
+    const questions = resolvedQuestions(this.feed, this.specs, forecasts, this.endMs);
+    // The record's label: the account and the season ('all'), then its stated forecasts (scoreRecord).
+    const scored = scoreAlpha(questions, `${accountId ?? `playback|${agent}|${scenario.seed}|${scenario.days}`}|all|stated`);
+    return {
+      agent,
+      scenario,
+      forecasts,
+      resolvedMarkets: questions.filter((q) => q.winner !== null).length,
+      questions: scored.questions,
+      alpha: scored.alpha,
+    };
+  }
+
+  /** market and coin_flip: at the start and after every day to the end (the end included), on every open market. */
+  private daily(agent: 'market' | 'coin_flip'): PlaybackForecast[] {
+    const forecasts: PlaybackForecast[] = [];
+    for (let t = this.startMs; ; t = Math.min(this.endMs, t + DAY_MS)) {
+      for (const spec of this.specs) {
+        const midMicro = this.yesMid(spec, t);
         if (midMicro === null) continue;
         const open = { venue: 'mirrored' as const, id: spec.id, slug: spec.slug, yesToken: spec.yesTokenId, noToken: spec.noTokenId, midMicro };
         const stated = (agent === 'market' ? statedMid(open) : coinFlip(open)) as { probability: number };
         forecasts.push({ marketId: spec.id, t, probabilityMicro: toMicro(stated.probability), midMicro });
       }
-      if (t >= endMs) break;
-    }
-  } else {
-    const items = specs.flatMap((spec) =>
-      feed
-        .newsEventsOf(spec)
-        .filter((e) => e.tMs > startMs && e.tMs <= endMs)
-        .map((event) => ({ spec, event, id: newsIdOf(spec.id, event.j) })),
-    );
-    items.sort((a, b) => a.event.tMs - b.event.tMs || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-    for (const { spec, event } of items) {
-      const read = newsVerdict(newsText(spec.question, spec.category, event.jump, event.kindDraw).body);
-      if (!read) continue;
-      const midMicro = yesMid(spec, event.tMs);
-      if (midMicro === null) continue;
-      const push = agent === 'against_news' ? -read.push : read.push;
-      forecasts.push({ marketId: spec.id, t: event.tMs, probabilityMicro: toMicro(movedBy(prob(midMicro), push)), midMicro });
+      if (t >= this.endMs) return forecasts;
     }
   }
 
-  const questions = resolvedQuestions(feed, specs, forecasts, endMs);
-  const scores = scoreForecasts(questions, `${accountId ?? `playback|${agent}|${scenario.seed}|${scenario.days}`}|all|stated`);
-  return {
-    agent,
-    scenario,
-    forecasts,
-    resolvedMarkets: questions.filter((q) => q.winner !== null).length,
-    scores,
-    alpha: scores.alpha,
-    brier: scores.brier,
-  };
+  /** news_reader (direction 1) and against_news (−1): at each item's time, oldest first, the mid moved by its verdict. */
+  private onNews(direction: 1 | -1): PlaybackForecast[] {
+    const items = this.specs.flatMap((spec) =>
+      this.feed
+        .newsEventsOf(spec)
+        .filter((e) => e.tMs > this.startMs && e.tMs <= this.endMs)
+        .map((event) => ({ spec, event, id: newsIdOf(spec.id, event.j) })),
+    );
+    items.sort((a, b) => a.event.tMs - b.event.tMs || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    const forecasts: PlaybackForecast[] = [];
+    for (const { spec, event } of items) {
+      const read = newsVerdict(newsText(spec.question, spec.category, event.jump, event.kindDraw).body);
+      if (!read) continue;
+      const midMicro = this.yesMid(spec, event.tMs);
+      if (midMicro === null) continue;
+      forecasts.push({ marketId: spec.id, t: event.tMs, probabilityMicro: toMicro(movedBy(prob(midMicro), direction * read.push)), midMicro });
+    }
+    return forecasts;
+  }
+}
+
+/** Plays one agent over one scenario (a venue of its own; ScenarioVenue plays several agents on one). */
+export function playBack(agent: PlaybackAgent, scenario: SimulatedScenario, accountId?: string): PlaybackRun {
+  return new ScenarioVenue(scenario).play(agent, accountId);
 }
 
 /** Every market of the venue that exists at some moment of the window and has not resolved by its start. */
@@ -161,12 +192,25 @@ export interface PlaybackSuite {
   meanAlpha: Estimate;
 }
 
-export function playBackSuite(agent: PlaybackAgent, scenarios: readonly SimulatedScenario[], label: string): PlaybackSuite {
-  const runs = scenarios.map((s) => playBack(agent, s));
-  return {
-    agent,
-    runs,
-    alpha: alphaAcrossRuns(runs, `playback|${agent}|${label}`),
-    meanAlpha: meanWithTInterval(runs.flatMap((r) => (r.alpha.value === null ? [] : [r.alpha.value]))),
-  };
+/**
+ * Agents over a suite's scenarios, each scenario's venue played once for all of them, on the markets the records score
+ * (the runs' forecasts are those on the markets that resolve in their window).
+ */
+export function playBackSuite<A extends PlaybackAgent>(agents: readonly A[], scenarios: readonly SimulatedScenario[], label: string): Record<A, PlaybackSuite> {
+  const runs = new Map<A, PlaybackRun[]>(agents.map((a) => [a, []]));
+  for (const scenario of scenarios) {
+    const venue = new ScenarioVenue(scenario, { markets: 'scored' });
+    for (const agent of agents) runs.get(agent)!.push(venue.play(agent));
+  }
+  const out = {} as Record<A, PlaybackSuite>;
+  for (const agent of agents) {
+    const played = runs.get(agent)!;
+    out[agent] = {
+      agent,
+      runs: played,
+      alpha: alphaAcrossRuns(played, `playback|${agent}|${label}`),
+      meanAlpha: meanWithTInterval(played.flatMap((r) => (r.alpha.value === null ? [] : [r.alpha.value]))),
+    };
+  }
+  return out;
 }
