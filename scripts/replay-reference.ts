@@ -56,7 +56,16 @@ function playback(suiteName: string): void {
       `${agent}: alpha ${interval(played.alpha)} (markets, clustered by scenario); mean of ${suite.name}'s scenarios ${interval(played.meanAlpha)} (t); ${forecasts} forecasts on the markets scored`,
     );
   }
-  console.log(JSON.stringify({ suite: suite.name, scenarios: suite.seeds.length, days: suite.days, playback: true, wallSeconds: (Date.now() - started) / 1000, agents: out }));
+  console.log(
+    JSON.stringify({
+      suite: suite.name,
+      scenarios: suite.seeds.length,
+      days: suite.days,
+      playback: true,
+      wallSeconds: (Date.now() - started) / 1000,
+      agents: out,
+    }),
+  );
 }
 
 async function main(): Promise<void> {

@@ -9,7 +9,7 @@ import { newsIdOf } from '../market-data/simulated/information';
 import { newsText } from '../market-data/simulated/news-text';
 import { SimulatedFeed } from '../market-data/simulated/simulated-feed';
 import { coinFlip, statedMid } from '../transports/reference-forecasters';
-import { movedBy, newsVerdict, REPLAY_AGENTS, type ReplayAgent } from './reference-agents';
+import { movedBy, newsVerdict, REPLAY_AGENTS } from './reference-agents';
 
 /**
  * Venue playback (issue 35 item 4): the reference agents played straight from the simulated venue, without a service. A
@@ -174,7 +174,13 @@ function resolvedQuestions(feed: SimulatedFeed, specs: readonly SimMarketSpec[],
     let q = questions.get(f.marketId);
     if (!q) {
       const winner = feed.winnerOf(spec);
-      q = { marketId: spec.id, kind: 'binary', winner: winner === 'VOID' ? null : winner === 'YES' ? 1 : 0, closedAt: Math.min(spec.endAtMs, spec.resolveAtMs), points: [] };
+      q = {
+        marketId: spec.id,
+        kind: 'binary',
+        winner: winner === 'VOID' ? null : winner === 'YES' ? 1 : 0,
+        closedAt: Math.min(spec.endAtMs, spec.resolveAtMs),
+        points: [],
+      };
       questions.set(f.marketId, q);
     }
     q.points.push({ t: f.t, probabilities: [prob(f.probabilityMicro)], mids: [prob(f.midMicro)] });

@@ -340,7 +340,13 @@ function alphaFigure(withMarket: readonly QuestionScores[], seedLabel: string): 
  */
 export function scoreAlpha(questions: readonly ResolvedQuestion[], seedLabel: string): { questions: number; alpha: Estimate } {
   const { scored } = scoreEach(questions);
-  return { questions: scored.length, alpha: alphaFigure(scored.filter((s) => s.market !== null), seedLabel) };
+  return {
+    questions: scored.length,
+    alpha: alphaFigure(
+      scored.filter((s) => s.market !== null),
+      seedLabel,
+    ),
+  };
 }
 
 /**
