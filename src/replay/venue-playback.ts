@@ -18,8 +18,9 @@ import { movedBy, newsVerdict, REPLAY_AGENTS } from './reference-agents';
  * be read from it directly: the same catalog, prices, news and outcomes (SimulatedFeed with information, as a run builds
  * it). Each agent's forecasts are decided by its own rules (reference-agents.ts: newsVerdict and movedBy; statedMid and
  * coinFlip) at the times it would state them through the API, stamped with the mid the service would stamp (the synced
- * YES price), and scored by the benchmark's own code (scoreAlpha: scoreForecasts' alpha) over the markets the run's record would score: those
- * the agent stated on that resolve inside the window. test/replay/reference-agents.test.ts ties it to real runs.
+ * YES price), and scored by the benchmark's own code (scoreAlpha: scoreForecasts' alpha) over the markets the run's
+ * record would score: those the agent stated on that resolve inside the window. test/replay/reference-agents.test.ts
+ * ties it to real runs (the same forecasts and the same frozen alpha, interval included).
  *
  * What each agent states, as it does in a run:
  * - market / coin_flip: at the window's start and after every simulated day to its end (the end included), on every
@@ -46,7 +47,7 @@ export interface PlaybackForecast {
 export interface PlaybackRun {
   agent: PlaybackAgent;
   scenario: SimulatedScenario;
-  /** Every forecast the agent states in the window, in the order it states them. */
+  /** Every forecast the agent states in the window (on the markets played), in the order it states them. */
   forecasts: PlaybackForecast[];
   /** Resolved, non-void markets it stated on: the record's resolvedMarkets. */
   resolvedMarkets: number;
