@@ -6,12 +6,21 @@ import { startService } from '../src/start';
 import { callAs, type AgentDeps } from '../src/transports/reference-forecasters';
 import { playReplayAgent, REPLAY_AGENTS, type ReplayAgent, type ReplayAgentPlay } from '../src/replay/reference-agents';
 import { alphaAcrossRuns } from '../src/domain/replay/across-runs';
+import { scenariosOf, suiteNamed, SUITES } from '../src/domain/replay/replay-suite';
+import { playBackSuite, PLAYBACK_AGENTS, type PlaybackAgent } from '../src/replay/venue-playback';
+import type { Estimate } from '../src/domain/benchmark/estimate';
 
 /**
  * npm run replay:reference [-- --seeds 1-20 --days 2 --agents news_reader,market,coin_flip] — plays the built-in reference
  * agents (src/replay/reference-agents.ts) over stepped replay runs of the given seeds, in a service of its own on the
  * embedded database, and prints each run's alpha, then each agent's alpha across the runs so far with its 95 % interval
  * (alphaAcrossRuns: the benchmark's clustered bootstrap, clustered by run). The last line is one JSON object.
+ *
+ * npm run replay:reference -- --suite suite-v1 --playback [--agents news_reader,market,coin_flip,against_news] — plays the
+ * agents back straight from the venue over every scenario of the suite (src/replay/venue-playback.ts: the forecasts the
+ * runs would record, scored by the benchmark's code) in seconds, and prints each agent's alpha across the suite (pooled,
+ * with the interval clustered by scenario; and the suite board's mean of the scenarios' alphas with its t-interval).
+ * --suite without --playback plays real stepped runs of the suite's seeds and days.
  */
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
@@ -29,9 +38,44 @@ function seedList(text: string): number[] {
 
 const fmt = (x: number | null) => (x === null ? 'n/a' : x.toFixed(4));
 
+const interval = (e: Estimate) => `${fmt(e.value)} [${fmt(e.low)}, ${fmt(e.high)}] n ${e.n}`;
+
+function playback(suiteName: string): void {
+  const suite = suiteNamed(suiteName);
+  if (!suite) throw new Error(`unknown suite ${suiteName}: one of ${SUITES.map((x) => x.name).join(', ')}`);
+  const agents = arg('agents', 'news_reader,market,coin_flip,against_news').split(',') as PlaybackAgent[];
+  for (const a of agents) if (!PLAYBACK_AGENTS.includes(a)) throw new Error(`unknown agent ${a}: one of ${PLAYBACK_AGENTS.join(', ')}`);
+  const started = Date.now();
+  const out: Record<string, { alpha: Estimate; meanAlpha: Estimate; forecasts: number }> = {};
+  const suitePlayed = playBackSuite(agents, scenariosOf(suite), suite.name);
+  for (const agent of agents) {
+    const played = suitePlayed[agent];
+    const forecasts = played.runs.reduce((s, r) => s + r.forecasts.length, 0);
+    out[agent] = { alpha: played.alpha, meanAlpha: played.meanAlpha, forecasts };
+    console.log(
+      `${agent}: alpha ${interval(played.alpha)} (markets, clustered by scenario); mean of ${suite.name}'s scenarios ${interval(played.meanAlpha)} (t); ${forecasts} forecasts on the markets scored`,
+    );
+  }
+  console.log(
+    JSON.stringify({
+      suite: suite.name,
+      scenarios: suite.seeds.length,
+      days: suite.days,
+      playback: true,
+      wallSeconds: (Date.now() - started) / 1000,
+      agents: out,
+    }),
+  );
+}
+
 async function main(): Promise<void> {
-  const seeds = seedList(arg('seeds', '1-20'));
-  const days = Number(arg('days', '2'));
+  const suiteName = arg('suite', '');
+  if (suiteName && process.argv.includes('--playback')) return playback(suiteName);
+  if (process.argv.includes('--playback')) throw new Error('--playback needs --suite (for example --suite suite-v1)');
+  const suite = suiteName ? suiteNamed(suiteName) : undefined;
+  if (suiteName && !suite) throw new Error(`unknown suite ${suiteName}`);
+  const seeds = suite ? [...suite.seeds] : seedList(arg('seeds', '1-20'));
+  const days = suite ? suite.days : Number(arg('days', '2'));
   const agents = arg('agents', 'news_reader,market').split(',') as ReplayAgent[];
   for (const a of agents) if (!REPLAY_AGENTS.includes(a)) throw new Error(`unknown agent ${a}: one of ${REPLAY_AGENTS.join(', ')}`);
   // A service of its own, with limits no in-process agent meets: the agents here are the only callers.

@@ -37,6 +37,8 @@ export interface ReplayAgentPlay {
   runId: string;
   /** The run's key: the run's whole record and books stay readable with it (get_benchmark_record, list_forecasts). */
   apiKey: string;
+  /** The run's account: its id seeds the record's intervals (venue playback reproduces them with it). */
+  accountId: string;
   /** Registry calls the agent made inside the run (reads, forecasts, trades and steps), and how many were refused. */
   calls: number;
   refused: number;
@@ -49,6 +51,7 @@ export interface ReplayAgentPlay {
 interface RunView {
   runId: string;
   apiKey?: string;
+  accountId: string;
   clock: string;
   endAt: string;
   record?: { resolvedMarkets: number; figures: { alpha: Estimate; brier: Estimate } } | null;
@@ -82,6 +85,7 @@ export async function playReplayAgent(deps: AgentDeps, liveKey: string, agent: R
     scenario,
     runId: started.runId,
     apiKey: started.apiKey!,
+    accountId: read.accountId,
     calls: run.calls,
     refused: run.refused,
     resolvedMarkets: record.resolvedMarkets,

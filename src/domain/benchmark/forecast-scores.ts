@@ -299,12 +299,8 @@ function reliabilityTable(scored: readonly QuestionScores[]): ReliabilityBin[] {
   return table;
 }
 
-/**
- * Scores an account's resolved questions (see the module comment for conventions and `ForecastScores` for each figure).
- * Each figure's interval is a bootstrap clustered by question, seeded by `seedOf(seedLabel + '|' + figure)` where figure
- * is the output's field name ('murphy.reliability' and so on inside `murphy`).
- */
-export function scoreForecasts(questions: readonly ResolvedQuestion[], seedLabel: string): ForecastScores {
+/** Each question's scores, with the VOID questions and those without a point at or before close counted apart. */
+function scoreEach(questions: readonly ResolvedQuestion[]): { scored: QuestionScores[]; voided: number; unforecast: number } {
   const scored: QuestionScores[] = [];
   let voided = 0;
   let unforecast = 0;
@@ -316,16 +312,53 @@ export function scoreForecasts(questions: readonly ResolvedQuestion[], seedLabel
       else scored.push(s);
     }
   }
+  return { scored, voided, unforecast };
+}
+
+/** A figure that is a mean over questions: each question one cluster of one value (precomputed, so a resample only sums). */
+function meanFigure(values: readonly number[], seedLabel: string, figure: string): Estimate {
+  return estimate(
+    values.map((sum) => ({ sum, count: 1 })),
+    pooledMean,
+    values.length,
+    seedOf(`${seedLabel}|${figure}`),
+  );
+}
+
+/** Alpha: market Brier − own Brier on the final points, over the questions with the market's scores. */
+function alphaFigure(withMarket: readonly QuestionScores[], seedLabel: string): Estimate {
+  return meanFigure(
+    withMarket.map((s) => s.market!.brier - s.brier),
+    seedLabel,
+    'alpha',
+  );
+}
+
+/**
+ * scoreForecasts' alpha alone (the same questions, statistic and seed: equal to its `alpha` and `marketQuestions`), for
+ * a caller that needs no other figure and many records: replay's venue playback scores a whole suite with it.
+ */
+export function scoreAlpha(questions: readonly ResolvedQuestion[], seedLabel: string): { questions: number; alpha: Estimate } {
+  const { scored } = scoreEach(questions);
+  return {
+    questions: scored.length,
+    alpha: alphaFigure(
+      scored.filter((s) => s.market !== null),
+      seedLabel,
+    ),
+  };
+}
+
+/**
+ * Scores an account's resolved questions (see the module comment for conventions and `ForecastScores` for each figure).
+ * Each figure's interval is a bootstrap clustered by question, seeded by `seedOf(seedLabel + '|' + figure)` where figure
+ * is the output's field name ('murphy.reliability' and so on inside `murphy`).
+ */
+export function scoreForecasts(questions: readonly ResolvedQuestion[], seedLabel: string): ForecastScores {
+  const { scored, voided, unforecast } = scoreEach(questions);
   const withMarket = scored.filter((s) => s.market !== null);
   const seed = (figure: string) => seedOf(`${seedLabel}|${figure}`);
-  // Each question is one cluster of one value: precomputed once, so a resample only sums.
-  const mean = (values: number[], figure: string) =>
-    estimate(
-      values.map((sum) => ({ sum, count: 1 })),
-      pooledMean,
-      values.length,
-      seed(figure),
-    );
+  const mean = (values: number[], figure: string) => meanFigure(values, seedLabel, figure);
   const bins = (statistic: (sample: readonly QuestionScores[]) => number | null, figure: string) => estimate(scored, statistic, scored.length, seed(figure));
 
   return {
@@ -366,10 +399,7 @@ export function scoreForecasts(questions: readonly ResolvedQuestion[], seedLabel
       withMarket.map((s) => s.market!.logScoreTimeAveraged),
       'marketLogScoreTimeAveraged',
     ),
-    alpha: mean(
-      withMarket.map((s) => s.market!.brier - s.brier),
-      'alpha',
-    ),
+    alpha: alphaFigure(withMarket, seedLabel),
     alphaTimeAveraged: mean(
       withMarket.map((s) => s.market!.brierTimeAveraged - s.brierTimeAveraged),
       'alphaTimeAveraged',

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import {
   calibrationBin,
   LOG_SCORE_FLOOR,
+  scoreAlpha,
   scoreForecasts,
   wilsonInterval,
   type ForecastScores,
@@ -308,6 +309,19 @@ describe('intervals', () => {
     const qs = Array.from({ length: 30 }, (_, i) => binary(`m${i}`, i % 3 === 0 ? 0 : 1, [[0, (i % 10) / 10 + 0.05]]));
     expect(scoreForecasts(qs, 'a')).toEqual(scoreForecasts(qs, 'a'));
     expect(scoreForecasts(qs, 'a').brier.low).not.toBe(scoreForecasts(qs, 'b').brier.low);
+  });
+
+  it('when alpha alone is scored (scoreAlpha), then it is scoreForecasts’ alpha, interval and n included, VOID, unforecast and mid-less questions left out alike', () => {
+    const qs = [
+      ...Array.from({ length: 30 }, (_, i) => binary(`m${i}`, i % 3 === 0 ? 0 : 1, [[0, (i % 10) / 10 + 0.05, 0.5 + (i % 7) / 20]])),
+      binary('void', null, [[0, 0.3]]),
+      binary('late', 1, [[200 * HOUR, 0.3]]),
+      binary('nomid', 1, [[0, 0.3, null]]),
+    ];
+    const full = scoreForecasts(qs, 'a');
+    expect(scoreAlpha(qs, 'a')).toEqual({ questions: full.questions, alpha: full.alpha });
+    expect(full.alpha.n).toBe(30);
+    expect(full.questions).toBe(31);
   });
 });
 
