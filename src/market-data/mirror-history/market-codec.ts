@@ -2,7 +2,9 @@ import type { FeedMarket, FeedToken } from '../feed';
 import type { Depth } from '../../domain/trading/price-service';
 
 /** A FeedMarket as JSON (micro amounts as strings, times as ISO), the shape mirror_market_history keeps. */
-export type StoredMarket = Omit<FeedMarket, 'tokens' | 'createdAt' | 'endDate' | 'resolvedAt' | 'asOf'> & {
+export type StoredMarket = Omit<FeedMarket, 'tokens' | 'createdAt' | 'endDate' | 'resolvedAt' | 'asOf' | 'stats'> & {
+  /** The trading figures, micro amounts as strings (absent in records made before they were kept). */
+  stats?: { volume24h: number | null; openInterest: number | null; lastTradePrice: string | null; tickSize: string | null; minOrderShares: number | null };
   createdAt: string | null;
   endDate: string | null;
   resolvedAt: string | null;
@@ -16,9 +18,20 @@ const date = (s: string | null) => (s ? new Date(s) : null);
 const big = (s: string | null) => (s === null ? null : BigInt(s));
 
 export function storeMarket(m: FeedMarket): StoredMarket {
-  const { tokens, createdAt, endDate, resolvedAt, asOf: _asOf, ...rest } = m;
+  const { tokens, createdAt, endDate, resolvedAt, asOf: _asOf, stats, ...rest } = m;
   return {
     ...rest,
+    ...(stats
+      ? {
+          stats: {
+            volume24h: stats.volume24h,
+            openInterest: stats.openInterest,
+            lastTradePrice: stats.lastTradePriceMicro === null ? null : stats.lastTradePriceMicro.toString(),
+            tickSize: stats.tickSizeMicro === null ? null : stats.tickSizeMicro.toString(),
+            minOrderShares: stats.minOrderShares,
+          },
+        }
+      : {}),
     createdAt: iso(createdAt),
     endDate: iso(endDate),
     resolvedAt: iso(resolvedAt),
@@ -43,8 +56,20 @@ export function loadMarket(s: StoredMarket, asOf: Date): FeedMarket {
     bidMicro: big(t.bid),
     askMicro: big(t.ask),
   });
+  const { stats, ...rest } = s;
   return {
-    ...s,
+    ...rest,
+    ...(stats
+      ? {
+          stats: {
+            volume24h: stats.volume24h,
+            openInterest: stats.openInterest,
+            lastTradePriceMicro: big(stats.lastTradePrice),
+            tickSizeMicro: big(stats.tickSize),
+            minOrderShares: stats.minOrderShares,
+          },
+        }
+      : {}),
     createdAt: date(s.createdAt),
     endDate: date(s.endDate),
     resolvedAt: date(s.resolvedAt),
