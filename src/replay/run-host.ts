@@ -56,6 +56,8 @@ export class RunHost implements ReplayRuns, RunScopes {
   private readonly handles = new Map<string, Promise<RunHandle>>();
   /** The run being built, if any: the next start waits for it (start). */
   private building: Promise<unknown> = Promise.resolve();
+  /** The runs' market syncs, one at a time across every run (see syncNow). */
+  private syncing: Promise<unknown> = Promise.resolve();
   private readonly store: ReplayStore;
 
   constructor(
@@ -385,8 +387,15 @@ export class RunHost implements ReplayRuns, RunScopes {
     }
   }
 
+  /**
+   * One run's market sync. Syncs go one at a time across runs, as builds do: a sync rewrites every market of the run's
+   * venue (~300) with their tokens and snapshots, and ten ends at once on PostgreSQL outran the statement deadline (503)
+   * where one after another each takes its share of the cores in turn.
+   */
   private async syncNow(h: RunHandle): Promise<void> {
-    const outcome = await h.services.marketSync.runOnce({ force: true });
+    const sync = this.syncing.then(() => h.services.marketSync.runOnce({ force: true }));
+    this.syncing = sync.catch(() => {});
+    const outcome = await sync;
     if (outcome.status === 'failed') throw new AppError('INTERNAL', `Replay run ${h.id}: its market sync failed.`);
     h.lastSyncMs = h.clock.nowMs();
   }
