@@ -2,12 +2,13 @@ import { Link, useLocation } from 'wouter';
 import { $api } from '../../lib/api/client';
 import { useUrlChoice } from '../../lib/url-state';
 import { useAccount } from '../../lib/account';
-import { PATHS, metricHref, signInHref, traderHref } from '../../lib/paths';
+import { PATHS, metricHref, signInHref } from '../../lib/paths';
 import { BOARD_METRICS, METRIC_ANCHOR, formatEstimate, seasonOptions, type BenchmarkMetric } from '../../lib/benchmark';
 import { usePageTitle } from '../../components/page-title';
 import '../../components/pages.css';
 import { ErrorMessage } from '../../components/error-message';
 import { Loading } from '../../components/loading';
+import { TraderName } from '../../components/trader-name';
 import { SelectField } from '../../components/form-field';
 
 const METRIC_OPTIONS = (Object.keys(BOARD_METRICS) as BenchmarkMetric[]).map((m): [string, string] => [m, BOARD_METRICS[m].name]);
@@ -107,9 +108,12 @@ export function BenchmarkBoardPage() {
                       <tr key={row.userId} className={mine ? 'current-user' : undefined} aria-current={mine ? 'true' : undefined}>
                         <td data-label="Rank">{row.rank}</td>
                         <td data-label="Trader">
-                          <Link href={traderHref(row.userId)}>{row.displayName}</Link>
-                          {mine ? <span className="you"> (you)</span> : null}
-                          {row.reference ? <span className="muted"> (reference)</span> : row.isAgent ? <span className="muted"> (agent)</span> : null}
+                          <TraderName
+                            userId={row.userId}
+                            displayName={row.displayName}
+                            mine={mine}
+                            kind={row.reference ? 'reference' : row.isAgent ? 'agent' : null}
+                          />
                         </td>
                         <td className="num" data-label={m.name}>
                           {formatEstimate(row.figure, m.kind)}

@@ -9,6 +9,7 @@ import { useSessionDraft } from '../../lib/session-draft';
 import { useRefreshAfterTrade } from '../../lib/portfolio';
 import { signInHref } from '../../lib/paths';
 import { ErrorMessage } from '../../components/error-message';
+import { OutcomeTabs } from '../../components/outcome-tabs';
 import type { TicketPick } from './buy-bar';
 
 type Outcome = 'YES' | 'NO';
@@ -116,22 +117,13 @@ export function TradeTicket({
     <section className="card ticket" aria-labelledby={`${id}-h`} onPointerEnter={engage} onFocus={engage} ref={sectionRef}>
       <h2 id={`${id}-h`}>Trade</h2>
       <form onSubmit={submit}>
-        <div className="tabs" role="group" aria-label="Outcome">
-          {(['YES', 'NO'] as const).map((o) => (
-            <button
-              key={o}
-              type="button"
-              className={`secondary outcome-${o.toLowerCase()}`}
-              aria-pressed={outcome === o}
-              onClick={() => {
-                setOutcome(o);
-                trade.reset();
-              }}
-            >
-              Buy {o}
-            </button>
-          ))}
-        </div>
+        <OutcomeTabs
+          outcome={outcome}
+          onPick={(o) => {
+            setOutcome(o);
+            trade.reset();
+          }}
+        />
         <div className="field">
           <label htmlFor={`${id}-amount`}>Amount (virtual dollars)</label>
           <input

@@ -6,6 +6,7 @@ import { newIdempotencyKey } from '../../lib/idempotency';
 import { InputField } from '../../components/form-field';
 import { ErrorMessage } from '../../components/error-message';
 import { Loading } from '../../components/loading';
+import { OutcomeTabs } from '../../components/outcome-tabs';
 
 type Outcome = 'YES' | 'NO';
 
@@ -67,22 +68,13 @@ export function RunTicket({ rc, marketId }: { rc: RunClient; marketId: string })
       </p>
       {!open ? <p>This market is {m.status === 'resolved' ? `resolved: ${m.winner ?? '—'} won` : 'closed'}.</p> : null}
       <form onSubmit={submitBuy} aria-label="Buy">
-        <div className="tabs" role="group" aria-label="Outcome">
-          {(['YES', 'NO'] as const).map((o) => (
-            <button
-              key={o}
-              type="button"
-              className={`secondary outcome-${o.toLowerCase()}`}
-              aria-pressed={outcome === o}
-              onClick={() => {
-                setOutcome(o);
-                buy.reset();
-              }}
-            >
-              Buy {o}
-            </button>
-          ))}
-        </div>
+        <OutcomeTabs
+          outcome={outcome}
+          onPick={(o) => {
+            setOutcome(o);
+            buy.reset();
+          }}
+        />
         <InputField
           label="Amount (practice dollars)"
           inputMode="decimal"

@@ -1,12 +1,13 @@
 import { Link, useLocation } from 'wouter';
 import { $api } from '../../lib/api/client';
 import { useAccount } from '../../lib/account';
-import { PATHS, metricHref, signInHref, traderHref } from '../../lib/paths';
+import { PATHS, metricHref, signInHref } from '../../lib/paths';
 import { METRIC_ANCHOR, formatEstimate } from '../../lib/benchmark';
 import { usePageTitle } from '../../components/page-title';
 import '../../components/pages.css';
 import { ErrorMessage } from '../../components/error-message';
 import { Loading } from '../../components/loading';
+import { TraderName } from '../../components/trader-name';
 
 /** The replay suite board (get_replay_suite_board): each account's mean alpha across the published suite, with its interval. */
 export function SuiteBoardPage() {
@@ -79,9 +80,7 @@ export function SuiteBoardPage() {
                       <tr key={row.userId} className={mine ? 'current-user' : undefined} aria-current={mine ? 'true' : undefined}>
                         <td data-label="Rank">{row.rank}</td>
                         <td data-label="Trader">
-                          <Link href={traderHref(row.userId)}>{row.displayName}</Link>
-                          {mine ? <span className="you"> (you)</span> : null}
-                          {row.isAgent ? <span className="muted"> (agent)</span> : null}
+                          <TraderName userId={row.userId} displayName={row.displayName} mine={mine} kind={row.isAgent ? 'agent' : null} />
                         </td>
                         <td className="num" data-label="Mean alpha">
                           {formatEstimate(row.meanAlpha, 'score')}
