@@ -178,7 +178,7 @@ export class SimulatedFeed implements MarketFeed {
       resolvedAt: state.status === 'resolved' ? new Date(spec.resolveAtMs) : null,
       tokens: [token('YES'), token('NO')],
       asOf: new Date(tMs),
-      stats: this.statsAt(spec, state, tMs),
+      stats: this.statsAt(spec, state, tMs, book.yes.midMicro),
     };
   }
 
@@ -187,9 +187,8 @@ export class SimulatedFeed implements MarketFeed {
    * (15–45 %, a draw of its own that says nothing of the outcome), none once resolved (the positions are paid); the last
    * trade at the YES mid on the tick; a tick of 0.001 (the venue quotes in tenths of a cent) and orders from one share.
    */
-  private statsAt(spec: SimMarketSpec, state: SimState, tMs: number): MarketStats {
+  private statsAt(spec: SimMarketSpec, state: SimState, tMs: number, yesMid: Micro): MarketStats {
     const share = 0.15 + 0.3 * uniform(this.params.seed, S_STATS, spec.k);
-    const yesMid = bookAround(state.pYes, spec.halfSpreadMicro).yes.midMicro;
     return {
       volume24h: Math.round((state.volume - volumeAt(spec, tMs - DAY_MS)) * 100) / 100,
       openInterest: state.status === 'resolved' ? 0 : Math.round(state.volume * share * 100) / 100,
