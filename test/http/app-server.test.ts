@@ -6,6 +6,7 @@ import { serve } from '../../src/http/server';
 import { testConfig } from '../../src/config';
 import { createLogger } from '../../src/logger';
 import { startService } from '../../src/start';
+import { backends } from '../support/backends';
 
 /** Prototypes of the request and response the server hands its 'request' listeners, read before express sees them. */
 function watchPrototypes(server: import('node:http').Server): Array<{ req: object | null; res: object | null }> {
@@ -50,7 +51,10 @@ describe('createAppServer', () => {
   it('is what serve() listens with', async () => {
     const config = testConfig({ DATA_DIR: 'memory', PORT: 0 });
     const log = createLogger('silent');
-    const service = await startService(config, log, { background: false });
+    // The embedded database from the tests' migrated image: a bare 'memory' one would run initdb and every migration
+    // (about a minute of a loaded CI machine) for a test about the HTTP server.
+    const opened = await backends()[0]!.open();
+    const service = await startService(config, log, { background: false, db: opened.db });
     const serving = await serve(service, { ...config, PORT: 0 }, log);
     const seen = watchPrototypes(serving.server);
     try {
@@ -61,6 +65,7 @@ describe('createAppServer', () => {
       expect(seen).toEqual([{ req: service.app.request, res: service.app.response }]);
     } finally {
       await serving.shutdown('test');
+      await opened.drop();
     }
   });
 });
