@@ -171,7 +171,7 @@ async function main(): Promise<void> {
           rationale: null,
           createdAt: now,
         };
-        carry = carriedByBuy(facts, await payloadAround(facts));
+        carry = carriedByBuy(facts, payloadAround(facts));
       }
       const c = await pool.connect();
       try {

@@ -58,6 +58,8 @@ export const ForecastRationale = z
   .string()
   .max(280)
   .refine((s) => !hasControl(s), 'no control characters (line breaks are allowed)')
+  // A lone UTF-16 surrogate is not Unicode text: RFC 8785, which the record's hash is taken over, has no spelling for it.
+  .refine((s) => !/\p{Cs}/u.test(s), 'no unpaired surrogate code units')
   .optional()
   .describe('Optional short rationale, at most 280 characters; public with the forecast once the market closes.');
 

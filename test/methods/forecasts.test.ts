@@ -143,6 +143,8 @@ function suite(backend: Backend) {
       [{ marketId: m.id }, 400, 'VALIDATION_ERROR'],
       [{ marketId: m.id, probability: 0.5, rationale: 'x'.repeat(281) }, 400, 'VALIDATION_ERROR'],
       [{ marketId: m.id, probability: 0.5, rationale: 'bell\u0007' }, 400, 'VALIDATION_ERROR'],
+      // A lone surrogate is not Unicode text: the record's canonical payload (RFC 8785) has no spelling for it.
+      [{ marketId: m.id, probability: 0.5, rationale: 'half \ud800 a pair' }, 400, 'VALIDATION_ERROR'],
     ];
     for (const [body, status, code] of cases) {
       const res = await submit(a.apiKey, body);

@@ -167,7 +167,7 @@ export class ForecastService {
   async carriedByTrade(userId: string, source: 'paper_trade', stated: Stated | undefined, marketId: string, now: Date): Promise<CarriedPart | undefined> {
     if (!stated) return undefined;
     const facts = this.facts(userId, marketId, 'mirrored', source, statedProbabilities('mirrored', 1, stated), stated.rationale, now);
-    return carriedByBuy(facts, await payloadAround(facts));
+    return carriedByBuy(facts, payloadAround(facts));
   }
 
   /**
@@ -237,7 +237,7 @@ export class ForecastService {
 
   /** The record, in `tx` (its statement takes the account row); refused (nothing written) when the market cannot take it. */
   private async insert(tx: Queryable, f: ForecastFacts): Promise<ForecastRow> {
-    const around = await payloadAround(f);
+    const around = payloadAround(f);
     const rows = await tx.query<ForecastRow>(recordSql(f.venue), recordParams(f, around), `forecast_record_${f.venue}`);
     if (rows[0]) return rows[0];
     const market = await marketFacts(tx, f.marketId, f.createdAt);

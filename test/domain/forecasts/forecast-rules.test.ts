@@ -11,7 +11,6 @@ import {
 } from '../../../src/domain/forecasts/forecast-rules';
 import { AppError } from '../../../src/errors/app-error';
 
-const hasControl = (s: string) => [...s].some((c) => c < ' ');
 const ACCOUNT = '0f1e2d3c-4b5a-4968-8776-655443322110';
 
 const facts = (over: Partial<ForecastFacts> = {}): ForecastFacts => ({
@@ -93,22 +92,46 @@ describe('canonical payload', () => {
   });
 
   test('when the chain fields are filled into the pieces around them as SQL fills them, then the text is the canonical payload', async () => {
+    // payloadAround writes the payload out by hand; the canonicalize package (RFC 8785) is the reference it must equal,
+    // over every field: any Unicode text (quotes, backslashes, control characters, astral code points; a lone surrogate
+    // is not Unicode, and the rationale's schema refuses one), both venues and every source, any number of
+    // probabilities, any instant.
+    const text = fc
+      .oneof(
+        fc.string({ unit: 'binary', maxLength: 40 }),
+        fc.string({ unit: 'grapheme', maxLength: 40 }),
+        fc.string({ unit: fc.constantFrom('\ud83d\ude00', '"', '\\', '\u2028', '\u007f', '\n'), maxLength: 6 }),
+      )
+      .filter((s) => !/\p{Cs}/u.test(s));
     await fc.assert(
       fc.asyncProperty(
-        fc.string({ unit: 'grapheme', maxLength: 40 }).filter((s) => !hasControl(s)),
+        fc.record({
+          id: text,
+          userId: text,
+          marketId: text,
+          venue: fc.constantFrom('mirrored' as const, 'community' as const),
+          source: fc.constantFrom('stated' as const, 'paper_trade' as const, 'place_order' as const, 'buy_community_shares' as const),
+          probabilitiesMicro: fc.array(fc.bigInt({ min: 0n, max: 1_000_000n }), { minLength: 1, maxLength: 8 }),
+          rationale: fc.option(text, { nil: null }),
+          createdAt: fc.date({ min: new Date('1970-01-01T00:00:00.000Z'), max: new Date('2999-12-31T23:59:59.999Z'), noInvalidDate: true }),
+        }),
         fc.array(fc.option(fc.integer({ min: 0, max: 1_000_000 }), { nil: null }), { minLength: 1, maxLength: 10 }),
         fc.option(fc.stringMatching(/^[0-9a-f]{64}$/), { nil: null }),
         fc.integer({ min: 1, max: 1_000_000 }),
-        async (rationale, mids, prevHash, seq) => {
-          const f = facts({ rationale });
-          const [a, b, c, d] = await payloadAround(f);
+        async (f, mids, prevHash, seq) => {
+          const [a, b, c, d] = payloadAround(f);
           const midsJson = `[${mids.map((m) => (m === null ? 'null' : String(m))).join(',')}]`;
           const filled = a + midsJson + b + (prevHash === null ? 'null' : `"${prevHash}"`) + c + String(seq) + d;
           const midsMicro = mids.map((m) => (m === null ? null : BigInt(m)));
           expect(filled).toBe(await canonicalPayload(f, { seq, prevHash, midsMicro }));
         },
       ),
-      { numRuns: 200 },
+      { numRuns: 500 },
+    );
+    // And one by hand: the order of the keys is the code-unit order RFC 8785 sorts by.
+    expect(payloadAround(facts()).join('|')).toBe(
+      '{"createdAt":"2026-11-25T10:00:00.000Z","id":"5d2c7a8e-0b8f-4a51-9f57-2b8f2f6f9a10","marketId":"sim-0001","mids":|,"prevHash":|' +
+        ',"probabilities":[700000],"rationale":"Rain \\"likely\\" — models agree\\nsecond line","seq":|,"source":"stated","userId":"0f1e2d3c-4b5a-4968-8776-655443322110","v":1,"venue":"mirrored"}',
     );
   });
 });
