@@ -14,7 +14,7 @@ import { communityMarketPageRouter } from './pages/community-market-page-routes'
 import { oauthRouter } from './oauth-routes';
 import { hardening } from './hardening';
 import { enterWhenRouted } from './enter-when-routed';
-import { appPageRenderer, defaultWebDir, webAppRouter } from './pages/web-app';
+import { appPageRenderer, defaultWebDir, webAppAssets, webAppRouter } from './pages/web-app';
 import { readinessReport } from './readiness';
 import { publicOriginOf } from '../transports/public-origin';
 import { prefersHtml, sendNotFoundPage } from './pages/not-found-page';
@@ -57,6 +57,10 @@ export function createApp(services: Services, options: AppOptions = {}): Express
     next();
   });
   app.use(hardening(services.config));
+  // The web app's scripts and styles first: a page's assets then wait for no router's turn (express hands a request a
+  // router cannot take on with setImmediate) while its first API read holds the thread.
+  const webDir = options.webDir === undefined ? defaultWebDir() : options.webDir;
+  if (webDir) app.use('/assets', webAppAssets(webDir));
 
   app.get('/health', (_req, res) => {
     res.json({ status: 'ok' });
@@ -75,7 +79,6 @@ export function createApp(services: Services, options: AppOptions = {}): Express
   app.use(express.json({ limit: '100kb', strict: false }));
   app.use(restRouter(services.registry, deps));
   // Pages people open are the web app's shell with the server-rendered page inside (plain HTML when unbuilt).
-  const webDir = options.webDir === undefined ? defaultWebDir() : options.webDir;
   const pageHtml = appPageRenderer(webDir);
   app.use(documentsRouter(deps, pageHtml));
   app.use(marketPageRouter(deps, pageHtml));

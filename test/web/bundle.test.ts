@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { ensureWebBuilt, WEB_DIST, WEB_MANIFEST } from '../support/web-build';
+import { APP_ONLY_PAGES } from '../../src/http/pages/web-app-pages';
 
 interface Chunk {
   file: string;
@@ -46,5 +47,13 @@ describe("the web app's build (dist/web/.vite/manifest.json)", () => {
     // lightweight-charts links its attribution to tradingview.com: that string marks where its code is.
     expect(chartCode).toMatch(/tradingview\.com/i);
     expect(entryCode).not.toMatch(/tradingview\.com/i);
+  });
+
+  test("when an app-only page is opened, then its module (which the service's HTML starts with the entry) is a chunk of its own, outside the first page", () => {
+    const firstPage = staticClosure('index.html');
+    for (const page of APP_ONLY_PAGES) {
+      expect([page.path, manifest[page.module]?.isDynamicEntry]).toEqual([page.path, true]);
+      expect(firstPage).not.toContain(page.module);
+    }
   });
 });

@@ -44,7 +44,8 @@ export function communityMarketPage(m: PricedCommunityMarket, baseUrl: string): 
   blocks.push({
     paragraph: ['Data: ', { link: 'JSON', href: `${baseUrl}/community-markets/${encodeURIComponent(m.slug)}` }, ' (Accept: application/json).'],
   });
-  return { title: `${m.question} (community market)`, blocks };
+  // The web app's page for it is its own chunk: fetched with the HTML.
+  return { title: `${m.question} (community market)`, blocks, modules: ['src/features/community-markets/community-market-page.tsx'] };
 }
 
 /**

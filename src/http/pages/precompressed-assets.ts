@@ -36,10 +36,22 @@ export function chooseEncoding(acceptEncoding: string | undefined, available: Re
   return best?.name ?? null;
 }
 
+/** An encoded copy as it is sent: its bytes and validators, read once (a hashed name's content never changes). */
+interface HeldCopy {
+  body: Buffer;
+  etag: string;
+  lastModified: string;
+}
+
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+
 /**
  * The build's hashed assets (dir: dist/web/assets), each sent as its brotli or gzip copy when the browser accepts
  * one, with Content-Encoding, Vary: Accept-Encoding and a year's immutable caching: a new build has new names.
  * Names are flat (vite writes assets/<name>-<hash>.<ext>), so anything with a slash falls through to the 404.
+ * The encoded copies are held in memory once read and sent in one write: a first page's scripts arrive while its
+ * first API read runs on the same thread (the embedded database computes there), and a file sent from disk waited
+ * behind it at each of its stat, open and reads (bench:web).
  */
 export function precompressedAssets(dir: string) {
   // Which copies a file has never changes while its name stands (the name is its content's hash).
@@ -52,25 +64,43 @@ export function precompressedAssets(dir: string) {
     }
     return found;
   };
+  // Bounded by the build: only files that exist are held (a miss is not remembered).
+  const held = new Map<string, HeldCopy>();
+  const copyOf = (file: string): HeldCopy | null => {
+    let copy = held.get(file);
+    if (!copy) {
+      try {
+        const stat = fs.statSync(file);
+        copy = {
+          body: fs.readFileSync(file),
+          etag: `W/"${stat.size.toString(16)}-${stat.mtime.getTime().toString(16)}"`,
+          lastModified: stat.mtime.toUTCString(),
+        };
+      } catch {
+        return null;
+      }
+      held.set(file, copy);
+    }
+    return copy;
+  };
   const identity = express.static(dir, { immutable: true, maxAge: '365d', index: false, redirect: false, fallthrough: true, dotfiles: 'ignore' });
   return (req: Request, res: Response, next: NextFunction) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return next();
     const name = req.path.slice(1);
     if (!/^[\w.-]+$/.test(name) || name.startsWith('.') || ENCODINGS.some((e) => name.endsWith(e.suffix))) return next();
-    const file = path.join(dir, name);
     const available = variantsOf(name);
     if (available.size > 0) res.setHeader('Vary', 'Accept-Encoding');
     const encoding = chooseEncoding(req.get('accept-encoding'), available);
     if (!encoding) return identity(req, res, next);
-    const suffix = ENCODINGS.find((e) => e.name === encoding)!.suffix;
-    // The type is the original file's: send would name a .br file application/octet-stream.
+    const copy = copyOf(path.join(dir, name + ENCODINGS.find((e) => e.name === encoding)!.suffix));
+    if (!copy) return identity(req, res, next);
+    // The type is the original file's: a .br file would be application/octet-stream.
     res.type(path.extname(name));
     res.setHeader('Content-Encoding', encoding);
-    res.sendFile(file + suffix, { immutable: true, maxAge: '365d', dotfiles: 'deny' }, (err?: Error & { status?: number }) => {
-      if (err && !res.headersSent) {
-        res.removeHeader('Content-Encoding');
-        next(err.status === 404 ? undefined : err);
-      }
-    });
+    res.setHeader('Cache-Control', IMMUTABLE);
+    res.setHeader('ETag', copy.etag);
+    res.setHeader('Last-Modified', copy.lastModified);
+    // send() answers 304 when the request's validators match, and no body to HEAD.
+    res.send(copy.body);
   };
 }

@@ -72,7 +72,9 @@ export function webAppShell(dir: string): HtmlRenderer | null {
     // fetch sends them, so the browser hands the answer to it) and the page's own modules.
     const early = [
       ...(page.preload ?? []).map((href) => `  <link rel="preload" as="fetch" crossorigin href="${escapeHtml(href)}" />\n`),
-      ...(page.modules ?? []).flatMap((m) => chunkFiles(manifest, m)).map((href) => `  <link rel="modulepreload" crossorigin href="${escapeHtml(href)}" />\n`),
+      ...[...new Set((page.modules ?? []).flatMap((m) => chunkFiles(manifest, m)))].map(
+        (href) => `  <link rel="modulepreload" crossorigin href="${escapeHtml(href)}" />\n`,
+      ),
     ].join('');
     const head = before
       .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(page.title)}</title>`)
@@ -82,13 +84,16 @@ export function webAppShell(dir: string): HtmlRenderer | null {
 }
 
 /**
- * The browser app's own routes: its hashed assets (brotli or gzip as the browser accepts, cached for a year: a new
- * build has new names) and the
- * app-only pages (sign-in, portfolio, …), each the shell around a short server-rendered fallback.
+ * The browser app's hashed assets (brotli or gzip as the browser accepts, cached for a year: a new build has new
+ * names), to mount at /assets.
  */
+export function webAppAssets(dir: string) {
+  return precompressedAssets(path.join(dir, 'assets'));
+}
+
+/** The browser app's app-only pages (sign-in, portfolio, …), each the shell around a short server-rendered fallback. */
 export function webAppRouter(dir: string, html: HtmlRenderer, origin: (req: Request) => string): Router {
   const router = express.Router();
-  router.use('/assets', precompressedAssets(path.join(dir, 'assets')));
   for (const entry of APP_ONLY_PAGES) {
     // Each page links to the service's documents at the address the reader reached.
     const body = perOrigin((base) => html(appOnlyPage(entry, base), `${base}/llms.txt`));

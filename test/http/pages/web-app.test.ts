@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { brotliCompressSync } from 'node:zlib';
 import { backends } from '../../support/backends';
 import { startTestApp, type TestApp } from '../../support/app';
 import { APP_ONLY_PAGES } from '../../../src/http/pages/web-app-pages';
@@ -15,6 +16,7 @@ function fakeBuild(): string {
     '<!doctype html>\n<html lang="en">\n<head>\n<title>App</title>\n<script type="module" crossorigin src="/assets/index-abc123.js"></script>\n</head>\n<body>\n<div id="root"><!--server-rendered--></div>\n</body>\n</html>\n',
   );
   fs.writeFileSync(path.join(dir, 'assets', 'index-abc123.js'), 'console.log("app")');
+  fs.writeFileSync(path.join(dir, 'assets', 'shared-s1.js.br'), brotliCompressSync('export const shared = 1;'));
   // vite's manifest: the entry loads a shared chunk; the chart module needs it, the entry and its own line-chart chunk.
   fs.mkdirSync(path.join(dir, '.vite'));
   fs.writeFileSync(
@@ -24,6 +26,7 @@ function fakeBuild(): string {
       '_shared-s1.js': { file: 'assets/shared-s1.js' },
       'src/components/price-chart.tsx': { file: 'assets/price-chart-p1.js', imports: ['_shared-s1.js', 'index.html', '_line-chart-l1.js'] },
       '_line-chart-l1.js': { file: 'assets/line-chart-l1.js', imports: ['_shared-s1.js'] },
+      'src/features/auth/sign-in-page.tsx': { file: 'assets/sign-in-page-a1.js', isDynamicEntry: true, imports: ['_shared-s1.js', 'index.html'] },
     }),
   );
   return dir;
@@ -126,6 +129,11 @@ describe.each(backends())('the web app served by the service on $name', (backend
     expect((await t.api.post('/portfolio').send({})).status).toBe(405);
   });
 
+  test("when an app-only page is opened, then the shell starts the page's own chunk with the HTML, not what the entry loads", async () => {
+    const head = (await t.api.get('/signin').set('Accept', 'text/html')).text.split('</head>')[0]!;
+    expect(head.match(/rel="modulepreload"[^>]*/g)).toEqual(['rel="modulepreload" crossorigin href="/assets/sign-in-page-a1.js" /']);
+  });
+
   test("when the app's route table names a page, then the service serves the shell there", async () => {
     const served = APP_ONLY_PAGES.map((p) => p.path);
     const withServerContent = ['/', '/markets/:slug', '/community-markets/:slug'];
@@ -140,5 +148,19 @@ describe.each(backends())('the web app served by the service on $name', (backend
     expect(res.headers['content-type']).toMatch(/javascript/);
     expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     expect((await t.api.get('/assets/index-zzz.js')).status).toBe(404);
+  });
+
+  test('when an encoded asset has been sent once, then it is sent from memory: the same bytes, 304 to its ETag, after its file is gone', async () => {
+    const get = () => t.api.get('/assets/shared-s1.js').set('Accept-Encoding', 'br');
+    const first = await get();
+    expect(first.status).toBe(200);
+    expect(first.headers['content-encoding']).toBe('br');
+    expect(first.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(first.text).toBe('export const shared = 1;');
+    fs.rmSync(path.join(dir, 'assets', 'shared-s1.js.br'));
+    const again = await get();
+    expect(again.status).toBe(200);
+    expect(again.text).toBe('export const shared = 1;');
+    expect((await get().set('If-None-Match', first.headers['etag']!)).status).toBe(304);
   });
 });

@@ -1,7 +1,29 @@
+/**
+ * One Intl formatter per format, made on first use and kept. `toLocaleString` with options builds a new formatter on
+ * every call: the home page's first 20 cards spent about 120 ms of a cold load in money() and date() (a CPU profile
+ * of bench:web's load), and a kept formatter formats the same text (ECMA-402: toLocaleString is `new
+ * Intl.NumberFormat(locales, options).format(x)`).
+ */
+function kept<T>(make: () => T): () => T {
+  let made: T | undefined;
+  return () => (made ??= make());
+}
+
+const usd = kept(() => new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 2 }));
+const shareCount = kept(() => new Intl.NumberFormat('en-US', { maximumFractionDigits: 4 }));
+const day = kept(() => new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'short', day: 'numeric' }));
+const minute = kept(() => new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' }));
+
+/** A date as a kept formatter writes it; an invalid one as toLocaleString wrote it (format() would throw). */
+function formatDate(format: Intl.DateTimeFormat, iso: string): string {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? 'Invalid Date' : format.format(d);
+}
+
 /** Virtual dollars, always with cents. */
 export function money(v: number | null | undefined): string {
   if (v === null || v === undefined) return '—';
-  return v.toLocaleString('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  return usd().format(v);
 }
 
 /** A signed amount (PnL): +$1.20 / −$0.40; an amount that rounds to zero cents has no sign ($0.00, never −$0.00). */
@@ -24,7 +46,7 @@ export function percent(p: number | null | undefined): string {
 }
 
 export function shares(q: number): string {
-  return q.toLocaleString('en-US', { maximumFractionDigits: 4 });
+  return shareCount().format(q);
 }
 
 /** A count of shares with its noun: "1 share", "2.5 shares", "1 YES share" with an outcome. */
@@ -49,12 +71,12 @@ export function age(seconds: number | null | undefined): string {
 
 export function date(iso: string | null | undefined): string {
   if (!iso) return '—';
-  return new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric' });
+  return formatDate(day(), iso);
 }
 
 export function dateTime(iso: string | null | undefined): string {
   if (!iso) return '—';
-  return new Date(iso).toLocaleString('en-US', { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
+  return formatDate(minute(), iso);
 }
 
 /** A signed fraction as a percentage: +25.0% / −3.2%; one that rounds to 0.0% has no sign. */

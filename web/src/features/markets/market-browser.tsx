@@ -21,8 +21,9 @@ export function MarketBrowser() {
   const [sort, setSort] = useUrlChoice<MarketSort>('sort', MARKET_SORTS, 'volume');
   const [category, setCategory] = useUrlChoice<string>('category', null, '');
   const categoryId = useId();
-  const categories = $api.useQuery('get', '/api/markets/categories', {}, { staleTime: 300_000 });
   const markets = useMarketPages(sort, category);
+  // The category list after the markets: the first markets drawn sooner, the choice filled a moment later.
+  const categories = $api.useQuery('get', '/api/markets/categories', {}, { staleTime: 300_000, enabled: !markets.isPending });
   const list = markets.data?.pages.flatMap((p) => p.markets) ?? [];
   return (
     <section aria-labelledby="browse-heading">

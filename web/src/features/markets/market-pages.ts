@@ -9,10 +9,11 @@ const PAGE = 20;
 /**
  * Active markets in one order (list_markets, with each card's sparkline in the same read), a page at a time. The home
  * page's sections and its browser share these queries: "Trending" is the first page the browser shows by default, so
- * it costs no call of its own.
+ * it costs no call of its own. `enabled` false holds the read back (pending) until the page wants it.
  */
-export function useMarketPages(sort: MarketSort, category: string) {
+export function useMarketPages(sort: MarketSort, category: string, enabled = true) {
   return useInfiniteQuery({
+    enabled,
     queryKey: ['markets', sort, category],
     initialPageParam: undefined as string | undefined,
     queryFn: async ({ pageParam, signal }) => {
