@@ -33,7 +33,9 @@ export const Order = z
     filledCash: Dollars.min(0).describe('Dollars spent (buy) or received (sell) so far.'),
     avgPrice: Probability.nullable().describe('Average fill price per share: filledCash / filledShares; null before any fill.'),
     avgFillPrice: Probability.nullable().meta({ deprecated: true }).describe('Deprecated (read avgPrice): filledCash / filledShares; null before any fill.'),
-    reservedCash: Dollars.min(0).describe('Cash this resting buy holds: its unfilled amount, or for shares its unfilled shares × limitPrice rounded up to the micro-dollar (0 once no longer open).'),
+    reservedCash: Dollars.min(0).describe(
+      'Cash this resting buy holds: its unfilled amount, or for shares its unfilled shares × limitPrice rounded up to the micro-dollar (0 once no longer open).',
+    ),
     reservedShares: z.number().min(0).describe('Shares this resting sell holds (0 once it is no longer open).'),
     reason: z.string().nullable().describe('Why it was cancelled, expired or rejected; null otherwise.'),
     createdAt: z.iso.datetime().describe('When it was placed.'),
@@ -197,7 +199,9 @@ export const replaceOrder = defineMethod({
     id: OrderId,
     limitPrice: PlaceOrderInput.shape.limitPrice.optional().describe('New limit price per share, (0, 1], at most 6 decimals; omit to keep it.'),
     amount: SpendAmount.optional().describe('For an order sized by amount: the new total dollars, filled part included (above filledCash); omit to keep it.'),
-    shares: ShareQuantity.optional().describe('For an order sized by shares: the new total shares, filled part included (above filledShares); omit to keep it.'),
+    shares: ShareQuantity.optional().describe(
+      'For an order sized by shares: the new total shares, filled part included (above filledShares); omit to keep it.',
+    ),
     size: SpendAmount.optional()
       .meta({ deprecated: true })
       .describe('Deprecated (send amount or shares, as the order was placed): the new total in the order’s unit, filled part included.'),

@@ -68,7 +68,8 @@ function sendBuy(
   sent: Array<Promise<unknown>>,
 ): { shares: Micro; cash: Micro } {
   // Sized in shares: the take says its shares and their cost; by amount: the dollars, which buy floor(amount / price).
-  const fill = t.cashMicro !== undefined ? { quantityMicro: t.sizeMicro, priceMicro: t.priceMicro, costMicro: t.cashMicro } : buyFill(t.sizeMicro, t.priceMicro);
+  const fill =
+    t.cashMicro !== undefined ? { quantityMicro: t.sizeMicro, priceMicro: t.priceMicro, costMicro: t.cashMicro } : buyFill(t.sizeMicro, t.priceMicro);
   sent.push(
     path.buy(tx, {
       venue: 'mirrored',

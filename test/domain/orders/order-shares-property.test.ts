@@ -35,7 +35,10 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
       bid: cents(1, 97),
       spread: cents(0, 2),
       // With a book showing `depth` shares at the ask (a partial fill), or without depth (whole fills).
-      depth: fc.option(fc.integer({ min: 1, max: 200_000_000 }).map((n) => n / 1e6), { nil: null }),
+      depth: fc.option(
+        fc.integer({ min: 1, max: 200_000_000 }).map((n) => n / 1e6),
+        { nil: null },
+      ),
     }),
   },
   {
