@@ -99,7 +99,9 @@ describe.each(backends())('limit BUYs sized by shares on $name', (backend) => {
             } else if (op.kind === 'price') {
               const ask = Math.min(op.bid + op.spread, 0.99);
               await moveQuote(t.services.db, prices, m.yes, op.bid, ask, new Date(now));
-              const level = (p: number) => [{ priceMicro: toMicro(p), sizeMicro: toMicro(op.depth ?? 0) }];
+              // With depth the venue publishes a book showing `depth` shares a side: new orders walk it, and the change
+              // (a listing's best prices) makes the service read it for the resting orders it crosses, as for a CLOB token.
+              if (op.depth !== null) prices.book(m.yes, [[op.bid, op.depth]], [[ask, op.depth]]);
               await t.services.priceChanges.emit([
                 {
                   tokenId: m.yes,
@@ -107,7 +109,6 @@ describe.each(backends())('limit BUYs sized by shares on $name', (backend) => {
                   askMicro: toMicro(ask),
                   asOf: new Date(now),
                   source: op.depth === null ? 'simulated' : 'polymarket',
-                  ...(op.depth === null ? {} : { depth: { bids: level(op.bid), asks: level(ask) } }),
                 },
               ]);
             } else if (op.kind === 'amend' && placed.length) {
