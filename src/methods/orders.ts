@@ -18,24 +18,18 @@ export const Order = z
     outcome: z.enum(['YES', 'NO']).describe('YES or NO token.'),
     side: z.enum(['BUY', 'SELL']).describe('BUY or SELL.'),
     limitPrice: Probability.describe('Worst price accepted: a buy pays at most this, a sell receives at least this.'),
-    amount: Dollars.nullable().describe('Dollars to spend, for a BUY sized by amount; null for an order sized by shares.'),
-    shares: z.number().nullable().describe('Shares to sell (SELL) or to buy (BUY sized by shares); null for a BUY sized by amount.'),
-    size: z.number().meta({ deprecated: true }).describe('Deprecated (read amount or shares): the order size in its unit, dollars (amount) or shares.'),
+    amount: Dollars.nullable().describe('Dollars to spend (a BUY by amount); else null.'),
+    shares: z.number().nullable().describe('Shares to sell or to buy; null for a BUY by amount.'),
+    size: z.number().meta({ deprecated: true }).describe("Deprecated (read amount or shares): the size in the order's unit."),
     timeInForce: z.enum(['GTC', 'GTD', 'IOC', 'FOK']).describe('How long the order lives.'),
     expiresAt: z.iso.datetime().nullable().describe('When a GTD order expires; null otherwise.'),
     state: z.enum(STATES).describe('open (resting), partially_filled, filled, cancelled, expired or rejected.'),
-    filledSize: z
-      .number()
-      .min(0)
-      .meta({ deprecated: true })
-      .describe('Deprecated (read filledCash or filledShares): part of size filled, in its unit (dollars for amount, else shares).'),
+    filledSize: z.number().min(0).meta({ deprecated: true }).describe('Deprecated (read filledCash or filledShares): part of size filled, in its unit.'),
     filledShares: z.number().min(0).describe('Shares bought or sold so far.'),
     filledCash: Dollars.min(0).describe('Dollars spent (buy) or received (sell) so far.'),
     avgPrice: Probability.nullable().describe('Average fill price per share: filledCash / filledShares; null before any fill.'),
     avgFillPrice: Probability.nullable().meta({ deprecated: true }).describe('Deprecated (read avgPrice): filledCash / filledShares; null before any fill.'),
-    reservedCash: Dollars.min(0).describe(
-      'Cash this resting buy holds: its unfilled amount, or for shares its unfilled shares × limitPrice rounded up to the micro-dollar (0 once no longer open).',
-    ),
+    reservedCash: Dollars.min(0).describe('Cash this resting buy holds (by shares: unfilled shares × limitPrice, rounded up); 0 once not open.'),
     reservedShares: z.number().min(0).describe('Shares this resting sell holds (0 once it is no longer open).'),
     reason: z.string().nullable().describe('Why it was cancelled, expired or rejected; null otherwise.'),
     createdAt: z.iso.datetime().describe('When it was placed.'),

@@ -4679,13 +4679,13 @@ export interface operations {
                             side: "BUY" | "SELL";
                             /** @description Worst price accepted: a buy pays at most this, a sell receives at least this. */
                             limitPrice: number;
-                            /** @description Dollars to spend, for a BUY sized by amount; null for an order sized by shares. */
+                            /** @description Dollars to spend (a BUY by amount); else null. */
                             amount: number | null;
-                            /** @description Shares to sell (SELL) or to buy (BUY sized by shares); null for a BUY sized by amount. */
+                            /** @description Shares to sell or to buy; null for a BUY by amount. */
                             shares: number | null;
                             /**
                              * @deprecated
-                             * @description Deprecated (read amount or shares): the order size in its unit, dollars (amount) or shares.
+                             * @description Deprecated (read amount or shares): the size in the order's unit.
                              */
                             size: number;
                             /**
@@ -4702,7 +4702,7 @@ export interface operations {
                             state: "open" | "partially_filled" | "filled" | "cancelled" | "expired" | "rejected";
                             /**
                              * @deprecated
-                             * @description Deprecated (read filledCash or filledShares): part of size filled, in its unit (dollars for amount, else shares).
+                             * @description Deprecated (read filledCash or filledShares): part of size filled, in its unit.
                              */
                             filledSize: number;
                             /** @description Shares bought or sold so far. */
@@ -4716,7 +4716,7 @@ export interface operations {
                              * @description Deprecated (read avgPrice): filledCash / filledShares; null before any fill.
                              */
                             avgFillPrice: number | null;
-                            /** @description Cash this resting buy holds: its unfilled amount, or for shares its unfilled shares × limitPrice rounded up to the micro-dollar (0 once no longer open). */
+                            /** @description Cash this resting buy holds (by shares: unfilled shares × limitPrice, rounded up); 0 once not open. */
                             reservedCash: number;
                             /** @description Shares this resting sell holds (0 once it is no longer open). */
                             reservedShares: number;
@@ -4897,13 +4897,13 @@ export interface operations {
                             side: "BUY" | "SELL";
                             /** @description Worst price accepted: a buy pays at most this, a sell receives at least this. */
                             limitPrice: number;
-                            /** @description Dollars to spend, for a BUY sized by amount; null for an order sized by shares. */
+                            /** @description Dollars to spend (a BUY by amount); else null. */
                             amount: number | null;
-                            /** @description Shares to sell (SELL) or to buy (BUY sized by shares); null for a BUY sized by amount. */
+                            /** @description Shares to sell or to buy; null for a BUY by amount. */
                             shares: number | null;
                             /**
                              * @deprecated
-                             * @description Deprecated (read amount or shares): the order size in its unit, dollars (amount) or shares.
+                             * @description Deprecated (read amount or shares): the size in the order's unit.
                              */
                             size: number;
                             /**
@@ -4920,7 +4920,7 @@ export interface operations {
                             state: "open" | "partially_filled" | "filled" | "cancelled" | "expired" | "rejected";
                             /**
                              * @deprecated
-                             * @description Deprecated (read filledCash or filledShares): part of size filled, in its unit (dollars for amount, else shares).
+                             * @description Deprecated (read filledCash or filledShares): part of size filled, in its unit.
                              */
                             filledSize: number;
                             /** @description Shares bought or sold so far. */
@@ -4934,7 +4934,7 @@ export interface operations {
                              * @description Deprecated (read avgPrice): filledCash / filledShares; null before any fill.
                              */
                             avgFillPrice: number | null;
-                            /** @description Cash this resting buy holds: its unfilled amount, or for shares its unfilled shares × limitPrice rounded up to the micro-dollar (0 once no longer open). */
+                            /** @description Cash this resting buy holds (by shares: unfilled shares × limitPrice, rounded up); 0 once not open. */
                             reservedCash: number;
                             /** @description Shares this resting sell holds (0 once it is no longer open). */
                             reservedShares: number;
@@ -5112,13 +5112,13 @@ export interface operations {
                             side: "BUY" | "SELL";
                             /** @description Worst price accepted: a buy pays at most this, a sell receives at least this. */
                             limitPrice: number;
-                            /** @description Dollars to spend, for a BUY sized by amount; null for an order sized by shares. */
+                            /** @description Dollars to spend (a BUY by amount); else null. */
                             amount: number | null;
-                            /** @description Shares to sell (SELL) or to buy (BUY sized by shares); null for a BUY sized by amount. */
+                            /** @description Shares to sell or to buy; null for a BUY by amount. */
                             shares: number | null;
                             /**
                              * @deprecated
-                             * @description Deprecated (read amount or shares): the order size in its unit, dollars (amount) or shares.
+                             * @description Deprecated (read amount or shares): the size in the order's unit.
                              */
                             size: number;
                             /**
@@ -5135,7 +5135,7 @@ export interface operations {
                             state: "open" | "partially_filled" | "filled" | "cancelled" | "expired" | "rejected";
                             /**
                              * @deprecated
-                             * @description Deprecated (read filledCash or filledShares): part of size filled, in its unit (dollars for amount, else shares).
+                             * @description Deprecated (read filledCash or filledShares): part of size filled, in its unit.
                              */
                             filledSize: number;
                             /** @description Shares bought or sold so far. */
@@ -5149,7 +5149,7 @@ export interface operations {
                              * @description Deprecated (read avgPrice): filledCash / filledShares; null before any fill.
                              */
                             avgFillPrice: number | null;
-                            /** @description Cash this resting buy holds: its unfilled amount, or for shares its unfilled shares × limitPrice rounded up to the micro-dollar (0 once no longer open). */
+                            /** @description Cash this resting buy holds (by shares: unfilled shares × limitPrice, rounded up); 0 once not open. */
                             reservedCash: number;
                             /** @description Shares this resting sell holds (0 once it is no longer open). */
                             reservedShares: number;
@@ -5347,13 +5347,13 @@ export interface operations {
                             side: "BUY" | "SELL";
                             /** @description Worst price accepted: a buy pays at most this, a sell receives at least this. */
                             limitPrice: number;
-                            /** @description Dollars to spend, for a BUY sized by amount; null for an order sized by shares. */
+                            /** @description Dollars to spend (a BUY by amount); else null. */
                             amount: number | null;
-                            /** @description Shares to sell (SELL) or to buy (BUY sized by shares); null for a BUY sized by amount. */
+                            /** @description Shares to sell or to buy; null for a BUY by amount. */
                             shares: number | null;
                             /**
                              * @deprecated
-                             * @description Deprecated (read amount or shares): the order size in its unit, dollars (amount) or shares.
+                             * @description Deprecated (read amount or shares): the size in the order's unit.
                              */
                             size: number;
                             /**
@@ -5370,7 +5370,7 @@ export interface operations {
                             state: "open" | "partially_filled" | "filled" | "cancelled" | "expired" | "rejected";
                             /**
                              * @deprecated
-                             * @description Deprecated (read filledCash or filledShares): part of size filled, in its unit (dollars for amount, else shares).
+                             * @description Deprecated (read filledCash or filledShares): part of size filled, in its unit.
                              */
                             filledSize: number;
                             /** @description Shares bought or sold so far. */
@@ -5384,7 +5384,7 @@ export interface operations {
                              * @description Deprecated (read avgPrice): filledCash / filledShares; null before any fill.
                              */
                             avgFillPrice: number | null;
-                            /** @description Cash this resting buy holds: its unfilled amount, or for shares its unfilled shares × limitPrice rounded up to the micro-dollar (0 once no longer open). */
+                            /** @description Cash this resting buy holds (by shares: unfilled shares × limitPrice, rounded up); 0 once not open. */
                             reservedCash: number;
                             /** @description Shares this resting sell holds (0 once it is no longer open). */
                             reservedShares: number;
@@ -5558,13 +5558,13 @@ export interface operations {
                             side: "BUY" | "SELL";
                             /** @description Worst price accepted: a buy pays at most this, a sell receives at least this. */
                             limitPrice: number;
-                            /** @description Dollars to spend, for a BUY sized by amount; null for an order sized by shares. */
+                            /** @description Dollars to spend (a BUY by amount); else null. */
                             amount: number | null;
-                            /** @description Shares to sell (SELL) or to buy (BUY sized by shares); null for a BUY sized by amount. */
+                            /** @description Shares to sell or to buy; null for a BUY by amount. */
                             shares: number | null;
                             /**
                              * @deprecated
-                             * @description Deprecated (read amount or shares): the order size in its unit, dollars (amount) or shares.
+                             * @description Deprecated (read amount or shares): the size in the order's unit.
                              */
                             size: number;
                             /**
@@ -5581,7 +5581,7 @@ export interface operations {
                             state: "open" | "partially_filled" | "filled" | "cancelled" | "expired" | "rejected";
                             /**
                              * @deprecated
-                             * @description Deprecated (read filledCash or filledShares): part of size filled, in its unit (dollars for amount, else shares).
+                             * @description Deprecated (read filledCash or filledShares): part of size filled, in its unit.
                              */
                             filledSize: number;
                             /** @description Shares bought or sold so far. */
@@ -5595,7 +5595,7 @@ export interface operations {
                              * @description Deprecated (read avgPrice): filledCash / filledShares; null before any fill.
                              */
                             avgFillPrice: number | null;
-                            /** @description Cash this resting buy holds: its unfilled amount, or for shares its unfilled shares × limitPrice rounded up to the micro-dollar (0 once no longer open). */
+                            /** @description Cash this resting buy holds (by shares: unfilled shares × limitPrice, rounded up); 0 once not open. */
                             reservedCash: number;
                             /** @description Shares this resting sell holds (0 once it is no longer open). */
                             reservedShares: number;
@@ -5790,13 +5790,13 @@ export interface operations {
                                 side: "BUY" | "SELL";
                                 /** @description Worst price accepted: a buy pays at most this, a sell receives at least this. */
                                 limitPrice: number;
-                                /** @description Dollars to spend, for a BUY sized by amount; null for an order sized by shares. */
+                                /** @description Dollars to spend (a BUY by amount); else null. */
                                 amount: number | null;
-                                /** @description Shares to sell (SELL) or to buy (BUY sized by shares); null for a BUY sized by amount. */
+                                /** @description Shares to sell or to buy; null for a BUY by amount. */
                                 shares: number | null;
                                 /**
                                  * @deprecated
-                                 * @description Deprecated (read amount or shares): the order size in its unit, dollars (amount) or shares.
+                                 * @description Deprecated (read amount or shares): the size in the order's unit.
                                  */
                                 size: number;
                                 /**
@@ -5813,7 +5813,7 @@ export interface operations {
                                 state: "open" | "partially_filled" | "filled" | "cancelled" | "expired" | "rejected";
                                 /**
                                  * @deprecated
-                                 * @description Deprecated (read filledCash or filledShares): part of size filled, in its unit (dollars for amount, else shares).
+                                 * @description Deprecated (read filledCash or filledShares): part of size filled, in its unit.
                                  */
                                 filledSize: number;
                                 /** @description Shares bought or sold so far. */
@@ -5827,7 +5827,7 @@ export interface operations {
                                  * @description Deprecated (read avgPrice): filledCash / filledShares; null before any fill.
                                  */
                                 avgFillPrice: number | null;
-                                /** @description Cash this resting buy holds: its unfilled amount, or for shares its unfilled shares × limitPrice rounded up to the micro-dollar (0 once no longer open). */
+                                /** @description Cash this resting buy holds (by shares: unfilled shares × limitPrice, rounded up); 0 once not open. */
                                 reservedCash: number;
                                 /** @description Shares this resting sell holds (0 once it is no longer open). */
                                 reservedShares: number;
