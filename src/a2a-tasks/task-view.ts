@@ -51,7 +51,7 @@ export function agentMessage(contextId: string, parts: Part[], opts: { messageId
 
 /** One sentence on where the order stands, for the status message a person or an LLM reads. */
 export function orderSummary(o: OrderView): string {
-  const what = `${o.side} ${o.side === 'BUY' ? `$${o.size}` : `${o.size} shares`} of ${o.outcome} at limit ${o.limitPrice}`;
+  const what = `${o.side} ${o.amount !== null ? `$${o.amount}` : `${o.shares} shares`} of ${o.outcome} at limit ${o.limitPrice}`;
   switch (o.state) {
     case 'open':
       return `Order resting: ${what}; it fills when the price reaches the limit (CancelTask cancels it).`;

@@ -18,22 +18,18 @@ export const Order = z
     outcome: z.enum(['YES', 'NO']).describe('YES or NO token.'),
     side: z.enum(['BUY', 'SELL']).describe('BUY or SELL.'),
     limitPrice: Probability.describe('Worst price accepted: a buy pays at most this, a sell receives at least this.'),
-    amount: Dollars.nullable().describe('Dollars to spend, for a BUY; null for a SELL.'),
-    shares: z.number().nullable().describe('Shares to sell, for a SELL; null for a BUY.'),
-    size: z.number().meta({ deprecated: true }).describe('Deprecated (read amount or shares): dollars to spend (BUY) or shares to sell (SELL).'),
+    amount: Dollars.nullable().describe('Dollars to spend (a BUY by amount); else null.'),
+    shares: z.number().nullable().describe('Shares to sell or to buy; null for a BUY by amount.'),
+    size: z.number().meta({ deprecated: true }).describe("Deprecated (read amount or shares): the size in the order's unit."),
     timeInForce: z.enum(['GTC', 'GTD', 'IOC', 'FOK']).describe('How long the order lives.'),
     expiresAt: z.iso.datetime().nullable().describe('When a GTD order expires; null otherwise.'),
     state: z.enum(STATES).describe('open (resting), partially_filled, filled, cancelled, expired or rejected.'),
-    filledSize: z
-      .number()
-      .min(0)
-      .meta({ deprecated: true })
-      .describe('Deprecated (read filledCash or filledShares): part of size filled (dollars for a buy, shares for a sell).'),
+    filledSize: z.number().min(0).meta({ deprecated: true }).describe('Deprecated (read filledCash or filledShares): part of size filled, in its unit.'),
     filledShares: z.number().min(0).describe('Shares bought or sold so far.'),
     filledCash: Dollars.min(0).describe('Dollars spent (buy) or received (sell) so far.'),
     avgPrice: Probability.nullable().describe('Average fill price per share: filledCash / filledShares; null before any fill.'),
     avgFillPrice: Probability.nullable().meta({ deprecated: true }).describe('Deprecated (read avgPrice): filledCash / filledShares; null before any fill.'),
-    reservedCash: Dollars.min(0).describe('Cash this resting buy holds (0 once it is no longer open).'),
+    reservedCash: Dollars.min(0).describe('Cash this resting buy holds (by shares: unfilled shares × limitPrice, rounded up); 0 once not open.'),
     reservedShares: z.number().min(0).describe('Shares this resting sell holds (0 once it is no longer open).'),
     reason: z.string().nullable().describe('Why it was cancelled, expired or rejected; null otherwise.'),
     createdAt: z.iso.datetime().describe('When it was placed.'),
@@ -70,10 +66,10 @@ const EXAMPLE_ORDER = {
 /** place_order's input: also each order of a place_orders batch (without idempotencyKey). */
 export const PlaceOrderInput = z.object({
   tokenId: z.string().min(1).max(200).describe('Token to trade: outcomeTokens[].tokenId of a market.'),
-  side: z.enum(['BUY', 'SELL']).describe('BUY spends dollars; SELL sells shares you hold.'),
+  side: z.enum(['BUY', 'SELL']).describe('BUY buys shares with dollars; SELL sells shares you hold.'),
   limitPrice: z.number().gt(0).max(1).describe('Limit price per share, (0, 1], at most 6 decimals.'),
   amount: SpendAmount.optional().describe('For a BUY: dollars to spend, > 0, at most 6 decimals. Send amount or shares, not both.'),
-  shares: ShareQuantity.optional().describe('For a SELL: shares to sell, > 0, at most 6 decimals. Send amount or shares, not both.'),
+  shares: ShareQuantity.optional().describe('Shares to sell (SELL) or to buy (BUY), > 0, at most 6 decimals. Send amount or shares, not both.'),
   size: SpendAmount.optional()
     .meta({ deprecated: true })
     .describe('Deprecated (send amount for a BUY, shares for a SELL): dollars to spend (BUY) or shares to sell (SELL).'),
@@ -87,28 +83,46 @@ export const PlaceOrderInput = z.object({
 });
 
 /**
- * The size of an order in the unit its side trades (dollars of a BUY, shares of a SELL), from the one field the caller
- * sent: amount, shares, or the deprecated size. Refuses none, two, or the unit the side does not trade.
+ * The size of an order and its unit, from the one field the caller sent: amount (dollars to spend, a BUY only), shares
+ * (shares to sell, or to buy), or the deprecated size (its side's own unit: dollars of a BUY, shares of a SELL).
+ * Refuses none, two, or amount on a SELL.
  */
-export function orderSize(input: { side: 'BUY' | 'SELL'; amount?: number; shares?: number; size?: number }): number {
+export function orderSize(input: { side: 'BUY' | 'SELL'; amount?: number; shares?: number; size?: number }): { size: number; sizedBy: 'amount' | 'shares' } {
   const sent = (['amount', 'shares', 'size'] as const).filter((k) => input[k] !== undefined);
   if (sent.length !== 1)
-    throw new AppError('VALIDATION_ERROR', `send exactly one of amount (dollars, BUY) or shares (SELL); got ${sent.length ? sent.join(' and ') : 'neither'}.`);
-  if (input.side === 'BUY' && input.shares !== undefined)
-    throw new AppError('VALIDATION_ERROR', 'a BUY limit order is sized by amount (dollars to spend), not shares.', {
-      hint: 'Send amount; to buy a number of shares at the live price, use paper_trade with shares.',
-    });
+    throw new AppError(
+      'VALIDATION_ERROR',
+      `send exactly one of amount (dollars to spend, BUY) or shares (shares to buy or sell); got ${sent.length ? sent.join(' and ') : 'neither'}.`,
+    );
   if (input.side === 'SELL' && input.amount !== undefined)
     throw new AppError('VALIDATION_ERROR', 'a SELL order is sized by shares (shares to sell), not amount.', { hint: 'Send shares.' });
+  if (input.shares !== undefined) return { size: input.shares, sizedBy: 'shares' };
+  if (input.amount !== undefined) return { size: input.amount, sizedBy: 'amount' };
+  return { size: input.size!, sizedBy: input.side === 'BUY' ? 'amount' : 'shares' };
+}
+
+/**
+ * The new total size of an amended order, in the unit it was placed in (`sizedBy`), from the one field the caller sent:
+ * amount for an order sized by amount, shares for one sized in shares, or the deprecated size (in its unit).
+ */
+export function amendedSize(input: { amount?: number; shares?: number; size?: number }, sizedBy: 'amount' | 'shares'): number {
+  const sent = (['amount', 'shares', 'size'] as const).filter((k) => input[k] !== undefined);
+  if (sent.length !== 1) throw new AppError('VALIDATION_ERROR', `send at most one of amount or shares; got ${sent.join(' and ')}.`);
+  if (sizedBy === 'shares' && input.amount !== undefined)
+    throw new AppError('VALIDATION_ERROR', 'this order is sized by shares, not amount.', { hint: 'Send shares: the new total shares, filled part included.' });
+  if (sizedBy === 'amount' && input.shares !== undefined)
+    throw new AppError('VALIDATION_ERROR', 'this order is sized by amount (dollars to spend), not shares.', {
+      hint: 'Send amount: the new total dollars, filled part included. To buy a number of shares, place a BUY with shares.',
+    });
   return (input.amount ?? input.shares ?? input.size)!;
 }
 
-/** An order input with its size in the unit of its side, as the order service takes it. */
+/** An order input with its size and unit, as the order service takes it. */
 function sized<T extends { side: 'BUY' | 'SELL'; amount?: number; shares?: number; size?: number }>(
   input: T,
-): Omit<T, 'amount' | 'shares' | 'size'> & { size: number } {
+): Omit<T, 'amount' | 'shares' | 'size'> & { size: number; sizedBy: 'amount' | 'shares' } {
   const { amount: _a, shares: _s, size: _z, ...rest } = input;
-  return { ...rest, size: orderSize(input) };
+  return { ...rest, ...orderSize(input) };
 }
 
 /** place_order's output. */
@@ -125,7 +139,7 @@ export const placeOrder = defineMethod({
   area: 'Trading',
   summary: 'Place a limit order (buy or sell) that fills now or rests until the price reaches it',
   description:
-    'Places a limit order on one outcome token. BUY: amount = dollars to spend, limitPrice = highest price; SELL: shares to sell, limitPrice = lowest price. What the live price already reaches fills now (on Polymarket, no more than the book shows). The rest: GTC rests until filled or cancelled, GTD until expiresAt, IOC is cancelled; FOK fills whole or not at all. A resting order reserves its cash or shares and fills when a price crosses its limit; order.* account events follow it. A repeated clientOrderId returns the first order. Errors: INSUFFICIENT_BALANCE, VALIDATION_ERROR, MARKET_CLOSED (400); NOT_FOUND (404); PRICE_UNAVAILABLE (503, IOC/FOK); RATE_LIMITED.',
+    'Places a limit order on one outcome token. BUY: amount = dollars to spend, or shares = shares to buy, limitPrice = highest price; SELL: shares to sell, limitPrice = lowest price. What the live price already reaches fills now (on Polymarket, no more than the book shows). The rest: GTC rests until filled or cancelled, GTD until expiresAt, IOC is cancelled; FOK fills whole or not at all. A resting order reserves its cash (a BUY by shares: shares × limitPrice, rounded up to the micro-dollar; what a fill costs less is released) or shares and fills when a price crosses its limit; order.* account events follow it. A repeated clientOrderId returns the first order. Errors: INSUFFICIENT_BALANCE, VALIDATION_ERROR, MARKET_CLOSED (400); NOT_FOUND (404); PRICE_UNAVAILABLE (503, IOC/FOK); RATE_LIMITED.',
   auth: 'key',
   limit: 'trade',
   idempotent: true,
@@ -168,7 +182,7 @@ export const replaceOrder = defineMethod({
   area: 'Trading',
   summary: "Amend a resting order's limit price and/or size, keeping its id",
   description:
-    'Amends one of your open orders in place: a new limitPrice, a new total size (amount for a BUY, shares for a SELL, filled part ' +
+    'Amends one of your open orders in place: a new limitPrice, a new total size (in the unit it was placed in: amount or shares, filled part ' +
     'included), or both. It keeps its id, clientOrderId, time in force and expiry; its reservation is adjusted exactly, and if cash or ' +
     'shares do not cover the new one nothing changes. An amended order that now crosses fills as a new order would. Writes order.replaced. ' +
     'Errors: VALIDATION_ERROR, INSUFFICIENT_BALANCE, MARKET_CLOSED (400); NOT_FOUND (404); CONFLICT (409, no longer open); RATE_LIMITED.',
@@ -178,11 +192,13 @@ export const replaceOrder = defineMethod({
   input: z.object({
     id: OrderId,
     limitPrice: PlaceOrderInput.shape.limitPrice.optional().describe('New limit price per share, (0, 1], at most 6 decimals; omit to keep it.'),
-    amount: SpendAmount.optional().describe('For a BUY: the new total dollars, filled part included (above filledCash); omit to keep it.'),
-    shares: ShareQuantity.optional().describe('For a SELL: the new total shares, filled part included (above filledShares); omit to keep it.'),
+    amount: SpendAmount.optional().describe('For an order sized by amount: the new total dollars, filled part included (above filledCash); omit to keep it.'),
+    shares: ShareQuantity.optional().describe(
+      'For an order sized by shares: the new total shares, filled part included (above filledShares); omit to keep it.',
+    ),
     size: SpendAmount.optional()
       .meta({ deprecated: true })
-      .describe('Deprecated (send amount for a BUY, shares for a SELL): the new total in the order’s unit, filled part included.'),
+      .describe('Deprecated (send amount or shares, as the order was placed): the new total in the order’s unit, filled part included.'),
     idempotencyKey: IdempotencyKey,
   }),
   output: PlacedOrder,
@@ -197,9 +213,9 @@ export const replaceOrder = defineMethod({
   ],
   handler: async (ctx, input) => {
     const userId = requirePrincipal(ctx).userId;
-    // A new size is read in the unit of the order's side, which only the order knows.
+    // A new size is read in the unit the order was placed in, which only the order knows.
     const resizing = input.amount !== undefined || input.shares !== undefined || input.size !== undefined;
-    const size = resizing ? orderSize({ ...input, side: (await ctx.services.orders.get(userId, input.id)).side }) : undefined;
+    const size = resizing ? amendedSize(input, (await ctx.services.orders.get(userId, input.id)).amount === null ? 'shares' : 'amount') : undefined;
     return {
       order: await ctx.services.orders.replace(userId, input.id, { limitPrice: input.limitPrice, size }, ctx.clock.now(), ctx.idempotency?.complete),
     };

@@ -18,7 +18,7 @@ export const SYNONYMS: Readonly<Record<string, Synonym>> = {
   maxAveragePrice: { use: 'maxAvgPrice', why: 'a bound on an average price is maxAvgPrice / minAvgPrice' },
   minAveragePrice: { use: 'minAvgPrice', why: 'a bound on an average price is maxAvgPrice / minAvgPrice' },
   // Shares vs dollars: a field never means both.
-  size: { use: 'amount (dollars, BUY) or shares (SELL)', why: 'one field never means dollars for one side and shares for the other' },
+  size: { use: 'amount (dollars to spend, BUY) or shares (shares to buy or sell)', why: 'one field never means dollars for one side and shares for the other' },
   filledSize: { use: 'filledCash or filledShares', why: 'one field never means dollars for one side and shares for the other' },
   quantity: { use: 'shares', why: 'a count of shares is shares (the SPEC keeps quantity where it names it)' },
   // Dollars a trade record moved: cash (as in events and filledCash); `amount` is what a caller asks to spend.

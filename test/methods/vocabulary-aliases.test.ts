@@ -92,7 +92,7 @@ describe.each(backends())('one vocabulary: new names and deprecated aliases on $
     });
   });
 
-  describe('orders sized by amount (BUY) or shares (SELL)', () => {
+  describe('orders sized by amount (BUY) or shares (BUY or SELL)', () => {
     const place = (key: string, body: Record<string, unknown>) =>
       t.api
         .post('/api/orders')
@@ -123,12 +123,20 @@ describe.each(backends())('one vocabulary: new names and deprecated aliases on $
       expect(now.body.order).toMatchObject({ state: 'filled', filledShares: 4, filledCash: 2.4, avgPrice: 0.6, avgFillPrice: 0.6 });
     });
 
-    test('when a size is sent in the unit its side does not trade, or twice, then VALIDATION_ERROR and nothing is placed', async () => {
+    test('when a BUY is sized by shares, then it is accepted with shares set, amount null, and shares × limit reserved', async () => {
+      const a = await registerAgent(t);
+      const res = await place(a.apiKey, { side: 'BUY', limitPrice: 0.5, shares: 10 });
+      expect(res.status).toBe(200);
+      expect(res.body.order).toMatchObject({ side: 'BUY', amount: null, shares: 10, size: 10, reservedCash: 5 });
+      expect((await t.api.get('/api/user/balance').set(bearer(a.apiKey))).body).toEqual({ balance: 1000, reserved: 5, available: 995 });
+    });
+
+    test('when a SELL is sized by amount, or a size is sent twice or not at all, then VALIDATION_ERROR and nothing is placed', async () => {
       const a = await registerAgent(t);
       const refused = [
-        await place(a.apiKey, { side: 'BUY', limitPrice: 0.5, shares: 10 }),
         await place(a.apiKey, { side: 'SELL', limitPrice: 0.5, amount: 10 }),
         await place(a.apiKey, { side: 'BUY', limitPrice: 0.5, amount: 10, size: 10 }),
+        await place(a.apiKey, { side: 'BUY', limitPrice: 0.5, amount: 10, shares: 10 }),
         await place(a.apiKey, { side: 'BUY', limitPrice: 0.5 }),
       ];
       expect(refused.map((r) => [r.status, r.body.code])).toEqual(Array(4).fill([400, 'VALIDATION_ERROR']));

@@ -33,6 +33,7 @@ import { Watchlist1700000000041 } from './1700000000041-watchlist';
 import { MirrorHistory1700000000042 } from './1700000000042-mirror-history';
 import { ForecastChainHead1700000000043 } from './1700000000043-forecast-chain-head';
 import { MarketStats1700000000044 } from './1700000000044-market-stats';
+import { OrderSizedBy1700000000045 } from './1700000000045-order-sized-by';
 import { LeanForecasts1700000000046 } from './1700000000046-lean-forecasts';
 
 /** Every migration, in order. A new one is appended here (no glob: the same list runs from ts and dist). */
@@ -72,5 +73,6 @@ export const MIGRATIONS = [
   MirrorHistory1700000000042,
   ForecastChainHead1700000000043,
   MarketStats1700000000044,
+  OrderSizedBy1700000000045,
   LeanForecasts1700000000046,
 ];

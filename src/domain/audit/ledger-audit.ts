@@ -129,7 +129,10 @@ async function auditReservations(db: Queryable, violations: string[]): Promise<v
   for (const x of shares) violations.push(`position ${x.id}: reserved ${x.reserved_micro} of ${x.quantity_micro} shares, open sell orders hold ${x.held}`);
   const orders = await db.query<{ id: string }>(
     `SELECT id FROM orders WHERE state IN ('open', 'partially_filled')
-       AND (CASE side WHEN 'BUY' THEN reserved_cash_micro ELSE reserved_shares_micro END) <> size_micro - filled_size_micro`,
+       AND (CASE WHEN side = 'SELL' THEN reserved_shares_micro <> size_micro - filled_size_micro
+                 WHEN sized_by = 'amount' THEN reserved_cash_micro <> size_micro - filled_size_micro
+                 -- a BUY sized in shares: its unfilled shares × limit, rounded up (order-rules sharesCostCeiling)
+                 ELSE reserved_cash_micro <> ceil((size_micro - filled_size_micro)::numeric * limit_price_micro / 1000000)::bigint END)`,
   );
-  for (const o of orders) violations.push(`order ${o.id}: open, but its reservation is not its unfilled size`);
+  for (const o of orders) violations.push(`order ${o.id}: open, but its reservation is not that of its unfilled size`);
 }

@@ -9,7 +9,8 @@ import type { Take } from './order-rules';
 
 /**
  * Fills `t` of order `o` (its row as locked) inside `tx` (t.sizeMicro in the order's unit at t.priceMicro), first
- * settling `release` of its reservation into the trade (a resting order consumes what it held for the part that fills),
+ * settling `release` of its reservation into the trade (a resting order consumes what it held for the part that fills;
+ * a buy's release beyond the fill's cost returns to available cash, order-rules buyRelease),
  * through the one trade path at the order's fill price. Appends order.filled or order.partially_filled. A buy's
  * statements are all known up front, so they go out together (one round trip on a pipelined connection); a refused
  * trade throws and the transaction takes them all back.
@@ -66,7 +67,9 @@ function sendBuy(
   release: Micro,
   sent: Array<Promise<unknown>>,
 ): { shares: Micro; cash: Micro } {
-  const fill = buyFill(t.sizeMicro, t.priceMicro);
+  // Sized in shares: the take says its shares and their cost; by amount: the dollars, which buy floor(amount / price).
+  const fill =
+    t.cashMicro !== undefined ? { quantityMicro: t.sizeMicro, priceMicro: t.priceMicro, costMicro: t.cashMicro } : buyFill(t.sizeMicro, t.priceMicro);
   sent.push(
     path.buy(tx, {
       venue: 'mirrored',
@@ -74,14 +77,14 @@ function sendBuy(
       marketId: o.market_id,
       tokenId: o.token_id,
       outcome: o.outcome,
-      amountMicro: t.sizeMicro,
+      amountMicro: fill.costMicro,
       quantityMicro: fill.quantityMicro,
       priceMicro: fill.priceMicro,
       releaseMicro: release,
       at: now,
     }),
   );
-  return { shares: fill.quantityMicro, cash: t.sizeMicro };
+  return { shares: fill.quantityMicro, cash: fill.costMicro };
 }
 
 /** A sell order's fill, from the position its reservation holds (or the account's open one in the token). */

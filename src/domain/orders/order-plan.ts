@@ -2,7 +2,7 @@ import { AppError } from '../../errors/app-error';
 import { fromMicro, type Micro } from '../money/micro';
 import { buyFill } from '../trading/fills';
 import type { Depth } from '../trading/price-service';
-import { copyDepth, onPlacement, take, type OrderSide, type Take, type TimeInForce } from './order-rules';
+import { copyDepth, onPlacement, take, unitOf, type OrderSide, type SizedBy, type Take, type TimeInForce } from './order-rules';
 
 /** What a new order is, in micro-units. */
 export interface NewOrder {
@@ -10,6 +10,8 @@ export interface NewOrder {
   limitMicro: Micro;
   sizeMicro: Micro;
   timeInForce: TimeInForce;
+  /** Its unit (absent: its side's own); `sizeMicro` is in it. */
+  sizedBy?: SizedBy;
 }
 
 /**
@@ -35,8 +37,9 @@ export type PlacementPlan =
  */
 export function planPlacement(order: NewOrder, quote: { bidMicro: Micro; askMicro: Micro; depth?: Depth } | null): PlacementPlan {
   const book = quote && { ...quote, depth: copyDepth(quote.depth) };
-  const taken = book ? take(order.side, order.limitMicro, order.sizeMicro, book) : null;
-  const buysNothing = taken !== null && order.side === 'BUY' && buyFill(taken.sizeMicro, taken.priceMicro).quantityMicro <= 0n;
+  const taken = book ? take(order.side, order.limitMicro, order.sizeMicro, book, order.sizedBy) : null;
+  const byAmount = order.side === 'BUY' && unitOf(order.side, order.sizedBy) === 'amount';
+  const buysNothing = taken !== null && byAmount && buyFill(taken.sizeMicro, taken.priceMicro).quantityMicro <= 0n;
   if (buysNothing && taken.sizeMicro >= order.sizeMicro) throw new AppError('VALIDATION_ERROR', 'size is too small to buy any share at the current price.');
   const filled = taken !== null && !buysNothing ? taken : null;
   const left = book?.depth;
@@ -63,6 +66,7 @@ export interface AmendedOrder {
   sizeMicro: Micro;
   filledSizeMicro: Micro;
   timeInForce: TimeInForce;
+  sizedBy?: SizedBy;
 }
 
 /**
@@ -88,6 +92,6 @@ export function planAmend(
     );
   }
   if (limitMicro === o.limitMicro && sizeMicro === o.sizeMicro) return null;
-  const plan = planPlacement({ side: o.side, limitMicro, sizeMicro: sizeMicro - o.filledSizeMicro, timeInForce: o.timeInForce }, quote);
+  const plan = planPlacement({ side: o.side, limitMicro, sizeMicro: sizeMicro - o.filledSizeMicro, timeInForce: o.timeInForce, sizedBy: o.sizedBy }, quote);
   return { limitMicro, sizeMicro, plan };
 }

@@ -3,7 +3,7 @@ import type { Queryable } from '../../db/database';
 import { AppError } from '../../errors/app-error';
 import { fromMicro, type Micro } from '../money/micro';
 import type { Depth } from '../trading/price-service';
-import type { OrderSide, OrderState, TimeInForce } from './order-rules';
+import type { OrderSide, OrderState, SizedBy, TimeInForce } from './order-rules';
 
 /** An order as stored (orders table, migration 17). */
 export interface OrderRow {
@@ -15,6 +15,8 @@ export interface OrderRow {
   outcome: 'YES' | 'NO';
   position_id: string | null;
   side: OrderSide;
+  /** The unit of size_micro and filled_size_micro (migration 45). */
+  sized_by: SizedBy;
   limit_price_micro: bigint;
   size_micro: bigint;
   time_in_force: TimeInForce;
@@ -75,8 +77,8 @@ export function toView(r: OrderRow) {
     outcome: r.outcome,
     side: r.side,
     limitPrice: fromMicro(r.limit_price_micro),
-    amount: r.side === 'BUY' ? fromMicro(r.size_micro) : null,
-    shares: r.side === 'SELL' ? fromMicro(r.size_micro) : null,
+    amount: r.sized_by === 'amount' ? fromMicro(r.size_micro) : null,
+    shares: r.sized_by === 'shares' ? fromMicro(r.size_micro) : null,
     size: fromMicro(r.size_micro),
     timeInForce: r.time_in_force,
     expiresAt: r.expires_at ? new Date(r.expires_at).toISOString() : null,

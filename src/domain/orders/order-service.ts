@@ -15,7 +15,7 @@ import { fillOrder } from './order-fill';
 import { CANCELLED_BY_OWNER, OrderLifecycle } from './order-lifecycle';
 import { planAmend, planPlacement, type PlacementPlan } from './order-plan';
 import { bookHash, byClientId, byId, notFound, toView, UUID, type OrderRow, type OrderView, type Quote } from './order-rows';
-import { copyDepth, OPEN_STATES, type OrderSide, type OrderState, type TimeInForce } from './order-rules';
+import { buyReservation, copyDepth, OPEN_STATES, unitOf, type OrderSide, type OrderState, type SizedBy, type TimeInForce } from './order-rules';
 import { RestingFills } from './resting-fills';
 
 export type { OrderView } from './order-rows';
@@ -24,8 +24,10 @@ export interface PlaceOrder {
   tokenId: string;
   side: OrderSide;
   limitPrice: number;
-  /** Dollars to spend (BUY) or shares to sell (SELL). */
+  /** In the order's unit: dollars to spend (a BUY by amount) or shares (to sell, or to buy with sizedBy 'shares'). */
   size: number;
+  /** The unit of size; absent: its side's own (amount of a BUY, shares of a SELL). */
+  sizedBy?: SizedBy;
   timeInForce: TimeInForce;
   expiresAt?: string;
   clientOrderId?: string;
@@ -74,7 +76,14 @@ export class OrderService {
    * book still shows once earlier fills (in any process) are counted (claimBook).
    */
   async place(userId: string, input: PlaceOrder, now: Date, complete?: CompleteIdempotent): Promise<OrderView> {
-    const order = { side: input.side, limitMicro: toMicro(input.limitPrice), sizeMicro: toMicro(input.size), timeInForce: input.timeInForce };
+    const order = {
+      side: input.side,
+      limitMicro: toMicro(input.limitPrice),
+      sizeMicro: toMicro(input.size),
+      timeInForce: input.timeInForce,
+      sizedBy: unitOf(input.side, input.sizedBy),
+    };
+    if (order.side === 'SELL' && order.sizedBy !== 'shares') throw new AppError('VALIDATION_ERROR', 'a SELL order is sized by shares.');
     const expiresAt = expiryOf(input, now);
     if (input.clientOrderId !== undefined) {
       const first = await byClientId(this.db, userId, input.clientOrderId);
@@ -101,8 +110,8 @@ export class OrderService {
       await tx.query('SELECT 1 FROM users WHERE id = $1 FOR UPDATE', [userId]);
       const inserted = await tx.query<OrderRow>(
         `INSERT INTO orders (id, user_id, client_order_id, market_id, token_id, outcome, side, limit_price_micro, size_micro, time_in_force,
-           expires_at, state, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'open', $12, $12)
+           expires_at, state, created_at, updated_at, sized_by)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'open', $12, $12, $13)
          ON CONFLICT (user_id, client_order_id) WHERE client_order_id IS NOT NULL DO NOTHING RETURNING *`,
         [
           id,
@@ -117,6 +126,7 @@ export class OrderService {
           input.timeInForce,
           expiresAt,
           now,
+          order.sizedBy,
         ],
       );
       // A concurrent first order with the same clientOrderId committed meanwhile: that one is the answer.
@@ -309,11 +319,15 @@ export class OrderService {
     }
   }
 
-  /** The resting part of a new order holds its reservation: cash of a buy, shares of a sell (through the ledger). */
+  /**
+   * The resting part of a new order (`size` in its unit) holds its reservation: cash of a buy (buyReservation: the dollars
+   * of a buy by amount, the worst-case cost of one in shares), shares of a sell (through the ledger).
+   */
   private async reserve(tx: Queryable, o: OrderRow, size: Micro, now: Date): Promise<void> {
     if (o.side === 'BUY') {
-      await reserveCash(tx, o.user_id, size, now);
-      await tx.query('UPDATE orders SET reserved_cash_micro = $2 WHERE id = $1', [o.id, size]);
+      const cash = buyReservation(o.sized_by, size, BigInt(o.limit_price_micro));
+      await reserveCash(tx, o.user_id, cash, now);
+      await tx.query('UPDATE orders SET reserved_cash_micro = $2 WHERE id = $1', [o.id, cash]);
       return;
     }
     const positionId = await reserveShares(tx, o.user_id, o.token_id, size);
@@ -329,6 +343,7 @@ function amendedOf(o: OrderRow) {
     sizeMicro: BigInt(o.size_micro),
     filledSizeMicro: BigInt(o.filled_size_micro),
     timeInForce: o.time_in_force,
+    sizedBy: o.sized_by,
   };
 }
 

@@ -8,7 +8,7 @@ import type { TradeHooks } from '../trading/trade-hooks';
 import type { TradePath } from '../trading/trade-path';
 import { fillOrder } from './order-fill';
 import { bookHash, OPEN, type OrderRow, type Quote } from './order-rows';
-import { afterTaken, copyDepth, sharesShown, take, type Take } from './order-rules';
+import { afterTaken, buyRelease, copyDepth, sharesShown, take, type Take } from './order-rules';
 
 /** Orders crossed by one price change filled per transaction at most. */
 const FILL_BATCH = 100;
@@ -27,16 +27,18 @@ export function mayFill(o: OrderRow & { market_status: string }, now: Date): boo
 
 /**
  * The one rule of whether a resting order fills against `quote` now, and how much: if it mayFill(), what take() gives its
- * unfilled size (consuming the quote's book), unless a buy would get no micro-share for it. What fills consumes as much
- * of the order's own reservation as it spends (never more than the order holds). null: nothing fills.
+ * unfilled size (consuming the quote's book), unless a buy by amount would get no micro-share for it. A sell's fill
+ * consumes as many of its reserved shares as it sells; a buy's frees what buyRelease() says, so what stays reserved is
+ * exactly the reservation of what stays unfilled. null: nothing fills.
  */
 export function restingFill(o: OrderRow & { market_status: string }, quote: Quote, now: Date): RestingFill | null {
   if (!mayFill(o, now)) return null;
-  const t = take(o.side, o.limit_price_micro, o.size_micro - o.filled_size_micro, quote);
+  const unfilled = o.size_micro - o.filled_size_micro;
+  const t = take(o.side, o.limit_price_micro, unfilled, quote, o.sized_by);
   if (t === null) return null;
-  if (o.side === 'BUY' && buyFill(t.sizeMicro, t.priceMicro).quantityMicro <= 0n) return null;
-  const held = o.side === 'BUY' ? o.reserved_cash_micro : o.reserved_shares_micro;
-  return { o, t, release: t.sizeMicro < held ? t.sizeMicro : held };
+  if (o.side === 'SELL') return { o, t, release: t.sizeMicro < o.reserved_shares_micro ? t.sizeMicro : o.reserved_shares_micro };
+  if (o.sized_by === 'amount' && buyFill(t.sizeMicro, t.priceMicro).quantityMicro <= 0n) return null;
+  return { o, t, release: buyRelease(o.sized_by, o.reserved_cash_micro, unfilled, t.sizeMicro, o.limit_price_micro) };
 }
 
 /**

@@ -7,7 +7,7 @@ import { AppError } from '../../../src/errors/app-error';
 import { toMicro } from '../../../src/domain/money/micro';
 
 type Op =
-  | { kind: 'place'; side: 'BUY' | 'SELL'; token: 0 | 1; limit: number; size: number; tif: 'GTC' | 'GTD' | 'IOC' | 'FOK'; ttlS: number }
+  | { kind: 'place'; side: 'BUY' | 'SELL'; byShares: boolean; token: 0 | 1; limit: number; size: number; tif: 'GTC' | 'GTD' | 'IOC' | 'FOK'; ttlS: number }
   | { kind: 'cancel'; pick: number }
   | { kind: 'replace'; pick: number; limit: number | null; size: number | null }
   | { kind: 'price'; token: 0 | 1; bid: number; spread: number; via: 'sync' | 'change'; depth: number | null }
@@ -24,6 +24,7 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
     arbitrary: fc.record({
       kind: fc.constant('place' as const),
       side: fc.constantFrom('BUY' as const, 'SELL' as const),
+      byShares: fc.boolean(), // a BUY sized by shares rather than amount
       token,
       limit: cents(1, 99),
       size: fc.integer({ min: 1, max: 400_000_000 }).map((n) => n / 1e6),
@@ -92,6 +93,7 @@ describe.each(backends())('order invariants on $name', (backend) => {
                 {
                   tokenId: tokens[op.token]!,
                   side: op.side,
+                  ...(op.side === 'BUY' && op.byShares ? { sizedBy: 'shares' as const } : {}),
                   limitPrice: op.limit,
                   size: op.size,
                   timeInForce: op.tif,
@@ -158,10 +160,13 @@ describe.each(backends())('order invariants on $name', (backend) => {
             [agent.id],
           );
           expect(short[0]!.n).toBe(0n); // no position's available shares below zero
-          // Reserved cash is the sum of the open orders' reservations, each exactly its unfilled size (the audit's rule).
+          // Reserved cash is the sum of the open orders' reservations, each exactly that of its unfilled size (the audit's
+          // rule): the size itself, or for a BUY sized by shares its unfilled shares × limit rounded up.
           const held = await t.services.db.query<{ sum: bigint; bad: bigint }>(
             `SELECT coalesce(sum(reserved_cash_micro), 0)::bigint AS sum,
-               count(*) FILTER (WHERE (CASE side WHEN 'BUY' THEN reserved_cash_micro ELSE reserved_shares_micro END) <> size_micro - filled_size_micro) AS bad
+               count(*) FILTER (WHERE CASE WHEN side = 'SELL' THEN reserved_shares_micro <> size_micro - filled_size_micro
+                 WHEN sized_by = 'amount' THEN reserved_cash_micro <> size_micro - filled_size_micro
+                 ELSE reserved_cash_micro <> ceil((size_micro - filled_size_micro)::numeric * limit_price_micro / 1000000)::bigint END) AS bad
              FROM orders WHERE user_id = $1 AND state IN ('open', 'partially_filled')`,
             [agent.id],
           );

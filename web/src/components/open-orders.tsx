@@ -15,9 +15,9 @@ export const ORDER_STATE = {
   rejected: 'Rejected',
 } as const;
 
-/** What an order asks for: "Buy YES $10.00 at 40.0¢" or "Sell NO 5 shares at 60.0¢". */
+/** What an order asks for, in its unit: "Buy YES $10.00 at 40.0¢", "Buy YES 5 shares at 40.0¢" or "Sell NO 5 shares at 60.0¢". */
 export const orderSummary = (o: Order) =>
-  `${o.side === 'BUY' ? 'Buy' : 'Sell'} ${o.outcome} ${o.side === 'BUY' ? money(o.amount ?? 0) : `${shares(o.shares ?? 0)} shares`} at ${cents(o.limitPrice)}`;
+  `${o.side === 'BUY' ? 'Buy' : 'Sell'} ${o.outcome} ${o.amount !== null ? money(o.amount) : `${shares(o.shares ?? 0)} shares`} at ${cents(o.limitPrice)}`;
 
 /**
  * The market an order is on, as a link. An order names only its market id: the question comes from the person's positions when

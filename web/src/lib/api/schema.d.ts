@@ -417,7 +417,7 @@ export interface paths {
         put?: never;
         /**
          * Place a limit order (buy or sell) that fills now or rests until the price reaches it
-         * @description Places a limit order on one outcome token. BUY: amount = dollars to spend, limitPrice = highest price; SELL: shares to sell, limitPrice = lowest price. What the live price already reaches fills now (on Polymarket, no more than the book shows). The rest: GTC rests until filled or cancelled, GTD until expiresAt, IOC is cancelled; FOK fills whole or not at all. A resting order reserves its cash or shares and fills when a price crosses its limit; order.* account events follow it. A repeated clientOrderId returns the first order. Errors: INSUFFICIENT_BALANCE, VALIDATION_ERROR, MARKET_CLOSED (400); NOT_FOUND (404); PRICE_UNAVAILABLE (503, IOC/FOK); RATE_LIMITED.
+         * @description Places a limit order on one outcome token. BUY: amount = dollars to spend, or shares = shares to buy, limitPrice = highest price; SELL: shares to sell, limitPrice = lowest price. What the live price already reaches fills now (on Polymarket, no more than the book shows). The rest: GTC rests until filled or cancelled, GTD until expiresAt, IOC is cancelled; FOK fills whole or not at all. A resting order reserves its cash (a BUY by shares: shares × limitPrice, rounded up to the micro-dollar; what a fill costs less is released) or shares and fills when a price crosses its limit; order.* account events follow it. A repeated clientOrderId returns the first order. Errors: INSUFFICIENT_BALANCE, VALIDATION_ERROR, MARKET_CLOSED (400); NOT_FOUND (404); PRICE_UNAVAILABLE (503, IOC/FOK); RATE_LIMITED.
          *
          *     Rate limit: 120 trade requests per minute per account (per IP address when anonymous).
          */
@@ -461,7 +461,7 @@ export interface paths {
         put?: never;
         /**
          * Amend a resting order's limit price and/or size, keeping its id
-         * @description Amends one of your open orders in place: a new limitPrice, a new total size (amount for a BUY, shares for a SELL, filled part included), or both. It keeps its id, clientOrderId, time in force and expiry; its reservation is adjusted exactly, and if cash or shares do not cover the new one nothing changes. An amended order that now crosses fills as a new order would. Writes order.replaced. Errors: VALIDATION_ERROR, INSUFFICIENT_BALANCE, MARKET_CLOSED (400); NOT_FOUND (404); CONFLICT (409, no longer open); RATE_LIMITED.
+         * @description Amends one of your open orders in place: a new limitPrice, a new total size (in the unit it was placed in: amount or shares, filled part included), or both. It keeps its id, clientOrderId, time in force and expiry; its reservation is adjusted exactly, and if cash or shares do not cover the new one nothing changes. An amended order that now crosses fills as a new order would. Writes order.replaced. Errors: VALIDATION_ERROR, INSUFFICIENT_BALANCE, MARKET_CLOSED (400); NOT_FOUND (404); CONFLICT (409, no longer open); RATE_LIMITED.
          *
          *     Rate limit: 120 trade requests per minute per account (per IP address when anonymous).
          */
@@ -4679,13 +4679,13 @@ export interface operations {
                             side: "BUY" | "SELL";
                             /** @description Worst price accepted: a buy pays at most this, a sell receives at least this. */
                             limitPrice: number;
-                            /** @description Dollars to spend, for a BUY; null for a SELL. */
+                            /** @description Dollars to spend (a BUY by amount); else null. */
                             amount: number | null;
-                            /** @description Shares to sell, for a SELL; null for a BUY. */
+                            /** @description Shares to sell or to buy; null for a BUY by amount. */
                             shares: number | null;
                             /**
                              * @deprecated
-                             * @description Deprecated (read amount or shares): dollars to spend (BUY) or shares to sell (SELL).
+                             * @description Deprecated (read amount or shares): the size in the order's unit.
                              */
                             size: number;
                             /**
@@ -4702,7 +4702,7 @@ export interface operations {
                             state: "open" | "partially_filled" | "filled" | "cancelled" | "expired" | "rejected";
                             /**
                              * @deprecated
-                             * @description Deprecated (read filledCash or filledShares): part of size filled (dollars for a buy, shares for a sell).
+                             * @description Deprecated (read filledCash or filledShares): part of size filled, in its unit.
                              */
                             filledSize: number;
                             /** @description Shares bought or sold so far. */
@@ -4716,7 +4716,7 @@ export interface operations {
                              * @description Deprecated (read avgPrice): filledCash / filledShares; null before any fill.
                              */
                             avgFillPrice: number | null;
-                            /** @description Cash this resting buy holds (0 once it is no longer open). */
+                            /** @description Cash this resting buy holds (by shares: unfilled shares × limitPrice, rounded up); 0 once not open. */
                             reservedCash: number;
                             /** @description Shares this resting sell holds (0 once it is no longer open). */
                             reservedShares: number;
@@ -4832,7 +4832,7 @@ export interface operations {
                     /** @description Token to trade: outcomeTokens[].tokenId of a market. */
                     tokenId: string;
                     /**
-                     * @description BUY spends dollars; SELL sells shares you hold.
+                     * @description BUY buys shares with dollars; SELL sells shares you hold.
                      * @enum {string}
                      */
                     side: "BUY" | "SELL";
@@ -4840,7 +4840,7 @@ export interface operations {
                     limitPrice: number;
                     /** @description For a BUY: dollars to spend, > 0, at most 6 decimals. Send amount or shares, not both. */
                     amount?: number;
-                    /** @description For a SELL: shares to sell, > 0, at most 6 decimals. Send amount or shares, not both. */
+                    /** @description Shares to sell (SELL) or to buy (BUY), > 0, at most 6 decimals. Send amount or shares, not both. */
                     shares?: number;
                     /**
                      * @deprecated
@@ -4897,13 +4897,13 @@ export interface operations {
                             side: "BUY" | "SELL";
                             /** @description Worst price accepted: a buy pays at most this, a sell receives at least this. */
                             limitPrice: number;
-                            /** @description Dollars to spend, for a BUY; null for a SELL. */
+                            /** @description Dollars to spend (a BUY by amount); else null. */
                             amount: number | null;
-                            /** @description Shares to sell, for a SELL; null for a BUY. */
+                            /** @description Shares to sell or to buy; null for a BUY by amount. */
                             shares: number | null;
                             /**
                              * @deprecated
-                             * @description Deprecated (read amount or shares): dollars to spend (BUY) or shares to sell (SELL).
+                             * @description Deprecated (read amount or shares): the size in the order's unit.
                              */
                             size: number;
                             /**
@@ -4920,7 +4920,7 @@ export interface operations {
                             state: "open" | "partially_filled" | "filled" | "cancelled" | "expired" | "rejected";
                             /**
                              * @deprecated
-                             * @description Deprecated (read filledCash or filledShares): part of size filled (dollars for a buy, shares for a sell).
+                             * @description Deprecated (read filledCash or filledShares): part of size filled, in its unit.
                              */
                             filledSize: number;
                             /** @description Shares bought or sold so far. */
@@ -4934,7 +4934,7 @@ export interface operations {
                              * @description Deprecated (read avgPrice): filledCash / filledShares; null before any fill.
                              */
                             avgFillPrice: number | null;
-                            /** @description Cash this resting buy holds (0 once it is no longer open). */
+                            /** @description Cash this resting buy holds (by shares: unfilled shares × limitPrice, rounded up); 0 once not open. */
                             reservedCash: number;
                             /** @description Shares this resting sell holds (0 once it is no longer open). */
                             reservedShares: number;
@@ -5112,13 +5112,13 @@ export interface operations {
                             side: "BUY" | "SELL";
                             /** @description Worst price accepted: a buy pays at most this, a sell receives at least this. */
                             limitPrice: number;
-                            /** @description Dollars to spend, for a BUY; null for a SELL. */
+                            /** @description Dollars to spend (a BUY by amount); else null. */
                             amount: number | null;
-                            /** @description Shares to sell, for a SELL; null for a BUY. */
+                            /** @description Shares to sell or to buy; null for a BUY by amount. */
                             shares: number | null;
                             /**
                              * @deprecated
-                             * @description Deprecated (read amount or shares): dollars to spend (BUY) or shares to sell (SELL).
+                             * @description Deprecated (read amount or shares): the size in the order's unit.
                              */
                             size: number;
                             /**
@@ -5135,7 +5135,7 @@ export interface operations {
                             state: "open" | "partially_filled" | "filled" | "cancelled" | "expired" | "rejected";
                             /**
                              * @deprecated
-                             * @description Deprecated (read filledCash or filledShares): part of size filled (dollars for a buy, shares for a sell).
+                             * @description Deprecated (read filledCash or filledShares): part of size filled, in its unit.
                              */
                             filledSize: number;
                             /** @description Shares bought or sold so far. */
@@ -5149,7 +5149,7 @@ export interface operations {
                              * @description Deprecated (read avgPrice): filledCash / filledShares; null before any fill.
                              */
                             avgFillPrice: number | null;
-                            /** @description Cash this resting buy holds (0 once it is no longer open). */
+                            /** @description Cash this resting buy holds (by shares: unfilled shares × limitPrice, rounded up); 0 once not open. */
                             reservedCash: number;
                             /** @description Shares this resting sell holds (0 once it is no longer open). */
                             reservedShares: number;
@@ -5303,13 +5303,13 @@ export interface operations {
                 "application/json": {
                     /** @description New limit price per share, (0, 1], at most 6 decimals; omit to keep it. */
                     limitPrice?: number;
-                    /** @description For a BUY: the new total dollars, filled part included (above filledCash); omit to keep it. */
+                    /** @description For an order sized by amount: the new total dollars, filled part included (above filledCash); omit to keep it. */
                     amount?: number;
-                    /** @description For a SELL: the new total shares, filled part included (above filledShares); omit to keep it. */
+                    /** @description For an order sized by shares: the new total shares, filled part included (above filledShares); omit to keep it. */
                     shares?: number;
                     /**
                      * @deprecated
-                     * @description Deprecated (send amount for a BUY, shares for a SELL): the new total in the order’s unit, filled part included.
+                     * @description Deprecated (send amount or shares, as the order was placed): the new total in the order’s unit, filled part included.
                      */
                     size?: number;
                     /** @description Optional idempotency key (JSON-RPC and MCP; on REST send the Idempotency-Key header). A retry with the same key and body returns the original result and never acts twice; kept 24 hours. */
@@ -5347,13 +5347,13 @@ export interface operations {
                             side: "BUY" | "SELL";
                             /** @description Worst price accepted: a buy pays at most this, a sell receives at least this. */
                             limitPrice: number;
-                            /** @description Dollars to spend, for a BUY; null for a SELL. */
+                            /** @description Dollars to spend (a BUY by amount); else null. */
                             amount: number | null;
-                            /** @description Shares to sell, for a SELL; null for a BUY. */
+                            /** @description Shares to sell or to buy; null for a BUY by amount. */
                             shares: number | null;
                             /**
                              * @deprecated
-                             * @description Deprecated (read amount or shares): dollars to spend (BUY) or shares to sell (SELL).
+                             * @description Deprecated (read amount or shares): the size in the order's unit.
                              */
                             size: number;
                             /**
@@ -5370,7 +5370,7 @@ export interface operations {
                             state: "open" | "partially_filled" | "filled" | "cancelled" | "expired" | "rejected";
                             /**
                              * @deprecated
-                             * @description Deprecated (read filledCash or filledShares): part of size filled (dollars for a buy, shares for a sell).
+                             * @description Deprecated (read filledCash or filledShares): part of size filled, in its unit.
                              */
                             filledSize: number;
                             /** @description Shares bought or sold so far. */
@@ -5384,7 +5384,7 @@ export interface operations {
                              * @description Deprecated (read avgPrice): filledCash / filledShares; null before any fill.
                              */
                             avgFillPrice: number | null;
-                            /** @description Cash this resting buy holds (0 once it is no longer open). */
+                            /** @description Cash this resting buy holds (by shares: unfilled shares × limitPrice, rounded up); 0 once not open. */
                             reservedCash: number;
                             /** @description Shares this resting sell holds (0 once it is no longer open). */
                             reservedShares: number;
@@ -5558,13 +5558,13 @@ export interface operations {
                             side: "BUY" | "SELL";
                             /** @description Worst price accepted: a buy pays at most this, a sell receives at least this. */
                             limitPrice: number;
-                            /** @description Dollars to spend, for a BUY; null for a SELL. */
+                            /** @description Dollars to spend (a BUY by amount); else null. */
                             amount: number | null;
-                            /** @description Shares to sell, for a SELL; null for a BUY. */
+                            /** @description Shares to sell or to buy; null for a BUY by amount. */
                             shares: number | null;
                             /**
                              * @deprecated
-                             * @description Deprecated (read amount or shares): dollars to spend (BUY) or shares to sell (SELL).
+                             * @description Deprecated (read amount or shares): the size in the order's unit.
                              */
                             size: number;
                             /**
@@ -5581,7 +5581,7 @@ export interface operations {
                             state: "open" | "partially_filled" | "filled" | "cancelled" | "expired" | "rejected";
                             /**
                              * @deprecated
-                             * @description Deprecated (read filledCash or filledShares): part of size filled (dollars for a buy, shares for a sell).
+                             * @description Deprecated (read filledCash or filledShares): part of size filled, in its unit.
                              */
                             filledSize: number;
                             /** @description Shares bought or sold so far. */
@@ -5595,7 +5595,7 @@ export interface operations {
                              * @description Deprecated (read avgPrice): filledCash / filledShares; null before any fill.
                              */
                             avgFillPrice: number | null;
-                            /** @description Cash this resting buy holds (0 once it is no longer open). */
+                            /** @description Cash this resting buy holds (by shares: unfilled shares × limitPrice, rounded up); 0 once not open. */
                             reservedCash: number;
                             /** @description Shares this resting sell holds (0 once it is no longer open). */
                             reservedShares: number;
@@ -5719,7 +5719,7 @@ export interface operations {
                         /** @description Token to trade: outcomeTokens[].tokenId of a market. */
                         tokenId: string;
                         /**
-                         * @description BUY spends dollars; SELL sells shares you hold.
+                         * @description BUY buys shares with dollars; SELL sells shares you hold.
                          * @enum {string}
                          */
                         side: "BUY" | "SELL";
@@ -5727,7 +5727,7 @@ export interface operations {
                         limitPrice: number;
                         /** @description For a BUY: dollars to spend, > 0, at most 6 decimals. Send amount or shares, not both. */
                         amount?: number;
-                        /** @description For a SELL: shares to sell, > 0, at most 6 decimals. Send amount or shares, not both. */
+                        /** @description Shares to sell (SELL) or to buy (BUY), > 0, at most 6 decimals. Send amount or shares, not both. */
                         shares?: number;
                         /**
                          * @deprecated
@@ -5790,13 +5790,13 @@ export interface operations {
                                 side: "BUY" | "SELL";
                                 /** @description Worst price accepted: a buy pays at most this, a sell receives at least this. */
                                 limitPrice: number;
-                                /** @description Dollars to spend, for a BUY; null for a SELL. */
+                                /** @description Dollars to spend (a BUY by amount); else null. */
                                 amount: number | null;
-                                /** @description Shares to sell, for a SELL; null for a BUY. */
+                                /** @description Shares to sell or to buy; null for a BUY by amount. */
                                 shares: number | null;
                                 /**
                                  * @deprecated
-                                 * @description Deprecated (read amount or shares): dollars to spend (BUY) or shares to sell (SELL).
+                                 * @description Deprecated (read amount or shares): the size in the order's unit.
                                  */
                                 size: number;
                                 /**
@@ -5813,7 +5813,7 @@ export interface operations {
                                 state: "open" | "partially_filled" | "filled" | "cancelled" | "expired" | "rejected";
                                 /**
                                  * @deprecated
-                                 * @description Deprecated (read filledCash or filledShares): part of size filled (dollars for a buy, shares for a sell).
+                                 * @description Deprecated (read filledCash or filledShares): part of size filled, in its unit.
                                  */
                                 filledSize: number;
                                 /** @description Shares bought or sold so far. */
@@ -5827,7 +5827,7 @@ export interface operations {
                                  * @description Deprecated (read avgPrice): filledCash / filledShares; null before any fill.
                                  */
                                 avgFillPrice: number | null;
-                                /** @description Cash this resting buy holds (0 once it is no longer open). */
+                                /** @description Cash this resting buy holds (by shares: unfilled shares × limitPrice, rounded up); 0 once not open. */
                                 reservedCash: number;
                                 /** @description Shares this resting sell holds (0 once it is no longer open). */
                                 reservedShares: number;
