@@ -17,9 +17,7 @@ describe.each(backends())('migration 1700000000046 (a forecast record writes two
   afterAll(async () => t.close());
 
   const indexes = async () =>
-    (
-      await t.services.db.query<{ indexdef: string }>(`SELECT indexdef FROM pg_indexes WHERE tablename = 'forecasts' ORDER BY indexname`)
-    )
+    (await t.services.db.query<{ indexdef: string }>(`SELECT indexdef FROM pg_indexes WHERE tablename = 'forecasts' ORDER BY indexname`))
       .map((r) => r.indexdef.replace(/ ON (public\.)?forecasts USING btree /, ' '))
       .sort();
   const foreignKeys = async () =>
@@ -35,10 +33,7 @@ describe.each(backends())('migration 1700000000046 (a forecast record writes two
     expect((await submit(0.3)).status).toBe(200);
     expect((await trade(0.4)).status).toBe(200);
 
-    expect(await indexes()).toEqual([
-      'CREATE INDEX forecasts_market (market_id, user_id, seq DESC)',
-      'CREATE UNIQUE INDEX forecasts_pkey (user_id, seq)',
-    ]);
+    expect(await indexes()).toEqual(['CREATE INDEX forecasts_market (market_id, user_id, seq DESC)', 'CREATE UNIQUE INDEX forecasts_pkey (user_id, seq)']);
     expect(await foreignKeys()).toBe(0);
     // The chain's order (user_id, seq), unique before, is the key.
     const [first] = await t.services.forecasts.chain(a.id);
