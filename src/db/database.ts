@@ -49,7 +49,17 @@ export class Database implements Queryable {
   }
 
   async query<T = Record<string, unknown>>(sql: string, params: unknown[] = [], name?: string): Promise<T[]> {
-    return (await this.pool.query(statement(sql, params, name))).rows as T[];
+    if (this.kind === 'postgres') return (await this.pool.query(statement(sql, params, name))).rows as T[];
+    // PGlite's one connection is kept through a statement's SQL error, as transaction() keeps it: pool.query()
+    // discards a client whose statement failed, and a new adapter connection to the same PGlite then read what the
+    // failed extended-protocol statement left behind ("Connection terminated unexpectedly", then "unexpected
+    // rowDescription"): every later statement of the process failed.
+    const client = await this.pool.connect();
+    try {
+      return (await client.query(statement(sql, params, name))).rows as T[];
+    } finally {
+      client.release();
+    }
   }
 
   /**

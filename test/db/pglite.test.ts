@@ -50,3 +50,21 @@ describe('the embedded database settings', () => {
     }
   }, 120_000);
 });
+
+describe('the embedded database after a statement fails', () => {
+  test('when a statement with parameters fails outside a transaction, then the next statements still run', async () => {
+    const db = await openDatabase(testConfig({ DATA_DIR: 'memory' }), createLogger('silent'), { image: await migratedImage() });
+    try {
+      await db.query('CREATE TABLE probe (a int PRIMARY KEY, b uuid)');
+      await db.query('INSERT INTO probe VALUES ($1, NULL)', [1]);
+      // A duplicate key and a bad uuid, each sent with parameters (the extended protocol) and outside a transaction.
+      await expect(db.query('INSERT INTO probe VALUES ($1, NULL)', [1])).rejects.toMatchObject({ code: '23505' });
+      await expect(db.query('SELECT 1 FROM probe WHERE b = $1::uuid', ['not-a-uuid'])).rejects.toMatchObject({ code: '22P02' });
+      // Before, the first of these read "Connection terminated unexpectedly" and the next "unexpected rowDescription".
+      for (let i = 0; i < 3; i++) expect(await db.query('SELECT count(*)::int AS n FROM probe WHERE a = $1', [1])).toEqual([{ n: 1 }]);
+      expect(await db.transaction(async (tx) => tx.query('SELECT count(*)::int AS n FROM probe'))).toEqual([{ n: 1 }]);
+    } finally {
+      await db.close();
+    }
+  });
+});
