@@ -94,12 +94,22 @@ export function percentileInterval<T>(
   return { low: quantile(values, tail), high: quantile(values, 1 - tail) };
 }
 
+/**
+ * A figure and its bootstrap interval as one Estimate. The interval always holds the figure: the resamples of a
+ * biased statistic (reliability and resolution are variance-like and grow when clusters repeat) can all fall on one
+ * side of it at small n, and a published [low, high] that excludes its own value reads as an error. Stretching the
+ * near end to the value only widens the interval, so its coverage never drops.
+ */
+export function withInterval(value: number, n: number, interval: { low: number; high: number } | null): Estimate {
+  if (interval === null) return { value, n, low: null, high: null };
+  return { value, n, low: Math.min(interval.low, value), high: Math.max(interval.high, value) };
+}
+
 /** A statistic over clusters with its clustered bootstrap interval; `n` is what the figure counts (given by the caller). */
 export function estimate<C>(clusters: readonly C[], statistic: (sample: readonly C[]) => number | null, n: number, seed: number): Estimate {
   const value = clusters.length === 0 ? null : statistic(clusters);
   if (value === null || !Number.isFinite(value)) return { ...NO_ESTIMATE, n };
-  const interval = clusteredInterval(clusters, statistic, seed);
-  return { value, n, low: interval?.low ?? null, high: interval?.high ?? null };
+  return withInterval(value, n, clusteredInterval(clusters, statistic, seed));
 }
 
 /** The mean of per-cluster sums: Σ sums / Σ counts, the statistic of a score averaged over items but resampled by cluster. */

@@ -1,5 +1,5 @@
 import { blockInterval } from './block-bootstrap';
-import { estimate, NO_ESTIMATE, pooledMean, seedOf, type Estimate } from './estimate';
+import { estimate, NO_ESTIMATE, pooledMean, seedOf, withInterval, type Estimate } from './estimate';
 
 export interface EquityDay {
   /** YYYY-MM-DD, UTC. */
@@ -257,8 +257,7 @@ export function scoreRisk(input: RiskInput, seedLabel: string): RiskScores {
     if (n === 0) return NO_ESTIMATE;
     const value = statistic(r);
     if (value === null || !Number.isFinite(value)) return { ...NO_ESTIMATE, n };
-    const interval = blockInterval(r, statistic, seedOf(`${seedLabel}|${figure}`));
-    return { value, n, low: interval?.low ?? null, high: interval?.high ?? null };
+    return withInterval(value, n, blockInterval(r, statistic, seedOf(`${seedLabel}|${figure}`)));
   };
   const psr = probabilisticSharpe(r);
   const sharpeDaily = byBlocks(sharpe, 'sharpe');

@@ -1,4 +1,4 @@
-import { clusteredInterval, estimate, pooledMean, quantile, seededRandom, seedOf } from '../../../src/domain/benchmark/estimate';
+import { clusteredInterval, estimate, pooledMean, quantile, seededRandom, seedOf, withInterval } from '../../../src/domain/benchmark/estimate';
 
 describe('quantile (type 7)', () => {
   it('interpolates between order statistics as numpy does', () => {
@@ -72,6 +72,19 @@ describe('clustered bootstrap', () => {
     expect(e.value).toBeCloseTo(0.01, 12);
     expect(e.low).toBe(0);
     expect(e.high).toBe(1);
+  });
+  it('an interval holds its figure even when every resample of a biased statistic lies on one side of it', () => {
+    // The statistic counts repeated clusters in a sample: the sample itself has none (0), while a resample of ten
+    // clusters drawn with replacement repeats one with probability 1 − 10!/10¹⁰ ≈ 0.9996, so the plain 2.5 %
+    // quantile is at least 1. The published interval is stretched down to the figure and keeps the bootstrap's high end.
+    const clusters = Array.from({ length: 10 }, (_, i) => ({ id: i }));
+    const repeats = (sample: readonly { id: number }[]) => sample.length - new Set(sample.map((c) => c.id)).size;
+    const plain = clusteredInterval(clusters, repeats, 13)!;
+    expect(plain.low).toBeGreaterThanOrEqual(1);
+    const e = estimate(clusters, repeats, 10, 13);
+    expect(e).toEqual({ value: 0, n: 10, low: 0, high: plain.high });
+    expect(withInterval(0.5, 3, { low: 0.1, high: 0.4 })).toEqual({ value: 0.5, n: 3, low: 0.1, high: 0.5 });
+    expect(withInterval(0.5, 3, null)).toEqual({ value: 0.5, n: 3, low: null, high: null });
   });
   it('is the same for the same seed', () => {
     const clusters = [0.1, 0.5, 0.9, 0.3].map((x) => ({ sum: x, count: 1 }));
