@@ -99,6 +99,10 @@ export function createServices(args: {
   const trading = new TradingService(db, prices, tradeHooks, tradePath);
   // A deleted account's key must fail at once, not when the authenticator's cache entry expires.
   accountDeletion.onDeleted((userId) => identity.authenticator.forgetKeysOf(userId));
+  // The benchmark's records and boards show names and leave deleted accounts out: a deletion or rename here shows at once.
+  const benchmark = new BenchmarkService(db);
+  accountDeletion.onDeleted(() => benchmark.invalidate());
+  accountSettings.onRenamed(() => benchmark.invalidate());
   const orders = new OrderService(db, prices, tradePath, tradeHooks, log, config.PRICE_MAX_AGE_S);
   // A position settles with its resting sell orders cancelled in the same transaction, so no share stays reserved.
   settlement.onHolds((tx, positionId) => orders.holdsOn(tx, positionId, 'market resolved'));
@@ -162,8 +166,8 @@ export function createServices(args: {
     tradeHistory: new TradeHistory(db),
     forecasts: new ForecastService(db),
     comments,
-    benchmark: new BenchmarkService(db),
-    benchmarkFolder: new BenchmarkFolder(db, log),
+    benchmark,
+    benchmarkFolder: new BenchmarkFolder(db, log, () => benchmark.invalidate()),
     portfolioHistory: new PortfolioHistoryService(db),
     settlement,
     trackRecord: createTrackRecord({ db, tradeHooks, accounts, deletion: accountDeletion, settings: accountSettings, log }),

@@ -175,6 +175,33 @@ function suite(backend: Backend) {
     expect((await t.api.get('/api/benchmark/record').query({ userId: 'nope' })).status).toBe(404);
     expect((await t.api.get('/api/benchmark/record').set(bearer(fresh.apiKey))).body.userId).toBe(fresh.id);
   });
+
+  // Last: it renames and deletes the suite's accounts. Records and boards are served from memory between folds; what
+  // this process writes must show at once all the same.
+  test('when a ranked account is renamed, folded again or deleted, then its record and the boards show it at once', async () => {
+    const board = async () =>
+      (await t.api.get('/api/benchmark/leaderboard').set(bearer(sharp.apiKey)).query({ season: 'all', metric: 'brier', audience: 'bots' })).body;
+    const before = await board();
+    expect(before.entries.map((e: { userId: string }) => e.userId)).toEqual([sharp.id, even.id]);
+    expect((await record(even.id)).displayName).not.toBe('Renamed Even');
+    expect((await t.api.post('/api/user/profile').set(bearer(even.apiKey)).send({ displayName: 'Renamed Even' })).status).toBe(200);
+    expect((await board()).entries[1].displayName).toBe('Renamed Even');
+    expect((await record(even.id)).displayName).toBe('Renamed Even');
+
+    // A fold that changes a figure (here, a record rewritten and requeued) shows on the next read.
+    const computedAt = (await record(sharp.id)).computedAt;
+    await t.services.benchmarkFolder.requeue(sharp.id, 'all');
+    await t.services.benchmarkFolder.runOnce(new Date(Date.now() + 60_000));
+    expect((await record(sharp.id)).computedAt).not.toBe(computedAt);
+
+    expect((await board()).entries).toHaveLength(2);
+    expect((await record(even.id)).userId).toBe(even.id);
+    expect((await t.api.post('/api/user/delete').set(bearer(even.apiKey)).send({ password: 'password123' })).status).toBe(200);
+    const after = await board();
+    expect(after.entries.map((e: { userId: string }) => e.userId)).toEqual([sharp.id]);
+    expect(after.you.rank).toBe(1);
+    expect((await t.api.get('/api/benchmark/record').query({ userId: even.id, season: 'all' })).status).toBe(404);
+  });
 }
 
 describe.each(backends())('forecasting benchmark on $name', suite);

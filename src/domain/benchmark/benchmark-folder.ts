@@ -75,9 +75,11 @@ const BUDGET_MS = 10_000;
  * record is recomputed whole from the books, never patched.
  */
 export class BenchmarkFolder {
+  /** `scored`: called after a batch of records has committed (the benchmark's reads start their caches over). */
   constructor(
     private readonly db: Database,
     private readonly log?: Logger,
+    private readonly scored: () => void = () => {},
   ) {}
 
   async runOnce(now: Date, budgetMs = BUDGET_MS): Promise<{ markets: number; scored: number }> {
@@ -92,6 +94,7 @@ export class BenchmarkFolder {
     let scored = 0;
     for (;;) {
       const n = await this.drain(now);
+      if (n > 0) this.scored();
       scored += n;
       if (n < BATCH || Date.now() - started > budgetMs) break;
     }

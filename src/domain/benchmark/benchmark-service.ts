@@ -1,4 +1,7 @@
 import type { Database } from '../../db/database';
+import { CommitWatermark } from '../../db/commit-watermark';
+import { ConcurrencyGate } from '../../db/concurrency-gate';
+import { RenewingCache } from '../track-record/renewing-cache';
 import { AppError } from '../../errors/app-error';
 import { NO_ESTIMATE, type Estimate } from './estimate';
 import { BENCHMARK_METRICS, MIN_RESOLVED_MARKETS, scoreRecord, type BenchmarkMetric, type BenchmarkRecord } from './benchmark-record';
@@ -73,12 +76,60 @@ const parsed = (r: RecordRow['record']): BenchmarkRecord => (typeof r === 'strin
 const parsedFigure = (f: Estimate | string): Estimate => (typeof f === 'string' ? (JSON.parse(f) as Estimate) : f);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** The benchmark's reads: an account's scored record of a season and the season boards, both from benchmark_records. */
+/** How long a served record, board or rank is fresh when nothing in this process has written since (other processes' writes show within twice it). */
+const CACHE_MS = 1000;
+/** Records kept: the accounts being looked at now (a parsed record is some 10 kB). */
+const RECORD_CACHE_SIZE = 2000;
+/** Boards kept: 5 live seasons × 7 metrics × 4 audiences × a few limits, 100 rows of some 250 bytes each. */
+const BOARD_CACHE_SIZE = 1000;
+/** Callers' own places kept: a few numbers each. */
+const PLACE_CACHE_SIZE = 100_000;
+/** Boards as one caller sees them (their place added), kept for the callers asking now. */
+const CALLER_BOARD_CACHE_SIZE = 256;
+
+type Place = NonNullable<BenchmarkBoard['you']>;
+type BoardQuery = { season: Season; metric: BenchmarkMetric; audience: BenchmarkAudience; limit: number; userId?: string };
+
+/**
+ * The benchmark's reads: an account's scored record of a season and the season boards, both from benchmark_records.
+ * They change only when the folder writes, so they are served from memory under the bound get_leaderboard states
+ * (RenewingCache): the folder's commits in this process start the caches over (invalidate), other processes' show
+ * within twice CACHE_MS, and an account deleted or renamed here shows at once. Served values are frozen, so a board or
+ * record answering many requests is serialised once (json-body.ts); a signed-in caller's board is the shared board
+ * with their place, read and kept apart, so a keyed request costs what an anonymous one does once their place is read.
+ */
 export class BenchmarkService {
-  constructor(private readonly db: Database) {}
+  private readonly records: RenewingCache<BenchmarkRecordView>;
+  private readonly boards: RenewingCache<BenchmarkBoard>;
+  private readonly places: RenewingCache<Place>;
+  private readonly callerBoards = new Map<string, { board: BenchmarkBoard; place: Place; view: BenchmarkBoard }>();
+
+  constructor(
+    private readonly db: Database,
+    opts: { cacheMs?: number; clock?: () => number } = {},
+  ) {
+    const cacheMs = opts.cacheMs ?? CACHE_MS;
+    const clock = opts.clock ?? (() => performance.now());
+    const watermark = new CommitWatermark(db, clock);
+    // Renewed in the background one read at a time each: the shared boards never wait behind callers' places.
+    this.records = new RenewingCache({ watermark, gate: new ConcurrencyGate(1), cacheMs, clock, maxEntries: RECORD_CACHE_SIZE });
+    this.boards = new RenewingCache({ watermark, gate: new ConcurrencyGate(1), cacheMs, clock, maxEntries: BOARD_CACHE_SIZE });
+    this.places = new RenewingCache({ watermark, gate: new ConcurrencyGate(1), cacheMs, clock, maxEntries: PLACE_CACHE_SIZE });
+  }
+
+  /** Something a record or board shows has changed and committed (a fold, a deletion, a rename): read afresh. */
+  invalidate(): void {
+    this.records.invalidate();
+    this.boards.invalidate();
+    this.places.invalidate();
+  }
 
   async record(userId: string, season: Season): Promise<BenchmarkRecordView> {
     if (!UUID.test(userId)) throw notFound(userId);
+    return this.records.get(`${userId}/${season}`, async () => Object.freeze(await this.readRecord(userId, season)));
+  }
+
+  private async readRecord(userId: string, season: Season): Promise<BenchmarkRecordView> {
     const rows = await this.db.query<RecordRow & { found: boolean }>(
       `SELECT u.id AS user_id, u.display_name, u.is_agent, u.reference, b.resolved_markets, b.record, b.computed_at
        FROM users u LEFT JOIN benchmark_records b ON b.user_id = u.id AND b.season = $2 WHERE u.id = $1 AND u.deleted_at IS NULL`,
@@ -105,47 +156,48 @@ export class BenchmarkService {
     return exportSeason(this.db, season, q);
   }
 
-  async leaderboard(q: { season: Season; metric: BenchmarkMetric; audience: BenchmarkAudience; limit: number; userId?: string }): Promise<BenchmarkBoard> {
-    const column = q.metric;
-    const dir = BENCHMARK_METRICS[q.metric] === 'asc' ? 'ASC' : 'DESC';
-    const better = dir === 'ASC' ? '<' : '>';
+  async leaderboard(q: BoardQuery): Promise<BenchmarkBoard> {
+    const boardKey = `${q.season}/${q.metric}/${q.audience}/${q.limit}`;
+    // Frozen, you: null: the anonymous answer as it is, and the shared part of every caller's.
+    const board = this.boards.get(boardKey, async () => Object.freeze(await this.readBoard(q)));
+    if (q.userId === undefined) return board;
+    const userId = q.userId;
+    const place = this.places.get(`${userId}/${q.season}/${q.metric}/${q.audience}`, async () => Object.freeze(await this.readPlace(q, userId)));
+    // Together: a failure of either is the request's, and never left unhandled while the other is awaited.
+    const [shared, own] = await Promise.all([board, place]);
+    return this.forCaller(`${userId}/${boardKey}`, userId, shared, own);
+  }
+
+  /**
+   * The shared board with one caller's place, kept while neither changed (so its JSON is made once). On the board's
+   * own rows the place is their row's, so the answer agrees with itself when the board and the place were read at
+   * different moments.
+   */
+  private forCaller(key: string, userId: string, board: BenchmarkBoard, place: Place): BenchmarkBoard {
+    const kept = this.callerBoards.get(key);
+    if (kept && kept.board === board && kept.place === place) return kept.view;
+    const row = board.entries.find((e) => e.userId === userId);
+    const you = row ? { rank: row.rank, resolvedMarkets: row.resolvedMarkets, figure: row.figure } : place;
+    const view = Object.freeze({ ...board, you });
+    this.callerBoards.delete(key);
+    while (this.callerBoards.size >= CALLER_BOARD_CACHE_SIZE) this.callerBoards.delete(this.callerBoards.keys().next().value!);
+    this.callerBoards.set(key, { board, place, view });
+    return view;
+  }
+
+  private async readBoard(q: BoardQuery): Promise<BenchmarkBoard> {
+    const { column, dir, ranked, figure, audiences } = boardTerms(q);
     const order = `b.${column} ${dir}, b.resolved_markets DESC, b.user_id`;
-    const ranked = `b.${column} IS NOT NULL AND b.resolved_markets >= ${MIN_RESOLVED_MARKETS}`;
-    const figure = (row: string) => `${row}.record #> '${FIGURE_PATH[q.metric]}'`;
-    const audiences = AUDIENCES[q.audience];
-    // Ranked before the caller's row m, in the board's order: a better figure, or the same with more resolved markets, or
-    // the same again and a lower id. Two counts, each bounded by the board's index alone (no filter to run per entry).
-    const ties = `b.${column} = m.${column} AND (b.resolved_markets > m.resolved_markets OR (b.resolved_markets = m.resolved_markets AND b.user_id < m.user_id))`;
-    const ahead = (from: string, where: string) =>
-      `(SELECT count(*)::int FROM ${from} WHERE ${where} AND b.${column} ${better} m.${column})
-       + (SELECT count(*)::int FROM ${from} WHERE ${where} AND ${ties})`;
-    const inBoard = `b.season = $1 AND b.audience = ANY($2::text[]) AND ${ranked}`;
-    const [rows, mine] = await Promise.all([
-      // Each audience's best walked in its index's order (season, audience, metric, resolved_markets DESC, user_id), the
-      // walks merged: a board reads about `limit` rows per audience, never the season.
-      this.db.query<Omit<RecordRow, 'record'> & { figure: Estimate | string }>(
-        `SELECT x.* FROM unnest($2::text[]) a(audience) CROSS JOIN LATERAL (
-           SELECT b.user_id, u.display_name, u.is_agent, u.reference, b.resolved_markets, b.${column} AS sort_figure, ${figure('b')} AS figure
-           FROM benchmark_records b JOIN users u ON u.id = b.user_id AND u.deleted_at IS NULL
-           WHERE b.season = $1 AND b.audience = a.audience AND ${ranked} ORDER BY ${order} LIMIT $3
-         ) x ORDER BY x.sort_figure ${dir}, x.resolved_markets DESC, x.user_id LIMIT $3`,
-        [q.season, audiences, q.limit],
-      ),
-      // The caller's rank: 1 + the ranked rows ahead of theirs, counted from the board's index alone (an index-only scan),
-      // less those of deleted accounts (few: found through users' partial index of them).
-      q.userId
-        ? this.db.query<{ resolved_markets: number; figure: Estimate | string; rank: number | null }>(
-            `SELECT m.resolved_markets, ${figure('m')} AS figure,
-               CASE WHEN m.${column} IS NOT NULL AND m.resolved_markets >= ${MIN_RESOLVED_MARKETS} AND m.audience = ANY($2::text[]) THEN
-                 1 + ${ahead('benchmark_records b', inBoard)}
-                 - ${ahead('users u JOIN benchmark_records b ON b.user_id = u.id', `u.deleted_at IS NOT NULL AND ${inBoard}`)}
-               END AS rank
-             FROM benchmark_records m WHERE m.season = $1 AND m.user_id = $3`,
-            [q.season, audiences, q.userId],
-          )
-        : Promise.resolve([]),
-    ]);
-    const me = mine[0];
+    // Each audience's best walked in its index's order (season, audience, metric, resolved_markets DESC, user_id), the
+    // walks merged: a board reads about `limit` rows per audience, never the season.
+    const rows = await this.db.query<Omit<RecordRow, 'record'> & { figure: Estimate | string }>(
+      `SELECT x.* FROM unnest($2::text[]) a(audience) CROSS JOIN LATERAL (
+         SELECT b.user_id, u.display_name, u.is_agent, u.reference, b.resolved_markets, b.${column} AS sort_figure, ${figure('b')} AS figure
+         FROM benchmark_records b JOIN users u ON u.id = b.user_id AND u.deleted_at IS NULL
+         WHERE b.season = $1 AND b.audience = a.audience AND ${ranked} ORDER BY ${order} LIMIT $3
+       ) x ORDER BY x.sort_figure ${dir}, x.resolved_markets DESC, x.user_id LIMIT $3`,
+      [q.season, audiences, q.limit],
+    );
     return {
       season: q.season,
       metric: q.metric,
@@ -160,13 +212,50 @@ export class BenchmarkService {
         resolvedMarkets: r.resolved_markets,
         figure: parsedFigure(r.figure),
       })),
-      you: q.userId
-        ? me
-          ? { rank: me.rank ?? null, resolvedMarkets: me.resolved_markets, figure: parsedFigure(me.figure) }
-          : { rank: null, resolvedMarkets: 0, figure: NO_ESTIMATE }
-        : null,
+      you: null,
     };
   }
+
+  /**
+   * A caller's place on a board: 1 + the ranked rows ahead of theirs, counted from the board's index alone (an
+   * index-only scan), less those of deleted accounts (few: found through users' partial index of them).
+   */
+  private async readPlace(q: BoardQuery, userId: string): Promise<Place> {
+    const { column, dir, ranked, figure, audiences } = boardTerms(q);
+    const better = dir === 'ASC' ? '<' : '>';
+    // Ranked before the caller's row m, in the board's order: a better figure, or the same with more resolved markets, or
+    // the same again and a lower id. Two counts, each bounded by the board's index alone (no filter to run per entry).
+    const ties = `b.${column} = m.${column} AND (b.resolved_markets > m.resolved_markets OR (b.resolved_markets = m.resolved_markets AND b.user_id < m.user_id))`;
+    const ahead = (from: string, where: string) =>
+      `(SELECT count(*)::int FROM ${from} WHERE ${where} AND b.${column} ${better} m.${column})
+       + (SELECT count(*)::int FROM ${from} WHERE ${where} AND ${ties})`;
+    const inBoard = `b.season = $1 AND b.audience = ANY($2::text[]) AND ${ranked}`;
+    const rows = await this.db.query<{ resolved_markets: number; figure: Estimate | string; rank: number | null }>(
+      `SELECT m.resolved_markets, ${figure('m')} AS figure,
+         CASE WHEN m.${column} IS NOT NULL AND m.resolved_markets >= ${MIN_RESOLVED_MARKETS} AND m.audience = ANY($2::text[]) THEN
+           1 + ${ahead('benchmark_records b', inBoard)}
+           - ${ahead('users u JOIN benchmark_records b ON b.user_id = u.id', `u.deleted_at IS NOT NULL AND ${inBoard}`)}
+         END AS rank
+       FROM benchmark_records m WHERE m.season = $1 AND m.user_id = $3`,
+      [q.season, audiences, userId],
+    );
+    const me = rows[0];
+    return me
+      ? { rank: me.rank ?? null, resolvedMarkets: me.resolved_markets, figure: parsedFigure(me.figure) }
+      : { rank: null, resolvedMarkets: 0, figure: NO_ESTIMATE };
+  }
+}
+
+/** The parts of a board's statements its metric and audience decide. */
+function boardTerms(q: BoardQuery) {
+  const column = q.metric;
+  return {
+    column,
+    dir: BENCHMARK_METRICS[q.metric] === 'asc' ? 'ASC' : 'DESC',
+    ranked: `b.${column} IS NOT NULL AND b.resolved_markets >= ${MIN_RESOLVED_MARKETS}`,
+    figure: (row: string) => `${row}.record #> '${FIGURE_PATH[q.metric]}'`,
+    audiences: AUDIENCES[q.audience],
+  };
 }
 
 const EMPTY_INPUTS = { questions: [], categories: {}, entryQuestions: [], buys: [], kellyBuys: [], startEquity: 0, days: [], positions: [] };
