@@ -143,6 +143,8 @@ export const getBenchmarkRecord = defineMethod({
   name: 'get_benchmark_record',
   area: 'Forecasting',
   summary: "Read an account's forecasting benchmark record: Brier, log score, alpha, calibration, risk, timing, each with n and an interval",
+  brief:
+    "An account's forecasting benchmark for a season (YYYY-MM or all): Brier, log score, alpha vs the market, calibration, risk (return, drawdown, Sharpe, Kelly) and timing (closing-line value), each with n and a 95 % interval. Omit userId for yours. Free.",
   description: `The forecasting benchmark record of an account for a season (YYYY-MM by resolution month, or all): scores of its stated forecasts (Brier, log score, time-averaged, the market's, alpha = market Brier − yours, Murphy decomposition, calibration), trades without a forecast scored at the entry price, risk from daily equity (return, drawdown, volatility, Sharpe, Sortino, Kelly) and timing (closing-line value). Every figure carries n and a 95 % interval. A board ranks an account from ${MIN_RESOLVED_MARKETS} resolved markets. Omit userId for your own. Free. Errors: VALIDATION_ERROR (400); NOT_FOUND (404).`,
   auth: 'optional',
   limit: 'api',
@@ -169,6 +171,8 @@ export const getBenchmarkLeaderboard = defineMethod({
   name: 'get_benchmark_leaderboard',
   area: 'Forecasting',
   summary: 'The forecasting benchmark board of a season by one metric, with intervals, n and your rank',
+  brief:
+    'Ranks accounts of a season by a benchmark metric (alpha, brier, log_score, clv, sharpe, return, max_drawdown), each figure with n and a 95 % interval, for people, bots, everyone or the reference forecasters; you is your place. Free.',
   description: `Ranks accounts of a season (YYYY-MM or all) by a benchmark metric: alpha (market Brier − yours), brier, log_score, clv (closing-line value), sharpe, return or max_drawdown, from ${MIN_RESOLVED_MARKETS} resolved markets. audience all (people), bots, everyone, or reference (the service's reference forecasters). Each figure has its n and 95 % interval; you is your own place. Free. Errors: VALIDATION_ERROR (400).`,
   auth: 'optional',
   limit: 'api',
@@ -238,6 +242,8 @@ export const exportBenchmarkForecasts = defineMethod({
   name: 'export_benchmark_forecasts',
   area: 'Forecasting',
   summary: "Export a season's resolved forecasts (JSON, JSON lines or CSV) to recompute the benchmark boards",
+  brief:
+    "Every stated forecast on markets resolved in a season, with each market's resolution, as json, jsonl or csv, paged (nextCursor as cursor): enough to recompute the benchmark boards. Free.",
   description:
     "Every stated forecast (superseded ones too) on markets resolved in the season, with each market's resolution and close, paged: enough to recompute every benchmark score yourself. format json (default), jsonl or csv; pass nextCursor as cursor for the next page. Public and free. Errors: VALIDATION_ERROR (400).",
   auth: 'optional',

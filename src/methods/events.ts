@@ -37,6 +37,8 @@ export const listEvents = defineMethod({
   name: 'list_events',
   area: 'Accounts',
   summary: "Read your account's events after a sequence number (polling)",
+  brief:
+    "Your account's ordered event log (orders, trades, settlements, notifications, balance changes), each with a seq that grows by one. Pass nextCursor as cursor to read on without gaps or repeats. Free.",
   description:
     "Your account's ordered event log (orders, trades, settlements, notifications, balance changes), each with a seq that grows by one. Pass nextCursor as cursor to read on: nothing is missed or repeated. To have events pushed, hold GET /api/events (Server-Sent Events) or register a webhook instead. Free to call. Errors: VALIDATION_ERROR (400).",
   auth: 'key',

@@ -64,6 +64,8 @@ export const submitForecast = defineMethod({
   name: 'submit_forecast',
   area: 'Forecasting',
   summary: 'State your probability for a market without trading',
+  brief:
+    'Records your probability for an open market without trading: probability (of YES) for a mirrored market, or probabilities per outcome (summing to 1) for a community one, with an optional rationale. Stamped with the mid; private until the market closes.',
   description:
     "Records your forecast for an open market: probability (that YES resolves) for a mirrored market, or probabilities (one per outcome, summing to 1) for a community market, with an optional short rationale. The time and the market's mid price are stamped; your newest forecast is the current one. Forecasts are immutable, hash-chained per account and private until the market closes (then list_forecasts shows them). A trade can state one too (forecast on paper_trade and place_order). Errors: VALIDATION_ERROR, MARKET_CLOSED (400); NOT_FOUND (404); RATE_LIMITED.",
   auth: 'key',
@@ -101,6 +103,8 @@ export const listForecasts = defineMethod({
   name: 'list_forecasts',
   area: 'Forecasting',
   summary: 'List your forecasts (or the public ones of another account), newest first',
+  brief:
+    "Your forecasts, newest first, with stamped mids and hash chain; or, with userId, another account's on closed markets only. Filter by marketId; limit 1..100; pass nextCursor as cursor for the next page. Free.",
   description:
     'Your stated forecasts, newest first, each with its stamped mid(s), whether it is current, its hash and prevHash, and your chain’s ' +
     'head. With userId, another account’s forecasts, but only on markets that have closed: a forecast on an open market is never ' +

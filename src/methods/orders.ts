@@ -138,6 +138,8 @@ export const placeOrder = defineMethod({
   name: 'place_order',
   area: 'Trading',
   summary: 'Place a limit order (buy or sell) that fills now or rests until the price reaches it',
+  brief:
+    'Places a limit order on an outcome token: BUY by amount (dollars) or shares at most limitPrice, SELL shares at least limitPrice. The part the live price reaches fills now; the rest rests (GTC, GTD) or is cancelled (IOC); FOK is all or none. Reserves cash or shares.',
   description:
     'Places a limit order on one outcome token. BUY: amount = dollars to spend, or shares = shares to buy, limitPrice = highest price; SELL: shares to sell, limitPrice = lowest price. What the live price already reaches fills now (on Polymarket, no more than the book shows). The rest: GTC rests until filled or cancelled, GTD until expiresAt, IOC is cancelled; FOK fills whole or not at all. A resting order reserves its cash (a BUY by shares: shares × limitPrice, rounded up to the micro-dollar; what a fill costs less is released) or shares and fills when a price crosses its limit; order.* account events follow it. A repeated clientOrderId returns the first order. Errors: INSUFFICIENT_BALANCE, VALIDATION_ERROR, MARKET_CLOSED (400); NOT_FOUND (404); PRICE_UNAVAILABLE (503, IOC/FOK); RATE_LIMITED.',
   auth: 'key',
@@ -164,6 +166,7 @@ export const cancelOrder = defineMethod({
   name: 'cancel_order',
   area: 'Trading',
   summary: 'Cancel one of your resting orders',
+  brief: 'Cancels one of your open orders and releases what it reserved. CONFLICT if it is no longer open.',
   description:
     'Cancels an open order and releases what it reserved (cash of a buy, shares of a sell). Errors: NOT_FOUND (404, no such order of yours); ' +
     'CONFLICT (409) when it is no longer open (filled, cancelled, expired or rejected): read it with get_order.',
@@ -181,6 +184,8 @@ export const replaceOrder = defineMethod({
   name: 'replace_order',
   area: 'Trading',
   summary: "Amend a resting order's limit price and/or size, keeping its id",
+  brief:
+    'Amends an open order in place: new limitPrice, new total size (in its original unit), or both; keeps its id and expiry. Its reservation is adjusted exactly; if cash or shares fall short nothing changes. May fill at once if it now crosses.',
   description:
     'Amends one of your open orders in place: a new limitPrice, a new total size (in the unit it was placed in: amount or shares, filled part ' +
     'included), or both. It keeps its id, clientOrderId, time in force and expiry; its reservation is adjusted exactly, and if cash or ' +
@@ -226,6 +231,7 @@ export const getOrder = defineMethod({
   name: 'get_order',
   area: 'Trading',
   summary: 'Read one of your orders',
+  brief: 'One of your orders with its state, fills and reservation. Free.',
   description: 'One order of yours with its state, fills and reservation. Free to call. Errors: NOT_FOUND (404).',
   auth: 'key',
   limit: 'api',
@@ -241,6 +247,7 @@ export const listOrders = defineMethod({
   name: 'list_orders',
   area: 'Trading',
   summary: 'List your orders, newest first',
+  brief: 'Your orders, newest first, optionally in one state (open = resting). limit 1..100 (default 50); pass nextCursor as cursor for the next page. Free.',
   description:
     'Your orders, newest first, optionally only those in one state (open for the resting ones). limit 1..100 (default 50); pass nextCursor as ' +
     'cursor for the next page (null on the last). Free to call. Errors: VALIDATION_ERROR (400) for a bad state, limit or cursor.',
@@ -282,6 +289,7 @@ export const placeOrders = defineMethod({
   name: 'place_orders',
   area: 'Trading',
   summary: `Place up to ${MAX_BATCH_ORDERS} limit orders in one call, each on its own`,
+  brief: `Places up to ${MAX_BATCH_ORDERS} limit orders, each as place_order would, each on its own: results[i] answers orders[i] with { ok: true, order } or { ok: false, error }. One trade call of the rate limit per order. Give each a clientOrderId to retry safely.`,
   description:
     `Places 1..${MAX_BATCH_ORDERS} limit orders, each exactly as place_order would, in input order, each on its own: one refused does not ` +
     'stop or undo the others. results[i] answers orders[i]: { ok: true, order } or { ok: false, error: { code, error } }. A malformed ' +
@@ -351,6 +359,8 @@ export const cancelAllOrders = defineMethod({
   name: 'cancel_all_orders',
   area: 'Trading',
   summary: "Cancel all your resting orders, or one market's",
+  brief:
+    "Cancels all your open orders, or one market's (marketId), releasing their reservations; returns the ids cancelled and their count. Safe to repeat. One trade call of the rate limit.",
   description:
     'Cancels every open (resting or partly filled) order of yours, or only those of one market (marketId), oldest first, each as ' +
     'cancel_order does: its reservation (cash of a buy, shares of a sell) is released exactly and an order.cancelled event is written. ' +

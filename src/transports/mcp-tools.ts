@@ -1,5 +1,5 @@
 import { ProtocolError, ProtocolErrorCode, type CallToolResult, type Tool } from '@modelcontextprotocol/server';
-import { onSurface, type AnyMethod, type ToolAnnotations } from '../registry/method';
+import { onSurface, toolDescriptionOf, type AnyMethod, type ToolAnnotations } from '../registry/method';
 import type { Registry } from '../registry/registry';
 import type { CallInfo } from '../registry/context';
 import { carriesCredential } from './http-call';
@@ -39,7 +39,7 @@ export function buildMcpTools(registry: Registry): McpTools {
     tools.push({
       name: method.name,
       title: toolTitle(method),
-      description: method.description,
+      description: toolDescriptionOf(method),
       inputSchema: mcpInputSchema(method) as Tool['inputSchema'],
       outputSchema: mcpOutputSchema(method) as Tool['outputSchema'],
       annotations: mcpAnnotations(method),
