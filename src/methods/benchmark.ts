@@ -6,12 +6,7 @@ import { BENCHMARK_METRICS, MIN_RESOLVED_MARKETS, type BenchmarkMetric } from '.
 import { Probability } from './common-schemas';
 import { formatExport } from '../domain/benchmark/benchmark-export';
 
-const SeasonText = z
-  .string()
-  .min(3)
-  .max(7)
-  .optional()
-  .describe(`Season: a UTC month YYYY-MM (the month a market resolved in) or ${ALL_SEASONS}; omit for the current month.`);
+const SeasonText = z.string().min(3).max(7).optional().describe(`YYYY-MM (the UTC month markets resolved in) or ${ALL_SEASONS}; omit for the current month.`);
 
 /**
  * A figure with its n and 95 % interval (percentile bootstrap, resampling whole markets, or blocks of days for risk).
@@ -180,7 +175,7 @@ export const getBenchmarkLeaderboard = defineMethod({
     season: SeasonText,
     metric: z.enum(METRICS).default('alpha').describe('The metric ranked (default alpha).'),
     audience: Audience.default('everyone').describe('all = people, bots = agents, everyone = both (default), reference = the reference forecasters.'),
-    limit: z.number().int().min(1).max(100).default(50).describe('Entries, 1..100 (default 50).'),
+    limit: z.number().int().min(1).max(100).default(50).describe('Entries.'),
   }),
   output: z.object({
     season: z.string().describe('The season ranked.'),
@@ -251,7 +246,7 @@ export const exportBenchmarkForecasts = defineMethod({
   input: z.object({
     season: SeasonText,
     format: z.enum(['json', 'jsonl', 'csv']).default('json').describe('json (default): forecasts; jsonl or csv: text.'),
-    limit: z.number().int().min(1).max(5000).default(1000).describe('Forecasts per page, 1..5000 (default 1000).'),
+    limit: z.number().int().min(1).max(5000).default(1000).describe('Forecasts per page.'),
     cursor: z.string().min(1).max(600).optional().describe('nextCursor of the previous page; omit for the first.'),
   }),
   output: z.object({

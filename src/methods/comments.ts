@@ -4,7 +4,7 @@ import { requirePrincipal } from '../registry/context';
 import { COMMENT_MAX_CHARS } from '../domain/comments/comment-service';
 import { Probability } from './common-schemas';
 
-const MarketId = z.string().min(1).max(200).describe('Market ID: Market.id of a mirrored market, or a community market id.');
+const MarketId = z.string().min(1).max(200).describe('Market.id of a mirrored or a community market.');
 
 const Comment = z
   .object({
@@ -82,8 +82,8 @@ export const listComments = defineMethod({
   limit: 'api',
   input: z.object({
     marketId: MarketId,
-    limit: z.number().int().min(1).max(100).default(30).describe('Comments per page, 1..100 (default 30).'),
-    cursor: z.string().min(1).max(600).optional().describe('nextCursor of the previous page (opaque); omit for the first page.'),
+    limit: z.number().int().min(1).max(100).default(30).describe('Comments per page.'),
+    cursor: z.string().min(1).max(600).optional().describe('nextCursor of the previous page; omit for the first.'),
   }),
   output: z.object({
     comments: z.array(Comment).describe('Comments, newest first.'),

@@ -70,7 +70,7 @@ export const listCommunityMarkets = defineMethod({
     status: z.enum(['active', 'resolved', 'all']).default('active').describe('active (default), resolved or all.'),
     creator: z.string().max(100).optional().describe('Only markets created by this user ID.'),
     featured: z.boolean().default(false).describe('true limits to featured markets.'),
-    limit: z.number().int().min(1).max(100).default(50).describe('How many, 1..100 (default 50).'),
+    limit: z.number().int().min(1).max(100).default(50).describe('Markets to return.'),
   }),
   output: z.object({ markets: z.array(CommunityMarket).describe('Community markets, newest first.') }),
   rest: { method: 'GET', path: '/api/user-markets' },
@@ -236,7 +236,7 @@ export const buyCommunityShares = defineMethod({
   idempotent: true,
   input: z.object({
     tokenId: z.string().min(1).max(200).describe('Outcome token to buy (outcomeTokens[].tokenId of get_community_market).'),
-    amount: SpendAmount.describe('Virtual dollars to spend, > 0 and <= 1,000,000, at most 6 decimals.'),
+    amount: SpendAmount.describe('Dollars to spend, at most 6 decimals.'),
     maxAvgPrice: Probability.optional().describe('Refuse the buy if its average price per share would be above this.'),
     maxAveragePrice: Probability.optional()
       .meta({ deprecated: true })
@@ -246,9 +246,7 @@ export const buyCommunityShares = defineMethod({
       .min(2)
       .max(10)
       .optional()
-      .describe(
-        'Optional: your probability of each outcome (in outcome order, summing to 1), recorded with the buy as a stated forecast (see submit_forecast).',
-      ),
+      .describe('Your probability of each outcome (in outcome order, summing to 1), recorded as a forecast with the buy.'),
     idempotencyKey: IdempotencyKey,
   }),
   output: z.object({
@@ -285,7 +283,7 @@ export const sellCommunityShares = defineMethod({
   limit: 'sell',
   idempotent: true,
   input: z.object({
-    id: z.string().min(1).max(100).describe('Position ID from get_portfolio.'),
+    id: z.string().min(1).max(100).describe('Your community market position: Position.id, from get_portfolio.'),
     quantity: ShareQuantity.optional().describe('Shares to sell; omit to sell the whole position.'),
     minAvgPrice: Probability.optional().describe('Refuse the sale if its average price per share would be below this.'),
     minAveragePrice: Probability.optional()

@@ -72,7 +72,7 @@ export const submitForecast = defineMethod({
   limit: 'trade',
   idempotent: true,
   input: z.object({
-    marketId: z.string().min(1).max(200).describe('Market ID: Market.id of a mirrored market, or a community market id.'),
+    marketId: z.string().min(1).max(200).describe('Market.id of a mirrored or a community market.'),
     probability: ForecastProbability.optional().describe('Mirrored market: the probability that YES resolves, 0..1, at most 6 decimals.'),
     probabilities: z
       .array(ForecastProbability)
@@ -113,15 +113,10 @@ export const listForecasts = defineMethod({
   auth: 'key',
   limit: 'api',
   input: z.object({
-    userId: z
-      .string()
-      .min(1)
-      .max(100)
-      .optional()
-      .describe("Another trader's user ID (as get_trader_stats takes it): their forecasts on closed markets. Omit for your own."),
+    userId: z.string().min(1).max(100).optional().describe("Another trader's user ID: their forecasts on closed markets only. Omit for yours."),
     marketId: z.string().min(1).max(200).optional().describe('Only forecasts on this market.'),
-    limit: z.number().int().min(1).max(100).default(50).describe('Forecasts per page, 1..100 (default 50).'),
-    cursor: z.string().min(1).max(600).optional().describe('nextCursor of the previous page (opaque); omit for the first page.'),
+    limit: z.number().int().min(1).max(100).default(50).describe('Forecasts per page.'),
+    cursor: z.string().min(1).max(600).optional().describe('nextCursor of the previous page; omit for the first.'),
   }),
   output: z.object({
     forecasts: z.array(Forecast).describe('Forecasts, newest first.'),

@@ -51,10 +51,10 @@ export const getLeaderboard = defineMethod({
   auth: 'optional',
   limit: 'api',
   input: z.object({
-    period: Period.default('weekly').describe('weekly (since Monday 00:00 UTC), monthly (since the 1st, UTC) or alltime. Default weekly.'),
+    period: Period.default('weekly').describe('weekly (since Monday 00:00 UTC), monthly (since the 1st) or alltime.'),
     metric: Metric.default('pnl').describe('pnl, volume, accuracy or trades. Default pnl.'),
     audience: Audience.default('all').describe('all = people only, bots = agents only, everyone = both. Default all.'),
-    limit: z.number().int().min(1).max(100).default(100).describe('Rows to return, 1..100. Default 100.'),
+    limit: z.number().int().min(1).max(100).default(100).describe('Rows to return.'),
   }),
   output: z.object({
     period: Period.describe('The period ranked.'),

@@ -109,13 +109,7 @@ export const searchPredictionMarkets = defineMethod({
   limit: 'api',
   input: z.object({
     q: z.string().max(200).describe('Words to find, at least 2 characters (a shorter q returns no markets).'),
-    limit: z
-      .number()
-      .int()
-      .min(1)
-      .max(SEARCH_LIMIT)
-      .default(SEARCH_LIMIT)
-      .describe(`Markets to return at most, 1..${SEARCH_LIMIT} (default ${SEARCH_LIMIT}); the first ones of the full answer, by volume.`),
+    limit: z.number().int().min(1).max(SEARCH_LIMIT).default(SEARCH_LIMIT).describe('Most markets to return, by volume.'),
   }),
   output: z.object({ markets: z.array(Market).max(SEARCH_LIMIT).describe('Matching active markets, highest volume first, at most `limit`.') }),
   rest: { method: 'GET', path: '/api/search' },
@@ -145,10 +139,10 @@ export const listMarkets = defineMethod({
     sort: z
       .enum(MARKET_SORTS)
       .default('volume')
-      .describe('volume: most traded first (default); ending: soonest end date first; newest: newest first; change24h: largest 24 h move first.'),
-    limit: z.number().int().min(1).max(100).default(20).describe('Markets per page, 1..100 (default 20).'),
-    cursor: z.string().min(1).max(600).optional().describe('nextCursor of the previous page (opaque); omit for the first page.'),
-    sparkline: z.boolean().default(false).describe("True adds each market's sparkline: its hourly YES prices over the last 24 hours (default false)."),
+      .describe('volume (most traded first, default), ending (soonest first), newest, or change24h (largest 24 h move first).'),
+    limit: z.number().int().min(1).max(100).default(20).describe('Markets per page.'),
+    cursor: z.string().min(1).max(600).optional().describe('nextCursor of the previous page; omit for the first.'),
+    sparkline: z.boolean().default(false).describe("Adds each market's hourly YES prices over the last 24 h."),
   }),
   output: z.object({
     markets: z.array(ListedMarket).describe('This page of markets, in the order asked for.'),
@@ -222,8 +216,8 @@ export const getMarketOdds = defineMethod({
   limit: 'api',
   input: z
     .object({
-      marketId: z.string().min(1).max(200).optional().describe('Market ID (Market.id), as paper_trade and list_trades take it.'),
-      marketSlug: z.string().min(1).max(300).optional().describe('Market slug (Market.slug), as paper_trade takes it.'),
+      marketId: z.string().min(1).max(200).optional().describe('Market.id.'),
+      marketSlug: z.string().min(1).max(300).optional().describe('Market.slug.'),
       idOrSlug: z
         .string()
         .min(1)
@@ -438,8 +432,8 @@ export const listNews = defineMethod({
     marketId: z.string().min(1).max(200).optional().describe('Only news about this market (Market.id, e.g. sim-11420).'),
     since: z.iso.datetime({ offset: true }).optional().describe('Only news published after this time (ISO 8601, exclusive).'),
     until: z.iso.datetime({ offset: true }).optional().describe('Only news published at or before this time (ISO 8601); never later than now.'),
-    limit: z.number().int().min(1).max(100).default(20).describe('Items per page, 1..100 (default 20).'),
-    cursor: z.string().min(1).max(600).optional().describe('nextCursor of the previous page (opaque); omit for the first page.'),
+    limit: z.number().int().min(1).max(100).default(20).describe('Items per page.'),
+    cursor: z.string().min(1).max(600).optional().describe('nextCursor of the previous page; omit for the first.'),
   }),
   output: z.object({
     news: z.array(NewsItem).describe('This page of news items, newest first (by time, then id).'),

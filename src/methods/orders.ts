@@ -7,7 +7,7 @@ import { Dollars, IdempotencyKey, Probability, ShareQuantity, SpendAmount, Trade
 
 const STATES = ['open', 'partially_filled', 'filled', 'cancelled', 'expired', 'rejected'] as const;
 
-const OrderId = z.string().min(1).max(100).describe('Order ID (Order.id) from place_order or list_orders.');
+const OrderId = z.string().min(1).max(100).describe('Order.id, from place_order or list_orders.');
 
 export const Order = z
   .object({
@@ -65,20 +65,18 @@ const EXAMPLE_ORDER = {
 
 /** place_order's input: also each order of a place_orders batch (without idempotencyKey). */
 export const PlaceOrderInput = z.object({
-  tokenId: z.string().min(1).max(200).describe('Token to trade: outcomeTokens[].tokenId of a market.'),
+  tokenId: z.string().min(1).max(200).describe('outcomeTokens[].tokenId of a market.'),
   side: z.enum(['BUY', 'SELL']).describe('BUY buys shares with dollars; SELL sells shares you hold.'),
-  limitPrice: z.number().gt(0).max(1).describe('Limit price per share, (0, 1], at most 6 decimals.'),
-  amount: SpendAmount.optional().describe('For a BUY: dollars to spend, > 0, at most 6 decimals. Send amount or shares, not both.'),
-  shares: ShareQuantity.optional().describe('Shares to sell (SELL) or to buy (BUY), > 0, at most 6 decimals. Send amount or shares, not both.'),
+  limitPrice: z.number().gt(0).max(1).describe('Price per share, at most 6 decimals.'),
+  amount: SpendAmount.optional().describe('BUY only: dollars to spend, at most 6 decimals. Send amount or shares, not both.'),
+  shares: ShareQuantity.optional().describe('Shares to sell (SELL) or buy (BUY), at most 6 decimals. Send amount or shares, not both.'),
   size: SpendAmount.optional()
     .meta({ deprecated: true })
     .describe('Deprecated (send amount for a BUY, shares for a SELL): dollars to spend (BUY) or shares to sell (SELL).'),
   timeInForce: z.enum(['GTC', 'GTD', 'IOC', 'FOK']).default('GTC').describe('GTC (default), GTD (needs expiresAt), IOC or FOK.'),
-  expiresAt: z.iso.datetime().optional().describe('For GTD only: when the order expires (UTC, in the future).'),
+  expiresAt: z.iso.datetime().optional().describe('GTD only: when the order expires (in the future).'),
   clientOrderId: z.string().min(1).max(64).optional().describe('Your own id, unique per account; a repeat returns the first order.'),
-  forecast: TradeForecast.describe(
-    'Optional: your probability that YES resolves, recorded with the order as a stated forecast (not when refused, rejected or repeated; see submit_forecast).',
-  ),
+  forecast: TradeForecast.describe('Your probability that YES resolves, recorded as a forecast with the order (not if refused, rejected or repeated).'),
   idempotencyKey: IdempotencyKey,
 });
 
@@ -196,11 +194,9 @@ export const replaceOrder = defineMethod({
   idempotent: true,
   input: z.object({
     id: OrderId,
-    limitPrice: PlaceOrderInput.shape.limitPrice.optional().describe('New limit price per share, (0, 1], at most 6 decimals; omit to keep it.'),
-    amount: SpendAmount.optional().describe('For an order sized by amount: the new total dollars, filled part included (above filledCash); omit to keep it.'),
-    shares: ShareQuantity.optional().describe(
-      'For an order sized by shares: the new total shares, filled part included (above filledShares); omit to keep it.',
-    ),
+    limitPrice: PlaceOrderInput.shape.limitPrice.optional().describe('New price per share, at most 6 decimals; omit to keep.'),
+    amount: SpendAmount.optional().describe('Order sized by amount: new total dollars, filled part included (above filledCash); omit to keep.'),
+    shares: ShareQuantity.optional().describe('Order sized by shares: new total shares, filled part included (above filledShares); omit to keep.'),
     size: SpendAmount.optional()
       .meta({ deprecated: true })
       .describe('Deprecated (send amount or shares, as the order was placed): the new total in the order’s unit, filled part included.'),
@@ -255,8 +251,8 @@ export const listOrders = defineMethod({
   limit: 'api',
   input: z.object({
     state: z.enum(STATES).optional().describe('Only orders in this state.'),
-    limit: z.number().int().min(1).max(100).default(50).describe('Orders per page, 1..100 (default 50).'),
-    cursor: z.string().min(1).max(600).optional().describe('nextCursor of the previous page (opaque); omit for the first page.'),
+    limit: z.number().int().min(1).max(100).default(50).describe('Orders per page.'),
+    cursor: z.string().min(1).max(600).optional().describe('nextCursor of the previous page; omit for the first.'),
   }),
   output: z.object({
     orders: z.array(Order).describe('Orders, newest first.'),
@@ -370,12 +366,7 @@ export const cancelAllOrders = defineMethod({
   auth: 'key',
   limit: 'trade',
   input: z.object({
-    marketId: z
-      .string()
-      .min(1)
-      .max(300)
-      .optional()
-      .describe("Only this market's orders (Order.marketId, or the market's slug); omit to cancel all your open orders."),
+    marketId: z.string().min(1).max(300).optional().describe("Only this market's orders (id or slug); omit for all."),
   }),
   output: z.object({
     cancelled: z.array(z.string()).describe('IDs of the orders this call cancelled, oldest first.'),

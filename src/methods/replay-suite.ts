@@ -101,7 +101,7 @@ export const getReplaySuiteBoard = defineMethod({
   limit: 'api',
   input: z.object({
     suite: SuiteName,
-    limit: z.number().int().min(1).max(100).default(50).describe('Entries, 1..100 (default 50).'),
+    limit: z.number().int().min(1).max(100).default(50).describe('Entries.'),
   }),
   output: z.object({
     suite: z.string().describe('The suite ranked.'),

@@ -11,7 +11,7 @@ import { SpendAmount } from './common-schemas';
 
 const MAX_DAYS = 60;
 
-const RunId = z.string().min(1).max(40).describe('The run, as start_replay returned it (runId).');
+const RunId = z.string().min(1).max(40).describe('runId, from start_replay.');
 
 const METRICS = Object.keys(BENCHMARK_METRICS) as BenchmarkMetric[];
 
@@ -177,7 +177,7 @@ export const startReplay = defineMethod({
     source: z
       .enum(['simulated', 'mirror'])
       .default('simulated')
-      .describe('simulated (default): the simulated venue of seed and days; mirror: a past window (from, to) of the recorded Polymarket mirror.'),
+      .describe('simulated (default; seed and days) or mirror (a past window of recorded Polymarket markets; from, to).'),
     seed: z
       .number()
       .int()
@@ -192,7 +192,7 @@ export const startReplay = defineMethod({
       .union([z.literal('step'), z.object({ speed: z.number().positive().max(1_000_000).describe('Simulated seconds per wall second.') })])
       .default('step')
       .describe('"step" (default): the clock moves only by advance_replay; {speed}: it runs at that multiple of the wall clock.'),
-    bankroll: SpendAmount.optional().describe('Starting dollars of the run’s account, > 0 and <= 1,000,000 (default 1000).'),
+    bankroll: SpendAmount.optional().describe('Starting dollars of the run’s account (default 1000).'),
   }),
   output: ReplayState.extend({
     apiKey: z.string().describe('The run’s key (rpl_…): send it as Authorization: Bearer to act inside the run. Shown once.'),

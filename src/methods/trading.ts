@@ -36,15 +36,13 @@ export const paperTrade = defineMethod({
   idempotent: true,
   input: z
     .object({
-      marketId: z.string().min(1).max(200).describe('Market ID (Market.id).'),
-      marketSlug: z.string().min(1).max(300).describe('Market slug (Market.slug); must match the market.'),
-      tokenId: z.string().min(1).max(200).describe('Token to buy: outcomeTokens[].tokenId of the market, matching outcome.'),
+      marketId: z.string().min(1).max(200).describe('Market.id.'),
+      marketSlug: z.string().min(1).max(300).describe('Market.slug; must match marketId.'),
+      tokenId: z.string().min(1).max(200).describe('outcomeTokens[].tokenId of the market, matching outcome.'),
       outcome: Outcome,
-      amount: SpendAmount.optional().describe(
-        'Virtual dollars to spend, > 0 and <= 1,000,000, at most 6 decimals (finer is refused). Send amount or shares, exactly one.',
-      ),
+      amount: SpendAmount.optional().describe('Dollars to spend, at most 6 decimals. Send amount or shares, exactly one.'),
       shares: ShareQuantity.optional().describe(
-        'Shares to buy, > 0, at most 6 decimals; the cost (shares × the live ask) must stay within 1,000,000. Send amount or shares, exactly one.',
+        'Shares to buy, at most 6 decimals; their cost (shares × live ask) at most 1,000,000. Send amount or shares, exactly one.',
       ),
       forecast: TradeForecast,
       idempotencyKey: IdempotencyKey,
@@ -220,8 +218,8 @@ export const sellPosition = defineMethod({
   limit: 'sell',
   idempotent: true,
   input: z.object({
-    id: z.string().min(1).max(100).describe('Position ID from get_portfolio.'),
-    quantity: ShareQuantity.optional().describe('Shares to sell, > 0, at most 6 decimals (finer is refused); omit to sell the whole position.'),
+    id: z.string().min(1).max(100).describe('Position.id, from get_portfolio.'),
+    quantity: ShareQuantity.optional().describe('Shares to sell, at most 6 decimals; omit to sell all.'),
     idempotencyKey: IdempotencyKey,
   }),
   output: z.object({
@@ -278,12 +276,7 @@ export const closePosition = defineMethod({
   auth: 'key',
   limit: 'sell',
   input: z.object({
-    marketId: z
-      .string()
-      .min(1)
-      .max(300)
-      .optional()
-      .describe("Only this market's positions (Position.marketId, or the market's slug); omit to close all your open positions."),
+    marketId: z.string().min(1).max(300).optional().describe("Only this market's positions (id or slug); omit for all."),
   }),
   output: z.object({
     results: z
@@ -407,8 +400,8 @@ export const listTrades = defineMethod({
   auth: 'key',
   limit: 'api',
   input: z.object({
-    limit: z.number().int().min(1).max(100).default(50).describe('Trades per page, 1..100 (default 50).'),
-    cursor: z.string().min(1).max(600).optional().describe('nextCursor of the previous page (opaque); omit for the first page.'),
+    limit: z.number().int().min(1).max(100).default(50).describe('Trades per page.'),
+    cursor: z.string().min(1).max(600).optional().describe('nextCursor of the previous page; omit for the first.'),
     marketId: z.string().min(1).max(200).optional().describe('Only trades in this market (Market.id).'),
   }),
   output: z.object({

@@ -42,10 +42,10 @@ export const watchMarket = defineMethod({
   limit: 'api',
   input: z
     .object({
-      marketId: z.string().min(1).max(200).optional().describe('Market ID (Market.id).'),
-      marketSlug: z.string().min(1).max(300).optional().describe('Market slug (Market.slug); send either or both of the same market.'),
-      alertAbove: Threshold.nullable().optional().describe('Alert when the YES price is at or above this (0..1); null clears it; omit to keep it.'),
-      alertBelow: Threshold.nullable().optional().describe('Alert when the YES price is at or below this (0..1); null clears it; omit to keep it.'),
+      marketId: z.string().min(1).max(200).optional().describe('Market.id of the market to watch.'),
+      marketSlug: z.string().min(1).max(300).optional().describe('Market.slug; send either or both, of the same market.'),
+      alertAbove: Threshold.nullable().optional().describe('Alert at a YES price at or above this; null clears, omit keeps.'),
+      alertBelow: Threshold.nullable().optional().describe('Alert at a YES price at or below this; null clears, omit keeps.'),
     })
     .refine((v) => v.marketId !== undefined || v.marketSlug !== undefined, { message: 'Send marketId or marketSlug.', path: ['marketId'] }),
   output: z.object({

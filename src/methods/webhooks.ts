@@ -4,7 +4,7 @@ import { requirePrincipal } from '../registry/context';
 import { ACCOUNT_EVENT_TYPES } from '../domain/events/account-events';
 import { AppError } from '../errors/app-error';
 
-const WebhookId = z.string().min(1).max(100).describe('Webhook ID (Webhook.id) from create_webhook or list_webhooks.');
+const WebhookId = z.string().min(1).max(100).describe('Webhook.id, from create_webhook or list_webhooks.');
 const EventType = z.enum(ACCOUNT_EVENT_TYPES);
 
 const Webhook = z
@@ -160,8 +160,8 @@ export const listWebhookDeliveries = defineMethod({
   input: z.object({
     id: WebhookId,
     state: z.enum(['pending', 'succeeded', 'failed']).optional().describe('Only deliveries in this state.'),
-    limit: z.number().int().min(1).max(100).default(20).describe('Deliveries per page, 1..100 (default 20).'),
-    cursor: z.string().min(1).max(600).optional().describe('nextCursor of the previous page (opaque); omit for the first page.'),
+    limit: z.number().int().min(1).max(100).default(20).describe('Deliveries per page.'),
+    cursor: z.string().min(1).max(600).optional().describe('nextCursor of the previous page; omit for the first.'),
   }),
   output: z.object({
     deliveries: z.array(Delivery).describe('Deliveries, newest event first.'),

@@ -115,7 +115,7 @@ export function mcpAnnotations(method: AnyMethod): ToolAnnotations {
 }
 
 /** What `idempotencyKey` means, said once in the server's instructions (src/transports/mcp-server.ts). */
-const IDEMPOTENCY_KEY: JsonSchema = { type: 'string', minLength: 1, maxLength: 255, description: 'Optional: see the instructions.' };
+const IDEMPOTENCY_KEY: JsonSchema = { type: 'string', minLength: 1, maxLength: 255, description: 'See the instructions.' };
 
 /**
  * A tool's input schema as tools/list sends it: the method's input, accepting the same arguments, spelled for a

@@ -194,11 +194,7 @@ describe('withoutRestatements on a nullable enum', () => {
       fc.uniqueArray(scalar, { minLength: 1, maxLength: 4 }).map((values) => ({ enum: values })),
       scalar.map((value) => ({ const: value })),
     );
-    const value = fc.oneof(
-      scalar,
-      fc.constant({}),
-      fc.array(scalar, { maxLength: 2 }),
-    );
+    const value = fc.oneof(scalar, fc.constant({}), fc.array(scalar, { maxLength: 2 }));
     fc.assert(
       fc.property(branch, fc.boolean(), fc.array(value, { minLength: 1, maxLength: 8 }), (b, nullFirst, values) => {
         const full = { anyOf: nullFirst ? [{ type: 'null' }, b] : [b, { type: 'null' }] };
