@@ -72,8 +72,7 @@ export const listComments = defineMethod({
   name: 'list_comments',
   area: 'Discussion',
   summary: 'Read a market’s discussion, newest first',
-  brief:
-    "A market's comments, newest first; once the market has closed, also its forecasters' rationales. limit 1..100 (default 30); pass nextCursor as cursor for the next page. Free.",
+  brief: "A market's comments, newest first; once the market has closed, also its forecasters' rationales. Pass nextCursor as cursor for the next page. Free.",
   description:
     'The comments on a market, newest first (hidden ones left out). Once the market has closed, also the rationales its forecasters gave ' +
     'with their current forecasts (never before: forecasts are private while a market trades). limit 1..100 (default 30); pass ' +

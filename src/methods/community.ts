@@ -58,7 +58,7 @@ export const listCommunityMarkets = defineMethod({
   area: 'Community markets',
   summary: 'List user-created markets',
   brief:
-    'Lists user-created markets, newest first, each priced by its own market maker (LMSR) with outcomeTokens[] ids and prices. Filter by category, status, creator, featured; limit 1..100. Trade with buy_community_shares. Free.',
+    'Lists user-created markets, newest first, each priced by its own market maker (LMSR) with outcomeTokens[] ids and prices. Filter by category, status, creator, featured. Trade with buy_community_shares. Free.',
   description:
     'Lists community markets (questions created by users, with their own outcome labels), newest first. Filters: category (or all), ' +
     'status (active by default, resolved, all), creator (a user ID), featured, limit 1..100 (default 50). Each is priced by its own ' +
@@ -277,7 +277,7 @@ export const sellCommunityShares = defineMethod({
   area: 'Community markets',
   summary: 'Sell community market shares back to its market maker',
   brief:
-    'Sells shares of a community market position back to its market maker (omit quantity to close it); returns realizedPnl. Optional minAvgPrice refuses a worse average. Counts against the trade rate limit.',
+    'Sells shares of a community market position back to its market maker (omit quantity to close it); returns realizedPnl. Optional minAvgPrice refuses a worse average. Counts against the sell rate limit.',
   description: `Sells quantity shares of one of your community market positions back to its market maker (omit quantity to close it); realizedPnl = proceeds − cost basis. ${TRADE_NOTE} Optional minAvgPrice refuses a sale that would average lower (PRICE_LIMIT_EXCEEDED, nothing changed). Errors: VALIDATION_ERROR, POSITION_CLOSED, MARKET_CLOSED, PRICE_LIMIT_EXCEEDED (400); NOT_FOUND (404); RATE_LIMITED.`,
   auth: 'key',
   limit: 'sell',

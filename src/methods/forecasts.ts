@@ -104,7 +104,7 @@ export const listForecasts = defineMethod({
   area: 'Forecasting',
   summary: 'List your forecasts (or the public ones of another account), newest first',
   brief:
-    "Your forecasts, newest first, with stamped mids and hash chain; or, with userId, another account's on closed markets only. Filter by marketId; limit 1..100; pass nextCursor as cursor for the next page. Free.",
+    "Your forecasts, newest first, with stamped mids and hash chain; or, with userId, another account's on closed markets only. Filter by marketId; pass nextCursor as cursor for the next page. Free.",
   description:
     'Your stated forecasts, newest first, each with its stamped mid(s), whether it is current, its hash and prevHash, and your chain’s ' +
     'head. With userId, another account’s forecasts, but only on markets that have closed: a forecast on an open market is never ' +

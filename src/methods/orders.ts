@@ -164,7 +164,8 @@ export const cancelOrder = defineMethod({
   name: 'cancel_order',
   area: 'Trading',
   summary: 'Cancel one of your resting orders',
-  brief: 'Cancels one of your open orders and releases what it reserved. CONFLICT if it is no longer open.',
+  brief:
+    'Cancels one of your open orders and releases what it reserved (cash of a buy, shares of a sell). Only an open order can be; get_order shows its state.',
   description:
     'Cancels an open order and releases what it reserved (cash of a buy, shares of a sell). Errors: NOT_FOUND (404, no such order of yours); ' +
     'CONFLICT (409) when it is no longer open (filled, cancelled, expired or rejected): read it with get_order.',
@@ -243,7 +244,7 @@ export const listOrders = defineMethod({
   name: 'list_orders',
   area: 'Trading',
   summary: 'List your orders, newest first',
-  brief: 'Your orders, newest first, optionally in one state (open = resting). limit 1..100 (default 50); pass nextCursor as cursor for the next page. Free.',
+  brief: 'Your orders, newest first, optionally in one state (open = resting); pass nextCursor as cursor for the next page. Free.',
   description:
     'Your orders, newest first, optionally only those in one state (open for the resting ones). limit 1..100 (default 50); pass nextCursor as ' +
     'cursor for the next page (null on the last). Free to call. Errors: VALIDATION_ERROR (400) for a bad state, limit or cursor.',

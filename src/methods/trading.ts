@@ -208,7 +208,7 @@ export const sellPosition = defineMethod({
   area: 'Trading',
   summary: 'Sell all or part of a position at the live price',
   brief:
-    'Sells shares of one of your positions at the live bid (omit quantity to close it) and credits the proceeds; returns realizedPnl. Shares reserved by resting sell orders cannot be sold. Counts against the trade rate limit.',
+    'Sells shares of one of your positions at the live bid (omit quantity to close it) and credits the proceeds; returns realizedPnl. Shares reserved by resting sell orders cannot be sold. Counts against the sell rate limit.',
   description:
     'Sells `quantity` shares of one of your positions at the live bid (omit quantity to close it) and credits the proceeds (a community ' +
     'position sells to its market maker); realizedPnl = proceeds − cost basis of the shares sold. Shares reserved by resting sell orders ' +
@@ -267,7 +267,7 @@ export const closePosition = defineMethod({
   area: 'Trading',
   summary: "Close all your open positions, or one market's, at the market (each result on its own)",
   brief:
-    "Sells every open position at the live bid, or only one market's (marketId), each on its own; cancels resting sells on what it closes. results[i] is { ok: true, ... } or { ok: false, error }. One trade call of the rate limit per position.",
+    "Sells every open position at the live bid, or only one market's (marketId), each on its own; cancels resting sells on what it closes. results[i] is { ok: true, ... } or { ok: false, error }. One sell call of the rate limit per position.",
   description:
     'Sells every share of your open positions at the live bid, or only those in one market (marketId: id or slug). Resting sell orders ' +
     'on a closed position are cancelled with it (cancelledOrders); resting buys stay. Each position on its own: one refused does not stop ' +

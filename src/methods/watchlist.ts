@@ -81,7 +81,7 @@ export const listWatchlist = defineMethod({
   name: 'list_watchlist',
   area: 'Markets',
   summary: 'Your watchlist: watched markets with their prices and alerts',
-  brief: 'Your watched markets, newest first, each with its last YES price and its price alert (thresholds, when fired). Free.',
+  brief: 'Your watched markets, most recently added first, each with its last YES price and its price alert (thresholds, when fired). Free.',
   description:
     'The markets on your watchlist, most recently added first, each with its last mirrored YES price and its price alert (thresholds and ' +
     `when each fired). ${ALERT_NOTE} Free to call.`,
