@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Principal } from '../registry/context';
 import type { MethodServices } from '../registry/method-services';
-import { onSurface, type AnyMethod } from '../registry/method';
+import { onSurface, toolDescriptionOf, type AnyMethod } from '../registry/method';
 import { inputSchemaOf } from './json-schema';
 import { leanInputSchema } from './schema-compaction';
 import { perOrigin } from '../transports/public-origin';
@@ -318,7 +318,7 @@ function skillOf(m: AnyMethod): z.input<typeof Skill> {
   return {
     id: m.name,
     name: m.summary,
-    description: m.description,
+    description: toolDescriptionOf(m),
     tags: [m.area, access, m.annotations.readOnlyHint ? 'read-only' : 'writes'],
     examples: (m.examples ?? []).map((e) => JSON.stringify({ skill: m.name, input: e.input })),
     inputModes: ['application/json'],

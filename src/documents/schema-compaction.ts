@@ -138,23 +138,44 @@ export function outlineOf(schema: JsonSchema): JsonSchema {
  *   (every JSON key is a string);
  * - the `pattern` zod writes beside `format: "date-time"` (a 400-byte regular expression in every date). The format
  *   names the rule and both SDK clients check it (Ajv with ajv-formats); it also admits an offset other than `Z`,
- *   which the service refuses on input (VALIDATION_ERROR) and never writes in a result.
+ *   which the service refuses on input (VALIDATION_ERROR) and never writes in a result;
+ * and it says a nullable enum once: `{anyOf: [{enum: [a, b]}, {type: null}]}` (or a `const` for the enum) is
+ * `{enum: [a, b, null]}`, the same values, without a `type` array (which the MCP Inspector's --strict flags as less
+ * portable).
  */
 export function withoutRestatements(schema: JsonSchema): JsonSchema {
   const lean = (node: unknown): unknown => {
     if (!isSchemaObject(node)) return node;
-    const rest: JsonSchema = { ...node };
-    const values = Array.isArray(rest.enum) ? (rest.enum as unknown[]) : 'const' in rest ? [rest.const] : undefined;
-    if (rest.type === 'string' && values?.length && values.every((v) => typeof v === 'string')) delete rest.type;
-    if (rest.format === 'date-time' && typeof rest.pattern === 'string') delete rest.pattern;
-    if (rest.additionalProperties === true) delete rest.additionalProperties;
-    if (isSchemaObject(rest.properties) && Object.keys(rest.properties).length === 0) delete rest.properties;
-    if (isSchemaObject(rest.propertyNames) && Object.keys(rest.propertyNames).join() === 'type' && rest.propertyNames.type === 'string') {
-      delete rest.propertyNames;
-    }
-    return mapSubschemas(rest, lean);
+    return nullableEnumOf(mapSubschemas(restated(node), lean));
   };
   return lean(schema) as JsonSchema;
+}
+
+/** withoutRestatements' rules on one schema, its subschemas aside. */
+function restated(node: JsonSchema): JsonSchema {
+  const rest: JsonSchema = { ...node };
+  const values = Array.isArray(rest.enum) ? (rest.enum as unknown[]) : 'const' in rest ? [rest.const] : undefined;
+  if (rest.type === 'string' && values?.length && values.every((v) => typeof v === 'string')) delete rest.type;
+  if (rest.format === 'date-time' && typeof rest.pattern === 'string') delete rest.pattern;
+  if (rest.additionalProperties === true) delete rest.additionalProperties;
+  if (isSchemaObject(rest.properties) && Object.keys(rest.properties).length === 0) delete rest.properties;
+  if (isSchemaObject(rest.propertyNames) && Object.keys(rest.propertyNames).join() === 'type' && rest.propertyNames.type === 'string') {
+    delete rest.propertyNames;
+  }
+  return rest;
+}
+
+/** `{anyOf: [{enum: V} or {const: v}, {type: null}]}` as `{enum: [...V, null]}`; any other schema as it is. */
+function nullableEnumOf(node: JsonSchema): JsonSchema {
+  const { anyOf, ...rest } = node;
+  if (!Array.isArray(anyOf) || anyOf.length !== 2 || 'enum' in rest || 'const' in rest || 'type' in rest) return node;
+  const nullAt = anyOf.findIndex((b) => isSchemaObject(b) && Object.keys(b).join() === 'type' && b.type === 'null');
+  const other = anyOf[1 - nullAt] as unknown;
+  if (nullAt < 0 || !isSchemaObject(other)) return node;
+  const keys = Object.keys(other).join();
+  const values = keys === 'enum' && Array.isArray(other.enum) ? (other.enum as unknown[]) : keys === 'const' ? [other.const] : undefined;
+  if (!values) return node;
+  return { ...rest, enum: values.includes(null) ? values : [...values, null] };
 }
 
 /**

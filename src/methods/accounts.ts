@@ -23,6 +23,8 @@ export const registerAccount = defineMethod({
   name: 'register_account',
   area: 'Accounts',
   summary: 'Create an account (agents get an API key)',
+  brief:
+    'Creates a paper-trading account with 1000 virtual dollars. With isAgent true the result holds user.apiKey, shown once: send it as Authorization: Bearer <key>. Use it for a fresh bankroll. Rate-limited per IP.',
   description:
     'Creates a paper-trading account with 1000 virtual dollars. With isAgent true the result carries user.apiKey ' +
     '(svc_<32 hex>), shown only in this response: send it as Authorization: Bearer <key> on every keyed call. ' +
@@ -79,6 +81,7 @@ export const getBalance = defineMethod({
   name: 'get_balance',
   area: 'Accounts',
   summary: 'Read your virtual cash balance',
+  brief: 'Your cash: balance, reserved (held by resting buy orders) and available (what a trade or new order may spend). Free.',
   description:
     'Returns your virtual cash: balance (all of it), reserved (held by your resting buy orders, see place_order) and available ' +
     '(balance − reserved: what paper_trade or a new order may spend). Needs your API key or access token. Free to call.',
@@ -100,6 +103,8 @@ export const getAccount = defineMethod({
   name: 'get_account',
   area: 'Accounts',
   summary: 'Your account: name, email, balance, level and unread notifications',
+  brief:
+    'Your own account in one read: id, email, display name, balance, level and XP, unread notifications, referral code. Free. For positions use get_portfolio; for your record, get_trader_stats.',
   description:
     'One read of your own account for a header or a status check: id, email, display name, agent or person, cash balance, level ' +
     '(number and title) with total XP, unread notification count, your referral code and when the account was created. Needs your ' +

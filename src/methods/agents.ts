@@ -6,6 +6,7 @@ export const getAgentCard = defineMethod({
   name: 'agent.getCard',
   area: 'Agents',
   summary: 'Read the A2A agent card',
+  brief: "This service's A2A agent card: its skills, the JSON-RPC endpoint and how to authenticate. Public and free.",
   description:
     'Returns the A2A agent card of this service (the same document as /.well-known/agent-card.json): its skills ' +
     '(one per method, with examples), the JSON-RPC endpoint, and how to authenticate. Public and free; call it first ' +

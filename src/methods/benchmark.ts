@@ -6,12 +6,7 @@ import { BENCHMARK_METRICS, MIN_RESOLVED_MARKETS, type BenchmarkMetric } from '.
 import { Probability } from './common-schemas';
 import { formatExport } from '../domain/benchmark/benchmark-export';
 
-const SeasonText = z
-  .string()
-  .min(3)
-  .max(7)
-  .optional()
-  .describe(`Season: a UTC month YYYY-MM (the month a market resolved in) or ${ALL_SEASONS}; omit for the current month.`);
+const SeasonText = z.string().min(3).max(7).optional().describe(`YYYY-MM (the UTC month markets resolved in) or ${ALL_SEASONS}; omit for the current month.`);
 
 /**
  * A figure with its n and 95 % interval (percentile bootstrap, resampling whole markets, or blocks of days for risk).
@@ -143,6 +138,8 @@ export const getBenchmarkRecord = defineMethod({
   name: 'get_benchmark_record',
   area: 'Forecasting',
   summary: "Read an account's forecasting benchmark record: Brier, log score, alpha, calibration, risk, timing, each with n and an interval",
+  brief:
+    "An account's forecasting benchmark for a season (YYYY-MM or all): Brier, log score, alpha vs the market, calibration, risk (return, drawdown, Sharpe, Kelly) and timing (closing-line value), each with n and a 95 % interval. Omit userId for yours. Free.",
   description: `The forecasting benchmark record of an account for a season (YYYY-MM by resolution month, or all): scores of its stated forecasts (Brier, log score, time-averaged, the market's, alpha = market Brier − yours, Murphy decomposition, calibration), trades without a forecast scored at the entry price, risk from daily equity (return, drawdown, volatility, Sharpe, Sortino, Kelly) and timing (closing-line value). Every figure carries n and a 95 % interval. A board ranks an account from ${MIN_RESOLVED_MARKETS} resolved markets. Omit userId for your own. Free. Errors: VALIDATION_ERROR (400); NOT_FOUND (404).`,
   auth: 'optional',
   limit: 'api',
@@ -169,6 +166,8 @@ export const getBenchmarkLeaderboard = defineMethod({
   name: 'get_benchmark_leaderboard',
   area: 'Forecasting',
   summary: 'The forecasting benchmark board of a season by one metric, with intervals, n and your rank',
+  brief:
+    'Ranks accounts of a season by a benchmark metric (alpha, brier, log_score, clv, sharpe, return, max_drawdown), each figure with n and a 95 % interval, for people, bots, everyone or the reference forecasters; you is your place. Free.',
   description: `Ranks accounts of a season (YYYY-MM or all) by a benchmark metric: alpha (market Brier − yours), brier, log_score, clv (closing-line value), sharpe, return or max_drawdown, from ${MIN_RESOLVED_MARKETS} resolved markets. audience all (people), bots, everyone, or reference (the service's reference forecasters). Each figure has its n and 95 % interval; you is your own place. Free. Errors: VALIDATION_ERROR (400).`,
   auth: 'optional',
   limit: 'api',
@@ -176,7 +175,7 @@ export const getBenchmarkLeaderboard = defineMethod({
     season: SeasonText,
     metric: z.enum(METRICS).default('alpha').describe('The metric ranked (default alpha).'),
     audience: Audience.default('everyone').describe('all = people, bots = agents, everyone = both (default), reference = the reference forecasters.'),
-    limit: z.number().int().min(1).max(100).default(50).describe('Entries, 1..100 (default 50).'),
+    limit: z.number().int().min(1).max(100).default(50).describe('Entries.'),
   }),
   output: z.object({
     season: z.string().describe('The season ranked.'),
@@ -238,6 +237,8 @@ export const exportBenchmarkForecasts = defineMethod({
   name: 'export_benchmark_forecasts',
   area: 'Forecasting',
   summary: "Export a season's resolved forecasts (JSON, JSON lines or CSV) to recompute the benchmark boards",
+  brief:
+    "Every stated forecast on markets resolved in a season, with each market's resolution, as json, jsonl or csv, paged (nextCursor as cursor): enough to recompute the benchmark boards. Free.",
   description:
     "Every stated forecast (superseded ones too) on markets resolved in the season, with each market's resolution and close, paged: enough to recompute every benchmark score yourself. format json (default), jsonl or csv; pass nextCursor as cursor for the next page. Public and free. Errors: VALIDATION_ERROR (400).",
   auth: 'optional',
@@ -245,7 +246,7 @@ export const exportBenchmarkForecasts = defineMethod({
   input: z.object({
     season: SeasonText,
     format: z.enum(['json', 'jsonl', 'csv']).default('json').describe('json (default): forecasts; jsonl or csv: text.'),
-    limit: z.number().int().min(1).max(5000).default(1000).describe('Forecasts per page, 1..5000 (default 1000).'),
+    limit: z.number().int().min(1).max(5000).default(1000).describe('Forecasts per page.'),
     cursor: z.string().min(1).max(600).optional().describe('nextCursor of the previous page; omit for the first.'),
   }),
   output: z.object({

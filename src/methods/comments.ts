@@ -4,7 +4,7 @@ import { requirePrincipal } from '../registry/context';
 import { COMMENT_MAX_CHARS } from '../domain/comments/comment-service';
 import { Probability } from './common-schemas';
 
-const MarketId = z.string().min(1).max(200).describe('Market ID: Market.id of a mirrored market, or a community market id.');
+const MarketId = z.string().min(1).max(200).describe('Market.id of a mirrored or a community market.');
 
 const Comment = z
   .object({
@@ -43,6 +43,7 @@ export const postComment = defineMethod({
   name: 'post_comment',
   area: 'Discussion',
   summary: 'Comment on a market',
+  brief: 'Posts a plain-text comment (1..1000 characters) on a market, open or closed; anyone can read it with list_comments. Rate-limited per account.',
   description:
     `Posts a plain-text comment (1..${COMMENT_MAX_CHARS} characters, line breaks kept, other control characters refused) on a mirrored or ` +
     'community market, open or closed; people and agents alike. Anyone can read it with list_comments. A community market’s creator can ' +
@@ -71,6 +72,7 @@ export const listComments = defineMethod({
   name: 'list_comments',
   area: 'Discussion',
   summary: 'Read a market’s discussion, newest first',
+  brief: "A market's comments, newest first; once the market has closed, also its forecasters' rationales. Pass nextCursor as cursor for the next page. Free.",
   description:
     'The comments on a market, newest first (hidden ones left out). Once the market has closed, also the rationales its forecasters gave ' +
     'with their current forecasts (never before: forecasts are private while a market trades). limit 1..100 (default 30); pass ' +
@@ -79,8 +81,8 @@ export const listComments = defineMethod({
   limit: 'api',
   input: z.object({
     marketId: MarketId,
-    limit: z.number().int().min(1).max(100).default(30).describe('Comments per page, 1..100 (default 30).'),
-    cursor: z.string().min(1).max(600).optional().describe('nextCursor of the previous page (opaque); omit for the first page.'),
+    limit: z.number().int().min(1).max(100).default(30).describe('Comments per page.'),
+    cursor: z.string().min(1).max(600).optional().describe('nextCursor of the previous page; omit for the first.'),
   }),
   output: z.object({
     comments: z.array(Comment).describe('Comments, newest first.'),
@@ -99,6 +101,7 @@ export const hideComment = defineMethod({
   name: 'hide_comment',
   area: 'Discussion',
   summary: 'Hide a comment on your community market (or show it again)',
+  brief: "Hides a comment on your community market (hidden: true, the default) or shows it again (false). Only the market's creator may.",
   description:
     'The creator of a community market hides a comment on it (hidden: true, the default) or shows it again (hidden: false). A hidden ' +
     'comment is kept but no longer listed. Comments on mirrored markets cannot be hidden. Errors: FORBIDDEN (403, not your market); ' +

@@ -61,12 +61,10 @@ export const ForecastRationale = z
   // A lone UTF-16 surrogate is not Unicode text: RFC 8785, which the record's hash is taken over, has no spelling for it.
   .refine((s) => !/\p{Cs}/u.test(s), 'no unpaired surrogate code units')
   .optional()
-  .describe('Optional short rationale, at most 280 characters; public with the forecast once the market closes.');
+  .describe('Short rationale, public with the forecast once the market closes.');
 
 /** The optional forecast a mirrored trade or order carries. */
-export const TradeForecast = ForecastProbability.optional().describe(
-  'Optional: your probability that YES resolves, recorded with the trade as a stated forecast (see submit_forecast).',
-);
+export const TradeForecast = ForecastProbability.optional().describe('Your probability that YES resolves, recorded as a forecast with the trade.');
 
 /** The size of a quoted trade, on every venue: a BUY spends `amount` dollars, a SELL sells `shares` shares. */
 export const QuoteSize = {

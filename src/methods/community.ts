@@ -57,6 +57,8 @@ export const listCommunityMarkets = defineMethod({
   name: 'list_community_markets',
   area: 'Community markets',
   summary: 'List user-created markets',
+  brief:
+    'Lists user-created markets, newest first, each priced by its own market maker (LMSR) with outcomeTokens[] ids and prices. Filter by category, status, creator, featured. Trade with buy_community_shares. Free.',
   description:
     'Lists community markets (questions created by users, with their own outcome labels), newest first. Filters: category (or all), ' +
     'status (active by default, resolved, all), creator (a user ID), featured, limit 1..100 (default 50). Each is priced by its own ' +
@@ -68,7 +70,7 @@ export const listCommunityMarkets = defineMethod({
     status: z.enum(['active', 'resolved', 'all']).default('active').describe('active (default), resolved or all.'),
     creator: z.string().max(100).optional().describe('Only markets created by this user ID.'),
     featured: z.boolean().default(false).describe('true limits to featured markets.'),
-    limit: z.number().int().min(1).max(100).default(50).describe('How many, 1..100 (default 50).'),
+    limit: z.number().int().min(1).max(100).default(50).describe('Markets to return.'),
   }),
   output: z.object({ markets: z.array(CommunityMarket).describe('Community markets, newest first.') }),
   rest: { method: 'GET', path: '/api/user-markets' },
@@ -80,6 +82,8 @@ export const getCommunityMarket = defineMethod({
   name: 'get_community_market',
   area: 'Community markets',
   summary: 'One user-created market',
+  brief:
+    'One community market by slug or id: question, outcome labels with price and token id, liquidity, volume, status and the winner once resolved. The odds read of a community market. Free.',
   description:
     "One community market by its slug (or id): question, outcome labels, the market maker's price and token id of each outcome " +
     '(outcomeTokens), liquidity, volume, whether the creator trades it, status and, once resolved, the winning label or VOID. This is the ' +
@@ -98,6 +102,8 @@ export const createCommunityMarket = defineMethod({
   name: 'create_community_market',
   area: 'Community markets',
   summary: 'Create a community market (browser session)',
+  brief:
+    'Creates a community market you fund: question, 2..10 outcome labels, end date, and liquidity dollars from your cash (at most what its market maker can lose). Browser session only.',
   description:
     'Creates a community market owned by the signed-in person: question 10..200 characters, optional description (resolution criteria, ' +
     'max 1000), category, 2..10 distinct outcome labels of 1..50 characters, a future endDate. The market is priced by an LMSR market ' +
@@ -136,6 +142,8 @@ export const resolveCommunityMarket = defineMethod({
   name: 'resolve_community_market',
   area: 'Community markets',
   summary: 'Resolve your community market (browser session)',
+  brief:
+    'Resolves your community market to one outcome label, or VOID with a reason (the only choice before its end date); every position settles. Browser session only.',
   description:
     'Resolves a community market you created to one of its outcome labels, or VOID; active → resolved, once. Before its endDate it can only ' +
     'be voided, with a reason (an outcome label then answers 409 CONFLICT, VOID without a reason 400 VALIDATION_ERROR); after endDate any ' +
@@ -176,6 +184,8 @@ export const quoteCommunityTrade = defineMethod({
   name: 'quote_community_trade',
   area: 'Community markets',
   summary: 'Preview a community market buy or sell (changes nothing)',
+  brief:
+    "Previews a community market BUY of amount dollars or SELL of quantity shares: shares, dollars, average price, price before and after, and impact. Changes nothing; free. Pass its avgPrice as the trade's maxAvgPrice / minAvgPrice.",
   description:
     `What a BUY of amount dollars or a SELL of quantity shares of a community market outcome would fill at now: shares, dollars, the ` +
     `average price, the price before and after, and the price impact (after − before). ${TRADE_NOTE} Read-only and free. ` +
@@ -218,13 +228,15 @@ export const buyCommunityShares = defineMethod({
   name: 'buy_community_shares',
   area: 'Community markets',
   summary: 'Buy shares of a community market outcome from its market maker',
+  brief:
+    'Buys amount dollars of one community market outcome (by token id) from its market maker, which moves the price; a winning share pays 1. Optional maxAvgPrice refuses a worse average. Counts against the trade rate limit.',
   description: `Buys amount dollars of one outcome of a community market (by token id) from its market maker, opening or adding to your position (sell it with sell_community_shares). ${TRADE_NOTE} Optional maxAvgPrice refuses a buy that would average higher (PRICE_LIMIT_EXCEEDED, nothing changed). Errors: INSUFFICIENT_BALANCE, MARKET_CLOSED, PRICE_LIMIT_EXCEEDED, VALIDATION_ERROR (400); NOT_FOUND (404); RATE_LIMITED.`,
   auth: 'key',
   limit: 'trade',
   idempotent: true,
   input: z.object({
     tokenId: z.string().min(1).max(200).describe('Outcome token to buy (outcomeTokens[].tokenId of get_community_market).'),
-    amount: SpendAmount.describe('Virtual dollars to spend, > 0 and <= 1,000,000, at most 6 decimals.'),
+    amount: SpendAmount.describe('Dollars to spend, at most 6 decimals.'),
     maxAvgPrice: Probability.optional().describe('Refuse the buy if its average price per share would be above this.'),
     maxAveragePrice: Probability.optional()
       .meta({ deprecated: true })
@@ -234,9 +246,7 @@ export const buyCommunityShares = defineMethod({
       .min(2)
       .max(10)
       .optional()
-      .describe(
-        'Optional: your probability of each outcome (in outcome order, summing to 1), recorded with the buy as a stated forecast (see submit_forecast).',
-      ),
+      .describe('Your probability of each outcome (in outcome order, summing to 1), recorded as a forecast with the buy.'),
     idempotencyKey: IdempotencyKey,
   }),
   output: z.object({
@@ -266,12 +276,14 @@ export const sellCommunityShares = defineMethod({
   name: 'sell_community_shares',
   area: 'Community markets',
   summary: 'Sell community market shares back to its market maker',
+  brief:
+    'Sells shares of a community market position back to its market maker (omit quantity to close it); returns realizedPnl. Optional minAvgPrice refuses a worse average. Counts against the sell rate limit.',
   description: `Sells quantity shares of one of your community market positions back to its market maker (omit quantity to close it); realizedPnl = proceeds − cost basis. ${TRADE_NOTE} Optional minAvgPrice refuses a sale that would average lower (PRICE_LIMIT_EXCEEDED, nothing changed). Errors: VALIDATION_ERROR, POSITION_CLOSED, MARKET_CLOSED, PRICE_LIMIT_EXCEEDED (400); NOT_FOUND (404); RATE_LIMITED.`,
   auth: 'key',
   limit: 'sell',
   idempotent: true,
   input: z.object({
-    id: z.string().min(1).max(100).describe('Position ID from get_portfolio.'),
+    id: z.string().min(1).max(100).describe('Your community market position: Position.id, from get_portfolio.'),
     quantity: ShareQuantity.optional().describe('Shares to sell; omit to sell the whole position.'),
     minAvgPrice: Probability.optional().describe('Refuse the sale if its average price per share would be below this.'),
     minAveragePrice: Probability.optional()

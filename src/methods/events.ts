@@ -37,6 +37,8 @@ export const listEvents = defineMethod({
   name: 'list_events',
   area: 'Accounts',
   summary: "Read your account's events after a sequence number (polling)",
+  brief:
+    "Your account's ordered event log (orders, trades, settlements, notifications, balance changes), each with a seq that grows by one. Pass nextCursor as cursor to read on without gaps or repeats. Free.",
   description:
     "Your account's ordered event log (orders, trades, settlements, notifications, balance changes), each with a seq that grows by one. Pass nextCursor as cursor to read on: nothing is missed or repeated. To have events pushed, hold GET /api/events (Server-Sent Events) or register a webhook instead. Free to call. Errors: VALIDATION_ERROR (400).",
   auth: 'key',
@@ -44,7 +46,7 @@ export const listEvents = defineMethod({
   input: z.object({
     cursor: Seq.optional().describe('Return events after this seq: the nextCursor of your previous call; omit (or "0") to read from the start.'),
     afterSeq: Seq.optional().meta({ deprecated: true }).describe('Deprecated (send cursor): return events after this seq.'),
-    limit: z.number().int().min(1).max(500).default(100).describe('Most events to return, 1..500 (default 100).'),
+    limit: z.number().int().min(1).max(500).default(100).describe('Most events to return.'),
     types: z
       .array(z.enum(ACCOUNT_EVENT_TYPES))
       .min(1)

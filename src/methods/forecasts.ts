@@ -64,13 +64,15 @@ export const submitForecast = defineMethod({
   name: 'submit_forecast',
   area: 'Forecasting',
   summary: 'State your probability for a market without trading',
+  brief:
+    'Records your probability for an open market without trading: probability (of YES) for a mirrored market, or probabilities per outcome (summing to 1) for a community one, with an optional rationale. Stamped with the mid; private until the market closes.',
   description:
     "Records your forecast for an open market: probability (that YES resolves) for a mirrored market, or probabilities (one per outcome, summing to 1) for a community market, with an optional short rationale. The time and the market's mid price are stamped; your newest forecast is the current one. Forecasts are immutable, hash-chained per account and private until the market closes (then list_forecasts shows them). A trade can state one too (forecast on paper_trade and place_order). Errors: VALIDATION_ERROR, MARKET_CLOSED (400); NOT_FOUND (404); RATE_LIMITED.",
   auth: 'key',
   limit: 'trade',
   idempotent: true,
   input: z.object({
-    marketId: z.string().min(1).max(200).describe('Market ID: Market.id of a mirrored market, or a community market id.'),
+    marketId: z.string().min(1).max(200).describe('Market.id of a mirrored or a community market.'),
     probability: ForecastProbability.optional().describe('Mirrored market: the probability that YES resolves, 0..1, at most 6 decimals.'),
     probabilities: z
       .array(ForecastProbability)
@@ -101,6 +103,8 @@ export const listForecasts = defineMethod({
   name: 'list_forecasts',
   area: 'Forecasting',
   summary: 'List your forecasts (or the public ones of another account), newest first',
+  brief:
+    "Your forecasts, newest first, with stamped mids and hash chain; or, with userId, another account's on closed markets only. Filter by marketId; pass nextCursor as cursor for the next page. Free.",
   description:
     'Your stated forecasts, newest first, each with its stamped mid(s), whether it is current, its hash and prevHash, and your chain’s ' +
     'head. With userId, another account’s forecasts, but only on markets that have closed: a forecast on an open market is never ' +
@@ -109,15 +113,10 @@ export const listForecasts = defineMethod({
   auth: 'key',
   limit: 'api',
   input: z.object({
-    userId: z
-      .string()
-      .min(1)
-      .max(100)
-      .optional()
-      .describe("Another trader's user ID (as get_trader_stats takes it): their forecasts on closed markets. Omit for your own."),
+    userId: z.string().min(1).max(100).optional().describe("Another trader's user ID: their forecasts on closed markets only. Omit for yours."),
     marketId: z.string().min(1).max(200).optional().describe('Only forecasts on this market.'),
-    limit: z.number().int().min(1).max(100).default(50).describe('Forecasts per page, 1..100 (default 50).'),
-    cursor: z.string().min(1).max(600).optional().describe('nextCursor of the previous page (opaque); omit for the first page.'),
+    limit: z.number().int().min(1).max(100).default(50).describe('Forecasts per page.'),
+    cursor: z.string().min(1).max(600).optional().describe('nextCursor of the previous page; omit for the first.'),
   }),
   output: z.object({
     forecasts: z.array(Forecast).describe('Forecasts, newest first.'),

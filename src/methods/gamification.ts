@@ -11,6 +11,7 @@ export const getDailyChallenge = defineMethod({
   name: 'get_daily_challenge',
   area: 'Gamification',
   summary: "Read today's challenge and your progress",
+  brief: "Today's daily challenge (one per UTC day, the same for everyone) and your progress; claim it with claim_challenge.",
   description:
     "Today's daily challenge and your progress. There is one challenge per UTC day, the same for everyone, drawn deterministically " +
     `(a hash of the date) from the pool: ${POOL_TEXT}. Progress counts your own buys, sales and markets traded that UTC day, updated in ` +
@@ -51,6 +52,7 @@ export const claimChallenge = defineMethod({
   name: 'claim_challenge',
   area: 'Gamification',
   summary: 'Claim the reward of a completed daily challenge',
+  brief: "Pays a completed daily challenge's cash and XP reward, once, on its UTC day or the next.",
   description:
     "Pays a completed challenge's cashReward (a ledger entry of type challenge_reward) and xpReward, once. A challenge can be claimed on " +
     'its UTC day or during the next one. Errors: NOT_COMPLETED or ALREADY_CLAIMED (400: nothing paid), NOT_FOUND (404: unknown, future ' +
@@ -91,6 +93,7 @@ export const getNotifications = defineMethod({
   name: 'get_notifications',
   area: 'Gamification',
   summary: 'List your notifications, newest first',
+  brief: 'Your notifications, newest first, with the unread count: badges, level-ups, challenges, resolutions, referrals, price alerts.',
   description:
     'Your notifications, newest first, with the count of unread ones. Types: badge (a badge earned), level_up, challenge (the daily ' +
     'challenge completed: claim it), resolution (a position settled when its market resolved), referral (someone joined with your code), ' +
@@ -112,6 +115,7 @@ export const markNotificationsRead = defineMethod({
   name: 'mark_notifications_read',
   area: 'Gamification',
   summary: 'Mark notifications read (listed ones or all)',
+  brief: 'Marks the listed notification ids read, or all of yours with markAll true.',
   description:
     'Marks the listed notification ids read, or all of yours with markAll true. Ids that are not yours or do not exist are ignored ' +
     '(never touched, never reported). With neither field nothing changes. Browser session only.',

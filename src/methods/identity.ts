@@ -9,6 +9,8 @@ export const rotateApiKey = defineMethod({
   name: 'rotate_api_key',
   area: 'Accounts',
   summary: 'Replace your API key (the old one stops working at once)',
+  brief:
+    'Issues a new API key and revokes the current one (and tokens minted from it) at once; the new key is shown once. Call with the current key, not an access token. Use it if a key may have leaked.',
   description:
     'Issues a new API key for your agent account and revokes the current one at once, with every access token minted from it. The new key is shown only once: store it first. Call it with the current key or from a browser session (not an access token). Use it when a key may have leaked. Errors: FORBIDDEN.',
   auth: 'key',
@@ -66,6 +68,7 @@ export const login = defineMethod({
   name: 'login',
   area: 'Accounts',
   summary: 'Sign in from a browser (sets the session cookie)',
+  brief: 'Browser sign-in with email and password; sets the session cookie that browser-only operations need. Agents use an API key or OAuth token instead.',
   description:
     'Browser sign-in with email and password. On success the response sets the HttpOnly session cookie ' +
     'svc.session-token (SameSite=Lax, 30 days, extended while in use) that browser-only operations (challenges, ' +
@@ -110,6 +113,7 @@ export const logout = defineMethod({
   name: 'logout',
   area: 'Accounts',
   summary: 'Sign out of the browser session',
+  brief: 'Ends the current browser session and clears its cookie.',
   description: 'Ends the current browser session on the server (the cookie stops working everywhere) and clears the cookie.',
   auth: 'session',
   limit: 'api',
@@ -131,6 +135,8 @@ export const deleteAccount = defineMethod({
   name: 'delete_account',
   area: 'Accounts',
   summary: 'Delete your account for good (confirmed with your password)',
+  brief:
+    'Deletes your account for good, confirmed with its password: keys, tokens and sessions stop working, profile and name are erased; trades and ledger stay, anonymous. Cannot be undone.',
   description:
     'Permanently deletes your account, confirmed with its password: the email is freed, the name and profile erased, every key, token and session stops working, notifications are removed and you leave every board and profile. Trades, positions and ledger stay, anonymous, and open positions still settle. Cannot be undone. Errors: WRONG_PASSWORD (400, nothing changed).',
   auth: 'key',
@@ -163,6 +169,7 @@ export const logoutAll = defineMethod({
   name: 'logout_all',
   area: 'Accounts',
   summary: 'Sign out of every browser session of your account',
+  brief: 'Ends every browser session of your account, this one included. API keys and access tokens keep working.',
   description:
     'Ends every browser session of your account on the server, this one included (every signed-in browser has to sign in again), and ' +
     'clears the cookie. API keys and access tokens are not sessions and keep working. Use it after signing in on a shared computer.',
@@ -196,6 +203,7 @@ export const updateProfile = defineMethod({
   name: 'update_profile',
   area: 'Accounts',
   summary: 'Change your public display name',
+  brief: 'Sets your public display name (2 to 20 characters), shown on leaderboards and your profile.',
   description:
     'Sets your public display name (2 to 20 characters, surrounding spaces trimmed), shown on leaderboards (at once) and your public ' +
     'profile. Needs your API key, access token or browser session. Errors: VALIDATION_ERROR (400) for a name out of range.',
@@ -218,6 +226,8 @@ export const changePassword = defineMethod({
   name: 'change_password',
   area: 'Accounts',
   summary: 'Change your password (other browser sessions are signed out)',
+  brief:
+    'Replaces your password after checking the current one and signs out your other browser sessions; API keys and tokens keep working. New password: at least 8 characters.',
   description:
     'Replaces your password after checking the current one, and ends every other browser session of the account (a session making ' +
     'the change stays signed in). API keys and access tokens are not tied to the password and keep working (rotate_api_key replaces ' +

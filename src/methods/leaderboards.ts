@@ -45,14 +45,16 @@ export const getLeaderboard = defineMethod({
   name: 'get_leaderboard',
   area: 'Leaderboards',
   summary: 'Rank traders by PnL, volume, accuracy or trades',
+  brief:
+    'Top traders of a period (weekly, monthly, alltime) by pnl, volume, trades or accuracy, for people, bots or everyone. Free; with credentials also your rank.',
   description: `The top traders of a period (weekly from Monday 00:00 UTC, monthly from the 1st, alltime) by pnl (realized profit and loss of sales and settlements), volume (dollars bought plus sold), trades (buys plus sells) or accuracy (percent of settled positions on the winning side, from ${MIN_SETTLED_FOR_ACCURACY} settled), for people (audience all), agents (bots) or both (everyone). Ties share a rank. Public and free; with credentials also currentUserRank and isCurrentUser on each row.`,
   auth: 'optional',
   limit: 'api',
   input: z.object({
-    period: Period.default('weekly').describe('weekly (since Monday 00:00 UTC), monthly (since the 1st, UTC) or alltime. Default weekly.'),
+    period: Period.default('weekly').describe('weekly (since Monday 00:00 UTC), monthly (since the 1st) or alltime.'),
     metric: Metric.default('pnl').describe('pnl, volume, accuracy or trades. Default pnl.'),
     audience: Audience.default('all').describe('all = people only, bots = agents only, everyone = both. Default all.'),
-    limit: z.number().int().min(1).max(100).default(100).describe('Rows to return, 1..100. Default 100.'),
+    limit: z.number().int().min(1).max(100).default(100).describe('Rows to return.'),
   }),
   output: z.object({
     period: Period.describe('The period ranked.'),
@@ -140,6 +142,7 @@ export const getTraderStats = defineMethod({
   // SPEC lists GET /api/user/stats under Accounts; it is declared here beside the definitions it shares with the boards.
   area: 'Accounts',
   summary: "Read a trader's public record: level, stats, badges",
+  brief: "A trader's public record by userId: profile, level and XP, trading stats (get_leaderboard's metrics) and badges. Free.",
   description: `A trader's public record: profile, level and XP, trading stats (get_leaderboard's metrics) and badges. Pass userId to read anyone's; omit it only with a browser session. ${XP_TEXT} Free. Errors: NOT_FOUND (404), SESSION_REQUIRED (401).`,
   auth: 'optional',
   limit: 'api',
@@ -179,6 +182,8 @@ export const getAgentReputation = defineMethod({
   name: 'get_agent_reputation',
   area: 'Leaderboards',
   summary: "Read a trader's forecasting record: Brier, skill, calibration",
+  brief:
+    "A trader's public track record from settled positions: brierScore (lower is better), skillScore (> 0 = edge over the market), calibration table and the latest settlements, with trader stats. Use it to check an agent's claims. Free.",
   description:
     "An agent's (or person's) public track record, to check its claims: the trader stats, plus over every position settled YES or NO, " +
     'with the entry price p as the forecast that the side held wins and o = 1 if it won, else 0: brierScore = mean (p − o)² (lower is ' +

@@ -101,19 +101,15 @@ export const searchPredictionMarkets = defineMethod({
   name: 'search_prediction_markets',
   area: 'Markets',
   summary: 'Search active markets by words in the question or category',
+  brief:
+    'Full-text search of active markets by question and category, highest volume first. Each market carries id, slug and outcomeTokens[].tokenId, which trading tools take. Prices are the last mirrored; get_market_odds reads live ones. Free.',
   description:
     'Full-text search over active markets by question and category (every word must match; partial words too), highest volume first, at most `limit`. Each market carries id, slug and outcomeTokens[].tokenId: what paper_trade needs. Prices are the last mirrored ones; get_market_odds reads live ones. Free to call. Errors: SERVICE_UNAVAILABLE (503); UPSTREAM_UNAVAILABLE (500).',
   auth: 'public',
   limit: 'api',
   input: z.object({
     q: z.string().max(200).describe('Words to find, at least 2 characters (a shorter q returns no markets).'),
-    limit: z
-      .number()
-      .int()
-      .min(1)
-      .max(SEARCH_LIMIT)
-      .default(SEARCH_LIMIT)
-      .describe(`Markets to return at most, 1..${SEARCH_LIMIT} (default ${SEARCH_LIMIT}); the first ones of the full answer, by volume.`),
+    limit: z.number().int().min(1).max(SEARCH_LIMIT).default(SEARCH_LIMIT).describe('Most markets to return, by volume.'),
   }),
   output: z.object({ markets: z.array(Market).max(SEARCH_LIMIT).describe('Matching active markets, highest volume first, at most `limit`.') }),
   rest: { method: 'GET', path: '/api/search' },
@@ -127,6 +123,8 @@ export const listMarkets = defineMethod({
   name: 'list_markets',
   area: 'Markets',
   summary: 'Browse markets page by page: most traded, ending soon, newest or biggest movers',
+  brief:
+    'Browses markets a page at a time, sorted by volume, ending, newest or change24h, filtered by category and status (active by default). sparkline: true adds 24 h of hourly prices. Pass nextCursor as cursor with the same filters. Free.',
   description:
     'Lists the mirrored markets a page at a time, sorted by volume (default), ending (soonest first), newest, or change24h (largest ' +
     '24 h move of the YES price; pages read minutes apart may repeat or skip a market). sparkline: true adds hourly YES prices over 24 h. ' +
@@ -141,10 +139,10 @@ export const listMarkets = defineMethod({
     sort: z
       .enum(MARKET_SORTS)
       .default('volume')
-      .describe('volume: most traded first (default); ending: soonest end date first; newest: newest first; change24h: largest 24 h move first.'),
-    limit: z.number().int().min(1).max(100).default(20).describe('Markets per page, 1..100 (default 20).'),
-    cursor: z.string().min(1).max(600).optional().describe('nextCursor of the previous page (opaque); omit for the first page.'),
-    sparkline: z.boolean().default(false).describe("True adds each market's sparkline: its hourly YES prices over the last 24 hours (default false)."),
+      .describe('volume (most traded first, default), ending (soonest first), newest, or change24h (largest 24 h move first).'),
+    limit: z.number().int().min(1).max(100).default(20).describe('Markets per page.'),
+    cursor: z.string().min(1).max(600).optional().describe('nextCursor of the previous page; omit for the first.'),
+    sparkline: z.boolean().default(false).describe("Adds each market's hourly YES prices over the last 24 h."),
   }),
   output: z.object({
     markets: z.array(ListedMarket).describe('This page of markets, in the order asked for.'),
@@ -168,6 +166,7 @@ export const listMarketCategories = defineMethod({
   name: 'list_market_categories',
   area: 'Markets',
   summary: 'Categories of active markets, with how many each has',
+  brief: "Every category with active markets and how many each has, most first: the values list_markets' category filter takes. Free.",
   description:
     'Every category that has active markets, with the number of active markets in it, most first. Use a category name as the ' +
     `category filter of list_markets. Free to call.`,
@@ -206,6 +205,8 @@ export const getMarketOdds = defineMethod({
   name: 'get_market_odds',
   area: 'Markets',
   summary: 'One market with its live YES/NO prices, bid/ask and status',
+  brief:
+    'One market by marketId or marketSlug with live YES/NO bid, ask and mid (mid = implied probability), price age, volume, end date and status. odds.live false means the last mirrored prices. Use it before trading. Free.',
   description:
     'Reads one market by marketId or marketSlug: live YES and NO prices (bid = what a sell fills at, ask = what a buy fills at, ' +
     'mid = implied probability), the price age, volume, end date and status (with the winner once resolved). Without a fresh live ' +
@@ -215,8 +216,8 @@ export const getMarketOdds = defineMethod({
   limit: 'api',
   input: z
     .object({
-      marketId: z.string().min(1).max(200).optional().describe('Market ID (Market.id), as paper_trade and list_trades take it.'),
-      marketSlug: z.string().min(1).max(300).optional().describe('Market slug (Market.slug), as paper_trade takes it.'),
+      marketId: z.string().min(1).max(200).optional().describe('Market.id.'),
+      marketSlug: z.string().min(1).max(300).optional().describe('Market.slug.'),
       idOrSlug: z
         .string()
         .min(1)
@@ -279,6 +280,7 @@ export const getPriceHistory = defineMethod({
   name: 'get_price_history',
   area: 'Markets',
   summary: 'Price history of a token over an interval',
+  brief: 'Price points { t: Unix seconds, p: 0..1 } of one outcome token over an interval ending now: 1h, 6h, 1d, 1w (default), 1m or max. Free.',
   description:
     "Chronological { t, p } points (Unix seconds, price 0..1) of one outcome token over an interval ending now: 1h (a point a minute), 6h, 1d, 1w (hourly, default), 1m or max. A community market token answers every trade's price. Free to call. Errors: VALIDATION_ERROR (400); NOT_FOUND (404); UPSTREAM_UNAVAILABLE (500, the feed is down and the mirror has nothing).",
   auth: 'public',
@@ -342,6 +344,8 @@ export const getOrderBook = defineMethod({
   name: 'get_order_book',
   area: 'Markets',
   summary: "One token's order book: price levels with their sizes, best first",
+  brief:
+    "The live order book of one outcome token (tokenId, or marketId and outcome): bids and asks as { price, shares }, best first. On Polymarket a fill never takes more than the book shows; the simulated venue's book is synthetic. Free.",
   description:
     "Reads the live book of one outcome token (tokenId, or marketId and outcome): bids and asks as { price, shares }, best first, with the best bid and ask and when quoted. On Polymarket these are the venue's levels, and a trade never takes more than they show at or better than its limit; the simulated venue's book is synthetic (synthetic: true; its fills take the whole order at the best price). Free to call. Errors: NOT_FOUND (404); PRICE_UNAVAILABLE (503, not trading or no fresh price); VALIDATION_ERROR (400).",
   auth: 'public',
@@ -418,6 +422,8 @@ export const listNews = defineMethod({
   name: 'list_news',
   area: 'Markets',
   summary: 'News items the venue published about its markets, newest first',
+  brief:
+    "News items about markets, newest first, each naming its market and whether it raises or cuts YES's chances. Only a simulated venue with news publishes any (else empty); prices catch up over hours. Filter by marketId, since, until. Free.",
   description:
     "News about the markets, newest first: each item names its market and says whether it raises or cuts the chances of YES. Only the simulated venue with SIM_INFORMATION=on publishes news: each market's hidden probability moves with its news, the price catches up over hours, and the outcome is drawn from the hidden probability, so acting early is a skill. Otherwise the list is empty. Filter by marketId and by since (exclusive) and until (inclusive); pass nextCursor as cursor for the next page. Free to call. Errors: VALIDATION_ERROR (400).",
   auth: 'public',
@@ -426,8 +432,8 @@ export const listNews = defineMethod({
     marketId: z.string().min(1).max(200).optional().describe('Only news about this market (Market.id, e.g. sim-11420).'),
     since: z.iso.datetime({ offset: true }).optional().describe('Only news published after this time (ISO 8601, exclusive).'),
     until: z.iso.datetime({ offset: true }).optional().describe('Only news published at or before this time (ISO 8601); never later than now.'),
-    limit: z.number().int().min(1).max(100).default(20).describe('Items per page, 1..100 (default 20).'),
-    cursor: z.string().min(1).max(600).optional().describe('nextCursor of the previous page (opaque); omit for the first page.'),
+    limit: z.number().int().min(1).max(100).default(20).describe('Items per page.'),
+    cursor: z.string().min(1).max(600).optional().describe('nextCursor of the previous page; omit for the first.'),
   }),
   output: z.object({
     news: z.array(NewsItem).describe('This page of news items, newest first (by time, then id).'),

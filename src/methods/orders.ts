@@ -7,7 +7,7 @@ import { Dollars, IdempotencyKey, Probability, ShareQuantity, SpendAmount, Trade
 
 const STATES = ['open', 'partially_filled', 'filled', 'cancelled', 'expired', 'rejected'] as const;
 
-const OrderId = z.string().min(1).max(100).describe('Order ID (Order.id) from place_order or list_orders.');
+const OrderId = z.string().min(1).max(100).describe('Order.id, from place_order or list_orders.');
 
 export const Order = z
   .object({
@@ -65,20 +65,18 @@ const EXAMPLE_ORDER = {
 
 /** place_order's input: also each order of a place_orders batch (without idempotencyKey). */
 export const PlaceOrderInput = z.object({
-  tokenId: z.string().min(1).max(200).describe('Token to trade: outcomeTokens[].tokenId of a market.'),
+  tokenId: z.string().min(1).max(200).describe('outcomeTokens[].tokenId of a market.'),
   side: z.enum(['BUY', 'SELL']).describe('BUY buys shares with dollars; SELL sells shares you hold.'),
-  limitPrice: z.number().gt(0).max(1).describe('Limit price per share, (0, 1], at most 6 decimals.'),
-  amount: SpendAmount.optional().describe('For a BUY: dollars to spend, > 0, at most 6 decimals. Send amount or shares, not both.'),
-  shares: ShareQuantity.optional().describe('Shares to sell (SELL) or to buy (BUY), > 0, at most 6 decimals. Send amount or shares, not both.'),
+  limitPrice: z.number().gt(0).max(1).describe('Price per share, at most 6 decimals.'),
+  amount: SpendAmount.optional().describe('BUY only: dollars to spend, at most 6 decimals. Send amount or shares, not both.'),
+  shares: ShareQuantity.optional().describe('Shares to sell (SELL) or buy (BUY), at most 6 decimals. Send amount or shares, not both.'),
   size: SpendAmount.optional()
     .meta({ deprecated: true })
     .describe('Deprecated (send amount for a BUY, shares for a SELL): dollars to spend (BUY) or shares to sell (SELL).'),
   timeInForce: z.enum(['GTC', 'GTD', 'IOC', 'FOK']).default('GTC').describe('GTC (default), GTD (needs expiresAt), IOC or FOK.'),
-  expiresAt: z.iso.datetime().optional().describe('For GTD only: when the order expires (UTC, in the future).'),
+  expiresAt: z.iso.datetime().optional().describe('GTD only: when the order expires (in the future).'),
   clientOrderId: z.string().min(1).max(64).optional().describe('Your own id, unique per account; a repeat returns the first order.'),
-  forecast: TradeForecast.describe(
-    'Optional: your probability that YES resolves, recorded with the order as a stated forecast (not when refused, rejected or repeated; see submit_forecast).',
-  ),
+  forecast: TradeForecast.describe('Your probability that YES resolves, recorded as a forecast with the order (not if refused, rejected or repeated).'),
   idempotencyKey: IdempotencyKey,
 });
 
@@ -138,6 +136,8 @@ export const placeOrder = defineMethod({
   name: 'place_order',
   area: 'Trading',
   summary: 'Place a limit order (buy or sell) that fills now or rests until the price reaches it',
+  brief:
+    'Places a limit order on an outcome token: BUY by amount (dollars) or shares at most limitPrice, SELL shares at least limitPrice. The part the live price reaches fills now; the rest rests (GTC, GTD) or is cancelled (IOC); FOK is all or none. Reserves cash or shares.',
   description:
     'Places a limit order on one outcome token. BUY: amount = dollars to spend, or shares = shares to buy, limitPrice = highest price; SELL: shares to sell, limitPrice = lowest price. What the live price already reaches fills now (on Polymarket, no more than the book shows). The rest: GTC rests until filled or cancelled, GTD until expiresAt, IOC is cancelled; FOK fills whole or not at all. A resting order reserves its cash (a BUY by shares: shares × limitPrice, rounded up to the micro-dollar; what a fill costs less is released) or shares and fills when a price crosses its limit; order.* account events follow it. A repeated clientOrderId returns the first order. Errors: INSUFFICIENT_BALANCE, VALIDATION_ERROR, MARKET_CLOSED (400); NOT_FOUND (404); PRICE_UNAVAILABLE (503, IOC/FOK); RATE_LIMITED.',
   auth: 'key',
@@ -164,6 +164,8 @@ export const cancelOrder = defineMethod({
   name: 'cancel_order',
   area: 'Trading',
   summary: 'Cancel one of your resting orders',
+  brief:
+    'Cancels one of your open orders and releases what it reserved (cash of a buy, shares of a sell). Only an open order can be; get_order shows its state.',
   description:
     'Cancels an open order and releases what it reserved (cash of a buy, shares of a sell). Errors: NOT_FOUND (404, no such order of yours); ' +
     'CONFLICT (409) when it is no longer open (filled, cancelled, expired or rejected): read it with get_order.',
@@ -181,6 +183,8 @@ export const replaceOrder = defineMethod({
   name: 'replace_order',
   area: 'Trading',
   summary: "Amend a resting order's limit price and/or size, keeping its id",
+  brief:
+    'Amends an open order in place: new limitPrice, new total size (in its original unit), or both; keeps its id and expiry. Its reservation is adjusted exactly; if cash or shares fall short nothing changes. May fill at once if it now crosses.',
   description:
     'Amends one of your open orders in place: a new limitPrice, a new total size (in the unit it was placed in: amount or shares, filled part ' +
     'included), or both. It keeps its id, clientOrderId, time in force and expiry; its reservation is adjusted exactly, and if cash or ' +
@@ -191,11 +195,9 @@ export const replaceOrder = defineMethod({
   idempotent: true,
   input: z.object({
     id: OrderId,
-    limitPrice: PlaceOrderInput.shape.limitPrice.optional().describe('New limit price per share, (0, 1], at most 6 decimals; omit to keep it.'),
-    amount: SpendAmount.optional().describe('For an order sized by amount: the new total dollars, filled part included (above filledCash); omit to keep it.'),
-    shares: ShareQuantity.optional().describe(
-      'For an order sized by shares: the new total shares, filled part included (above filledShares); omit to keep it.',
-    ),
+    limitPrice: PlaceOrderInput.shape.limitPrice.optional().describe('New price per share, at most 6 decimals; omit to keep.'),
+    amount: SpendAmount.optional().describe('Order sized by amount: new total dollars, filled part included (above filledCash); omit to keep.'),
+    shares: ShareQuantity.optional().describe('Order sized by shares: new total shares, filled part included (above filledShares); omit to keep.'),
     size: SpendAmount.optional()
       .meta({ deprecated: true })
       .describe('Deprecated (send amount or shares, as the order was placed): the new total in the order’s unit, filled part included.'),
@@ -226,6 +228,7 @@ export const getOrder = defineMethod({
   name: 'get_order',
   area: 'Trading',
   summary: 'Read one of your orders',
+  brief: 'One of your orders with its state, fills and reservation. Free.',
   description: 'One order of yours with its state, fills and reservation. Free to call. Errors: NOT_FOUND (404).',
   auth: 'key',
   limit: 'api',
@@ -241,6 +244,7 @@ export const listOrders = defineMethod({
   name: 'list_orders',
   area: 'Trading',
   summary: 'List your orders, newest first',
+  brief: 'Your orders, newest first, optionally in one state (open = resting); pass nextCursor as cursor for the next page. Free.',
   description:
     'Your orders, newest first, optionally only those in one state (open for the resting ones). limit 1..100 (default 50); pass nextCursor as ' +
     'cursor for the next page (null on the last). Free to call. Errors: VALIDATION_ERROR (400) for a bad state, limit or cursor.',
@@ -248,8 +252,8 @@ export const listOrders = defineMethod({
   limit: 'api',
   input: z.object({
     state: z.enum(STATES).optional().describe('Only orders in this state.'),
-    limit: z.number().int().min(1).max(100).default(50).describe('Orders per page, 1..100 (default 50).'),
-    cursor: z.string().min(1).max(600).optional().describe('nextCursor of the previous page (opaque); omit for the first page.'),
+    limit: z.number().int().min(1).max(100).default(50).describe('Orders per page.'),
+    cursor: z.string().min(1).max(600).optional().describe('nextCursor of the previous page; omit for the first.'),
   }),
   output: z.object({
     orders: z.array(Order).describe('Orders, newest first.'),
@@ -282,6 +286,7 @@ export const placeOrders = defineMethod({
   name: 'place_orders',
   area: 'Trading',
   summary: `Place up to ${MAX_BATCH_ORDERS} limit orders in one call, each on its own`,
+  brief: `Places up to ${MAX_BATCH_ORDERS} limit orders, each as place_order would, each on its own: results[i] answers orders[i] with { ok: true, order } or { ok: false, error }. One trade call of the rate limit per order. Give each a clientOrderId to retry safely.`,
   description:
     `Places 1..${MAX_BATCH_ORDERS} limit orders, each exactly as place_order would, in input order, each on its own: one refused does not ` +
     'stop or undo the others. results[i] answers orders[i]: { ok: true, order } or { ok: false, error: { code, error } }. A malformed ' +
@@ -351,6 +356,8 @@ export const cancelAllOrders = defineMethod({
   name: 'cancel_all_orders',
   area: 'Trading',
   summary: "Cancel all your resting orders, or one market's",
+  brief:
+    "Cancels all your open orders, or one market's (marketId), releasing their reservations; returns the ids cancelled and their count. Safe to repeat. One trade call of the rate limit.",
   description:
     'Cancels every open (resting or partly filled) order of yours, or only those of one market (marketId), oldest first, each as ' +
     'cancel_order does: its reservation (cash of a buy, shares of a sell) is released exactly and an order.cancelled event is written. ' +
@@ -360,12 +367,7 @@ export const cancelAllOrders = defineMethod({
   auth: 'key',
   limit: 'trade',
   input: z.object({
-    marketId: z
-      .string()
-      .min(1)
-      .max(300)
-      .optional()
-      .describe("Only this market's orders (Order.marketId, or the market's slug); omit to cancel all your open orders."),
+    marketId: z.string().min(1).max(300).optional().describe("Only this market's orders (id or slug); omit for all."),
   }),
   output: z.object({
     cancelled: z.array(z.string()).describe('IDs of the orders this call cancelled, oldest first.'),

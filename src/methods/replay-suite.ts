@@ -27,6 +27,8 @@ export const listReplaySuite = defineMethod({
   name: 'list_replay_suite',
   area: 'Forecasting',
   summary: 'The published replay suite: its named scenarios, their seeds and window, and its checksum',
+  brief:
+    'The published replay suite: named scenarios (seed, window) of the simulated venue with news, and a checksum that pins their markets. Start one with start_replay {"scenario": name}. Free.',
   description:
     `A published suite of replay scenarios (${SUITE_V1.name}: ${SUITE_V1.seeds.length} seeds × ${SUITE_V1.days} simulated days of the ` +
     'simulated venue with information, about 300 markets open at any moment). Start one with start_replay {"scenario": "<name>"}; ' +
@@ -91,13 +93,15 @@ export const getReplaySuiteBoard = defineMethod({
   name: 'get_replay_suite_board',
   area: 'Forecasting',
   summary: 'The replay suite board: each agent’s mean alpha across the suite’s scenarios, with its interval',
+  brief:
+    'Ranks live accounts on a replay suite by mean alpha across its scenarios (latest ended run per scenario) with a 95 % interval; you is your own record. Free.',
   description:
     "Ranks live accounts on a published replay suite: per scenario the alpha (market Brier − yours) of the latest ended run (not the best), and the mean across scenarios with a 95 % interval. Ranked from the suite's minScenarios scenarios; you is your own record. Replay runs never appear on the live boards. Free.",
   auth: 'optional',
   limit: 'api',
   input: z.object({
     suite: SuiteName,
-    limit: z.number().int().min(1).max(100).default(50).describe('Entries, 1..100 (default 50).'),
+    limit: z.number().int().min(1).max(100).default(50).describe('Entries.'),
   }),
   output: z.object({
     suite: z.string().describe('The suite ranked.'),

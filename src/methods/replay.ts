@@ -11,7 +11,7 @@ import { SpendAmount } from './common-schemas';
 
 const MAX_DAYS = 60;
 
-const RunId = z.string().min(1).max(40).describe('The run, as start_replay returned it (runId).');
+const RunId = z.string().min(1).max(40).describe('runId, from start_replay.');
 
 const METRICS = Object.keys(BENCHMARK_METRICS) as BenchmarkMetric[];
 
@@ -162,6 +162,8 @@ export const startReplay = defineMethod({
   name: 'start_replay',
   area: 'Forecasting',
   summary: 'Start a replay run: a simulated month of markets with news on its own clock, and a key that trades only there',
+  brief:
+    'Starts a replay run: a simulated market scenario with news (seed and days, or a suite scenario) on its own clock, stepped or at a speed, or a past Polymarket window. Returns a run apiKey that trades only there. Takes seconds; counts against the registration rate limit.',
   description:
     'Starts a replay run: a simulated-venue scenario with news (seed and days, or a published suite scenario from list_replay_suite) on its own clock, stepped (mode "step": advance_replay moves it) or at a speed. The run has its own account and returns its apiKey: calls with that key see only the run. end_replay settles it and freezes its benchmark record; the same scenario and calls give the same record. Call it with your live key; it takes seconds and counts against the registration rate limit. source "mirror" with a past window (from, to) replays recorded Polymarket markets instead (no news; outcomes are public: a leakageWarning). Errors: VALIDATION_ERROR (400).',
   auth: 'key',
@@ -175,7 +177,7 @@ export const startReplay = defineMethod({
     source: z
       .enum(['simulated', 'mirror'])
       .default('simulated')
-      .describe('simulated (default): the simulated venue of seed and days; mirror: a past window (from, to) of the recorded Polymarket mirror.'),
+      .describe('simulated (default; seed and days) or mirror (a past window of recorded Polymarket markets; from, to).'),
     seed: z
       .number()
       .int()
@@ -190,7 +192,7 @@ export const startReplay = defineMethod({
       .union([z.literal('step'), z.object({ speed: z.number().positive().max(1_000_000).describe('Simulated seconds per wall second.') })])
       .default('step')
       .describe('"step" (default): the clock moves only by advance_replay; {speed}: it runs at that multiple of the wall clock.'),
-    bankroll: SpendAmount.optional().describe('Starting dollars of the run’s account, > 0 and <= 1,000,000 (default 1000).'),
+    bankroll: SpendAmount.optional().describe('Starting dollars of the run’s account (default 1000).'),
   }),
   output: ReplayState.extend({
     apiKey: z.string().describe('The run’s key (rpl_…): send it as Authorization: Bearer to act inside the run. Shown once.'),
@@ -213,6 +215,8 @@ export const getReplay = defineMethod({
   name: 'get_replay',
   area: 'Forecasting',
   summary: 'Read a replay run: its clock, state and, once ended, its frozen record',
+  brief:
+    "A replay run's scenario, mode, simulated clock and state; once ended, its frozen benchmark record. Call with the key that started it or the run's key. Free.",
   description:
     'A replay run’s scenario, mode, simulated clock and state; once ended, the frozen benchmark record (labelled venue "replay"). ' +
     `Call it with the live key that started the run or with the run’s own key. Free. Errors: ${NOT_YOURS}.`,
@@ -233,6 +237,8 @@ export const advanceReplay = defineMethod({
   name: 'advance_replay',
   area: 'Forecasting',
   summary: 'Move a stepped replay run’s clock: by seconds, or to the next news item, resolution or the end',
+  brief:
+    "Moves a stepped replay run's clock forward: by seconds (by), or to the next news item, resolution or the end (to); exactly one. Prices move, markets resolve and orders fill on the way, about a second per simulated day.",
   description: `Moves a stepped run's clock forward, never past the window's end: by seconds (by), or to the next news item, the next resolution or the end (to); exactly one of the two. The venue syncs at least once per simulated day on the way (prices move, markets resolve, orders fill), about a second per simulated day. Call it with your live key or the run's key. Errors: VALIDATION_ERROR (400); ${NOT_YOURS}; ${ENDED}.`,
   auth: 'key',
   limit: 'api',
@@ -265,6 +271,8 @@ export const endReplay = defineMethod({
   name: 'end_replay',
   area: 'Forecasting',
   summary: 'End a replay run: settle what is left and freeze its benchmark record',
+  brief:
+    "Ends a replay run: its clock jumps to the window's end, markets settle, its benchmark record is frozen (read it with get_replay) and the run becomes read-only.",
   description: `Ends a replay run: its clock goes to the window's end (markets resolve and settle), its account's benchmark record is frozen (read it with get_replay), and the run is read-only from then on. Call it with your live key or the run's key. Errors: ${NOT_YOURS}; ${ENDED}.`,
   auth: 'key',
   limit: 'api',
@@ -280,6 +288,7 @@ export const deleteReplay = defineMethod({
   name: 'delete_replay',
   area: 'Forecasting',
   summary: 'Delete a replay run with its data: its database, its record and its key',
+  brief: 'Deletes a replay run and everything in it (account, trades, forecasts, record, key). Only the live key that started it may. Cannot be undone.',
   description:
     'Deletes a replay run, running or ended, with everything it holds: its database (its account, trades, forecasts and mirror), ' +
     'its row and frozen record (it leaves get_replay_suite_board) and its key, which stops working at once. Only the live key that ' +

@@ -24,6 +24,8 @@ export const paperTrade = defineMethod({
   name: 'paper_trade',
   area: 'Trading',
   summary: 'Buy shares of an outcome at the live price',
+  brief:
+    'Buys YES or NO shares of a market at the live ask, sized by amount (dollars) or shares, paid from available cash. Exact to 6 decimals; shares = floor(amount / price). Preview with quote_trade. Counts against the trade rate limit.',
   description:
     'Buys the YES or NO token of a market at the live ask, opening or adding to your position, sized by amount (dollars to spend) or ' +
     'shares (shares to buy, costing shares × price); the cost comes out of available cash (see get_balance). ' +
@@ -34,15 +36,13 @@ export const paperTrade = defineMethod({
   idempotent: true,
   input: z
     .object({
-      marketId: z.string().min(1).max(200).describe('Market ID (Market.id).'),
-      marketSlug: z.string().min(1).max(300).describe('Market slug (Market.slug); must match the market.'),
-      tokenId: z.string().min(1).max(200).describe('Token to buy: outcomeTokens[].tokenId of the market, matching outcome.'),
+      marketId: z.string().min(1).max(200).describe('Market.id.'),
+      marketSlug: z.string().min(1).max(300).describe('Market.slug; must match marketId.'),
+      tokenId: z.string().min(1).max(200).describe('outcomeTokens[].tokenId of the market, matching outcome.'),
       outcome: Outcome,
-      amount: SpendAmount.optional().describe(
-        'Virtual dollars to spend, > 0 and <= 1,000,000, at most 6 decimals (finer is refused). Send amount or shares, exactly one.',
-      ),
+      amount: SpendAmount.optional().describe('Dollars to spend, at most 6 decimals. Send amount or shares, exactly one.'),
       shares: ShareQuantity.optional().describe(
-        'Shares to buy, > 0, at most 6 decimals; the cost (shares × the live ask) must stay within 1,000,000. Send amount or shares, exactly one.',
+        'Shares to buy, at most 6 decimals; their cost (shares × live ask) at most 1,000,000. Send amount or shares, exactly one.',
       ),
       forecast: TradeForecast,
       idempotencyKey: IdempotencyKey,
@@ -103,6 +103,8 @@ export const getPortfolio = defineMethod({
   name: 'get_portfolio',
   area: 'Trading',
   summary: 'List your positions, balance and totals',
+  brief:
+    'All your positions, newest first, open ones marked at the last mid (market value, unrealized PnL), with your cash and totals (equity, realized and unrealized PnL). Free.',
   description:
     'All your open and closed positions, newest first, with mark price, market value and unrealized PnL of open ones (marked at the last ' +
     'mirrored mid price), plus your cash balance and totals (cash, market value, equity, realized and unrealized PnL). Free to call.',
@@ -131,6 +133,8 @@ export const getPortfolioHistory = defineMethod({
   name: 'get_portfolio_history',
   area: 'Trading',
   summary: 'Your equity, cash and positions value over time (the equity curve)',
+  brief:
+    'Your equity curve: equity, cash and positionsValue over period 1d, 1w (default), 1m or all, hourly or daily points, with profitLoss against the first point. Free.',
   description:
     'Your equity (cash + positionsValue, marked as get_portfolio marks them), cash and positionsValue over a period ending now, with ' +
     'profitLoss and profitLossPct against the first point. period 1d, 1w (default), 1m or all; timeframe 1h or 1d between points ' +
@@ -203,6 +207,8 @@ export const sellPosition = defineMethod({
   name: 'sell_position',
   area: 'Trading',
   summary: 'Sell all or part of a position at the live price',
+  brief:
+    'Sells shares of one of your positions at the live bid (omit quantity to close it) and credits the proceeds; returns realizedPnl. Shares reserved by resting sell orders cannot be sold. Counts against the sell rate limit.',
   description:
     'Sells `quantity` shares of one of your positions at the live bid (omit quantity to close it) and credits the proceeds (a community ' +
     'position sells to its market maker); realizedPnl = proceeds − cost basis of the shares sold. Shares reserved by resting sell orders ' +
@@ -212,8 +218,8 @@ export const sellPosition = defineMethod({
   limit: 'sell',
   idempotent: true,
   input: z.object({
-    id: z.string().min(1).max(100).describe('Position ID from get_portfolio.'),
-    quantity: ShareQuantity.optional().describe('Shares to sell, > 0, at most 6 decimals (finer is refused); omit to sell the whole position.'),
+    id: z.string().min(1).max(100).describe('Position.id, from get_portfolio.'),
+    quantity: ShareQuantity.optional().describe('Shares to sell, at most 6 decimals; omit to sell all.'),
     idempotencyKey: IdempotencyKey,
   }),
   output: z.object({
@@ -260,6 +266,8 @@ export const closePosition = defineMethod({
   name: 'close_position',
   area: 'Trading',
   summary: "Close all your open positions, or one market's, at the market (each result on its own)",
+  brief:
+    "Sells every open position at the live bid, or only one market's (marketId), each on its own; cancels resting sells on what it closes. results[i] is { ok: true, ... } or { ok: false, error }. One sell call of the rate limit per position.",
   description:
     'Sells every share of your open positions at the live bid, or only those in one market (marketId: id or slug). Resting sell orders ' +
     'on a closed position are cancelled with it (cancelledOrders); resting buys stay. Each position on its own: one refused does not stop ' +
@@ -268,12 +276,7 @@ export const closePosition = defineMethod({
   auth: 'key',
   limit: 'sell',
   input: z.object({
-    marketId: z
-      .string()
-      .min(1)
-      .max(300)
-      .optional()
-      .describe("Only this market's positions (Position.marketId, or the market's slug); omit to close all your open positions."),
+    marketId: z.string().min(1).max(300).optional().describe("Only this market's positions (id or slug); omit for all."),
   }),
   output: z.object({
     results: z
@@ -351,6 +354,7 @@ export const quoteTrade = defineMethod({
   name: 'quote_trade',
   area: 'Trading',
   summary: 'Preview a buy or sell at the live price (changes nothing)',
+  brief: 'Previews a BUY of amount dollars or a SELL of shares of a token at the live price: fill price, shares, dollars and price age. Changes nothing; free.',
   description:
     'What a BUY of `amount` dollars or a SELL of `shares` shares of a token would fill at right now: price (ask for buys, bid for sells), ' +
     'shares and dollars, and how old the price is. Read-only and free; plan trades with it. Errors: NOT_FOUND (unknown token), PRICE_UNAVAILABLE (503).',
@@ -387,6 +391,8 @@ export const listTrades = defineMethod({
   name: 'list_trades',
   area: 'Trading',
   summary: 'Your trade history: buys, sells and settlements, newest first',
+  brief:
+    'Your fills, newest first: buys, sells and settlements, each with market, outcome, shares, price, cash and realizedPnl. Filter by marketId; pass nextCursor as cursor for the next page. Free.',
   description:
     'Your own fills, newest first, a page at a time: buys (cash = dollars spent), sells (cash = proceeds) and settlements (cash = payout: ' +
     '1 per winning share, 0.5 per share of a voided market), each with market, token, outcome, shares, price and realizedPnl (null on ' +
@@ -394,8 +400,8 @@ export const listTrades = defineMethod({
   auth: 'key',
   limit: 'api',
   input: z.object({
-    limit: z.number().int().min(1).max(100).default(50).describe('Trades per page, 1..100 (default 50).'),
-    cursor: z.string().min(1).max(600).optional().describe('nextCursor of the previous page (opaque); omit for the first page.'),
+    limit: z.number().int().min(1).max(100).default(50).describe('Trades per page.'),
+    cursor: z.string().min(1).max(600).optional().describe('nextCursor of the previous page; omit for the first.'),
     marketId: z.string().min(1).max(200).optional().describe('Only trades in this market (Market.id).'),
   }),
   output: z.object({

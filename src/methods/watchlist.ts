@@ -35,15 +35,17 @@ export const watchMarket = defineMethod({
   name: 'watch_market',
   area: 'Markets',
   summary: 'Add a market to your watchlist, optionally with a price alert',
+  brief:
+    'Adds a market to your watchlist (or updates it) with optional price alerts alertAbove / alertBelow on the YES mid, each firing once as a notification and event; null clears one. The watchlist size is limited. Free.',
   description: `Adds a market (marketId or marketSlug) to your watchlist, or updates its entry, with a price alert: alertAbove and/or alertBelow on the YES price; null clears a side, an omitted side stays. ${ALERT_NOTE} A watchlist holds at most WATCHLIST_MAX_MARKETS markets (default 100). Free to call. Errors: NOT_FOUND (404); CONFLICT (409, the watchlist is full); VALIDATION_ERROR (400).`,
   auth: 'key',
   limit: 'api',
   input: z
     .object({
-      marketId: z.string().min(1).max(200).optional().describe('Market ID (Market.id).'),
-      marketSlug: z.string().min(1).max(300).optional().describe('Market slug (Market.slug); send either or both of the same market.'),
-      alertAbove: Threshold.nullable().optional().describe('Alert when the YES price is at or above this (0..1); null clears it; omit to keep it.'),
-      alertBelow: Threshold.nullable().optional().describe('Alert when the YES price is at or below this (0..1); null clears it; omit to keep it.'),
+      marketId: z.string().min(1).max(200).optional().describe('Market.id of the market to watch.'),
+      marketSlug: z.string().min(1).max(300).optional().describe('Market.slug; send either or both, of the same market.'),
+      alertAbove: Threshold.nullable().optional().describe('Alert at a YES price at or above this; null clears, omit keeps.'),
+      alertBelow: Threshold.nullable().optional().describe('Alert at a YES price at or below this; null clears, omit keeps.'),
     })
     .refine((v) => v.marketId !== undefined || v.marketSlug !== undefined, { message: 'Send marketId or marketSlug.', path: ['marketId'] }),
   output: z.object({
@@ -60,6 +62,7 @@ export const unwatchMarket = defineMethod({
   name: 'unwatch_market',
   area: 'Markets',
   summary: 'Remove a market from your watchlist',
+  brief: 'Removes a market and its price alert from your watchlist. Free.',
   description: 'Removes a market from your watchlist, with its price alert. Free to call. Errors: NOT_FOUND (404) when the market is not on your watchlist.',
   auth: 'key',
   limit: 'api',
@@ -78,6 +81,7 @@ export const listWatchlist = defineMethod({
   name: 'list_watchlist',
   area: 'Markets',
   summary: 'Your watchlist: watched markets with their prices and alerts',
+  brief: 'Your watched markets, most recently added first, each with its last YES price and its price alert (thresholds, when fired). Free.',
   description:
     'The markets on your watchlist, most recently added first, each with its last mirrored YES price and its price alert (thresholds and ' +
     `when each fired). ${ALERT_NOTE} Free to call.`,

@@ -4,7 +4,7 @@ import { requirePrincipal } from '../registry/context';
 import { ACCOUNT_EVENT_TYPES } from '../domain/events/account-events';
 import { AppError } from '../errors/app-error';
 
-const WebhookId = z.string().min(1).max(100).describe('Webhook ID (Webhook.id) from create_webhook or list_webhooks.');
+const WebhookId = z.string().min(1).max(100).describe('Webhook.id, from create_webhook or list_webhooks.');
 const EventType = z.enum(ACCOUNT_EVENT_TYPES);
 
 const Webhook = z
@@ -60,6 +60,8 @@ export const createWebhook = defineMethod({
   name: 'create_webhook',
   area: 'Accounts',
   summary: 'Register a URL that receives your account events, signed the Standard Webhooks way',
+  brief:
+    'Registers an http(s) URL that receives your account events (all, or the types listed) as signed POSTs in seq order (Standard Webhooks headers), retried with backoff. The signing secret is shown once. Accounts hold a limited number of webhooks.',
   description:
     "Registers an http(s) URL that receives your account's events from now on (all, or the `types` you list) as signed POSTs of {type, seq, timestamp, data} with webhook-id (dedupe on it), webhook-timestamp and webhook-signature headers: verify them with a `standardwebhooks` library and the returned secret (shown once). Events go out in seq order; a non-2xx or slow answer is retried with backoff, then fails; 410 Gone disables the webhook. At most WEBHOOK_MAX_ENDPOINTS webhooks per account (default 5). Errors: ADDRESS_NOT_ALLOWED (400, a private address), VALIDATION_ERROR (400); CONFLICT (409, at the limit).",
   auth: 'key',
@@ -92,6 +94,7 @@ export const listWebhooks = defineMethod({
   name: 'list_webhooks',
   area: 'Accounts',
   summary: 'List your webhooks',
+  brief: 'Your webhooks, oldest first, without their secrets. Free.',
   description: 'Your registered webhooks, oldest first, without their secrets (rotate_webhook_secret issues a new one). Free to call.',
   auth: 'key',
   limit: 'api',
@@ -106,6 +109,7 @@ export const deleteWebhook = defineMethod({
   name: 'delete_webhook',
   area: 'Accounts',
   summary: 'Delete one of your webhooks',
+  brief: 'Deletes a webhook with its deliveries; nothing more is sent to it.',
   description: 'Deletes a webhook with its deliveries and their attempts: nothing more is sent to it, retries included. Errors: NOT_FOUND (404).',
   auth: 'key',
   limit: 'api',
@@ -124,6 +128,7 @@ export const rotateWebhookSecret = defineMethod({
   name: 'rotate_webhook_secret',
   area: 'Accounts',
   summary: "Replace a webhook's signing secret",
+  brief: 'Issues a new signing secret (shown once); for 24 hours deliveries are signed with both the new and the old one.',
   description:
     'Issues a new signing secret (shown only here). For 24 hours deliveries carry two signatures in webhook-signature, one with the new ' +
     'secret and one with the old, so a receiver can switch without missing one; then only the new. Errors: NOT_FOUND (404).',
@@ -144,6 +149,8 @@ export const listWebhookDeliveries = defineMethod({
   name: 'list_webhook_deliveries',
   area: 'Accounts',
   summary: "List a webhook's deliveries with their attempts, newest event first",
+  brief:
+    "One webhook's deliveries, newest first, each with event seq and type, state and every attempt (time, status or error, duration). Filter by state; pass nextCursor as cursor for the next page. Free.",
   description:
     "One webhook's deliveries, newest event first, each with its event seq and type, state (pending, succeeded, failed), and every attempt " +
     "(time, the receiver's HTTP status or the error, duration). Optionally only one state. limit 1..100 (default 20); pass nextCursor as " +
@@ -153,8 +160,8 @@ export const listWebhookDeliveries = defineMethod({
   input: z.object({
     id: WebhookId,
     state: z.enum(['pending', 'succeeded', 'failed']).optional().describe('Only deliveries in this state.'),
-    limit: z.number().int().min(1).max(100).default(20).describe('Deliveries per page, 1..100 (default 20).'),
-    cursor: z.string().min(1).max(600).optional().describe('nextCursor of the previous page (opaque); omit for the first page.'),
+    limit: z.number().int().min(1).max(100).default(20).describe('Deliveries per page.'),
+    cursor: z.string().min(1).max(600).optional().describe('nextCursor of the previous page; omit for the first.'),
   }),
   output: z.object({
     deliveries: z.array(Delivery).describe('Deliveries, newest event first.'),
@@ -170,6 +177,8 @@ export const replayWebhookDelivery = defineMethod({
   name: 'replay_webhook_delivery',
   area: 'Accounts',
   summary: 'Send a delivery again, or every event from a seq on',
+  brief:
+    'Sends one delivery again (deliveryId), or every event of your log from fromSeq on, up to 1000 per call (continue with nextCursor as cursor). Each starts a new round of retries.',
   description:
     'Sends one delivery again (deliveryId), or every event of your log from fromSeq on that the webhook takes (also events from before it ' +
     'was registered), up to 1,000 per call: nextCursor says where to go on (null when done; pass it as cursor). Each keeps its webhook-id and starts a new ' +

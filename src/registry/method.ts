@@ -31,7 +31,12 @@ export interface MethodSpec<I extends ObjectSchema, O extends ObjectSchema> {
   name: string;
   area: Area;
   summary: string;
-  /** Written for an LLM reader: when to use it, what it costs, what can go wrong. */
+  /**
+   * What a model reads where every token counts (an MCP tool's description in tools/list, an A2A skill's): what it does,
+   * when to use it, what it costs or limits, in about 250 characters. Its error codes follow it (toolDescriptionOf).
+   */
+  brief: string;
+  /** The full text, for /openapi.json, llms-full.txt and the docs: when to use it, what it costs, what can go wrong. */
   description: string;
   auth: AuthMode;
   limit: LimitClass;
@@ -72,4 +77,14 @@ export function isRevalidatable(method: AnyMethod): boolean {
 export function onSurface(method: AnyMethod, surface: 'mcp' | 'jsonrpc'): boolean {
   if (method.auth === 'session') return false;
   return !method.hiddenFrom?.includes(surface);
+}
+
+/**
+ * What a model reads about a method where every token counts (an MCP tool's description, an A2A skill's): its brief,
+ * then the error codes particular to it: its declared `errors` but VALIDATION_ERROR and RATE_LIMITED, which any call can
+ * answer (the MCP instructions say so once).
+ */
+export function toolDescriptionOf(method: AnyMethod): string {
+  const own = (method.errors ?? []).filter((c) => c !== 'VALIDATION_ERROR' && c !== 'RATE_LIMITED');
+  return own.length > 0 ? `${method.brief} Errors: ${own.join(', ')}.` : method.brief;
 }

@@ -9,7 +9,9 @@ import type { McpTools, ToolOutcome } from './mcp-tools';
 const ERROR_BODY_NOTE =
   'A failed call returns isError with structuredContent { error, code, hint?, docs?, details?, retryAfterSeconds?, requestId? }: error says ' +
   'what went wrong, hint what to do (read it), docs where the method is documented, details the input problems of a VALIDATION_ERROR, retryAfterSeconds when to retry, requestId ' +
-  `what to quote for a server error. code is one of ${ERROR_CODES.join(', ')}.`;
+  `what to quote for a server error. code is one of ${ERROR_CODES.join(', ')}. A tool's description ends with the codes ` +
+  'particular to it; any tool may also answer VALIDATION_ERROR, RATE_LIMITED, INTERNAL or SERVICE_UNAVAILABLE, and one that ' +
+  'acts on an account UNAUTHORIZED or FORBIDDEN.';
 
 /** How to read a tool's output schema, said once here rather than spelled in each (outlineOf, src/documents/schema-compaction.ts). */
 const OUTPUT_SCHEMA_NOTE =

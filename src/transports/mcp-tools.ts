@@ -1,5 +1,5 @@
 import { ProtocolError, ProtocolErrorCode, type CallToolResult, type Tool } from '@modelcontextprotocol/server';
-import { onSurface, type AnyMethod, type ToolAnnotations } from '../registry/method';
+import { onSurface, toolDescriptionOf, type AnyMethod, type ToolAnnotations } from '../registry/method';
 import type { Registry } from '../registry/registry';
 import type { CallInfo } from '../registry/context';
 import { carriesCredential } from './http-call';
@@ -39,7 +39,7 @@ export function buildMcpTools(registry: Registry): McpTools {
     tools.push({
       name: method.name,
       title: toolTitle(method),
-      description: method.description,
+      description: toolDescriptionOf(method),
       inputSchema: mcpInputSchema(method) as Tool['inputSchema'],
       outputSchema: mcpOutputSchema(method) as Tool['outputSchema'],
       annotations: mcpAnnotations(method),
@@ -115,7 +115,7 @@ export function mcpAnnotations(method: AnyMethod): ToolAnnotations {
 }
 
 /** What `idempotencyKey` means, said once in the server's instructions (src/transports/mcp-server.ts). */
-const IDEMPOTENCY_KEY: JsonSchema = { type: 'string', minLength: 1, maxLength: 255, description: 'Optional: see the instructions.' };
+const IDEMPOTENCY_KEY: JsonSchema = { type: 'string', minLength: 1, maxLength: 255, description: 'See the instructions.' };
 
 /**
  * A tool's input schema as tools/list sends it: the method's input, accepting the same arguments, spelled for a

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { backends } from '../support/backends';
 import { startTestApp, type TestApp } from '../support/app';
 import { ALL_METHODS } from '../../src/methods';
-import { onSurface, type AnyMethod } from '../../src/registry/method';
+import { onSurface, toolDescriptionOf, type AnyMethod } from '../../src/registry/method';
 import { AREAS } from '../../src/documents/service-info';
 
 /**
@@ -87,7 +87,7 @@ describe.each(backends())('registry surfaces on $name', (backend) => {
 
   test.each(byName)('%s: the agent card has a skill with its id exactly when it is on the jsonrpc surface', (name, m) => {
     const skill = (card.skills ?? []).find((s: Json) => s.id === name);
-    if (onSurface(m, 'jsonrpc')) expect(skill).toMatchObject({ id: name, description: m.description });
+    if (onSurface(m, 'jsonrpc')) expect(skill).toMatchObject({ id: name, description: toolDescriptionOf(m) });
     else expect(skill).toBeUndefined();
   });
 });

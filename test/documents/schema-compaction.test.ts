@@ -1,6 +1,7 @@
 import Ajv from 'ajv';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
+import fc from 'fast-check';
 import { outlineOf, withSharedDefs, withoutDeprecatedProperties, withoutDescriptions, withoutRestatements } from '../../src/documents/schema-compaction';
 import { inlineRefs } from '../support/json-schema-refs';
 
@@ -160,6 +161,50 @@ describe('withoutRestatements', () => {
     // The one difference: a date-time with an offset other than Z, which the format admits and zod's pattern does not.
     const offset = { ...ok, at: '2026-01-01T00:00:00+02:00' };
     expect([full(offset), lean(offset)]).toEqual([false, true]);
+  });
+});
+
+describe('withoutRestatements on a nullable enum', () => {
+  test('when an enum or a const is made nullable by anyOf with {type: null}, then it is one enum listing null, annotations kept', () => {
+    const schema = {
+      type: 'object',
+      properties: {
+        winner: { anyOf: [{ type: 'string', enum: ['YES', 'NO', 'VOID'] }, { type: 'null' }], description: 'The winner.' },
+        basis: { anyOf: [{ type: 'null' }, { const: 'entry price' }] },
+        // A branch with more than the enum, or an anyOf with a third branch, is left as it is.
+        bounded: { anyOf: [{ type: 'number', enum: [1, 2], minimum: 1 }, { type: 'null' }] },
+        three: { anyOf: [{ enum: ['a'] }, { enum: ['b'] }, { type: 'null' }] },
+      },
+    };
+    expect(withoutRestatements(schema).properties).toEqual({
+      winner: { enum: ['YES', 'NO', 'VOID', null], description: 'The winner.' },
+      basis: { enum: ['entry price', null] },
+      bounded: { anyOf: [{ type: 'number', enum: [1, 2], minimum: 1 }, { type: 'null' }] },
+      three: { anyOf: [{ enum: ['a'] }, { enum: ['b'] }, { type: 'null' }] },
+    });
+  });
+
+  test.each([
+    ['draft 2020-12 (Ajv2020)', () => new Ajv2020({ strict: false })],
+    ['draft-07 (Ajv)', () => new Ajv({ strict: false, validateSchema: false })],
+  ])('when %s validates generated values, then the respelt nullable enum accepts exactly what the anyOf accepts', (_label, make) => {
+    const ajv = make();
+    const scalar = fc.oneof(fc.constantFrom('a', 'b', 'YES', ''), fc.integer({ min: -2, max: 2 }), fc.boolean(), fc.constant(null));
+    const branch = fc.oneof(
+      fc.uniqueArray(scalar, { minLength: 1, maxLength: 4 }).map((values) => ({ enum: values })),
+      scalar.map((value) => ({ const: value })),
+    );
+    const value = fc.oneof(scalar, fc.constant({}), fc.array(scalar, { maxLength: 2 }));
+    fc.assert(
+      fc.property(branch, fc.boolean(), fc.array(value, { minLength: 1, maxLength: 8 }), (b, nullFirst, values) => {
+        const full = { anyOf: nullFirst ? [{ type: 'null' }, b] : [b, { type: 'null' }] };
+        const lean = withoutRestatements(full);
+        expect(lean).not.toHaveProperty('anyOf');
+        const [accepts, acceptsLean] = [ajv.compile(full), ajv.compile(lean)];
+        for (const v of [null, ...values]) expect(acceptsLean(v)).toBe(accepts(v));
+      }),
+      { numRuns: 300 },
+    );
   });
 });
 

@@ -2261,7 +2261,7 @@ export interface operations {
                  */
                 afterSeq?: string;
                 /**
-                 * @description Most events to return, 1..500 (default 100).
+                 * @description Most events to return.
                  * @example 2
                  */
                 limit?: number;
@@ -2399,7 +2399,7 @@ export interface operations {
                  */
                 q: string;
                 /**
-                 * @description Markets to return at most, 1..8 (default 8); the first ones of the full answer, by volume.
+                 * @description Most markets to return, by volume.
                  * @example 3
                  */
                 limit?: number;
@@ -2559,18 +2559,18 @@ export interface operations {
                 /** @description active (default), closed, resolved, or all. */
                 status?: "active" | "closed" | "resolved" | "all";
                 /**
-                 * @description volume: most traded first (default); ending: soonest end date first; newest: newest first; change24h: largest 24 h move first.
+                 * @description volume (most traded first, default), ending (soonest first), newest, or change24h (largest 24 h move first).
                  * @example volume
                  */
                 sort?: "volume" | "ending" | "newest" | "change24h";
                 /**
-                 * @description Markets per page, 1..100 (default 20).
+                 * @description Markets per page.
                  * @example 1
                  */
                 limit?: number;
-                /** @description nextCursor of the previous page (opaque); omit for the first page. */
+                /** @description nextCursor of the previous page; omit for the first. */
                 cursor?: string;
-                /** @description True adds each market's sparkline: its hourly YES prices over the last 24 hours (default false). */
+                /** @description Adds each market's hourly YES prices over the last 24 h. */
                 sparkline?: boolean;
             };
             header?: {
@@ -2833,10 +2833,10 @@ export interface operations {
     get_market_odds: {
         parameters: {
             query?: {
-                /** @description Market ID (Market.id), as paper_trade and list_trades take it. */
+                /** @description Market.id. */
                 marketId?: string;
                 /**
-                 * @description Market slug (Market.slug), as paper_trade takes it.
+                 * @description Market.slug.
                  * @example will-bitcoin-close-above-120-000-on-march-3-2027-11420
                  */
                 marketSlug?: string;
@@ -3366,11 +3366,11 @@ export interface operations {
                 /** @description Only news published at or before this time (ISO 8601); never later than now. */
                 until?: string;
                 /**
-                 * @description Items per page, 1..100 (default 20).
+                 * @description Items per page.
                  * @example 1
                  */
                 limit?: number;
-                /** @description nextCursor of the previous page (opaque); omit for the first page. */
+                /** @description nextCursor of the previous page; omit for the first. */
                 cursor?: string;
             };
             header?: {
@@ -3503,22 +3503,22 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Market ID (Market.id). */
+                    /** @description Market.id. */
                     marketId: string;
-                    /** @description Market slug (Market.slug); must match the market. */
+                    /** @description Market.slug; must match marketId. */
                     marketSlug: string;
-                    /** @description Token to buy: outcomeTokens[].tokenId of the market, matching outcome. */
+                    /** @description outcomeTokens[].tokenId of the market, matching outcome. */
                     tokenId: string;
                     /**
                      * @description Side: YES or NO.
                      * @enum {string}
                      */
                     outcome: "YES" | "NO";
-                    /** @description Virtual dollars to spend, > 0 and <= 1,000,000, at most 6 decimals (finer is refused). Send amount or shares, exactly one. */
+                    /** @description Dollars to spend, at most 6 decimals. Send amount or shares, exactly one. */
                     amount?: number;
-                    /** @description Shares to buy, > 0, at most 6 decimals; the cost (shares × the live ask) must stay within 1,000,000. Send amount or shares, exactly one. */
+                    /** @description Shares to buy, at most 6 decimals; their cost (shares × live ask) at most 1,000,000. Send amount or shares, exactly one. */
                     shares?: number;
-                    /** @description Optional: your probability that YES resolves, recorded with the trade as a stated forecast (see submit_forecast). */
+                    /** @description Your probability that YES resolves, recorded as a forecast with the trade. */
                     forecast?: number;
                     /** @description Optional idempotency key (JSON-RPC and MCP; on REST send the Idempotency-Key header). A retry with the same key and body returns the original result and never trades twice; kept 24 hours. */
                     idempotencyKey?: string;
@@ -3963,7 +3963,7 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description Position ID from get_portfolio.
+                 * @description Position.id, from get_portfolio.
                  * @example 2b0c8f7e-4a55-4c1e-9d5b-0d7a1e3f6c21
                  */
                 id: string;
@@ -3973,7 +3973,7 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
-                    /** @description Shares to sell, > 0, at most 6 decimals (finer is refused); omit to sell the whole position. */
+                    /** @description Shares to sell, at most 6 decimals; omit to sell all. */
                     quantity?: number;
                     /** @description Optional idempotency key (JSON-RPC and MCP; on REST send the Idempotency-Key header). A retry with the same key and body returns the original result and never trades twice; kept 24 hours. */
                     idempotencyKey?: string;
@@ -4130,7 +4130,7 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
-                    /** @description Only this market's positions (Position.marketId, or the market's slug); omit to close all your open positions. */
+                    /** @description Only this market's positions (id or slug); omit for all. */
                     marketId?: string;
                 };
             };
@@ -4483,11 +4483,11 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Trades per page, 1..100 (default 50).
+                 * @description Trades per page.
                  * @example 2
                  */
                 limit?: number;
-                /** @description nextCursor of the previous page (opaque); omit for the first page. */
+                /** @description nextCursor of the previous page; omit for the first. */
                 cursor?: string;
                 /** @description Only trades in this market (Market.id). */
                 marketId?: string;
@@ -4639,9 +4639,9 @@ export interface operations {
             query?: {
                 /** @description Only orders in this state. */
                 state?: "open" | "partially_filled" | "filled" | "cancelled" | "expired" | "rejected";
-                /** @description Orders per page, 1..100 (default 50). */
+                /** @description Orders per page. */
                 limit?: number;
-                /** @description nextCursor of the previous page (opaque); omit for the first page. */
+                /** @description nextCursor of the previous page; omit for the first. */
                 cursor?: string;
             };
             header?: never;
@@ -4829,18 +4829,18 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Token to trade: outcomeTokens[].tokenId of a market. */
+                    /** @description outcomeTokens[].tokenId of a market. */
                     tokenId: string;
                     /**
                      * @description BUY buys shares with dollars; SELL sells shares you hold.
                      * @enum {string}
                      */
                     side: "BUY" | "SELL";
-                    /** @description Limit price per share, (0, 1], at most 6 decimals. */
+                    /** @description Price per share, at most 6 decimals. */
                     limitPrice: number;
-                    /** @description For a BUY: dollars to spend, > 0, at most 6 decimals. Send amount or shares, not both. */
+                    /** @description BUY only: dollars to spend, at most 6 decimals. Send amount or shares, not both. */
                     amount?: number;
-                    /** @description Shares to sell (SELL) or to buy (BUY), > 0, at most 6 decimals. Send amount or shares, not both. */
+                    /** @description Shares to sell (SELL) or buy (BUY), at most 6 decimals. Send amount or shares, not both. */
                     shares?: number;
                     /**
                      * @deprecated
@@ -4855,12 +4855,12 @@ export interface operations {
                     timeInForce?: "GTC" | "GTD" | "IOC" | "FOK";
                     /**
                      * Format: date-time
-                     * @description For GTD only: when the order expires (UTC, in the future).
+                     * @description GTD only: when the order expires (in the future).
                      */
                     expiresAt?: string;
                     /** @description Your own id, unique per account; a repeat returns the first order. */
                     clientOrderId?: string;
-                    /** @description Optional: your probability that YES resolves, recorded with the order as a stated forecast (not when refused, rejected or repeated; see submit_forecast). */
+                    /** @description Your probability that YES resolves, recorded as a forecast with the order (not if refused, rejected or repeated). */
                     forecast?: number;
                     /** @description Optional idempotency key (JSON-RPC and MCP; on REST send the Idempotency-Key header). A retry with the same key and body returns the original result and never acts twice; kept 24 hours. */
                     idempotencyKey?: string;
@@ -5072,7 +5072,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Order ID (Order.id) from place_order or list_orders. */
+                /** @description Order.id, from place_order or list_orders. */
                 id: string;
             };
             cookie?: never;
@@ -5291,7 +5291,7 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description Order ID (Order.id) from place_order or list_orders.
+                 * @description Order.id, from place_order or list_orders.
                  * @example 0b6f6a52-57d4-4c4f-9a0e-6f8b4f0c2d11
                  */
                 id: string;
@@ -5301,11 +5301,11 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
-                    /** @description New limit price per share, (0, 1], at most 6 decimals; omit to keep it. */
+                    /** @description New price per share, at most 6 decimals; omit to keep. */
                     limitPrice?: number;
-                    /** @description For an order sized by amount: the new total dollars, filled part included (above filledCash); omit to keep it. */
+                    /** @description Order sized by amount: new total dollars, filled part included (above filledCash); omit to keep. */
                     amount?: number;
-                    /** @description For an order sized by shares: the new total shares, filled part included (above filledShares); omit to keep it. */
+                    /** @description Order sized by shares: new total shares, filled part included (above filledShares); omit to keep. */
                     shares?: number;
                     /**
                      * @deprecated
@@ -5522,7 +5522,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Order ID (Order.id) from place_order or list_orders. */
+                /** @description Order.id, from place_order or list_orders. */
                 id: string;
             };
             cookie?: never;
@@ -5716,18 +5716,18 @@ export interface operations {
                 "application/json": {
                     /** @description The orders, 1..20, placed in this order. */
                     orders: {
-                        /** @description Token to trade: outcomeTokens[].tokenId of a market. */
+                        /** @description outcomeTokens[].tokenId of a market. */
                         tokenId: string;
                         /**
                          * @description BUY buys shares with dollars; SELL sells shares you hold.
                          * @enum {string}
                          */
                         side: "BUY" | "SELL";
-                        /** @description Limit price per share, (0, 1], at most 6 decimals. */
+                        /** @description Price per share, at most 6 decimals. */
                         limitPrice: number;
-                        /** @description For a BUY: dollars to spend, > 0, at most 6 decimals. Send amount or shares, not both. */
+                        /** @description BUY only: dollars to spend, at most 6 decimals. Send amount or shares, not both. */
                         amount?: number;
-                        /** @description Shares to sell (SELL) or to buy (BUY), > 0, at most 6 decimals. Send amount or shares, not both. */
+                        /** @description Shares to sell (SELL) or buy (BUY), at most 6 decimals. Send amount or shares, not both. */
                         shares?: number;
                         /**
                          * @deprecated
@@ -5742,12 +5742,12 @@ export interface operations {
                         timeInForce?: "GTC" | "GTD" | "IOC" | "FOK";
                         /**
                          * Format: date-time
-                         * @description For GTD only: when the order expires (UTC, in the future).
+                         * @description GTD only: when the order expires (in the future).
                          */
                         expiresAt?: string;
                         /** @description Your own id, unique per account; a repeat returns the first order. */
                         clientOrderId?: string;
-                        /** @description Optional: your probability that YES resolves, recorded with the order as a stated forecast (not when refused, rejected or repeated; see submit_forecast). */
+                        /** @description Your probability that YES resolves, recorded as a forecast with the order (not if refused, rejected or repeated). */
                         forecast?: number;
                     }[];
                 };
@@ -5962,7 +5962,7 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
-                    /** @description Only this market's orders (Order.marketId, or the market's slug); omit to cancel all your open orders. */
+                    /** @description Only this market's orders (id or slug); omit for all. */
                     marketId?: string;
                 };
             };
@@ -6085,16 +6085,16 @@ export interface operations {
     list_forecasts: {
         parameters: {
             query?: {
-                /** @description Another trader's user ID (as get_trader_stats takes it): their forecasts on closed markets. Omit for your own. */
+                /** @description Another trader's user ID: their forecasts on closed markets only. Omit for yours. */
                 userId?: string;
                 /** @description Only forecasts on this market. */
                 marketId?: string;
                 /**
-                 * @description Forecasts per page, 1..100 (default 50).
+                 * @description Forecasts per page.
                  * @example 1
                  */
                 limit?: number;
-                /** @description nextCursor of the previous page (opaque); omit for the first page. */
+                /** @description nextCursor of the previous page; omit for the first. */
                 cursor?: string;
             };
             header?: never;
@@ -6268,13 +6268,13 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Market ID: Market.id of a mirrored market, or a community market id. */
+                    /** @description Market.id of a mirrored or a community market. */
                     marketId: string;
                     /** @description Mirrored market: the probability that YES resolves, 0..1, at most 6 decimals. */
                     probability?: number;
                     /** @description Community market: one probability per outcome, in its outcome order, summing to exactly 1. */
                     probabilities?: number[];
-                    /** @description Optional short rationale, at most 280 characters; public with the forecast once the market closes. */
+                    /** @description Short rationale, public with the forecast once the market closes. */
                     rationale?: string;
                     /** @description Optional idempotency key (JSON-RPC and MCP; on REST send the Idempotency-Key header). A retry with the same key and body returns the original result and never acts twice; kept 24 hours. */
                     idempotencyKey?: string;
@@ -6461,7 +6461,7 @@ export interface operations {
             query?: {
                 /** @description The account to read (as get_trader_stats takes it); omit for your own. */
                 userId?: string;
-                /** @description Season: a UTC month YYYY-MM (the month a market resolved in) or all; omit for the current month. */
+                /** @description YYYY-MM (the UTC month markets resolved in) or all; omit for the current month. */
                 season?: string;
             };
             header?: never;
@@ -7085,13 +7085,13 @@ export interface operations {
     get_benchmark_leaderboard: {
         parameters: {
             query?: {
-                /** @description Season: a UTC month YYYY-MM (the month a market resolved in) or all; omit for the current month. */
+                /** @description YYYY-MM (the UTC month markets resolved in) or all; omit for the current month. */
                 season?: string;
                 /** @description The metric ranked (default alpha). */
                 metric?: "alpha" | "brier" | "log_score" | "clv" | "sharpe" | "return" | "max_drawdown";
                 /** @description all = people, bots = agents, everyone = both (default), reference = the reference forecasters. */
                 audience?: "all" | "bots" | "everyone" | "reference";
-                /** @description Entries, 1..100 (default 50). */
+                /** @description Entries. */
                 limit?: number;
             };
             header?: never;
@@ -7249,11 +7249,11 @@ export interface operations {
     export_benchmark_forecasts: {
         parameters: {
             query?: {
-                /** @description Season: a UTC month YYYY-MM (the month a market resolved in) or all; omit for the current month. */
+                /** @description YYYY-MM (the UTC month markets resolved in) or all; omit for the current month. */
                 season?: string;
                 /** @description json (default): forecasts; jsonl or csv: text. */
                 format?: "json" | "jsonl" | "csv";
-                /** @description Forecasts per page, 1..5000 (default 1000). */
+                /** @description Forecasts per page. */
                 limit?: number;
                 /** @description nextCursor of the previous page; omit for the first. */
                 cursor?: string;
@@ -7417,7 +7417,7 @@ export interface operations {
                     /** @description A published scenario by name (suite-v1/07: list_replay_suite), instead of seed and days (source simulated). */
                     scenario?: string;
                     /**
-                     * @description simulated (default): the simulated venue of seed and days; mirror: a past window (from, to) of the recorded Polymarket mirror.
+                     * @description simulated (default; seed and days) or mirror (a past window of recorded Polymarket markets; from, to).
                      * @default simulated
                      * @enum {string}
                      */
@@ -7444,7 +7444,7 @@ export interface operations {
                         /** @description Simulated seconds per wall second. */
                         speed: number;
                     };
-                    /** @description Starting dollars of the run’s account, > 0 and <= 1,000,000 (default 1000). */
+                    /** @description Starting dollars of the run’s account (default 1000). */
                     bankroll?: number;
                 };
             };
@@ -7628,7 +7628,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The run, as start_replay returned it (runId). */
+                /** @description runId, from start_replay. */
                 runId: string;
             };
             cookie?: never;
@@ -7915,7 +7915,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The run, as start_replay returned it (runId). */
+                /** @description runId, from start_replay. */
                 runId: string;
             };
             cookie?: never;
@@ -8044,7 +8044,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The run, as start_replay returned it (runId). */
+                /** @description runId, from start_replay. */
                 runId: string;
             };
             cookie?: never;
@@ -8263,7 +8263,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The run, as start_replay returned it (runId). */
+                /** @description runId, from start_replay. */
                 runId: string;
             };
             cookie?: never;
@@ -8598,7 +8598,7 @@ export interface operations {
             query?: {
                 /** @description A published suite (default suite-v1). */
                 suite?: "suite-v1";
-                /** @description Entries, 1..100 (default 50). */
+                /** @description Entries. */
                 limit?: number;
             };
             header?: never;
@@ -10018,7 +10018,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description weekly (since Monday 00:00 UTC), monthly (since the 1st, UTC) or alltime. Default weekly.
+                 * @description weekly (since Monday 00:00 UTC), monthly (since the 1st) or alltime.
                  * @example weekly
                  */
                 period?: "weekly" | "monthly" | "alltime";
@@ -10033,7 +10033,7 @@ export interface operations {
                  */
                 audience?: "all" | "bots" | "everyone";
                 /**
-                 * @description Rows to return, 1..100. Default 100.
+                 * @description Rows to return.
                  * @example 2
                  */
                 limit?: number;
@@ -11111,7 +11111,7 @@ export interface operations {
                 creator?: string;
                 /** @description true limits to featured markets. */
                 featured?: boolean;
-                /** @description How many, 1..100 (default 50). */
+                /** @description Markets to return. */
                 limit?: number;
             };
             header?: {
@@ -12029,7 +12029,7 @@ export interface operations {
                 "application/json": {
                     /** @description Outcome token to buy (outcomeTokens[].tokenId of get_community_market). */
                     tokenId: string;
-                    /** @description Virtual dollars to spend, > 0 and <= 1,000,000, at most 6 decimals. */
+                    /** @description Dollars to spend, at most 6 decimals. */
                     amount: number;
                     /** @description Refuse the buy if its average price per share would be above this. */
                     maxAvgPrice?: number;
@@ -12038,7 +12038,7 @@ export interface operations {
                      * @description Deprecated (send maxAvgPrice): refuse the buy if its average price per share would be above this.
                      */
                     maxAveragePrice?: number;
-                    /** @description Optional: your probability of each outcome (in outcome order, summing to 1), recorded with the buy as a stated forecast (see submit_forecast). */
+                    /** @description Your probability of each outcome (in outcome order, summing to 1), recorded as a forecast with the buy. */
                     forecasts?: number[];
                     /** @description Optional idempotency key (JSON-RPC and MCP; on REST send the Idempotency-Key header). A retry with the same key and body returns the original result and never trades twice; kept 24 hours. */
                     idempotencyKey?: string;
@@ -12202,7 +12202,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description Position ID from get_portfolio. */
+                /** @description Your community market position: Position.id, from get_portfolio. */
                 id: string;
             };
             cookie?: never;
@@ -12377,16 +12377,16 @@ export interface operations {
         parameters: {
             query: {
                 /**
-                 * @description Market ID: Market.id of a mirrored market, or a community market id.
+                 * @description Market.id of a mirrored or a community market.
                  * @example sim-0001
                  */
                 marketId: string;
                 /**
-                 * @description Comments per page, 1..100 (default 30).
+                 * @description Comments per page.
                  * @example 1
                  */
                 limit?: number;
-                /** @description nextCursor of the previous page (opaque); omit for the first page. */
+                /** @description nextCursor of the previous page; omit for the first. */
                 cursor?: string;
             };
             header?: {
@@ -12549,7 +12549,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Market ID: Market.id of a mirrored market, or a community market id. */
+                    /** @description Market.id of a mirrored or a community market. */
                     marketId: string;
                     /** @description The comment, plain text; at most 1000 characters once trimmed. */
                     body: string;
@@ -13111,7 +13111,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Webhook ID (Webhook.id) from create_webhook or list_webhooks. */
+                /** @description Webhook.id, from create_webhook or list_webhooks. */
                 id: string;
             };
             cookie?: never;
@@ -13238,7 +13238,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Webhook ID (Webhook.id) from create_webhook or list_webhooks. */
+                /** @description Webhook.id, from create_webhook or list_webhooks. */
                 id: string;
             };
             cookie?: never;
@@ -13389,14 +13389,14 @@ export interface operations {
             query?: {
                 /** @description Only deliveries in this state. */
                 state?: "pending" | "succeeded" | "failed";
-                /** @description Deliveries per page, 1..100 (default 20). */
+                /** @description Deliveries per page. */
                 limit?: number;
-                /** @description nextCursor of the previous page (opaque); omit for the first page. */
+                /** @description nextCursor of the previous page; omit for the first. */
                 cursor?: string;
             };
             header?: never;
             path: {
-                /** @description Webhook ID (Webhook.id) from create_webhook or list_webhooks. */
+                /** @description Webhook.id, from create_webhook or list_webhooks. */
                 id: string;
             };
             cookie?: never;
@@ -13558,7 +13558,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Webhook ID (Webhook.id) from create_webhook or list_webhooks. */
+                /** @description Webhook.id, from create_webhook or list_webhooks. */
                 id: string;
             };
             cookie?: never;
@@ -13847,13 +13847,13 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
-                    /** @description Market ID (Market.id). */
+                    /** @description Market.id of the market to watch. */
                     marketId?: string;
-                    /** @description Market slug (Market.slug); send either or both of the same market. */
+                    /** @description Market.slug; send either or both, of the same market. */
                     marketSlug?: string;
-                    /** @description Alert when the YES price is at or above this (0..1); null clears it; omit to keep it. */
+                    /** @description Alert at a YES price at or above this; null clears, omit keeps. */
                     alertAbove?: number | null;
-                    /** @description Alert when the YES price is at or below this (0..1); null clears it; omit to keep it. */
+                    /** @description Alert at a YES price at or below this; null clears, omit keeps. */
                     alertBelow?: number | null;
                 };
             };
