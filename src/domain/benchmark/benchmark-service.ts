@@ -78,12 +78,12 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** How long a served record, board or rank is fresh when nothing in this process has written since (other processes' writes show within twice it). */
 const CACHE_MS = 1000;
-/** Records kept: the accounts being looked at now (a parsed record is some 10 kB). */
-const RECORD_CACHE_SIZE = 2000;
+/** Records kept: the accounts being looked at now (a parsed record is some 10 kB, its JSON ~1.3 kB). */
+const RECORD_CACHE_SIZE = 1000;
 /** Boards kept: 5 live seasons × 7 metrics × 4 audiences × a few limits, 100 rows of some 250 bytes each. */
 const BOARD_CACHE_SIZE = 1000;
-/** Callers' own places kept: a few numbers each. */
-const PLACE_CACHE_SIZE = 100_000;
+/** Callers' own places kept: a rank and an estimate each, some 200 bytes. */
+const PLACE_CACHE_SIZE = 20_000;
 /** Boards as one caller sees them (their place added), kept for the callers asking now. */
 const CALLER_BOARD_CACHE_SIZE = 256;
 
