@@ -23,7 +23,7 @@ describeWithChromium('the equity curve on the portfolio page in Chromium', () =>
     await page.getByRole('heading', { level: 1, name: 'Portfolio' }).waitFor();
     const chart = page.getByRole('img', { name: /^Equity over the last week: from \$1,000\.00 to \$1,000\.00 \(\$0\.00\), 2 points\.$/ });
     await chart.waitFor();
-    // lightweight-charts drew into the box (its canvases), and the code came as its own chunk.
+    // The chart library drew into the box (its canvas), and the code came as its own chunk.
     expect(await chart.locator('canvas').count()).toBeGreaterThan(0);
     expect(chartChunk.length).toBe(1);
     const periods = page.getByRole('group', { name: 'Equity period' });

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { createChart, LineSeries, type UTCTimestamp } from 'lightweight-charts';
+import uPlot from 'uplot';
 
 export interface LinePoint {
   /** Seconds since the epoch. */
@@ -7,41 +7,102 @@ export interface LinePoint {
   value: number;
 }
 
+const INK = '#17181c';
+const LINE = '#0b6b3a';
+const GRID = '#e6e7eb';
+const FONT = '12px system-ui, sans-serif';
+/** The crosshair's time, in the viewer's time zone, to the minute. */
+const TIME = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
 /**
- * One line over time, drawn with lightweight-charts in the house style (the price and equity charts). The box is an
- * image whose label is the chart's summary in words; the attribution is a plain link its caller shows under the chart
- * (a link inside the role=img box would be a nested control). Only modules loaded lazily import this, so the chart
- * library is fetched only where a chart is drawn.
+ * One line over time, drawn with uPlot (a canvas) in the house style (the price and equity charts): a time axis, the
+ * values' axis on the right in the caller's format, a crosshair, and a tip naming the nearest point's time and value.
+ * The box is an image whose label is the chart's summary in words; the attribution is a plain link its caller shows
+ * under the chart (a link inside the role=img box would be a nested control). Only modules loaded lazily import this,
+ * so the chart library is fetched only where a chart is drawn.
  */
-export function LineChart({ points, format, minMove, label }: { points: LinePoint[]; format: (v: number) => string; minMove: number; label: string }) {
+export function LineChart({ points, format, label }: { points: LinePoint[]; format: (v: number) => string; label: string }) {
   const box = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
-    if (!box.current || points.length === 0) return;
-    const chart = createChart(box.current, {
-      autoSize: true,
-      layout: { background: { color: '#ffffff' }, textColor: '#17181c', attributionLogo: false },
-      rightPriceScale: { borderVisible: false },
-      timeScale: { timeVisible: true, borderVisible: false },
-      grid: { vertLines: { visible: false } },
-    });
-    const series = chart.addSeries(LineSeries, { color: '#0b6b3a', lineWidth: 2, priceFormat: { type: 'custom', formatter: format, minMove } });
-    series.setData(ascending(points));
-    chart.timeScale().fitContent();
-    return () => chart.remove();
-  }, [points, format, minMove]);
+    const el = box.current;
+    if (!el || points.length === 0) return;
+    const data = ascending(points);
+    const tip = document.createElement('div');
+    tip.className = 'chart-tip';
+    tip.hidden = true;
+    const opts: uPlot.Options = {
+      width: el.clientWidth,
+      height: el.clientHeight,
+      // Times are seconds (uPlot's default unit). One point sits in the middle of two hours (uPlot would give it a
+      // thousand days), and a flat line in the middle of a band of 1% of its value (uPlot's would span from 0 to twice it).
+      scales: {
+        x: { time: true, range: (_u, min, max) => (data[0].length === 1 ? [data[0][0]! - 3600, data[0][0]! + 3600] : [min, max]) },
+        y: {
+          range: (_u, min, max) =>
+            min === max ? [min - Math.max(Math.abs(min) * 0.01, 0.01), max + Math.max(Math.abs(max) * 0.01, 0.01)] : uPlot.rangeNum(min, max, 0.1, true),
+        },
+      },
+      series: [{}, { stroke: LINE, width: 2, points: { size: 5, fill: LINE } }],
+      axes: [
+        { stroke: INK, font: FONT, grid: { show: false }, ticks: { show: false } },
+        {
+          side: 1,
+          stroke: INK,
+          font: FONT,
+          grid: { stroke: GRID, width: 1 },
+          ticks: { show: false },
+          values: (_u, splits) => splits.map(format),
+          // Wide enough for the longest label (7 px a character at 12 px) and a margin.
+          size: (_u, values) => 16 + 7 * Math.max(4, ...(values ?? []).map((v) => v.length)),
+        },
+      ],
+      legend: { show: false },
+      cursor: { drag: { x: false, y: false }, points: { size: 7, fill: LINE } },
+      hooks: {
+        setCursor: [
+          (u) => {
+            const i = u.cursor.idx;
+            if (i == null || u.cursor.left == null || u.cursor.left < 0) {
+              tip.hidden = true;
+              return;
+            }
+            tip.textContent = `${TIME.format(new Date(data[0][i]! * 1000))}: ${format(data[1][i]!)}`;
+            tip.hidden = false;
+            const left = u.valToPos(data[0][i]!, 'x') + u.over.offsetLeft;
+            // The tip sits beside the point, on the side with room.
+            tip.style.left = left > el.clientWidth / 2 ? `${left - tip.offsetWidth - 10}px` : `${left + 10}px`;
+            tip.style.top = `${u.over.offsetTop + 4}px`;
+          },
+        ],
+      },
+    };
+    const chart = new uPlot(opts, data, el);
+    el.appendChild(tip);
+    const resize = new ResizeObserver(() => chart.setSize({ width: el.clientWidth, height: el.clientHeight }));
+    resize.observe(el);
+    return () => {
+      resize.disconnect();
+      chart.destroy();
+      tip.remove();
+    };
+  }, [points, format]);
 
   return <div ref={box} className="chart" role="img" aria-label={label} hidden={points.length === 0} />;
 }
 
 /** The chart needs strictly ascending whole-second times: a later point in the same second replaces the earlier one. */
-export function ascending(points: LinePoint[]): { time: UTCTimestamp; value: number }[] {
-  const data: { time: UTCTimestamp; value: number }[] = [];
+export function ascending(points: LinePoint[]): [number[], number[]] {
+  const times: number[] = [];
+  const values: number[] = [];
   for (const p of points) {
-    const time = Math.floor(p.time) as UTCTimestamp;
-    const last = data[data.length - 1];
-    if (last && last.time >= time) last.value = p.value;
-    else data.push({ time, value: p.value });
+    const time = Math.floor(p.time);
+    const last = times.length - 1;
+    if (last >= 0 && times[last]! >= time) values[last] = p.value;
+    else {
+      times.push(time);
+      values.push(p.value);
+    }
   }
-  return data;
+  return [times, values];
 }

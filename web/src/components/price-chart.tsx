@@ -9,7 +9,7 @@ const INTERVALS = ['1h', '6h', '1d', '1w', '1m', 'max'] as const;
 type Interval = (typeof INTERVALS)[number];
 
 /**
- * An outcome token's price over one of six intervals (get_price_history), drawn with lightweight-charts; `latest` (the
+ * An outcome token's price over one of six intervals (get_price_history), drawn with uPlot (web/src/components/line-chart.tsx); `latest` (the
  * price stream's newest price, t in seconds) extends the line to now. This module is
  * loaded lazily by the market pages, so the chart library is fetched only where a chart is drawn.
  */
@@ -41,10 +41,10 @@ export default function PriceChart({ tokenId, outcome, latest }: { tokenId: stri
       {history.isPending ? <Loading what="the price history" /> : null}
       {history.isError ? <ErrorMessage error={history.error} /> : null}
       {history.isSuccess && points.length === 0 ? <p>No prices in this interval yet.</p> : null}
-      <LineChart points={line} format={cents} minMove={0.001} label={summary || 'Price chart'} />
+      <LineChart points={line} format={cents} label={summary || 'Price chart'} />
       {summary ? (
         <p className="muted">
-          {summary} Chart: <a href="https://www.tradingview.com/lightweight-charts/">TradingView Lightweight Charts</a>.
+          {summary} Chart: <a href="https://github.com/leeoniya/uPlot">uPlot</a>.
         </p>
       ) : null}
     </section>

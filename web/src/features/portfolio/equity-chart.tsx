@@ -10,7 +10,7 @@ type Period = (typeof PERIODS)[number];
 const PERIOD_NAMES: Record<Period, string> = { '1d': 'the last day', '1w': 'the last week', '1m': 'the last month', all: 'all time' };
 
 /**
- * The account's equity over a period (get_portfolio_history), drawn with lightweight-charts like the market page's
+ * The account's equity over a period (get_portfolio_history), drawn with uPlot like the market page's
  * price chart. Loaded lazily by the portfolio page, so the chart library is fetched only where a chart is drawn.
  */
 export default function EquityChart() {
@@ -37,11 +37,10 @@ export default function EquityChart() {
       </div>
       {history.isPending ? <Loading what="your equity history" /> : null}
       {history.isError ? <ErrorMessage error={history.error} /> : null}
-      <LineChart points={line} format={money} minMove={0.01} label={summary || 'Equity chart'} />
+      <LineChart points={line} format={money} label={summary || 'Equity chart'} />
       {summary ? (
         <p className="muted">
-          {summary} Snapshots are hourly; the last point is now. Chart:{' '}
-          <a href="https://www.tradingview.com/lightweight-charts/">TradingView Lightweight Charts</a>.
+          {summary} Snapshots are hourly; the last point is now. Chart: <a href="https://github.com/leeoniya/uPlot">uPlot</a>.
         </p>
       ) : null}
     </section>
