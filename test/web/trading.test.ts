@@ -87,6 +87,14 @@ describeWithChromium('browsing and trading in Chromium', () => {
       await page.getByRole('group', { name: 'Chart interval' }).getByRole('button', { name: i, exact: true }).waitFor();
     await page.getByRole('button', { name: '1d', exact: true }).click();
     await page.getByRole('img', { name: /YES price over 1d/ }).waitFor();
+    // Pointing at the line shows the crosshair's tip: the nearest point's time and price.
+    const box = (await page.locator('.chart .u-over').boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page
+      .locator('.chart-tip')
+      .filter({ hasText: /^.+: \d+\.\d¢$/ })
+      .waitFor();
+    await page.mouse.move(0, 0);
 
     await page.getByRole('button', { name: 'Buy NO' }).click();
     await page.getByLabel('Amount (virtual dollars)').fill('25');
