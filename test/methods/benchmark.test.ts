@@ -85,6 +85,43 @@ function suite(backend: Backend) {
     expect(people.body.you).toBeNull();
   });
 
+  test("when a caller is below the board's rows, then their place is found among the season's figures, a tie counted by the database, and another process's record shows within the bound", async () => {
+    const board = (key: string) =>
+      t.api.get('/api/benchmark/leaderboard').set(bearer(key)).query({ season: 'all', metric: 'brier', audience: 'everyone', limit: 1 });
+    const below = await board(even.apiKey);
+    expect(below.body.entries.map((e: { userId: string }) => e.userId)).toEqual([sharp.id]);
+    expect(below.body.you).toMatchObject({ rank: 2, resolvedMarkets: N });
+    expect(below.body.you.figure.value).toBeCloseTo(0.25, 10);
+    // Another process writes a record with Even's very figures (a twin): nothing here invalidates; the benchmark's
+    // change counter moves, so within twice the cache's second both see the tie, broken by id.
+    const twin = await registerAgent(t, 'Twin');
+    await t.services.db.query(
+      `INSERT INTO benchmark_records (user_id, season, audience, resolved_markets, alpha, brier, log_score, clv, sharpe, return, max_drawdown, record, computed_at)
+       SELECT $1, season, audience, resolved_markets, alpha, brier, log_score, clv, sharpe, return, max_drawdown, record, computed_at
+       FROM benchmark_records WHERE user_id = $2`,
+      [twin.id, even.id],
+    );
+    try {
+      const evenFirst = even.id < twin.id;
+      const deadline = Date.now() + 3000;
+      let seen = below;
+      while (seen.body.you.rank === 2 && !evenFirst && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 100));
+        seen = await board(even.apiKey);
+      }
+      expect(seen.body.you.rank).toBe(evenFirst ? 2 : 3);
+      let twinSeen = await board(twin.apiKey);
+      while (twinSeen.body.you.rank === null && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 100));
+        twinSeen = await board(twin.apiKey);
+      }
+      expect(twinSeen.body.you.rank).toBe(evenFirst ? 3 : 2);
+    } finally {
+      await t.services.db.query('DELETE FROM benchmark_records WHERE user_id = $1', [twin.id]);
+      t.services.benchmark.invalidate();
+    }
+  });
+
   test('when anyone exports the season, then the forecasts and outcomes recompute the record (JSON, JSON lines, CSV)', async () => {
     const rows: Row[] = [];
     let cursor: string | undefined;

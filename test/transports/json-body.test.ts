@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { jsonBody } from '../../src/transports/json-body';
 
 describe('jsonBody', () => {
@@ -7,12 +8,44 @@ describe('jsonBody', () => {
     const board = Object.freeze({ period: 'weekly', entries: [{ rank: 1, value: 12.5, name: 'Zoë 🚀' }] });
     const stringify = jest.spyOn(JSON, 'stringify');
     const first = jsonBody(board);
+    const calls = stringify.mock.calls.length;
     expect(Buffer.isBuffer(first)).toBe(true);
     expect(jsonBody(board)).toBe(first);
     expect(jsonBody(board)).toBe(first);
-    expect(stringify).toHaveBeenCalledTimes(1);
+    expect(stringify).toHaveBeenCalledTimes(calls);
     expect(JSON.parse((first as Buffer).toString('utf8'))).toEqual(board);
-    expect((first as Buffer).length).toBe(Buffer.byteLength(JSON.stringify(board)));
+    expect((first as Buffer).toString('utf8')).toBe(JSON.stringify(board));
+  });
+
+  test("when frozen results share a frozen part (callers' views of one board), then the part is stringified once for all of them", () => {
+    const entries = Object.freeze(Array.from({ length: 100 }, (_, i) => Object.freeze({ rank: i + 1, name: `Trader ${i}`, figure: { value: i / 7 } })));
+    const board = Object.freeze({ season: 'all', entries, you: null });
+    const views = [1, 2, 3].map((rank) => Object.freeze({ ...board, you: { rank, figure: { value: 0.1, low: null, high: undefined } } }));
+    const stringify = jest.spyOn(JSON, 'stringify');
+    const bodies = views.map((view) => (jsonBody(view) as Buffer).toString('utf8'));
+    // The rows were written once for the three views…
+    expect(stringify.mock.calls.filter(([value]) => value === entries)).toHaveLength(1);
+    expect(stringify.mock.calls.filter(([value]) => views.includes(value as never))).toHaveLength(0);
+    // …and each body is exactly what JSON.stringify writes.
+    views.forEach((view, i) => expect(bodies[i]).toBe(JSON.stringify(view)));
+  });
+
+  test('a frozen value written from its parts is byte for byte what JSON.stringify writes, whatever it holds', () => {
+    const deepFreeze = (v: unknown): unknown => {
+      if (v !== null && typeof v === 'object') {
+        Object.values(v).forEach(deepFreeze);
+        Object.freeze(v);
+      }
+      return v;
+    };
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.object(), fc.boolean(), (json, obj, freezeInside) => {
+        const value = { json, obj, date: new Date(0), missing: undefined, fn: () => 1, nested: { json } };
+        if (freezeInside) deepFreeze(value);
+        Object.freeze(value);
+        expect((jsonBody(value) as Buffer).toString('utf8')).toBe(JSON.stringify(value));
+      }),
+    );
   });
 
   test('when a result is not frozen, then every call serialises it as it is now', () => {

@@ -35,6 +35,7 @@ import { ForecastChainHead1700000000043 } from './1700000000043-forecast-chain-h
 import { MarketStats1700000000044 } from './1700000000044-market-stats';
 import { OrderSizedBy1700000000045 } from './1700000000045-order-sized-by';
 import { LeanForecasts1700000000046 } from './1700000000046-lean-forecasts';
+import { BenchmarkChanges1700000000047 } from './1700000000047-benchmark-changes';
 
 /** Every migration, in order. A new one is appended here (no glob: the same list runs from ts and dist). */
 export const MIGRATIONS = [
@@ -75,4 +76,5 @@ export const MIGRATIONS = [
   MarketStats1700000000044,
   OrderSizedBy1700000000045,
   LeanForecasts1700000000046,
+  BenchmarkChanges1700000000047,
 ];

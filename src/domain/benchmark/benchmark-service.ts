@@ -1,5 +1,5 @@
 import type { Database } from '../../db/database';
-import { CommitWatermark } from '../../db/commit-watermark';
+import { CommitWatermark, type MarkStatement } from '../../db/commit-watermark';
 import { ConcurrencyGate } from '../../db/concurrency-gate';
 import { RenewingCache } from '../track-record/renewing-cache';
 import { AppError } from '../../errors/app-error';
@@ -7,6 +7,7 @@ import { NO_ESTIMATE, type Estimate } from './estimate';
 import { BENCHMARK_METRICS, MIN_RESOLVED_MARKETS, scoreRecord, type BenchmarkMetric, type BenchmarkRecord } from './benchmark-record';
 import type { Season } from './seasons';
 import { exportSeason, type ExportedForecast } from './benchmark-export';
+import { BoardStandings, idPrefixOf, placeAmong, type Standing } from './board-places';
 
 /** Who a board ranks: people (all), agents (bots), both (everyone, as get_leaderboard names them) or the reference forecasters. */
 export type BenchmarkAudience = 'all' | 'bots' | 'everyone' | 'reference';
@@ -76,18 +77,38 @@ const parsed = (r: RecordRow['record']): BenchmarkRecord => (typeof r === 'strin
 const parsedFigure = (f: Estimate | string): Estimate => (typeof f === 'string' ? (JSON.parse(f) as Estimate) : f);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** How long a served record, board or rank is fresh when nothing in this process has written since (other processes' writes show within twice it). */
+/** How long a served record, board or place is fresh when nothing in this process has written since (other processes' writes show within twice it). */
 const CACHE_MS = 1000;
 /** Records kept: the accounts being looked at now (a parsed record is some 10 kB, its JSON ~1.3 kB). */
 const RECORD_CACHE_SIZE = 1000;
 /** Boards kept: 5 live seasons × 7 metrics × 4 audiences × a few limits, 100 rows of some 250 bytes each. */
 const BOARD_CACHE_SIZE = 1000;
-/** Callers' own places kept: a rank and an estimate each, some 200 bytes. */
-const PLACE_CACHE_SIZE = 20_000;
+/** Callers' rows of a season kept (audience, resolved markets and the 7 figures): some 2 kB each. */
+const CALLER_ROW_CACHE_SIZE = 20_000;
+/**
+ * Audiences' standings kept, by season, metric and audience: 16 bytes per ranked account each (at 100,000 ranked
+ * accounts a season, the 5 live seasons' 7 metrics are 35 pairs of sets, 1.6 MB a pair).
+ */
+const STANDINGS_CACHE_SIZE = 128;
 /** Boards as one caller sees them (their place added), kept for the callers asking now. */
 const CALLER_BOARD_CACHE_SIZE = 256;
 
+/**
+ * The benchmark's own mark (migration 47): triggers move it when a record, or an account's name, kind or deletion,
+ * commits, so the caches renew against it and stay put through trades and API-key bookkeeping.
+ */
+const BENCHMARK_CHANGES: MarkStatement = { sql: 'SELECT version::text AS mark FROM benchmark_changes', name: 'benchmark_changes' };
+
 type Place = NonNullable<BenchmarkBoard['you']>;
+/** What a caller's places on a season's boards are made of: their row of that season (null when they have none). */
+type CallerRow = {
+  /** The benchmark's count of changes when the row was read. */
+  version: string;
+  audience: string;
+  resolvedMarkets: number;
+  sortFigures: Record<BenchmarkMetric, number | null>;
+  figures: Record<BenchmarkMetric, Estimate>;
+} | null;
 type BoardQuery = { season: Season; metric: BenchmarkMetric; audience: BenchmarkAudience; limit: number; userId?: string };
 
 /**
@@ -101,7 +122,8 @@ type BoardQuery = { season: Season; metric: BenchmarkMetric; audience: Benchmark
 export class BenchmarkService {
   private readonly records: RenewingCache<BenchmarkRecordView>;
   private readonly boards: RenewingCache<BenchmarkBoard>;
-  private readonly places: RenewingCache<Place>;
+  private readonly callerRows: RenewingCache<CallerRow>;
+  private readonly standings: RenewingCache<{ version: string; standings: BoardStandings }>;
   private readonly callerBoards = new Map<string, { board: BenchmarkBoard; place: Place; view: BenchmarkBoard }>();
 
   constructor(
@@ -110,18 +132,20 @@ export class BenchmarkService {
   ) {
     const cacheMs = opts.cacheMs ?? CACHE_MS;
     const clock = opts.clock ?? (() => performance.now());
-    const watermark = new CommitWatermark(db, clock);
+    const watermark = new CommitWatermark(db, clock, BENCHMARK_CHANGES);
     // Renewed in the background one read at a time each: the shared boards never wait behind callers' places.
     this.records = new RenewingCache({ watermark, gate: new ConcurrencyGate(1), cacheMs, clock, maxEntries: RECORD_CACHE_SIZE });
     this.boards = new RenewingCache({ watermark, gate: new ConcurrencyGate(1), cacheMs, clock, maxEntries: BOARD_CACHE_SIZE });
-    this.places = new RenewingCache({ watermark, gate: new ConcurrencyGate(1), cacheMs, clock, maxEntries: PLACE_CACHE_SIZE });
+    this.callerRows = new RenewingCache({ watermark, gate: new ConcurrencyGate(1), cacheMs, clock, maxEntries: CALLER_ROW_CACHE_SIZE });
+    this.standings = new RenewingCache({ watermark, gate: new ConcurrencyGate(1), cacheMs, clock, maxEntries: STANDINGS_CACHE_SIZE });
   }
 
   /** Something a record or board shows has changed and committed (a fold, a deletion, a rename): read afresh. */
   invalidate(): void {
     this.records.invalidate();
     this.boards.invalidate();
-    this.places.invalidate();
+    this.callerRows.invalidate();
+    this.standings.invalidate();
   }
 
   async record(userId: string, season: Season): Promise<BenchmarkRecordView> {
@@ -161,11 +185,39 @@ export class BenchmarkService {
     // Frozen, you: null: the anonymous answer as it is, and the shared part of every caller's.
     const board = this.boards.get(boardKey, async () => Object.freeze(await this.readBoard(q)));
     if (q.userId === undefined) return board;
-    const userId = q.userId;
-    const place = this.places.get(`${userId}/${q.season}/${q.metric}/${q.audience}`, async () => Object.freeze(await this.readPlace(q, userId)));
     // Together: a failure of either is the request's, and never left unhandled while the other is awaited.
-    const [shared, own] = await Promise.all([board, place]);
-    return this.forCaller(`${userId}/${boardKey}`, userId, shared, own);
+    const [shared, own] = await Promise.all([board, this.place(q, q.userId)]);
+    return this.forCaller(`${q.userId}/${boardKey}`, q.userId, shared, own);
+  }
+
+  /**
+   * A caller's place on a board, from their row of the season and the board's standings, both kept: no read per
+   * request. Only a standing not found exactly once (a change between the two reads, or two ids alike in their first 32
+   * bits with the same figure and resolved markets) is counted by the database.
+   */
+  private async place(q: BoardQuery, userId: string): Promise<Place> {
+    const row = await this.callerRows.get(`${userId}/${q.season}`, async () => this.readCallerRow(userId, q.season));
+    if (!row) return NO_PLACE;
+    const figure = row.figures[q.metric];
+    const sortFigure = row.sortFigures[q.metric];
+    const audiences = AUDIENCES[q.audience];
+    if (sortFigure === null || row.resolvedMarkets < MIN_RESOLVED_MARKETS || !audiences.includes(row.audience)) {
+      return { rank: null, resolvedMarkets: row.resolvedMarkets, figure };
+    }
+    const sets = await Promise.all(
+      audiences.map((audience) => this.standings.get(`${q.season}/${q.metric}/${audience}`, async () => this.readStandings(q.season, q.metric, audience))),
+    );
+    // Read under the same count of changes, the standings hold the caller's own: else (a change between the reads) count.
+    const mine: Standing = { figure: sortFigure, resolvedMarkets: row.resolvedMarkets, idPrefix: idPrefixOf(userId) };
+    const coherent = sets.every((set) => set.version === row.version);
+    const rank =
+      (coherent
+        ? placeAmong(
+            sets.map((set) => set.standings),
+            mine,
+          )
+        : null) ?? (await this.countPlace(q, userId));
+    return { rank, resolvedMarkets: row.resolvedMarkets, figure };
   }
 
   /**
@@ -175,7 +227,7 @@ export class BenchmarkService {
    */
   private forCaller(key: string, userId: string, board: BenchmarkBoard, place: Place): BenchmarkBoard {
     const kept = this.callerBoards.get(key);
-    if (kept && kept.board === board && kept.place === place) return kept.view;
+    if (kept && kept.board === board && samePlace(kept.place, place)) return kept.view;
     const row = board.entries.find((e) => e.userId === userId);
     const you = row ? { rank: row.rank, resolvedMarkets: row.resolvedMarkets, figure: row.figure } : place;
     const view = Object.freeze({ ...board, you });
@@ -198,30 +250,33 @@ export class BenchmarkService {
        ) x ORDER BY x.sort_figure ${dir}, x.resolved_markets DESC, x.user_id LIMIT $3`,
       [q.season, audiences, q.limit],
     );
+    const entries: BenchmarkBoardEntry[] = rows.map((r, i) => ({
+      rank: i + 1,
+      userId: r.user_id,
+      displayName: r.display_name,
+      isAgent: r.is_agent,
+      reference: r.reference,
+      resolvedMarkets: r.resolved_markets,
+      figure: parsedFigure(r.figure),
+    }));
+    // Frozen too: every caller's view of the board shares these rows, and their JSON is written once (json-body.ts).
+    Object.freeze(entries);
     return {
       season: q.season,
       metric: q.metric,
       audience: q.audience,
       minimumMarkets: MIN_RESOLVED_MARKETS,
-      entries: rows.map((r, i) => ({
-        rank: i + 1,
-        userId: r.user_id,
-        displayName: r.display_name,
-        isAgent: r.is_agent,
-        reference: r.reference,
-        resolvedMarkets: r.resolved_markets,
-        figure: parsedFigure(r.figure),
-      })),
+      entries,
       you: null,
     };
   }
 
   /**
-   * A caller's place on a board: 1 + the ranked rows ahead of theirs, counted from the board's index alone (an
-   * index-only scan), less those of deleted accounts (few: found through users' partial index of them).
+   * A caller's rank counted: 1 + the ranked rows ahead of theirs, counted from the board's index alone (an index-only
+   * scan), less those of deleted accounts (few: found through users' partial index of them). Null when unranked.
    */
-  private async readPlace(q: BoardQuery, userId: string): Promise<Place> {
-    const { column, dir, ranked, figure, audiences } = boardTerms(q);
+  private async countPlace(q: BoardQuery, userId: string): Promise<number | null> {
+    const { column, dir, ranked, audiences } = boardTerms(q);
     const better = dir === 'ASC' ? '<' : '>';
     // Ranked before the caller's row m, in the board's order: a better figure, or the same with more resolved markets, or
     // the same again and a lower id. Two counts, each bounded by the board's index alone (no filter to run per entry).
@@ -230,19 +285,58 @@ export class BenchmarkService {
       `(SELECT count(*)::int FROM ${from} WHERE ${where} AND b.${column} ${better} m.${column})
        + (SELECT count(*)::int FROM ${from} WHERE ${where} AND ${ties})`;
     const inBoard = `b.season = $1 AND b.audience = ANY($2::text[]) AND ${ranked}`;
-    const rows = await this.db.query<{ resolved_markets: number; figure: Estimate | string; rank: number | null }>(
-      `SELECT m.resolved_markets, ${figure('m')} AS figure,
-         CASE WHEN m.${column} IS NOT NULL AND m.resolved_markets >= ${MIN_RESOLVED_MARKETS} AND m.audience = ANY($2::text[]) THEN
+    const rows = await this.db.query<{ rank: number | null }>(
+      `SELECT CASE WHEN m.${column} IS NOT NULL AND m.resolved_markets >= ${MIN_RESOLVED_MARKETS} AND m.audience = ANY($2::text[]) THEN
            1 + ${ahead('benchmark_records b', inBoard)}
            - ${ahead('users u JOIN benchmark_records b ON b.user_id = u.id', `u.deleted_at IS NOT NULL AND ${inBoard}`)}
          END AS rank
        FROM benchmark_records m WHERE m.season = $1 AND m.user_id = $3`,
       [q.season, audiences, userId],
     );
-    const me = rows[0];
-    return me
-      ? { rank: me.rank ?? null, resolvedMarkets: me.resolved_markets, figure: parsedFigure(me.figure) }
-      : { rank: null, resolvedMarkets: 0, figure: NO_ESTIMATE };
+    return rows[0]?.rank ?? null;
+  }
+
+  /** A caller's row of a season: what their place on each of its boards is made of. */
+  private async readCallerRow(userId: string, season: Season): Promise<CallerRow> {
+    const columns = METRICS.map((m) => `b.${m} AS "sort_${m}", b.record #> '${FIGURE_PATH[m]}' AS "figure_${m}"`).join(', ');
+    const rows = await this.db.query<Record<string, unknown> & { version: string; audience: string; resolved_markets: number }>(
+      `SELECT (SELECT version::text FROM benchmark_changes) AS version, b.audience, b.resolved_markets, ${columns}
+       FROM benchmark_records b WHERE b.season = $1 AND b.user_id = $2`,
+      [season, userId],
+    );
+    const r = rows[0];
+    if (!r) return null;
+    const sortFigures = {} as Record<BenchmarkMetric, number | null>;
+    const figures = {} as Record<BenchmarkMetric, Estimate>;
+    for (const m of METRICS) {
+      sortFigures[m] = r[`sort_${m}`] === null ? null : Number(r[`sort_${m}`]);
+      figures[m] = Object.freeze(parsedFigure(r[`figure_${m}`] as Estimate | string));
+    }
+    return Object.freeze({ version: r.version, audience: r.audience, resolvedMarkets: r.resolved_markets, sortFigures, figures });
+  }
+
+  /** An audience's standings on a season's board for a metric, in the board's order (deleted accounts left out). */
+  private async readStandings(season: Season, metric: BenchmarkMetric, audience: string): Promise<{ version: string; standings: BoardStandings }> {
+    const { column, ranked, dir } = boardTerms({ season, metric, audience: 'everyone', limit: 0 });
+    // One text of every standing (float8's text is exact), in the board's order, so sorting it again is one pass; and
+    // the count of changes in the same statement (one snapshot): what these standings are as of.
+    const rows = await this.db.query<{ version: string; standings: string | null }>(
+      `SELECT (SELECT version::text FROM benchmark_changes) AS version,
+         string_agg(b.${column}::text || ' ' || b.resolved_markets || ' ' || left(b.user_id::text, 8), ','
+           ORDER BY b.${column} ${dir}, b.resolved_markets DESC, b.user_id) AS standings
+       FROM benchmark_records b
+       WHERE b.season = $1 AND b.audience = $2 AND ${ranked}
+         AND NOT EXISTS (SELECT 1 FROM users u WHERE u.id = b.user_id AND u.deleted_at IS NOT NULL)`,
+      [season, audience],
+    );
+    const text = rows[0]!.standings;
+    const parsed: Standing[] = text
+      ? text.split(',').map((entry) => {
+          const [figure, resolved, id] = entry.split(' ');
+          return { figure: Number(figure), resolvedMarkets: Number(resolved), idPrefix: parseInt(id!, 16) };
+        })
+      : [];
+    return { version: rows[0]!.version, standings: BoardStandings.of(parsed, dir === 'ASC') };
   }
 }
 
@@ -257,6 +351,10 @@ function boardTerms(q: BoardQuery) {
     audiences: AUDIENCES[q.audience],
   };
 }
+
+const METRICS = Object.keys(BENCHMARK_METRICS) as BenchmarkMetric[];
+const NO_PLACE: Place = Object.freeze({ rank: null, resolvedMarkets: 0, figure: NO_ESTIMATE });
+const samePlace = (a: Place, b: Place) => a === b || (a.rank === b.rank && a.resolvedMarkets === b.resolvedMarkets && a.figure === b.figure);
 
 const EMPTY_INPUTS = { questions: [], categories: {}, entryQuestions: [], buys: [], kellyBuys: [], startEquity: 0, days: [], positions: [] };
 

@@ -9,7 +9,8 @@ type Entry<T> = { version: number; mark: string; until: number; value: T };
  * a committed write in this process (invalidate) bumps the version, so a value is never staler than this
  * process's last write. Writes by other processes sharing the database show within twice cacheMs: a value
  * past its time is still served, for at most another cacheMs, while the database's commit watermark is
- * checked and, if it moved, one read replaces it, so no request waits on either. Requests that miss together
+ * checked and, if it moved, one read replaces it, so no request waits on either; a check made for any value
+ * renews every value read under the mark it saw, so a value unasked for a while is not checked again on its own. Requests that miss together
  * share one read; background renewals go through `gate` (one at a time: values served together age together,
  * and re-reading them all in the same instant would put as many busy backends beside the service on a
  * machine of few cores, while nobody waits for these reads).
@@ -43,6 +44,12 @@ export class RenewingCache<T> {
     if (hit && hit.version === this.version) {
       const now = this.opts.clock();
       if (hit.until > now) return Promise.resolve(hit.value);
+      // Another value's check, within the bound, saw the mark this one was read under: nothing it shows has changed.
+      const latest = this.opts.watermark.latest;
+      if (latest && latest.mark === hit.mark && latest.at + this.opts.cacheMs > now) {
+        hit.until = latest.at + this.opts.cacheMs;
+        return Promise.resolve(hit.value);
+      }
       if (hit.until + this.opts.cacheMs > now) {
         // Past its time but recent: served while one check (and, if anything committed, one read) renews it;
         // a failed check or read leaves it to age out.
@@ -82,8 +89,10 @@ export class RenewingCache<T> {
     let pending = this.reading.get(readingKey);
     if (!pending) {
       pending = (async () => {
-        // The watermark is read before the value, so whatever commits after the value's snapshot moves it.
-        const { mark } = await this.opts.watermark.read();
+        // The mark is taken before the value is read, so whatever commits after the value's snapshot moves it; a reading
+        // still within the bound (another value's check) is such a mark too, older only, and saves a round trip.
+        const latest = this.opts.watermark.latest;
+        const { mark } = latest && latest.at + this.opts.cacheMs > this.opts.clock() ? latest : await this.opts.watermark.read();
         const value = await read();
         const cached = this.entries.get(key);
         // A read that began before a newer one was kept does not replace it.

@@ -6,16 +6,39 @@ const U2 = '00000000-0000-4000-8000-000000000002';
 const figure = (value: number) => ({ value, n: 40, low: value - 0.01, high: value + 0.01 });
 
 /**
- * A database answering the service's three statements from what the test sets: board rows, a caller's place and a
- * record. The commit watermark answers `mark`, which a test moves to stand for another process's commit.
+ * A database answering the service's statements from what the test sets: board rows, an audience's figures, a caller's
+ * row, a counted place and a record. The benchmark's change counter answers `mark`, which a test moves to stand for
+ * another process's commit.
  */
 class Scripted {
   mark = 'm1';
-  reads = { board: 0, place: 0, record: 0 };
+  reads = { board: 0, standings: 0, callerRow: 0, place: 0, record: 0, mark: 0 };
   name = 'First';
   rank = 7;
-  async query<T>(sql: string): Promise<T[]> {
-    if (sql.includes('pg_current_snapshot')) return [{ mark: this.mark }] as T[];
+  /** The ranked agents' Brier and first 8 hex digits of their ids, all with 40 resolved markets (the board ranks low first). */
+  agents: Array<[number, string]> = [
+    [0.1, 'ffffffff'],
+    [0.2, 'ffffffff'],
+    [0.25, '00000000'], // the caller below, …0009
+    [0.3, 'ffffffff'],
+  ];
+  callerBrier = 0.25;
+  async query<T>(sql: string, params: unknown[] = []): Promise<T[]> {
+    if (sql.includes('AS mark FROM benchmark_changes')) return (this.reads.mark++, [{ mark: this.mark }] as T[]);
+    if (sql.includes('string_agg')) {
+      this.reads.standings += 1;
+      const standings = this.agents.map(([f, id]) => `${f} 40 ${id}`).join(',');
+      return [{ version: this.mark, standings: params[1] === 'agents' ? standings : null }] as T[];
+    }
+    if (sql.includes('sort_brier')) {
+      this.reads.callerRow += 1;
+      const row: Record<string, unknown> = { version: this.mark, audience: 'agents', resolved_markets: 40 };
+      for (const m of ['alpha', 'brier', 'log_score', 'clv', 'sharpe', 'return', 'max_drawdown']) {
+        row[`sort_${m}`] = m === 'brier' ? this.callerBrier : null;
+        row[`figure_${m}`] = m === 'brier' ? figure(this.callerBrier) : null;
+      }
+      return [row] as T[];
+    }
     if (sql.includes('LATERAL')) {
       this.reads.board += 1;
       return [
@@ -25,7 +48,7 @@ class Scripted {
     }
     if (sql.includes('count(*)')) {
       this.reads.place += 1;
-      return [{ resolved_markets: 40, figure: figure(0.1), rank: this.rank }] as T[];
+      return [{ rank: this.rank }] as T[];
     }
     this.reads.record += 1;
     return [{ user_id: U1, display_name: this.name, is_agent: true, reference: null, resolved_markets: 0, record: null, computed_at: null }] as T[];
@@ -85,15 +108,67 @@ describe('BenchmarkService caches', () => {
     expect(db.reads.board).toBe(1);
   });
 
-  test("when a caller is on the board's rows, then their place is their row's; else the place read for them", async () => {
-    // The place read says 7 (read at another moment); the board shows U1 first: the answer agrees with its rows.
+  test("when a caller is on the board's rows, then their place is their row's; else the place found among the board's figures", async () => {
+    // The figures put U1's 0.25 third; the board shows U1 first (read at another moment): the answer agrees with its rows.
     const mine = await service.leaderboard({ ...board, userId: U1 });
     expect(mine.you).toEqual({ rank: 1, resolvedMarkets: 40, figure: figure(0.1) });
     expect(mine.entries).toBe((await service.leaderboard(board)).entries);
     const other = await service.leaderboard({ ...board, userId: '00000000-0000-4000-8000-000000000009' });
-    expect(other.you!.rank).toBe(7);
+    expect(other.you).toEqual({ rank: 3, resolvedMarkets: 40, figure: figure(0.25) });
     // Kept per caller while neither part changed: the same object, so its JSON is made once.
     expect(await service.leaderboard({ ...board, userId: U1 })).toBe(mine);
-    expect(db.reads).toMatchObject({ board: 1, place: 2 });
+    expect(await service.leaderboard({ ...board, userId: '00000000-0000-4000-8000-000000000009' })).toBe(other);
+    // Nothing counted: one read of each caller's row and one of the agents' figures, kept.
+    expect(db.reads).toMatchObject({ board: 1, standings: 1, callerRow: 2, place: 0 });
+  });
+
+  test("when another account has the caller's figure, then the tie is broken in memory as the board breaks it (more resolved markets, then the lower id)", async () => {
+    db.agents = [
+      [0.1, 'ffffffff'],
+      [0.25, 'ffffffff'],
+      [0.25, '00000000'],
+    ];
+    const other = await service.leaderboard({ ...board, userId: '00000000-0000-4000-8000-000000000009' });
+    expect(other.you!.rank).toBe(2);
+    expect(db.reads.place).toBe(0);
+  });
+
+  test("when another account's standing is the caller's as far as the kept standings tell (same figure, resolved markets and first 32 bits of id), then the database counts", async () => {
+    db.agents = [
+      [0.1, 'ffffffff'],
+      [0.25, '00000000'],
+      [0.25, '00000000'],
+    ];
+    const other = await service.leaderboard({ ...board, userId: '00000000-0000-4000-8000-000000000009' });
+    expect(other.you!.rank).toBe(7);
+    expect(db.reads.place).toBe(1);
+  });
+
+  test('when the figures and the caller’s row were read under different counts of changes, then the place is counted', async () => {
+    await service.leaderboard({ ...board, userId: '00000000-0000-4000-8000-000000000008' }); // figures read under m1
+    db.mark = 'm2';
+    const other = await service.leaderboard({ ...board, userId: '00000000-0000-4000-8000-000000000009' }); // row under m2
+    expect(other.you!.rank).toBe(7);
+    expect(db.reads).toMatchObject({ standings: 1, place: 1 });
+  });
+
+  test('when the caller is on another audience or below the minimum of resolved markets, then their figure shows without a rank', async () => {
+    const people = await service.leaderboard({ ...board, audience: 'all', userId: '00000000-0000-4000-8000-000000000009' });
+    expect(people.you).toEqual({ rank: null, resolvedMarkets: 40, figure: figure(0.25) });
+    expect(db.reads).toMatchObject({ standings: 0, place: 0 });
+  });
+
+  test("when a value has not been asked for past twice cacheMs but another value's check saw its mark, then it is served without a check of its own", async () => {
+    const other = { ...board, metric: 'alpha' as const };
+    await service.leaderboard(board);
+    await service.leaderboard(other);
+    clock = 1500;
+    await service.leaderboard(other); // served; its renewal checks the mark (unchanged)
+    await new Promise((r) => setTimeout(r, 10));
+    const checks = db.reads.mark;
+    clock = 2200; // the first board: past twice its time, but the check at 1500 saw its mark
+    await service.leaderboard(board);
+    expect(db.reads.mark).toBe(checks);
+    expect(db.reads.board).toBe(2);
   });
 });

@@ -24,4 +24,25 @@ describe('RenewingCache', () => {
     expect(await read('a', 10)).toBe(10); // read again, drops b
     expect(reads).toEqual(['a', 'b', 'c', 'a']);
   });
+
+  test('when a value is read within cacheMs of a mark reading, then that reading is its mark (no second statement); past it, a new one is taken', async () => {
+    let marks = 0;
+    const counted: Queryable = { query: async <T>() => (marks++, [{ mark: 'm1' }] as T[]) };
+    let clock = 0;
+    const cache = new RenewingCache<number>({
+      watermark: new CommitWatermark(counted, () => clock),
+      gate: new ConcurrencyGate(1),
+      cacheMs: 1000,
+      clock: () => clock,
+      maxEntries: 10,
+    });
+    await cache.get('a', async () => 1);
+    expect(marks).toBe(1);
+    clock = 900;
+    await cache.get('b', async () => 2);
+    expect(marks).toBe(1);
+    clock = 1000;
+    await cache.get('c', async () => 3);
+    expect(marks).toBe(2);
+  });
 });
