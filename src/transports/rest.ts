@@ -4,7 +4,7 @@ import { isRevalidatable, type AnyMethod } from '../registry/method';
 import type { Registry } from '../registry/registry';
 import { invoke, type InvokeDeps } from '../registry/invoke';
 import { declaredType, inputSchemaOf, type JsonSchema } from '../documents/json-schema';
-import { jsonBody } from './json-body';
+import { byteLength, jsonBody, type JsonBody } from './json-body';
 import { callInfoFrom, SESSION_COOKIE } from './http-call';
 import { AppError } from '../errors/app-error';
 import type { CallInfo } from '../registry/context';
@@ -58,11 +58,8 @@ export function restRouter(registry: Registry, deps: InvokeDeps): Router {
             return;
           }
         }
-        // What res.json would send (same bytes and Content-Type), with a frozen result's text reused.
-        res
-          .status(status)
-          .type('application/json')
-          .send(answer ? answer.of(result).body : jsonBody(result));
+        // What res.json would send (same bytes and Content-Type), with a frozen result's bytes reused.
+        sendJson(res.status(status), answer ? answer.of(result).body : jsonBody(result));
       } catch (err) {
         next(err);
       }
@@ -80,21 +77,35 @@ const frozenTags = new WeakMap<object, string>();
 
 /** A result's JSON bytes and their entity tag (a digest of the bytes), made once per request however often asked. */
 class TaggedAnswer {
-  private made?: { result: unknown; body: string | Buffer; etag: string };
+  private made?: { result: unknown; body: JsonBody; etag: string };
 
-  of(result: unknown): { body: string | Buffer; etag: string } {
+  of(result: unknown): { body: JsonBody; etag: string } {
     if (!this.made || this.made.result !== result) {
       const body = jsonBody(result);
       const frozen = result !== null && typeof result === 'object' && Object.isFrozen(result);
       let etag = frozen ? frozenTags.get(result) : undefined;
       if (etag === undefined) {
-        etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;
+        const hash = createHash('sha256');
+        for (const part of typeof body === 'string' || Buffer.isBuffer(body) ? [body] : body) hash.update(part);
+        etag = `"${hash.digest('base64url').slice(0, 32)}"`;
         if (frozen) frozenTags.set(result, etag);
       }
       this.made = { result, body, etag };
     }
     return this.made;
   }
+}
+
+/** A JSON body sent as res.json would send it; one in parts is written part after part (no copy joins them). */
+function sendJson(res: Response, body: JsonBody): void {
+  res.type('application/json');
+  if (typeof body === 'string' || Buffer.isBuffer(body)) {
+    res.send(body);
+    return;
+  }
+  res.setHeader('Content-Length', byteLength(body));
+  for (const part of body as readonly Buffer[]) res.write(part);
+  res.end();
 }
 
 /** If-None-Match against an entity tag: `*`, or any listed tag equal under the weak comparison (RFC 9110 §13.1.2). */

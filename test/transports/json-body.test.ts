@@ -1,5 +1,8 @@
 import fc from 'fast-check';
-import { jsonBody } from '../../src/transports/json-body';
+import { byteLength, jsonBody, type JsonBody } from '../../src/transports/json-body';
+
+/** The bytes a body puts on the wire, as text. */
+const wire = (body: JsonBody): string => (typeof body === 'string' ? body : Buffer.isBuffer(body) ? body : Buffer.concat(body as Buffer[])).toString('utf8');
 
 describe('jsonBody', () => {
   afterEach(() => jest.restoreAllMocks());
@@ -22,10 +25,15 @@ describe('jsonBody', () => {
     const board = Object.freeze({ season: 'all', entries, you: null });
     const views = [1, 2, 3].map((rank) => Object.freeze({ ...board, you: { rank, figure: { value: 0.1, low: null, high: undefined } } }));
     const stringify = jest.spyOn(JSON, 'stringify');
-    const bodies = views.map((view) => (jsonBody(view) as Buffer).toString('utf8'));
+    const bodies = views.map((view) => wire(jsonBody(view)));
     // The rows were written once for the three views…
     expect(stringify.mock.calls.filter(([value]) => value === entries)).toHaveLength(1);
     expect(stringify.mock.calls.filter(([value]) => views.includes(value as never))).toHaveLength(0);
+    // Sent in parts: the rows' bytes are the same Buffer in every view's body (not copied), and the length adds up.
+    const rows = views.map((view) => (jsonBody(view) as Buffer[]).find((part) => part.length > 1000));
+    expect(rows[1]).toBe(rows[0]);
+    expect(rows[2]).toBe(rows[0]);
+    expect(byteLength(jsonBody(views[0]))).toBe(Buffer.byteLength(JSON.stringify(views[0])));
     // …and each body is exactly what JSON.stringify writes.
     views.forEach((view, i) => expect(bodies[i]).toBe(JSON.stringify(view)));
   });
@@ -43,7 +51,9 @@ describe('jsonBody', () => {
         const value = { json, obj, date: new Date(0), missing: undefined, fn: () => 1, nested: { json } };
         if (freezeInside) deepFreeze(value);
         Object.freeze(value);
-        expect((jsonBody(value) as Buffer).toString('utf8')).toBe(JSON.stringify(value));
+        const body = jsonBody(value);
+        expect(wire(body)).toBe(JSON.stringify(value));
+        expect(byteLength(body)).toBe(Buffer.byteLength(JSON.stringify(value)));
       }),
     );
   });

@@ -90,8 +90,6 @@ const CALLER_ROW_CACHE_SIZE = 20_000;
  * accounts a season, the 5 live seasons' 7 metrics are 35 pairs of sets, 1.6 MB a pair).
  */
 const STANDINGS_CACHE_SIZE = 128;
-/** Boards as one caller sees them (their place added), kept for the callers asking now. */
-const CALLER_BOARD_CACHE_SIZE = 256;
 
 /**
  * The benchmark's own mark (migration 47): triggers move it when a record, or an account's name, kind or deletion,
@@ -124,7 +122,6 @@ export class BenchmarkService {
   private readonly boards: RenewingCache<BenchmarkBoard>;
   private readonly callerRows: RenewingCache<CallerRow>;
   private readonly standings: RenewingCache<{ version: string; standings: BoardStandings }>;
-  private readonly callerBoards = new Map<string, { board: BenchmarkBoard; place: Place; view: BenchmarkBoard }>();
 
   constructor(
     private readonly db: Database,
@@ -134,7 +131,15 @@ export class BenchmarkService {
     const clock = opts.clock ?? (() => performance.now());
     const watermark = new CommitWatermark(db, clock, BENCHMARK_CHANGES);
     // Renewed in the background one read at a time each: the shared boards never wait behind callers' places.
-    this.records = new RenewingCache({ watermark, gate: new ConcurrencyGate(1), cacheMs, clock, maxEntries: RECORD_CACHE_SIZE });
+    this.records = new RenewingCache({
+      watermark,
+      gate: new ConcurrencyGate(1),
+      cacheMs,
+      clock,
+      maxEntries: RECORD_CACHE_SIZE,
+      // Any account's record may be asked for once: kept from its second read.
+      admitOnRepeat: true,
+    });
     this.boards = new RenewingCache({ watermark, gate: new ConcurrencyGate(1), cacheMs, clock, maxEntries: BOARD_CACHE_SIZE });
     this.callerRows = new RenewingCache({ watermark, gate: new ConcurrencyGate(1), cacheMs, clock, maxEntries: CALLER_ROW_CACHE_SIZE });
     this.standings = new RenewingCache({ watermark, gate: new ConcurrencyGate(1), cacheMs, clock, maxEntries: STANDINGS_CACHE_SIZE });
@@ -158,6 +163,7 @@ export class BenchmarkService {
       `SELECT u.id AS user_id, u.display_name, u.is_agent, u.reference, b.resolved_markets, b.record, b.computed_at
        FROM users u LEFT JOIN benchmark_records b ON b.user_id = u.id AND b.season = $2 WHERE u.id = $1 AND u.deleted_at IS NULL`,
       [userId, season],
+      'benchmark_record',
     );
     const row = rows[0];
     if (!row) throw notFound(userId);
@@ -187,7 +193,7 @@ export class BenchmarkService {
     if (q.userId === undefined) return board;
     // Together: a failure of either is the request's, and never left unhandled while the other is awaited.
     const [shared, own] = await Promise.all([board, this.place(q, q.userId)]);
-    return this.forCaller(`${q.userId}/${boardKey}`, q.userId, shared, own);
+    return this.forCaller(q.userId, shared, own);
   }
 
   /**
@@ -221,20 +227,16 @@ export class BenchmarkService {
   }
 
   /**
-   * The shared board with one caller's place, kept while neither changed (so its JSON is made once). On the board's
-   * own rows the place is their row's, so the answer agrees with itself when the board and the place were read at
+   * The shared board with one caller's place: made per request and not kept (kept, each of the many callers' views
+   * lived long enough to be promoted and died old, and full collections stalled the service); its rows are the
+   * board's own frozen array, whose bytes are encoded once and sent as they are (json-body.ts). On the board's own
+   * rows the place is their row's, so the answer agrees with itself when the board and the place were read at
    * different moments.
    */
-  private forCaller(key: string, userId: string, board: BenchmarkBoard, place: Place): BenchmarkBoard {
-    const kept = this.callerBoards.get(key);
-    if (kept && kept.board === board && samePlace(kept.place, place)) return kept.view;
+  private forCaller(userId: string, board: BenchmarkBoard, place: Place): BenchmarkBoard {
     const row = board.entries.find((e) => e.userId === userId);
     const you = row ? { rank: row.rank, resolvedMarkets: row.resolvedMarkets, figure: row.figure } : place;
-    const view = Object.freeze({ ...board, you });
-    this.callerBoards.delete(key);
-    while (this.callerBoards.size >= CALLER_BOARD_CACHE_SIZE) this.callerBoards.delete(this.callerBoards.keys().next().value!);
-    this.callerBoards.set(key, { board, place, view });
-    return view;
+    return Object.freeze({ ...board, you });
   }
 
   private async readBoard(q: BoardQuery): Promise<BenchmarkBoard> {
@@ -249,6 +251,7 @@ export class BenchmarkService {
          WHERE b.season = $1 AND b.audience = a.audience AND ${ranked} ORDER BY ${order} LIMIT $3
        ) x ORDER BY x.sort_figure ${dir}, x.resolved_markets DESC, x.user_id LIMIT $3`,
       [q.season, audiences, q.limit],
+      `benchmark_board:${q.metric}`,
     );
     const entries: BenchmarkBoardEntry[] = rows.map((r, i) => ({
       rank: i + 1,
@@ -292,6 +295,7 @@ export class BenchmarkService {
          END AS rank
        FROM benchmark_records m WHERE m.season = $1 AND m.user_id = $3`,
       [q.season, audiences, userId],
+      `benchmark_place:${q.metric}`,
     );
     return rows[0]?.rank ?? null;
   }
@@ -303,6 +307,7 @@ export class BenchmarkService {
       `SELECT (SELECT version::text FROM benchmark_changes) AS version, b.audience, b.resolved_markets, ${columns}
        FROM benchmark_records b WHERE b.season = $1 AND b.user_id = $2`,
       [season, userId],
+      'benchmark_caller_row',
     );
     const r = rows[0];
     if (!r) return null;
@@ -328,6 +333,7 @@ export class BenchmarkService {
        WHERE b.season = $1 AND b.audience = $2 AND ${ranked}
          AND NOT EXISTS (SELECT 1 FROM users u WHERE u.id = b.user_id AND u.deleted_at IS NOT NULL)`,
       [season, audience],
+      `benchmark_standings:${metric}`,
     );
     const text = rows[0]!.standings;
     const parsed: Standing[] = text
@@ -354,7 +360,6 @@ function boardTerms(q: BoardQuery) {
 
 const METRICS = Object.keys(BENCHMARK_METRICS) as BenchmarkMetric[];
 const NO_PLACE: Place = Object.freeze({ rank: null, resolvedMarkets: 0, figure: NO_ESTIMATE });
-const samePlace = (a: Place, b: Place) => a === b || (a.rank === b.rank && a.resolvedMarkets === b.resolvedMarkets && a.figure === b.figure);
 
 const EMPTY_INPUTS = { questions: [], categories: {}, entryQuestions: [], buys: [], kellyBuys: [], startEquity: 0, days: [], positions: [] };
 

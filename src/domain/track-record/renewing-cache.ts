@@ -22,6 +22,8 @@ export class RenewingCache<T> {
   /** Keys being renewed in the background. */
   private readonly replacing = new Set<string>();
   private version = 0;
+  /** Keys read once and not kept (admitOnRepeat). */
+  private readonly seen = new Set<string>();
 
   constructor(
     private readonly opts: {
@@ -31,6 +33,13 @@ export class RenewingCache<T> {
       clock: () => number;
       /** At most this many entries: the oldest read is dropped first (never the whole cache at once). */
       maxEntries: number;
+      /**
+       * Keep a value only when its key is asked for again while remembered (a doorkeeper of 4 × maxEntries keys,
+       * forgotten all at once when full). For keys drawn from far more than maxEntries (any account's record): one-off
+       * reads pass through and die young, where kept they lived just long enough to be promoted and die old, and the
+       * full collections they fed stalled every request.
+       */
+      admitOnRepeat?: boolean;
     },
   ) {}
 
@@ -81,6 +90,14 @@ export class RenewingCache<T> {
     return this.load(key, read);
   }
 
+  /** Whether a value just read is kept: always, or on admitOnRepeat when its key was read before (or is kept already). */
+  private admits(key: string, kept: boolean): boolean {
+    if (!this.opts.admitOnRepeat || kept || this.seen.delete(key)) return true;
+    if (this.seen.size >= 4 * this.opts.maxEntries) this.seen.clear();
+    this.seen.add(key);
+    return false;
+  }
+
   /** One read per key and version at a time; its value is kept unless a write came while it was read. */
   private load(key: string, read: () => Promise<T>): Promise<T> {
     // The version before reading: a write that commits while this value is read makes the entry stale at once.
@@ -96,7 +113,7 @@ export class RenewingCache<T> {
         const value = await read();
         const cached = this.entries.get(key);
         // A read that began before a newer one was kept does not replace it.
-        if (this.opts.cacheMs > 0 && (!cached || cached.version <= version)) {
+        if (this.opts.cacheMs > 0 && (!cached || cached.version <= version) && this.admits(key, cached !== undefined)) {
           // Re-inserted at the end: the map's order is the order of reads, oldest first.
           this.entries.delete(key);
           while (this.entries.size >= this.opts.maxEntries) this.entries.delete(this.entries.keys().next().value!);

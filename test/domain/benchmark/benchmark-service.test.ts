@@ -115,9 +115,11 @@ describe('BenchmarkService caches', () => {
     expect(mine.entries).toBe((await service.leaderboard(board)).entries);
     const other = await service.leaderboard({ ...board, userId: '00000000-0000-4000-8000-000000000009' });
     expect(other.you).toEqual({ rank: 3, resolvedMarkets: 40, figure: figure(0.25) });
-    // Kept per caller while neither part changed: the same object, so its JSON is made once.
-    expect(await service.leaderboard({ ...board, userId: U1 })).toBe(mine);
-    expect(await service.leaderboard({ ...board, userId: '00000000-0000-4000-8000-000000000009' })).toBe(other);
+    // Each view is made per request, frozen, and shares the board's frozen rows (their bytes are encoded once).
+    const again = await service.leaderboard({ ...board, userId: '00000000-0000-4000-8000-000000000009' });
+    expect(again).toEqual(other);
+    expect(Object.isFrozen(again) && Object.isFrozen(again.entries)).toBe(true);
+    expect(again.entries).toBe(mine.entries);
     // Nothing counted: one read of each caller's row and one of the agents' figures, kept.
     expect(db.reads).toMatchObject({ board: 1, standings: 1, callerRow: 2, place: 0 });
   });

@@ -45,4 +45,26 @@ describe('RenewingCache', () => {
     await cache.get('c', async () => 3);
     expect(marks).toBe(2);
   });
+
+  test('when values are kept on repeat, then a key read once is not kept, and one read again is', async () => {
+    const cache = new RenewingCache<number>({
+      watermark: new CommitWatermark(quiet, () => 0),
+      gate: new ConcurrencyGate(1),
+      cacheMs: 1000,
+      clock: () => 0,
+      maxEntries: 2,
+      admitOnRepeat: true,
+    });
+    const reads: string[] = [];
+    const read = (key: string, value: number) => cache.get(key, async () => (reads.push(key), value));
+    expect(await read('a', 1)).toBe(1); // read, remembered, not kept
+    expect(await read('b', 2)).toBe(2);
+    expect(await read('a', 10)).toBe(10); // read again: kept now
+    expect(await read('a', 100)).toBe(10); // served from memory
+    expect(reads).toEqual(['a', 'b', 'a']);
+    // The doorkeeper forgets everything at 4 × maxEntries keys: c…j fill it, and b's first read is forgotten.
+    for (const k of ['c', 'd', 'e', 'f', 'g', 'h', 'i', 'j']) await read(k, 0);
+    await read('b', 20);
+    expect(await read('b', 200)).toBe(200);
+  });
 });
