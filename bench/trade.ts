@@ -38,6 +38,8 @@ const POOL = Number(process.env.BENCH_POOL ?? 10);
 const AMOUNT = 0.01;
 /** BENCH_ONLY_REST=1 skips JSON-RPC and MCP (a quicker loop while tuning the trade path). */
 const ONLY_REST = process.env.BENCH_ONLY_REST === '1';
+/** BENCH_ONLY_FORECAST=raw runs only the raw forecast pair, =1 both forecast pairs (tuning a forecast's cost). */
+const ONLY_FORECAST = process.env.BENCH_ONLY_FORECAST;
 
 interface Agent {
   id: string;
@@ -272,6 +274,18 @@ async function main(): Promise<void> {
       mcp: [],
     };
     for (let r = 0; r < RUNS; r += 1) {
+      if (ONLY_FORECAST) {
+        if (ONLY_FORECAST !== 'raw')
+          for (const withForecast of r % 2 === 0 ? [true, false] : [false, true])
+            runs[withForecast ? 'restWithForecast' : 'restWithoutForecast']!.push(
+              await load(service.baseUrl, { connections: AGENTS, seconds: SECONDS, setup: withForecast ? restForecast : rest }),
+            );
+        for (const withForecast of r % 2 === 0 ? [true, false] : [false, true])
+          runs[withForecast ? 'rawWithForecast' : 'rawWithoutForecast']!.push(await rawRun(true, withForecast));
+        const last = (k: string) => runs[k]![runs[k]!.length - 1]?.rps;
+        console.log(`run ${r}: raw ${last('rawWithForecast')} / ${last('rawWithoutForecast')}, rest ${last('restWithForecast')} / ${last('restWithoutForecast')}`);
+        continue;
+      }
       // With and without the event write back to back, their order alternating from run to run (the machine drifts).
       for (const events of r % 2 === 0 ? [true, false] : [false, true]) runs[events ? 'raw' : 'rawWithoutEvents']!.push(await rawRun(events));
       runs.rest!.push(await load(service.baseUrl, { connections: AGENTS, seconds: SECONDS, setup: rest }));
