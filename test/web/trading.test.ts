@@ -167,6 +167,8 @@ describeWithChromium('browsing and trading in Chromium', () => {
     const person = await signUp(page);
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.goto('/signin');
+    // The form is a chunk of its own: a person starts tabbing once they see it (60 presses can outrun it on a loaded machine).
+    await page.getByLabel('Email').waitFor();
     await tabTo(page, /^Email$/);
     await page.keyboard.type(person.email);
     await tabTo(page, /^Password$/);
@@ -178,6 +180,7 @@ describeWithChromium('browsing and trading in Chromium', () => {
     await page.getByRole('list', { name: 'Markets' }).getByRole('link').first().waitFor();
     await tabTo(page, /^Will /);
     await page.keyboard.press('Enter');
+    await page.getByRole('button', { name: 'Buy NO', exact: true }).waitFor();
     await tabTo(page, /^Buy NO$/);
     await page.keyboard.press('Enter');
     await tabTo(page, /^Amount/);
