@@ -6,6 +6,7 @@ import {
   createDatabase,
   load,
   median,
+  pacedCalls,
   pacedStreamsInChild,
   round,
   startServiceProcess,
@@ -221,6 +222,20 @@ async function explain(pool: Pool, seasons: string[]): Promise<Record<string, { 
   );
 }
 
+/** The statement a record read sends (BenchmarkService.record, nothing kept), for the raw baseline. */
+async function recordStatement(pool: Pool, season: string): Promise<string> {
+  let sql: string | undefined;
+  const capture: Queryable = {
+    async query(text: string, params?: unknown[]) {
+      if (!text.includes('AS mark FROM benchmark_changes')) sql ??= text;
+      return (await pool.query(text, params)).rows as never[];
+    },
+  };
+  await new BenchmarkService(capture as Database, { cacheMs: 0 }).record(userUuid(1), season);
+  if (!sql) throw new Error('a record read sent no statement');
+  return sql;
+}
+
 function setups(seasons: string[]): Record<'record' | 'board' | 'boardKeyed' | 'health', RequestSetup> {
   let seed = 7;
   const rand = (n: number) => ((seed = (seed * 48271) % 2147483647), seed % n);
@@ -241,6 +256,7 @@ async function main(): Promise<void> {
   const db = await createDatabase('bench_benchmark');
   const figures: Record<string, unknown> = { bench: 'benchmark', accounts: ACCOUNTS, forecasts: FORECASTS, markets: MARKETS, seconds: SECONDS, runs: RUNS };
   const pool = benchPool(db.url, 4);
+  let rawPool: Pool | undefined;
   try {
     log(`benchmark bench: ${ACCOUNTS} accounts, ${FORECASTS} forecasts over ${MARKETS} resolved markets, PostgreSQL ${db.url.replace(/\/\/[^@]*@/, '//')}`);
     const migrated = await openDatabase(testConfig({ DATABASE_URL: db.url, DB_POOL_SIZE: 2 }), createLogger('silent'));
@@ -273,6 +289,15 @@ async function main(): Promise<void> {
         .join('; ')}`,
     );
 
+    // The baseline of a record read (BENCHMARKS.md): its statement straight through pg on a pool of the service's size,
+    // prepared and its row parsed as the service's are, paced like the service's record reads, for random accounts.
+    rawPool = benchPool(db.url, 10);
+    const recordSql = await recordStatement(pool, seasons[0]!);
+    let rawSeed = 13;
+    const rawRand = (n: number) => ((rawSeed = (rawSeed * 48271) % 2147483647), rawSeed % n);
+    const rawRecord = async () => {
+      await rawPool!.query({ name: 'benchmark_record', text: recordSql, values: [userUuid(1 + rawRand(ACCOUNTS)), seasons[rawRand(seasons.length)]] });
+    };
     const service = await startServiceProcess({
       DATABASE_URL: db.url,
       DB_POOL_SIZE: '10',
@@ -298,7 +323,7 @@ async function main(): Promise<void> {
       for (const n of names) await load(service.baseUrl, { connections: CONNECTIONS, seconds: 2, setup: s[n] });
       // Each read offered alone at half its own closed throughput (BENCHMARKS.md), /health beside it at the same pace:
       // its floor, measured in the same seconds.
-      const runs: Array<{ closed: Record<string, number>; paced: Record<string, [SlicedFigures, SlicedFigures]> }> = [];
+      const runs: Array<{ closed: Record<string, number>; paced: Record<string, [SlicedFigures, SlicedFigures]>; raw: { p50: number; p99: number } }> = [];
       for (let r = 0; r < RUNS; r += 1) {
         const closed: Record<string, number> = {};
         for (const n of names) closed[n] = (await load(service.baseUrl, { connections: CONNECTIONS, seconds: SECONDS, setup: s[n] })).rps;
@@ -313,7 +338,9 @@ async function main(): Promise<void> {
           });
           paced[n] = [read!, health!];
         }
-        runs.push({ closed, paced });
+        // The record's statement through pg alone, at the record's pace: the database read's own tail on this machine.
+        const raw = await pacedCalls({ rate: closed.record! / 2, seconds: 2 * SECONDS }, rawRecord);
+        runs.push({ closed, paced, raw });
         log(
           `run ${r + 1}: ` +
             names
@@ -321,7 +348,8 @@ async function main(): Promise<void> {
                 (n) =>
                   `${n} closed ${round(closed[n]!)} req/s, paced at ${round(closed[n]! / 2)}/s p99 ${round(paced[n]![0].p99)} ms (/health ${round(paced[n]![1].p99)} ms)`,
               )
-              .join('; '),
+              .join('; ') +
+            `; the record's statement through pg at its pace p50 ${round(raw.p50)} ms p99 ${round(raw.p99)} ms`,
         );
       }
       const out: Record<string, unknown> = {};
@@ -342,6 +370,13 @@ async function main(): Promise<void> {
         turnRatios[n] = round(median(runs.map((r) => medianTurn(r.paced[n]!))));
       });
       Object.assign(figures, out);
+      figures.rawRecord = { p50: round(median(runs.map((r) => r.raw.p50))), p99: round(median(runs.map((r) => r.raw.p99))) };
+      // What of the record's tail is the database read's own: the service over its statement alone, and that statement
+      // over the /health floor beside the record's paced run.
+      figures.rawRecordRatios = {
+        recordToRaw: round(median(runs.map((r) => r.paced.record![0].p99 / r.raw.p99))),
+        rawToHealth: round(median(runs.map((r) => r.raw.p99 / r.paced.record![1].p99))),
+      };
       figures.ratios = { record: ratios.record, leaderboard: ratios.board, leaderboardKeyed: ratios.boardKeyed };
       figures.ratiosMedianTurn = { record: turnRatios.record, leaderboard: turnRatios.board, leaderboardKeyed: turnRatios.boardKeyed };
       figures.targets = {
@@ -360,6 +395,7 @@ async function main(): Promise<void> {
       await service.stop();
     }
   } finally {
+    await rawPool?.end();
     await pool.end();
     if (process.env.BENCH_KEEP_DB !== '1') await db.drop();
     else log(`kept ${db.url}`);

@@ -283,7 +283,9 @@ async function main(): Promise<void> {
         for (const withForecast of r % 2 === 0 ? [true, false] : [false, true])
           runs[withForecast ? 'rawWithForecast' : 'rawWithoutForecast']!.push(await rawRun(true, withForecast));
         const last = (k: string) => runs[k]![runs[k]!.length - 1]?.rps;
-        console.log(`run ${r}: raw ${last('rawWithForecast')} / ${last('rawWithoutForecast')}, rest ${last('restWithForecast')} / ${last('restWithoutForecast')}`);
+        console.log(
+          `run ${r}: raw ${last('rawWithForecast')} / ${last('rawWithoutForecast')}, rest ${last('restWithForecast')} / ${last('restWithoutForecast')}`,
+        );
         continue;
       }
       // With and without the event write back to back, their order alternating from run to run (the machine drifts).
