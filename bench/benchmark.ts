@@ -181,15 +181,7 @@ interface PlanRoot {
  */
 async function explain(pool: Pool, seasons: string[]): Promise<Record<string, { medianMs: number; maxMs: number; n: number }>> {
   const captured: Array<{ sql: string; params?: unknown[] }> = [];
-  const capture: Queryable = {
-    async query(sql: string, params?: unknown[]) {
-      // The caches' mark is answered and not explained: it is not one of the reads measured.
-      if (!sql.includes('AS mark FROM benchmark_changes')) captured.push({ sql, params });
-      return (await pool.query(sql, params)).rows as never[];
-    },
-  };
-  // cacheMs 0: nothing kept, so every call sends its statements.
-  const service = new BenchmarkService(capture as Database, { cacheMs: 0 });
+  const service = capturingService(pool, captured);
   const kinds: Array<[string, string]> = [
     ['board', 'LATERAL'],
     ['callerRow', 'sort_alpha'],
@@ -222,18 +214,26 @@ async function explain(pool: Pool, seasons: string[]): Promise<Record<string, { 
   );
 }
 
-/** The statement a record read sends (BenchmarkService.record, nothing kept), for the raw baseline. */
-async function recordStatement(pool: Pool, season: string): Promise<string> {
-  let sql: string | undefined;
+/**
+ * A BenchmarkService on `pool` that keeps nothing (cacheMs 0, so every call sends its statements) and notes each statement
+ * it sends in `captured`, but the caches' mark: that is answered, not one of the reads measured.
+ */
+function capturingService(pool: Pool, captured: Array<{ sql: string; params?: unknown[] }>): BenchmarkService {
   const capture: Queryable = {
-    async query(text: string, params?: unknown[]) {
-      if (!text.includes('AS mark FROM benchmark_changes')) sql ??= text;
-      return (await pool.query(text, params)).rows as never[];
+    async query(sql: string, params?: unknown[]) {
+      if (!sql.includes('AS mark FROM benchmark_changes')) captured.push({ sql, params });
+      return (await pool.query(sql, params)).rows as never[];
     },
   };
-  await new BenchmarkService(capture as Database, { cacheMs: 0 }).record(userUuid(1), season);
-  if (!sql) throw new Error('a record read sent no statement');
-  return sql;
+  return new BenchmarkService(capture as Database, { cacheMs: 0 });
+}
+
+/** The statement a record read sends, for the raw baseline. */
+async function recordStatement(pool: Pool, season: string): Promise<string> {
+  const captured: Array<{ sql: string; params?: unknown[] }> = [];
+  await capturingService(pool, captured).record(userUuid(1), season);
+  if (!captured[0]) throw new Error('a record read sent no statement');
+  return captured[0].sql;
 }
 
 function setups(seasons: string[]): Record<'record' | 'board' | 'boardKeyed' | 'health', RequestSetup> {

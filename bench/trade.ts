@@ -273,15 +273,20 @@ async function main(): Promise<void> {
       jsonrpc: [],
       mcp: [],
     };
+    // paper_trade with and without a forecast (with `rest`), closed loop like REST, back to back, their order alternating
+    // from run to run; then the same pair as raw transactions: what of a forecast's cost is the database's own.
+    const forecastPairs = async (r: number, withRest: boolean) => {
+      const order = r % 2 === 0 ? [true, false] : [false, true];
+      if (withRest)
+        for (const withForecast of order)
+          runs[withForecast ? 'restWithForecast' : 'restWithoutForecast']!.push(
+            await load(service.baseUrl, { connections: AGENTS, seconds: SECONDS, setup: withForecast ? restForecast : rest }),
+          );
+      for (const withForecast of order) runs[withForecast ? 'rawWithForecast' : 'rawWithoutForecast']!.push(await rawRun(true, withForecast));
+    };
     for (let r = 0; r < RUNS; r += 1) {
       if (ONLY_FORECAST) {
-        if (ONLY_FORECAST !== 'raw')
-          for (const withForecast of r % 2 === 0 ? [true, false] : [false, true])
-            runs[withForecast ? 'restWithForecast' : 'restWithoutForecast']!.push(
-              await load(service.baseUrl, { connections: AGENTS, seconds: SECONDS, setup: withForecast ? restForecast : rest }),
-            );
-        for (const withForecast of r % 2 === 0 ? [true, false] : [false, true])
-          runs[withForecast ? 'rawWithForecast' : 'rawWithoutForecast']!.push(await rawRun(true, withForecast));
+        await forecastPairs(r, ONLY_FORECAST !== 'raw');
         const last = (k: string) => runs[k]![runs[k]!.length - 1]?.rps;
         console.log(
           `run ${r}: raw ${last('rawWithForecast')} / ${last('rawWithoutForecast')}, rest ${last('restWithForecast')} / ${last('restWithoutForecast')}`,
@@ -294,14 +299,7 @@ async function main(): Promise<void> {
       runs.restOpen!.push(await pacedLoadInChild(service.baseUrl, { rate: runs.rest![r]!.rps / 2, seconds: SECONDS, connections: AGENTS, setup: rest }));
       // The same paced rate straight through pg: the machine's own open-loop latency (its commits' fsync stalls included).
       runs.rawOpen!.push(await rawPaced(runs.rest![r]!.rps / 2));
-      // paper_trade with and without a forecast, closed loop like REST above, back to back, their order alternating.
-      for (const withForecast of r % 2 === 0 ? [true, false] : [false, true])
-        runs[withForecast ? 'restWithForecast' : 'restWithoutForecast']!.push(
-          await load(service.baseUrl, { connections: AGENTS, seconds: SECONDS, setup: withForecast ? restForecast : rest }),
-        );
-      // The same pair as raw transactions: what of a forecast's cost is the database's own.
-      for (const withForecast of r % 2 === 0 ? [true, false] : [false, true])
-        runs[withForecast ? 'rawWithForecast' : 'rawWithoutForecast']!.push(await rawRun(true, withForecast));
+      await forecastPairs(r, true);
       if (ONLY_REST) continue;
       runs.jsonrpc!.push(await load(service.baseUrl, { connections: AGENTS, seconds: SECONDS, setup: rpc }));
       runs.mcp!.push(await load(service.baseUrl, { connections: AGENTS, seconds: SECONDS, setup: mcp }));
