@@ -7,6 +7,16 @@ export type Inline = string | { code: string } | { link: string; href: string } 
 export type Block =
   { heading: 1 | 2 | 3; text: string; id?: string } | { paragraph: Inline[] } | { quote: Inline[] } | { list: Inline[][] } | { code: string; lang?: string };
 
+/**
+ * A read the service made for a page's first view: the API request as the web app sends it, its JSON answer, and when it
+ * was made (ms since the epoch). The web app reads the same shape from the page (web/src/app/first-reads.ts).
+ */
+export interface FirstRead {
+  href: string;
+  body: unknown;
+  at: number;
+}
+
 export interface Page {
   title: string;
   blocks: Block[];
@@ -15,6 +25,11 @@ export interface Page {
    * them with the HTML (`<link rel="preload" as="fetch">`), so they do not wait for the app's JavaScript.
    */
   preload?: string[];
+  /**
+   * The web app's first view of this page, when the service renders it (src/http/pages/web-app.ts): the page's address
+   * and the reads it is drawn from, which the page then carries for the app (web/src/app/first-reads.ts).
+   */
+  firstView?: { url: string; reads: FirstRead[] };
   /** The app's modules this page draws with beyond its entry (their source paths, e.g. `src/components/price-chart.tsx`): fetched with the HTML. */
   modules?: string[];
 }
@@ -62,7 +77,8 @@ const STYLE =
   'pre{background:#f4f4f4;padding:.75rem;overflow:auto;font-size:.85rem}code{font-size:.9em}blockquote{margin:0;padding-left:1rem;border-left:3px solid #ccc}';
 
 /** A page as HTML: plain (toHtml) or inside the web app's shell (src/http/pages/web-app.ts). */
-export type HtmlRenderer = (page: Page, markdownHref: string) => string;
+/** Renders a page's HTML; `firstViews` when it renders the web app's first view of a page that asks for one (Page.firstView). */
+export type HtmlRenderer = ((page: Page, markdownHref: string) => string) & { firstViews?: boolean };
 
 /** The page's content alone, as the HTML inside <main>. */
 export function toHtmlBody(page: Page): string {

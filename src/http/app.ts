@@ -79,7 +79,7 @@ export function createApp(services: Services, options: AppOptions = {}): Express
   app.use(express.json({ limit: '100kb', strict: false }));
   app.use(restRouter(services.registry, deps));
   // Pages people open are the web app's shell with the server-rendered page inside (plain HTML when unbuilt).
-  const pageHtml = appPageRenderer(webDir);
+  const pageHtml = appPageRenderer(webDir, services.log);
   app.use(documentsRouter(deps, pageHtml));
   app.use(marketPageRouter(deps, pageHtml));
   app.use(communityMarketPageRouter(deps, pageHtml));

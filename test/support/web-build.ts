@@ -5,6 +5,8 @@ import path from 'node:path';
 export const ROOT = path.join(__dirname, '..', '..');
 export const WEB_DIST = path.join(ROOT, 'dist', 'web');
 export const WEB_MANIFEST = path.join(WEB_DIST, '.vite', 'manifest.json');
+/** The app's first-view renderer for the service (web/vite.ssr.config.mts), built after the browser app. */
+export const WEB_SSR = path.join(WEB_DIST, 'ssr', 'entry-server.js');
 const LOCK = path.join(ROOT, 'dist', '.web-build.lock');
 
 function newestMtime(entry: string): number {
@@ -16,8 +18,8 @@ function newestMtime(entry: string): number {
 }
 
 function isStale(): boolean {
-  if (!fs.existsSync(WEB_MANIFEST) || !fs.existsSync(path.join(WEB_DIST, 'index.html'))) return true;
-  const built = fs.statSync(WEB_MANIFEST).mtimeMs;
+  if (!fs.existsSync(WEB_MANIFEST) || !fs.existsSync(path.join(WEB_DIST, 'index.html')) || !fs.existsSync(WEB_SSR)) return true;
+  const built = Math.min(fs.statSync(WEB_MANIFEST).mtimeMs, fs.statSync(WEB_SSR).mtimeMs);
   return newestMtime(path.join(ROOT, 'web')) > built || fs.statSync(path.join(ROOT, 'package-lock.json')).mtimeMs > built;
 }
 
@@ -44,16 +46,15 @@ export async function ensureWebBuilt(): Promise<void> {
   }
   try {
     if (isStale()) {
-      execFileSync(
-        process.execPath,
-        [path.join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', 'web/vite.config.mts', '--logLevel', 'warn'],
-        {
+      // The browser app, then the first-view renderer (the first empties dist/web), as npm run build:web does.
+      for (const config of ['web/vite.config.mts', 'web/vite.ssr.config.mts']) {
+        execFileSync(process.execPath, [path.join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', config, '--logLevel', 'warn'], {
           cwd: ROOT,
           // jest sets NODE_ENV=test, with which Vite bundles React's development build: build as npm run build does.
           env: { ...process.env, NODE_ENV: 'production' },
           stdio: ['ignore', 'ignore', 'inherit'],
-        },
-      );
+        });
+      }
     }
   } finally {
     fs.rmSync(LOCK, { recursive: true, force: true });

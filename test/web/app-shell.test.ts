@@ -17,6 +17,33 @@ describeWithChromium('web app shell in Chromium', () => {
     await web?.close();
   });
 
+  test("when the home page opens without JavaScript, then it shows the markets the service drew in the app's first view", async () => {
+    const page = await web.newPage({ javaScript: false });
+    await page.goto('/');
+    const browse = page.locator('section[aria-labelledby="browse-heading"]');
+    await expect(browse.getByRole('link').count()).resolves.toBeGreaterThan(0);
+    const [top] = await web.app.services.db.query<{ question: string }>(
+      "SELECT question FROM markets WHERE status = 'active' ORDER BY volume DESC NULLS LAST, id LIMIT 1",
+    );
+    await expect(browse.getByRole('link').first().textContent()).resolves.toContain(top!.question);
+  });
+
+  test('when the home page opens, then the app starts from the markets its first view was drawn from, without reading them again', async () => {
+    const page = await web.newPage();
+    const lists: string[] = [];
+    page.on('request', (r) => {
+      const url = new URL(r.url());
+      if (url.pathname === '/api/markets' && url.searchParams.get('sort') === 'volume') lists.push(url.search);
+    });
+    await page.goto('/');
+    // The app has run once the view's fold (the server's document) is gone: its first render replaced the root.
+    await page.getByRole('list', { name: 'Trending' }).waitFor();
+    await page.locator('details.server-page').waitFor({ state: 'detached' });
+    await expect(page.getByRole('list', { name: 'Markets' }).getByRole('link').count()).resolves.toBe(20);
+    expect(lists).toEqual([]);
+    expect(pageErrors(page)).toEqual([]);
+  });
+
   test('when the home page opens, then the app replaces the server-rendered page, runs under the CSP without errors and shows sign-in links', async () => {
     const page = await web.newPage();
     await page.goto('/');
@@ -60,11 +87,17 @@ describeWithChromium('web app shell in Chromium', () => {
     expect(new URL(page.url()).pathname).toBe('/portfolio');
   });
 
-  test('when JavaScript is off, then a market page still shows the question, the odds and the links the server rendered', async () => {
+  test("when JavaScript is off, then a market page shows the app's first view (question, prices, chart) and the document with the links the server rendered", async () => {
     const page = await web.newPage({ javaScript: false });
     const [row] = await web.app.services.db.query<{ slug: string; question: string }>("SELECT slug, question FROM markets WHERE status = 'active' LIMIT 1");
     await page.goto(`/markets/${row!.slug}`);
     await page.getByRole('heading', { level: 1, name: row!.question }).waitFor();
+    await expect(page.locator('.side.yes .side-price').textContent()).resolves.toMatch(/^[\d.]+¢$/);
+    await expect(page.locator('.side.yes .muted').textContent()).resolves.toMatch(/bid [\d.]+¢ · ask [\d.]+¢/);
+    // The chart's line, drawn by the service (uPlot draws it once the app runs).
+    await expect(page.locator('.chart svg polyline').getAttribute('points')).resolves.toMatch(/^[\d.]+,[\d.]+ /);
+    // The server's own page, folded under the view.
+    await page.getByText('This page as a document (for agents)').click();
     await expect(page.getByText(/^YES: /).textContent()).resolves.toMatch(/bid [\d.]+, ask [\d.]+/);
     await page.getByRole('link', { name: 'JSON' }).waitFor();
     await page.goto('/portfolio');

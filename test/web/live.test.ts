@@ -187,7 +187,7 @@ describeWithChromium('live prices and account events in the web app, in Chromium
     expect(pageErrors(last)).toEqual([]);
   }, 120_000);
 
-  test('when a market page is opened by its address, then the reads the HTML starts early are the ones the app uses: each is fetched once', async () => {
+  test('when a market page is opened by its address, then the page carries the reads its first view was drawn from and the app reads neither again', async () => {
     const page = await web.newPage();
     const [m] = await web.app.services.db.query<{ slug: string }>(`SELECT slug FROM markets WHERE status = 'active' ORDER BY volume DESC NULLS LAST LIMIT 1`);
     const fetched: string[] = [];
@@ -197,13 +197,13 @@ describeWithChromium('live prices and account events in the web app, in Chromium
     });
     await page.goto(`/markets/${m!.slug}`);
     await page.locator('.chart canvas').first().waitFor({ state: 'attached' });
-    // Started by the HTML (two reads, the chart's modules)…
-    await expect(page.locator('link[rel="preload"][as="fetch"]').count()).resolves.toBe(2);
+    // Carried by the HTML (the market and its YES history, as the app asks for them), with the chart's modules started…
+    const carried = JSON.parse((await page.locator('script#first-reads').textContent()) ?? '[]') as Array<{ href: string }>;
+    expect(carried.map((r) => r.href)).toEqual([`/api/markets/${m!.slug}`, expect.stringMatching(/^\/api\/price-history\?tokenId=.+&interval=1w$/)]);
+    await expect(page.locator('link[rel="preload"][as="fetch"]').count()).resolves.toBe(0);
     expect(await page.locator('link[rel="modulepreload"]').count()).toBeGreaterThanOrEqual(1);
-    // …and taken by the app: a read the app sent differently would show here twice.
-    const reads = fetched.filter((f) => !f.startsWith('/api/markets/stream'));
-    expect(reads.filter((f) => f === `/api/markets/${m!.slug}`)).toHaveLength(1);
-    expect(reads.filter((f) => f.startsWith('/api/price-history?'))).toHaveLength(1);
+    // …and taken by the app from there: a read the app keyed differently would be fetched here.
+    expect(fetched.filter((f) => !f.startsWith('/api/markets/stream'))).toEqual([]);
     expect(pageErrors(page)).toEqual([]);
   }, 60_000);
 

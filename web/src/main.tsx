@@ -1,8 +1,10 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app';
+import { createQueryClient } from './app/providers';
 import { ROUTES } from './app/routes';
 import { pathMatches } from './lib/paths';
+import { firstReadsOf, seedFirstReads } from './app/first-reads';
 import './styles.css';
 import './dark.css';
 import './phone.css';
@@ -14,10 +16,21 @@ import './phone.css';
 const root = document.getElementById('root')!;
 const known = ROUTES.some((r) => pathMatches(r.path, window.location.pathname));
 if (known || !root.textContent?.trim() || document.getElementById('not-found')) {
-  root.replaceChildren();
-  createRoot(root).render(
-    <StrictMode>
-      <App />
-    </StrictMode>,
-  );
+  // Where the service drew the app's first view (entry-server.tsx), the app starts from the same reads, so its first
+  // render draws that view again: the view stays on screen until then (React's first commit replaces the root's
+  // content) and the app renders once the view has been painted.
+  const reads = firstReadsOf(document);
+  const client = createQueryClient();
+  seedFirstReads(client, reads);
+  const start = () =>
+    createRoot(root).render(
+      <StrictMode>
+        <App client={client} />
+      </StrictMode>,
+    );
+  if (reads.length > 0) requestAnimationFrame(() => setTimeout(start, 0));
+  else {
+    root.replaceChildren();
+    start();
+  }
 }

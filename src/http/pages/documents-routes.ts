@@ -9,14 +9,18 @@ import { aiPluginManifest, LOGO_SVG } from '../../documents/ai-plugin';
 import { AREAS, areaBySlug } from '../../documents/service-info';
 import type { Area } from '../../registry/method';
 import { defaultOrigin, perOrigin, publicOriginOf } from '../../transports/public-origin';
+import { hrefOf, readFirst, type PlannedRead } from './first-reads';
 
 interface Rendered {
   markdown: string;
   html: string;
 }
 
-/** The web app's home reads its list of markets first, exactly so (web/src/features/markets/market-pages.ts): it starts with the HTML. */
-const HOME_FIRST_READ = '/api/markets?status=active&sort=volume&limit=20&sparkline=true';
+/**
+ * The web app's home reads its list of markets first, exactly so (web/src/features/markets/market-pages.ts): the page
+ * carries its answer and the app's first view drawn from it when the app is built, else it starts with the HTML.
+ */
+const HOME_FIRST_READ: PlannedRead = { method: 'list_markets', input: { status: 'active', sort: 'volume', limit: 20, sparkline: true } };
 
 const render = (page: Page, markdownHref: string, html: HtmlRenderer = toHtml): Rendered => ({ markdown: toMarkdown(page), html: html(page, markdownHref) });
 
@@ -28,10 +32,12 @@ const render = (page: Page, markdownHref: string, html: HtmlRenderer = toHtml): 
  */
 export function documentsRouter(deps: InvokeDeps, pageHtml: HtmlRenderer = toHtml): Router {
   const { registry, config } = deps.services;
+  const homeReadHref = hrefOf(registry.get(HOME_FIRST_READ.method)!.rest!.path, HOME_FIRST_READ.input);
   const documents = perOrigin((base) => ({
     openapi: JSON.stringify(buildOpenApi(registry, config, base)),
     // The landing page is also the web app's home: its HTML comes inside the app's shell when the app is built.
-    landing: render({ ...landingPage(registry, config, base), preload: [HOME_FIRST_READ] }, `${base}/llms.txt`, pageHtml),
+    landing: render({ ...landingPage(registry, config, base), preload: [homeReadHref] }, `${base}/llms.txt`, pageHtml),
+    landingPage: { ...landingPage(registry, config, base), preload: [homeReadHref] },
     full: toMarkdown(fullReference(registry, config, base)),
     areas: new Map<Area, Rendered>(
       (Object.keys(AREAS) as Area[]).map((a) => [a, render(areaPage(registry, config, base, a), `${base}/docs/${AREAS[a].slug}.md`)]),
@@ -68,10 +74,21 @@ export function documentsRouter(deps: InvokeDeps, pageHtml: HtmlRenderer = toHtm
   get(['/openapi.json', '/api/openapi.json'], (req, res) => {
     res.type('application/json').send(at(req).openapi);
   });
-  get(['/'], (req, res) => {
+  get(['/'], (req, res, next) => {
     // The app's shell names hashed assets that the next build replaces: always revalidate it.
     res.setHeader('Cache-Control', 'no-cache');
-    negotiated(req, res, at(req).landing);
+    const docs = at(req);
+    const asHtml = req.accepts(['text/html', 'text/markdown']) !== 'text/markdown';
+    if (!pageHtml.firstViews || !asHtml) {
+      negotiated(req, res, docs.landing);
+      return;
+    }
+    // The app's first view of the home is drawn from this moment's markets: rendered for each request.
+    readFirst(deps, req, res, [HOME_FIRST_READ]).then((reads) => {
+      res.vary('Accept');
+      const page = reads ? { ...docs.landingPage, firstView: { url: req.originalUrl, reads } } : docs.landingPage;
+      res.type('text/html').send(pageHtml(page, `${publicOriginOf(req, config)}/llms.txt`));
+    }, next);
   });
   get(['/llms.txt'], (req, res) => markdownText(req, res, at(req).landing.markdown));
   get(['/llms-full.txt'], (req, res) => markdownText(req, res, at(req).full));

@@ -4,6 +4,7 @@ import { negotiatedPageRouter } from './negotiated-page';
 import { publicOriginOf } from '../../transports/public-origin';
 import type { Block, HtmlRenderer, Inline, Page } from '../../documents/page';
 import type { MarketOdds, Quote } from '../../market-data/market-service';
+import type { PlannedRead } from './first-reads';
 
 const pct = (p: number | null | undefined) => (p === null || p === undefined ? 'n/a' : `${(p * 100).toFixed(1)}%`);
 const px = (p: number | null) => (p === null ? 'n/a' : p.toFixed(3));
@@ -80,6 +81,17 @@ export function marketPage(m: MarketOdds, baseUrl: string): Page {
 }
 
 /**
+ * What the web app reads first on a market's page (market-page.tsx, price-chart.tsx), exactly so: the market by the
+ * address's id or slug, and its YES price history over a week.
+ */
+export function marketReads(m: MarketOdds, idOrSlug: string): PlannedRead[] {
+  const yes = m.outcomeTokens.find((t) => t.outcome === 'YES');
+  const reads: PlannedRead[] = [{ method: 'get_market_odds', input: { idOrSlug } }];
+  if (yes?.tokenId) reads.push({ method: 'get_price_history', input: { tokenId: yes.tokenId, interval: '1w' } });
+  return reads;
+}
+
+/**
  * GET /markets/{slug} (also by id): JSON for Accept: application/json, markdown for text/markdown, a
  * plain HTML page otherwise. A page, not an API method: it reads the same MarketService the
  * get_market_odds method does.
@@ -92,5 +104,6 @@ export function marketPageRouter(deps: InvokeDeps, html?: HtmlRenderer): Router 
     (market, base) => `${base}/markets/${encodeURIComponent(market.slug)}`,
     (req) => publicOriginOf(req, deps.services.config),
     html,
+    { deps, reads: marketReads },
   );
 }

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import express, { type Request, type Response, type Router } from 'express';
-import { escapeHtml, toHtml, toHtmlBody, type HtmlRenderer } from '../../documents/page';
+import { escapeHtml, toHtml, toHtmlBody, type FirstRead, type HtmlRenderer, type Page } from '../../documents/page';
+import type { Logger } from '../../logger';
 import { methodNotAllowed } from '../../transports/rest';
 import { perOrigin } from '../../transports/public-origin';
 import { APP_ONLY_PAGES, appOnlyPage } from './web-app-pages';
@@ -44,6 +45,20 @@ function chunkFiles(manifest: Record<string, ManifestChunk>, module: string): st
   return [...needed].filter((k) => !loaded.has(k)).map((k) => `/${manifest[k]!.file}`);
 }
 
+/** Renders the app's first view of a page from its reads (web/src/entry-server.tsx, built into dist/web/ssr). */
+export type FirstViewRenderer = (url: string, reads: readonly FirstRead[]) => string;
+
+/** The built app's first-view renderer, or null when it is not built (pages then carry no first view). */
+export function firstViewRenderer(dir: string): FirstViewRenderer | null {
+  const file = path.join(dir, 'ssr', 'entry-server.js');
+  if (!fs.existsSync(file)) return null;
+  const loaded = require(file) as { renderFirstView?: FirstViewRenderer };
+  return typeof loaded.renderFirstView === 'function' ? loaded.renderFirstView : null;
+}
+
+/** JSON inside a <script> data block: `<` escaped, so no text in it can close the element. */
+const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
+
 function readManifest(dir: string): Record<string, ManifestChunk> {
   try {
     return JSON.parse(fs.readFileSync(path.join(dir, '.vite', 'manifest.json'), 'utf8')) as Record<string, ManifestChunk>;
@@ -57,7 +72,7 @@ function readManifest(dir: string): Record<string, ManifestChunk> {
  * content inside the root element, which the app replaces when it starts. Null when the app is not built
  * (the pages are then served as plain HTML, as before the app existed).
  */
-export function webAppShell(dir: string): HtmlRenderer | null {
+export function webAppShell(dir: string, log?: Logger): HtmlRenderer | null {
   let shell: string;
   try {
     shell = fs.readFileSync(path.join(dir, 'index.html'), 'utf8');
@@ -67,11 +82,34 @@ export function webAppShell(dir: string): HtmlRenderer | null {
   if (!shell.includes(ROOT_MARKER) || !/<title>[^<]*<\/title>/.test(shell)) return null;
   const [before, after] = shell.split(ROOT_MARKER) as [string, string];
   const manifest = readManifest(dir);
-  return (page, markdownHref) => {
+  const renderView = firstViewRenderer(dir);
+  /** The app's first view of the page, or undefined (none asked for, or the renderer failed: the app then draws it). */
+  // A view is kept with the reads it was drawn from (first-reads.ts keeps those for a second), one per address.
+  const views = new WeakMap<readonly FirstRead[], Map<string, string>>();
+  const firstView = (page: Page): string | undefined => {
+    if (!page.firstView || !renderView) return undefined;
+    const { url, reads } = page.firstView;
+    try {
+      let byUrl = views.get(reads);
+      if (!byUrl) views.set(reads, (byUrl = new Map()));
+      let view = byUrl.get(url);
+      if (view === undefined) byUrl.set(url, (view = renderView(url, reads)));
+      return view;
+    } catch (err) {
+      log?.warn('first view not rendered', { url: page.firstView.url, err: err instanceof Error ? err.message : String(err) });
+      return undefined;
+    }
+  };
+  const render: HtmlRenderer = (page, markdownHref) => {
+    const view = firstView(page);
+    // Reads the page carries are not fetched again.
+    const carried = new Set(view ? page.firstView!.reads.map((r) => r.href) : []);
     // What the page's app reads and draws with first starts with the HTML: the API reads (credentials as the app's
     // fetch sends them, so the browser hands the answer to it) and the page's own modules.
     const early = [
-      ...(page.preload ?? []).map((href) => `  <link rel="preload" as="fetch" crossorigin href="${escapeHtml(href)}" />\n`),
+      ...(page.preload ?? [])
+        .filter((href) => !carried.has(href))
+        .map((href) => `  <link rel="preload" as="fetch" crossorigin href="${escapeHtml(href)}" />\n`),
       ...[...new Set((page.modules ?? []).flatMap((m) => chunkFiles(manifest, m)))].map(
         (href) => `  <link rel="modulepreload" crossorigin href="${escapeHtml(href)}" />\n`,
       ),
@@ -79,8 +117,14 @@ export function webAppShell(dir: string): HtmlRenderer | null {
     const head = before
       .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(page.title)}</title>`)
       .replace('</head>', () => `${early}  <link rel="alternate" type="text/markdown" href="${escapeHtml(markdownHref)}" />\n  </head>`);
-    return `${head}<main>\n${toHtmlBody(page)}\n</main>${after}`;
+    if (!view) return `${head}<main>\n${toHtmlBody(page)}\n</main>${after}`;
+    // The app's first view, then the server's own page for readers without JavaScript (agents' fetchers), folded: the
+    // app's first render replaces both. The reads come after the root, for the app to start with (web/src/main.tsx).
+    const reads = `<script type="application/json" id="first-reads">${scriptJson(page.firstView!.reads)}</script>\n`;
+    return `${head}${view}\n<details class="server-page"><summary>This page as a document (for agents)</summary>\n${toHtmlBody(page)}\n</details>${after.replace('</body>', () => `${reads}</body>`)}`;
   };
+  render.firstViews = renderView !== null;
+  return render;
 }
 
 /**
@@ -107,6 +151,6 @@ export function webAppRouter(dir: string, html: HtmlRenderer, origin: (req: Requ
 }
 
 /** The renderer for app pages: the shell when the app is built, plain HTML otherwise. */
-export function appPageRenderer(dir: string | null): HtmlRenderer {
-  return (dir && webAppShell(dir)) || toHtml;
+export function appPageRenderer(dir: string | null, log?: Logger): HtmlRenderer {
+  return (dir && webAppShell(dir, log)) || toHtml;
 }

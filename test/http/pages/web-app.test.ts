@@ -32,6 +32,27 @@ function fakeBuild(): string {
   return dir;
 }
 
+/** fakeBuild with a first-view renderer as vite.ssr.config.mts builds it: `body` is the module's source. */
+function fakeBuildWithViews(body: string): string {
+  const dir = fakeBuild();
+  fs.mkdirSync(path.join(dir, 'ssr'));
+  fs.writeFileSync(path.join(dir, 'ssr', 'entry-server.js'), body);
+  return dir;
+}
+
+/** The market every app of this file serves: a question with markup in it, and both sides' books. */
+async function seedMarket(s: TestApp, slug: string): Promise<void> {
+  await s.services.db.query(
+    `INSERT INTO markets (id, slug, question, description, category, volume, end_date, status, source)
+     VALUES ('shell-1', $1, 'Will <b>the shell</b> hold?', 'Resolves YES if it holds.', 'Tech', 10, now() + interval '30 days', 'active', 'simulated')`,
+    [slug],
+  );
+  await s.services.db.query(
+    `INSERT INTO market_tokens (token_id, market_id, outcome, label, price_micro, bid_micro, ask_micro, price_at)
+     VALUES ('shell-1-yes', 'shell-1', 'YES', 'Yes', 400000, 395000, 405000, now()), ('shell-1-no', 'shell-1', 'NO', 'No', 600000, 595000, 605000, now())`,
+  );
+}
+
 describe.each(backends())('the web app served by the service on $name', (backend) => {
   let t: TestApp;
   let plain: TestApp;
@@ -41,22 +62,79 @@ describe.each(backends())('the web app served by the service on $name', (backend
     dir = fakeBuild();
     t = await startTestApp(backend, { background: false, webDir: dir });
     plain = await startTestApp(backend, { background: false, webDir: null });
-    for (const s of [t, plain]) {
-      await s.services.db.query(
-        `INSERT INTO markets (id, slug, question, description, category, volume, end_date, status, source)
-         VALUES ('shell-1', $1, 'Will <b>the shell</b> hold?', 'Resolves YES if it holds.', 'Tech', 10, now() + interval '30 days', 'active', 'simulated')`,
-        [slug],
-      );
-      await s.services.db.query(
-        `INSERT INTO market_tokens (token_id, market_id, outcome, label, price_micro, bid_micro, ask_micro, price_at)
-         VALUES ('shell-1-yes', 'shell-1', 'YES', 'Yes', 400000, 395000, 405000, now()), ('shell-1-no', 'shell-1', 'NO', 'No', 600000, 595000, 605000, now())`,
-      );
-    }
+    for (const s of [t, plain]) await seedMarket(s, slug);
   });
   afterAll(async () => {
     await t?.close();
     await plain?.close();
     fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  describe("with the app's first-view renderer built", () => {
+    let viewed: TestApp;
+    let failing: TestApp;
+    const dirs: string[] = [];
+    beforeAll(async () => {
+      // The view names the address and the reads it was given, so the test sees what the renderer received.
+      dirs.push(fakeBuildWithViews('exports.renderFirstView = (url, reads) => `<h1>View of ${url}</h1><p>${reads.map((r) => r.href).join(" ")}</p>`;'));
+      dirs.push(fakeBuildWithViews('exports.renderFirstView = () => { throw new Error("no view"); };'));
+      viewed = await startTestApp(backend, { background: false, webDir: dirs[0] });
+      failing = await startTestApp(backend, { background: false, webDir: dirs[1] });
+      for (const s of [viewed, failing]) await seedMarket(s, slug);
+    });
+    afterAll(async () => {
+      await viewed?.close();
+      await failing?.close();
+      for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+    });
+    const readsOf = (html: string) =>
+      JSON.parse(/<script type="application\/json" id="first-reads">([^<]*)<\/script>/.exec(html)![1]!) as Array<{ href: string; body: unknown; at: number }>;
+
+    test("when a market page is opened, then the root holds the app's first view, the server's page folded after it, and the page carries the reads the view was drawn from, escaped", async () => {
+      const before = Date.now();
+      const html = (await viewed.api.get(`/markets/${slug}?from=list`).set('Accept', 'text/html')).text;
+      const history = '/api/price-history?tokenId=shell-1-yes&interval=1w';
+      expect(html).toContain(`<div id="root"><h1>View of /markets/${slug}?from=list</h1><p>/api/markets/${slug} ${history}</p>`);
+      expect(html).toMatch(
+        /<details class="server-page"><summary>This page as a document \(for agents\)<\/summary>\n<h1>Will &lt;b&gt;the shell&lt;\/b&gt; hold\?<\/h1>/,
+      );
+      const reads = readsOf(html);
+      // Each read is the API's own answer to the request the app sends.
+      expect(reads.map((r) => r.href)).toEqual([`/api/markets/${slug}`, history]);
+      // (The prices' age is in whole seconds: it may have ticked between the two reads.)
+      const market = (await viewed.api.get(`/api/markets/${slug}`)).body as { odds: Record<string, unknown> };
+      expect(reads[0]!.body).toEqual({ ...market, odds: { ...market.odds, ageSeconds: expect.any(Number) } });
+      expect(reads[1]!.body).toEqual((await viewed.api.get(history)).body);
+      expect(reads[0]!.at).toBeGreaterThanOrEqual(before - 1000);
+      // No text in the data block can close it: the question's markup is escaped.
+      const block = html.slice(html.indexOf('id="first-reads"'));
+      expect(block).toContain('Will \\u003cb>the shell\\u003c/b> hold?');
+      expect(block.slice(0, block.indexOf('</script>'))).not.toContain('<b>');
+      // What the page carries is not fetched again; the chart's modules still start with the HTML.
+      const head = html.slice(0, html.indexOf('</head>'));
+      expect(head).not.toContain('rel="preload"');
+      expect(head).toContain('rel="modulepreload" crossorigin href="/assets/price-chart-p1.js"');
+    });
+
+    test("when the home page is opened in a browser, then its first view is drawn from the most traded markets, as the app's first read asks for them", async () => {
+      const html = (await viewed.api.get('/').set('Accept', 'text/html')).text;
+      const href = '/api/markets?status=active&sort=volume&limit=20&sparkline=true';
+      expect(html).toContain(`<div id="root"><h1>View of /</h1><p>${href}</p>`);
+      const [read] = readsOf(html);
+      expect((read!.body as { markets: Array<{ id: string }> }).markets.map((m) => m.id)).toEqual(
+        ((await viewed.api.get(href)).body as { markets: Array<{ id: string }> }).markets.map((m) => m.id),
+      );
+      expect(html).not.toContain('rel="preload"');
+      // Markdown is the landing page, as ever.
+      expect((await viewed.api.get('/').set('Accept', 'text/markdown')).text).toMatch(/^# Prediction-market paper trading/);
+    });
+
+    test('when the renderer fails, then the page is the shell around the server page, which starts the reads with the HTML', async () => {
+      const html = (await failing.api.get(`/markets/${slug}`).set('Accept', 'text/html')).text;
+      expect(html).toMatch(/<div id="root"><main>\n<h1>Will &lt;b&gt;the shell&lt;\/b&gt; hold\?<\/h1>/);
+      expect(html).not.toContain('first-reads');
+      expect(html).toContain(`<link rel="preload" as="fetch" crossorigin href="/api/markets/${slug}" />`);
+    });
   });
 
   test('when a browser opens the home page, then it gets the app shell with the landing page inside the root element, revalidated on every visit', async () => {

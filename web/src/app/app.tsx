@@ -1,4 +1,5 @@
 import { useMemo } from 'react';
+import type { QueryClient } from '@tanstack/react-query';
 import { Route, Switch, useLocation } from 'wouter';
 import { Providers, createQueryClient } from './providers';
 import { Header } from './header';
@@ -8,9 +9,12 @@ import { RateLimitNotice } from './rate-limit-notice';
 import { ErrorBoundary } from '../components/error-boundary';
 import { TabBar } from './tab-bar';
 
-/** Providers → layout (header, main, footer, a phone's tab bar) → the page the address names, inside an error boundary. */
-export function App() {
-  const client = useMemo(createQueryClient, []);
+/**
+ * Providers → layout (header, main, footer, a phone's tab bar) → the page the address names, inside an error boundary.
+ * `client`: a query cache that already holds the page's first reads (main.tsx, entry-server.tsx).
+ */
+export function App({ client: given }: { client?: QueryClient }) {
+  const client = useMemo(() => given ?? createQueryClient(), [given]);
   const [location] = useLocation();
   return (
     <Providers client={client}>

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import uPlot from 'uplot';
 
 export interface LinePoint {
@@ -23,6 +23,7 @@ const TIME = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle
  */
 export function LineChart({ points, format, label }: { points: LinePoint[]; format: (v: number) => string; label: string }) {
   const box = useRef<HTMLDivElement>(null);
+  const [drawn, setDrawn] = useState(false);
 
   useEffect(() => {
     const el = box.current;
@@ -79,6 +80,7 @@ export function LineChart({ points, format, label }: { points: LinePoint[]; form
     };
     const chart = new uPlot(opts, data, el);
     el.appendChild(tip);
+    setDrawn(true);
     const resize = new ResizeObserver(() => chart.setSize({ width: el.clientWidth, height: el.clientHeight }));
     resize.observe(el);
     return () => {
@@ -88,7 +90,30 @@ export function LineChart({ points, format, label }: { points: LinePoint[]; form
     };
   }, [points, format]);
 
-  return <div ref={box} className="chart" role="img" aria-label={label} hidden={points.length === 0} />;
+  return (
+    <div ref={box} className="chart" role="img" aria-label={label} hidden={points.length === 0}>
+      {drawn ? null : <Sketch points={points} />}
+    </div>
+  );
+}
+
+/**
+ * The line alone, as SVG, until uPlot has drawn: what the page's HTML shows when the service renders the page's first
+ * view (web/src/entry-server.tsx), and what a reader without JavaScript keeps.
+ */
+function Sketch({ points }: { points: LinePoint[] }) {
+  const [times, values] = ascending(points);
+  if (times.length === 0) return null;
+  const [t0, t1] = [times[0]!, times[times.length - 1]!];
+  const [lo, hi] = [Math.min(...values), Math.max(...values)];
+  const x = (t: number) => (t1 === t0 ? 500 : ((t - t0) / (t1 - t0)) * 1000);
+  const y = (v: number) => (hi === lo ? 150 : 280 - ((v - lo) / (hi - lo)) * 260);
+  const line = times.map((t, i) => `${x(t).toFixed(1)},${y(values[i]!).toFixed(1)}`).join(' ');
+  return (
+    <svg className="chart-sketch" viewBox="0 0 1000 300" preserveAspectRatio="none" aria-hidden="true">
+      <polyline points={line} fill="none" stroke={LINE} strokeWidth="2" vectorEffect="non-scaling-stroke" />
+    </svg>
+  );
 }
 
 /** The chart needs strictly ascending whole-second times: a later point in the same second replaces the earlier one. */

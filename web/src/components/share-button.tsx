@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { pageOrigin } from '../lib/api/client';
 
 /**
  * Shares a page of this site: the system share sheet where the browser has one (phones), else the link copied to the
@@ -6,7 +7,7 @@ import { useState } from 'react';
  */
 export function ShareButton({ path, title, what }: { path: string; title: string; what: string }) {
   const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
-  const url = new URL(path, window.location.origin).toString();
+  const url = new URL(path, pageOrigin()).toString();
   const share = async () => {
     if (typeof navigator.share === 'function') {
       try {

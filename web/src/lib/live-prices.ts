@@ -138,7 +138,8 @@ export function useLivePrices(marketIds: readonly string[]): {
 } {
   const key = marketIds.join(',');
   useEffect(() => (key ? store.need(key.split(',')) : undefined), [key]);
-  useSyncExternalStore(store.subscribe, store.snapshot);
+  // On the server (entry-server.tsx) nothing streams: the snapshot is the store's empty one.
+  useSyncExternalStore(store.subscribe, store.snapshot, store.snapshot);
   return { liveQuote: (tokenId) => (tokenId ? store.quote(tokenId) : undefined), status: store.state };
 }
 

@@ -23,8 +23,21 @@ import { newerPrice, useLivePrices, type Book } from '../../lib/live-prices';
 import { useNow } from '../../lib/use-now';
 import type { StreamStatus } from '../../lib/event-stream';
 
-// The chart library is its own chunk, fetched only when a market page draws a chart.
-const PriceChart = lazy(() => import('../../components/price-chart'));
+// The chart library is its own chunk, fetched only when a market page draws a chart. Once loaded (or preloaded by the
+// server's renderer, entry-server.tsx, which must draw the chart in the page's first view) it renders without suspending.
+type PriceChartModule = typeof import('../../components/price-chart');
+let loadedChart: PriceChartModule['default'] | undefined;
+export const loadPriceChart = (): Promise<PriceChartModule> =>
+  import('../../components/price-chart').then((m) => {
+    loadedChart = m.default;
+    return m;
+  });
+const LazyChart = lazy(loadPriceChart);
+function PriceChart(props: Parameters<PriceChartModule['default']>[0]) {
+  // Chosen once per mount: switching from the lazy one to the loaded one would mount the chart again (its interval lost).
+  const [Chart] = useState(() => loadedChart ?? LazyChart);
+  return <Chart {...props} />;
+}
 
 /** What the page says of the price stream after the price's age. */
 const STREAM_WORDS: Record<StreamStatus, string> = {

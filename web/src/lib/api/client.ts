@@ -17,12 +17,15 @@ export const apiErrors: Middleware = {
   },
 };
 
+/** The page's origin; on the server, which renders a page's first view (entry-server.tsx) and reads nothing, a placeholder. */
+export const pageOrigin = () => (typeof window === 'undefined' ? 'http://localhost' : window.location.origin);
+
 /**
  * The one typed client of the public REST API, generated from the registry's OpenAPI document
  * (schema.d.ts). Same origin: the browser sends the session cookie and an Origin header on writes, which
  * is what the service's CSRF rule asks of cookie-authenticated writes.
  */
-export const api = createFetchClient<paths>({ baseUrl: window.location.origin, credentials: 'same-origin' });
+export const api = createFetchClient<paths>({ baseUrl: pageOrigin(), credentials: 'same-origin' });
 api.use(apiErrors);
 
 /** TanStack Query hooks over the same client: `$api.useQuery('get', '/api/positions')`. */

@@ -20,7 +20,11 @@ function subscribe(listener: () => void): () => void {
 
 /** Whole seconds left before the waiting reads retry; 0 when nothing waits. Re-renders every second while waiting. */
 export function useRateLimitCountdown(): number {
-  const until = useSyncExternalStore(subscribe, () => waitUntil);
+  const until = useSyncExternalStore(
+    subscribe,
+    () => waitUntil,
+    () => 0,
+  );
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     if (until <= Date.now()) return;

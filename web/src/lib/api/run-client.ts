@@ -1,7 +1,7 @@
 import createFetchClient from 'openapi-fetch';
 import createQueryClient from 'openapi-react-query';
 import type { paths } from './schema';
-import { apiErrors } from './client';
+import { apiErrors, pageOrigin } from './client';
 
 /**
  * A client of the same public API that acts inside one replay run: every call carries the run's key (start_replay's
@@ -11,7 +11,7 @@ import { apiErrors } from './client';
  */
 export function runClient(apiKey: string) {
   const api = createFetchClient<paths>({
-    baseUrl: window.location.origin,
+    baseUrl: pageOrigin(),
     credentials: 'omit',
     headers: { Authorization: `Bearer ${apiKey}` },
   });
