@@ -34,8 +34,8 @@ const MAX_KEPT = 500;
 const keptBy = new WeakMap<object, Map<string, { until: number; reads: FirstRead[] }>>();
 
 /**
- * The page's first reads, made as the app would make them from this request (the REST call's identity, rate limit and
- * pipeline: src/registry/invoke.ts), so the page can carry their answers and the app's first view can be drawn from them
+ * The page's first reads, made as the app would make them from this request (the REST call's pipeline and the address's
+ * rate limit, anonymously: src/registry/invoke.ts), so the page can carry their answers and the app's first view can be drawn from them
  * (src/http/pages/web-app.ts). Undefined when any is refused (a rate limit, say): the page is then served without a
  * first view and the app reads for itself.
  */
@@ -60,7 +60,10 @@ async function readNow(deps: InvokeDeps, req: Request, res: Response, planned: r
       planned.map(async ({ method: name, input }) => {
         const method = deps.services.registry.get(name);
         if (!method?.rest || method.rest.method !== 'GET') throw new Error(`${name} is not a REST read`);
-        const body = await invoke(deps, method, input, callInfoFrom(req, res, 'rest', deps.services.config));
+        // As an anonymous caller (the request's address and rate limit, none of its credentials): the answer is shared
+        // by every visitor for a second, so it must be the public one, never a replay run's (a run key scopes a call).
+        const call = { ...callInfoFrom(req, res, 'rest', deps.services.config), credentials: { httpMethod: 'GET' } };
+        const body = await invoke(deps, method, input, call);
         // The browser ages it against its own clock (the app's staleTime), so it is stamped with the wall clock.
         return { href: hrefOf(method.rest.path, input), body, at: Date.now() };
       }),

@@ -129,6 +129,25 @@ describe.each(backends())('the web app served by the service on $name', (backend
       expect((await viewed.api.get('/').set('Accept', 'text/markdown')).text).toMatch(/^# Prediction-market paper trading/);
     });
 
+    test("when a page is asked for with a credential, then its first reads are made without it: the public answers every visitor shares, never a replay run's", async () => {
+      // A run's key would scope the reads to its run's venue (runScoped asks the runs who a call's credentials name).
+      const scopeOf = jest.spyOn(viewed.services.runs!, 'scopeOf');
+      try {
+        const html = (
+          await viewed.api
+            .get('/markets/shell-1')
+            .set('Accept', 'text/html')
+            .set('Authorization', `Bearer svc_${'0'.repeat(32)}`)
+        ).text;
+        expect(readsOf(html).map((r) => r.href)).toEqual(['/api/markets/shell-1', '/api/price-history?tokenId=shell-1-yes&interval=1w']);
+        const asked = scopeOf.mock.calls.map(([call]) => call.credentials);
+        expect(asked.length).toBeGreaterThanOrEqual(2);
+        expect(asked.filter((c) => c.bearer !== undefined)).toEqual([]);
+      } finally {
+        scopeOf.mockRestore();
+      }
+    });
+
     test('when the renderer fails, then the page is the shell around the server page, which starts the reads with the HTML', async () => {
       const html = (await failing.api.get(`/markets/${slug}`).set('Accept', 'text/html')).text;
       expect(html).toMatch(/<div id="root"><main>\n<h1>Will &lt;b&gt;the shell&lt;\/b&gt; hold\?<\/h1>/);
