@@ -56,8 +56,8 @@ export class RunHost implements ReplayRuns, RunScopes {
   private readonly handles = new Map<string, Promise<RunHandle>>();
   /** The run being built, if any: the next start waits for it (start). */
   private building: Promise<unknown> = Promise.resolve();
-  /** The runs' market syncs, one at a time across every run (see syncNow). */
-  private syncing: Promise<unknown> = Promise.resolve();
+  /** The runs' heavy work, their market syncs and end scoring, one piece at a time across every run (see oneAtATime). */
+  private heavy: Promise<unknown> = Promise.resolve();
   private readonly store: ReplayStore;
 
   constructor(
@@ -173,11 +173,14 @@ export class RunHost implements ReplayRuns, RunScopes {
       if (h.lastSyncMs < h.clock.endMs) await this.syncNow(h);
       // The record is scored whole from the run's books at the end, by the live benchmark's folder and read as live.
       const now = h.clock.now();
-      await h.services.benchmarkFolder.requeue(row.account_id, 'all');
-      await h.services.benchmarkFolder.runOnce(now);
+      const scored = await this.oneAtATime(async () => {
+        await h.services.benchmarkFolder.requeue(row.account_id, 'all');
+        await h.services.benchmarkFolder.runOnce(now);
+        return h.services.benchmark.record(row.account_id, 'all');
+      });
       const mirror = isMirror(row.scenario);
       const record = {
-        ...(await h.services.benchmark.record(row.account_id, 'all')),
+        ...scored,
         venue: 'replay' as const,
         source: mirror ? ('mirror' as const) : ('simulated' as const),
         leakageWarning: mirror ? MIRROR_LEAKAGE_WARNING : null,
@@ -388,14 +391,20 @@ export class RunHost implements ReplayRuns, RunScopes {
   }
 
   /**
-   * One run's market sync. Syncs go one at a time across runs, as builds do: a sync rewrites every market of the run's
-   * venue (~300) with their tokens and snapshots, and ten ends at once on PostgreSQL outran the statement deadline (503)
-   * where one after another each takes its share of the cores in turn.
+   * Runs `fn` after every heavy piece of work queued before it, across all runs, as builds are. A sync rewrites every market
+   * of the run's venue (~300) with their tokens and snapshots, and an end scores the account's whole record: ten ends at
+   * once on PostgreSQL outran the statement deadline (503) in CI, and again once only their syncs were queued; one after
+   * another, each has the cores in turn. `fn` must not itself wait on this queue.
    */
+  private oneAtATime<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.heavy.then(fn);
+    this.heavy = run.catch(() => {});
+    return run;
+  }
+
+  /** One run's market sync, one at a time across runs (oneAtATime). */
   private async syncNow(h: RunHandle): Promise<void> {
-    const sync = this.syncing.then(() => h.services.marketSync.runOnce({ force: true }));
-    this.syncing = sync.catch(() => {});
-    const outcome = await sync;
+    const outcome = await this.oneAtATime(() => h.services.marketSync.runOnce({ force: true }));
     if (outcome.status === 'failed') throw new AppError('INTERNAL', `Replay run ${h.id}: its market sync failed.`);
     h.lastSyncMs = h.clock.nowMs();
   }
