@@ -50,6 +50,8 @@ export default defineConfig({
     target: 'es2022',
     reportCompressedSize: false,
     rolldownOptions: {
+      // The app (index.html's entry, main.tsx), and the script a page with the service's first view starts it from.
+      input: { index: fileURLToPath(new URL('index.html', import.meta.url)), boot: fileURLToPath(new URL('src/boot.ts', import.meta.url)) },
       // Libraries' "use client" lines mean nothing without server components.
       onwarn(warning, warn) {
         if (warning.code !== 'MODULE_LEVEL_DIRECTIVE') warn(warning);

@@ -67,6 +67,7 @@ export async function startWebHarness(opts: TestAppOptions = {}): Promise<WebHar
       });
       page.on('pageerror', (e) => errors.push(e.message));
       ERRORS.set(page, errors);
+      if (javaScript) waitForTheAppOnLoads(page);
       return page;
     },
     async close() {
@@ -74,6 +75,29 @@ export async function startWebHarness(opts: TestAppOptions = {}): Promise<WebHar
       await browser.close();
       await app.close();
     },
+  };
+}
+
+/**
+ * A page that carries the service's first view is on screen before the app runs (web/src/boot.ts starts it once the
+ * view is painted), and what a test does next (a click, a read of what the app shows) is the app's: so a load by
+ * goto or reload returns once the app's first render has replaced the view's fold (the server's page beneath it).
+ */
+function waitForTheAppOnLoads(page: Page): void {
+  const started = async () => {
+    if ((await page.locator('#first-reads').count()) > 0) await page.locator('details.server-page').waitFor({ state: 'detached' });
+  };
+  const goto = page.goto.bind(page);
+  const reload = page.reload.bind(page);
+  page.goto = async (...args) => {
+    const res = await goto(...args);
+    await started();
+    return res;
+  };
+  page.reload = async (...args) => {
+    const res = await reload(...args);
+    await started();
+    return res;
   };
 }
 

@@ -48,6 +48,8 @@ describeWithChromium('web app shell in Chromium', () => {
     const page = await web.newPage();
     await page.goto('/');
     await page.getByRole('heading', { level: 1, name: 'Prediction markets' }).waitFor();
+    // The heading is in the service's first view already; the app has run once its fold is gone.
+    await page.locator('details.server-page').waitFor({ state: 'detached' });
     await expect(page.getByRole('link', { name: 'Sign in' }).isVisible()).resolves.toBe(true);
     await expect(page.getByRole('link', { name: 'Sign up' }).isVisible()).resolves.toBe(true);
     // The documents' landing text was the server's; the app replaced it.

@@ -1,4 +1,4 @@
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app';
 import { createQueryClient } from './app/providers';
@@ -18,19 +18,20 @@ const known = ROUTES.some((r) => pathMatches(r.path, window.location.pathname));
 if (known || !root.textContent?.trim() || document.getElementById('not-found')) {
   // Where the service drew the app's first view (entry-server.tsx), the app starts from the same reads, so its first
   // render draws that view again: the view stays on screen until then (React's first commit replaces the root's
-  // content) and the app renders once the view has been painted.
+  // content). Such a page loads this module only once the view is painted (boot.ts).
   const reads = firstReadsOf(document);
   const client = createQueryClient();
   seedFirstReads(client, reads);
-  const start = () =>
-    createRoot(root).render(
-      <StrictMode>
-        <App client={client} />
-      </StrictMode>,
-    );
-  if (reads.length > 0) requestAnimationFrame(() => setTimeout(start, 0));
+  const app = (
+    <StrictMode>
+      <App client={client} />
+    </StrictMode>
+  );
+  // Over a painted view, the first render is a transition: React yields to the browser every few milliseconds while
+  // it draws the page again, instead of holding the page for the whole render.
+  if (reads.length > 0) startTransition(() => createRoot(root).render(app));
   else {
     root.replaceChildren();
-    start();
+    createRoot(root).render(app);
   }
 }

@@ -33,17 +33,20 @@ const render = (page: Page, markdownHref: string, html: HtmlRenderer = toHtml): 
 export function documentsRouter(deps: InvokeDeps, pageHtml: HtmlRenderer = toHtml): Router {
   const { registry, config } = deps.services;
   const homeReadHref = hrefOf(registry.get(HOME_FIRST_READ.method)!.rest!.path, HOME_FIRST_READ.input);
-  const documents = perOrigin((base) => ({
-    openapi: JSON.stringify(buildOpenApi(registry, config, base)),
-    // The landing page is also the web app's home: its HTML comes inside the app's shell when the app is built.
-    landing: render({ ...landingPage(registry, config, base), preload: [homeReadHref] }, `${base}/llms.txt`, pageHtml),
-    landingPage: { ...landingPage(registry, config, base), preload: [homeReadHref] },
-    full: toMarkdown(fullReference(registry, config, base)),
-    areas: new Map<Area, Rendered>(
-      (Object.keys(AREAS) as Area[]).map((a) => [a, render(areaPage(registry, config, base, a), `${base}/docs/${AREAS[a].slug}.md`)]),
-    ),
-    plugin: JSON.stringify(aiPluginManifest(config, base)),
-  }));
+  const documents = perOrigin((base) => {
+    const home = { ...landingPage(registry, config, base), preload: [homeReadHref] };
+    return {
+      openapi: JSON.stringify(buildOpenApi(registry, config, base)),
+      // The landing page is also the web app's home: its HTML comes inside the app's shell when the app is built.
+      landing: render(home, `${base}/llms.txt`, pageHtml),
+      landingPage: home,
+      full: toMarkdown(fullReference(registry, config, base)),
+      areas: new Map<Area, Rendered>(
+        (Object.keys(AREAS) as Area[]).map((a) => [a, render(areaPage(registry, config, base, a), `${base}/docs/${AREAS[a].slug}.md`)]),
+      ),
+      plugin: JSON.stringify(aiPluginManifest(config, base)),
+    };
+  });
   documents(defaultOrigin(config));
   const at = (req: Request) => documents(publicOriginOf(req, config));
 
@@ -83,10 +86,15 @@ export function documentsRouter(deps: InvokeDeps, pageHtml: HtmlRenderer = toHtm
       negotiated(req, res, docs.landing);
       return;
     }
-    // The app's first view of the home is drawn from this moment's markets: rendered for each request.
+    // The app's first view of the home is drawn from this moment's markets (read and drawn at most once a second,
+    // first-reads.ts and web-app.ts); when the reads are refused, the page is the landing page the app draws itself.
     readFirst(deps, req, res, [HOME_FIRST_READ]).then((reads) => {
+      if (!reads) {
+        negotiated(req, res, docs.landing);
+        return;
+      }
       res.vary('Accept');
-      const page = reads ? { ...docs.landingPage, firstView: { url: req.originalUrl, reads } } : docs.landingPage;
+      const page = { ...docs.landingPage, firstView: { url: req.originalUrl, reads } };
       res.type('text/html').send(pageHtml(page, `${publicOriginOf(req, config)}/llms.txt`));
     }, next);
   });

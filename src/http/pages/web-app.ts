@@ -45,6 +45,22 @@ function chunkFiles(manifest: Record<string, ManifestChunk>, module: string): st
   return [...needed].filter((k) => !loaded.has(k)).map((k) => `/${manifest[k]!.file}`);
 }
 
+/**
+ * The shell's head for a page that carries the app's first view: the app's entry fetched with the HTML
+ * (modulepreload) but started by web/src/boot.ts once the view is painted, so the first paint does not wait while the
+ * entry (~300 kB) is evaluated. Null when the build has no boot script or the head no entry script as vite writes it.
+ */
+function startedAfterPaint(head: string, manifest: Record<string, ManifestChunk>): string | null {
+  const entry = manifest['index.html']?.file;
+  const boot = manifest['src/boot.ts']?.file;
+  const tag = `<script type="module" crossorigin src="/${entry}"></script>`;
+  if (!entry || !boot || !head.includes(tag)) return null;
+  return head.replace(
+    tag,
+    () => `<link rel="modulepreload" crossorigin href="/${entry}">\n    <script type="module" crossorigin src="/${boot}" data-entry="/${entry}"></script>`,
+  );
+}
+
 /** Renders the app's first view of a page from its reads (web/src/entry-server.tsx, built into dist/web/ssr). */
 export type FirstViewRenderer = (url: string, reads: readonly FirstRead[]) => string;
 
@@ -82,6 +98,7 @@ export function webAppShell(dir: string, log?: Logger): HtmlRenderer | null {
   if (!shell.includes(ROOT_MARKER) || !/<title>[^<]*<\/title>/.test(shell)) return null;
   const [before, after] = shell.split(ROOT_MARKER) as [string, string];
   const manifest = readManifest(dir);
+  const viewBefore = startedAfterPaint(before, manifest) ?? before;
   const renderView = firstViewRenderer(dir);
   /** The app's first view of the page, or undefined (none asked for, or the renderer failed: the app then draws it). */
   // A view is kept with the reads it was drawn from (first-reads.ts keeps those for a second), one per address.
@@ -114,7 +131,7 @@ export function webAppShell(dir: string, log?: Logger): HtmlRenderer | null {
         (href) => `  <link rel="modulepreload" crossorigin href="${escapeHtml(href)}" />\n`,
       ),
     ].join('');
-    const head = before
+    const head = (view ? viewBefore : before)
       .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(page.title)}</title>`)
       .replace('</head>', () => `${early}  <link rel="alternate" type="text/markdown" href="${escapeHtml(markdownHref)}" />\n  </head>`);
     if (!view) return `${head}<main>\n${toHtmlBody(page)}\n</main>${after}`;

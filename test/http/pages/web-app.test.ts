@@ -27,6 +27,7 @@ function fakeBuild(): string {
       'src/components/price-chart.tsx': { file: 'assets/price-chart-p1.js', imports: ['_shared-s1.js', 'index.html', '_line-chart-l1.js'] },
       '_line-chart-l1.js': { file: 'assets/line-chart-l1.js', imports: ['_shared-s1.js'] },
       'src/features/auth/sign-in-page.tsx': { file: 'assets/sign-in-page-a1.js', isDynamicEntry: true, imports: ['_shared-s1.js', 'index.html'] },
+      'src/boot.ts': { file: 'assets/boot-b1.js', isEntry: true },
     }),
   );
   return dir;
@@ -114,6 +115,10 @@ describe.each(backends())('the web app served by the service on $name', (backend
       const head = html.slice(0, html.indexOf('</head>'));
       expect(head).not.toContain('rel="preload"');
       expect(head).toContain('rel="modulepreload" crossorigin href="/assets/price-chart-p1.js"');
+      // The app's entry is fetched with the HTML but started by the boot script once the view is painted.
+      expect(head).not.toContain('<script type="module" crossorigin src="/assets/index-abc123.js">');
+      expect(head).toContain('<link rel="modulepreload" crossorigin href="/assets/index-abc123.js">');
+      expect(head).toContain('<script type="module" crossorigin src="/assets/boot-b1.js" data-entry="/assets/index-abc123.js"></script>');
     });
 
     test("when the home page is opened in a browser, then its first view is drawn from the most traded markets, as the app's first read asks for them", async () => {
@@ -153,6 +158,9 @@ describe.each(backends())('the web app served by the service on $name', (backend
       expect(html).toMatch(/<div id="root"><main>\n<h1>Will &lt;b&gt;the shell&lt;\/b&gt; hold\?<\/h1>/);
       expect(html).not.toContain('first-reads');
       expect(html).toContain(`<link rel="preload" as="fetch" crossorigin href="/api/markets/${slug}" />`);
+      // With no view to paint first, the entry starts as the HTML names it.
+      expect(html).toContain('<script type="module" crossorigin src="/assets/index-abc123.js"></script>');
+      expect(html).not.toContain('boot-b1.js');
     });
   });
 
