@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { ConcurrencyGate } from '../db/concurrency-gate';
 import type { Database } from '../db/database';
 import type { RunDatabases } from '../db/run-database';
 import { AppError } from '../errors/app-error';
@@ -55,9 +56,14 @@ interface RunHandle {
 export class RunHost implements ReplayRuns, RunScopes {
   private readonly handles = new Map<string, Promise<RunHandle>>();
   /** The run being built, if any: the next start waits for it (start). */
-  private building: Promise<unknown> = Promise.resolve();
-  /** The runs' heavy work, their market syncs and end scoring, one piece at a time across every run (see oneAtATime). */
-  private heavy: Promise<unknown> = Promise.resolve();
+  private readonly building = new ConcurrencyGate(1);
+  /**
+   * The runs' heavy work, one piece at a time across every run, as builds are. A sync rewrites every market of the run's
+   * venue (~300) with their tokens and snapshots, and an end scores the account's whole record: ten ends at once on
+   * PostgreSQL outran the statement deadline (503) in CI, and again once only their syncs were queued; one after
+   * another, each has the cores in turn. What runs in it must not itself wait on it.
+   */
+  private readonly heavy = new ConcurrencyGate(1);
   private readonly store: ReplayStore;
 
   constructor(
@@ -84,9 +90,7 @@ export class RunHost implements ReplayRuns, RunScopes {
     }
     // Runs are built one at a time: a run's database (a schema and every migration) and its first sync (~300 markets) are
     // the heaviest work the service does, and ten built at once on PostgreSQL outran the statement deadline (503).
-    const built = this.building.then(() => this.buildRun(id, owner, input, clock, wallNow, mirror));
-    this.building = built.catch(() => {});
-    return built;
+    return this.building.run(() => this.buildRun(id, owner, input, clock, wallNow, mirror));
   }
 
   /** Builds a started run: its database, account and first sync, then its row; nothing is left of it on failure. */
@@ -173,7 +177,7 @@ export class RunHost implements ReplayRuns, RunScopes {
       if (h.lastSyncMs < h.clock.endMs) await this.syncNow(h);
       // The record is scored whole from the run's books at the end, by the live benchmark's folder and read as live.
       const now = h.clock.now();
-      const scored = await this.oneAtATime(async () => {
+      const scored = await this.heavy.run(async () => {
         await h.services.benchmarkFolder.requeue(row.account_id, 'all');
         await h.services.benchmarkFolder.runOnce(now);
         return h.services.benchmark.record(row.account_id, 'all');
@@ -390,21 +394,9 @@ export class RunHost implements ReplayRuns, RunScopes {
     }
   }
 
-  /**
-   * Runs `fn` after every heavy piece of work queued before it, across all runs, as builds are. A sync rewrites every market
-   * of the run's venue (~300) with their tokens and snapshots, and an end scores the account's whole record: ten ends at
-   * once on PostgreSQL outran the statement deadline (503) in CI, and again once only their syncs were queued; one after
-   * another, each has the cores in turn. `fn` must not itself wait on this queue.
-   */
-  private oneAtATime<T>(fn: () => Promise<T>): Promise<T> {
-    const run = this.heavy.then(fn);
-    this.heavy = run.catch(() => {});
-    return run;
-  }
-
-  /** One run's market sync, one at a time across runs (oneAtATime). */
+  /** One run's market sync, one at a time across runs (heavy). */
   private async syncNow(h: RunHandle): Promise<void> {
-    const outcome = await this.oneAtATime(() => h.services.marketSync.runOnce({ force: true }));
+    const outcome = await this.heavy.run(() => h.services.marketSync.runOnce({ force: true }));
     if (outcome.status === 'failed') throw new AppError('INTERNAL', `Replay run ${h.id}: its market sync failed.`);
     h.lastSyncMs = h.clock.nowMs();
   }
