@@ -106,6 +106,37 @@ describeWithChromium('web app shell in Chromium', () => {
     await page.getByText('This page is part of the web app and needs JavaScript.', { exact: false }).waitFor();
   });
 
+  test("when a market page opens, then nothing of the app is fetched before its view is drawn, and the chart's modules are fetched with the entry, not after it", async () => {
+    const page = await web.newPage();
+    // The page's clock at the first frame that draws the view's chart (a frame's rendering follows its callbacks).
+    await page.addInitScript(`
+      const frame = () => {
+        if (document.querySelector('.chart svg')) window.viewDrawnAt = performance.now();
+        else requestAnimationFrame(frame);
+      };
+      requestAnimationFrame(frame);
+    `);
+    const [row] = await web.app.services.db.query<{ slug: string }>("SELECT slug FROM markets WHERE status = 'active' LIMIT 1");
+    await page.goto(`/markets/${row!.slug}`);
+    await page.locator('details.server-page').waitFor({ state: 'detached' });
+    const timing = await page.evaluate<{ drawn: number | null; scripts: Array<{ path: string; startTime: number; responseEnd: number }> }>(`({
+      drawn: window.viewDrawnAt ?? null,
+      scripts: performance.getEntriesByType('resource')
+        .filter((e) => new URL(e.name).pathname.startsWith('/assets/') && e.name.endsWith('.js'))
+        .map((e) => ({ path: new URL(e.name).pathname, startTime: e.startTime, responseEnd: e.responseEnd })),
+    })`);
+    const entry = timing.scripts.find((s) => /^\/assets\/index-[^/]+\.js$/.test(s.path));
+    const chart = timing.scripts.find((s) => /^\/assets\/price-chart-[^/]+\.js$/.test(s.path));
+    expect(timing.drawn).not.toBeNull();
+    expect(entry).toBeDefined();
+    expect(chart).toBeDefined();
+    // Only the boot script is fetched before the view is drawn; the entry and the chart's module start after it, together
+    // (the chart's module before the entry has arrived: the boot script asked for it, not the entry's import).
+    for (const s of timing.scripts.filter((x) => !x.path.startsWith('/assets/boot-'))) expect(s.startTime).toBeGreaterThan(timing.drawn!);
+    expect(chart!.startTime).toBeLessThan(entry!.responseEnd);
+    expect(pageErrors(page)).toEqual([]);
+  });
+
   test('when the pages are 390 px wide, then none scrolls sideways', async () => {
     const page = await web.newPage({ width: 390 });
     for (const path of ['/', '/signin', '/signup']) {

@@ -46,20 +46,40 @@ function chunkFiles(manifest: Record<string, ManifestChunk>, module: string): st
 }
 
 /**
- * The shell's head for a page that carries the app's first view: the app's entry fetched with the HTML
- * (modulepreload) but started by web/src/boot.ts once the view is painted, so the first paint does not wait while the
- * entry (~300 kB) is evaluated. Null when the build has no boot script or the head no entry script as vite writes it.
+ * The shell's head for a page that carries the app's first view, given the page's own modules' files: the app's entry
+ * is started by web/src/boot.ts once the view is painted, which then fetches the entry, the chunks it imports (which
+ * vite's HTML preloads) and those modules at once. The HTML names none of them for the browser to fetch early: a preloaded module is compiled when it arrives, and on a fast
+ * link that lands before the first paint and delays it (bench/README.md). Null when the build has no boot script or the
+ * head no entry script as vite writes it.
  */
-function startedAfterPaint(head: string, manifest: Record<string, ManifestChunk>): string | null {
+function startedAfterPaint(head: string, manifest: Record<string, ManifestChunk>): ((modules: readonly string[]) => string) | null {
   const entry = manifest['index.html']?.file;
   const boot = manifest['src/boot.ts']?.file;
   const tag = `<script type="module" crossorigin src="/${entry}"></script>`;
   if (!entry || !boot || !head.includes(tag)) return null;
-  return head.replace(
-    tag,
-    () => `<link rel="modulepreload" crossorigin href="/${entry}">\n    <script type="module" crossorigin src="/${boot}" data-entry="/${entry}"></script>`,
-  );
+  // The chunks the entry imports, which vite's HTML preloads: boot fetches them with the entry instead.
+  const imported: string[] = [];
+  const visit = (key: string) => {
+    for (const i of manifest[key]?.imports ?? []) {
+      const file = manifest[i]?.file;
+      if (file && !imported.includes(`/${file}`)) {
+        imported.push(`/${file}`);
+        visit(i);
+      }
+    }
+  };
+  visit('index.html');
+  let shell = head;
+  for (const file of imported) shell = shell.replace(new RegExp(`\\s*<link rel="modulepreload" crossorigin href="${escapeRegExp(file)}">`), '');
+  return (modules) =>
+    shell.replace(
+      tag,
+      () =>
+        `<script type="module" crossorigin src="/${boot}" data-entry="/${entry}" data-modules="${escapeHtml([...imported, ...modules].join(' '))}"></script>`,
+    );
 }
+
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Renders the app's first view of a page from its reads (web/src/entry-server.tsx, built into dist/web/ssr). */
 export type FirstViewRenderer = (url: string, reads: readonly FirstRead[]) => string;
@@ -98,7 +118,7 @@ export function webAppShell(dir: string, log?: Logger): HtmlRenderer | null {
   if (!shell.includes(ROOT_MARKER) || !/<title>[^<]*<\/title>/.test(shell)) return null;
   const [before, after] = shell.split(ROOT_MARKER) as [string, string];
   const manifest = readManifest(dir);
-  const viewBefore = startedAfterPaint(before, manifest) ?? before;
+  const viewBefore = startedAfterPaint(before, manifest);
   const renderView = firstViewRenderer(dir);
   /** The app's first view of the page, or undefined (none asked for, or the renderer failed: the app then draws it). */
   // A view is kept with the reads it was drawn from (first-reads.ts keeps those for a second), one per address.
@@ -121,17 +141,18 @@ export function webAppShell(dir: string, log?: Logger): HtmlRenderer | null {
     const view = firstView(page);
     // Reads the page carries are not fetched again.
     const carried = new Set(view ? page.firstView!.reads.map((r) => r.href) : []);
+    const modules = [...new Set((page.modules ?? []).flatMap((m) => chunkFiles(manifest, m)))];
+    const afterPaint = view !== undefined && viewBefore !== null;
     // What the page's app reads and draws with first starts with the HTML: the API reads (credentials as the app's
-    // fetch sends them, so the browser hands the answer to it) and the page's own modules.
+    // fetch sends them, so the browser hands the answer to it) and, unless boot fetches them after the first paint, the
+    // page's own modules.
     const early = [
       ...(page.preload ?? [])
         .filter((href) => !carried.has(href))
         .map((href) => `  <link rel="preload" as="fetch" crossorigin href="${escapeHtml(href)}" />\n`),
-      ...[...new Set((page.modules ?? []).flatMap((m) => chunkFiles(manifest, m)))].map(
-        (href) => `  <link rel="modulepreload" crossorigin href="${escapeHtml(href)}" />\n`,
-      ),
+      ...(afterPaint ? [] : modules.map((href) => `  <link rel="modulepreload" crossorigin href="${escapeHtml(href)}" />\n`)),
     ].join('');
-    const head = (view ? viewBefore : before)
+    const head = (afterPaint ? viewBefore(modules) : before)
       .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(page.title)}</title>`)
       .replace('</head>', () => `${early}  <link rel="alternate" type="text/markdown" href="${escapeHtml(markdownHref)}" />\n  </head>`);
     if (!view) return `${head}<main>\n${toHtmlBody(page)}\n</main>${after}`;

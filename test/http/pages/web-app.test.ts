@@ -13,7 +13,7 @@ function fakeBuild(): string {
   fs.mkdirSync(path.join(dir, 'assets'));
   fs.writeFileSync(
     path.join(dir, 'index.html'),
-    '<!doctype html>\n<html lang="en">\n<head>\n<title>App</title>\n<script type="module" crossorigin src="/assets/index-abc123.js"></script>\n</head>\n<body>\n<div id="root"><!--server-rendered--></div>\n</body>\n</html>\n',
+    '<!doctype html>\n<html lang="en">\n<head>\n<title>App</title>\n<script type="module" crossorigin src="/assets/index-abc123.js"></script>\n<link rel="modulepreload" crossorigin href="/assets/shared-s1.js">\n</head>\n<body>\n<div id="root"><!--server-rendered--></div>\n</body>\n</html>\n',
   );
   fs.writeFileSync(path.join(dir, 'assets', 'index-abc123.js'), 'console.log("app")');
   fs.writeFileSync(path.join(dir, 'assets', 'shared-s1.js.br'), brotliCompressSync('export const shared = 1;'));
@@ -111,14 +111,15 @@ describe.each(backends())('the web app served by the service on $name', (backend
       const block = html.slice(html.indexOf('id="first-reads"'));
       expect(block).toContain('Will \\u003cb>the shell\\u003c/b> hold?');
       expect(block.slice(0, block.indexOf('</script>'))).not.toContain('<b>');
-      // What the page carries is not fetched again; the chart's modules still start with the HTML.
+      // What the page carries is not fetched again; nothing of the app is fetched before the view is painted: the boot
+      // script then fetches the entry and the chart's modules at once, and starts the entry.
       const head = html.slice(0, html.indexOf('</head>'));
       expect(head).not.toContain('rel="preload"');
-      expect(head).toContain('rel="modulepreload" crossorigin href="/assets/price-chart-p1.js"');
-      // The app's entry is fetched with the HTML but started by the boot script once the view is painted.
+      expect(head).not.toContain('modulepreload');
       expect(head).not.toContain('<script type="module" crossorigin src="/assets/index-abc123.js">');
-      expect(head).toContain('<link rel="modulepreload" crossorigin href="/assets/index-abc123.js">');
-      expect(head).toContain('<script type="module" crossorigin src="/assets/boot-b1.js" data-entry="/assets/index-abc123.js"></script>');
+      expect(head).toContain(
+        '<script type="module" crossorigin src="/assets/boot-b1.js" data-entry="/assets/index-abc123.js" data-modules="/assets/shared-s1.js /assets/price-chart-p1.js /assets/line-chart-l1.js"></script>',
+      );
     });
 
     test("when the home page is opened in a browser, then its first view is drawn from the most traded markets, as the app's first read asks for them", async () => {
@@ -201,14 +202,16 @@ describe.each(backends())('the web app served by the service on $name', (backend
     const head = market.slice(0, market.indexOf('</head>'));
     expect(head).toContain(`<link rel="preload" as="fetch" crossorigin href="/api/markets/${slug}" />`);
     expect(head).toContain('<link rel="preload" as="fetch" crossorigin href="/api/price-history?tokenId=shell-1-yes&amp;interval=1w" />');
-    // The chart's chunks the entry does not load already: the chart module and its line-chart chunk, not the shared one.
+    // vite's own preload of the entry's chunk, then the chart's chunks the entry does not load already: the chart module
+    // and its line-chart chunk, not the shared one again.
     expect(head.match(/rel="modulepreload"[^>]*/g)).toEqual([
+      'rel="modulepreload" crossorigin href="/assets/shared-s1.js"',
       'rel="modulepreload" crossorigin href="/assets/price-chart-p1.js" /',
       'rel="modulepreload" crossorigin href="/assets/line-chart-l1.js" /',
     ]);
     const home = (await t.api.get('/').set('Accept', 'text/html')).text;
     expect(home).toContain('<link rel="preload" as="fetch" crossorigin href="/api/markets?status=active&amp;sort=volume&amp;limit=20&amp;sparkline=true" />');
-    expect(home).not.toContain('modulepreload');
+    expect(home.match(/rel="modulepreload"[^>]*/g)).toEqual(['rel="modulepreload" crossorigin href="/assets/shared-s1.js"']);
     // Agents' forms carry none of it.
     expect((await t.api.get(`/markets/${slug}`).set('Accept', 'text/markdown')).text).not.toContain('preload');
     expect((await plain.api.get(`/markets/${slug}`).set('Accept', 'text/html')).text).not.toContain('preload');
@@ -236,7 +239,10 @@ describe.each(backends())('the web app served by the service on $name', (backend
 
   test("when an app-only page is opened, then the shell starts the page's own chunk with the HTML, not what the entry loads", async () => {
     const head = (await t.api.get('/signin').set('Accept', 'text/html')).text.split('</head>')[0]!;
-    expect(head.match(/rel="modulepreload"[^>]*/g)).toEqual(['rel="modulepreload" crossorigin href="/assets/sign-in-page-a1.js" /']);
+    expect(head.match(/rel="modulepreload"[^>]*/g)).toEqual([
+      'rel="modulepreload" crossorigin href="/assets/shared-s1.js"',
+      'rel="modulepreload" crossorigin href="/assets/sign-in-page-a1.js" /',
+    ]);
   });
 
   test("when the app's route table names a page, then the service serves the shell there", async () => {
