@@ -1,5 +1,5 @@
 import type { Estimate } from './estimate';
-import { scoreForecasts, type ForecastScores, type ResolvedQuestion } from './forecast-scores';
+import { scoreForecasts, scoreHeadline, type ForecastScores, type ResolvedQuestion } from './forecast-scores';
 import type { BenchmarkInputs } from './benchmark-inputs';
 import { scoreRisk, type RiskScores } from './risk-scores';
 import type { Season } from './seasons';
@@ -56,7 +56,8 @@ export interface BenchmarkRecord {
 /** Scores one account's season from its inputs; `seedLabel` (account and season) makes every interval reproducible. */
 export function scoreRecord(season: Season, inputs: BenchmarkInputs, seedLabel: string): BenchmarkRecord {
   const forecasts = scoreForecasts(inputs.questions, `${seedLabel}|stated`);
-  const entry = scoreForecasts(inputs.entryQuestions, `${seedLabel}|entry`);
+  // The entry-price basis and the categories show a few figures each: only those are scored (the same as in full).
+  const entry = scoreHeadline(inputs.entryQuestions, `${seedLabel}|entry`);
   const markets = new Set<string>();
   for (const q of [...inputs.questions, ...inputs.entryQuestions]) if (q.winner !== null) markets.add(q.marketId);
   const groups = new Map<string, ResolvedQuestion[]>();
@@ -65,7 +66,7 @@ export function scoreRecord(season: Season, inputs: BenchmarkInputs, seedLabel: 
     groups.set(c, [...(groups.get(c) ?? []), q]);
   }
   const byCategory = [...groups].map(([category, qs]): CategoryScores => {
-    const s = scoreForecasts(qs, `${seedLabel}|category|${category}`);
+    const s = scoreHeadline(qs, `${seedLabel}|category|${category}`);
     return { category, questions: s.questions, brier: s.brier, logScore: s.logScore, alpha: s.alpha };
   });
   byCategory.sort((a, b) => b.questions - a.questions || a.category.localeCompare(b.category));

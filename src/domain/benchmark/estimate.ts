@@ -88,6 +88,11 @@ export function percentileInterval<T>(
     const v = statistic(sample);
     if (v !== null && Number.isFinite(v)) values.push(v);
   }
+  return percentiles(values, resamples, level);
+}
+
+/** The interval of the statistics the resamples gave (sorted in place); null when fewer than half of them gave one. */
+function percentiles(values: number[], resamples: number, level: number): { low: number; high: number } | null {
   if (values.length < resamples / 2) return null;
   values.sort((a, b) => a - b);
   const tail = (1 - level) / 2;
@@ -110,6 +115,49 @@ export function estimate<C>(clusters: readonly C[], statistic: (sample: readonly
   const value = clusters.length === 0 ? null : statistic(clusters);
   if (value === null || !Number.isFinite(value)) return { ...NO_ESTIMATE, n };
   return withInterval(value, n, clusteredInterval(clusters, statistic, seed));
+}
+
+/**
+ * The pooled mean of clusters (Σ sums / Σ counts, each cluster `sums[i]` over `counts[i]` items, or one item each when
+ * `counts` is left out) with its clustered bootstrap interval; `n` is what the figure counts. It is `estimate` of
+ * `pooledMean` over `{ sum, count }` clusters, computed without those objects: the same draws in the same order and the
+ * same sums, so the same figure and interval to the bit. Most of a record's figures are such means, and the objects'
+ * draws and their collection were most of what scoring one cost.
+ */
+export function pooledMeanEstimate(
+  sums: readonly number[],
+  counts: readonly number[] | undefined,
+  n: number,
+  seed: number,
+  resamples = RESAMPLES,
+  level = LEVEL,
+): Estimate {
+  const k = sums.length;
+  const countOf = (i: number) => (counts === undefined ? 1 : counts[i]!);
+  let total = 0;
+  let items = 0;
+  for (let i = 0; i < k; i++) {
+    total += sums[i]!;
+    items += countOf(i);
+  }
+  const value = items === 0 ? null : total / items;
+  if (value === null || !Number.isFinite(value)) return { ...NO_ESTIMATE, n };
+  if (k < 2) return withInterval(value, n, null);
+  const random = seededRandom(seed);
+  const means: number[] = [];
+  for (let r = 0; r < resamples; r++) {
+    let sum = 0;
+    let count = 0;
+    for (let i = 0; i < k; i++) {
+      const j = floor(random() * k);
+      sum += sums[j]!;
+      count += countOf(j);
+    }
+    if (count === 0) continue;
+    const mean = sum / count;
+    if (Number.isFinite(mean)) means.push(mean);
+  }
+  return withInterval(value, n, percentiles(means, resamples, level));
 }
 
 /** The mean of per-cluster sums: Σ sums / Σ counts, the statistic of a score averaged over items but resampled by cluster. */

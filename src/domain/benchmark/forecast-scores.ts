@@ -1,4 +1,4 @@
-import { estimate, pooledMean, seedOf, type Estimate } from './estimate';
+import { estimate, pooledMeanEstimate, seedOf, type Estimate } from './estimate';
 
 /**
  * Forecast scores of one account over its resolved questions: proper scores (Brier, log) of its stated probabilities and
@@ -317,12 +317,7 @@ function scoreEach(questions: readonly ResolvedQuestion[]): { scored: QuestionSc
 
 /** A figure that is a mean over questions: each question one cluster of one value (precomputed, so a resample only sums). */
 function meanFigure(values: readonly number[], seedLabel: string, figure: string): Estimate {
-  return estimate(
-    values.map((sum) => ({ sum, count: 1 })),
-    pooledMean,
-    values.length,
-    seedOf(`${seedLabel}|${figure}`),
-  );
+  return pooledMeanEstimate(values, undefined, values.length, seedOf(`${seedLabel}|${figure}`));
 }
 
 /** Alpha: market Brier − own Brier on the final points, over the questions with the market's scores. */
@@ -342,6 +337,35 @@ export function scoreAlpha(questions: readonly ResolvedQuestion[], seedLabel: st
   const { scored } = scoreEach(questions);
   return {
     questions: scored.length,
+    alpha: alphaFigure(
+      scored.filter((s) => s.market !== null),
+      seedLabel,
+    ),
+  };
+}
+
+/**
+ * scoreForecasts' headline figures alone (the same questions, statistics and seeds: equal to its `questions`, `brier`,
+ * `logScore` and `alpha`), for the parts of a record that show no other: its categories and the entry-price basis.
+ * The full set's Murphy terms and calibration error resample bin totals and cost several times these.
+ */
+export function scoreHeadline(
+  questions: readonly ResolvedQuestion[],
+  seedLabel: string,
+): { questions: number; brier: Estimate; logScore: Estimate; alpha: Estimate } {
+  const { scored } = scoreEach(questions);
+  return {
+    questions: scored.length,
+    brier: meanFigure(
+      scored.map((s) => s.brier),
+      seedLabel,
+      'brier',
+    ),
+    logScore: meanFigure(
+      scored.map((s) => s.logScore),
+      seedLabel,
+      'logScore',
+    ),
     alpha: alphaFigure(
       scored.filter((s) => s.market !== null),
       seedLabel,

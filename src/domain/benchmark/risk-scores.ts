@@ -1,5 +1,5 @@
 import { blockInterval } from './block-bootstrap';
-import { estimate, NO_ESTIMATE, pooledMean, seedOf, withInterval, type Estimate } from './estimate';
+import { NO_ESTIMATE, pooledMeanEstimate, seedOf, withInterval, type Estimate } from './estimate';
 
 export interface EquityDay {
   /** YYYY-MM-DD, UTC. */
@@ -269,8 +269,8 @@ export function scoreRisk(input: RiskInput, seedLabel: string): RiskScores {
 
   // Only a positive-edge buy has a Kelly stake to compare with; a buy with no equity behind it has no stake fraction.
   let negativeEdgeBuys = 0;
-  const ratios: { sum: number; count: number }[] = [];
-  const over: { sum: number; count: number }[] = [];
+  const ratios: number[] = [];
+  const over: number[] = [];
   for (const buy of input.kellyBuys) {
     const f = kellyFraction(buy.forecast, buy.price);
     if (f <= 0) {
@@ -279,8 +279,8 @@ export function scoreRisk(input: RiskInput, seedLabel: string): RiskScores {
     }
     if (!(buy.equityBefore > 0)) continue;
     const stake = buy.cost / buy.equityBefore;
-    ratios.push({ sum: stake / f, count: 1 });
-    over.push({ sum: stake > f ? 1 : 0, count: 1 });
+    ratios.push(stake / f);
+    over.push(stake > f ? 1 : 0);
   }
 
   return {
@@ -295,8 +295,8 @@ export function scoreRisk(input: RiskInput, seedLabel: string): RiskScores {
     probabilisticSharpe: { value: psr, n, low: null, high: null },
     exposure,
     concentration,
-    kellyRatio: estimate(ratios, pooledMean, ratios.length, seedOf(`${seedLabel}|kelly-ratio`)),
-    overKellyShare: estimate(over, pooledMean, over.length, seedOf(`${seedLabel}|over-kelly`)),
+    kellyRatio: pooledMeanEstimate(ratios, undefined, ratios.length, seedOf(`${seedLabel}|kelly-ratio`)),
+    overKellyShare: pooledMeanEstimate(over, undefined, over.length, seedOf(`${seedLabel}|over-kelly`)),
     negativeEdgeBuys,
   };
 }

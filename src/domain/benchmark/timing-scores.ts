@@ -1,4 +1,4 @@
-import { estimate, pooledMean, seedOf, type Estimate } from './estimate';
+import { pooledMeanEstimate, seedOf, type Estimate } from './estimate';
 
 export interface TimedBuy {
   marketId: string;
@@ -60,25 +60,17 @@ function scoreHorizon(buys: readonly TimedBuy[], horizon: Horizon, seedLabel: st
   }
   const markets = [...byMarket.values()];
   const seed = (figure: string): number => seedOf(`${seedLabel}|${horizon}|${figure}`);
+  const pooled = (part: 'plain' | 'staked' | 'up', figure: string) =>
+    pooledMeanEstimate(
+      markets.map((m) => m[part].sum),
+      markets.map((m) => m[part].count),
+      n,
+      seed(figure),
+    );
   return {
-    mean: estimate(
-      markets.map((m) => m.plain),
-      pooledMean,
-      n,
-      seed('mean'),
-    ),
-    stakeWeighted: estimate(
-      markets.map((m) => m.staked),
-      pooledMean,
-      n,
-      seed('stake-weighted'),
-    ),
-    positiveShare: estimate(
-      markets.map((m) => m.up),
-      pooledMean,
-      n,
-      seed('positive-share'),
-    ),
+    mean: pooled('plain', 'mean'),
+    stakeWeighted: pooled('staked', 'stake-weighted'),
+    positiveShare: pooled('up', 'positive-share'),
   };
 }
 

@@ -1,4 +1,14 @@
-import { clusteredInterval, estimate, pooledMean, quantile, seededRandom, seedOf, withInterval } from '../../../src/domain/benchmark/estimate';
+import fc from 'fast-check';
+import {
+  clusteredInterval,
+  estimate,
+  pooledMean,
+  pooledMeanEstimate,
+  quantile,
+  seededRandom,
+  seedOf,
+  withInterval,
+} from '../../../src/domain/benchmark/estimate';
 
 describe('quantile (type 7)', () => {
   it('interpolates between order statistics as numpy does', () => {
@@ -91,3 +101,62 @@ describe('clustered bootstrap', () => {
     expect(estimate(clusters, pooledMean, 4, 11)).toEqual(estimate(clusters, pooledMean, 4, 11));
   });
 });
+
+describe('pooled mean estimate (the bootstrap of a mean without cluster objects)', () => {
+  const cluster = fc.record({
+    sum: fc.oneof(fc.double({ min: -5, max: 5, noNaN: true }), fc.integer({ min: -3, max: 3 })),
+    count: fc.integer({ min: 0, max: 4 }),
+  });
+
+  it('when clusters of sums and counts are resampled, then the figure and interval are the generic estimate of pooledMean, to the bit', () => {
+    fc.assert(
+      fc.property(fc.array(cluster, { maxLength: 12 }), fc.integer({ min: 0, max: 40 }), fc.integer(), (clusters, n, seed) => {
+        const fast = pooledMeanEstimate(
+          clusters.map((c) => c.sum),
+          clusters.map((c) => c.count),
+          n,
+          seed >>> 0,
+          200,
+        );
+        const generic = clusters.length === 0 ? estimate(clusters, pooledMean, n, seed >>> 0) : slowEstimate(clusters, n, seed >>> 0, 200);
+        expect(fast).toEqual(generic);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('when each value is its own cluster (no counts), then it is the estimate of pooledMean over { sum: v, count: 1 }', () => {
+    fc.assert(
+      fc.property(fc.array(fc.double({ min: -1, max: 1, noNaN: true }), { maxLength: 20 }), fc.integer(), (values, seed) => {
+        expect(pooledMeanEstimate(values, undefined, values.length, seed >>> 0)).toEqual(
+          estimate(
+            values.map((sum) => ({ sum, count: 1 })),
+            pooledMean,
+            values.length,
+            seed >>> 0,
+          ),
+        );
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it('when the values are known, then the figure is their mean, and an interval needs two clusters', () => {
+    expect(pooledMeanEstimate([], undefined, 0, 1)).toEqual({ value: null, n: 0, low: null, high: null });
+    expect(pooledMeanEstimate([0.2], undefined, 1, 1)).toEqual({ value: 0.2, n: 1, low: null, high: null });
+    // Σ sums / Σ counts = (3 + 1) / (2 + 2) = 1; every cluster's own mean is 1.5 or 0.5, so the interval lies within them.
+    const e = pooledMeanEstimate([3, 1], [2, 2], 4, 7);
+    expect(e.value).toBe(1);
+    expect(e.low).toBeGreaterThanOrEqual(0.5);
+    expect(e.high).toBeLessThanOrEqual(1.5);
+    // No items at all: nothing to score.
+    expect(pooledMeanEstimate([0, 0], [0, 0], 0, 7)).toEqual({ value: null, n: 0, low: null, high: null });
+  });
+});
+
+/** The generic estimate with a given number of resamples (estimate() always draws RESAMPLES). */
+function slowEstimate(clusters: { sum: number; count: number }[], n: number, seed: number, resamples: number) {
+  const value = pooledMean(clusters);
+  if (value === null || !Number.isFinite(value)) return { value: null, n, low: null, high: null };
+  return withInterval(value, n, clusteredInterval(clusters, pooledMean, seed, resamples));
+}

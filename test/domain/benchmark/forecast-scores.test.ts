@@ -4,6 +4,7 @@ import {
   LOG_SCORE_FLOOR,
   scoreAlpha,
   scoreForecasts,
+  scoreHeadline,
   wilsonInterval,
   type ForecastScores,
   type ResolvedQuestion,
@@ -322,6 +323,22 @@ describe('intervals', () => {
     expect(scoreAlpha(qs, 'a')).toEqual({ questions: full.questions, alpha: full.alpha });
     expect(full.alpha.n).toBe(30);
     expect(full.questions).toBe(31);
+  });
+
+  it('when only the headline figures are scored (scoreHeadline, for categories and the entry-price basis), then they are scoreForecasts’ own', () => {
+    const qs = [
+      ...Array.from({ length: 12 }, (_, i) => binary(`m${i}`, i % 4 === 0 ? 0 : 1, [[0, (i % 9) / 10 + 0.05, 0.4 + (i % 5) / 10]])),
+      binary('void', null, [[0, 0.3]]),
+      binary('nomid', 0, [[0, 0.7, null]]),
+    ];
+    const full = scoreForecasts(qs, 'h');
+    expect(scoreHeadline(qs, 'h')).toEqual({ questions: full.questions, brier: full.brier, logScore: full.logScore, alpha: full.alpha });
+    expect(scoreHeadline([], 'h')).toEqual({
+      questions: 0,
+      brier: scoreForecasts([], 'h').brier,
+      logScore: scoreForecasts([], 'h').logScore,
+      alpha: scoreForecasts([], 'h').alpha,
+    });
   });
 });
 
