@@ -40,7 +40,7 @@ export function seedOf(label: string): number {
 }
 
 /** The q-quantile of sorted values, linear between order statistics (type 7, as R's and numpy's default). */
-export function quantile(sorted: readonly number[], q: number): number {
+export function quantile(sorted: ArrayLike<number>, q: number): number {
   if (sorted.length === 0) throw new Error('quantile of nothing');
   const h = (sorted.length - 1) * q;
   const lo = floor(h);
@@ -88,15 +88,18 @@ export function percentileInterval<T>(
     const v = statistic(sample);
     if (v !== null && Number.isFinite(v)) values.push(v);
   }
-  return percentiles(values, resamples, level);
+  return percentiles(
+    values.sort((a, b) => a - b),
+    resamples,
+    level,
+  );
 }
 
-/** The interval of the statistics the resamples gave (sorted in place); null when fewer than half of them gave one. */
-function percentiles(values: number[], resamples: number, level: number): { low: number; high: number } | null {
-  if (values.length < resamples / 2) return null;
-  values.sort((a, b) => a - b);
+/** The interval of the statistics the resamples gave, sorted; null when fewer than half of them gave one. */
+function percentiles(sorted: ArrayLike<number>, resamples: number, level: number): { low: number; high: number } | null {
+  if (sorted.length < resamples / 2) return null;
   const tail = (1 - level) / 2;
-  return { low: quantile(values, tail), high: quantile(values, 1 - tail) };
+  return { low: quantile(sorted, tail), high: quantile(sorted, 1 - tail) };
 }
 
 /**
@@ -133,31 +136,37 @@ export function pooledMeanEstimate(
   level = LEVEL,
 ): Estimate {
   const k = sums.length;
-  const countOf = (i: number) => (counts === undefined ? 1 : counts[i]!);
   let total = 0;
   let items = 0;
   for (let i = 0; i < k; i++) {
     total += sums[i]!;
-    items += countOf(i);
+    items += counts === undefined ? 1 : counts[i]!;
   }
   const value = items === 0 ? null : total / items;
   if (value === null || !Number.isFinite(value)) return { ...NO_ESTIMATE, n };
   if (k < 2) return withInterval(value, n, null);
   const random = seededRandom(seed);
-  const means: number[] = [];
+  // A mean here is never -0 (its sum starts at +0), so the typed array's own numeric sort orders it as a - b would.
+  const means = new Float64Array(resamples);
+  let kept = 0;
   for (let r = 0; r < resamples; r++) {
     let sum = 0;
     let count = 0;
-    for (let i = 0; i < k; i++) {
-      const j = floor(random() * k);
-      sum += sums[j]!;
-      count += countOf(j);
+    if (counts === undefined) {
+      for (let i = 0; i < k; i++) sum += sums[floor(random() * k)]!;
+      count = k;
+    } else {
+      for (let i = 0; i < k; i++) {
+        const j = floor(random() * k);
+        sum += sums[j]!;
+        count += counts[j]!;
+      }
     }
     if (count === 0) continue;
     const mean = sum / count;
-    if (Number.isFinite(mean)) means.push(mean);
+    if (Number.isFinite(mean)) means[kept++] = mean;
   }
-  return withInterval(value, n, percentiles(means, resamples, level));
+  return withInterval(value, n, percentiles(means.subarray(0, kept).sort(), resamples, level));
 }
 
 /** The mean of per-cluster sums: Σ sums / Σ counts, the statistic of a score averaged over items but resampled by cluster. */

@@ -232,13 +232,23 @@ interface BinTotals {
   sumOutcome: Float64Array;
 }
 
+/**
+ * The one set of totals binTotals fills, reset by each call: every caller reads its totals before the next call (the
+ * bootstrap makes some 4,000 a record, and fresh arrays for each were a good part of its garbage).
+ */
+const totals: BinTotals = {
+  pairs: 0,
+  n: new Float64Array(CALIBRATION_BINS),
+  sumForecast: new Float64Array(CALIBRATION_BINS),
+  sumOutcome: new Float64Array(CALIBRATION_BINS),
+};
+
 function binTotals(sample: readonly QuestionScores[]): BinTotals {
-  const t: BinTotals = {
-    pairs: 0,
-    n: new Float64Array(CALIBRATION_BINS),
-    sumForecast: new Float64Array(CALIBRATION_BINS),
-    sumOutcome: new Float64Array(CALIBRATION_BINS),
-  };
+  const t = totals;
+  t.pairs = 0;
+  t.n.fill(0);
+  t.sumForecast.fill(0);
+  t.sumOutcome.fill(0);
   for (const q of sample) {
     for (const c of q.bins) {
       t.pairs += c.n;
