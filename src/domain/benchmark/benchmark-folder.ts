@@ -1,7 +1,7 @@
 import type { Database } from '../../db/database';
 import type { Logger } from '../../logger';
 import { readInputs } from './benchmark-inputs';
-import { boardFigures, scoreRecord } from './benchmark-record';
+import { boardFigures, scoreRecordYielding } from './benchmark-record';
 import { ALL_SEASONS, seasonOf } from './seasons';
 
 /**
@@ -113,7 +113,7 @@ export class BenchmarkFolder {
       const taken = await tx.query<{ user_id: string; season: string }>(TAKE, [BATCH]);
       for (const { user_id, season } of taken) {
         const current = season === ALL_SEASONS || season === seasonOf(now);
-        const record = scoreRecord(season, await readInputs(tx, user_id, season, current), `${user_id}|${season}`);
+        const record = await scoreRecordYielding(season, await readInputs(tx, user_id, season, current), `${user_id}|${season}`);
         const f = boardFigures(record);
         await tx.query(UPSERT, [
           user_id,

@@ -55,7 +55,31 @@ export interface BenchmarkRecord {
 
 /** Scores one account's season from its inputs; `seedLabel` (account and season) makes every interval reproducible. */
 export function scoreRecord(season: Season, inputs: BenchmarkInputs, seedLabel: string): BenchmarkRecord {
+  const parts = recordParts(season, inputs, seedLabel);
+  for (;;) {
+    const step = parts.next();
+    if (step.done) return step.value;
+  }
+}
+
+/**
+ * scoreRecord, handing the event loop back between the record's parts (its stated forecasts, the entry-price basis,
+ * each category, risk, timing): the folder scores on the service's own loop, and a whole record at once (up to tens of
+ * milliseconds) kept every request waiting behind it.
+ */
+export async function scoreRecordYielding(season: Season, inputs: BenchmarkInputs, seedLabel: string): Promise<BenchmarkRecord> {
+  const parts = recordParts(season, inputs, seedLabel);
+  for (;;) {
+    const step = parts.next();
+    if (step.done) return step.value;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+}
+
+/** A record's parts, one per step (one rule for both ways of running them). */
+function* recordParts(season: Season, inputs: BenchmarkInputs, seedLabel: string): Generator<void, BenchmarkRecord, void> {
   const forecasts = scoreForecasts(inputs.questions, `${seedLabel}|stated`);
+  yield;
   // The entry-price basis and the categories show a few figures each: only those are scored (the same as in full).
   const entry = scoreHeadline(inputs.entryQuestions, `${seedLabel}|entry`);
   const markets = new Set<string>();
@@ -65,18 +89,23 @@ export function scoreRecord(season: Season, inputs: BenchmarkInputs, seedLabel: 
     const c = inputs.categories[q.marketId] ?? 'Uncategorized';
     groups.set(c, [...(groups.get(c) ?? []), q]);
   }
-  const byCategory = [...groups].map(([category, qs]): CategoryScores => {
+  const byCategory: CategoryScores[] = [];
+  for (const [category, qs] of groups) {
+    yield;
     const s = scoreHeadline(qs, `${seedLabel}|category|${category}`);
-    return { category, questions: s.questions, brier: s.brier, logScore: s.logScore, alpha: s.alpha };
-  });
+    byCategory.push({ category, questions: s.questions, brier: s.brier, logScore: s.logScore, alpha: s.alpha });
+  }
   byCategory.sort((a, b) => b.questions - a.questions || a.category.localeCompare(b.category));
+  yield;
+  const risk = scoreRisk({ startEquity: inputs.startEquity, days: inputs.days, positions: inputs.positions, kellyBuys: inputs.kellyBuys }, `${seedLabel}|risk`);
+  yield;
   return {
     season,
     resolvedMarkets: markets.size,
     forecasts,
     byCategory,
     entryPrice: { basis: 'entry price', questions: entry.questions, brier: entry.brier, logScore: entry.logScore },
-    risk: scoreRisk({ startEquity: inputs.startEquity, days: inputs.days, positions: inputs.positions, kellyBuys: inputs.kellyBuys }, `${seedLabel}|risk`),
+    risk,
     timing: scoreTiming(inputs.buys, `${seedLabel}|timing`),
   };
 }
