@@ -48,9 +48,9 @@ function chunkFiles(manifest: Record<string, ManifestChunk>, module: string): st
 /**
  * The shell's head for a page that carries the app's first view, given the page's own modules' files: the app's entry
  * is started by web/src/boot.ts once the view is painted, which then fetches the entry, the chunks it imports (which
- * vite's HTML preloads) and those modules at once. The HTML names none of them for the browser to fetch early: a preloaded module is compiled when it arrives, and on a fast
- * link that lands before the first paint and delays it (bench/README.md). Null when the build has no boot script or the
- * head no entry script as vite writes it.
+ * vite's HTML preloads) and those modules at once. The HTML names none of them for the browser to fetch early: a
+ * preloaded module is compiled when it arrives, and on a fast link that lands before the first paint and delays it
+ * (bench/README.md). Null when the build has no boot script or the head no entry script as vite writes it.
  */
 function startedAfterPaint(head: string, manifest: Record<string, ManifestChunk>): ((modules: readonly string[]) => string) | null {
   const entry = manifest['index.html']?.file;
