@@ -33,16 +33,18 @@ interface ManifestChunk {
  */
 function chunkFiles(manifest: Record<string, ManifestChunk>, module: string): string[] {
   const loaded = new Set<string>();
-  const visit = (key: string, into: Set<string>) => {
-    const chunk = manifest[key];
-    if (!chunk || into.has(key)) return;
-    into.add(key);
-    for (const i of chunk.imports ?? []) visit(i, into);
-  };
-  for (const [key, chunk] of Object.entries(manifest)) if (chunk.isEntry) visit(key, loaded);
+  for (const [key, chunk] of Object.entries(manifest)) if (chunk.isEntry) withImports(manifest, key, loaded);
   const needed = new Set<string>();
-  visit(module, needed);
+  withImports(manifest, module, needed);
   return [...needed].filter((k) => !loaded.has(k)).map((k) => `/${manifest[k]!.file}`);
+}
+
+/** Adds a module's manifest key and its static imports' keys, recursively, to `into` (an unknown key adds nothing). */
+function withImports(manifest: Record<string, ManifestChunk>, key: string, into: Set<string>): void {
+  const chunk = manifest[key];
+  if (!chunk || into.has(key)) return;
+  into.add(key);
+  for (const i of chunk.imports ?? []) withImports(manifest, i, into);
 }
 
 /**
@@ -58,19 +60,15 @@ function startedAfterPaint(head: string, manifest: Record<string, ManifestChunk>
   const tag = `<script type="module" crossorigin src="/${entry}"></script>`;
   if (!entry || !boot || !head.includes(tag)) return null;
   // The chunks the entry imports, which vite's HTML preloads: boot fetches them with the entry instead.
-  const imported: string[] = [];
-  const visit = (key: string) => {
-    for (const i of manifest[key]?.imports ?? []) {
-      const file = manifest[i]?.file;
-      if (file && !imported.includes(`/${file}`)) {
-        imported.push(`/${file}`);
-        visit(i);
-      }
-    }
-  };
-  visit('index.html');
-  let shell = head;
-  for (const file of imported) shell = shell.replace(new RegExp(`\\s*<link rel="modulepreload" crossorigin href="${escapeRegExp(file)}">`), '');
+  const keys = new Set<string>();
+  withImports(manifest, 'index.html', keys);
+  keys.delete('index.html');
+  const imported = [...keys].map((k) => `/${manifest[k]!.file}`);
+  const preloads = new Set(imported.map((file) => `<link rel="modulepreload" crossorigin href="${file}">`));
+  const shell = head
+    .split('\n')
+    .filter((line) => !preloads.has(line.trim()))
+    .join('\n');
   return (modules) =>
     shell.replace(
       tag,
@@ -78,8 +76,6 @@ function startedAfterPaint(head: string, manifest: Record<string, ManifestChunk>
         `<script type="module" crossorigin src="/${boot}" data-entry="/${entry}" data-modules="${escapeHtml([...imported, ...modules].join(' '))}"></script>`,
     );
 }
-
-const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Renders the app's first view of a page from its reads (web/src/entry-server.tsx, built into dist/web/ssr). */
 export type FirstViewRenderer = (url: string, reads: readonly FirstRead[]) => string;
