@@ -38,7 +38,10 @@ import { BENCHMARK_METRICS, type BenchmarkMetric } from '../src/domain/benchmark
  *    at half its own closed throughput (BENCHMARKS.md) in half-second turns, with GET /health, the floor, beside it at
  *    the same pace from the same loader process.
  * Ratios: each read's paced p99 over the floor's p99 in the same seconds (pooled over the run; the median turn's beside
- * it). Bar: ≤ 1.5.
+ * it). Bar: ≤ 1.5. Then the same paced run again with turns one request long (`ratiosInterleaved`): the floor taken at
+ * the very moments the read is served. A read whose database round trips wake backends slows every request of those
+ * moments, which a floor in its own half-second turns never sees (bench/README.md, 2026-11-29); a read that held the
+ * event loop would slow its interleaved floor too, so this figure is reported beside the bar's, not instead of it.
  * Each figure is the median of RUNS runs. Last line: one JSON object with every figure.
  */
 const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 100_000);
@@ -323,30 +326,40 @@ async function main(): Promise<void> {
       for (const n of names) await load(service.baseUrl, { connections: CONNECTIONS, seconds: 2, setup: s[n] });
       // Each read offered alone at half its own closed throughput (BENCHMARKS.md), /health beside it at the same pace:
       // its floor, measured in the same seconds.
-      const runs: Array<{ closed: Record<string, number>; paced: Record<string, [SlicedFigures, SlicedFigures]>; raw: { p50: number; p99: number } }> = [];
+      type Pair = [SlicedFigures, SlicedFigures];
+      const runs: Array<{ closed: Record<string, number>; paced: Record<string, Pair>; interleaved: Record<string, Pair>; raw: { p50: number; p99: number } }> =
+        [];
       for (let r = 0; r < RUNS; r += 1) {
         const closed: Record<string, number> = {};
         for (const n of names) closed[n] = (await load(service.baseUrl, { connections: CONNECTIONS, seconds: SECONDS, setup: s[n] })).rps;
-        const paced = {} as Record<string, [SlicedFigures, SlicedFigures]>;
+        const paced = {} as Record<string, Pair>;
+        const interleaved = {} as Record<string, Pair>;
         for (const n of names) {
-          const [read, health] = await pacedStreamsInChild(service.baseUrl, {
-            rate: closed[n]! / 2,
-            seconds: 2 * SECONDS,
-            connections: CONNECTIONS,
-            sliceSeconds: SLICE_SECONDS,
-            streams: [s[n], s.health],
-          });
-          paced[n] = [read!, health!];
+          const pair = async (sliceSeconds: number): Promise<Pair> => {
+            const [read, health] = await pacedStreamsInChild(service.baseUrl, {
+              rate: closed[n]! / 2,
+              seconds: 2 * SECONDS,
+              connections: CONNECTIONS,
+              sliceSeconds,
+              streams: [s[n], s.health],
+            });
+            return [read!, health!];
+          };
+          paced[n] = await pair(SLICE_SECONDS);
+          // The same run with turns of one request each: the same pace and the same requests, the read and its floor
+          // alternating request by request instead of every half second.
+          interleaved[n] = await pair(2 / closed[n]!);
         }
         // The record's statement through pg alone, at the record's pace: the database read's own tail on this machine.
         const raw = await pacedCalls({ rate: closed.record! / 2, seconds: 2 * SECONDS }, rawRecord);
-        runs.push({ closed, paced, raw });
+        runs.push({ closed, paced, interleaved, raw });
         log(
           `run ${r + 1}: ` +
             names
               .map(
                 (n) =>
-                  `${n} closed ${round(closed[n]!)} req/s, paced at ${round(closed[n]! / 2)}/s p99 ${round(paced[n]![0].p99)} ms (/health ${round(paced[n]![1].p99)} ms)`,
+                  `${n} closed ${round(closed[n]!)} req/s, paced at ${round(closed[n]! / 2)}/s p99 ${round(paced[n]![0].p99)} ms (/health ${round(paced[n]![1].p99)} ms; ` +
+                  `interleaved ${round(interleaved[n]![0].p99)} ms, /health ${round(interleaved[n]![1].p99)} ms)`,
               )
               .join('; ') +
             `; the record's statement through pg at its pace p50 ${round(raw.p50)} ms p99 ${round(raw.p99)} ms`,
@@ -355,6 +368,7 @@ async function main(): Promise<void> {
       const out: Record<string, unknown> = {};
       const ratios: Record<string, number> = {};
       const turnRatios: Record<string, number> = {};
+      const interleavedRatios: Record<string, number> = {};
       names.forEach((n) => {
         const medianTurn = ([read, health]: [SlicedFigures, SlicedFigures]) =>
           median(read.sliceP99.slice(0, health.sliceP99.length).map((x, t) => x / health.sliceP99[t]!));
@@ -368,6 +382,7 @@ async function main(): Promise<void> {
         };
         ratios[n] = round(median(runs.map((r) => r.paced[n]![0].p99 / r.paced[n]![1].p99)));
         turnRatios[n] = round(median(runs.map((r) => medianTurn(r.paced[n]!))));
+        interleavedRatios[n] = round(median(runs.map((r) => r.interleaved[n]![0].p99 / r.interleaved[n]![1].p99)));
       });
       Object.assign(figures, out);
       figures.rawRecord = { p50: round(median(runs.map((r) => r.raw.p50))), p99: round(median(runs.map((r) => r.raw.p99))) };
@@ -379,6 +394,7 @@ async function main(): Promise<void> {
       };
       figures.ratios = { record: ratios.record, leaderboard: ratios.board, leaderboardKeyed: ratios.boardKeyed };
       figures.ratiosMedianTurn = { record: turnRatios.record, leaderboard: turnRatios.board, leaderboardKeyed: turnRatios.boardKeyed };
+      figures.ratiosInterleaved = { record: interleavedRatios.record, leaderboard: interleavedRatios.board, leaderboardKeyed: interleavedRatios.boardKeyed };
       figures.targets = {
         maxToFloor: BAR,
         recordMet: ratios.record! <= BAR,
@@ -386,10 +402,14 @@ async function main(): Promise<void> {
         // The same judged on the median turn (as bench:leaderboard judges its keyed board): the VM's stalls decide less.
         recordMetMedianTurn: turnRatios.record! <= BAR,
         leaderboardMetMedianTurn: turnRatios.board! <= BAR && turnRatios.boardKeyed! <= BAR,
+        // Against the floor interleaved with the read: reported beside the bar's own verdicts, not in place of them.
+        recordMetInterleaved: interleavedRatios.record! <= BAR,
+        leaderboardMetInterleaved: interleavedRatios.board! <= BAR && interleavedRatios.boardKeyed! <= BAR,
       };
       log(
         `paced p99 over the /health floor's (median of runs; pooled): record ${ratios.record}x, leaderboard ${ratios.board}x, with a key ${ratios.boardKeyed}x ` +
-          `(median turn: ${turnRatios.record}x, ${turnRatios.board}x, ${turnRatios.boardKeyed}x); bar ≤ ${BAR}x`,
+          `(median turn: ${turnRatios.record}x, ${turnRatios.board}x, ${turnRatios.boardKeyed}x; interleaved: ${interleavedRatios.record}x, ` +
+          `${interleavedRatios.board}x, ${interleavedRatios.boardKeyed}x); bar ≤ ${BAR}x`,
       );
     } finally {
       await service.stop();

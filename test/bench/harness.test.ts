@@ -26,27 +26,36 @@ describe('pacedCalls', () => {
   });
 });
 
+/** /slow answers 503 after 30 ms, /fast 200 at once: a request counted in the wrong stream would show in its figures. */
+async function slowFastServer(onRequest?: () => void): Promise<{ url: string; close: () => void }> {
+  const server = http.createServer((req, res) => {
+    onRequest?.();
+    const slow = req.url === '/slow';
+    setTimeout(() => res.writeHead(slow ? 503 : 200).end('ok'), slow ? 30 : 0);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => server.close() };
+}
+
+/** 0.8 s at 200/s (after 0.1 s of warm-up) of /slow and /fast in turns of `sliceSeconds`, noting each request drawn in `sent`. */
+function slowThenFast(url: string, sliceSeconds: number, sent: string[]) {
+  return pacedStreams(url, {
+    rate: 200,
+    seconds: 0.8,
+    connections: 10,
+    sliceSeconds,
+    warmupSeconds: 0.1,
+    streams: [() => (sent.push('slow'), { path: '/slow' }), () => (sent.push('fast'), { path: '/fast' })],
+  });
+}
+
 describe('pacedStreams', () => {
   test('when two streams share a run, then each slice goes to the next stream in turn and each gets its own figures', async () => {
     let served = 0;
-    // /slow answers 503 after 30 ms, /fast 200 at once: a request counted in the wrong stream would show in its figures.
-    const server = http.createServer((req, res) => {
-      served += 1;
-      const slow = req.url === '/slow';
-      setTimeout(() => res.writeHead(slow ? 503 : 200).end('ok'), slow ? 30 : 0);
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { url, close } = await slowFastServer(() => (served += 1));
     try {
-      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
       const sent: string[] = [];
-      const [slow, fast] = await pacedStreams(url, {
-        rate: 200,
-        seconds: 0.8,
-        connections: 10,
-        sliceSeconds: 0.1,
-        warmupSeconds: 0.1,
-        streams: [() => (sent.push('slow'), { path: '/slow' }), () => (sent.push('fast'), { path: '/fast' })],
-      });
+      const [slow, fast] = await slowThenFast(url, 0.1, sent);
       // 20 warm-up requests (the first stream's), then slices of 20 requests: slow, fast, slow, fast, ...
       expect(served).toBe(20 + 160);
       const slices = Array.from({ length: 8 }, (_, k) => sent.slice(20 + 20 * k, 40 + 20 * k));
@@ -61,7 +70,22 @@ describe('pacedStreams', () => {
       expect(Math.min(...slow!.sliceP99)).toBeGreaterThanOrEqual(30);
       expect(slow!.p50).toBeGreaterThanOrEqual(30);
     } finally {
-      server.close();
+      close();
+    }
+  });
+
+  test('when a slice is one request long, then the streams alternate request by request (bench:benchmark interleaved floor)', async () => {
+    const { url, close } = await slowFastServer();
+    try {
+      const sent: string[] = [];
+      const [slow, fast] = await slowThenFast(url, 1 / 200, sent);
+      expect(sent.slice(20)).toEqual(Array.from({ length: 160 }, (_, k) => (k % 2 === 0 ? 'slow' : 'fast')));
+      expect([slow!.non2xx, fast!.non2xx]).toEqual([80, 0]);
+      // Side by side in time, each stream still has only its own answers.
+      expect(slow!.p50).toBeGreaterThanOrEqual(30);
+      expect(fast!.p99).toBeLessThan(30);
+    } finally {
+      close();
     }
   });
 });
