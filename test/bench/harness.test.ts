@@ -81,9 +81,10 @@ describe('pacedStreams', () => {
       const [slow, fast] = await slowThenFast(url, 1 / 200, sent);
       expect(sent.slice(20)).toEqual(Array.from({ length: 160 }, (_, k) => (k % 2 === 0 ? 'slow' : 'fast')));
       expect([slow!.non2xx, fast!.non2xx]).toEqual([80, 0]);
-      // Side by side in time, each stream still has only its own answers.
+      // Side by side in time, each stream still has only its own answers: every /slow one (503, never quicker than
+      // 30 ms) and none of /fast's (200). No upper bound on /fast's time: a loaded machine sets that.
       expect(slow!.p50).toBeGreaterThanOrEqual(30);
-      expect(fast!.p99).toBeLessThan(30);
+      expect(Math.min(...slow!.sliceP99)).toBeGreaterThanOrEqual(30);
     } finally {
       close();
     }
