@@ -12,7 +12,14 @@ async function main(): Promise<void> {
     const report = await auditLedger(db);
     for (const v of report.violations) process.stdout.write(`VIOLATION ${v}\n`);
     process.stdout.write(
-      `${JSON.stringify({ accounts: report.accounts, positions: report.positions, pools: report.pools, violations: report.violations.length })}\n`,
+      `${JSON.stringify({
+        accounts: report.accounts,
+        positions: report.positions,
+        pools: report.pools,
+        transfers: report.transfers,
+        venueCash: report.venueCashMicro.toString(),
+        violations: report.violations.length,
+      })}\n`,
     );
     process.exitCode = report.violations.length ? 1 : 0;
   } finally {

@@ -5,6 +5,7 @@ import { generateApiKey, hashSecret } from '../../auth/api-keys';
 import { hashPassword } from '../../auth/passwords';
 import { credit } from '../ledger/cash';
 import { STARTING_BALANCE_MICRO } from '../ledger/journal';
+import { GRANTS } from '../ledger/accounts';
 import { fromMicro } from '../money/micro';
 
 export interface Registration {
@@ -105,7 +106,7 @@ export class AccountService {
             now,
           ],
         );
-        await credit(tx, { userId: id, type: 'grant', amountMicro: grant, ref: 'registration', at: now });
+        await credit(tx, { userId: id, counter: GRANTS, type: 'grant', amountMicro: grant, ref: 'registration', at: now });
         for (const hook of this.hooks) await hook(tx, { id, referredBy, at: now });
         return {
           id,

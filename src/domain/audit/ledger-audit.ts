@@ -4,6 +4,9 @@ export interface AuditReport {
   accounts: number;
   positions: number;
   pools: number;
+  /** Transfers in the journal, and the venue's cash as summed from them (it keeps no stored balance). */
+  transfers: number;
+  venueCashMicro: bigint;
   violations: string[];
 }
 
@@ -18,7 +21,10 @@ export interface AuditReport {
  *   unsettled pool can pay every share of any one outcome; and money is conserved with pools counted;
  * - reservations (auditReservations): an account's reserved cash is the sum of its open buy orders' reservations,
  *   a position's reserved shares that of the open sell orders on it, never negative nor above the cash or shares
- *   there are (so reserved + available = cash with available >= 0), and each open order holds exactly its unfilled size.
+ *   there are (so reserved + available = cash with available >= 0), and each open order holds exactly its unfilled size;
+ * - transfers (auditTransfers): every maintained balance — an account's cash and reserved cash, a position's shares and
+ *   reserved shares, a pool's cash — equals the sum of its account's transfers; no order holds a negative amount, an
+ *   order no longer open holds nothing, an open one holds its reservation; every trade's cash and shares moved as transfers.
  */
 export async function auditLedger(db: Queryable): Promise<AuditReport> {
   const violations: string[] = [];
@@ -73,10 +79,13 @@ export async function auditLedger(db: Queryable): Promise<AuditReport> {
   }
   await auditPools(db, violations);
   await auditReservations(db, violations);
-  const counts = await db.query<{ a: bigint; p: bigint; c: bigint }>(
-    'SELECT (SELECT count(*) FROM users) AS a, (SELECT count(*) FROM positions) AS p, (SELECT count(*) FROM community_pools) AS c',
+  const venueCashMicro = await auditTransfers(db, violations);
+  const counts = await db.query<{ a: bigint; p: bigint; c: bigint; t: bigint }>(
+    `SELECT (SELECT count(*) FROM users) AS a, (SELECT count(*) FROM positions) AS p, (SELECT count(*) FROM community_pools) AS c,
+            (SELECT count(*) FROM transfers) AS t`,
   );
-  return { accounts: Number(counts[0]!.a), positions: Number(counts[0]!.p), pools: Number(counts[0]!.c), violations };
+  const c = counts[0]!;
+  return { accounts: Number(c.a), positions: Number(c.p), pools: Number(c.c), transfers: Number(c.t), venueCashMicro, violations };
 }
 
 async function auditPools(db: Queryable, violations: string[]): Promise<void> {
@@ -135,4 +144,63 @@ async function auditReservations(db: Queryable, violations: string[]): Promise<v
                  ELSE reserved_cash_micro <> ceil((size_micro - filled_size_micro)::numeric * limit_price_micro / 1000000)::bigint END)`,
   );
   for (const o of orders) violations.push(`order ${o.id}: open, but its reservation is not that of its unfilled size`);
+}
+
+/** Per account and asset: posted balance (credits − debits) and what its pending transfers still hold. */
+const SUMS = `WITH legs AS (
+    SELECT credit_account AS account, asset, CASE WHEN phase = 'posted' THEN amount_micro ELSE 0 END AS moved, 0::bigint AS held FROM transfers
+    UNION ALL
+    SELECT debit_account, asset, CASE WHEN phase = 'posted' THEN -amount_micro ELSE 0 END,
+           CASE phase WHEN 'pending' THEN amount_micro WHEN 'posted' THEN 0 ELSE -amount_micro END FROM transfers
+  ) SELECT account, asset, sum(moved)::bigint AS moved, sum(held)::bigint AS held FROM legs GROUP BY account, asset`;
+
+/** The transfers against the maintained balances (see auditLedger). Returns the venue's cash, summed. */
+async function auditTransfers(db: Queryable, violations: string[]): Promise<bigint> {
+  const cash = await db.query<{ id: string; balance_micro: bigint; reserved_micro: bigint; moved: bigint; held: bigint }>(
+    `WITH s AS (${SUMS}) SELECT u.id, u.balance_micro, u.reserved_micro, coalesce(s.moved, 0)::bigint AS moved, coalesce(s.held, 0)::bigint AS held
+     FROM users u LEFT JOIN s ON s.account = 'cash:' || u.id AND s.asset = 'USD'
+     WHERE u.balance_micro <> coalesce(s.moved, 0) OR u.reserved_micro <> coalesce(s.held, 0)`,
+  );
+  for (const x of cash) {
+    violations.push(`account ${x.id}: cash ${x.balance_micro} reserved ${x.reserved_micro}, but its transfers give ${x.moved} reserved ${x.held}`);
+  }
+  const held = await db.query<{ id: string; quantity_micro: bigint; reserved_micro: bigint; moved: bigint; pending: bigint }>(
+    `WITH s AS (${SUMS}) SELECT p.id, p.quantity_micro, p.reserved_micro, coalesce(s.moved, 0)::bigint AS moved, coalesce(s.held, 0)::bigint AS pending
+     FROM positions p LEFT JOIN s ON s.account = 'position:' || p.id AND s.asset = p.token_id
+     WHERE p.quantity_micro <> coalesce(s.moved, 0) OR p.reserved_micro <> coalesce(s.held, 0)`,
+  );
+  for (const x of held) {
+    violations.push(`position ${x.id}: ${x.quantity_micro} shares reserved ${x.reserved_micro}, but its transfers give ${x.moved} reserved ${x.pending}`);
+  }
+  const pools = await db.query<{ market_id: string; cash_micro: bigint; moved: bigint }>(
+    `WITH s AS (${SUMS}) SELECT p.market_id, p.cash_micro, coalesce(s.moved, 0)::bigint AS moved
+     FROM community_pools p LEFT JOIN s ON s.account = 'pool:' || p.market_id AND s.asset = 'USD'
+     WHERE p.cash_micro <> coalesce(s.moved, 0)`,
+  );
+  for (const x of pools) violations.push(`pool ${x.market_id}: cash ${x.cash_micro}, but its transfers give ${x.moved}`);
+  // What an order holds: its pending transfers less what fills posted and releases voided of them.
+  const orders = await db.query<{ id: string; state: string; reserved: bigint; held: bigint }>(
+    `SELECT o.id, o.state, (o.reserved_cash_micro + o.reserved_shares_micro)::bigint AS reserved, coalesce(h.held, 0)::bigint AS held FROM orders o
+     LEFT JOIN (SELECT order_id, sum(CASE WHEN phase = 'pending' THEN amount_micro ELSE -amount_micro END) AS held FROM transfers
+                WHERE order_id IS NOT NULL GROUP BY order_id) h ON h.order_id = o.id
+     WHERE coalesce(h.held, 0) < 0 OR coalesce(h.held, 0) <> CASE WHEN o.state IN ('open', 'partially_filled') THEN o.reserved_cash_micro + o.reserved_shares_micro ELSE 0 END`,
+  );
+  for (const o of orders) violations.push(`order ${o.id} (${o.state}): reserves ${o.reserved}, but its pending transfers hold ${o.held}`);
+  const strays = await db.query<{ order_id: string }>(
+    `SELECT DISTINCT t.order_id FROM transfers t WHERE t.order_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM orders o WHERE o.id = t.order_id)`,
+  );
+  for (const x of strays) violations.push(`transfers hold for order ${x.order_id}, which does not exist`);
+  // Every trade moved its cash and its shares as transfers of its own (ref: the trade), of the trade's amounts.
+  const trades = await db.query<{ id: string; side: string }>(
+    `SELECT t.id, t.side FROM trades t
+     LEFT JOIN (SELECT ref, sum(amount_micro) FILTER (WHERE asset = 'USD') AS cash, sum(amount_micro) FILTER (WHERE asset <> 'USD') AS shares
+                FROM transfers WHERE phase = 'posted' AND kind IN ('buy', 'sell', 'settlement', 'settle') GROUP BY ref) m ON m.ref = t.id::text
+     WHERE coalesce(m.cash, 0) <> abs(t.cash_micro) OR coalesce(m.shares, 0) <> t.quantity_micro`,
+  );
+  for (const x of trades) violations.push(`trade ${x.id} (${x.side}): its transfers do not move its cash and shares`);
+  const venue = await db.query<{ moved: bigint | null }>(
+    `SELECT (coalesce(sum(amount_micro) FILTER (WHERE credit_account = 'venue'), 0) - coalesce(sum(amount_micro) FILTER (WHERE debit_account = 'venue'), 0))::bigint AS moved
+     FROM transfers WHERE asset = 'USD' AND phase = 'posted' AND 'venue' IN (debit_account, credit_account)`,
+  );
+  return BigInt(venue[0]?.moved ?? 0n);
 }

@@ -6,6 +6,7 @@ import type { BeforeCommit, BuyResult, SellResult } from '../trading/trading-ser
 import { fillAt } from '../trading/fills';
 import { TradePath, type SellPricer } from '../trading/trade-path';
 import { credit, debit } from '../ledger/cash';
+import { poolAccount } from '../ledger/accounts';
 import type { SettlementService } from '../trading/settlement-service';
 import type { TradeHooks } from '../trading/trade-hooks';
 import { openPool, prices, pricesMicro, sellProceeds, sharesForAmount } from './lmsr';
@@ -70,7 +71,7 @@ export class CommunityTradingService {
   async fund(tx: Queryable, args: { marketId: string; creatorId: string; labels: string[]; liquidity: Micro; opening?: number[]; now: Date }): Promise<void> {
     await debit(
       tx,
-      { userId: args.creatorId, type: 'pool_fund', amountMicro: args.liquidity, ref: args.marketId, at: args.now },
+      { userId: args.creatorId, counter: poolAccount(args.marketId), type: 'pool_fund', amountMicro: args.liquidity, ref: args.marketId, at: args.now },
       `Funding the market maker takes ${fromMicro(args.liquidity)} dollars of your available balance, more than you have.`,
     );
     const pool = openPool(args.liquidity, args.labels.length, args.opening);
@@ -207,6 +208,7 @@ export class CommunityTradingService {
       const { pool, i } = await this.poolOfToken(tx, tokenId, true);
       const state = lmsrOf(pool);
       const pricer: SellPricer = {
+        account: poolAccount(pool.marketId),
         check: () => this.requireOpen(pool, now),
         fill: (pos, shares) => {
           const proceeds = sellProceeds(state, i, shares);
@@ -294,6 +296,7 @@ export class CommunityTradingService {
     for (const p of open) {
       const ok = await this.settlement.settle(p.id, p.user_id, now, {
         winnerLabel: resolved,
+        payer: poolAccount(marketId),
         ownMarket: p.user_id === pool.creatorId,
         outcomeLabel: (tokenId) => labelOf.get(tokenId),
         lock: async (tx) => {
@@ -326,7 +329,7 @@ export class CommunityTradingService {
       const still = await tx.query('SELECT 1 FROM positions WHERE market_id = $1 AND NOT is_closed LIMIT 1', [marketId]);
       if (!rows[0] || rows[0].settled_at || still[0]) return;
       const rest = BigInt(rows[0].cash_micro);
-      await credit(tx, { userId: pool.creatorId, type: 'pool_return', amountMicro: rest, ref: marketId, at: now });
+      await credit(tx, { userId: pool.creatorId, counter: poolAccount(marketId), type: 'pool_return', amountMicro: rest, ref: marketId, at: now });
       await tx.query('UPDATE community_pools SET cash_micro = 0, returned_micro = $2, settled_at = $3 WHERE market_id = $1::uuid', [
         marketId,
         rest.toString(),

@@ -2,7 +2,9 @@ import type { Queryable } from '../../db/database';
 import { AppError } from '../../errors/app-error';
 import { appendBalanceEvent } from '../events/account-events';
 import { fromMicro, type Micro } from '../money/micro';
+import { cashAccountSql, USD, VENUE } from './accounts';
 import { entrySql, type LedgerType } from './journal';
+import { insertTransfersSql } from './transfers';
 
 /**
  * An account's cash: `balance_micro` (what the ledger sums to) and `reserved_micro` (what its resting buy orders
@@ -54,15 +56,19 @@ export function creditSql(c: { user: string; amount: string; set?: string[]; whe
 
 interface Movement {
   userId: string;
+  /** The account on the other side of the transfer (accounts.ts: grants, rewards, settlement, the venue, a pool). */
+  counter: string;
   type: LedgerType;
   amountMicro: Micro;
   ref: string;
   at: Date;
 }
 
-const DEBIT = `WITH moved AS (${debitSql({ user: '$1', amount: '$2' })}), entry AS (${entrySql({ from: 'moved', user: '$1', type: '$3', amount: '-$2::bigint', ref: '$4', at: '$5' })})
+const DEBIT = `WITH moved AS (${debitSql({ user: '$1', amount: '$2' })}), entry AS (${entrySql({ from: 'moved', user: '$1', type: '$3', amount: '-$2::bigint', ref: '$4', at: '$5' })}),
+  moves AS (${insertTransfersSql([{ debit: cashAccountSql('$1::text'), credit: '$6::text', asset: `'${USD}'`, amount: '$2', kind: '$3', ref: '$4', at: '$5', from: 'moved' }])})
   SELECT balance_micro FROM moved`;
-const CREDIT = `WITH moved AS (${creditSql({ user: '$1', amount: '$2' })}), entry AS (${entrySql({ from: 'moved', user: '$1', type: '$3', amount: '$2', ref: '$4', at: '$5' })})
+const CREDIT = `WITH moved AS (${creditSql({ user: '$1', amount: '$2' })}), entry AS (${entrySql({ from: 'moved', user: '$1', type: '$3', amount: '$2', ref: '$4', at: '$5' })}),
+  moves AS (${insertTransfersSql([{ debit: '$6::text', credit: cashAccountSql('$1::text'), asset: `'${USD}'`, amount: '$2', kind: '$3', ref: '$4', at: '$5', from: 'moved' }])})
   SELECT balance_micro FROM moved`;
 
 /**
@@ -71,7 +77,7 @@ const CREDIT = `WITH moved AS (${creditSql({ user: '$1', amount: '$2' })}), entr
  */
 export async function debit(tx: Queryable, m: Movement, refusal: string): Promise<Micro> {
   if (m.amountMicro <= 0n) throw new Error(`a debit moves a positive amount, not ${m.amountMicro}`);
-  const rows = await tx.query<{ balance_micro: bigint }>(DEBIT, [m.userId, m.amountMicro.toString(), m.type, m.ref, m.at], 'ledger_debit');
+  const rows = await tx.query<{ balance_micro: bigint }>(DEBIT, [m.userId, m.amountMicro.toString(), m.type, m.ref, m.at, m.counter], 'ledger_debit');
   if (!rows[0]) throw insufficientBalance(refusal);
   await appendBalanceEvent(tx, m.userId, m.at);
   return BigInt(rows[0].balance_micro);
@@ -83,28 +89,47 @@ export async function debit(tx: Queryable, m: Movement, refusal: string): Promis
  */
 export async function credit(tx: Queryable, m: Movement, opts: { balanceEvent?: boolean } = {}): Promise<Micro> {
   if (m.amountMicro < 0n) throw new Error(`a credit moves a non-negative amount, not ${m.amountMicro}`);
-  const rows = await tx.query<{ balance_micro: bigint }>(CREDIT, [m.userId, m.amountMicro.toString(), m.type, m.ref, m.at], 'ledger_credit');
+  const rows = await tx.query<{ balance_micro: bigint }>(CREDIT, [m.userId, m.amountMicro.toString(), m.type, m.ref, m.at, m.counter], 'ledger_credit');
   if (!rows[0]) throw new AppError('NOT_FOUND', 'Account not found.');
   if (opts.balanceEvent !== false) await appendBalanceEvent(tx, m.userId, m.at);
   return BigInt(rows[0].balance_micro);
 }
 
-/** Holds `amountMicro` of available cash for a resting buy order; refused (nothing changed) beyond available. */
-export async function reserveCash(tx: Queryable, userId: string, amountMicro: Micro, at: Date): Promise<void> {
+/** The pending transfer of a reservation, or its release (`post` at a fill, `void` otherwise): $1 user, $2 amount, $3 order, $4 time. */
+const holdSql = (phase: 'pending' | 'void', from: string) =>
+  insertTransfersSql([
+    {
+      debit: cashAccountSql('$1::text'),
+      credit: `'${VENUE}'`,
+      asset: `'${USD}'`,
+      amount: '$2',
+      kind: 'reserve',
+      phase,
+      order: '$3',
+      ref: '$3::text',
+      at: '$4',
+      from,
+    },
+  ]);
+
+/** Holds `amountMicro` of available cash for resting buy order `orderId` (a pending transfer); refused (nothing changed) beyond available. */
+export async function reserveCash(tx: Queryable, userId: string, amountMicro: Micro, at: Date, orderId: string): Promise<void> {
   const ok = await tx.query(
-    `UPDATE users SET reserved_micro = reserved_micro + $2 WHERE id = $1 AND ${covers('$2')} RETURNING id`,
-    [userId, amountMicro.toString()],
+    `WITH held AS (UPDATE users SET reserved_micro = reserved_micro + $2 WHERE id = $1 AND ${covers('$2')} RETURNING id), pending AS (${holdSql('pending', 'held')})
+     SELECT id FROM held`,
+    [userId, amountMicro.toString(), orderId, at],
     'ledger_reserve_cash',
   );
   if (!ok[0]) throw insufficientBalance(`Insufficient available balance to reserve ${fromMicro(amountMicro)} dollars.`);
   await appendBalanceEvent(tx, userId, at);
 }
 
-/** Gives back `amountMicro` of an account's reservation (an order cancelled or expired); the balance event follows. */
-export async function releaseCash(tx: Queryable, userId: string, amountMicro: Micro, at: Date): Promise<void> {
+/** Gives back `amountMicro` of order `orderId`'s reservation (cancelled, expired or amended: its pending transfer voided); the balance event follows. */
+export async function releaseCash(tx: Queryable, userId: string, amountMicro: Micro, at: Date, orderId: string): Promise<void> {
   const ok = await tx.query(
-    'UPDATE users SET reserved_micro = reserved_micro - $2 WHERE id = $1 AND reserved_micro >= $2 RETURNING id',
-    [userId, amountMicro.toString()],
+    `WITH freed AS (UPDATE users SET reserved_micro = reserved_micro - $2 WHERE id = $1 AND reserved_micro >= $2 RETURNING id), voided AS (${holdSql('void', 'freed')})
+     SELECT id FROM freed`,
+    [userId, amountMicro.toString(), orderId, at],
     'ledger_release_cash',
   );
   if (!ok[0]) throw new Error(`account ${userId} does not reserve ${amountMicro} to release`);

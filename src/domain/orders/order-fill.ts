@@ -81,6 +81,7 @@ function sendBuy(
       quantityMicro: fill.quantityMicro,
       priceMicro: fill.priceMicro,
       releaseMicro: release,
+      orderId: o.id,
       at: now,
     }),
   );
@@ -92,7 +93,7 @@ async function sell(tx: Queryable, path: TradePath, o: OrderRow, t: Take, now: D
   const positionId = o.position_id ?? (await openPosition(tx, o, t));
   const { fill } = await path.sell(
     tx,
-    { userId: o.user_id, positionId, wantedMicro: t.sizeMicro, releaseMicro: release, at: now },
+    { userId: o.user_id, positionId, wantedMicro: t.sizeMicro, releaseMicro: release, orderId: o.id, at: now },
     atBid(t.priceMicro, mirroredOpen),
   );
   return { shares: fill.quantityMicro, cash: fill.proceedsMicro };

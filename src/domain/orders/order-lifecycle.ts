@@ -116,7 +116,7 @@ async function closeIn(tx: Queryable, o: OrderRow, state: 'cancelled' | 'expired
   ]);
   const after = (await byId(tx, o.id))!;
   await appendEvent(tx, o.user_id, state === 'expired' ? 'order.expired' : 'order.cancelled', toView(after), now);
-  if (o.reserved_cash_micro > 0n) await releaseCash(tx, o.user_id, BigInt(o.reserved_cash_micro), now);
-  if (o.reserved_shares_micro > 0n) await releaseShares(tx, o.position_id!, BigInt(o.reserved_shares_micro));
+  if (o.reserved_cash_micro > 0n) await releaseCash(tx, o.user_id, BigInt(o.reserved_cash_micro), now, o.id);
+  if (o.reserved_shares_micro > 0n) await releaseShares(tx, o.position_id!, BigInt(o.reserved_shares_micro), o.id, now);
   return after;
 }

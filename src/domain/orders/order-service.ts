@@ -183,8 +183,8 @@ export class OrderService {
       }
       await tx.query('SELECT 1 FROM users WHERE id = $1 FOR UPDATE', [userId]);
       // The old reservation leaves whole; the plan below takes the new one (and any fill spends from available).
-      if (o.reserved_cash_micro > 0n) await releaseCash(tx, userId, BigInt(o.reserved_cash_micro), now);
-      if (o.reserved_shares_micro > 0n) await releaseShares(tx, o.position_id!, BigInt(o.reserved_shares_micro));
+      if (o.reserved_cash_micro > 0n) await releaseCash(tx, userId, BigInt(o.reserved_cash_micro), now, o.id);
+      if (o.reserved_shares_micro > 0n) await releaseShares(tx, o.position_id!, BigInt(o.reserved_shares_micro), o.id, now);
       await tx.query(
         'UPDATE orders SET limit_price_micro = $2, size_micro = $3, reserved_cash_micro = 0, reserved_shares_micro = 0, updated_at = $4 WHERE id = $1',
         [id, amend.limitMicro, amend.sizeMicro, now],
@@ -326,11 +326,11 @@ export class OrderService {
   private async reserve(tx: Queryable, o: OrderRow, size: Micro, now: Date): Promise<void> {
     if (o.side === 'BUY') {
       const cash = buyReservation(o.sized_by, size, BigInt(o.limit_price_micro));
-      await reserveCash(tx, o.user_id, cash, now);
+      await reserveCash(tx, o.user_id, cash, now, o.id);
       await tx.query('UPDATE orders SET reserved_cash_micro = $2 WHERE id = $1', [o.id, cash]);
       return;
     }
-    const positionId = await reserveShares(tx, o.user_id, o.token_id, size);
+    const positionId = await reserveShares(tx, o.user_id, o.token_id, size, o.id, now);
     await tx.query('UPDATE orders SET reserved_shares_micro = $2, position_id = $3 WHERE id = $1', [o.id, size, positionId]);
   }
 }

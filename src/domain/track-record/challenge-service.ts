@@ -1,6 +1,7 @@
 import type { Database } from '../../db/database';
 import { AppError } from '../../errors/app-error';
 import { credit } from '../ledger/cash';
+import { REWARDS } from '../ledger/accounts';
 import { fromMicro } from '../money/micro';
 import { addXp } from './awards';
 import { challengeAt, claimableChallenge, type ChallengeType, type DailyChallenge } from './challenges';
@@ -86,7 +87,7 @@ export class ChallengeService {
           hint: 'Read progress with GET /api/challenges, complete it by trading, then claim.',
         });
       }
-      const balance = await credit(tx, { userId, type: 'challenge_reward', amountMicro: c.cashRewardMicro, ref: c.id, at: now });
+      const balance = await credit(tx, { userId, counter: REWARDS, type: 'challenge_reward', amountMicro: c.cashRewardMicro, ref: c.id, at: now });
       const xp = await addXp(tx, userId, c.xpReward, now, this.xpAdded);
       return { success: true as const, cashReward: fromMicro(c.cashRewardMicro), xpReward: c.xpReward, balance: fromMicro(balance), xp };
     });

@@ -8,6 +8,7 @@ import { avgPriceMicro, settlementFill, settlementPrice, type Winner } from './f
 import type { TradeHooks } from './trade-hooks';
 import { credit } from '../ledger/cash';
 import { settleShares } from '../ledger/shares';
+import { SETTLEMENT } from '../ledger/accounts';
 
 /**
  * Settles resolved markets: every open position pays 1 per winning share, 0 per losing share and
@@ -92,10 +93,14 @@ export class SettlementService {
         ...fill
       } = terms.payout({ quantityMicro: pos.quantity_micro, costMicro: pos.cost_micro, outcome: pos.outcome, tokenId: pos.token_id });
       const tradeId = randomUUID();
-      await settleShares(tx, positionId, fill.realizedPnlMicro, now);
+      await settleShares(tx, positionId, fill.realizedPnlMicro, now, tradeId);
       // The settlement's trade events (the hooks, below) carry the account's balance after it.
       if (fill.payoutMicro > 0n)
-        await credit(tx, { userId, type: 'settlement', amountMicro: fill.payoutMicro, ref: tradeId, at: now }, { balanceEvent: false });
+        await credit(
+          tx,
+          { userId, counter: terms.payer ?? SETTLEMENT, type: 'settlement', amountMicro: fill.payoutMicro, ref: tradeId, at: now },
+          { balanceEvent: false },
+        );
       await tx.query(
         `INSERT INTO trades (id, user_id, position_id, market_id, token_id, side, quantity_micro, price_micro, cash_micro, realized_pnl_micro, created_at)
          VALUES ($1, $2, $3, $4, $5, 'SETTLE', $6, $7, $8, $9, $10)`,
@@ -160,6 +165,8 @@ export interface SettlementTerms {
     realizedPnlMicro: Micro;
     won: boolean | null;
   };
+  /** The ledger account that pays (accounts.ts): the settlement account, or a community market's pool. */
+  payer?: string;
   /** The holder created this market (TradeEvent.ownMarket): paid as any holder, left out of the track record. */
   ownMarket?: boolean;
   /** The outcome's name in the notification (a community outcome label); defaults to YES/NO. */

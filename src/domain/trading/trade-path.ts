@@ -20,6 +20,8 @@ export interface PricedBuy {
   priceMicro: Micro;
   /** Of the account's reserved cash, what this buy consumes (a resting buy order's fill). */
   releaseMicro?: Micro;
+  /** The resting order whose reservation that is (the ledger posts its pending transfer by releaseMicro). */
+  orderId?: string;
   /** The buyer created this market (TradeEvent.ownMarket). */
   ownMarket?: boolean;
   at: Date;
@@ -50,6 +52,8 @@ export interface SellPricer {
   fill(pos: HeldPosition, sharesMicro: Micro): SellFill;
   /** After the books moved, in the same transaction: the venue's own bookkeeping (a pool's shares and cash). */
   booked?(tx: Queryable, fill: SellFill): Promise<void>;
+  /** The venue's ledger account, the other side of the sale's transfers (ledger/accounts.ts): the venue's unless a pool's. */
+  account?: string;
 }
 
 /** The proceeds at a bid price per share (a mirrored market's live bid, or a resting sell order's limit against the book). */
@@ -70,6 +74,8 @@ export interface SellRequest {
   wantedMicro: Micro | undefined;
   /** Of the position's reserved shares, what this sale consumes (a resting sell order's fill). */
   releaseMicro?: Micro;
+  /** The resting order whose reservation that is. */
+  orderId?: string;
   /** The seller created this market (TradeEvent.ownMarket). */
   ownMarket?: boolean;
   at: Date;
@@ -194,7 +200,17 @@ export class TradePath {
     const fill = pricer.fill(pos, want);
     const out = await tx.query<{ balance_micro: bigint }>(
       SELL_STATEMENT,
-      sellParams({ userId: s.userId, positionId: s.positionId, fill, at: s.at, marketId: pos.marketId, tokenId: pos.tokenId, releaseMicro: release }),
+      sellParams({
+        userId: s.userId,
+        positionId: s.positionId,
+        fill,
+        at: s.at,
+        marketId: pos.marketId,
+        tokenId: pos.tokenId,
+        releaseMicro: release,
+        ...(s.orderId ? { orderId: s.orderId } : {}),
+        ...(pricer.account ? { counter: pricer.account } : {}),
+      }),
       'sell',
     );
     // The position is locked and checked above, so the statement's own guard can only fail on a broken invariant.

@@ -5,6 +5,8 @@ import type { SellFill } from './fills';
 import { creditSql, debitSql } from '../ledger/cash';
 import { entrySql } from '../ledger/journal';
 import { addSharesSql, removeSharesSql } from '../ledger/shares';
+import { poolAccountSql, VENUE } from '../ledger/accounts';
+import { buyTransfersSql, sellTransfersSql } from '../ledger/trade-transfers';
 
 /**
  * Where a trade's market is checked in its own statement: a mirrored market's row (locked shared, so it cannot close
@@ -17,6 +19,9 @@ const GATE: Record<Venue, string> = {
   pool: `SELECT c.id FROM community_markets c WHERE c.id = $2::text::uuid AND c.status = 'active'`,
 };
 
+/** The ledger account on the other side of a venue's trades: the venue, or the community market's pool. */
+const COUNTER: Record<Venue, string> = { mirrored: `'${VENUE}'`, pool: poolAccountSql('$2::text') };
+
 /**
  * A whole buy as one data-modifying statement, built from the ledger's parts: the market gate, the debit (refused
  * unless the account's available cash covers it, after freeing what a resting order consumes of its own reservation),
@@ -25,12 +30,13 @@ const GATE: Record<Venue, string> = {
  * hooks' statements are sent behind this one before its answer (TradePath.buy) and rely on the lock order every trade
  * keeps, the account row first. The `refused_held` column is only there so that `held` runs (a plain CTE runs only when read).
  * Parameters: $1 user, $2 market, $3 token, $4 amount µ$, $5 shares µ, $6 price µ$, $7 outcome, $8 time, $9 trade id,
- * $10 new position id, $11 reserved cash consumed µ$. The parts — the listeners' (TradeHooks.buyRowParts), then the buy's
+ * $10 new position id, $11 reserved cash consumed µ$, $12 the resting order whose reservation that was (or null). Its
+ * transfers (ledger/trade-transfers.ts) are written beside the debit and the position. The parts — the listeners' (TradeHooks.buyRowParts), then the buy's
  * own (PricedBuy.carry: a stated forecast) — add their assignments to the account row's update, numbered after these,
  * read their columns back under their names, and may add CTEs before the update and after it (BuyRowPart.ctesBefore/ctesAfter).
  */
 function buySql(venue: Venue, parts: readonly BuyRowPart[]): string {
-  let first = 12;
+  let first = 13;
   const sets: string[] = [];
   const before: string[] = [];
   const after: string[] = [];
@@ -56,6 +62,8 @@ function buySql(venue: Venue, parts: readonly BuyRowPart[]): string {
  ), journal AS (
    INSERT INTO trades (id, user_id, position_id, market_id, token_id, side, quantity_micro, price_micro, cash_micro, created_at)
    SELECT $9::uuid, $1, pos.id, $2, $3, 'BUY', $5, $6, -$4::bigint, $8 FROM pos
+ ), moves AS (
+   ${buyTransfersSql({ cashMoved: 'debit', sharesMoved: 'pos', user: '$1::text', position: 'pos.id::text', counter: COUNTER[venue], token: '$3', cash: '$4', shares: '$5', release: '$11', order: '$12', ref: '$9::text', at: '$8' })}
  ), held AS (
    SELECT id FROM users WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM debit) FOR UPDATE
  )${after.join('')}
@@ -88,6 +96,8 @@ export interface BuyRow {
   at: Date;
   /** Of the account's reserved cash, what this buy spends (a resting buy order's fill); 0 otherwise. */
   releaseMicro?: Micro;
+  /** The resting order whose reservation that is (its pending transfer is posted by that much). */
+  orderId?: string;
   tradeId?: string;
   positionId?: string;
 }
@@ -106,14 +116,16 @@ export function buyParams(b: BuyRow): unknown[] {
     b.tradeId ?? randomUUID(),
     b.positionId ?? randomUUID(),
     (b.releaseMicro ?? 0n).toString(),
+    b.orderId ?? null,
   ];
 }
 
 /**
  * A whole sale as one statement: the shares leave the position (refused unless its unreserved shares, after freeing what
  * a resting sell order consumes of its own reservation, cover them), the proceeds are credited with their journal entry,
- * and the trade is journaled. Parameters: $1 user, $2 position, $3 shares µ, $4 cost removed µ$, $5 realized PnL µ$,
- * $6 closes, $7 time, $8 proceeds µ$, $9 trade id, $10 market, $11 token, $12 price µ$, $13 reserved shares consumed µ.
+ * and the trade is journaled with its transfers. Parameters: $1 user, $2 position, $3 shares µ, $4 cost removed µ$, $5
+ * realized PnL µ$, $6 closes, $7 time, $8 proceeds µ$, $9 trade id, $10 market, $11 token, $12 price µ$, $13 reserved
+ * shares consumed µ, $14 the venue's ledger account (VENUE or a pool's), $15 the resting order whose reservation $13 was.
  */
 export const SELL_STATEMENT = `WITH upd AS (
    ${removeSharesSql({ position: '$2', quantity: '$3', costRemoved: '$4', realized: '$5', closes: '$6', at: '$7', release: '$13' })}
@@ -124,6 +136,8 @@ export const SELL_STATEMENT = `WITH upd AS (
  ), journal AS (
    INSERT INTO trades (id, user_id, position_id, market_id, token_id, side, quantity_micro, price_micro, cash_micro, realized_pnl_micro, created_at)
    SELECT $9::uuid, $1, $2, $10, $11, 'SELL', $3, $12, $8, $5, $7 FROM credit
+ ), moves AS (
+   ${sellTransfersSql({ cashMoved: 'credit', sharesMoved: 'upd', user: '$1::text', position: '$2::text', counter: '$14::text', token: '$11', cash: '$8', shares: '$3', release: '$13', order: '$15', ref: '$9::text', at: '$7' })}
  )
  SELECT balance_micro FROM credit`;
 
@@ -137,6 +151,10 @@ export interface SellRow {
   tokenId: string;
   /** Of the position's reserved shares, what this sale consumes (a resting sell order's fill); 0 otherwise. */
   releaseMicro: Micro;
+  /** The resting order whose reservation that is. */
+  orderId?: string;
+  /** The venue's ledger account (accounts.ts): VENUE unless a community market's pool. */
+  counter?: string;
   tradeId?: string;
 }
 
@@ -156,5 +174,7 @@ export function sellParams(r: SellRow): unknown[] {
     r.tokenId,
     r.fill.priceMicro.toString(),
     r.releaseMicro.toString(),
+    r.counter ?? VENUE,
+    r.orderId ?? null,
   ];
 }

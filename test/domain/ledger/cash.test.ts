@@ -1,17 +1,24 @@
 import fc from 'fast-check';
+import { randomUUID } from 'node:crypto';
 import type { Database } from '../../../src/db/database';
 import { credit, debit, releaseCash, reserveCash } from '../../../src/domain/ledger/cash';
+import { GRANTS, VENUE } from '../../../src/domain/ledger/accounts';
 import { AppError } from '../../../src/errors/app-error';
 import { backends } from '../../support/backends';
 import { startTestApp, registerAgent, type TestApp } from '../../support/app';
 
 /**
- * An account's cash as stored, and the sum of its journal. These tests call the ledger directly, with journal entries no
+ * An account's cash as stored, the sum of its journal, and the sums of its transfers (posted: its balance; pending less
+ * posted and voided: what it holds reserved). These tests call the ledger directly, with journal entries no
  * trade stands behind, so auditLedger's trade-matching rules do not apply to them; the model is the check.
  */
 async function cashOf(db: Database, userId: string) {
-  const rows = await db.query<{ balance: bigint; reserved: bigint; journal: bigint; entries: bigint; events: bigint }>(
+  const rows = await db.query<{ balance: bigint; reserved: bigint; journal: bigint; entries: bigint; events: bigint; moved: bigint; held: bigint }>(
     `SELECT u.balance_micro AS balance, u.reserved_micro AS reserved,
+            (SELECT coalesce(sum(CASE WHEN credit_account = 'cash:' || u.id THEN amount_micro ELSE -amount_micro END), 0) FROM transfers
+              WHERE phase = 'posted' AND 'cash:' || u.id IN (debit_account, credit_account))::bigint AS moved,
+            (SELECT coalesce(sum(CASE WHEN phase = 'pending' THEN amount_micro ELSE -amount_micro END), 0) FROM transfers
+              WHERE phase <> 'posted' AND debit_account = 'cash:' || u.id)::bigint AS held,
             (SELECT coalesce(sum(amount_micro), 0) FROM ledger_entries WHERE user_id = u.id)::bigint AS journal,
             (SELECT count(*) FROM ledger_entries WHERE user_id = u.id) AS entries,
             (SELECT count(*) FROM account_events WHERE user_id = u.id AND type = 'balance') AS events
@@ -19,7 +26,15 @@ async function cashOf(db: Database, userId: string) {
     [userId],
   );
   const r = rows[0]!;
-  return { balance: BigInt(r.balance), reserved: BigInt(r.reserved), journal: BigInt(r.journal), entries: Number(r.entries), events: Number(r.events) };
+  return {
+    balance: BigInt(r.balance),
+    reserved: BigInt(r.reserved),
+    journal: BigInt(r.journal),
+    entries: Number(r.entries),
+    events: Number(r.events),
+    moved: BigInt(r.moved),
+    held: BigInt(r.held),
+  };
 }
 
 /** What a refusal must leave: exactly what was there. */
@@ -44,40 +59,51 @@ describe.each(backends())('the ledger cash operations on $name', (backend) => {
 
   test('when 950 of 1000 dollars are reserved, a debit of 50.000001 is refused with INSUFFICIENT_BALANCE and changes nothing; 50 goes through', async () => {
     const a = await registerAgent(t);
-    await t.services.db.transaction((tx) => reserveCash(tx, a.id, 950n * M, at));
+    await t.services.db.transaction((tx) => reserveCash(tx, a.id, 950n * M, at, randomUUID()));
     const before = await cashOf(t.services.db, a.id);
-    expect(before).toMatchObject({ balance: 1000n * M, reserved: 950n * M, journal: 1000n * M });
+    expect(before).toMatchObject({ balance: 1000n * M, reserved: 950n * M, journal: 1000n * M, moved: 1000n * M, held: 950n * M });
     await refusedWith(
-      t.services.db.transaction((tx) => debit(tx, { userId: a.id, type: 'pool_fund', amountMicro: 50n * M + 1n, ref: 'x', at }, 'short')),
+      t.services.db.transaction((tx) => debit(tx, { userId: a.id, counter: VENUE, type: 'pool_fund', amountMicro: 50n * M + 1n, ref: 'x', at }, 'short')),
       'INSUFFICIENT_BALANCE',
     );
     expect(await cashOf(t.services.db, a.id)).toEqual(before);
-    const after = await t.services.db.transaction((tx) => debit(tx, { userId: a.id, type: 'pool_fund', amountMicro: 50n * M, ref: 'x', at }, 'short'));
+    const after = await t.services.db.transaction((tx) =>
+      debit(tx, { userId: a.id, counter: VENUE, type: 'pool_fund', amountMicro: 50n * M, ref: 'x', at }, 'short'),
+    );
     expect(after).toBe(950n * M);
-    expect(await cashOf(t.services.db, a.id)).toMatchObject({ balance: 950n * M, reserved: 950n * M, journal: 950n * M, entries: before.entries + 1 });
+    expect(await cashOf(t.services.db, a.id)).toMatchObject({
+      balance: 950n * M,
+      reserved: 950n * M,
+      journal: 950n * M,
+      moved: 950n * M,
+      entries: before.entries + 1,
+    });
   });
 
   test('when a reservation would exceed available cash it is refused and changes nothing; releasing more than is reserved is a fault', async () => {
     const a = await registerAgent(t);
-    await t.services.db.transaction((tx) => reserveCash(tx, a.id, 600n * M, at));
+    const order = randomUUID();
+    await t.services.db.transaction((tx) => reserveCash(tx, a.id, 600n * M, at, order));
     const before = await cashOf(t.services.db, a.id);
     await refusedWith(
-      t.services.db.transaction((tx) => reserveCash(tx, a.id, 400n * M + 1n, at)),
+      t.services.db.transaction((tx) => reserveCash(tx, a.id, 400n * M + 1n, at, randomUUID())),
       'INSUFFICIENT_BALANCE',
     );
     expect(await cashOf(t.services.db, a.id)).toEqual(before);
-    await expect(t.services.db.transaction((tx) => releaseCash(tx, a.id, 600n * M + 1n, at))).rejects.toThrow(/does not reserve/);
+    await expect(t.services.db.transaction((tx) => releaseCash(tx, a.id, 600n * M + 1n, at, order))).rejects.toThrow(/does not reserve/);
     expect(await cashOf(t.services.db, a.id)).toEqual(before);
-    await t.services.db.transaction((tx) => releaseCash(tx, a.id, 600n * M, at));
-    expect(await cashOf(t.services.db, a.id)).toMatchObject({ balance: 1000n * M, reserved: 0n });
+    await t.services.db.transaction((tx) => releaseCash(tx, a.id, 600n * M, at, order));
+    expect(await cashOf(t.services.db, a.id)).toMatchObject({ balance: 1000n * M, reserved: 0n, held: 0n });
   });
 
   test('when a credit or debit is of a bad amount, it is a fault before any statement (a debit moves a positive amount)', async () => {
     const a = await registerAgent(t);
-    await expect(t.services.db.transaction((tx) => debit(tx, { userId: a.id, type: 'buy', amountMicro: 0n, ref: 'x', at }, 'x'))).rejects.toThrow(/positive/);
-    await expect(t.services.db.transaction((tx) => credit(tx, { userId: a.id, type: 'grant', amountMicro: -1n, ref: 'x', at }))).rejects.toThrow(
-      /non-negative/,
-    );
+    await expect(
+      t.services.db.transaction((tx) => debit(tx, { userId: a.id, counter: VENUE, type: 'buy', amountMicro: 0n, ref: 'x', at }, 'x')),
+    ).rejects.toThrow(/positive/);
+    await expect(
+      t.services.db.transaction((tx) => credit(tx, { userId: a.id, counter: GRANTS, type: 'grant', amountMicro: -1n, ref: 'x', at })),
+    ).rejects.toThrow(/non-negative/);
   });
 
   type Op = { kind: 'debit' | 'credit' | 'reserve' | 'release'; amount: bigint };
@@ -92,12 +118,13 @@ describe.each(backends())('the ledger cash operations on $name', (backend) => {
         let balance = 1000n * M;
         let reserved = 0n;
         let entries = (await cashOf(t.services.db, a.id)).entries;
+        const order = randomUUID();
         for (const o of ops) {
           const run = t.services.db.transaction(async (tx) => {
-            if (o.kind === 'debit') await debit(tx, { userId: a.id, type: 'buy', amountMicro: o.amount, ref: 'p', at }, 'short');
-            else if (o.kind === 'credit') await credit(tx, { userId: a.id, type: 'sell', amountMicro: o.amount, ref: 'p', at });
-            else if (o.kind === 'reserve') await reserveCash(tx, a.id, o.amount, at);
-            else await releaseCash(tx, a.id, o.amount, at);
+            if (o.kind === 'debit') await debit(tx, { userId: a.id, counter: VENUE, type: 'buy', amountMicro: o.amount, ref: 'p', at }, 'short');
+            else if (o.kind === 'credit') await credit(tx, { userId: a.id, counter: VENUE, type: 'sell', amountMicro: o.amount, ref: 'p', at });
+            else if (o.kind === 'reserve') await reserveCash(tx, a.id, o.amount, at, order);
+            else await releaseCash(tx, a.id, o.amount, at, order);
           });
           const allowed =
             o.kind === 'debit'
@@ -120,7 +147,7 @@ describe.each(backends())('the ledger cash operations on $name', (backend) => {
             if (o.kind === 'debit' || o.kind === 'credit') entries += 1;
           }
           const now = await cashOf(t.services.db, a.id);
-          expect(now).toMatchObject({ balance, reserved, journal: balance, entries });
+          expect(now).toMatchObject({ balance, reserved, journal: balance, entries, moved: balance, held: reserved });
           expect(now.balance - now.reserved >= 0n).toBe(true);
         }
       }),

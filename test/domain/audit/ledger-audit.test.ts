@@ -1,0 +1,83 @@
+import { backends } from '../../support/backends';
+import { registerAgent, startTestApp, type TestApp } from '../../support/app';
+import { ControlledPrices, moveQuote, seedMarket } from '../../support/markets';
+import { auditLedger } from '../../../src/domain/audit/ledger-audit';
+
+const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
+
+/**
+ * The audit over the ledger of transfers: one transfer altered (its amount, its account, a pending one's order) and the
+ * audit names what no longer adds up. Each alteration is undone before the next, so each is seen alone.
+ */
+describe.each(backends())('the ledger audit over transfers on $name', (backend) => {
+  let t: TestApp;
+  const prices = new ControlledPrices();
+  beforeAll(async () => {
+    t = await startTestApp(backend, { prices });
+  });
+  afterAll(async () => t.close());
+
+  const violations = async () => (await auditLedger(t.services.db)).violations;
+  /** Runs `change` on the database, reads the audit's violations, and puts the data back as it was. */
+  async function alteredAudit(change: string, undo: string, params: unknown[]): Promise<string[]> {
+    await t.services.db.query(change, params);
+    try {
+      return await violations();
+    } finally {
+      await t.services.db.query(undo, params);
+    }
+  }
+
+  test('when one transfer is altered, the audit fails naming the account, position, trade or order it no longer matches', async () => {
+    const m = await seedMarket(t.services.db);
+    await moveQuote(t.services.db, prices, m.yes, 0.5, 0.5);
+    const a = await registerAgent(t);
+    const bought = await t.api
+      .post('/api/trade')
+      .set(bearer(a.apiKey))
+      .send({ marketId: m.id, marketSlug: m.slug, tokenId: m.yes, outcome: 'YES', amount: 100 });
+    expect(bought.status).toBe(200);
+    const placed = await t.api.post('/api/orders').set(bearer(a.apiKey)).send({ tokenId: m.yes, side: 'BUY', limitPrice: 0.4, size: 30, timeInForce: 'GTC' });
+    expect(placed.body.order).toMatchObject({ state: 'open', reservedCash: 30 });
+    expect(await violations()).toEqual([]);
+    const ids = await t.services.db.query<{ cash: string; shares: string; pending: string }>(
+      `SELECT (SELECT id FROM transfers WHERE kind = 'buy' AND asset = 'USD' AND ref = $1)::text AS cash,
+              (SELECT id FROM transfers WHERE kind = 'buy' AND asset <> 'USD' AND ref = $1)::text AS shares,
+              (SELECT id FROM transfers WHERE phase = 'pending' AND order_id = $2)::text AS pending`,
+      [(await t.services.db.query<{ id: string }>('SELECT id::text AS id FROM trades WHERE user_id = $1', [a.id]))[0]!.id, placed.body.order.id],
+    );
+    const { cash, shares, pending } = ids[0]!;
+    expect([cash, shares, pending].every((x) => x !== null)).toBe(true);
+
+    const more = await alteredAudit(
+      'UPDATE transfers SET amount_micro = amount_micro + 1 WHERE id = $1',
+      'UPDATE transfers SET amount_micro = amount_micro - 1 WHERE id = $1',
+      [cash],
+    );
+    expect(more.some((v) => v.startsWith(`account ${a.id}: cash 900000000`))).toBe(true);
+    expect(more.some((v) => /^trade .* \(BUY\): its transfers do not move its cash and shares$/.test(v))).toBe(true);
+
+    const elsewhere = await alteredAudit(
+      `UPDATE transfers SET debit_account = 'cash:00000000-0000-0000-0000-000000000000' WHERE id = $1`,
+      `UPDATE transfers SET debit_account = 'cash:${a.id}' WHERE id = $1`,
+      [cash],
+    );
+    expect(elsewhere.some((v) => v.startsWith(`account ${a.id}:`))).toBe(true);
+
+    const fewer = await alteredAudit(
+      'UPDATE transfers SET amount_micro = amount_micro - 1 WHERE id = $1',
+      'UPDATE transfers SET amount_micro = amount_micro + 1 WHERE id = $1',
+      [shares],
+    );
+    expect(fewer.some((v) => /^position .*: 200000000 shares reserved 0, but its transfers give 199999999 reserved 0$/.test(v))).toBe(true);
+
+    const held = await alteredAudit("UPDATE transfers SET phase = 'void' WHERE id = $1", "UPDATE transfers SET phase = 'pending' WHERE id = $1", [pending]);
+    expect(held).toEqual(
+      expect.arrayContaining([
+        `account ${a.id}: cash 900000000 reserved 30000000, but its transfers give 900000000 reserved -30000000`,
+        `order ${placed.body.order.id} (open): reserves 30000000, but its pending transfers hold -30000000`,
+      ]),
+    );
+    expect(await violations()).toEqual([]);
+  });
+});
