@@ -8,6 +8,7 @@ import { useDebounced } from '../../lib/use-debounced';
 import { useSessionDraft } from '../../lib/session-draft';
 import { useRefreshAfterTrade } from '../../lib/portfolio';
 import { signInHref } from '../../lib/paths';
+import { isShortOfCash } from '../../lib/cash';
 import { ErrorMessage } from '../../components/error-message';
 import { OutcomeTabs } from '../../components/outcome-tabs';
 import type { TicketPick } from './buy-bar';
@@ -59,7 +60,9 @@ export function TradeTicket({
   const tokenId = market.outcomeTokens.find((t) => t.outcome === outcome)?.tokenId ?? null;
   const amount = Number(text);
   const valid = text.trim() !== '' && Number.isFinite(amount) && amount >= 0.01 && amount <= 1_000_000;
-  const settled = useDebounced(valid ? amount : 0, 400);
+  // A buy beyond the available cash is refused as it is typed, before any quote or click.
+  const short = valid && isShortOfCash(amount, available);
+  const settled = useDebounced(valid && !short ? amount : 0, 400);
   const quote = $api.useQuery(
     'post',
     '/api/trade/quote',
@@ -96,7 +99,8 @@ export function TradeTicket({
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    if (!valid || !tokenId || trade.isPending) return;
+    // After a fill the same key would replay that trade: a new one starts with "New trade" (or a new amount or outcome).
+    if (!valid || short || !tokenId || trade.isPending || trade.isSuccess) return;
     trade.mutate({
       params: { header: { 'Idempotency-Key': key } },
       body: { marketId: market.id, marketSlug: market.slug, tokenId, outcome, amount },
@@ -134,7 +138,8 @@ export function TradeTicket({
               setText(e.target.value);
               trade.reset();
             }}
-            aria-invalid={!valid || undefined}
+            aria-invalid={!valid || short || undefined}
+            aria-describedby={short ? `${id}-short` : undefined}
           />
         </div>
         <div className="tabs quick-amounts" role="group" aria-label="Quick amounts">
@@ -156,23 +161,28 @@ export function TradeTicket({
         <p className="muted">Available cash: {money(available)}</p>
         {!valid ? <p className="field-error">Enter an amount of at least $0.01.</p> : null}
         <div aria-live="polite">
-          {valid && quoteIsCurrent ? (
+          {short ? (
+            <p className="field-error" id={`${id}-short`}>
+              Not enough cash: {money(amount)} is more than the {money(available)} available.
+            </p>
+          ) : null}
+          {valid && !short && quoteIsCurrent ? (
             <p className="quote">
               Quote: {shares(quote.data.quantity)} {outcome} shares at {cents(quote.data.price)} for {money(quote.data.amount)}
             </p>
           ) : null}
-          {valid && quoteIsCurrent ? (
+          {valid && !short && quoteIsCurrent ? (
             // A share pays $1 if its outcome wins: the payout is the share count, the return its gain over the amount.
             <p className="payout">
               Pays {money(quote.data.quantity)} if {outcome} ({signedPercent(quote.data.quantity / quote.data.amount - 1)})
             </p>
-          ) : valid && quote.isFetching ? (
+          ) : valid && !short && quote.isFetching ? (
             <p className="muted">Getting a quote…</p>
           ) : null}
         </div>
         {quote.isError ? <ErrorMessage error={quote.error} /> : null}
         {trade.isError ? <ErrorMessage error={trade.error} /> : null}
-        <button type="submit" disabled={!valid || !quoteIsCurrent || trade.isPending}>
+        <button type="submit" disabled={!valid || short || !quoteIsCurrent || trade.isPending || trade.isSuccess}>
           {trade.isPending ? 'Buying…' : `Buy ${outcome} for ${valid ? money(amount) : '—'}`}
         </button>
       </form>

@@ -1,11 +1,14 @@
 import { useState } from 'react';
-import { usePortfolio } from '../../lib/portfolio';
-import { cents, money, shares, signedMoney } from '../../lib/format';
-import { ErrorMessage } from '../../components/error-message';
-import { SellPosition } from '../../components/sell-position';
+import { usePortfolio } from '../lib/portfolio';
+import { cents, money, shares, signedMoney } from '../lib/format';
+import { ErrorMessage } from './error-message';
+import { SellPosition } from './sell-position';
 
-/** The person's open positions in this market, each with sell (part or all, quoted first). */
-export function MarketPosition({ marketId }: { marketId: string }) {
+/**
+ * The person's open positions in one market (mirrored or community), each with sell (part or all, quoted first);
+ * shown beside the market's trade ticket.
+ */
+export function MarketPosition({ marketId, onSold }: { marketId: string; onSold?: () => void }) {
   const portfolio = usePortfolio();
   const [closedNews, setClosedNews] = useState('');
   if (portfolio.isError) return <ErrorMessage error={portfolio.error} />;
@@ -23,11 +26,11 @@ export function MarketPosition({ marketId }: { marketId: string }) {
         <div key={p.id} className="position">
           <p>
             <strong>
-              {shares(p.quantity)} {p.outcome}
+              {shares(p.quantity)} {p.outcomeLabel ?? p.outcome}
             </strong>{' '}
             shares, bought at {cents(p.avgPrice)} on average; now {cents(p.currentPrice)}, worth {money(p.marketValue)} ({signedMoney(p.unrealizedPnl)}).
           </p>
-          <SellPosition position={p} onClosed={setClosedNews} />
+          <SellPosition position={p} onClosed={setClosedNews} onSold={onSold} />
         </div>
       ))}
     </section>
