@@ -100,6 +100,10 @@ describeWithChromium('community market trading in Chromium', () => {
       const position = page.getByRole('region', { name: 'Your position' });
       await position.getByText('You hold no shares of this market.').waitFor();
       await page.getByRole('button', { name: 'Buy Yes · 50.0¢' }).click();
+      // More than the cash is refused as it is typed.
+      await page.getByLabel('Amount (virtual dollars)').fill('1000.01');
+      await page.getByText('Not enough cash: $1,000.01 is more than the $1,000.00 available.').waitFor();
+      await expect(page.getByRole('button', { name: 'Buy Yes for $1,000.01' }).isDisabled()).resolves.toBe(true);
       await page.getByLabel('Amount (virtual dollars)').fill('40');
       await page.getByText(/Quote: .* Yes shares at an average .* for \$40\.00/).waitFor();
       await page.getByRole('button', { name: 'Buy Yes for $40.00' }).click();
@@ -107,6 +111,9 @@ describeWithChromium('community market trading in Chromium', () => {
         .getByRole('status')
         .filter({ hasText: /Bought .* Yes shares/ })
         .waitFor();
+      // The fill keeps Buy off until a new trade is asked for.
+      await expect(page.getByRole('button', { name: 'Buy Yes for $40.00' }).isDisabled()).resolves.toBe(true);
+      await page.getByRole('button', { name: 'New trade' }).waitFor();
       await position.getByText(/Yes shares, bought at .* on average/).waitFor();
       const [bought] = await openPositions(page);
       expect(bought).toMatchObject({ outcomeLabel: 'Yes' });

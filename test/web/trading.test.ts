@@ -218,6 +218,57 @@ describeWithChromium('browsing and trading in Chromium', () => {
     expect(pageErrors(page)).toEqual([]);
   });
 
+  test('when a person states their chance on the live ticket and on a limit order, then it shows on the position and in their record', async () => {
+    const page = await web.newPage();
+    await signUp(page);
+    const question = await openFirstMarket(page);
+    const ticket = page.getByRole('region', { name: 'Trade' });
+    await ticket.getByLabel('Amount (virtual dollars)').fill('10');
+    // Not a chance: the buy waits for a number from 0 to 100 or an empty field.
+    await ticket.getByLabel('Your chance of YES (%, optional)').fill('120');
+    await ticket.getByText('Enter a number from 0 to 100, or leave it empty.').waitFor();
+    await expect(ticket.getByRole('button', { name: 'Buy YES for $10.00' }).isDisabled()).resolves.toBe(true);
+    await ticket.getByLabel('Your chance of YES (%, optional)').fill('72.5');
+    await ticket.getByText(/^Quote: .* YES shares at .* for \$10\.00$/).waitFor();
+    await ticket.getByRole('button', { name: 'Buy YES for $10.00' }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^Bought .* Your forecast: 72\.5% chance of YES\./ })
+      .waitFor();
+    const position = page.getByRole('region', { name: 'Your position' });
+    await position.getByText(/Your forecast: 72\.5% chance of YES, stated .* when the market was at [\d.]+¢\./).waitFor();
+
+    // A resting limit buy states a newer one.
+    const limit = page.getByRole('region', { name: 'Limit order' });
+    await limit.getByLabel('Limit price (cents)').fill('1');
+    await limit.getByLabel('Size (virtual dollars)').fill('5');
+    await limit.getByLabel('Your chance of YES (%, optional)').fill('60');
+    await limit.getByRole('button', { name: 'Place buy order' }).click();
+    await limit
+      .getByRole('status')
+      .filter({ hasText: /^Order open at 1\.0¢/ })
+      .waitFor();
+    await position.getByText(/Your forecast: 60\.0% chance of YES, stated /).waitFor();
+
+    // The service holds both, in the trade's and the order's names, and the person's own profile lists them.
+    const me = (await (await page.request.get('/api/user/me')).json()) as { user: { id: string } };
+    const listed = (await (await page.request.get('/api/forecasts')).json()) as { forecasts: Array<{ probability: number; source: string; current: boolean }> };
+    expect(listed.forecasts.map((f) => [f.probability, f.source, f.current])).toEqual([
+      [0.6, 'place_order', true],
+      [0.725, 'paper_trade', false],
+    ]);
+    await page.goto(`/traders/${me.user.id}`);
+    const record = page.getByRole('region', { name: 'Your stated forecasts' });
+    const rows = record.getByRole('row');
+    await rows.nth(2).waitFor();
+    expect((await rows.allTextContents()).slice(1).map((t) => t.replace(/\s+/g, ' '))).toEqual([
+      expect.stringMatching(new RegExp(`^${question.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}60\\.0% YES[\\d.]+¢.* with a limit order$`)),
+      expect.stringMatching(/\(superseded\)72\.5% YES[\d.]+¢.* with a trade$/),
+    ]);
+    await expectNoSeriousAxeViolations(page);
+    expect(pageErrors(page)).toEqual([]);
+  });
+
   test('when a person uses the keyboard alone, then they can sign in, open a market and buy', async () => {
     const page = await web.newPage();
     const person = await signUp(page);

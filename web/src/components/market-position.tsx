@@ -1,6 +1,7 @@
 import { useState } from 'react';
+import { $api } from '../lib/api/client';
 import { usePortfolio } from '../lib/portfolio';
-import { cents, money, shares, signedMoney } from '../lib/format';
+import { cents, dateTime, money, percent, shares, signedMoney } from '../lib/format';
 import { ErrorMessage } from './error-message';
 import { SellPosition } from './sell-position';
 
@@ -22,6 +23,7 @@ export function MarketPosition({ marketId, onSold }: { marketId: string; onSold?
         </p>
       ) : null}
       {portfolio.isSuccess && open.length === 0 ? <p>You hold no shares of this market.</p> : null}
+      <StatedForecast marketId={marketId} />
       {open.map((p) => (
         <div key={p.id} className="position">
           <p>
@@ -34,5 +36,19 @@ export function MarketPosition({ marketId, onSold }: { marketId: string; onSold?
         </div>
       ))}
     </section>
+  );
+}
+
+/** The person's current stated forecast on this market (list_forecasts), if any: what they said beside what they hold. */
+function StatedForecast({ marketId }: { marketId: string }) {
+  const forecasts = $api.useQuery('get', '/api/forecasts', { params: { query: { marketId, limit: 1 } } }, { staleTime: 30_000 });
+  const f = forecasts.data?.forecasts[0];
+  // A community market's forecast is one probability per outcome; the line below speaks of a YES/NO market's.
+  if (!f || f.probability === null) return null;
+  return (
+    <p>
+      Your forecast: <strong>{percent(f.probability)} chance of YES</strong>, stated {dateTime(f.createdAt)}
+      {f.mids[0] !== null && f.mids[0] !== undefined ? ` when the market was at ${cents(f.mids[0])}` : ''}.
+    </p>
   );
 }
