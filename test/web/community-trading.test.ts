@@ -1,4 +1,13 @@
-import { describeWithChromium, expectNoSeriousAxeViolations, pageErrors, signUp, startWebHarness, type WebHarness } from '../support/browser';
+import type { Page } from 'playwright-core';
+import {
+  describeWithChromium,
+  expectNoSeriousAxeViolations,
+  expectNoSideScroll,
+  pageErrors,
+  signUp,
+  startWebHarness,
+  type WebHarness,
+} from '../support/browser';
 
 /** A community market traded in Chromium: prices, the trade ticket against its market maker, the chart. */
 describeWithChromium('community market trading in Chromium', () => {
@@ -58,4 +67,95 @@ describeWithChromium('community market trading in Chromium', () => {
     expect(positions.positions[0]).toMatchObject({ outcomeLabel: 'Yes', marketSlug: market.slug });
     expect(pageErrors(page)).toEqual([]);
   });
+
+  /** A Yes/No community market made over REST by a new signed-in person, funded with $100; its slug. */
+  async function newCommunityMarket(question: string): Promise<string> {
+    const creator = await web.newPage();
+    await signUp(creator, { displayName: 'Pool Maker' });
+    const made = await creator.request.post('/api/user-markets', {
+      headers: { Origin: web.baseUrl },
+      data: { question, category: 'Local', outcomes: ['Yes', 'No'], endDate: new Date(Date.now() + 7 * 86400_000).toISOString(), liquidity: 100 },
+    });
+    expect(made.status()).toBe(200);
+    return ((await made.json()) as { slug: string }).slug;
+  }
+
+  async function openPositions(page: Page): Promise<Array<{ quantity: number; outcomeLabel?: string; isClosed: boolean }>> {
+    const body = (await (await page.request.get('/api/positions')).json()) as {
+      positions: Array<{ quantity: number; outcomeLabel?: string; isClosed: boolean }>;
+    };
+    return body.positions.filter((p) => !p.isClosed);
+  }
+
+  for (const width of [1280, 390]) {
+    test(`when a person holds community shares at ${width} px, then they sell part from the portfolio and the rest from the market page, beside the ticket`, async () => {
+      const question = `Will the ferry run at ${width} on Sundays?`;
+      const slug = await newCommunityMarket(question);
+      const page = await web.newPage({ width });
+      await signUp(page, { displayName: `Seller ${width}` });
+
+      // Bought on the market page: the position appears beside the ticket.
+      await page.goto(`/community-markets/${slug}`);
+      await page.getByRole('heading', { level: 1, name: question }).waitFor();
+      const position = page.getByRole('region', { name: 'Your position' });
+      await position.getByText('You hold no shares of this market.').waitFor();
+      await page.getByRole('button', { name: 'Buy Yes · 50.0¢' }).click();
+      // More than the cash is refused as it is typed.
+      await page.getByLabel('Amount (virtual dollars)').fill('1000.01');
+      await page.getByText('Not enough cash: $1,000.01 is more than the $1,000.00 available.').waitFor();
+      await expect(page.getByRole('button', { name: 'Buy Yes for $1,000.01' }).isDisabled()).resolves.toBe(true);
+      await page.getByLabel('Amount (virtual dollars)').fill('40');
+      await page.getByText(/Quote: .* Yes shares at an average .* for \$40\.00/).waitFor();
+      await page.getByRole('button', { name: 'Buy Yes for $40.00' }).click();
+      await page
+        .getByRole('status')
+        .filter({ hasText: /Bought .* Yes shares/ })
+        .waitFor();
+      // The fill keeps Buy off until a new trade is asked for.
+      await expect(page.getByRole('button', { name: 'Buy Yes for $40.00' }).isDisabled()).resolves.toBe(true);
+      await page.getByRole('button', { name: 'New trade' }).waitFor();
+      await position.getByText(/Yes shares, bought at .* on average/).waitFor();
+      const [bought] = await openPositions(page);
+      expect(bought).toMatchObject({ outcomeLabel: 'Yes' });
+      const held = bought!.quantity;
+
+      // The portfolio sells half through the community market's own quote and sale.
+      await page.goto('/portfolio');
+      await page.getByRole('button', { name: `Sell Yes shares of ${question}` }).click();
+      const half = (Math.floor((held / 2) * 100) / 100).toFixed(2);
+      await page.getByLabel(/Shares to sell/).fill(half);
+      await page
+        .getByRole('status')
+        .filter({ hasText: /Quote: [\d.]+ shares? at an average [\d.]+¢ → \$/ })
+        .waitFor();
+      await page.getByRole('button', { name: 'Confirm sale' }).click();
+      await page
+        .getByRole('status')
+        .filter({ hasText: /Sold .* shares? at .* for \$[\d.]+ \(realized .*\)\. New balance \$9\d\d\.\d\d\./ })
+        .waitFor();
+      await expect(page.getByText(/not found/i).count()).resolves.toBe(0);
+      const [rest] = await openPositions(page);
+      expect(rest!.quantity).toBeCloseTo(held - Number(half), 6);
+      if (width < 600) await expectNoSideScroll(page);
+
+      // The market page sells the rest (all, the field's default) and the prices go back toward where they began.
+      await page.goto(`/community-markets/${slug}`);
+      await position.getByText(/Yes shares, bought at .* on average/).waitFor();
+      await expectNoSeriousAxeViolations(page);
+      await position.getByRole('button', { name: `Sell Yes shares of ${question}` }).click();
+      await position
+        .getByRole('status')
+        .filter({ hasText: /Quote: .* at an average .* → \$/ })
+        .waitFor();
+      await position.getByRole('button', { name: 'Confirm sale' }).click();
+      await position
+        .getByRole('status')
+        .filter({ hasText: /Sold .* shares? at .* \(realized .*\)\. New balance/ })
+        .waitFor();
+      await position.getByText('You hold no shares of this market.').waitFor();
+      expect(await openPositions(page)).toEqual([]);
+      await page.getByRole('list', { name: 'Outcomes' }).getByText('Yes · 50.0¢').waitFor();
+      expect(pageErrors(page)).toEqual([]);
+    });
+  }
 });

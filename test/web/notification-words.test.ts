@@ -53,9 +53,9 @@ describeWithChromium('notifications and errors in people words in Chromium', () 
     prices.set(market.yes, 0.5, 0.5);
     prices.set(market.no, 0.5, 0.5);
     await page.goto(`/markets/${market.slug}`);
-    await page.getByLabel('Amount (virtual dollars)').fill('5000');
-    await page.getByText(/^Quote: /).waitFor();
-    await page.getByRole('button', { name: /^Buy YES for/ }).click();
+    // The trade ticket refuses such an amount as it is typed (trading.test.ts); a limit buy is refused by the service.
+    await page.getByLabel('Size (virtual dollars)').fill('5000');
+    await page.getByRole('button', { name: 'Place buy order' }).click();
     const alert = page.getByRole('alert');
     await alert.getByText(/Use a smaller amount, or cancel an open order\./).waitFor();
     expect(await alert.textContent()).not.toMatch(/get_balance/);

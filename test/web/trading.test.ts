@@ -149,17 +149,124 @@ describeWithChromium('browsing and trading in Chromium', () => {
     // A long walk through four pages: under a loaded machine it outlasts the default minute.
   }, 180_000);
 
-  test('when a buy costs more than the cash, then the ticket shows INSUFFICIENT_BALANCE with its hint and nothing is traded', async () => {
+  test('when a buy costs more than the cash, then the ticket says "not enough cash" as it is typed, asks no quote and cannot be clicked', async () => {
     const page = await web.newPage();
     await signUp(page);
     await openFirstMarket(page);
-    await page.getByLabel('Amount (virtual dollars)').fill('5000');
-    await page.getByText(/^Quote: /).waitFor();
-    await page.getByRole('button', { name: /^Buy YES for/ }).click();
-    const alert = page.getByRole('alert');
-    await alert.waitFor();
-    expect(await alert.textContent()).toMatch(/balance/i);
+    const calls: string[] = [];
+    page.on('request', (r) => {
+      // Turning to the ticket quotes the amount it starts with ($10): what counts is what is asked for the typed amount.
+      if (r.method() === 'POST' && /\/api\/trade(\/quote)?$/.test(new URL(r.url()).pathname))
+        calls.push(`${new URL(r.url()).pathname} ${(r.postDataJSON() as { amount?: number }).amount}`);
+    });
+    await page.getByLabel('Amount (virtual dollars)').fill('1000.01');
+    await page.getByText('Not enough cash: $1,000.01 is more than the $1,000.00 available.').waitFor();
+    await expect(page.getByLabel('Amount (virtual dollars)').getAttribute('aria-invalid')).resolves.toBe('true');
+    await expect(page.getByRole('button', { name: 'Buy YES for $1,000.01' }).isDisabled()).resolves.toBe(true);
+    // Past the quote's pause: no quote of it was asked and nothing was sent.
+    await page.waitForTimeout(800);
+    expect(calls.filter((c) => c !== '/api/trade/quote 10')).toEqual([]);
+    await expectNoSeriousAxeViolations(page);
+
+    // All of the cash is enough: the message goes and the quote comes.
+    await page.getByLabel('Amount (virtual dollars)').fill('1000');
+    await page.getByText(/^Quote: .* YES shares at .* for \$1,000\.00$/).waitFor();
+    await expect(page.getByText(/Not enough cash/).count()).resolves.toBe(0);
+    await expect(page.getByRole('button', { name: 'Buy YES for $1,000.00' }).isEnabled()).resolves.toBe(true);
+    expect(calls.filter((c) => c !== '/api/trade/quote 10')).toEqual(['/api/trade/quote 1000']);
     await expect(page.getByLabel('Available cash').textContent()).resolves.toBe('$1,000.00');
+  });
+
+  test('when a buy has filled, then its Buy button is off and "New trade" starts the next buy, which trades again', async () => {
+    const page = await web.newPage();
+    await signUp(page);
+    await openFirstMarket(page);
+    let trades = 0;
+    page.on('request', (r) => {
+      if (r.method() === 'POST' && new URL(r.url()).pathname === '/api/trade') trades += 1;
+    });
+    await page.getByLabel('Amount (virtual dollars)').fill('10');
+    await page.getByText(/^Quote: .* YES shares at .* for \$10\.00$/).waitFor();
+    const buy = page.getByRole('button', { name: 'Buy YES for $10.00' });
+    await buy.click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^Bought .* New balance \$990\.00\./ })
+      .waitFor();
+    // The same trade cannot be sent again: the button is off until a new trade is asked for.
+    await expect(buy.isDisabled()).resolves.toBe(true);
+    await buy.click({ force: true });
+    await page.waitForTimeout(300);
+    expect(trades).toBe(1);
+
+    await page.getByRole('button', { name: 'New trade' }).click();
+    await expect(
+      page
+        .getByRole('status')
+        .filter({ hasText: /^Bought/ })
+        .count(),
+    ).resolves.toBe(0);
+    await page.getByText(/^Quote: .* YES shares at .* for \$10\.00$/).waitFor();
+    await buy.click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^Bought .* New balance \$980\.00\./ })
+      .waitFor();
+    expect(trades).toBe(2);
+    const history = (await (await page.request.get('/api/trades')).json()) as { trades: unknown[] };
+    expect(history.trades).toHaveLength(2);
+    expect(pageErrors(page)).toEqual([]);
+  });
+
+  test('when a person states their chance on the live ticket and on a limit order, then it shows on the position and in their record', async () => {
+    const page = await web.newPage();
+    await signUp(page);
+    const question = await openFirstMarket(page);
+    const ticket = page.getByRole('region', { name: 'Trade' });
+    await ticket.getByLabel('Amount (virtual dollars)').fill('10');
+    // Not a chance: the buy waits for a number from 0 to 100 or an empty field.
+    await ticket.getByLabel('Your chance of YES (%, optional)').fill('120');
+    await ticket.getByText('Enter a number from 0 to 100, or leave it empty.').waitFor();
+    await expect(ticket.getByRole('button', { name: 'Buy YES for $10.00' }).isDisabled()).resolves.toBe(true);
+    await ticket.getByLabel('Your chance of YES (%, optional)').fill('72.5');
+    await ticket.getByText(/^Quote: .* YES shares at .* for \$10\.00$/).waitFor();
+    await ticket.getByRole('button', { name: 'Buy YES for $10.00' }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^Bought .* Your forecast: 72\.5% chance of YES\./ })
+      .waitFor();
+    const position = page.getByRole('region', { name: 'Your position' });
+    await position.getByText(/Your forecast: 72\.5% chance of YES, stated .* when the market was at [\d.]+¢\./).waitFor();
+
+    // A resting limit buy states a newer one.
+    const limit = page.getByRole('region', { name: 'Limit order' });
+    await limit.getByLabel('Limit price (cents)').fill('1');
+    await limit.getByLabel('Size (virtual dollars)').fill('5');
+    await limit.getByLabel('Your chance of YES (%, optional)').fill('60');
+    await limit.getByRole('button', { name: 'Place buy order' }).click();
+    await limit
+      .getByRole('status')
+      .filter({ hasText: /^Order open at 1\.0¢/ })
+      .waitFor();
+    await position.getByText(/Your forecast: 60\.0% chance of YES, stated /).waitFor();
+
+    // The service holds both, in the trade's and the order's names, and the person's own profile lists them.
+    const me = (await (await page.request.get('/api/user/me')).json()) as { user: { id: string } };
+    const listed = (await (await page.request.get('/api/forecasts')).json()) as { forecasts: Array<{ probability: number; source: string; current: boolean }> };
+    expect(listed.forecasts.map((f) => [f.probability, f.source, f.current])).toEqual([
+      [0.6, 'place_order', true],
+      [0.725, 'paper_trade', false],
+    ]);
+    await page.goto(`/traders/${me.user.id}`);
+    const record = page.getByRole('region', { name: 'Your stated forecasts' });
+    const rows = record.getByRole('row');
+    await rows.nth(2).waitFor();
+    expect((await rows.allTextContents()).slice(1).map((t) => t.replace(/\s+/g, ' '))).toEqual([
+      expect.stringMatching(new RegExp(`^${question.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}60\\.0% YES[\\d.]+¢.* with a limit order$`)),
+      expect.stringMatching(/\(superseded\)72\.5% YES[\d.]+¢.* with a trade$/),
+    ]);
+    await expectNoSeriousAxeViolations(page);
+    expect(pageErrors(page)).toEqual([]);
   });
 
   test('when a person uses the keyboard alone, then they can sign in, open a market and buy', async () => {

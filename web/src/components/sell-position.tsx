@@ -10,15 +10,30 @@ export interface SellablePosition {
   id: string;
   tokenId: string;
   outcome: string;
+  /** A community market's outcome label (get_portfolio's outcomeLabel); absent on a mirrored market's position. */
+  outcomeLabel?: string;
   quantity: number;
   question: string;
 }
 
 /**
- * Sell part or all of an open position: the quantity (all by default), a quote first (quote_trade SELL),
- * then sell_position with an Idempotency-Key, so a double click or a retry sells once.
+ * Sell part or all of an open position: the quantity (all by default), a quote first, then the sale with an
+ * Idempotency-Key, so a double click or a retry sells once. A mirrored market's position is quoted by quote_trade and
+ * sold by sell_position; a community market's by quote_community_trade and sell_community_shares, with the quote's
+ * average as the least accepted (minAvgPrice), so a price that moved in between refuses the sale rather than filling worse.
  */
-export function SellPosition({ position, onClosed }: { position: SellablePosition; onClosed?: (summary: string) => void }) {
+export function SellPosition({
+  position,
+  onClosed,
+  onSold,
+}: {
+  position: SellablePosition;
+  onClosed?: (summary: string) => void;
+  /** After any sale (a community sale moves every outcome's price: its page reads the market again). */
+  onSold?: () => void;
+}) {
+  const community = position.outcomeLabel !== undefined;
+  const label = position.outcomeLabel ?? position.outcome;
   const id = useId();
   const [open, setOpen] = useState(false);
   const [text, setText] = useState('');
@@ -31,23 +46,36 @@ export function SellPosition({ position, onClosed }: { position: SellablePositio
   const valid = text.trim() !== '' && Number.isFinite(typed) && typed > 0 && typed <= Math.max(shown, position.quantity) + 1e-9;
   const quantity = typed >= Math.min(shown, position.quantity) - 1e-9 ? position.quantity : typed;
   const settled = useDebounced(valid ? quantity : 0, 400);
-  const quote = $api.useQuery(
+  const mirroredQuote = $api.useQuery(
     'post',
     '/api/trade/quote',
-    { body: { side: 'SELL', tokenId: position.tokenId, quantity: settled } },
-    { enabled: open && settled > 0, staleTime: 10_000 },
+    { body: { side: 'SELL', tokenId: position.tokenId, shares: settled } },
+    { enabled: !community && open && settled > 0, staleTime: 10_000 },
   );
+  const communityQuote = $api.useQuery(
+    'post',
+    '/api/user-markets/quote',
+    { body: { side: 'SELL', tokenId: position.tokenId, shares: settled } },
+    { enabled: community && open && settled > 0, staleTime: 5_000 },
+  );
+  const quote = community ? communityQuote : mirroredQuote;
+  // Both venues' quotes as one: shares sold, the average price per share, dollars received.
+  const quoted: SaleQuote | undefined = community
+    ? communityQuote.data && { shares: communityQuote.data.shares, price: communityQuote.data.avgPrice, amount: communityQuote.data.amount }
+    : mirroredQuote.data && { shares: mirroredQuote.data.shares, price: mirroredQuote.data.price, amount: mirroredQuote.data.amount };
   // One key per intended sale: the same quantity again (a double click, a retry) is the same sale.
   const key = useMemo(() => newIdempotencyKey(), [position.id, text, news]);
-  const sell = $api.useMutation('post', '/api/positions/{id}/sell', {
-    onSuccess: (r) => {
-      // A sale of everything closes the position and this form leaves the list: the parent keeps the news.
-      if (r.isClosed) onClosed?.(soldText(r));
-      setNews(soldText(r));
-      setOpen(false);
-      return refresh();
-    },
-  });
+  const onSuccess = (r: Sale) => {
+    // A sale of everything closes the position and this form leaves the list: the parent keeps the news (said once).
+    if (r.isClosed && onClosed) onClosed(soldText(r));
+    else setNews(soldText(r));
+    setOpen(false);
+    onSold?.();
+    return refresh();
+  };
+  const sellMirrored = $api.useMutation('post', '/api/positions/{id}/sell', { onSuccess });
+  const sellCommunity = $api.useMutation('post', '/api/user-markets/positions/{id}/sell', { onSuccess });
+  const sell = community ? sellCommunity : sellMirrored;
 
   const start = () => {
     sell.reset();
@@ -57,7 +85,9 @@ export function SellPosition({ position, onClosed }: { position: SellablePositio
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if (!valid || sell.isPending) return;
-    sell.mutate({ params: { path: { id: position.id }, header: { 'Idempotency-Key': key } }, body: { quantity } });
+    const params = { path: { id: position.id }, header: { 'Idempotency-Key': key } };
+    if (!community) sellMirrored.mutate({ params, body: { quantity } });
+    else if (quoted) sellCommunity.mutate({ params, body: { quantity, minAvgPrice: quoted.price } });
   };
 
   const status = news ? (
@@ -69,28 +99,29 @@ export function SellPosition({ position, onClosed }: { position: SellablePositio
     return (
       <>
         {status}
-        <button type="button" className="secondary" onClick={start} aria-label={`Sell ${position.outcome} shares of ${position.question}`}>
+        <button type="button" className="secondary" onClick={start} aria-label={`Sell ${label} shares of ${position.question}`}>
           Sell
         </button>
       </>
     );
   }
   return (
-    <form onSubmit={submit} className="sell-form" aria-label={`Sell ${position.outcome} shares`}>
+    <form onSubmit={submit} className="sell-form" aria-label={`Sell ${label} shares`}>
       <div className="field">
         <label htmlFor={`${id}-qty`}>Shares to sell (you hold {shares(position.quantity)})</label>
         <input id={`${id}-qty`} inputMode="decimal" value={text} onChange={(e) => setText(e.target.value)} aria-invalid={!valid || undefined} />
       </div>
       {!valid ? <p className="field-error">Enter a number of shares between 0 and {shares(position.quantity)}.</p> : null}
-      {valid && quote.data ? (
+      {valid && quoted ? (
         <p role="status">
-          Quote: {sharesOf(quote.data.quantity)} at {cents(quote.data.price)} → {money(quote.data.amount)}
+          Quote: {sharesOf(quoted.shares)} at {community ? 'an average ' : ''}
+          {cents(quoted.price)} → {money(quoted.amount)}
         </p>
       ) : null}
       {quote.isError ? <ErrorMessage error={quote.error} /> : null}
       {sell.isError ? <ErrorMessage error={sell.error} /> : null}
       <div className="row">
-        <button type="submit" disabled={!valid || sell.isPending || !quote.data}>
+        <button type="submit" disabled={!valid || sell.isPending || !quoted}>
           {sell.isPending ? 'Selling…' : 'Confirm sale'}
         </button>
         <button type="button" className="secondary" onClick={() => setOpen(false)}>
@@ -101,6 +132,22 @@ export function SellPosition({ position, onClosed }: { position: SellablePositio
   );
 }
 
-function soldText(r: { quantitySold: number; price: number; proceeds: number; realizedPnl: number; balance: number }): string {
+interface SaleQuote {
+  shares: number;
+  price: number;
+  amount: number;
+}
+
+/** What either venue's sale answers that the form shows. */
+interface Sale {
+  quantitySold: number;
+  price: number;
+  proceeds: number;
+  realizedPnl: number;
+  balance: number;
+  isClosed: boolean;
+}
+
+function soldText(r: Sale): string {
   return `Sold ${sharesOf(r.quantitySold)} at ${cents(r.price)} for ${money(r.proceeds)} (realized ${signedMoney(r.realizedPnl)}). New balance ${money(r.balance)}.`;
 }

@@ -20,6 +20,8 @@ export function useRefreshAfterOrder(): () => Promise<void> {
       client.invalidateQueries({ queryKey: ['get', '/api/orders'] }),
       client.invalidateQueries({ queryKey: ['get', '/api/positions'] }),
       client.invalidateQueries({ queryKey: ['get', '/api/trades'] }),
+      // A trade or an order may carry a stated forecast (its position and the record show it).
+      client.invalidateQueries({ queryKey: ['get', '/api/forecasts'] }),
       client.invalidateQueries({ queryKey: ACCOUNT_QUERY_KEY }),
     ]);
   };

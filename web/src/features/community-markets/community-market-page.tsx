@@ -16,6 +16,7 @@ import { CommunityTradeTicket } from './community-trade-ticket';
 import { MarketDiscussion } from '../../components/market-discussion';
 import { ShareButton } from '../../components/share-button';
 import { useRefreshAfterTrade } from '../../lib/portfolio';
+import { MarketPosition } from '../../components/market-position';
 
 const PriceChart = lazy(() => import('../../components/price-chart'));
 
@@ -34,6 +35,12 @@ export function CommunityMarketPage() {
   const tokens = m.outcomeTokens;
   const chosen = tokens[Math.min(selected, tokens.length - 1)];
   const open = m.status === 'active' && Date.parse(m.endDate) > Date.now();
+  const signedIn = account.data !== undefined && account.data !== null;
+  // Every trade and sale moves every outcome's price: read the market and the chart again.
+  const traded = () => {
+    void market.refetch();
+    void client.invalidateQueries({ queryKey: ['get', '/api/price-history'] });
+  };
   return (
     <>
       <p>
@@ -78,25 +85,16 @@ export function CommunityMarketPage() {
         </p>
       ) : null}
       {tokens.length && open ? (
-        <CommunityTradeTicket
-          tokens={tokens}
-          signedIn={account.data !== undefined && account.data !== null}
-          selected={Math.min(selected, tokens.length - 1)}
-          onSelect={setSelected}
-          onTraded={() => {
-            // Every trade moves every outcome's price: read the market and the chart again.
-            void market.refetch();
-            void client.invalidateQueries({ queryKey: ['get', '/api/price-history'] });
-          }}
-        />
+        <CommunityTradeTicket tokens={tokens} signedIn={signedIn} selected={Math.min(selected, tokens.length - 1)} onSelect={setSelected} onTraded={traded} />
       ) : null}
+      {signedIn ? <MarketPosition marketId={m.id} onSold={traded} /> : null}
       {chosen ? (
         <Suspense fallback={<Loading what="the chart" />}>
           <PriceChart key={chosen.tokenId} tokenId={chosen.tokenId} outcome={chosen.outcome} />
         </Suspense>
       ) : null}
       {isCreator && m.status === 'active' ? <ResolveForm id={m.id} slug={m.slug} outcomes={m.outcomes} ended={!open} /> : null}
-      <MarketDiscussion marketId={m.id} signedIn={account.data !== undefined && account.data !== null} canHide={isCreator} outcomes={m.outcomes} />
+      <MarketDiscussion marketId={m.id} signedIn={signedIn} canHide={isCreator} outcomes={m.outcomes} />
     </>
   );
 }

@@ -6,6 +6,8 @@ import { newIdempotencyKey } from '../../lib/idempotency';
 import { useDebounced } from '../../lib/use-debounced';
 import { useRefreshAfterTrade } from '../../lib/portfolio';
 import { signInHref } from '../../lib/paths';
+import { isShortOfCash } from '../../lib/cash';
+import { useAccount } from '../../lib/account';
 import { ErrorMessage } from '../../components/error-message';
 
 export interface CommunityOutcomeToken {
@@ -41,7 +43,10 @@ export function CommunityTradeTicket({
   const token = tokens[selected]!;
   const amount = Number(text);
   const valid = text.trim() !== '' && Number.isFinite(amount) && amount >= 0.01 && amount <= 1_000_000;
-  const settled = useDebounced(valid ? amount : 0, 400);
+  // A buy beyond the available cash is refused as it is typed, before any quote or click.
+  const available = useAccount().data?.available ?? null;
+  const short = signedIn && valid && isShortOfCash(amount, available);
+  const settled = useDebounced(valid && !short ? amount : 0, 400);
   const quote = $api.useQuery(
     'post',
     '/api/user-markets/quote',
@@ -59,7 +64,8 @@ export function CommunityTradeTicket({
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    if (!valid || !quoteIsCurrent || trade.isPending) return;
+    // After a fill the same key would replay that trade: a new one starts with "New trade" (or a new amount or outcome).
+    if (!valid || short || !quoteIsCurrent || trade.isPending || trade.isSuccess) return;
     trade.mutate({
       params: { header: { 'Idempotency-Key': key } },
       body: { tokenId: token.tokenId, amount, maxAveragePrice: quote.data.averagePrice },
@@ -101,23 +107,30 @@ export function CommunityTradeTicket({
                 setText(e.target.value);
                 trade.reset();
               }}
-              aria-invalid={!valid || undefined}
+              aria-invalid={!valid || short || undefined}
+              aria-describedby={short ? `${id}-short` : undefined}
             />
           </div>
+          <p className="muted">Available cash: {money(available)}</p>
           {!valid ? <p className="field-error">Enter an amount of at least $0.01.</p> : null}
           <div aria-live="polite">
-            {valid && quoteIsCurrent ? (
+            {short ? (
+              <p className="field-error" id={`${id}-short`}>
+                Not enough cash: {money(amount)} is more than the {money(available)} available.
+              </p>
+            ) : null}
+            {valid && !short && quoteIsCurrent ? (
               <p className="quote">
                 Quote: {shares(quote.data.quantity)} {token.outcome} shares at an average {cents(quote.data.averagePrice)} for {money(quote.data.amount)}; the
                 price moves from {cents(quote.data.priceBefore)} to {cents(quote.data.priceAfter)}.
               </p>
-            ) : valid && quote.isFetching ? (
+            ) : valid && !short && quote.isFetching ? (
               <p className="muted">Getting a quote…</p>
             ) : null}
           </div>
           {quote.isError ? <ErrorMessage error={quote.error} /> : null}
           {trade.isError ? <ErrorMessage error={trade.error} /> : null}
-          <button type="submit" disabled={!valid || !quoteIsCurrent || trade.isPending}>
+          <button type="submit" disabled={!valid || short || !quoteIsCurrent || trade.isPending || trade.isSuccess}>
             {trade.isPending ? 'Buying…' : `Buy ${token.outcome} for ${valid ? money(amount) : '—'}`}
           </button>
         </form>

@@ -6,6 +6,7 @@ import { useRefreshAfterOrder } from '../../lib/orders';
 import { ErrorMessage } from '../../components/error-message';
 import { InputField, SelectField } from '../../components/form-field';
 import type { TicketMarket } from './trade-ticket';
+import { optionalChance } from '../../lib/chance';
 
 type Side = 'BUY' | 'SELL';
 type Tif = 'GTC' | 'GTD' | 'IOC' | 'FOK';
@@ -36,6 +37,9 @@ export function LimitOrderForm({ market }: { market: TicketMarket }) {
   const [sizeText, setSizeText] = useState('10');
   const [tif, setTif] = useState<Tif>('GTC');
   const [expires, setExpires] = useState(inAnHour);
+  // The stated forecast (optional): the person's chance of YES, carried by the order as its forecast.
+  const [chance, setChance] = useState('');
+  const stated = optionalChance(chance);
   const [round, setRound] = useState(0);
   const refresh = useRefreshAfterOrder();
   const place = $api.useMutation('post', '/api/orders', { onSuccess: () => refresh() });
@@ -46,8 +50,8 @@ export function LimitOrderForm({ market }: { market: TicketMarket }) {
   const sizeOk = sizeText.trim() !== '' && Number.isFinite(size) && size > 0 && size <= 1_000_000;
   const expiresAt = tif === 'GTD' && expires ? new Date(expires) : null;
   const expiresOk = tif !== 'GTD' || (expiresAt !== null && !Number.isNaN(expiresAt.getTime()) && expiresAt.getTime() > Date.now());
-  const valid = limitOk && sizeOk && expiresOk && tokenId !== null;
-  const key = useMemo(() => newIdempotencyKey(), [side, outcome, limitText, sizeText, tif, expires, round]);
+  const valid = limitOk && sizeOk && expiresOk && stated.ok && tokenId !== null;
+  const key = useMemo(() => newIdempotencyKey(), [side, outcome, limitText, sizeText, tif, expires, chance, round]);
   const changed =
     <T,>(set: (v: T) => void) =>
     (v: T) => {
@@ -68,6 +72,7 @@ export function LimitOrderForm({ market }: { market: TicketMarket }) {
         ...(side === 'BUY' ? { amount: size } : { shares: size }),
         timeInForce: tif,
         ...(tif === 'GTD' && expiresAt ? { expiresAt: expiresAt.toISOString() } : {}),
+        ...(stated.forecast === undefined ? {} : { forecast: stated.forecast }),
       },
     });
   };
@@ -118,6 +123,14 @@ export function LimitOrderForm({ market }: { market: TicketMarket }) {
             error={expiresOk ? undefined : 'Pick a time in the future.'}
           />
         ) : null}
+        <InputField
+          label="Your chance of YES (%, optional)"
+          inputMode="decimal"
+          value={chance}
+          onChange={(e) => changed(setChance)(e.target.value)}
+          help="Stated with the order (not if it is rejected); your record compares it with the market's price when the market settles."
+          error={stated.ok ? undefined : 'Enter a number from 0 to 100, or leave it empty.'}
+        />
         {place.isError ? <ErrorMessage error={place.error} /> : null}
         <button type="submit" disabled={!valid || place.isPending}>
           {place.isPending ? 'Placing…' : `Place ${side === 'BUY' ? 'buy' : 'sell'} order`}

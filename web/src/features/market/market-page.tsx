@@ -10,7 +10,7 @@ import { asApiError } from '../../lib/api/api-error';
 import { ErrorBoundary } from '../../components/error-boundary';
 import { Loading } from '../../components/loading';
 import { TradeTicket } from './trade-ticket';
-import { MarketPosition } from './market-position';
+import { MarketPosition } from '../../components/market-position';
 import { LimitOrderForm } from './limit-order-form';
 import { MarketOrders } from './market-orders';
 import { MarketDiscussion } from '../../components/market-discussion';

@@ -1,13 +1,16 @@
 import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'wouter';
 import { $api } from '../../lib/api/client';
-import { cents, money, shares, signedPercent } from '../../lib/format';
+import { cents, money, percent, shares, signedPercent } from '../../lib/format';
 import { useAccount } from '../../lib/account';
 import { newIdempotencyKey } from '../../lib/idempotency';
 import { useDebounced } from '../../lib/use-debounced';
 import { useSessionDraft } from '../../lib/session-draft';
 import { useRefreshAfterTrade } from '../../lib/portfolio';
 import { signInHref } from '../../lib/paths';
+import { isShortOfCash } from '../../lib/cash';
+import { optionalChance } from '../../lib/chance';
+import { InputField } from '../../components/form-field';
 import { ErrorMessage } from '../../components/error-message';
 import { OutcomeTabs } from '../../components/outcome-tabs';
 import type { TicketPick } from './buy-bar';
@@ -50,6 +53,9 @@ export function TradeTicket({
   const outcome: Outcome = side === 'NO' ? 'NO' : 'YES';
   const setOutcome = (o: Outcome) => setSide(o);
   const [text, setText] = useSessionDraft(`trade-amount:${market.id}`, '10');
+  // The stated forecast (optional): the person's chance of YES, carried by the trade as its forecast.
+  const [chance, setChance] = useState('');
+  const stated = optionalChance(chance);
   const [round, setRound] = useState(0);
   // No quote until the person turns to the ticket (pointer or focus): a person browsing markets costs no quote calls.
   const [engaged, setEngaged] = useState(false);
@@ -59,14 +65,16 @@ export function TradeTicket({
   const tokenId = market.outcomeTokens.find((t) => t.outcome === outcome)?.tokenId ?? null;
   const amount = Number(text);
   const valid = text.trim() !== '' && Number.isFinite(amount) && amount >= 0.01 && amount <= 1_000_000;
-  const settled = useDebounced(valid ? amount : 0, 400);
+  // A buy beyond the available cash is refused as it is typed, before any quote or click.
+  const short = valid && isShortOfCash(amount, available);
+  const settled = useDebounced(valid && !short ? amount : 0, 400);
   const quote = $api.useQuery(
     'post',
     '/api/trade/quote',
     { body: { side: 'BUY', tokenId: tokenId ?? '', amount: settled } },
     { enabled: engaged && signedIn && tokenId !== null && settled > 0, staleTime: 10_000 },
   );
-  const key = useMemo(() => newIdempotencyKey(), [outcome, text, round]);
+  const key = useMemo(() => newIdempotencyKey(), [outcome, text, chance, round]);
   const trade = $api.useMutation('post', '/api/trade', { onSuccess: () => refresh() });
   const quoteIsCurrent = quote.data !== undefined && settled === amount && quote.data.tokenId === tokenId;
   // The price moved after the quote was read: quote again (at most once per REQUOTE_MS, so a busy market costs few calls).
@@ -96,10 +104,11 @@ export function TradeTicket({
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    if (!valid || !tokenId || trade.isPending) return;
+    // After a fill the same key would replay that trade: a new one starts with "New trade" (or a new amount or outcome).
+    if (!valid || short || !stated.ok || !tokenId || trade.isPending || trade.isSuccess) return;
     trade.mutate({
       params: { header: { 'Idempotency-Key': key } },
-      body: { marketId: market.id, marketSlug: market.slug, tokenId, outcome, amount },
+      body: { marketId: market.id, marketSlug: market.slug, tokenId, outcome, amount, ...(stated.forecast === undefined ? {} : { forecast: stated.forecast }) },
     });
   };
 
@@ -134,7 +143,8 @@ export function TradeTicket({
               setText(e.target.value);
               trade.reset();
             }}
-            aria-invalid={!valid || undefined}
+            aria-invalid={!valid || short || undefined}
+            aria-describedby={short ? `${id}-short` : undefined}
           />
         </div>
         <div className="tabs quick-amounts" role="group" aria-label="Quick amounts">
@@ -156,23 +166,39 @@ export function TradeTicket({
         <p className="muted">Available cash: {money(available)}</p>
         {!valid ? <p className="field-error">Enter an amount of at least $0.01.</p> : null}
         <div aria-live="polite">
-          {valid && quoteIsCurrent ? (
+          {short ? (
+            <p className="field-error" id={`${id}-short`}>
+              Not enough cash: {money(amount)} is more than the {money(available)} available.
+            </p>
+          ) : null}
+          {valid && !short && quoteIsCurrent ? (
             <p className="quote">
               Quote: {shares(quote.data.quantity)} {outcome} shares at {cents(quote.data.price)} for {money(quote.data.amount)}
             </p>
           ) : null}
-          {valid && quoteIsCurrent ? (
+          {valid && !short && quoteIsCurrent ? (
             // A share pays $1 if its outcome wins: the payout is the share count, the return its gain over the amount.
             <p className="payout">
               Pays {money(quote.data.quantity)} if {outcome} ({signedPercent(quote.data.quantity / quote.data.amount - 1)})
             </p>
-          ) : valid && quote.isFetching ? (
+          ) : valid && !short && quote.isFetching ? (
             <p className="muted">Getting a quote…</p>
           ) : null}
         </div>
+        <InputField
+          label="Your chance of YES (%, optional)"
+          inputMode="decimal"
+          value={chance}
+          onChange={(e) => {
+            setChance(e.target.value);
+            trade.reset();
+          }}
+          help="What you think the chances really are, stated with the trade. Your record compares it with the market's price when the market settles."
+          error={stated.ok ? undefined : 'Enter a number from 0 to 100, or leave it empty.'}
+        />
         {quote.isError ? <ErrorMessage error={quote.error} /> : null}
         {trade.isError ? <ErrorMessage error={trade.error} /> : null}
-        <button type="submit" disabled={!valid || !quoteIsCurrent || trade.isPending}>
+        <button type="submit" disabled={!valid || short || !stated.ok || !quoteIsCurrent || trade.isPending || trade.isSuccess}>
           {trade.isPending ? 'Buying…' : `Buy ${outcome} for ${valid ? money(amount) : '—'}`}
         </button>
       </form>
@@ -180,7 +206,7 @@ export function TradeTicket({
         <div role="status" className="fill">
           <p>
             Bought {shares(trade.data.quantity)} {outcome} shares at {cents(trade.data.price)} for {money(trade.data.totalCost)}. New balance{' '}
-            {money(trade.data.balance)}.
+            {money(trade.data.balance)}.{stated.forecast !== undefined ? ` Your forecast: ${percent(stated.forecast)} chance of YES.` : ''}
           </p>
           <button
             type="button"

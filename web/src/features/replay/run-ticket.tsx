@@ -7,11 +7,9 @@ import { InputField } from '../../components/form-field';
 import { ErrorMessage } from '../../components/error-message';
 import { Loading } from '../../components/loading';
 import { OutcomeTabs } from '../../components/outcome-tabs';
+import { chanceOk, chanceProbability } from '../../lib/chance';
 
 type Outcome = 'YES' | 'NO';
-
-/** A chance in percent, as typed: 0 to 100, at most two decimals. */
-const chanceOk = (text: string) => /^\d{1,3}(\.\d{1,2})?$/.test(text.trim()) && Number(text) >= 0 && Number(text) <= 100;
 
 /** One market of the run: its prices, a buy (paper_trade) and a stated forecast (submit_forecast), both with the run's key. */
 export function RunTicket({ rc, marketId }: { rc: RunClient; marketId: string }) {
@@ -57,7 +55,7 @@ export function RunTicket({ rc, marketId }: { rc: RunClient; marketId: string })
   const submitForecast = (e: FormEvent) => {
     e.preventDefault();
     if (!chanceOk(chanceText) || forecast.isPending) return;
-    forecast.mutate(Math.round(Number(chanceText) * 100) / 10_000);
+    forecast.mutate(chanceProbability(chanceText));
   };
 
   return (

@@ -7,6 +7,8 @@ import { ErrorMessage } from '../../components/error-message';
 import { Loading } from '../../components/loading';
 import { CalibrationChart } from './calibration-chart';
 import { BenchmarkRecord } from './benchmark-record';
+import { StatedForecasts } from './stated-forecasts';
+import { useAccount } from '../../lib/account';
 import { ShareButton } from '../../components/share-button';
 import { traderHref } from '../../lib/paths';
 
@@ -14,6 +16,7 @@ import { traderHref } from '../../lib/paths';
 export function TraderPage() {
   const { id } = useParams<{ id: string }>();
   const stats = $api.useQuery('get', '/api/user/stats', { params: { query: { userId: id } } });
+  const account = useAccount();
   usePageTitle(stats.data?.user.displayName ?? 'Trader');
   if (stats.isPending) return <Loading what="the trader" />;
   if (stats.isError) return <ErrorMessage error={stats.error} />;
@@ -96,6 +99,7 @@ export function TraderPage() {
       </section>
 
       {s.settledPositions > 0 ? <ForecastingRecord id={user.id} /> : null}
+      {account.data?.id === user.id ? <StatedForecasts /> : null}
       <BenchmarkRecord id={user.id} />
     </>
   );
