@@ -38,6 +38,12 @@ function seedList(text: string): number[] {
 
 const fmt = (x: number | null) => (x === null ? 'n/a' : x.toFixed(4));
 
+/**
+ * The venue's master secret: SIM_SECRET from the environment (the same secret, the same figures), else a fresh one per
+ * invocation (the figures are then those of one sealed draw of the venue, as a service's would be).
+ */
+const masterHex = process.env.SIM_SECRET ?? randomBytes(32).toString('hex');
+
 const interval = (e: Estimate) => `${fmt(e.value)} [${fmt(e.low)}, ${fmt(e.high)}] n ${e.n}`;
 
 function playback(suiteName: string): void {
@@ -47,7 +53,7 @@ function playback(suiteName: string): void {
   for (const a of agents) if (!PLAYBACK_AGENTS.includes(a)) throw new Error(`unknown agent ${a}: one of ${PLAYBACK_AGENTS.join(', ')}`);
   const started = Date.now();
   const out: Record<string, { alpha: Estimate; meanAlpha: Estimate; forecasts: number }> = {};
-  const suitePlayed = playBackSuite(agents, scenariosOf(suite), suite.name);
+  const suitePlayed = playBackSuite(Buffer.from(masterHex, 'hex'), agents, scenariosOf(suite), suite.name);
   for (const agent of agents) {
     const played = suitePlayed[agent];
     const forecasts = played.runs.reduce((s, r) => s + r.forecasts.length, 0);
@@ -87,6 +93,7 @@ async function main(): Promise<void> {
     RATE_LIMIT_TRADE_PER_MIN: 1_000_000,
     RATE_LIMIT_SELL_PER_MIN: 1_000_000,
     REFERENCE_FORECASTERS: 'off',
+    SIM_SECRET: masterHex,
   });
   const log = createLogger('silent');
   const service = await startService(config, log, { background: false, webDir: null });

@@ -83,6 +83,19 @@ export const CONFIG_FIELDS = z.object({
   MARKET_SYNC_INTERVAL_S: positiveInt(60).describe('mirror sync period'),
   PRICE_MAX_AGE_S: positiveInt(120).describe('a live price older than this is unavailable (503, nothing changes)'),
   SIM_SEED: z.coerce.number().int().default(42).describe('seed of the simulated venue (same seed, same catalog and prices)'),
+  /**
+   * The master secret the simulated venue's price paths, news and outcomes are sealed under (issue 49; docs/market-data.md
+   * "Sealed outcomes"). Unset, the service generates one on first start and keeps it in the database (venue_secret), so
+   * restarts and every process keep the same sealed venue. Set it for a run that must be reproduced byte for byte
+   * elsewhere (tests, development); never publish it: a season's or suite's own secret is what get_venue_commitments reveals.
+   */
+  SIM_SECRET: z
+    .string()
+    .regex(/^[0-9a-fA-F]{64}$/, 'SIM_SECRET must be 64 hex digits (32 bytes)')
+    .optional()
+    .describe(
+      'master secret (64 hex digits) that seals the simulated venue’s price paths, news and outcomes; unset: generated once and kept in the database (docs/market-data.md)',
+    ),
   SIM_SPEED: z.coerce.number().positive().default(1).describe('time acceleration of the simulated venue (demos, tests)'),
   /**
    * The simulated venue with information: each market has a hidden probability moved by seeded news items (list_news),

@@ -13,6 +13,7 @@ import { TaskPushWorker } from './a2a-tasks/push-worker';
 import { cardSignerOf } from './documents/agent-card';
 import { RunHost } from './replay/run-host';
 import { runDatabases } from './db/run-database';
+import { venueMasterSecret } from './market-data/simulated/venue-secret-store';
 
 export interface RunningService {
   app: Express;
@@ -22,7 +23,7 @@ export interface RunningService {
 
 /** Assembles the whole service on a database (opened from config unless given). Used by main, tests and benches. */
 export async function startService(
-  config: Config,
+  given: Config,
   log: Logger,
   opts: {
     db?: Database;
@@ -40,7 +41,9 @@ export async function startService(
   } = {},
 ): Promise<RunningService> {
   const registry = buildRegistry();
-  const db = opts.db ?? (await openDatabase(config, log));
+  const db = opts.db ?? (await openDatabase(given, log));
+  // The simulated venue's master secret: configured, or kept in the database (sealed outcomes, issue 49).
+  const config: Config = { ...given, SIM_SECRET: await venueMasterSecret(given, db) };
   const services = createServices({
     config,
     db,

@@ -11,6 +11,8 @@ import { MarketSync } from './market-sync';
 import { PolymarketFeed } from './polymarket/polymarket-feed';
 import { PriceChanges, type PriceService } from '../domain/trading/price-service';
 import { SimulatedFeed } from './simulated/simulated-feed';
+import { seasonSeal } from './simulated/venue-seal';
+import { masterSecretOf } from './simulated/venue-secret-store';
 import { PriceBroadcast } from './price-broadcast';
 import { RecordingFeed } from './mirror-history/recording-feed';
 import { MirrorHistoryStore } from './mirror-history/mirror-history-store';
@@ -52,7 +54,10 @@ export function createMarketData(args: { config: Config; db: Database; log: Logg
             upstream: { timeoutMs: config.POLYMARKET_TIMEOUT_MS, retries: config.POLYMARKET_RETRIES },
           }),
         )
-      : new SimulatedFeed({ seed: config.SIM_SEED, speed: config.SIM_SPEED, information: config.SIM_INFORMATION }, clock));
+      : new SimulatedFeed(
+          { seed: config.SIM_SEED, speed: config.SIM_SPEED, information: config.SIM_INFORMATION, seal: seasonSeal(masterSecretOf(config)) },
+          clock,
+        ));
   const priceBroadcast = new PriceBroadcast(db, log);
   const store = new MarketStore(db, log, config.PRICE_MAX_AGE_S, priceBroadcast);
   const priceChanges = new PriceChanges();

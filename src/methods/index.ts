@@ -16,6 +16,7 @@ import * as orders from './orders';
 import * as replay from './replay';
 import * as replaySuite from './replay-suite';
 import * as trading from './trading';
+import * as venue from './venue';
 import * as webhooks from './webhooks';
 import * as watchlist from './watchlist';
 
@@ -24,6 +25,7 @@ const MODULES: Array<Record<string, unknown>> = [
   accounts,
   events,
   markets,
+  venue,
   trading,
   orders,
   forecasts,

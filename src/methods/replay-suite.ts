@@ -33,15 +33,16 @@ export const listReplaySuite = defineMethod({
     `A published suite of replay scenarios (${SUITE_V1.name}: ${SUITE_V1.seeds.length} seeds × ${SUITE_V1.days} simulated days of the ` +
     'simulated venue with information, about 300 markets open at any moment). Start one with start_replay {"scenario": "<name>"}; ' +
     'get_replay_suite_board ranks every agent’s mean alpha across the suite. The suite is frozen: its checksum is sha256 over its ' +
-    'description and a fingerprint of what the venue generates for each scenario (catalog, first prices and news), so the same ' +
-    'checksum means the same markets. Free.',
+    'description and a fingerprint of what the venue’s generator makes of each scenario (catalog, first prices and news) under a public ' +
+    'probe secret; the scenarios themselves are sealed under the suite’s secret, whose commitment get_venue_commitments publishes ' +
+    '(revealed when the suite retires), so checksum and commitment together fix the markets. Free.',
   auth: 'public',
   limit: 'api',
   input: z.object({ suite: SuiteName }),
   output: z.object({
     suite: z.string().describe('The suite’s name.'),
     description: z.string().describe('What it replays.'),
-    checksum: z.string().describe('sha256 (hex) over the suite’s description and the venue’s fingerprint of each scenario.'),
+    checksum: z.string().describe('sha256 (hex) over the suite’s description and the venue generator’s fingerprint of each scenario (probe secret).'),
     days: z.number().int().min(1).describe('Simulated days of each scenario.'),
     minScenarios: z.number().int().min(1).describe('Scenarios an owner needs on the suite board to be ranked.'),
     scenarios: z

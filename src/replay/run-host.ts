@@ -10,6 +10,8 @@ import { hashSecret } from '../auth/api-keys';
 import { accountKeyOf, runKeyOf } from '../auth/run-keys';
 import type { RunScope, RunScopes } from '../registry/method-services';
 import { SimulatedFeed } from '../market-data/simulated/simulated-feed';
+import { scenarioFeed } from '../market-data/simulated/scenario-feed';
+import { masterSecretOf } from '../market-data/simulated/venue-secret-store';
 import { ReplayStore, type ReplayRunRow } from '../domain/replay/replay-store';
 import {
   REPLAY_START_MS,
@@ -290,7 +292,9 @@ export class RunHost implements ReplayRuns, RunScopes {
     return new MirrorReplayFeed(recorded, clock.startMs, clock);
   }
 
-  private build(id: string, db: Database, clock: RunClock, scenario: ReplayScenario, feed?: MarketFeed): RunHandle {
+  private build(id: string, db: Database, clock: RunClock, scenario: ReplayScenario, mirror?: MarketFeed): RunHandle {
+    // A simulated scenario's venue is sealed under its suite's secret (or the own-seed one), not the live seasons'.
+    const feed = mirror ?? (isMirror(scenario) ? undefined : scenarioFeed(masterSecretOf(this.live.config), scenario, clock));
     const config: Config = {
       ...this.live.config,
       MARKET_FEED: 'simulated',

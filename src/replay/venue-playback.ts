@@ -7,14 +7,15 @@ import { REPLAY_START_MS, type SimulatedScenario } from '../domain/replay/replay
 import { candidateRange, type SimMarketSpec } from '../market-data/simulated/catalog';
 import { newsIdOf } from '../market-data/simulated/information';
 import { newsText } from '../market-data/simulated/news-text';
-import { SimulatedFeed } from '../market-data/simulated/simulated-feed';
+import type { SimulatedFeed } from '../market-data/simulated/simulated-feed';
+import { scenarioFeed } from '../market-data/simulated/scenario-feed';
 import { coinFlip, statedMid } from '../transports/reference-forecasters';
 import { movedBy, newsVerdict, REPLAY_AGENTS } from './reference-agents';
 
 /**
  * Venue playback (issue 35 item 4): the reference agents played straight from the simulated venue, without a service. A
  * stepped replay run costs about a second a step (its market sync), too slow for the whole of suite-v1 in a test; the
- * venue is a pure function of its seed and the clock, so what the run's API would show an agent at each of its steps can
+ * venue is a pure function of its seed, its sealed secret and the clock, so what the run's API would show an agent at each of its steps can
  * be read from it directly: the same catalog, prices, news and outcomes (SimulatedFeed with information, as a run builds
  * it). Each agent's forecasts are decided by its own rules (reference-agents.ts: newsVerdict and movedBy; statedMid and
  * coinFlip) at the times it would state them through the API, stamped with the mid the service would stamp (the synced
@@ -72,12 +73,14 @@ export class ScenarioVenue {
    * figures for half the venue's work (a month-long market's price path costs some 4,000 steps), but not every forecast.
    */
   constructor(
+    /** The service's master secret (SIM_SECRET): the scenario's venue is sealed under its scope's secret as a run's is. */
+    master: Buffer,
     readonly scenario: SimulatedScenario,
     opts: { markets: 'all' | 'scored' } = { markets: 'all' },
   ) {
     this.endMs = REPLAY_START_MS + scenario.days * DAY_MS;
-    // The run's venue: its seed, speed 1, with information (RunHost.build). Nothing here reads its clock.
-    this.feed = new SimulatedFeed({ seed: scenario.seed, speed: 1, information: true }, { now: () => new Date(this.startMs) });
+    // The run's venue: its seed, speed 1, with information, sealed (RunHost.build). Nothing here reads its clock.
+    this.feed = scenarioFeed(master, scenario, { now: () => new Date(this.startMs) });
     const alive = aliveIn(this.feed, this.startMs, this.endMs);
     this.specs = opts.markets === 'all' ? alive : alive.filter((s) => s.resolveAtMs <= this.endMs);
   }
@@ -145,8 +148,8 @@ export class ScenarioVenue {
 }
 
 /** Plays one agent over one scenario (a venue of its own; ScenarioVenue plays several agents on one). */
-export function playBack(agent: PlaybackAgent, scenario: SimulatedScenario, accountId?: string): PlaybackRun {
-  return new ScenarioVenue(scenario).play(agent, accountId);
+export function playBack(master: Buffer, agent: PlaybackAgent, scenario: SimulatedScenario, accountId?: string): PlaybackRun {
+  return new ScenarioVenue(master, scenario).play(agent, accountId);
 }
 
 /** Every market of the venue that exists at some moment of the window and has not resolved by its start. */
@@ -203,10 +206,15 @@ export interface PlaybackSuite {
  * Agents over a suite's scenarios, each scenario's venue played once for all of them, on the markets the records score
  * (the runs' forecasts are those on the markets that resolve in their window).
  */
-export function playBackSuite<A extends PlaybackAgent>(agents: readonly A[], scenarios: readonly SimulatedScenario[], label: string): Record<A, PlaybackSuite> {
+export function playBackSuite<A extends PlaybackAgent>(
+  master: Buffer,
+  agents: readonly A[],
+  scenarios: readonly SimulatedScenario[],
+  label: string,
+): Record<A, PlaybackSuite> {
   const runs = new Map<A, PlaybackRun[]>(agents.map((a) => [a, []]));
   for (const scenario of scenarios) {
-    const venue = new ScenarioVenue(scenario, { markets: 'scored' });
+    const venue = new ScenarioVenue(master, scenario, { markets: 'scored' });
     for (const agent of agents) runs.get(agent)!.push(venue.play(agent));
   }
   const out = {} as Record<A, PlaybackSuite>;

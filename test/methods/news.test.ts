@@ -52,10 +52,12 @@ describe.each(backends())('list_news on $name', (backend) => {
     const feed = t.services.feed as SimulatedFeed;
     const now = clock.now().getTime();
     // A market with news out and news still to come.
-    const first = (await news({ limit: 20 })).news.find((n) => newsEvents(feed.params, feed.spec(Number(n.marketId.slice(4)))).some((e) => e.tMs > now))!;
+    const first = (await news({ limit: 20 })).news.find((n) =>
+      newsEvents(feed.drawsOf(feed.spec(Number(n.marketId.slice(4)))), feed.spec(Number(n.marketId.slice(4)))).some((e) => e.tMs > now),
+    )!;
     expect(first).toBeDefined();
     const spec = feed.spec(Number(first.marketId.slice(4)));
-    const events = newsEvents(feed.params, spec);
+    const events = newsEvents(feed.drawsOf(spec), spec);
     const published = events.filter((e) => e.tMs <= now);
     const future = events.find((e) => e.tMs > now);
     const mine = await news({ marketId: first.marketId, limit: 100 });

@@ -4,6 +4,7 @@ import { ManualClock } from '../support/identity';
 import { NEWS_PUSH, NEWS_STAKE, playReplayAgent, SHARP_NEWS_PUSH, type ReplayAgentPlay } from '../../src/replay/reference-agents';
 import { alphaAcrossRuns } from '../../src/domain/replay/across-runs';
 import { playBack } from '../../src/replay/venue-playback';
+import { TEST_MASTER } from '../support/sealed-venue';
 import type { AgentDeps } from '../../src/transports/reference-forecasters';
 
 // Each run builds a database of its own and syncs its venue (some 300 markets) at every step; the news-reader steps to
@@ -66,7 +67,7 @@ describe('built-in reference agents in replay', () => {
    * interval and n included.
    */
   async function expectPlaybackTied(play: ReplayAgentPlay): Promise<ForecastRow[]> {
-    const back = playBack(play.agent, play.scenario, play.accountId);
+    const back = playBack(TEST_MASTER, play.agent, play.scenario, play.accountId);
     const rows = await forecastsOf(play.apiKey);
     const order = (a: { t: number; marketId: string }, b: { t: number; marketId: string }) =>
       a.t - b.t || (a.marketId < b.marketId ? -1 : a.marketId > b.marketId ? 1 : 0);

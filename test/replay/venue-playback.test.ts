@@ -1,5 +1,6 @@
 import { SUITE_V1, scenariosOf } from '../../src/domain/replay/replay-suite';
 import { playBack, playBackSuite, type PlaybackSuite } from '../../src/replay/venue-playback';
+import { TEST_MASTER } from '../support/sealed-venue';
 import { NEWS_PUSH, SHARP_NEWS_PUSH } from '../../src/replay/reference-agents';
 
 // The proof of issue 35 item 4 over the whole of suite-v1 (20 seeds × 30 days), played back from the venue: seconds, where
@@ -17,7 +18,7 @@ describe('venue playback of the reference agents over suite-v1', () => {
   let against: PlaybackSuite;
 
   beforeAll(() => {
-    ({ news_reader: reader, market, against_news: against } = playBackSuite(['news_reader', 'market', 'against_news'], scenarios, SUITE_V1.name));
+    ({ news_reader: reader, market, against_news: against } = playBackSuite(TEST_MASTER, ['news_reader', 'market', 'against_news'], scenarios, SUITE_V1.name));
   });
 
   test('when the news-reader is played over the suite, then its alpha is above zero with its whole interval above zero, pooled and per scenario mean', () => {
@@ -74,7 +75,7 @@ describe('venue playback of the reference agents over suite-v1', () => {
       expect(Math.min(Math.abs(move - NEWS_PUSH), Math.abs(move - SHARP_NEWS_PUSH))).toBeLessThan(1e-3);
     }
     // The suite plays only the markets that resolve in the window; the whole venue adds forecasts on the others alone.
-    const whole = playBack('news_reader', scenarios[3]!);
+    const whole = playBack(TEST_MASTER, 'news_reader', scenarios[3]!);
     expect(whole.alpha).toEqual(run.alpha);
     const scored = new Set(run.forecasts.map((f) => f.marketId));
     expect(whole.forecasts.filter((f) => scored.has(f.marketId))).toEqual(run.forecasts);

@@ -11,6 +11,7 @@ import type { PriceService } from '../../src/domain/trading/price-service';
 import type { Resolve } from '../../src/outbound/guarded-post';
 import { checkedAgent, type CheckedAgent } from './openapi-check';
 import { migratedImage } from './pglite-image';
+import { TEST_SIM_SECRET } from './sealed-venue';
 
 export interface TestApp extends RunningService {
   config: Config;
@@ -49,6 +50,8 @@ const TEST_DEFAULTS = {
   RATE_LIMIT_SELL_PER_MIN: 100000,
   RATE_LIMIT_COMMENT_PER_MIN: 100000,
   REFERENCE_FORECASTERS: 'off',
+  // A known venue secret: what a test reads of the simulated venue is the same on every run (sealed outcomes, issue 49).
+  SIM_SECRET: TEST_SIM_SECRET,
 };
 
 export async function startTestApp(backend: Backend, opts: TestAppOptions = {}): Promise<TestApp> {

@@ -3,8 +3,9 @@ import type { SimulatedScenario } from './replay-runs';
 /**
  * The published replay suites (issue 35 item 3): named scenarios of the simulated venue with information, the same for
  * every agent, so suite records compare. A suite is frozen: its checksum is sha256 over its canonical description and a
- * fingerprint of what the venue generates for each scenario (src/market-data/simulated/suite-fingerprint.ts). A test
- * pins the checksum below, so a change to the suite or to the venue's generator fails it; publish a new suite (v2)
+ * fingerprint of what the venue's generator makes of each scenario under a public probe secret
+ * (src/market-data/simulated/suite-fingerprint.ts); the scenarios themselves are sealed under the suite's own secret,
+ * whose commitment get_venue_commitments publishes and which it reveals when the suite retires. A test pins the checksum below, so a change to the suite or to the venue's generator fails it; publish a new suite (v2)
  * rather than change this one, or every record on its board would stop meaning the same thing.
  *
  * suite-v1: 20 scenarios × 30 simulated days. The venue's size is its own (src/market-data/simulated/catalog.ts): about
@@ -21,6 +22,11 @@ export interface ReplaySuite {
   minScenarios: number;
   /** sha256 (hex) of the canonical description and the venue's fingerprint: what the suite test recomputes. */
   checksum: string;
+  /**
+   * When the suite retired (ISO), or null while it is current. Its scenarios are sealed under the suite's own secret
+   * (sealed outcomes, issue 49), which get_venue_commitments reveals from this moment on; not in the checksum.
+   */
+  retiredAt: string | null;
 }
 
 export interface SuiteScenario extends SimulatedScenario {
@@ -36,7 +42,8 @@ export const SUITE_V1: ReplaySuite = {
   seeds: Array.from({ length: 20 }, (_, i) => 35_100 + i),
   // Half the suite: a mean over fewer scenarios has an interval too wide to rank by.
   minScenarios: 10,
-  checksum: '92c5cf7cadc75daa63690afaf26494f04daf39c5cffead73accec42bdcfa2c47',
+  checksum: '2a0c02a919b7247a31275d948a37ac73eeee1ec27e92ae73663904f7a3312b07',
+  retiredAt: null,
 };
 
 export const SUITES: readonly ReplaySuite[] = [SUITE_V1];

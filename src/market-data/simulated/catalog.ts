@@ -2,7 +2,8 @@ import { decimalDigits, normal, uniform } from './random';
 import { questionFor, type Category } from './questions';
 
 /**
- * The simulated venue's catalog: market k is a pure function of (seed, speed, k). Markets are born on
+ * The simulated venue's catalog: market k is a pure function of (seed, speed, k), public (what decides its price path,
+ * news and outcome is sealed: venue-seal.ts). Markets are born on
  * a fixed grid from SIM_EPOCH (one every SPAWN_MS / speed) and live from hours to months, so at any
  * moment about 300 are open, new ones keep appearing and old ones end and resolve.
  */
@@ -26,8 +27,6 @@ export interface SimMarketSpec {
   resolveAtMs: number;
   stepMs: number;
   steps: number;
-  /** Starting YES log-odds. */
-  x0: number;
   /** Log-odds standard deviation of one step. */
   stepVol: number;
   /** Volume traded over the whole life, in dollars. */
@@ -36,9 +35,6 @@ export interface SimMarketSpec {
   halfSpreadMicro: bigint;
   yesTokenId: string;
   noTokenId: string;
-  /** Draws that decide the outcome at resolution: void below VOID_RATE, else YES below the final probability. */
-  voidDraw: number;
-  winnerDraw: number;
 }
 
 export const SIM_EPOCH_MS = Date.UTC(2024, 0, 1);
@@ -113,7 +109,6 @@ export function marketSpec(p: CatalogParams, k: number): SimMarketSpec {
   const steps = Math.max(1, Math.ceil(lifeMs / stepMs));
   // Total log-odds wander over a life of 1.2 to 3.0, whatever the length, so every market moves.
   const lifeVol = 1.2 + 1.8 * d(3);
-  const x0 = -2.4 + 4.8 * d(4);
   const finalVolume = Math.round(Math.min(80e6, Math.max(1_000, Math.exp(Math.log(150_000) + 1.6 * normal(p.seed, S_SPEC, sk, k, 5)))) * 100) / 100;
   // Busier markets quote tighter: a spread of 0.2 to 2 cents.
   const spreadTicks = Math.max(1, Math.min(10, Math.round(10 - Math.log10(finalVolume) * 1.3)));
@@ -130,14 +125,11 @@ export function marketSpec(p: CatalogParams, k: number): SimMarketSpec {
     resolveAtMs,
     stepMs,
     steps,
-    x0,
     stepVol: lifeVol / Math.sqrt(steps),
     finalVolume,
     halfSpreadMicro: BigInt(spreadTicks) * 1000n,
     yesTokenId: tokenIdOf(p, k, 'YES'),
     noTokenId: tokenIdOf(p, k, 'NO'),
-    voidDraw: d(6),
-    winnerDraw: d(7),
   };
 }
 

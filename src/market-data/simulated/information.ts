@@ -1,13 +1,15 @@
-import { normal, stepNormal, uniform } from './random';
+import { stepNormal } from './random';
 import { sigmoid, SteppedPath } from './price-path';
 import type { CatalogParams, SimMarketSpec } from './catalog';
+import type { MarketDraws } from './venue-seal';
 
 /**
  * The venue with information (SIM_INFORMATION=on). Each market has a hidden YES probability that moves only
  * on seeded news events; the venue publishes every event as a news item, the price follows the hidden
  * probability with a lag and a little noise, and the outcome is drawn from the hidden probability at the end.
  * So the price is an imperfect forecast, and an agent that reads the news before the price catches up can
- * beat it. Everything is a pure function of (seed, speed, k, t), like the venue without information.
+ * beat it. Everything is a pure function of (sealed market key, seed, speed, k, t): the news and the price steps come from
+ * the market's sealed draws (venue-seal.ts), so neither can be computed before the scope's secret is revealed.
  *
  * Parameters (durations are divided by SIM_SPEED, like every duration of the venue):
  * - events: NEWS_MIN..NEWS_MAX a market, at uniform times between 3% and 97% of its life;
@@ -29,9 +31,15 @@ export const CATCH_UP_HALF_LIFE_MS = 12 * 3_600_000;
 export const CATCH_UP_LIFE_SHARE = 0.08;
 export const PRICE_NOISE = 0.2;
 
-// Draw streams of their own, so the catalog and the martingale paths (streams 1, 2, 4) never shift.
-const S_NEWS = 11;
+// A draw stream of its own, so the catalog and the martingale paths (streams 1, 2, 4) never shift.
 const S_INFO_STEP = 12;
+// Where each news draw sits among the market's sealed news words: the count, the times, the jump sizes (two words
+// each: Box-Muller), the directions and the kinds of story.
+const W_COUNT = 0;
+const W_TIME = 1;
+const W_SIZE = W_TIME + NEWS_MAX;
+const W_SIGN = W_SIZE + 2 * NEWS_MAX;
+const W_KIND = W_SIGN + NEWS_MAX;
 
 /** One news event: when it is published and how it moves the hidden log-odds. */
 export interface NewsEvent {
@@ -55,22 +63,22 @@ export function halfLifeOf(p: CatalogParams, spec: SimMarketSpec): number {
   return Math.min(CATCH_UP_HALF_LIFE_MS / p.speed, CATCH_UP_LIFE_SHARE * (spec.endAtMs - spec.createdAtMs));
 }
 
-/** The news events of one market, oldest first: a pure function of (seed, speed, k). */
-export function newsEvents(p: CatalogParams, spec: SimMarketSpec): NewsEvent[] {
-  const sk = Math.round(p.speed * 1000);
-  const u = (i: number, j: number) => uniform(p.seed, S_NEWS, sk, spec.k, i, j);
-  const n = NEWS_MIN + Math.min(NEWS_MAX - NEWS_MIN, Math.floor(u(0, 0) * (NEWS_MAX - NEWS_MIN + 1)));
+/** The news events of one market, oldest first: a pure function of the market's sealed draws and its public spec. */
+export function newsEvents(draws: MarketDraws, spec: SimMarketSpec): NewsEvent[] {
+  const u = (w: number) => draws.news(w);
+  const n = NEWS_MIN + Math.min(NEWS_MAX - NEWS_MIN, Math.floor(u(W_COUNT) * (NEWS_MAX - NEWS_MIN + 1)));
   const life = spec.endAtMs - spec.createdAtMs;
-  const times = Array.from({ length: n }, (_, i) => Math.floor(spec.createdAtMs + life * (0.03 + 0.94 * u(1, i)))).sort((a, b) => a - b);
-  let h = spec.x0;
+  const times = Array.from({ length: n }, (_, i) => Math.floor(spec.createdAtMs + life * (0.03 + 0.94 * u(W_TIME + i)))).sort((a, b) => a - b);
+  let h = draws.x0;
   return times.map((tMs, j) => {
-    const size = JUMP_MIN + JUMP_SCALE * Math.abs(normal(p.seed, S_NEWS, sk, spec.k, 2, j));
-    let jump = u(3, j) < 0.5 ? size : -size;
+    const normal = Math.sqrt(-2 * Math.log(u(W_SIZE + 2 * j))) * Math.cos(2 * Math.PI * u(W_SIZE + 2 * j + 1));
+    const size = JUMP_MIN + JUMP_SCALE * Math.abs(normal);
+    let jump = u(W_SIGN + j) < 0.5 ? size : -size;
     if (Math.abs(h + jump) > MAX_HIDDEN) jump = -jump;
     const after = Math.max(-MAX_HIDDEN, Math.min(MAX_HIDDEN, h + jump));
     jump = after - h;
     h = after;
-    return { j, tMs, jump, after, kindDraw: u(4, j) };
+    return { j, tMs, jump, after, kindDraw: u(W_KIND + j) };
   });
 }
 
@@ -86,16 +94,17 @@ export class InformedPath extends SteppedPath {
     params: CatalogParams,
     spec: SimMarketSpec,
     readonly events: readonly NewsEvent[],
+    draws: Pick<MarketDraws, 'pathSeed' | 'x0'>,
   ) {
-    super(params, spec);
-    this.hidden = spec.x0;
+    super(params, spec, draws);
+    this.hidden = draws.x0;
     this.keep = Math.pow(2, -spec.stepMs / halfLifeOf(params, spec));
     this.kick = PRICE_NOISE * Math.sqrt(1 - this.keep * this.keep);
   }
 
   /** Hidden YES log-odds at a time: the start, moved by every event published by then. */
   hiddenLogOddsAt(tMs: number): number {
-    let h = this.spec.x0;
+    let h = this.draws.x0;
     for (const e of this.events) {
       if (e.tMs > tMs) break;
       h = e.after;
@@ -113,7 +122,7 @@ export class InformedPath extends SteppedPath {
     const t = spec.createdAtMs + (i + 1) * spec.stepMs;
     while (this.nextEvent < events.length && events[this.nextEvent]!.tMs <= t) this.hidden = events[this.nextEvent++]!.after;
     const h = this.hidden;
-    return h + (x - h) * this.keep + this.kick * stepNormal(this.params.seed, S_INFO_STEP, this.speedKey, spec.k, i);
+    return h + (x - h) * this.keep + this.kick * stepNormal(this.draws.pathSeed, S_INFO_STEP, this.speedKey, spec.k, i);
   }
 
   /** The outcome is drawn from the hidden probability at the end, not from the price. */

@@ -1,5 +1,6 @@
 import { stepNormal } from './random';
 import type { CatalogParams, SimMarketSpec } from './catalog';
+import type { MarketDraws } from './venue-seal';
 
 /**
  * A market's YES price path: a bounded random walk in log-odds with a small drift (vol² · (p − ½))
@@ -32,10 +33,12 @@ export abstract class SteppedPath implements VenuePath {
   constructor(
     protected readonly params: CatalogParams,
     readonly spec: SimMarketSpec,
+    /** The market's sealed draws (venue-seal.ts): its start and the seed of its price steps. */
+    protected readonly draws: Pick<MarketDraws, 'pathSeed' | 'x0'>,
   ) {
     this.x = new Float32Array(spec.steps + 1);
-    this.x[0] = spec.x0;
-    this.current = spec.x0;
+    this.x[0] = draws.x0;
+    this.current = draws.x0;
     this.speedKey = Math.round(params.speed * 1000);
   }
 
@@ -74,7 +77,7 @@ export class MarketPath extends SteppedPath {
   protected step(x: number, i: number): number {
     const v = this.spec.stepVol;
     // Parenthesised as before the refactor, so every price stays bit-identical.
-    return x + (v * v * (sigmoid(x) - 0.5) + v * stepNormal(this.params.seed, S_STEP, this.speedKey, this.spec.k, i));
+    return x + (v * v * (sigmoid(x) - 0.5) + v * stepNormal(this.draws.pathSeed, S_STEP, this.speedKey, this.spec.k, i));
   }
 
   /** The price is a martingale: the final price is the honest probability of YES. */
@@ -107,7 +110,7 @@ export class LruPathCache<P> {
 
 /** The martingale paths of the venue without information (SIM_INFORMATION=off). */
 export class PathCache extends LruPathCache<MarketPath> {
-  constructor(params: CatalogParams, capacity = 1000) {
-    super((spec) => new MarketPath(params, spec), capacity);
+  constructor(params: CatalogParams, drawsOf: (spec: SimMarketSpec) => Pick<MarketDraws, 'pathSeed' | 'x0'>, capacity = 1000) {
+    super((spec) => new MarketPath(params, spec, drawsOf(spec)), capacity);
   }
 }

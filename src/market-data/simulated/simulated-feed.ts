@@ -20,6 +20,7 @@ import { InformedPath, newsEvents, newsIdOf, type NewsEvent } from './informatio
 import { newsText } from './news-text';
 import { uniform } from './random';
 import { LruPathCache, MarketPath, type VenuePath } from './price-path';
+import { marketDraws, type MarketDraws, type VenueSeal } from './venue-seal';
 
 const TICK = 1000n; // 0.001 dollars
 const MIN_MID = 10_000n;
@@ -74,8 +75,10 @@ const newestFirst = (a: PlacedEvent, b: PlacedEvent): number => b.event.tMs - a.
 
 /**
  * The embedded venue (MARKET_FEED=simulated): a deterministic catalog whose state at any moment is a
- * pure function of SIM_SEED, SIM_SPEED, SIM_INFORMATION and the clock, so restarts, replicas and tests all
- * agree. With information on, prices follow a hidden probability moved by published news (information.ts).
+ * pure function of SIM_SEED, SIM_SPEED, SIM_INFORMATION, the venue's secret and the clock, so restarts, replicas
+ * and tests with the same secret all agree. The catalog is public (the seed's); price paths, news and outcomes are
+ * sealed under the secret (venue-seal.ts). With information on, prices follow a hidden probability moved by
+ * published news (information.ts).
  */
 export class SimulatedFeed implements MarketFeed {
   readonly source = 'simulated' as const;
@@ -85,17 +88,33 @@ export class SimulatedFeed implements MarketFeed {
   private readonly paths: LruPathCache<VenuePath>;
   private readonly specs = new Map<number, SimMarketSpec>();
   private readonly events = new Map<number, NewsEvent[]>();
+  private readonly draws = new Map<number, MarketDraws>();
+  private readonly seal: VenueSeal;
 
   constructor(
-    opts: { seed: number; speed: number; information?: boolean },
+    opts: { seed: number; speed: number; information?: boolean; seal: VenueSeal },
     private readonly clock: Clock,
   ) {
     this.params = { seed: opts.seed, speed: opts.speed };
     this.information = opts.information ?? false;
+    this.seal = opts.seal;
     const params = this.params;
     this.paths = new LruPathCache<VenuePath>(
-      this.information ? (spec) => new InformedPath(params, spec, this.newsEventsOf(spec)) : (spec) => new MarketPath(params, spec),
+      this.information
+        ? (spec) => new InformedPath(params, spec, this.newsEventsOf(spec), this.drawsOf(spec))
+        : (spec) => new MarketPath(params, spec, this.drawsOf(spec)),
     );
+  }
+
+  /** A market's sealed draws: its price steps' seed, its news and its outcome draws. */
+  drawsOf(spec: SimMarketSpec): MarketDraws {
+    let d = this.draws.get(spec.k);
+    if (!d) {
+      d = marketDraws(this.seal, this.params.seed, this.params.speed, spec.k, spec.resolveAtMs);
+      if (this.draws.size > 20_000) this.draws.clear();
+      this.draws.set(spec.k, d);
+    }
+    return d;
   }
 
   /** A market's news events, oldest first (none with information off). */
@@ -103,7 +122,7 @@ export class SimulatedFeed implements MarketFeed {
     if (!this.information) return [];
     let e = this.events.get(spec.k);
     if (!e) {
-      e = newsEvents(this.params, spec);
+      e = newsEvents(this.drawsOf(spec), spec);
       if (this.events.size > 20_000) this.events.clear();
       this.events.set(spec.k, e);
     }
@@ -142,8 +161,9 @@ export class SimulatedFeed implements MarketFeed {
    * calibration meaningful; on: the final hidden probability, which the price only approaches).
    */
   winnerOf(spec: SimMarketSpec): Winner {
-    if (spec.voidDraw < VOID_RATE) return 'VOID';
-    return spec.winnerDraw < this.paths.get(spec).outcomeProbability() ? 'YES' : 'NO';
+    const draws = this.drawsOf(spec);
+    if (draws.voidDraw < VOID_RATE) return 'VOID';
+    return draws.winnerDraw < this.paths.get(spec).outcomeProbability() ? 'YES' : 'NO';
   }
 
   marketAt(spec: SimMarketSpec, tMs: number): FeedMarket | null {
@@ -290,7 +310,8 @@ export class SimulatedFeed implements MarketFeed {
 
   status(): FeedStatus {
     const info = this.information ? ', with information' : '';
-    return { state: 'up', detail: `simulated venue (seed ${this.params.seed}, speed ${this.params.speed}x${info})` };
+    // No seed here (issue 49): the venue's outcomes are sealed, and /ready is public.
+    return { state: 'up', detail: `simulated venue (sealed: get_venue_commitments; speed ${this.params.speed}x${info})` };
   }
 
   /**

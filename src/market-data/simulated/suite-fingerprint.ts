@@ -4,21 +4,31 @@ import { REPLAY_START_MS } from '../../domain/replay/replay-runs';
 import { candidateRange } from './catalog';
 import { newsIdOf } from './information';
 import { newsText } from './news-text';
-import { SimulatedFeed } from './simulated-feed';
+import type { SimulatedFeed } from './simulated-feed';
+import { scenarioFeedWith } from './scenario-feed';
 
 const DAY_MS = 86_400_000;
 /** News items of each scenario the fingerprint covers: the first of its window. */
 export const FINGERPRINT_NEWS = 20;
 
 /**
- * What the venue generates for one scenario, in a canonical form: the catalog open at the window's start (id, slug,
- * question, end, both tokens, the YES mid) and the first news items of the window (id, time, market, headline and body). A change
- * to the catalog, the price paths, the news or its text changes it, and with it the suite's checksum.
+ * The public probe secret the checksum's fingerprints are generated under (32 zero bytes). The real scenarios are sealed
+ * under their suite's secret, which no published text may depend on; under a fixed, public secret the fingerprint still
+ * pins the generator (catalog, price paths, news and its text), and the suite's commitment (get_venue_commitments)
+ * pins the secret: the two together fix what every scenario replays.
  */
-export function scenarioFingerprint(s: Pick<SuiteScenario, 'seed' | 'days'>): string {
+export const PROBE_SECRET = Buffer.alloc(32);
+
+/**
+ * What the venue generates for one scenario under a scope secret (default: the probe's), in a canonical form: the
+ * catalog open at the window's start (id, slug, question, end, both tokens, the YES mid) and the first news items of the
+ * window (id, time, market, headline and body). A change to the catalog, the price paths, the news or its text changes
+ * it, and with it the suite's checksum.
+ */
+export function scenarioFingerprint(s: Pick<SuiteScenario, 'seed' | 'days'>, secret: Buffer = PROBE_SECRET): string {
   const startMs = REPLAY_START_MS;
   const endMs = startMs + s.days * DAY_MS;
-  const feed = new SimulatedFeed({ seed: s.seed, speed: 1, information: true }, { now: () => new Date(startMs) });
+  const feed = scenarioFeedWith(secret, s.seed, { now: () => new Date(startMs) });
   const catalog: unknown[] = [];
   const news: Array<[number, string, string, string, string]> = [];
   for (const m of listAt(feed, startMs)) {
@@ -35,7 +45,7 @@ export function scenarioFingerprint(s: Pick<SuiteScenario, 'seed' | 'days'>): st
   return JSON.stringify([catalog, news.slice(0, FINGERPRINT_NEWS)]);
 }
 
-/** The suite's checksum: sha256 over its canonical description and each scenario's fingerprint, in order. */
+/** The suite's checksum: sha256 over its canonical description and each scenario's fingerprint under the probe secret, in order. */
 export function suiteChecksum(suite: ReplaySuite): string {
   const h = createHash('sha256').update(canonicalDescription(suite, REPLAY_START_MS));
   for (const s of scenariosOf(suite)) h.update('\n').update(s.name).update('\n').update(scenarioFingerprint(s));

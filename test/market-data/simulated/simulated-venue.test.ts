@@ -3,11 +3,12 @@ import { FeedError } from '../../../src/market-data/feed';
 import { MAX_LIFE_MS, marketSpec, SIM_EPOCH_MS } from '../../../src/market-data/simulated/catalog';
 import { CATEGORIES } from '../../../src/market-data/simulated/questions';
 import { SimulatedFeed } from '../../../src/market-data/simulated/simulated-feed';
+import { testSeal } from '../../support/sealed-venue';
 
 const DAY = 86_400_000;
 const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
 const fixedClock = (t: number) => ({ now: () => new Date(t) });
-const venue = (seed: number, t = NOW, speed = 1) => new SimulatedFeed({ seed, speed }, fixedClock(t));
+const venue = (seed: number, t = NOW, speed = 1) => new SimulatedFeed({ seed, speed, seal: testSeal() }, fixedClock(t));
 
 const seeds = fc.integer({ min: 0, max: 2 ** 31 - 1 });
 /** A moment somewhere in the venue's timeline. */

