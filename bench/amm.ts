@@ -11,6 +11,7 @@ import { TradeHooks } from '../src/domain/trading/trade-hooks';
 import { trackTrade } from '../src/domain/track-record/track-listener';
 import { auditLedger } from '../src/domain/audit/ledger-audit';
 import { createLogger } from '../src/logger';
+import { benchSetting } from './support/smoke';
 
 /**
  * npm run bench:amm — N agents buying community market shares from the LMSR market maker over REST
@@ -21,11 +22,11 @@ import { createLogger } from '../src/logger';
  * pool row lock serializes them), and agents spread over SPREAD markets. Each figure is the median of RUNS runs;
  * the ledger audit (pools included) runs at the end. Last line: one JSON object with every figure.
  */
-const AGENTS = Number(process.env.BENCH_AGENTS ?? 50);
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const AGENTS = benchSetting('BENCH_AGENTS', 50, 4);
+const SECONDS = benchSetting('BENCH_SECONDS', 10, 1);
+const RUNS = benchSetting('BENCH_RUNS', 3, 1);
 const POOL = Number(process.env.BENCH_POOL ?? 10);
-const SPREAD = Number(process.env.BENCH_SPREAD_MARKETS ?? 100);
+const SPREAD = benchSetting('BENCH_SPREAD_MARKETS', 100, 5);
 const AMOUNT = 0.01;
 
 interface Agent {

@@ -19,6 +19,7 @@ import { createLogger } from '../src/logger';
 import { BenchmarkFolder } from '../src/domain/benchmark/benchmark-folder';
 import { BenchmarkService, type BenchmarkAudience } from '../src/domain/benchmark/benchmark-service';
 import { BENCHMARK_METRICS, type BenchmarkMetric } from '../src/domain/benchmark/benchmark-record';
+import { benchSetting, SMOKE } from './support/smoke';
 
 /**
  * npm run bench:benchmark — the forecasting benchmark's reads (issue 33) over 100,000 accounts and 1,000,000 resolved
@@ -44,13 +45,13 @@ import { BENCHMARK_METRICS, type BenchmarkMetric } from '../src/domain/benchmark
  * event loop would slow its interleaved floor too, so this figure is reported beside the bar's, not instead of it.
  * Each figure is the median of RUNS runs. Last line: one JSON object with every figure.
  */
-const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 100_000);
-const FORECASTS = Number(process.env.BENCH_FORECASTS ?? 1_000_000);
-const MARKETS = Number(process.env.BENCH_MARKETS ?? 5_000);
-const FOLD_USERS = Number(process.env.BENCH_FOLD_USERS ?? 500);
+const ACCOUNTS = benchSetting('BENCH_ACCOUNTS', 100_000, 200);
+const FORECASTS = benchSetting('BENCH_FORECASTS', 1_000_000, 2000);
+const MARKETS = benchSetting('BENCH_MARKETS', 5_000, 50);
+const FOLD_USERS = benchSetting('BENCH_FOLD_USERS', 500, 10);
 const KEYS = Math.min(ACCOUNTS, 1_000);
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
-const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const SECONDS = benchSetting('BENCH_SECONDS', 8, 1);
+const RUNS = benchSetting('BENCH_RUNS', 3, 1);
 const CONNECTIONS = 10;
 const SLICE_SECONDS = 0.5;
 const BAR = 1.5;
@@ -323,7 +324,7 @@ async function main(): Promise<void> {
           }
         }
       }
-      for (const n of names) await load(service.baseUrl, { connections: CONNECTIONS, seconds: 2, setup: s[n] });
+      for (const n of names) await load(service.baseUrl, { connections: CONNECTIONS, seconds: SMOKE ? 1 : 2, setup: s[n] });
       // Each read offered alone at half its own closed throughput (BENCHMARKS.md), /health beside it at the same pace:
       // its floor, measured in the same seconds.
       type Pair = [SlicedFigures, SlicedFigures];

@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { benchPool, createDatabase, pacedCalls, round, startServiceProcess } from './support/harness';
 import { hashSecret } from '../src/auth/api-keys';
 import { ACCOUNT_EVENTS_CHANNEL } from '../src/domain/events/account-events';
+import { benchSetting, SMOKE } from './support/smoke';
 
 /**
  * npm run bench:events — SUBSCRIBERS accounts each holding GET /api/events (Server-Sent Events) on the service in its
@@ -17,12 +18,14 @@ import { ACCOUNT_EVENTS_CHANNEL } from '../src/domain/events/account-events';
  * stime of its process, as process.cpuUsage counts it) per 1,000 deliveries, against the same span idle with every
  * stream open. Last line: one JSON object with every figure.
  */
-const SUBSCRIBERS = Number(process.env.BENCH_SUBSCRIBERS ?? 1000);
-const RATE = Number(process.env.BENCH_EVENTS_PER_S ?? 1000);
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
+const SUBSCRIBERS = benchSetting('BENCH_SUBSCRIBERS', 1000, 20);
+const RATE = benchSetting('BENCH_EVENTS_PER_S', 1000, 50);
+const SECONDS = benchSetting('BENCH_SECONDS', 20, 1);
 const POOL = Number(process.env.BENCH_POOL ?? 10);
 /** The bench's own connections committing events (group commit needs many in flight to reach RATE with fsync on). */
-const PRODUCERS = Number(process.env.BENCH_PRODUCERS ?? 40);
+const PRODUCERS = benchSetting('BENCH_PRODUCERS', 40, 4);
+/** The idle window (every stream open, heartbeats only) whose CPU is the floor of the loaded figure. */
+const IDLE_MS = SMOKE ? 1000 : 5000;
 
 const APPEND = `WITH s AS (UPDATE users SET event_seq = event_seq + 1 WHERE id = $1 RETURNING event_seq),
   e AS (INSERT INTO account_events (user_id, seq, type, data, created_at) SELECT $1, event_seq, 'trade', $2, now() FROM s RETURNING seq)
@@ -95,10 +98,10 @@ async function main(): Promise<void> {
     console.log(`${SUBSCRIBERS} streams open in ${round((performance.now() - opened) / 1000, 1)} s`);
 
     // Idle: every stream open, nothing happening (heartbeats only).
-    await sleep(1000);
+    await sleep(SMOKE ? 200 : 1000);
     const idleFrom = cpuSeconds(service.child.pid!);
     const idleStart = performance.now();
-    await sleep(5000);
+    await sleep(IDLE_MS);
     const idleCpuPerS = (cpuSeconds(service.child.pid!) - idleFrom) / ((performance.now() - idleStart) / 1000);
 
     // Loaded: RATE events a second, round-robin over the accounts, each committed alone.

@@ -9,6 +9,7 @@ import { createLogger } from '../src/logger';
 import { startService } from '../src/start';
 import { createAppServer } from '../src/http/app-server';
 import { median, pacedLoadInChild, round } from './support/harness';
+import { benchSetting, SMOKE } from './support/smoke';
 
 /**
  * npm run bench:http-server — what creating the app's requests with express's prototypes (src/http/app-server.ts)
@@ -18,9 +19,9 @@ import { median, pacedLoadInChild, round } from './support/harness';
  * PerformanceObserver. The two servers alternate, RUNS times each; figures are medians.
  * Last line: one JSON object with every figure.
  */
-const RATE = Number(process.env.BENCH_RATE ?? 1000);
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
-const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const RATE = benchSetting('BENCH_RATE', 1000, 200);
+const SECONDS = benchSetting('BENCH_SECONDS', 8, 1);
+const RUNS = benchSetting('BENCH_RUNS', 3, 1);
 type Mode = 'app.listen' | 'createAppServer';
 
 interface GcStats {
@@ -71,7 +72,7 @@ async function runOnce(mode: Mode) {
   const { port } = await new Promise<{ port: number }>((resolve) => c.once('message', (m) => resolve(m as { port: number })));
   const url = `http://127.0.0.1:${port}`;
   const setup = () => ({ path: '/health' });
-  await pacedLoadInChild(url, { rate: RATE, seconds: 2, connections: 50, setup }); // warm-up
+  await pacedLoadInChild(url, { rate: RATE, seconds: SMOKE ? 0.5 : 2, connections: 50, setup }); // warm-up
   c.send('reset');
   const load = await pacedLoadInChild(url, { rate: RATE, seconds: SECONDS, connections: 50, setup });
   const gc = await ask<GcStats>(c, 'stats');

@@ -31,6 +31,7 @@ import type { PriceService } from '../src/domain/trading/price-service';
 import { recordTradeEvents } from '../src/domain/events/trade-events';
 import { BoardFolder, FOLD_INTERVAL_MS } from '../src/domain/track-record/board-folder';
 import type { Database } from '../src/db/database';
+import { benchSetting, SMOKE } from './support/smoke';
 
 /**
  * npm run bench:leaderboard — 100,000 accounts and 5,000,000 trades generated set-based in PostgreSQL, the
@@ -45,18 +46,18 @@ import type { Database } from '../src/db/database';
  *    transaction (BEGIN + BUY_STATEMENT [carrying the track record's part] pipelined as the service sends them; COMMIT) one at a time and 8 at once.
  * Each figure is the median of RUNS runs. Last line: one JSON object with every figure.
  */
-const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 100_000);
-const TRADES = Number(process.env.BENCH_TRADES ?? 5_000_000);
+const ACCOUNTS = benchSetting('BENCH_ACCOUNTS', 100_000, 200);
+const TRADES = benchSetting('BENCH_TRADES', 5_000_000, 2000);
 const MARKETS = 2_000;
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
-const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const SECONDS = benchSetting('BENCH_SECONDS', 8, 1);
+const RUNS = benchSetting('BENCH_RUNS', 3, 1);
 /**
  * The whole-service trade comparison: this many adjacent with/without pairs of this many seconds each. A run lasts two
  * fold intervals, so that most of its trades are folded at the service's own pace, beside them, and the fold after
  * it (`settle`, in its time) takes only its tail: in runs shorter than the interval, nearly every fold would be that
  * one, in series with the trades, which no service does.
  */
-const TRADE_PAIRS = Number(process.env.BENCH_TRADE_PAIRS ?? 50);
+const TRADE_PAIRS = benchSetting('BENCH_TRADE_PAIRS', 50, 1);
 const TRADE_PAIR_SECONDS = Number(process.env.BENCH_TRADE_PAIR_SECONDS ?? (2 * FOLD_INTERVAL_MS) / 1000);
 const CONNECTIONS = 10;
 /** A board's paced run and its floor's take turns in slices this long. */
@@ -531,7 +532,8 @@ async function httpTrades(url: string) {
     // 300 agents (every third account is one) with known keys, topped up to 10,000 dollars (a ledger grant each, in one statement)
     // before each of the three phases: a phase spends up to some 800 dollars of each at 1,200 trades a second, and
     // on a kept database (BENCH_REUSE_DB) earlier runs spent theirs, after which every trade was a refusal.
-    const keys = Array.from({ length: 300 }, (_, i) => `svc_e${(i + 1).toString(16).padStart(31, '0')}`);
+    // (Fewer on a small generated set, as smoke mode's: only accounts that exist can trade.)
+    const keys = Array.from({ length: Math.min(300, Math.floor(ACCOUNTS / 3)) }, (_, i) => `svc_e${(i + 1).toString(16).padStart(31, '0')}`);
     const agents = [keys.map((_, i) => userUuid(3 * (i + 1))), keys.map(hashSecret)];
     const topUp = () =>
       tracked.services.db.query(
@@ -634,7 +636,7 @@ async function boardFigures(
   try {
     const boards: Record<string, unknown> = {};
     // Warm-up (JIT, caches, connections), not measured.
-    for (const metric of METRICS) await load(service.baseUrl, { connections: CONNECTIONS, seconds: 2, setup: boardSetup(metric) });
+    for (const metric of METRICS) await load(service.baseUrl, { connections: CONNECTIONS, seconds: SMOKE ? 1 : 2, setup: boardSetup(metric) });
     for (const metric of METRICS) {
       const runs = [];
       for (let r = 0; r < RUNS; r += 1) runs.push(await boardLoad(service.baseUrl, metric));

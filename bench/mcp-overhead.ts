@@ -10,6 +10,7 @@ import { startService } from '../src/start';
 import { onSurface } from '../src/registry/method';
 import { median, round } from './support/harness';
 import { processCpuMs } from './support/cpu-time';
+import { benchSetting } from './support/smoke';
 
 /**
  * npm run bench:mcp — what the stateless MCP transport costs per call. The service runs in this process
@@ -21,9 +22,9 @@ import { processCpuMs } from './support/cpu-time';
  * re-registering every tool per request.
  * Last line: one JSON object with every figure.
  */
-const N = Number(process.env.BENCH_N ?? 2000);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
-const SETUPS = Number(process.env.BENCH_SETUPS ?? 2000);
+const N = benchSetting('BENCH_N', 2000, 100);
+const ROUNDS = benchSetting('BENCH_ROUNDS', 5, 1);
+const SETUPS = benchSetting('BENCH_SETUPS', 2000, 100);
 
 async function timeEach(n: number, call: () => Promise<void>): Promise<number> {
   const start = performance.now();

@@ -5,6 +5,7 @@ import { testConfig } from '../src/config';
 import { createLogger } from '../src/logger';
 import { startService } from '../src/start';
 import type { LivePrice, PriceService } from '../src/domain/trading/price-service';
+import { benchSetting } from './support/smoke';
 
 /**
  * npm run bench:orders — 100,000 resting buy orders over 1,000 markets (generated set-based in PostgreSQL, with
@@ -19,13 +20,15 @@ import type { LivePrice, PriceService } from '../src/domain/trading/price-servic
  * Target: no-cross tick < 1 ms of database time; fills ≥ 0.6 × the paper_trade rate. Each figure is the median of
  * RUNS runs. Last line: one JSON object with every figure, `ratios.fillsToTrade` and `noCrossTickDbMs.p99` among them.
  */
-const ORDERS = Number(process.env.BENCH_ORDERS ?? 100_000);
-const MARKETS = Number(process.env.BENCH_MARKETS ?? 1_000);
-const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 2_000);
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
-const RUNS = Number(process.env.BENCH_RUNS ?? 3);
-const WORKERS = Number(process.env.BENCH_WORKERS ?? 10);
-const TICKS = Number(process.env.BENCH_TICKS ?? 3_000);
+const ORDERS = benchSetting('BENCH_ORDERS', 100_000, 2000);
+const MARKETS = benchSetting('BENCH_MARKETS', 1_000, 50);
+const ACCOUNTS = benchSetting('BENCH_ACCOUNTS', 2_000, 100);
+const SECONDS = benchSetting('BENCH_SECONDS', 6, 1);
+const RUNS = benchSetting('BENCH_RUNS', 3, 1);
+const WORKERS = benchSetting('BENCH_WORKERS', 10, 4);
+const TICKS = benchSetting('BENCH_TICKS', 3_000, 50);
+/** Random tokens whose probe the server explains (EXPLAIN ANALYZE) for the no-cross database time. */
+const PROBES = benchSetting('BENCH_PROBES', 500, 20);
 const POOL = Number(process.env.BENCH_POOL ?? 10);
 
 const uuidSql = (prefix: string, expr: string) => `('00000000-0000-4000-${prefix}-' || lpad(to_hex(${expr}), 12, '0'))::uuid`;
@@ -76,11 +79,12 @@ async function main(): Promise<void> {
     await gen.query(
       `INSERT INTO ledger_entries (user_id, type, amount_micro, ref, created_at) SELECT id, 'grant', balance_micro, 'registration', now() FROM users`,
     );
-    // Buy orders resting below the ask: per market ORDERS/MARKETS orders spread over limits 0.05..0.44 ($10 each, reserved).
+    // Buy orders resting below the ask: per market ORDERS/MARKETS orders spread over limits 0.05..0.44 ($10 each, reserved),
+    // sized in dollars ('amount', as a BUY placed with `amount` is; migration 45 made sized_by NOT NULL).
     await gen.query(
-      `INSERT INTO orders (id, user_id, market_id, token_id, outcome, side, limit_price_micro, size_micro, time_in_force, state, reserved_cash_micro, created_at, updated_at)
+      `INSERT INTO orders (id, user_id, market_id, token_id, outcome, side, limit_price_micro, size_micro, time_in_force, state, reserved_cash_micro, created_at, updated_at, sized_by)
        SELECT ${uuidSql('9000', 'i')}, ${uuidSql('8000', '1 + ((i / $3::int) * 37 + i) % $2::int')}, 'ob-' || (1 + i % $3::int), 'ob-' || (1 + i % $3::int) || '-yes', 'YES', 'BUY',
-              50000 + (((i / $3::int) * 7) % 40) * 10000, 10000000, 'GTC', 'open', 10000000, now() - interval '1 hour' + i * interval '1 millisecond', now()
+              50000 + (((i / $3::int) * 7) % 40) * 10000, 10000000, 'GTC', 'open', 10000000, now() - interval '1 hour' + i * interval '1 millisecond', now(), 'amount'
        FROM generate_series(1, $1::int) i`,
       [ORDERS, ACCOUNTS, MARKETS],
     );
@@ -109,7 +113,7 @@ async function main(): Promise<void> {
         if (filled !== 0) throw new Error('a no-cross tick filled an order');
       }
       const exec: number[] = [];
-      for (let i = 0; i < 500; i += 1) {
+      for (let i = 0; i < PROBES; i += 1) {
         const token = yesToken(1 + Math.floor(Math.random() * MARKETS));
         const rows = await q.query<{ 'QUERY PLAN': string }>(
           `EXPLAIN (ANALYZE, TIMING OFF) SELECT id FROM (

@@ -17,6 +17,7 @@ import { marketSpec } from '../src/market-data/simulated/catalog';
 import { uniform } from '../src/market-data/simulated/random';
 import { ConcurrencyGate } from '../src/db/concurrency-gate';
 import { loadConfig } from '../src/config';
+import { benchSetting, SMOKE } from './support/smoke';
 
 /**
  * npm run bench:search — search over 100,000 markets on PostgreSQL. The service runs in its own process;
@@ -27,10 +28,10 @@ import { loadConfig } from '../src/config';
  * concurrency, and paced at the same rate: alone, and at most SEARCH_CONCURRENCY at once, as the
  * service runs it. Each figure is the median of RUNS runs. Last line: one JSON object with every figure.
  */
-const MARKETS = Number(process.env.BENCH_MARKETS ?? 100_000);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const MARKETS = benchSetting('BENCH_MARKETS', 100_000, 1000);
+const CONNECTIONS = benchSetting('BENCH_CONNECTIONS', 50, 4);
+const SECONDS = benchSetting('BENCH_SECONDS', 10, 1);
+const RUNS = benchSetting('BENCH_RUNS', 3, 1);
 /** The service's pool and the raw driver's (BENCH_POOL overrides both). */
 const POOL = Number(process.env.BENCH_POOL ?? 10);
 const SEED = 20261122;
@@ -125,7 +126,7 @@ async function main(): Promise<void> {
     const probe = await fetch(`${service.baseUrl}/api/search?q=will`);
     const body = (await probe.json()) as { markets?: unknown[] };
     if (!probe.ok || body.markets?.length !== 8) throw new Error(`search sanity check failed: ${probe.status} ${JSON.stringify(body).slice(0, 300)}`);
-    await load(service.baseUrl, { connections: CONNECTIONS, seconds: 3, setup }); // warm-up
+    await load(service.baseUrl, { connections: CONNECTIONS, seconds: SMOKE ? 1 : 3, setup }); // warm-up
 
     const runs: Record<'http' | 'httpOpen' | 'httpPaced' | 'sql' | 'sqlPaced' | 'sqlPacedGated' | 'healthPaced', LoadFigures[]> = {
       http: [],

@@ -7,10 +7,11 @@
  * Last line: one JSON object; `rss` is the PostgreSQL run's.
  */
 import { runSoak, type SoakFigures } from './support/soak';
+import { benchSetting, SMOKE } from './support/smoke';
 
-const MINUTES = Number(process.env.SOAK_MINUTES ?? 3);
-const AGENTS = Number(process.env.SOAK_AGENTS ?? 12);
-const IDLE_SECONDS = 20;
+const MINUTES = benchSetting('SOAK_MINUTES', 3, 0.05);
+const AGENTS = benchSetting('SOAK_AGENTS', 12, 2);
+const IDLE_SECONDS = SMOKE ? 2 : 20;
 
 async function main(): Promise<void> {
   const log = (line: string) => console.log(line);

@@ -12,8 +12,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
 import { freePort, median, startScriptNodeArgs } from './support/harness';
+import { benchSetting } from './support/smoke';
 
-const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+const RUNS = benchSetting('BENCH_RUNS', 5, 1);
 const TARGET_MS = 3000;
 const root = path.resolve(__dirname, '../..');
 const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: { start: string } };

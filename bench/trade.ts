@@ -20,6 +20,7 @@ import type { CarriedPart, TradeEvent } from '../src/domain/trading/trade-hooks'
 import { carriedByBuy } from '../src/domain/forecasts/forecast-chain';
 import { payloadAround } from '../src/domain/forecasts/forecast-rules';
 import { randomUUID } from 'node:crypto';
+import { benchSetting } from './support/smoke';
 
 /**
  * npm run bench:trade — N agents trading concurrently over HTTP (REST, then JSON-RPC and MCP) against
@@ -30,9 +31,9 @@ import { randomUUID } from 'node:crypto';
  * raw transaction without the event write is run beside it, so the event write's cost is printed apart.
  * Each figure is the median of RUNS runs. Last line: one JSON object with every figure.
  */
-const AGENTS = Number(process.env.BENCH_AGENTS ?? 50);
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const AGENTS = benchSetting('BENCH_AGENTS', 50, 4);
+const SECONDS = benchSetting('BENCH_SECONDS', 10, 1);
+const RUNS = benchSetting('BENCH_RUNS', 3, 1);
 /** The service's pool and the raw driver's (BENCH_POOL overrides both). */
 const POOL = Number(process.env.BENCH_POOL ?? 10);
 const AMOUNT = 0.01;

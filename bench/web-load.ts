@@ -13,8 +13,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type Request } from 'playwright-core';
 import { startServiceProcess } from './support/harness';
+import { benchSetting } from './support/smoke';
 
-const LOADS = Number(process.env.BENCH_LOADS ?? 20);
+const LOADS = benchSetting('BENCH_LOADS', 20, 1);
 const QUIET_MS = 500;
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARGS = [

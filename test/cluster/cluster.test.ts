@@ -1,8 +1,8 @@
-import { spawnSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import path from 'node:path';
 import request from 'supertest';
 import { checkedAgent } from '../support/openapi-check';
+import { ensureBuilt } from '../support/ensure-built';
 import { postgresOnly, POSTGRES_SKIP_REASON, REDIS_SKIP_REASON } from '../support/backends';
 import { BACKEND, freePorts, startCluster, type Cluster } from '../../scripts/cluster/cluster';
 import { haproxyPath } from '../../scripts/cluster/haproxy';
@@ -40,13 +40,6 @@ const skipReason = !process.env.TEST_DATABASE_URL
       : null;
 // The same title form as test/support/backends.ts, so scripts/run-tests.js prints the reason.
 const describeCluster = skipReason ? (title: string, body: () => void) => describe.skip(`${title} (skipped: ${skipReason})`, body) : describe;
-
-/** The processes run dist/: build it as npm start would, when an input of the build changed since the last build. */
-function ensureBuilt(): void {
-  if (spawnSync(process.execPath, [path.join(ROOT, 'scripts/build-stamp.js'), 'check'], { cwd: ROOT }).status === 0) return;
-  const r = spawnSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`npm run build failed:\n${r.stdout}${r.stderr}`);
-}
 
 /** One market sync a process ran, from its log ('market sync done' carries when the run started). */
 interface SyncRun {
