@@ -5,6 +5,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { backends } from '../support/backends';
 import { startTestApp, type TestApp } from '../support/app';
 import { ensureWebBuilt, WEB_DIST, WEB_MANIFEST } from '../support/web-build';
+import { seedMarket } from '../support/markets';
 
 /** The raw answer, bytes as they crossed the wire (fetch and supertest would decode them). */
 function rawGet(url: string, headers: Record<string, string>): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
@@ -89,5 +90,43 @@ describe('the web app served compressed (built by vite with .br and .gz copies)'
     expect((await rawGet(`${t.baseUrl}/${entry}.br`, {})).status).toBe(404);
     expect((await rawGet(`${t.baseUrl}/assets/..%2Findex.html`, { 'Accept-Encoding': 'br' })).status).toBe(404);
     expect((await rawGet(`${t.baseUrl}/assets/no-such-file-abc.js`, { 'Accept-Encoding': 'br' })).status).toBe(404);
+  });
+
+  test('when a browser opens pages of every kind, then their HTML comes brotli or gzip encoded as it accepts, decodes to the page, and is the page itself without compression', async () => {
+    // The home and a market page (first view) and an app-only page.
+    const market = await seedMarket(t.services.db);
+    const pages: Array<[string, number]> = [
+      ['/', 200],
+      [`/markets/${market.slug}`, 200],
+      ['/portfolio', 200],
+    ];
+    for (const [page, status] of pages) {
+      const plain = await rawGet(`${t.baseUrl}${page}`, { Accept: 'text/html' });
+      expect([page, plain.status]).toEqual([page, status]);
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(plain.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(plain.body.toString('utf8')).toMatch(/^<!doctype html>/i);
+      for (const [accept, encoding, decode] of [
+        ['gzip, deflate, br, zstd', 'br', brotliDecompressSync],
+        ['gzip', 'gzip', gunzipSync],
+      ] as const) {
+        const res = await rawGet(`${t.baseUrl}${page}`, { Accept: 'text/html', 'Accept-Encoding': accept });
+        expect([page, res.status, res.headers['content-encoding']]).toEqual([page, status, encoding]);
+        expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+        expect(res.headers['vary']).toMatch(/Accept-Encoding/i);
+        expect(Number(res.headers['content-length'])).toBe(res.body.length);
+        // Pages drawn from a second's reads may differ between two loads; each decodes to a whole page, half the size or less.
+        const text = decode(res.body).toString('utf8');
+        expect(text).toMatch(/^<!doctype html>[\s\S]*<\/html>\s*$/i);
+        expect(res.body.length).toBeLessThan(Buffer.byteLength(text) / 2);
+      }
+    }
+    // A page under a kilobyte (the not-found page) gains nothing: it is sent as it is.
+    for (const page of ['/community-markets/no-such-market', '/no-such-page']) {
+      const small = await rawGet(`${t.baseUrl}${page}`, { Accept: 'text/html', 'Accept-Encoding': 'br, gzip' });
+      expect([page, small.status, small.headers['content-encoding']]).toEqual([page, 404, undefined]);
+      expect(small.body.length).toBeLessThan(1024);
+      expect(small.body.toString('utf8')).toMatch(/^<!doctype html>/i);
+    }
   });
 });

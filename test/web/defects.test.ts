@@ -60,12 +60,19 @@ describeWithChromium('defects of the web app (issue 36) in Chromium', () => {
     await web?.close();
   });
 
-  test('when a browser opens an unknown page or market address, then it shows the app with its "Nothing here" page, while an agent asking for JSON keeps its JSON 404', async () => {
+  test('when a browser opens an unknown page or market address, then the app says "Nothing here" or "Market not found" (with the list to look in), while an agent asking for JSON keeps its JSON 404', async () => {
     const page = await web.newPage();
-    for (const path of ['/no-such-page', '/markets/no-such-market', '/community-markets/nope']) {
+    const cases = [
+      ['/no-such-page', 'Nothing here', 'markets', '/'],
+      ['/markets/no-such-market', 'Market not found', 'markets page', '/'],
+      ['/community-markets/nope', 'Market not found', 'community markets', '/community-markets'],
+    ] as const;
+    for (const [path, heading, link, href] of cases) {
       const res = await page.goto(path);
       expect(res!.status()).toBe(404);
-      await page.getByRole('heading', { level: 1, name: 'Nothing here' }).waitFor();
+      await page.getByRole('heading', { level: 1, name: heading }).waitFor();
+      await expect(page.getByRole('main').getByRole('link', { name: link, exact: true }).getAttribute('href')).resolves.toBe(href);
+      if (heading === 'Market not found') await page.getByText('There is no market at this address').waitFor();
       // The app drew it: its header is there, and no JSON is on the screen.
       await page.getByRole('navigation', { name: 'Main' }).waitFor();
       await expect(page.locator('body').textContent()).resolves.not.toContain('"code"');

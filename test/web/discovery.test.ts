@@ -84,6 +84,12 @@ describeWithChromium('discovery in Chromium', () => {
     await page.goto('/notifications');
     const list = page.getByRole('list', { name: 'Notifications' });
     await list.getByText('YES is at 62¢, at or above your alert at 60¢.').waitFor();
+    // The alert links to its market's page.
+    const alertLink = list.getByRole('link', { name: 'Will the watched price cross 60 cents?' });
+    await expect(alertLink.getAttribute('href')).resolves.toBe(`/markets/${market.id}`);
+    await expectNoSeriousAxeViolations(page);
+    await alertLink.click();
+    await page.getByRole('heading', { level: 1, name: 'Will the watched price cross 60 cents?' }).waitFor();
     await page.goto('/watchlist');
     await page.getByText('Alert ≥ 60.0¢ (fired)').waitFor();
     await page.getByRole('button', { name: 'Stop watching: Will the watched price cross 60 cents?' }).click();

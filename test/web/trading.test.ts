@@ -74,6 +74,34 @@ describeWithChromium('browsing and trading in Chromium', () => {
     expect(pageErrors(page)).toEqual([]);
   });
 
+  test('when a person searches, then the term lives in the address: a reload and a shared link show the same results, and clearing it leaves the address', async () => {
+    const page = await web.newPage();
+    await page.goto('/');
+    const question = (await page.getByRole('list', { name: 'Markets' }).getByRole('link').first().textContent())!;
+    const word = question
+      .split(/\s+/)
+      .find((w) => w.replace(/\W/g, '').length >= 5)!
+      .replace(/\W/g, '');
+    await page.getByLabel('Search markets').pressSequentially(word, { delay: 30 });
+    await page.waitForURL((u) => u.pathname === '/' && u.searchParams.get('q') === word);
+    const results = page.getByRole('list', { name: 'Search results' });
+    await results.getByRole('link').first().waitFor();
+
+    await page.reload();
+    await expect(page.getByLabel('Search markets').inputValue()).resolves.toBe(word);
+    await results.getByRole('link').first().waitFor();
+    const shared = await web.newPage({ width: 390 });
+    await shared.goto(`/?q=${encodeURIComponent(word)}`);
+    await shared.getByRole('heading', { level: 2, name: `Results for “${word}”` }).waitFor();
+    await shared.getByRole('list', { name: 'Search results' }).getByRole('link').first().waitFor();
+
+    await page.getByLabel('Search markets').fill('');
+    await page.waitForURL((u) => u.pathname === '/' && !u.searchParams.has('q'));
+    await page.getByRole('list', { name: 'Markets' }).waitFor();
+    expect(pageErrors(page)).toEqual([]);
+    expect(pageErrors(shared)).toEqual([]);
+  });
+
   test('when a person quotes, buys (double click), sells part and opens the portfolio, then each step shows the fill and nothing trades twice', async () => {
     const page = await web.newPage();
     await signUp(page);

@@ -10,6 +10,7 @@ import { AREAS, areaBySlug } from '../../documents/service-info';
 import type { Area } from '../../registry/method';
 import { defaultOrigin, perOrigin, publicOriginOf } from '../../transports/public-origin';
 import { hrefOf, readFirst, type PlannedRead } from './first-reads';
+import { sendHtml } from './compressed-html';
 
 interface Rendered {
   markdown: string;
@@ -66,7 +67,7 @@ export function documentsRouter(deps: InvokeDeps, pageHtml: HtmlRenderer = toHtm
   const negotiated = (req: Request, res: Response, page: Rendered, forceMarkdown = false) => {
     res.vary('Accept');
     if (forceMarkdown || req.accepts(['text/html', 'text/markdown']) === 'text/markdown') res.type('text/markdown').send(page.markdown);
-    else res.type('text/html').send(page.html);
+    else sendHtml(req, res, page.html);
   };
   /** llms.txt files are markdown; plain text unless markdown is asked for by name. */
   const markdownText = (req: Request, res: Response, markdown: string) => {
@@ -95,7 +96,7 @@ export function documentsRouter(deps: InvokeDeps, pageHtml: HtmlRenderer = toHtm
       }
       res.vary('Accept');
       const page = { ...docs.landingPage, firstView: { url: req.originalUrl, reads } };
-      res.type('text/html').send(pageHtml(page, `${publicOriginOf(req, config)}/llms.txt`));
+      sendHtml(req, res, pageHtml(page, `${publicOriginOf(req, config)}/llms.txt`));
     }, next);
   });
   get(['/llms.txt'], (req, res) => markdownText(req, res, at(req).landing.markdown));

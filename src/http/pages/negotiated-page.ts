@@ -5,6 +5,7 @@ import { AppError } from '../../errors/app-error';
 import { prefersHtml, sendNotFoundPage } from './not-found-page';
 import { readFirst, type PlannedRead } from './first-reads';
 import type { InvokeDeps } from '../../registry/invoke';
+import { sendHtml } from './compressed-html';
 
 /**
  * A GET-only page route negotiated by Accept: the data as JSON for application/json, the page as markdown
@@ -43,7 +44,7 @@ export function negotiatedPageRouter<T>(
       // The web app's first view, drawn from the reads the app would make first (when the renderer draws one).
       const reads = html.firstViews && firstView ? await readFirst(firstView.deps, req, res, firstView.reads(data, String(req.params.slug))) : undefined;
       const viewed: Page = reads ? { ...page, firstView: { url: req.originalUrl, reads } } : page;
-      res.type('text/html; charset=utf-8').send(html(viewed, canonical(data, base)));
+      sendHtml(req, res, html(viewed, canonical(data, base)));
     } catch (err) {
       if (err instanceof AppError && err.code === 'NOT_FOUND' && prefersHtml(req)) sendNotFoundPage(res, html, origin(req));
       else next(err);

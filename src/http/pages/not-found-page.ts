@@ -1,5 +1,6 @@
 import type { Request, Response } from 'express';
 import type { HtmlRenderer, Page } from '../../documents/page';
+import { sendHtml } from './compressed-html';
 
 /**
  * The id of the not-found page's heading. The web app starts on a page it does not know only when the server's content carries
@@ -28,8 +29,6 @@ export function notFoundPage(baseUrl: string): Page {
 export function sendNotFoundPage(res: Response, html: HtmlRenderer, baseUrl: string): void {
   res.vary('Accept');
   res.setHeader('Cache-Control', 'no-cache');
-  res
-    .status(404)
-    .type('text/html; charset=utf-8')
-    .send(html(notFoundPage(baseUrl), `${baseUrl}/llms.txt`));
+  res.status(404);
+  sendHtml(res.req, res, html(notFoundPage(baseUrl), `${baseUrl}/llms.txt`));
 }

@@ -7,6 +7,7 @@ import { methodNotAllowed } from '../../transports/rest';
 import { perOrigin } from '../../transports/public-origin';
 import { APP_ONLY_PAGES, appOnlyPage } from './web-app-pages';
 import { precompressedAssets } from './precompressed-assets';
+import { sendHtml } from './compressed-html';
 
 /** Where `npm run build` puts the browser app (vite build): index.html, assets/, .vite/manifest.json. */
 export function defaultWebDir(): string {
@@ -177,7 +178,7 @@ export function webAppRouter(dir: string, html: HtmlRenderer, origin: (req: Requ
     const body = perOrigin((base) => html(appOnlyPage(entry, base), `${base}/llms.txt`));
     router.get(entry.path, (req: Request, res: Response) => {
       res.setHeader('Cache-Control', 'no-cache');
-      res.type('text/html; charset=utf-8').send(body(origin(req)));
+      sendHtml(req, res, body(origin(req)));
     });
     router.all(entry.path, methodNotAllowed(['GET']));
   }

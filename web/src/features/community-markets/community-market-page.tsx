@@ -8,7 +8,7 @@ import { PATHS, traderHref } from '../../lib/paths';
 import { usePageTitle } from '../../components/page-title';
 import '../../components/pages.css';
 import { ErrorMessage } from '../../components/error-message';
-import { NotFoundPage } from '../../components/not-found-page';
+import { MarketNotFoundPage } from '../../components/not-found-page';
 import { asApiError } from '../../lib/api/api-error';
 import { Loading } from '../../components/loading';
 import { cents, money } from '../../lib/format';
@@ -29,7 +29,7 @@ export function CommunityMarketPage() {
   const client = useQueryClient();
   usePageTitle(market.data?.question ?? 'Community market');
   if (market.isPending) return <Loading what="the market" />;
-  if (market.isError) return asApiError(market.error).notFound ? <NotFoundPage /> : <ErrorMessage error={market.error} />;
+  if (market.isError) return asApiError(market.error).notFound ? <MarketNotFoundPage community /> : <ErrorMessage error={market.error} />;
   const m = market.data;
   const isCreator = account.data?.id === m.creatorId;
   const tokens = m.outcomeTokens;

@@ -5,7 +5,7 @@ import { useAccount } from '../../lib/account';
 import { age, cents, date, money, dateTime } from '../../lib/format';
 import { usePageTitle } from '../../components/page-title';
 import { ErrorMessage } from '../../components/error-message';
-import { NotFoundPage } from '../../components/not-found-page';
+import { MarketNotFoundPage } from '../../components/not-found-page';
 import { asApiError } from '../../lib/api/api-error';
 import { ErrorBoundary } from '../../components/error-boundary';
 import { Loading } from '../../components/loading';
@@ -71,7 +71,7 @@ export function MarketPage() {
   const live = useLivePrices(market.data && market.data.status === 'active' ? [market.data.id] : []);
   const now = useNow(1000);
   if (market.isPending) return <Loading what="the market" />;
-  if (market.isError) return asApiError(market.error).notFound ? <NotFoundPage /> : <ErrorMessage error={market.error} />;
+  if (market.isError) return asApiError(market.error).notFound ? <MarketNotFoundPage /> : <ErrorMessage error={market.error} />;
   const m = market.data;
   const yes = m.outcomeTokens.find((t) => t.outcome === 'YES');
   const no = m.outcomeTokens.find((t) => t.outcome === 'NO');

@@ -1,6 +1,7 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { $api } from '../../lib/api/client';
 import { useDebounced } from '../../lib/use-debounced';
+import { useUrlChoice } from '../../lib/url-state';
 import { usePageTitle } from '../../components/page-title';
 import { ErrorMessage } from '../../components/error-message';
 import { Loading } from '../../components/loading';
@@ -10,11 +11,23 @@ import { FirstVisit } from '../../components/first-visit';
 import { MarketHighlights } from './market-highlights';
 import { useMarketPages } from './market-pages';
 
-/** Markets home: search as you type (search_prediction_markets, at most 8 results), else movers, trending and the active markets. */
+/**
+ * Markets home: search as you type (search_prediction_markets, at most 8 results), else movers, trending and the active
+ * markets. The search term lives in the address (`/?q=rain`) once typing pauses: a reload, Back or a shared link
+ * opens the same results.
+ */
 export function HomePage() {
   usePageTitle(undefined);
-  const [text, setText] = useState('');
+  const [inAddress, setInAddress] = useUrlChoice<string>('q', null, '');
+  const [text, setText] = useState(inAddress);
   const q = useDebounced(text.trim(), 300);
+  // The paused term goes to the address; an address that changes by itself (a link to /?q=…) fills the field.
+  useEffect(() => {
+    if (q !== inAddress) setInAddress(q);
+  }, [q]);
+  useEffect(() => {
+    if (inAddress !== q) setText(inAddress);
+  }, [inAddress]);
   const searching = q.length >= 2;
   const search = $api.useQuery('get', '/api/search', { params: { query: { q } } }, { enabled: searching, staleTime: 60_000 });
   // The most traded first page, which Trending and the browser show anyway: the first trade is suggested from it.

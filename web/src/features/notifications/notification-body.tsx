@@ -1,7 +1,7 @@
 import { Link } from 'wouter';
 import type { Ok } from '../../lib/api/client';
 import { positionHref, type Position } from '../../lib/portfolio';
-import { PATHS } from '../../lib/paths';
+import { PATHS, marketHref } from '../../lib/paths';
 import { signedMoney } from '../../lib/format';
 
 export type Notification = Ok<'/api/notifications', 'get'>['notifications'][number];
@@ -37,7 +37,24 @@ export function NotificationBody({ n, positions }: { n: Notification; positions:
         </p>
       );
     }
+    case 'price_alert': {
+      // The title names the market ("Price alert: {question}"); the link to its page carries that name.
+      const marketId = alertMarketId(n.ref);
+      const question = n.title.replace(/^Price alert: /, '');
+      if (!marketId) return <p>{n.message}</p>;
+      return (
+        <p>
+          <Link href={marketHref(marketId)}>{question}</Link>: {n.message}
+        </p>
+      );
+    }
     default:
       return <p>{n.message}</p>;
   }
+}
+
+/** A price alert's market, from its ref (`{marketId}:{above|below}:{firedAtMs}`); a market page's address takes its id. */
+export function alertMarketId(ref: string | null | undefined): string | null {
+  const m = /^(.+):(above|below):\d+$/.exec(ref ?? '');
+  return m ? m[1]! : null;
 }
