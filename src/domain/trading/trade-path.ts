@@ -22,6 +22,8 @@ export interface PricedBuy {
   releaseMicro?: Micro;
   /** The buyer created this market (TradeEvent.ownMarket). */
   ownMarket?: boolean;
+  /** A community market still too thin for the record (TradeEvent.thinMarket). */
+  thinMarket?: boolean;
   at: Date;
   /**
    * What the buy carries in its own statement (a stated forecast): a refused buy carries nothing out. One statement where
@@ -72,6 +74,8 @@ export interface SellRequest {
   releaseMicro?: Micro;
   /** The seller created this market (TradeEvent.ownMarket). */
   ownMarket?: boolean;
+  /** A community market still too thin for the record (TradeEvent.thinMarket). */
+  thinMarket?: boolean;
   at: Date;
 }
 
@@ -116,6 +120,7 @@ export class TradePath {
       realizedPnlMicro: 0n,
       priceMicro: b.priceMicro,
       ...(b.ownMarket ? { ownMarket: true } : {}),
+      ...(b.thinMarket ? { thinMarket: true } : {}),
       at: b.at,
     };
     const carried = this.hooks.carriesParts(event);
@@ -211,6 +216,7 @@ export class TradePath {
       priceMicro: fill.priceMicro,
       positionId: s.positionId,
       ...(s.ownMarket ? { ownMarket: true } : {}),
+      ...(s.thinMarket ? { thinMarket: true } : {}),
       at: s.at,
     });
     return { fill, balanceMicro: BigInt(out[0].balance_micro), position: pos };
