@@ -10,6 +10,7 @@ import { AccountSettings } from './domain/accounts/account-settings';
 import { createIdentity } from './auth/identity';
 import type { PriceChanges, PriceService } from './domain/trading/price-service';
 import { createMarketData } from './market-data/market-data';
+import { venuePricePath } from './market-data/venue-price-path';
 import type { MarketFeed } from './market-data/feed';
 import type { MarketSync } from './market-data/market-sync';
 import { IdempotencyStore } from './domain/idempotency/idempotency-store';
@@ -164,10 +165,10 @@ export function createServices(args: {
     trading,
     orders,
     tradeHistory: new TradeHistory(db),
-    forecasts: new ForecastService(db),
+    forecasts: new ForecastService(db, prices),
     comments,
     benchmark,
-    benchmarkFolder: new BenchmarkFolder(db, log, () => benchmark.invalidate()),
+    benchmarkFolder: new BenchmarkFolder(db, log, () => benchmark.invalidate(), venuePricePath(marketData.feed)),
     portfolioHistory: new PortfolioHistoryService(db),
     settlement,
     trackRecord: createTrackRecord({ db, tradeHooks, accounts, deletion: accountDeletion, settings: accountSettings, log }),

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { defineMethod } from '../registry/method';
+import type { MethodContext } from '../registry/context';
 import { AppError } from '../errors/app-error';
-import { ALL_SEASONS, parseSeason } from '../domain/benchmark/seasons';
+import { ALL_SEASONS, isProvisional, parseSeason } from '../domain/benchmark/seasons';
 import { BENCHMARK_METRICS, MIN_RESOLVED_MARKETS, type BenchmarkMetric } from '../domain/benchmark/benchmark-record';
 import { Probability } from './common-schemas';
 import { formatExport } from '../domain/benchmark/benchmark-export';
@@ -104,14 +105,32 @@ const EntryPrice = z
 
 const Reference = z.enum(['market', 'coin_flip', 'favourite']);
 
+const Provisional = z
+  .boolean()
+  .describe('True until the season closes (the end of its month; all is always provisional): its figures and ranks may still change.');
+
+/** The season a call names, checked, and whether it is still provisional at the call's instant. */
+function seasonAsked(ctx: MethodContext, text: string | undefined): { season: string; provisional: boolean } {
+  const now = ctx.clock.now();
+  const season = parseSeason(text, now);
+  return { season, provisional: isProvisional(season, now) };
+}
+
 const Record = z.object({
   userId: z.string().describe('The account.'),
   displayName: z.string().describe('Public display name.'),
   isAgent: z.boolean().describe('True for an agent account.'),
   reference: Reference.nullable().describe('Which reference forecaster this is (the service’s own baselines), or null.'),
   season: z.string().describe('The season scored: YYYY-MM or all.'),
+  provisional: Provisional,
   computedAt: z.iso.datetime().nullable().describe('When it was scored (after each market sync); null when nothing of the account has been scored.'),
-  resolvedMarkets: z.number().int().min(0).describe('Resolved, non-void markets you forecast or bought in this season: what the boards’ minimum counts.'),
+  resolvedMarkets: z
+    .number()
+    .int()
+    .min(0)
+    .describe(
+      'Resolved, non-void markets you stated a forecast on (before their close) this season: what the boards’ minimum counts; plain buys do not count.',
+    ),
   minimumMarkets: z.number().int().min(1).describe('Resolved markets needed to be ranked on a benchmark board.'),
   ranked: z.boolean().describe('True when resolvedMarkets reaches minimumMarkets.'),
   forecasts: ForecastScores,
@@ -158,7 +177,8 @@ export const getBenchmarkRecord = defineMethod({
         hint: 'Pass userId to read any account’s public record.',
       });
     }
-    return ctx.services.benchmark.record(userId, parseSeason(input.season, ctx.clock.now()));
+    const { season, provisional } = seasonAsked(ctx, input.season);
+    return { ...(await ctx.services.benchmark.record(userId, season)), provisional };
   },
 });
 
@@ -179,6 +199,7 @@ export const getBenchmarkLeaderboard = defineMethod({
   }),
   output: z.object({
     season: z.string().describe('The season ranked.'),
+    provisional: Provisional,
     metric: z.enum(METRICS).describe('The metric ranked.'),
     audience: Audience.describe('The audience ranked.'),
     minimumMarkets: z.number().int().min(1).describe('Resolved markets an account needs in the season to be ranked.'),
@@ -207,18 +228,23 @@ export const getBenchmarkLeaderboard = defineMethod({
   rest: { method: 'GET', path: '/api/benchmark/leaderboard' },
   annotations: { title: 'Benchmark leaderboard', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   errors: [],
-  handler: async (ctx, input) =>
-    ctx.services.benchmark.leaderboard({
-      season: parseSeason(input.season, ctx.clock.now()),
+  handler: async (ctx, input) => {
+    const { season, provisional } = seasonAsked(ctx, input.season);
+    const board = await ctx.services.benchmark.leaderboard({
+      season,
       metric: input.metric,
       audience: input.audience,
       limit: input.limit,
       userId: ctx.principal?.userId,
-    }),
+    });
+    return { ...board, provisional };
+  },
 });
 
 const ExportedForecast = z.object({
+  id: z.string().describe('The record’s id (in its hashed payload).'),
   userId: z.string().describe('The account that stated it.'),
+  audience: z.enum(['people', 'agents', 'reference']).describe('Its account’s board audience.'),
   seq: z.number().int().min(1).describe("Its place in the account's hash chain."),
   marketId: z.string().describe('The market.'),
   venue: z.enum(['mirrored', 'community']).describe('mirrored (binary) or community.'),
@@ -226,6 +252,7 @@ const ExportedForecast = z.object({
   createdAt: z.iso.datetime().describe('When it was stated.'),
   probabilities: z.array(Probability).describe('Mirrored: [P(YES)]; community: one per outcome.'),
   mids: z.array(Probability.nullable()).describe("The market's mid(s) stamped at that instant."),
+  rationale: z.string().nullable().describe('The rationale stated with it, or null.'),
   winner: z.number().int().min(0).nullable().describe('How the market resolved: mirrored 1 = YES, 0 = NO; community the winning outcome’s index; null = VOID.'),
   closedAt: z.iso.datetime().describe('When the market closed (forecasts after it do not count).'),
   resolvedAt: z.iso.datetime().describe('When it resolved (its month is the season).'),
@@ -251,6 +278,7 @@ export const exportBenchmarkForecasts = defineMethod({
   }),
   output: z.object({
     season: z.string().describe('The season exported.'),
+    provisional: Provisional,
     format: z.enum(['json', 'jsonl', 'csv']).describe('The format asked for.'),
     forecasts: z.array(ExportedForecast).describe('The page (format json); empty for jsonl and csv.'),
     text: z.string().nullable().describe('The page as JSON lines or CSV (format jsonl or csv); null for json.'),
@@ -260,10 +288,10 @@ export const exportBenchmarkForecasts = defineMethod({
   annotations: { title: 'Export benchmark forecasts', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   errors: [],
   handler: async (ctx, input) => {
-    const season = parseSeason(input.season, ctx.clock.now());
+    const { season, provisional } = seasonAsked(ctx, input.season);
     const page = await ctx.services.benchmark.export(season, input);
     return input.format === 'json'
-      ? { season, format: input.format, forecasts: page.forecasts, text: null, nextCursor: page.nextCursor }
-      : { season, format: input.format, forecasts: [], text: formatExport(page.forecasts, input.format), nextCursor: page.nextCursor };
+      ? { season, provisional, format: input.format, forecasts: page.forecasts, text: null, nextCursor: page.nextCursor }
+      : { season, provisional, format: input.format, forecasts: [], text: formatExport(page.forecasts, input.format), nextCursor: page.nextCursor };
   },
 });

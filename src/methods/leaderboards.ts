@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { COMMUNITY_MIN_TRADERS } from '../domain/track-record/record-rule';
 import { defineMethod } from '../registry/method';
 import { AppError } from '../errors/app-error';
 import { XP_RULES, levelTableText } from '../domain/track-record/levels';
@@ -47,7 +48,7 @@ export const getLeaderboard = defineMethod({
   summary: 'Rank traders by PnL, volume, accuracy or trades',
   brief:
     'Top traders of a period (weekly, monthly, alltime) by pnl, volume, trades or accuracy, for people, bots or everyone. Free; with credentials also your rank.',
-  description: `The top traders of a period (weekly from Monday 00:00 UTC, monthly from the 1st, alltime) by pnl (realized profit and loss of sales and settlements), volume (dollars bought plus sold), trades (buys plus sells) or accuracy (percent of settled positions on the winning side, from ${MIN_SETTLED_FOR_ACCURACY} settled), for people (audience all), agents (bots) or both (everyone). Ties share a rank. Public and free; with credentials also currentUserRank and isCurrentUser on each row.`,
+  description: `The top traders of a period (weekly from Monday 00:00 UTC, monthly from the 1st, alltime) by pnl (realized profit and loss of sales and settlements), volume (dollars bought plus sold), trades (buys plus sells) or accuracy (percent of settled positions on the winning side, from ${MIN_SETTLED_FOR_ACCURACY} settled), for people (audience all), agents (bots) or both (everyone). Ties share a rank. A community market's trades count only once it has had ${COMMUNITY_MIN_TRADERS} distinct traders besides its creator, and never its creator's own. Public and free; with credentials also currentUserRank and isCurrentUser on each row.`,
   auth: 'optional',
   limit: 'api',
   input: z.object({
@@ -181,14 +182,15 @@ const CalibrationRow = z.object({
 export const getAgentReputation = defineMethod({
   name: 'get_agent_reputation',
   area: 'Leaderboards',
-  summary: "Read a trader's forecasting record: Brier, skill, calibration",
+  summary: "Read a trader's track record: entry-price Brier, skill, calibration of settled positions",
   brief:
-    "A trader's public track record from settled positions: brierScore (lower is better), skillScore (> 0 = edge over the market), calibration table and the latest settlements, with trader stats. Use it to check an agent's claims. Free.",
+    "A trader's public track record from settled positions, scored at the price paid: entryPriceBrier (lower is better), entryPriceSkill (> 0 = edge over the price paid), calibration table and the latest settlements, with trader stats. Stated forecasts: get_benchmark_record. Free.",
   description:
-    "An agent's (or person's) public track record, to check its claims: the trader stats, plus over every position settled YES or NO, " +
-    'with the entry price p as the forecast that the side held wins and o = 1 if it won, else 0: brierScore = mean (p − o)² (lower is ' +
-    'better), skillScore = mean (o − p) (> 0 = an edge over the market), calibrationError (expected calibration error over 10 entry-price ' +
-    'buckets, shown in a table), and the 10 latest settlements. Scores are null before the first settlement. Public and free. Errors: NOT_FOUND (404).',
+    "An agent's (or person's) public track record, to check its claims: the trader stats, plus over every position settled YES or NO " +
+    '(community markets excluded), with the entry price p as the forecast that the side held wins and o = 1 if it won, else 0 ' +
+    "(basis 'entry price'): entryPriceBrier = mean (p − o)² (lower is better), entryPriceSkill = mean (o − p) (> 0 = an edge over the " +
+    'price paid), entryPriceCalibrationError (over 10 entry-price buckets, shown in a table), and the 10 latest settlements. Null before ' +
+    'the first settlement. The Brier of stated forecasts is get_benchmark_record’s. Public and free. Errors: NOT_FOUND (404).',
   auth: 'public',
   limit: 'api',
   input: z.object({ id: z.string().min(1).max(100).describe('User ID of the agent (or person).') }),
@@ -202,13 +204,14 @@ export const getAgentReputation = defineMethod({
     badges: z.array(EarnedBadge).describe('Badges earned, oldest first.'),
     forecasting: z
       .object({
-        settledPositions: z.number().int().min(0).describe('Settled positions scored (void excluded).'),
-        brierScore: z.number().min(0).max(1).nullable().describe('Mean (p − o)²; lower is better; null before the first.'),
-        skillScore: z.number().min(-1).max(1).nullable().describe('Mean (o − p): edge over the market price; null before the first.'),
-        calibrationError: z.number().min(0).max(1).nullable().describe('Expected calibration error over the buckets; null before the first.'),
+        basis: z.literal('entry price').describe('What these figures score: the price paid, not a stated forecast (get_benchmark_record scores those).'),
+        settledPositions: z.number().int().min(0).describe('Settled positions scored (void and community markets excluded).'),
+        entryPriceBrier: z.number().min(0).max(1).nullable().describe('Mean (p − o)² of the price paid p; lower is better; null before the first.'),
+        entryPriceSkill: z.number().min(-1).max(1).nullable().describe('Mean (o − p): edge over the price paid; null before the first.'),
+        entryPriceCalibrationError: z.number().min(0).max(1).nullable().describe('Expected calibration error over the buckets; null before the first.'),
         calibration: z.array(CalibrationRow).length(10).describe('10 entry-price buckets, lowest first.'),
       })
-      .describe('Forecasting scores.'),
+      .describe('Entry-price scores of settled positions (the Brier of stated forecasts is get_benchmark_record’s).'),
     recentSettled: z
       .array(
         z.object({

@@ -76,18 +76,19 @@ const SuiteEntry = z.object({
   userId: z.string().describe('The live account that ran the scenarios.'),
   displayName: z.string().describe('Public display name.'),
   isAgent: z.boolean().describe('True for an agent.'),
-  scenarios: z.number().int().min(0).describe('Scenarios counted: those whose latest ended run has an alpha.'),
-  meanAlpha: Estimate.describe('Mean alpha across the counted scenarios; n is the scenarios, the interval a Student-t 95 % interval.'),
+  scenarios: z.number().int().min(0).describe('Distinct scenarios with at least one ended run that has an alpha (what minScenarios counts).'),
+  runCount: z.number().int().min(0).describe('Runs counted: every ended run with an alpha, deleted runs included.'),
+  meanAlpha: Estimate.describe('Mean alpha over every counted run; n is runCount, the interval a Student-t 95 % interval.'),
   runs: z
     .array(
       z.object({
         scenario: z.string().describe('The scenario.'),
-        runId: z.string().describe('The latest ended run of it, the one counted.'),
+        runId: z.string().describe('The run (it may have been deleted since; its result still counts).'),
         alpha: z.number().nullable().describe('That run’s frozen alpha (null: no stated forecast resolved; the scenario is not counted).'),
         endedAt: z.iso.datetime().describe('When that run ended (wall clock).'),
       }),
     )
-    .describe('Each scenario played, by name.'),
+    .describe('Every ended run, by scenario then end.'),
 });
 
 export const getReplaySuiteBoard = defineMethod({
@@ -95,9 +96,9 @@ export const getReplaySuiteBoard = defineMethod({
   area: 'Forecasting',
   summary: 'The replay suite board: each agent’s mean alpha across the suite’s scenarios, with its interval',
   brief:
-    'Ranks live accounts on a replay suite by mean alpha across its scenarios (latest ended run per scenario) with a 95 % interval; you is your own record. Free.',
+    'Ranks live accounts on a replay suite by mean alpha over every ended run of its scenarios (deleted runs too) with a 95 % interval and the run count; you is your own record. Free.',
   description:
-    "Ranks live accounts on a published replay suite: per scenario the alpha (market Brier − yours) of the latest ended run (not the best), and the mean across scenarios with a 95 % interval. Ranked from the suite's minScenarios scenarios; you is your own record. Replay runs never appear on the live boards. Free.",
+    "Ranks live accounts on a published replay suite by the mean alpha (market Brier − yours) over EVERY ended run of its scenarios — not the best nor the latest, and a deleted run still counts, so rerunning or deleting cannot pick a lucky run — with a Student-t 95 % interval and runCount. Ranked from the suite's minScenarios distinct scenarios; you is your own record. Replay runs never appear on the live boards. Free.",
   auth: 'optional',
   limit: 'api',
   input: z.object({

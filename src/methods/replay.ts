@@ -26,7 +26,7 @@ const ReplayRecordSummary = z
     source: z.enum(['simulated', 'mirror']).describe('The replayed venue: simulated (with information), or mirror (recorded real Polymarket markets).'),
     leakageWarning: z.string().nullable().describe('For a mirror run: the outcomes are public, so the record may measure recall, not skill; else null.'),
     season: z.literal('all').describe('The season scored: the whole run.'),
-    resolvedMarkets: z.number().int().min(0).describe('Resolved, non-void markets the run’s account forecast or bought in.'),
+    resolvedMarkets: z.number().int().min(0).describe('Resolved, non-void markets the run’s account stated a forecast on (plain buys do not count).'),
     computedAt: z.iso.datetime().nullable().describe('When it was scored, on the run’s clock (null: nothing of the account has resolved).'),
     figures: z
       .object(

@@ -13,28 +13,30 @@ export function tradeWithForecast(
   source: Exclude<ForecastSource, 'stated'>,
   stated: Stated | undefined,
   marketOf: (result: unknown) => string | undefined,
+  /** A mirrored order's token: the forecast is stamped with its market's live quote (ForecastService.quotedMid). */
+  quotedToken?: string,
 ): { userId: string; now: Date; then: InTransaction | undefined } {
   const userId = requirePrincipal(ctx).userId;
   const now = ctx.clock.now();
-  return { userId, now, then: ctx.services.forecasts.onTrade(userId, source, stated, marketOf, now, ctx.idempotency?.complete) };
+  return { userId, now, then: ctx.services.forecasts.onTrade(userId, source, stated, marketOf, now, ctx.idempotency?.complete, quotedToken) };
 }
 
 /** place_order: the call's order (without its forecast and idempotency key) and tradeWithForecast's parts. */
-export function binaryTrade<I extends { forecast?: number; idempotencyKey?: string }>(
+export function binaryTrade<I extends { tokenId: string; forecast?: number; idempotencyKey?: string }>(
   ctx: MethodContext,
   source: 'place_order',
   input: I,
   marketOf: (result: unknown) => string | undefined,
 ): { order: Omit<I, 'forecast' | 'idempotencyKey'>; userId: string; now: Date; then: InTransaction | undefined } {
   const { idempotencyKey: _ignored, forecast, ...order } = input;
-  return { order, ...tradeWithForecast(ctx, source, forecast === undefined ? undefined : { probability: forecast }, marketOf) };
+  return { order, ...tradeWithForecast(ctx, source, forecast === undefined ? undefined : { probability: forecast }, marketOf, input.tokenId) };
 }
 
 /**
  * paper_trade: its market is known before it trades, so its forecast is carried in the buy's own statement (one
  * statement for both); `then` is the idempotent call's completion alone.
  */
-export function marketBuy<I extends { marketId: string; forecast?: number; idempotencyKey?: string }>(
+export function marketBuy<I extends { marketId: string; tokenId: string; forecast?: number; idempotencyKey?: string }>(
   ctx: MethodContext,
   input: I,
 ): { order: Omit<I, 'forecast' | 'idempotencyKey'>; userId: string; now: Date; then: InTransaction | undefined; carry: Promise<CarriedPart | undefined> } {
@@ -47,6 +49,6 @@ export function marketBuy<I extends { marketId: string; forecast?: number; idemp
     userId,
     now,
     then: ctx.idempotency?.complete,
-    carry: ctx.services.forecasts.carriedByTrade(userId, 'paper_trade', stated, input.marketId, now),
+    carry: ctx.services.forecasts.carriedByTrade(userId, 'paper_trade', stated, input.marketId, now, input.tokenId),
   };
 }

@@ -224,7 +224,7 @@ export class RunHost implements ReplayRuns, RunScopes {
   /**
    * Deletes a run with its data (issue 35: a run's data can be deleted with it). Its row goes first, so from that moment
    * its key names no run and no new call reaches it; then what the run was doing finishes, its services stop and its
-   * database is dropped (the schema on PostgreSQL; the in-memory instance on PGlite). Its record leaves the suite board.
+   * database is dropped (the schema on PostgreSQL; the in-memory instance on PGlite). Its result stays on the suite board (suite_results).
    */
   async delete(caller: ReplayCaller, runId: string): Promise<void> {
     if (caller.runId) {

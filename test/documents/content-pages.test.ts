@@ -76,8 +76,11 @@ describe.each(backends())('content pages on $name', (backend) => {
     // date) was left out beside its format and the rule stated once (DATE_TIME_NOTE); 423.1 KB with get_market_odds' five
     // trading figures (schema and example); 421.3 KB once input field descriptions no longer restated their schemas' bounds
     // and defaults (llms-full.txt keeps each method's full description; its brief is for tools/list and the agent card).
-    // The bound ratchets down but for new fields, which each state what they add.
-    expect(Buffer.byteLength(text)).toBeLessThanOrEqual(421.5 * 1024);
+    // The bound ratchets down but for new fields, which each state what they add. 423.9 KB with issue 49's honest boards:
+    // provisional on the three season answers, the suite board's runCount, the reputation's entry-price names, the
+    // community-market rules in get_leaderboard's and get_agent_reputation's descriptions, and the export's id,
+    // audience and rationale (2.4 KB).
+    expect(Buffer.byteLength(text)).toBeLessThanOrEqual(423.9 * 1024);
     expect(text).not.toContain('"pattern": "^(?:(?:\\\\d\\\\d[2468]');
     for (const m of ALL_METHODS) {
       const start = text.indexOf(`\n### ${m.name}\n`);

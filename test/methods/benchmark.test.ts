@@ -7,7 +7,7 @@ import { seasonOf } from '../../src/domain/benchmark/seasons';
 
 const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
 
-type Row = { userId: string; seq: number; marketId: string; probabilities: number[]; mids: Array<number | null>; winner: number | null };
+type Row = { id: string; userId: string; seq: number; marketId: string; probabilities: number[]; mids: Array<number | null>; winner: number | null };
 
 function suite(backend: Backend) {
   let t: TestApp;
@@ -148,11 +148,13 @@ function suite(backend: Backend) {
     expect(JSON.parse(lines[0]!)).toEqual(rows[0]);
     const csv = await t.api.get('/api/benchmark/forecasts').query({ season: 'all', limit: 5000, format: 'csv' });
     const csvLines = (csv.body.text as string).trimEnd().split('\n');
-    expect(csvLines[0]).toBe('userId,seq,marketId,venue,source,createdAt,probabilities,mids,winner,closedAt,resolvedAt,hash,prevHash');
+    expect(csvLines[0]).toBe('id,userId,audience,seq,marketId,venue,source,createdAt,probabilities,mids,rationale,winner,closedAt,resolvedAt,hash,prevHash');
     expect(csvLines).toHaveLength(rows.length + 1);
     // A one-element array has no comma, so it goes unquoted (RFC 4180 quotes only fields that need it).
     expect(csvLines[1]!.split(',')).toEqual([
+      rows[0]!.id,
       rows[0]!.userId,
+      'agents',
       String(rows[0]!.seq),
       rows[0]!.marketId,
       'mirrored',
@@ -160,6 +162,7 @@ function suite(backend: Backend) {
       expect.any(String),
       `[${rows[0]!.probabilities[0]}]`,
       `[${rows[0]!.mids[0]}]`,
+      '',
       '1',
       expect.any(String),
       expect.any(String),

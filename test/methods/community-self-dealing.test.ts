@@ -2,6 +2,7 @@ import { backends } from '../support/backends';
 import { registerAgent, startTestApp, type TestApp } from '../support/app';
 import { sessionCookieOf, ManualClock, HOUR } from '../support/identity';
 import { auditLedger } from '../../src/domain/audit/ledger-audit';
+import { COMMUNITY_MIN_TRADERS } from '../../src/domain/track-record/record-rule';
 
 /**
  * Issue 33, item 10, tried as a person would: a creator buys YES for 15 dollars in their own market, resolves it YES a
@@ -56,6 +57,19 @@ describe.each(backends())('what counts toward the track record in community mark
       value: number;
     }>;
   const market = async (id: string) => (await t.api.get(`/api/user-markets/${id}`)).body;
+  /**
+   * Traders besides the creator who buy a dollar of `tokenId` each, so the next trader is the market's
+   * COMMUNITY_MIN_TRADERS-th and counts toward the record (their own buys, in a thinner market, do not).
+   */
+  const thicken = async (tokenId: string) => {
+    const fillers: Trader[] = [];
+    for (let i = 1; i < COMMUNITY_MIN_TRADERS; i++) {
+      const f = await trader(`Filler${i}`);
+      await buy(f, tokenId, 1);
+      fillers.push(f);
+    }
+    return fillers;
+  };
   const audit = async () => expect((await auditLedger(t.services.db)).violations).toEqual([]);
   const MINUTE = 60_000;
   const DAY = 24 * HOUR;
@@ -66,6 +80,7 @@ describe.each(backends())('what counts toward the track record in community mark
     const m = await create(creator, 3 * DAY + MINUTE);
     const [yes, no] = m.outcomeTokens.map((o) => o.tokenId) as [string, string];
     const mine = await buy(creator, yes, 15);
+    const fillers = await thicken(yes);
     await buy(other, no, 20);
     expect(await balance(creator)).toBe(885); // 100 into the market maker, 15 on YES: the money moves as for any trade
     expect(await balance(other)).toBe(980);
@@ -106,8 +121,11 @@ describe.each(backends())('what counts toward the track record in community mark
     // The profit board: the other trader's loss of 20 counts; the creator's win is on no board.
     for (const period of ['weekly', 'monthly', 'alltime']) {
       const pnl = await board('pnl', period);
-      expect(pnl.map((r) => [r.user.id, r.value])).toEqual([[other.id, -20]]);
+      expect(pnl.find((r) => r.user.id === other.id)!.value).toBe(-20);
+      expect(pnl.map((r) => r.user.id)).not.toContain(creator.id);
     }
+    // The fillers' settlements count (the market had enough traders by then), though their own buys came too early to.
+    expect((await stats(fillers[0]!)).stats).toMatchObject({ totalTrades: 0, settledPositions: 1 });
     const c = await stats(creator);
     expect(c.stats).toMatchObject({ totalPnl: 0, totalTrades: 0, totalVolume: 0, accuracy: 0, settledPositions: 0, winRate: 0, weeklyPnl: 0 });
     expect(c.level.xp).toBe(0);
@@ -116,13 +134,13 @@ describe.each(backends())('what counts toward the track record in community mark
     expect(o.stats).toMatchObject({ totalPnl: -20, totalTrades: 1, settledPositions: 1, accuracy: 0 });
     expect(o.badges.map((b: { name: string }) => b.name)).toEqual(['First Trade']);
 
-    // The forecasting record: the creator's settlement is not scored nor listed; the other trader's is.
-    const repC = (await t.api.get(`/api/agents/${creator.id}/reputation`)).body;
-    expect(repC.forecasting).toMatchObject({ settledPositions: 0, brierScore: null });
-    expect(repC.recentSettled).toEqual([]);
-    const repO = (await t.api.get(`/api/agents/${other.id}/reputation`)).body;
-    expect(repO.forecasting.settledPositions).toBe(1);
-    expect(repO.recentSettled).toMatchObject([{ marketId: m.id, result: 'lost' }]);
+    // The forecasting record: a community market is scored for nobody, its creator's nor the other trader's (issue 49
+    // item 3), while the other trader's settlement counts on the accuracy board's figures (settledPositions) above.
+    for (const who of [creator, other]) {
+      const rep = (await t.api.get(`/api/agents/${who.id}/reputation`)).body;
+      expect(rep.forecasting).toMatchObject({ settledPositions: 0 });
+      expect(rep.recentSettled).toEqual([]);
+    }
 
     // The creator is told their position settled (a notification), but earned no badge by it.
     const notes = await t.services.db.query<{ type: string }>('SELECT type FROM notifications WHERE user_id = $1 ORDER BY created_at', [creator.id]);
@@ -148,6 +166,7 @@ describe.each(backends())('what counts toward the track record in community mark
     const creator = await trader('Maker');
     const someone = await trader('Someone');
     const theirs = await create(someone, 2 * DAY);
+    await thicken(theirs.outcomeTokens[1]!.tokenId);
     await buy(creator, theirs.outcomeTokens[0]!.tokenId, 10);
     const s = await stats(creator);
     expect(s.stats).toMatchObject({ totalTrades: 1, totalVolume: 10 });

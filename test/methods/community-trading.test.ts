@@ -1,4 +1,5 @@
 import { backends } from '../support/backends';
+import { COMMUNITY_MIN_TRADERS } from '../../src/domain/track-record/record-rule';
 import { registerAgent, startTestApp, type TestApp } from '../support/app';
 import { signedInPerson, sessionCookieOf, ManualClock, HOUR } from '../support/identity';
 import { mcpCall, rpcCall } from '../support/rpc';
@@ -209,11 +210,10 @@ describe.each(backends())('community market trading on $name', (backend) => {
     expect(notes.map((n) => n.title)).toEqual(['Your position won']);
     const trades = await t.api.get('/api/trades').set(bearer(a.apiKey));
     expect(trades.body.trades.map((x: { kind: string }) => x.kind)).toContain('settlement');
-    // Reputation: the settlement is scored with the entry price as the forecast, in the question of the community market.
+    // Reputation: a community market counts in no forecasting record (issue 49 item 3): its settlement is not scored.
     const rep = (await t.api.get(`/api/agents/${a.id}/reputation`)).body;
-    expect(rep.forecasting.settledPositions).toBe(1);
-    expect(rep.forecasting.brierScore).toBeCloseTo((1 - 50 / ba.quantity) ** 2, 4);
-    expect(rep.recentSettled[0]).toMatchObject({ marketId: m.id, question: m.question, result: 'won', outcome: 'YES' });
+    expect(rep.forecasting.settledPositions).toBe(0);
+    expect(rep.recentSettled).toEqual([]);
     const after = await t.api.post('/api/user-markets/trade').set(bearer(a.apiKey)).send({ tokenId: alpha, amount: 1 });
     expect(after.body.code).toBe('MARKET_CLOSED');
     await audit();
@@ -256,6 +256,18 @@ describe.each(backends())('community market trades, limits and the track record 
         })
     ).body;
     const north = m.outcomeTokens[0].tokenId as string;
+    // Traders before it, so the market has had COMMUNITY_MIN_TRADERS besides its creator once the agent buys (record-rule.ts).
+    for (let i = 1; i < COMMUNITY_MIN_TRADERS; i++) {
+      const f = await registerAgent(t);
+      expect(
+        (
+          await t.api
+            .post('/api/user-markets/trade')
+            .set({ Authorization: `Bearer ${f.apiKey}` })
+            .send({ tokenId: north, amount: 1 })
+        ).status,
+      ).toBe(200);
+    }
     const a = await registerAgent(t);
     const auth = { Authorization: `Bearer ${a.apiKey}` };
     const xpBefore = (await t.api.get(`/api/user/stats`).query({ userId: a.id }).set(auth)).body;
@@ -266,7 +278,7 @@ describe.each(backends())('community market trades, limits and the track record 
     expect(limited.body.code).toBe('RATE_LIMITED');
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
     expect((await t.api.get('/api/user/balance').set(auth)).body.balance).toBe(balance);
-    expect((await t.api.get(`/api/user-markets/${m.id}`)).body.tradeCount).toBe(3);
+    expect((await t.api.get(`/api/user-markets/${m.id}`)).body.tradeCount).toBe(COMMUNITY_MIN_TRADERS - 1 + 3);
 
     const board = await t.api.get('/api/leaderboard').query({ period: 'alltime', metric: 'trades', audience: 'bots' }).set(auth);
     expect(board.status).toBe(200);

@@ -359,9 +359,12 @@ describe.each(backends())('leaderboards, trader stats and reputation on $name', 
     expect(res.status).toBe(200);
     const f = res.body.forecasting;
     expect(f.settledPositions).toBe(3);
-    expect(f.brierScore).toBe(0.154167); // (0.2² + 0.25² + 0.6²) / 3
-    expect(f.skillScore).toBe(0.183333); // ((1 − 0.8) + (0 − 0.25) + (1 − 0.4)) / 3
-    expect(f.calibrationError).toBe(0.35); // (0.2 + 0.25 + 0.6) / 3
+    expect(f.basis).toBe('entry price');
+    expect(f.entryPriceBrier).toBe(0.154167); // (0.2² + 0.25² + 0.6²) / 3
+    expect(f.entryPriceSkill).toBe(0.183333); // ((1 − 0.8) + (0 − 0.25) + (1 − 0.4)) / 3
+    expect(f.entryPriceCalibrationError).toBe(0.35); // (0.2 + 0.25 + 0.6) / 3
+    // One Brier on the service (issue 49): the reputation names none of its figures plain Brier.
+    expect(f).not.toHaveProperty('brierScore');
     expect(f.calibration).toHaveLength(10);
     expect(f.calibration[8]).toEqual({ lower: 0.8, upper: 0.9, count: 1, meanForecast: 0.8, observedFrequency: 1 });
     expect(f.calibration[2]).toEqual({ lower: 0.2, upper: 0.3, count: 1, meanForecast: 0.25, observedFrequency: 0 });
@@ -379,7 +382,7 @@ describe.each(backends())('leaderboards, trader stats and reputation on $name', 
 
     const fresh = await agentTrader(t);
     const empty = await t.api.get(`/api/agents/${fresh.id}/reputation`);
-    expect(empty.body.forecasting).toMatchObject({ settledPositions: 0, brierScore: null, skillScore: null, calibrationError: null });
+    expect(empty.body.forecasting).toMatchObject({ settledPositions: 0, entryPriceBrier: null, entryPriceSkill: null, entryPriceCalibrationError: null });
     expect(empty.body.recentSettled).toEqual([]);
     for (const id of ['00000000-0000-4000-8000-000000000000', 'nobody']) {
       const missing = await t.api.get(`/api/agents/${id}/reputation`);

@@ -87,7 +87,7 @@ describe.each(backends())('replay suite, its board and delete_replay on $name', 
     expect(again.body.code).toBe('NOT_FOUND');
   });
 
-  test('when owners have ended suite runs, then the board ranks those with the minimum by mean alpha of their latest run per scenario', async () => {
+  test('when owners have ended suite runs, then the board ranks those with the minimum by mean alpha over every ended run, and a deleted run still counts', async () => {
     // Ended runs as the live table holds them, written through the run store: a real suite run is 30 simulated days, too
     // long for a test; what the board reads of one is its row and its frozen alpha.
     const store = new ReplayStore(t.services.db);
@@ -116,8 +116,8 @@ describe.each(backends())('replay suite, its board and delete_replay on $name', 
       await store.end(id, start, record, new Date(Date.UTC(2026, 10, 1, 0, ++minute)));
       return id;
     };
-    // a: ten scenarios; scenario 0 first at 0.9, then at 0.0: the later one counts.
-    await ended(a.id, 0, 0.9);
+    // a: ten scenarios; scenario 0 first at 0.9, then at 0.0: both count (issue 49: not the best, not the latest).
+    const lucky = await ended(a.id, 0, 0.9);
     const alphasA = [0.0, 0.02, 0.04, 0.01, 0.03, 0.05, 0.02, 0.0, 0.01, 0.02];
     for (const [i, alpha] of alphasA.entries()) await ended(a.id, i, alpha);
     // b: three scenarios with a higher mean (unranked), a run of another seed of its own (not a suite run: not counted).
@@ -130,13 +130,23 @@ describe.each(backends())('replay suite, its board and delete_replay on $name', 
     expect(board.body.entries.map((e: { rank: number; userId: string }) => [e.rank, e.userId])).toEqual([[1, a.id]]);
     const top = board.body.entries[0];
     expect(top.scenarios).toBe(10);
-    expect(top.runs).toHaveLength(10);
-    const mean = alphasA.reduce((x, y) => x + y) / alphasA.length;
-    const sd = Math.sqrt(alphasA.reduce((x, v) => x + (v - mean) ** 2, 0) / (alphasA.length - 1));
-    // t(0.975, 9) = 2.262157 (tables).
-    expect(top.meanAlpha.value).toBeCloseTo(0.02, 12);
-    expect(top.meanAlpha.low).toBeCloseTo(mean - (2.262157 * sd) / Math.sqrt(10), 6);
-    expect(top.meanAlpha.high).toBeCloseTo(mean + (2.262157 * sd) / Math.sqrt(10), 6);
+    expect(top.runCount).toBe(11);
+    expect(top.runs).toHaveLength(11);
+    const all = [0.9, ...alphasA];
+    const mean = all.reduce((x, y) => x + y) / all.length;
+    const sd = Math.sqrt(all.reduce((x, v) => x + (v - mean) ** 2, 0) / (all.length - 1));
+    // (0.9 + 0.2) / 11 = 0.1; t(0.975, 10) = 2.228139 (tables).
+    expect(top.meanAlpha).toMatchObject({ value: expect.closeTo(0.1, 12), n: 11 });
+    expect(top.meanAlpha.low).toBeCloseTo(mean - (2.228139 * sd) / Math.sqrt(11), 6);
+    expect(top.meanAlpha.high).toBeCloseTo(mean + (2.228139 * sd) / Math.sqrt(11), 6);
+
+    // Deleting a run (here the lucky one; issue 49's attack deleted the unlucky latest) does not take it off the board.
+    const deleted = await t.api.delete(`/api/replays/${lucky}`).set(bearer(a.apiKey));
+    expect(deleted.status).toBe(200);
+    expect((await t.api.get(`/api/replays/${lucky}`).set(bearer(a.apiKey))).status).toBe(404);
+    const after = (await t.api.get('/api/replay-suite/board')).body.entries[0];
+    expect(after).toMatchObject({ userId: a.id, runCount: 11, meanAlpha: { value: expect.closeTo(0.1, 12), n: 11 } });
+    expect(after.runs.map((r: { runId: string }) => r.runId)).toContain(lucky);
     expect(board.body.you).toMatchObject({ userId: b.id, rank: null, scenarios: 3 });
     expect((await t.api.get('/api/replay-suite/board')).body.you).toBeNull();
     // The live boards are untouched by replay runs.

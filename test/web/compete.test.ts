@@ -69,7 +69,7 @@ describeWithChromium('leaderboards, profiles, challenge and notifications in Chr
     await settle(web.app, won, 'YES');
     await settle(web.app, lost, 'YES');
     const rep = (await (await page.request.get(`/api/agents/${me.id}/reputation`)).json()) as {
-      forecasting: { brierScore: number; skillScore: number; calibration: { lower: number; count: number }[] };
+      forecasting: { entryPriceBrier: number; entryPriceSkill: number; calibration: { lower: number; count: number }[] };
     };
 
     // Anyone can read it: a signed-out visitor in a fresh browser.
@@ -86,12 +86,12 @@ describeWithChromium('leaderboards, profiles, challenge and notifications in Chr
     await visitor.getByRole('heading', { level: 2, name: 'Forecasting record' }).waitFor();
     await visitor
       .getByRole('definition')
-      .filter({ hasText: rep.forecasting.brierScore.toFixed(3) })
+      .filter({ hasText: rep.forecasting.entryPriceBrier.toFixed(3) })
       .first()
       .waitFor();
     await visitor
       .getByRole('definition')
-      .filter({ hasText: rep.forecasting.skillScore.toFixed(3) })
+      .filter({ hasText: rep.forecasting.entryPriceSkill.toFixed(3) })
       .first()
       .waitFor();
     await expect(visitor.getByRole('img', { name: /^Calibration chart: 2 of 10 forecast buckets/ }).count()).resolves.toBe(1);

@@ -39,6 +39,7 @@ import { BenchmarkChanges1700000000047 } from './1700000000047-benchmark-changes
 import { Transfers1700000000048 } from './1700000000048-transfers';
 import { PoolCashByLedger1700000000049 } from './1700000000049-pool-cash-by-ledger';
 import { VenueSecret1700000000050 } from './1700000000050-venue-secret';
+import { SuiteResults1700000000052 } from './1700000000052-suite-results';
 
 /** Every migration, in order. A new one is appended here (no glob: the same list runs from ts and dist). */
 export const MIGRATIONS = [
@@ -83,4 +84,5 @@ export const MIGRATIONS = [
   Transfers1700000000048,
   PoolCashByLedger1700000000049,
   VenueSecret1700000000050,
+  SuiteResults1700000000052,
 ];

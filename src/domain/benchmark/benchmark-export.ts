@@ -4,9 +4,15 @@ import { MICRO } from '../money/micro';
 import { resolvedMarketsCte } from './resolved-markets';
 import { seasonRange, type Season } from './seasons';
 
-/** One resolved forecast as exported: the stated record, its chain fields, and how its market resolved. */
+/**
+ * One resolved forecast as exported: the stated record whole (id and rationale too, so its hash can be recomputed from
+ * the export alone), its chain fields, the board audience of its account, and how its market resolved.
+ */
 export interface ExportedForecast {
+  id: string;
   userId: string;
+  /** The benchmark audience of its account: people, agents or reference (a board's audience is one or two of these). */
+  audience: 'people' | 'agents' | 'reference';
   seq: number;
   marketId: string;
   venue: 'mirrored' | 'community';
@@ -14,6 +20,7 @@ export interface ExportedForecast {
   createdAt: string;
   probabilities: number[];
   mids: Array<number | null>;
+  rationale: string | null;
   /** Mirrored: 1 = YES, 0 = NO; community: the winning outcome's index; null = VOID. */
   winner: number | null;
   closedAt: string;
@@ -33,14 +40,18 @@ const KEY = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}:\d{1,
  */
 const EXPORT_SQL = `
   WITH ${resolvedMarketsCte({ from: '$1', to: '$2' })}
-  SELECT f.user_id, f.seq, f.market_id, f.venue, f.source, f.created_at, f.probabilities_micro, f.mids_micro, f.hash, f.prev_hash,
-    r.winner, r.closed_at, r.resolved_at
+  SELECT f.id, f.user_id, f.seq, f.market_id, f.venue, f.source, f.created_at, f.probabilities_micro, f.mids_micro, f.rationale, f.hash, f.prev_hash,
+    r.winner, r.closed_at, r.resolved_at,
+    CASE WHEN u.reference IS NOT NULL THEN 'reference' WHEN u.is_agent THEN 'agents' ELSE 'people' END AS audience
   FROM forecasts f JOIN resolved r ON r.market_id = f.market_id AND r.creator_id IS DISTINCT FROM f.user_id
     JOIN users u ON u.id = f.user_id AND u.deleted_at IS NULL
   WHERE ($3::uuid IS NULL OR (f.user_id, f.seq) > ($3::uuid, $4::int))
   ORDER BY f.user_id, f.seq LIMIT $5`;
 
 interface Row {
+  id: string;
+  audience: ExportedForecast['audience'];
+  rationale: string | null;
   user_id: string;
   seq: number;
   market_id: string;
@@ -75,7 +86,9 @@ export async function exportSeason(
   const last = page[page.length - 1];
   return {
     forecasts: page.map((r) => ({
+      id: r.id,
       userId: r.user_id,
+      audience: r.audience,
       seq: Number(r.seq),
       marketId: r.market_id,
       venue: r.venue,
@@ -83,6 +96,7 @@ export async function exportSeason(
       createdAt: new Date(r.created_at).toISOString(),
       probabilities: r.probabilities_micro.map(prob),
       mids: r.mids_micro.map((m) => (m === null ? null : prob(m))),
+      rationale: r.rationale,
       winner: r.winner === null ? null : Number(r.winner),
       closedAt: new Date(r.closed_at).toISOString(),
       resolvedAt: new Date(r.resolved_at).toISOString(),
@@ -94,7 +108,9 @@ export async function exportSeason(
 }
 
 export const CSV_COLUMNS = [
+  'id',
   'userId',
+  'audience',
   'seq',
   'marketId',
   'venue',
@@ -102,6 +118,7 @@ export const CSV_COLUMNS = [
   'createdAt',
   'probabilities',
   'mids',
+  'rationale',
   'winner',
   'closedAt',
   'resolvedAt',

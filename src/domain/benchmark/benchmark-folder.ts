@@ -1,13 +1,13 @@
 import type { Database } from '../../db/database';
 import type { Logger } from '../../logger';
-import { readInputs } from './benchmark-inputs';
+import { readInputs, type PricePath } from './benchmark-inputs';
 import { boardFigures, scoreRecordYielding } from './benchmark-record';
 import { ALL_SEASONS, seasonOf } from './seasons';
 
 /**
  * Every resolved market (mirrored or community) not yet queued: each account that stated a forecast on it or bought in it
  * is queued for the season the market resolved in and for 'all', and the market is marked queued, in one statement.
- * A community market's creator is queued too (their other markets may count); their own market is left out when scored.
+ * A community market scores nothing (resolved-markets.ts); its traders are queued all the same, which costs one rescoring.
  */
 const QUEUE_RESOLVED = `
   WITH m AS (
@@ -80,6 +80,8 @@ export class BenchmarkFolder {
     private readonly db: Database,
     private readonly log?: Logger,
     private readonly scored: () => void = () => {},
+    /** The venue's own price path, for the timing scores (benchmark-inputs.ts); without it, the mirror's snapshots. */
+    private readonly path?: PricePath,
   ) {}
 
   async runOnce(now: Date, budgetMs = BUDGET_MS): Promise<{ markets: number; scored: number }> {
@@ -113,7 +115,7 @@ export class BenchmarkFolder {
       const taken = await tx.query<{ user_id: string; season: string }>(TAKE, [BATCH]);
       for (const { user_id, season } of taken) {
         const current = season === ALL_SEASONS || season === seasonOf(now);
-        const record = await scoreRecordYielding(season, await readInputs(tx, user_id, season, current), `${user_id}|${season}`);
+        const record = await scoreRecordYielding(season, await readInputs(tx, user_id, season, current, this.path), `${user_id}|${season}`);
         const f = boardFigures(record);
         await tx.query(UPSERT, [
           user_id,

@@ -9,8 +9,7 @@ import type { TimedBuy } from './timing-scores';
 /**
  * What one account's benchmark record is scored from, read from the books as they stand: its stated forecasts on markets
  * resolved in the season, its buys on those markets with the bought token's price at +1 h, +24 h and at the close, its
- * daily equity and the cash that came in from outside. A community market's creator is never scored on their own market
- * (issue 33 item 10).
+ * daily equity and the cash that came in from outside. Community markets are never scored (resolved-markets.ts).
  */
 export interface BenchmarkInputs {
   questions: ResolvedQuestion[];
@@ -24,6 +23,17 @@ export interface BenchmarkInputs {
   days: EquityDay[];
   positions: number[];
 }
+
+/**
+ * The venue's own price of a token at an instant (its price path), when the venue can say: null when it has no price
+ * then, undefined when it cannot answer (then the mirror's snapshots serve). Issue 49 item 3: timing taken from the
+ * snapshots of a replay depended on when the agent stepped (each step is a sync); the path does not.
+ */
+export type PricePath = (tokenId: string, atMs: number) => Promise<number | null | undefined>;
+
+/** The offsets of the timing horizons after a buy, and the close read a second before it (the last price trading). */
+const HOUR_MS = 3_600_000;
+const CLOSE_LEAD_MS = 1000;
 
 const ms = (d: Date | string) => new Date(d).getTime();
 const p = (m: string | bigint | number | null): number | null => (m === null ? null : Number(m) / Number(MICRO));
@@ -50,7 +60,7 @@ const priceAt = (at: string) => `(
  * mirrored market), the account's forecast in force when it filled, and its equity at the last snapshot before.
  */
 const BUYS_SQL = `WITH ${RESOLVED}
-  SELECT r.market_id, r.kind, r.winner, r.closed_at, r.outcomes, t.created_at, -t.cash_micro AS cost_micro, t.price_micro,
+  SELECT r.market_id, r.kind, r.winner, r.closed_at, r.outcomes, t.token_id, t.created_at, -t.cash_micro AS cost_micro, t.price_micro,
     CASE WHEN r.kind = 'binary' THEN (CASE pos.outcome WHEN 'YES' THEN 0 ELSE 1 END) ELSE o.idx END AS bought,
     CASE WHEN t.created_at + interval '1 hour' <= r.closed_at THEN ${priceAt(`t.created_at + interval '1 hour'`)} END AS after_1h,
     CASE WHEN t.created_at + interval '24 hours' <= r.closed_at THEN ${priceAt(`t.created_at + interval '24 hours'`)} END AS after_24h,
@@ -104,6 +114,7 @@ interface BuyRow {
   winner: number | null;
   closed_at: Date;
   outcomes: number;
+  token_id: string;
   created_at: Date;
   cost_micro: string | bigint;
   price_micro: string | bigint;
@@ -126,8 +137,30 @@ function entryForecast(kind: 'binary' | 'categorical', outcomes: number, i: numb
   return Array.from({ length: outcomes }, (_, k) => (k === i ? price : (1 - price) / (outcomes - 1)));
 }
 
-/** Reads one account's inputs for a season. `current` says whether the season includes today (then open positions count for exposure). */
-export async function readInputs(db: Queryable, userId: string, season: Season, current: boolean): Promise<BenchmarkInputs> {
+/**
+ * A buy's prices at +1 h, +24 h (each only when before the close) and at the close (only for a buy before it), from the
+ * venue's price path at those fixed offsets; a horizon the path cannot answer keeps the snapshots' figure.
+ */
+async function fromPath(path: PricePath, b: BuyRow): Promise<Pick<TimedBuy, 'after1h' | 'after24h' | 'atClose'>> {
+  const at = ms(b.created_at);
+  const close = ms(b.closed_at);
+  const read = async (t: number, applies: boolean, fallback: number | null) => {
+    if (!applies) return null;
+    const v = await path(b.token_id, t);
+    return v === undefined ? fallback : v;
+  };
+  return {
+    after1h: await read(at + HOUR_MS, at + HOUR_MS <= close, p(b.after_1h)),
+    after24h: await read(at + 24 * HOUR_MS, at + 24 * HOUR_MS <= close, p(b.after_24h)),
+    atClose: await read(Math.max(at, close - CLOSE_LEAD_MS), at < close, p(b.at_close)),
+  };
+}
+
+/**
+ * Reads one account's inputs for a season. `current` says whether the season includes today (then open positions count
+ * for exposure); `path`, the venue's own price path, sets the timing horizons when the venue has one (a simulated venue).
+ */
+export async function readInputs(db: Queryable, userId: string, season: Season, current: boolean, path?: PricePath): Promise<BenchmarkInputs> {
   const range = seasonRange(season);
   const params = [userId, range?.from ?? null, range?.to ?? null];
   const [forecastRows, buyRows, dayRows, startRows, positionRows] = await Promise.all([
@@ -153,7 +186,8 @@ export async function readInputs(db: Queryable, userId: string, season: Season, 
   for (const b of buyRows) {
     const price = p(b.price_micro)!;
     const cost = p(b.cost_micro)!;
-    buys.push({ marketId: b.market_id, cost, price, after1h: p(b.after_1h), after24h: p(b.after_24h), atClose: p(b.at_close) });
+    const later = path ? await fromPath(path, b) : { after1h: p(b.after_1h), after24h: p(b.after_24h), atClose: p(b.at_close) };
+    buys.push({ marketId: b.market_id, cost, price, ...later });
     if (b.forecast_micro && b.equity_before_micro !== null && Number(b.equity_before_micro) > 0)
       kellyBuys.push({
         cost,
@@ -177,7 +211,9 @@ export async function readInputs(db: Queryable, userId: string, season: Season, 
   const before = startRows[0];
   const startEquity = before ? p(before.before_micro)! : (days.shift()?.equity ?? 0);
   return {
-    questions: [...questions.values()],
+    // By market id in code-point order, whatever the database's collation: the bootstrap's resamples follow this order,
+    // so the same record gives the same interval anywhere (and from the export: scripts/recompute-benchmark.ts).
+    questions: [...questions.values()].sort((a, b) => (a.marketId < b.marketId ? -1 : a.marketId > b.marketId ? 1 : 0)),
     categories,
     entryQuestions: [...entry.values()],
     buys,

@@ -6,7 +6,8 @@ import type { Season } from './seasons';
 import { scoreTiming, type TimingScores } from './timing-scores';
 
 /**
- * How many resolved markets an account needs in a season before a benchmark board ranks it. Its record is shown from the
+ * How many resolved markets with a stated forecast an account needs in a season before a benchmark board ranks it (on
+ * every metric, risk and timing too: plain buys state nothing). Its record is shown from the
  * first one; the rank waits, so a lucky week does not top a board. (To tell a Brier edge of 0.02 from none takes far more:
  * see the power rule in docs/benchmark.md.)
  */
@@ -43,7 +44,7 @@ export interface CategoryScores {
 
 export interface BenchmarkRecord {
   season: Season;
-  /** Resolved, non-void markets the account stated a forecast on or bought in, this season: what the board's minimum counts. */
+  /** Resolved, non-void markets the account stated a forecast on, this season: what every board's minimum counts (plain buys do not). */
   resolvedMarkets: number;
   forecasts: ForecastScores;
   /** The stated-forecast scores per market category, most questions first. */
@@ -82,8 +83,10 @@ function* recordParts(season: Season, inputs: BenchmarkInputs, seedLabel: string
   yield;
   // The entry-price basis and the categories show a few figures each: only those are scored (the same as in full).
   const entry = scoreHeadline(inputs.entryQuestions, `${seedLabel}|entry`);
+  // The floor counts resolved markets with a stated forecast only: a plain buy states nothing (issue 49 item 3).
   const markets = new Set<string>();
-  for (const q of [...inputs.questions, ...inputs.entryQuestions]) if (q.winner !== null) markets.add(q.marketId);
+  // A forecast stated after the close is not scored, so it does not count either (forecast-scores.ts).
+  for (const q of inputs.questions) if (q.winner !== null && q.points.some((pt) => pt.t <= q.closedAt)) markets.add(q.marketId);
   const groups = new Map<string, ResolvedQuestion[]>();
   for (const q of inputs.questions) {
     const c = inputs.categories[q.marketId] ?? 'Uncategorized';

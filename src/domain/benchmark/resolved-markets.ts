@@ -1,10 +1,14 @@
 /**
- * The one definition of a market the benchmark scores: a mirrored or community market that has resolved, with its kind,
- * outcome count, winning outcome (mirrored: 1 = YES, 0 = NO; community: the winner's index; null = VOID), close (its end
- * date, or its resolution when that came first), resolution time, category and creator, as the body of a CTE named
- * `resolved`. `$from`/`$to` bound the resolution time (both null: every season). With `account`, only the markets that
- * account stated a forecast on or bought in, never one it created (issue 33 item 10); the export and the scoring read
- * the same markets through it.
+ * The one definition of a market the benchmark scores: a mirrored market that has resolved, with its kind, outcome count,
+ * winning outcome (1 = YES, 0 = NO, null = VOID), close (its end date, or its resolution when that came first),
+ * resolution time and category, as the body of a CTE named `resolved`. `$from`/`$to` bound the resolution time (both
+ * null: every season). With `account`, only the markets that account stated a forecast on or bought in; the export and
+ * the scoring read the same markets through it.
+ *
+ * Community markets are never scored (issue 49 item 3): their creator decides how they resolve, so a creator with a
+ * second account could hand it any record (the "creator and puppet" attack). Their money moves as usual and they keep
+ * their own community figures; no forecasting board or record counts them. The columns stay (kind, creator_id) so a
+ * reader need not know that.
  */
 export function resolvedMarketsCte(range: { from: string; to: string }, account?: string): string {
   const inRange = (col: string) => `(${range.from}::timestamptz IS NULL OR (${col} >= ${range.from} AND ${col} < ${range.to}))`;
@@ -17,11 +21,5 @@ export function resolvedMarketsCte(range: { from: string; to: string }, account?
       least(coalesce(mk.end_date, mk.resolved_at), mk.resolved_at) AS closed_at, mk.resolved_at,
       coalesce(mk.category, 'Uncategorized') AS category, NULL::uuid AS creator_id
     FROM markets mk WHERE mk.status = 'resolved' AND mk.resolved_at IS NOT NULL AND ${inRange('mk.resolved_at')}${touched('mk.id')}
-    UNION ALL
-    SELECT c.id::text, 'categorical', cardinality(l.labels), array_position(l.labels, c.resolved_outcome) - 1,
-      least(c.end_date, c.resolved_at), c.resolved_at, c.category, c.creator_id
-    FROM community_markets c
-      CROSS JOIN LATERAL (SELECT array_agg(o.label ORDER BY o.idx) AS labels FROM community_outcomes o WHERE o.market_id = c.id) l
-    WHERE c.status = 'resolved' AND c.resolved_at IS NOT NULL AND ${inRange('c.resolved_at')}${account ? ` AND c.creator_id <> ${account}` : ''}${touched('c.id::text')}
   )`;
 }

@@ -25,6 +25,15 @@ export function seasonRange(season: Season): { from: Date; to: Date } | null {
   return { from: new Date(Date.UTC(year, month, 1)), to: new Date(Date.UTC(year, month + 1, 1)) };
 }
 
+/**
+ * Whether a season's record and boards may still change at `now` (issue 49 item 3: marked so on every surface): a month
+ * until it has ended (a market resolving in it still counts), 'all' always.
+ */
+export function isProvisional(season: Season, now: Date): boolean {
+  const range = seasonRange(season);
+  return range === null || now.getTime() < range.to.getTime();
+}
+
 /** A season a caller named, checked: 'all', or a month from 2020 to the current one. */
 export function parseSeason(text: string | undefined, now: Date): Season {
   if (text === undefined) return seasonOf(now);

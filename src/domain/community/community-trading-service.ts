@@ -10,6 +10,7 @@ import type { SettlementService } from '../trading/settlement-service';
 import type { TradeHooks } from '../trading/trade-hooks';
 import { openPool, prices, pricesMicro, sellProceeds, sharesForAmount } from './lmsr';
 import { bookFill, lmsrOf, moved, readPool, type PoolState } from './community-pool';
+import { THIN_MARKET_SQL } from '../track-record/record-rule';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -157,6 +158,7 @@ export class CommunityTradingService {
         quantityMicro: shares,
         priceMicro: avg,
         ownMarket: pool.creatorId === userId,
+        thinMarket: await isThin(tx, pool, userId),
         at: now,
       });
       const after = moved(state, i, shares);
@@ -229,7 +231,14 @@ export class CommunityTradingService {
       };
       const { fill, balanceMicro } = await this.path.sell(
         tx,
-        { userId, positionId, wantedMicro: quantity === undefined ? undefined : toMicro(quantity), ownMarket: pool.creatorId === userId, at: now },
+        {
+          userId,
+          positionId,
+          wantedMicro: quantity === undefined ? undefined : toMicro(quantity),
+          ownMarket: pool.creatorId === userId,
+          thinMarket: await isThin(tx, pool, userId),
+          at: now,
+        },
         pricer,
       );
       const after = moved(state, i, -fill.quantityMicro);
@@ -292,11 +301,14 @@ export class CommunityTradingService {
     const labelOf = new Map(pool.outcomes.map((o) => [o.tokenId, o.label]));
     const open = await this.db.query<{ id: string; user_id: string }>('SELECT id, user_id FROM positions WHERE market_id = $1 AND NOT is_closed', [marketId]);
     let settled = 0;
+    // Whether the market was thick enough for the record, once: no trade comes after its resolution.
+    const thin = open.length > 0 && (await isThin(this.db, pool, pool.creatorId));
     for (const p of open) {
       const ok = await this.settlement.settle(p.id, p.user_id, now, {
         winnerLabel: resolved,
         payingPool: marketId,
         ownMarket: p.user_id === pool.creatorId,
+        thinMarket: thin,
         outcomeLabel: (tokenId) => labelOf.get(tokenId),
         lock: async (tx) => {
           await tx.query('SELECT 1 FROM community_pools WHERE market_id = $1::uuid FOR UPDATE', [marketId]);
@@ -359,3 +371,9 @@ export class CommunityTradingService {
 }
 
 const round6 = (x: number) => Math.round(x * 1e6) / 1e6;
+
+/** Whether the market is still too thin for the track record when `userId` trades in it (record-rule.ts). */
+async function isThin(q: Queryable, pool: PoolState, userId: string): Promise<boolean> {
+  const rows = await q.query<{ thin: boolean }>(THIN_MARKET_SQL, [pool.marketId, pool.creatorId, userId], 'community_thin_market');
+  return rows[0]?.thin === true;
+}

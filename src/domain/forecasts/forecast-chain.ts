@@ -9,15 +9,28 @@ import type { ForecastFacts, ForecastVenue } from './forecast-rules';
  * the record committed meanwhile.
  */
 
-/** The market's open flag and mid price(s) at this instant, as an integer array and as its canonical JSON text. */
-function midsSql(venue: ForecastVenue, market: string, at: string): string {
+/**
+ * The market's open flag and mid price(s) at this instant, as an integer array and as its canonical JSON text. A mirrored
+ * market's mid is the quoted one (`quoted`: a boolean and a bigint parameter, ForecastFacts.quotedMidMicro) when the
+ * service has live prices, else the last synced one.
+ */
+function midsSql(venue: ForecastVenue, market: string, at: string, quoted: [string, string]): string {
+  const mid = `(CASE WHEN ${quoted[0]}::boolean THEN ${quoted[1]}::bigint ELSE t.price_micro END)`;
   return venue === 'mirrored'
-    ? `SELECT mk.status = 'active' AS open, ARRAY[t.price_micro] AS mids, '[' || coalesce(t.price_micro::text, 'null') || ']' AS mids_json
+    ? `SELECT mk.status = 'active' AS open, ARRAY[${mid}] AS mids, '[' || coalesce(${mid}::text, 'null') || ']' AS mids_json
     FROM markets mk LEFT JOIN market_tokens t ON t.market_id = mk.id AND t.outcome = 'YES' WHERE mk.id = ${market}`
     : `SELECT c.status = 'active' AND c.end_date > ${at} AS open, array_agg(o.price_micro ORDER BY o.idx) AS mids,
       '[' || string_agg(coalesce(o.price_micro::text, 'null'), ',' ORDER BY o.idx) || ']' AS mids_json
-    FROM community_markets c JOIN community_outcomes o ON o.market_id = c.id WHERE c.id = ${market}::text::uuid GROUP BY c.id`;
+    FROM community_markets c JOIN community_outcomes o ON o.market_id = c.id WHERE c.id = ${market}::text::uuid
+      -- The quote's parameters, typed and unused: a community market's mids are its market maker's own live prices.
+      AND (${quoted[0]}::boolean OR ${quoted[1]}::bigint IS NULL OR true) GROUP BY c.id`;
 }
+
+/** The two parameters midsSql's `quoted` names: whether a quote was taken, and its YES mid (micro). */
+const quotedParams = (f: ForecastFacts): [boolean, string | null] => [
+  f.quotedMidMicro !== undefined,
+  f.quotedMidMicro === undefined || f.quotedMidMicro === null ? null : f.quotedMidMicro.toString(),
+];
 
 /**
  * The account row's assignments (alias `s`) that link one record: seq + 1, the old head kept as the record's prevHash,
@@ -38,10 +51,11 @@ const COLUMNS = 'id, user_id, seq, market_id, venue, source, probabilities_micro
 /**
  * A forecast alone, one statement: the account row's head advanced (only when the market is open and the probabilities
  * match its outcomes) and the record inserted from it. Nothing is written otherwise. Parameters: $1 id, $2 user, $3 market,
- * $4 venue, $5 source, $6 probabilities µ, $7 rationale, $8 time, $9..$12 the payload around the chain fields.
+ * $4 venue, $5 source, $6 probabilities µ, $7 rationale, $8 time, $9..$12 the payload around the chain fields, $13/$14
+ * the quoted mid (midsSql).
  */
 export const recordSql = (venue: ForecastVenue) => `
-  WITH m AS (${midsSql(venue, '$3', '$8')}),
+  WITH m AS (${midsSql(venue, '$3', '$8', ['$13', '$14'])}),
   link AS (
     UPDATE users s SET ${linkSet(9, '(SELECT mids_json FROM m)')}
     WHERE s.id = $2 AND EXISTS (SELECT 1 FROM m WHERE m.open AND cardinality(m.mids) = cardinality($6::bigint[]))
@@ -61,6 +75,7 @@ export const recordParams = (f: ForecastFacts, around: readonly string[]): unkno
   f.rationale,
   f.createdAt,
   ...around,
+  ...quotedParams(f),
 ];
 
 /**
@@ -72,7 +87,7 @@ export const recordParams = (f: ForecastFacts, around: readonly string[]): unkno
 export function carriedByBuy(f: ForecastFacts, around: readonly string[]): BuyRowPart & { key: string } {
   return {
     key: 'forecast',
-    ctesBefore: () => `forecast_m AS (${midsSql('mirrored', '$2', '$8')})`,
+    ctesBefore: (first) => `forecast_m AS (${midsSql('mirrored', '$2', '$8', [`$${first + 8}`, `$${first + 9}`])})`,
     set: (first) => linkSet(first, '(SELECT mids_json FROM forecast_m)'),
     ctesAfter: (first) => `forecast AS (
    INSERT INTO forecasts (${COLUMNS})
@@ -82,8 +97,8 @@ export function carriedByBuy(f: ForecastFacts, around: readonly string[]): BuyRo
     returning: LINKED,
     // The record's insert (ctesAfter) reads the link; nothing after the statement does.
     answered: false,
-    count: 8,
-    params: () => [...around, f.id, f.source, f.probabilitiesMicro.map(String), f.rationale],
+    count: 10,
+    params: () => [...around, f.id, f.source, f.probabilitiesMicro.map(String), f.rationale, ...quotedParams(f)],
     after: async () => {},
   };
 }

@@ -21,6 +21,12 @@ export interface ForecastFacts {
   probabilitiesMicro: Micro[];
   rationale: string | null;
   createdAt: Date;
+  /**
+   * A mirrored market's YES mid as the agent was quoted it at this instant (the live quote, issue 49 item 3): what the
+   * record is stamped with, never the last synced price. Null: no live quote could be had (stamped null, unknown).
+   * Undefined: no live prices in this service (the last synced price is stamped, as before).
+   */
+  quotedMidMicro?: Micro | null;
 }
 
 /** A record's place in its account's chain and the market's mid(s) stamped at that instant. */

@@ -5,7 +5,8 @@ import type { CarriedPart } from '../trading/trade-hooks';
 import { carriedByBuy, recordParams, recordSql } from './forecast-chain';
 import { AppError } from '../../errors/app-error';
 import { marketFacts } from '../trading/market-facts';
-import { fromMicro, type Micro } from '../money/micro';
+import { fromMicro, MICRO, type Micro } from '../money/micro';
+import type { PriceService } from '../trading/price-service';
 import {
   payloadAround,
   rationaleOf,
@@ -119,7 +120,39 @@ function toView(r: ForecastRow): ForecastView {
  * forecasts on a market that has not closed are its own: another account sees them only once the market closes.
  */
 export class ForecastService {
-  constructor(private readonly db: Database) {}
+  /** `prices`: the live quotes a mirrored forecast is stamped with (without them, the last synced price, as in unit tests). */
+  constructor(
+    private readonly db: Database,
+    private readonly prices?: PriceService,
+  ) {}
+
+  /**
+   * A mirrored market's YES mid as quoted live now (issue 49 item 3: a forecast is stamped with the price the agent was
+   * quoted, never an older sync): from the token a trade carrying the forecast buys (the very quote its fill takes, within
+   * the quote cache's second), else the YES token, else the NO token (YES mid = 1 − NO mid). Null when no live quote
+   * can be had (stamped unknown); undefined when the service has no live prices.
+   */
+  async quotedMid(marketId: string | null, tokenId?: string): Promise<Micro | null | undefined> {
+    if (!this.prices) return undefined;
+    // The market's YES and NO tokens (found from the traded token when the market is not named), the traded one first.
+    const tokens = await this.db.query<{ token_id: string; outcome: 'YES' | 'NO' }>(
+      `SELECT token_id, outcome FROM market_tokens
+       WHERE market_id = coalesce($1::text, (SELECT market_id FROM market_tokens WHERE token_id = $2::text)) AND outcome IN ('YES', 'NO')
+       ORDER BY token_id = $2::text DESC NULLS LAST, outcome DESC`,
+      [marketId, tokenId ?? null],
+      'forecast_quote_tokens',
+    );
+    for (const t of tokens) {
+      try {
+        const q = await this.prices.live(t.token_id);
+        if (q.midMicro <= 0n || q.midMicro > MICRO) continue;
+        return t.outcome === 'YES' ? q.midMicro : MICRO - q.midMicro;
+      } catch {
+        // This token has no live quote now: try the next.
+      }
+    }
+    return null;
+  }
 
   /** submit_forecast: a forecast without a trade, on a market that is open. */
   async submit(userId: string, marketId: string, stated: Stated, now: Date, complete?: InTransaction): Promise<{ forecast: ForecastView; chain: ChainHead }> {
@@ -128,6 +161,7 @@ export class ForecastService {
     if (!market.open) throw closed();
     const probabilitiesMicro = statedProbabilities(market.venue, market.outcomes, stated);
     const facts = this.facts(userId, marketId, market.venue, 'stated', probabilitiesMicro, stated.rationale, now);
+    if (market.venue === 'mirrored') facts.quotedMidMicro = await this.quotedMid(marketId);
     return this.db.transaction(async (tx) => {
       const row = await this.insert(tx, facts);
       const result = { forecast: toView(row), chain: { userId, head: row.hash, length: Number(row.seq) } };
@@ -149,13 +183,20 @@ export class ForecastService {
     marketOf: (result: unknown) => string | undefined,
     now: Date,
     next?: InTransaction,
+    /** A mirrored order's token: its market's quote is taken now, before the trade's transaction, and stamped. */
+    quotedToken?: string,
   ): InTransaction | undefined {
     if (!stated) return next;
     const venue: ForecastVenue = source === 'buy_community_shares' ? 'community' : 'mirrored';
     const probabilitiesMicro = statedProbabilities(venue, stated.probabilities?.length ?? 1, stated);
+    const quote = venue === 'mirrored' && quotedToken !== undefined ? this.quotedMid(null, quotedToken).catch(() => null) : undefined;
     return async (tx, result) => {
       const marketId = marketOf(result);
-      if (marketId !== undefined) await this.insert(tx, this.facts(userId, marketId, venue, source, probabilitiesMicro, stated.rationale, now));
+      if (marketId !== undefined) {
+        const facts = this.facts(userId, marketId, venue, source, probabilitiesMicro, stated.rationale, now);
+        if (quote) facts.quotedMidMicro = await quote;
+        await this.insert(tx, facts);
+      }
       if (next) await next(tx, result);
     };
   }
@@ -164,9 +205,17 @@ export class ForecastService {
    * A trade's forecast when its market is known before it trades (paper_trade): carried in the buy's own statement
    * (TradePath's carry), recorded only if the buy is. Undefined without a forecast.
    */
-  async carriedByTrade(userId: string, source: 'paper_trade', stated: Stated | undefined, marketId: string, now: Date): Promise<CarriedPart | undefined> {
+  async carriedByTrade(
+    userId: string,
+    source: 'paper_trade',
+    stated: Stated | undefined,
+    marketId: string,
+    now: Date,
+    tokenId?: string,
+  ): Promise<CarriedPart | undefined> {
     if (!stated) return undefined;
     const facts = this.facts(userId, marketId, 'mirrored', source, statedProbabilities('mirrored', 1, stated), stated.rationale, now);
+    facts.quotedMidMicro = await this.quotedMid(marketId, tokenId);
     return carriedByBuy(facts, payloadAround(facts));
   }
 

@@ -60,8 +60,17 @@ export class ReplayStore {
 
   /** Freezes a running run; undefined when it had already ended (a second end_replay). */
   async end(id: string, simNow: Date, record: ReplayRecord, at: Date): Promise<ReplayRunRow | undefined> {
+    // A suite run's result is kept apart in the same statement: the suite board counts it even once the run is deleted.
     const rows = await this.db.query<ReplayRunRow>(
-      `UPDATE replay_runs SET state = 'ended', sim_now = $2, record = $3, ended_at = $4 WHERE id = $1 AND state = 'running' RETURNING ${COLUMNS}`,
+      `WITH e AS (
+         UPDATE replay_runs SET state = 'ended', sim_now = $2, record = $3, ended_at = $4 WHERE id = $1 AND state = 'running' RETURNING ${COLUMNS}
+       ), kept AS (
+         INSERT INTO suite_results (run_id, owner_id, suite, scenario, alpha, ended_at)
+         SELECT id, owner_id, scenario->>'suite', scenario->>'name', (record #>> '{forecasts,alpha,value}')::double precision, ended_at
+         FROM e WHERE scenario->>'suite' IS NOT NULL
+         ON CONFLICT (run_id) DO NOTHING
+       )
+       SELECT * FROM e`,
       [id, simNow, JSON.stringify(record), at],
     );
     return rows[0];
@@ -75,7 +84,7 @@ export class ReplayStore {
 
   /**
    * Every ended run of a suite's scenarios by a live account, with only its frozen alpha (the record's stated-forecast
-   * alpha): what the suite board reads. Scenario names are `<suite>/<nn>`.
+   * alpha): what the suite board reads, from suite_results, so a deleted run still counts. Scenario names are `<suite>/<nn>`.
    */
   async endedSuiteRuns(suite: string): Promise<SuiteRun[]> {
     const rows = await this.db.query<{
@@ -87,10 +96,9 @@ export class ReplayStore {
       alpha: number | string | null;
       ended_at: Date;
     }>(
-      `SELECT r.id, r.owner_id, u.display_name, u.is_agent, r.scenario->>'name' AS scenario,
-              (r.record #>> '{forecasts,alpha,value}')::double precision AS alpha, r.ended_at
-       FROM replay_runs r JOIN users u ON u.id = r.owner_id AND u.deleted_at IS NULL
-       WHERE r.state = 'ended' AND r.scenario->>'suite' = $1`,
+      `SELECT r.run_id AS id, r.owner_id, u.display_name, u.is_agent, r.scenario, r.alpha, r.ended_at
+       FROM suite_results r JOIN users u ON u.id = r.owner_id AND u.deleted_at IS NULL
+       WHERE r.suite = $1`,
       [suite],
     );
     return rows.map((r) => ({

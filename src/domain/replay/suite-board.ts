@@ -12,16 +12,18 @@ export interface SuiteRun {
   endedAt: Date;
 }
 
-/** An owner's suite record: per scenario the alpha of the latest ended run, and their mean with its interval. */
+/** An owner's suite record: every ended run of the suite's scenarios, and the mean alpha over all of them with its interval. */
 export interface SuiteRecord {
   userId: string;
   displayName: string;
   isAgent: boolean;
-  /** Scenarios counted: those whose latest ended run has an alpha. */
+  /** Distinct scenarios with at least one run that has an alpha (the board's minimum counts these). */
   scenarios: number;
-  /** Mean alpha across the counted scenarios, n scenarios, Student-t 95 % interval. */
+  /** Runs counted: every ended run with an alpha, deleted ones included. */
+  runCount: number;
+  /** Mean alpha over every counted run, n runs, Student-t 95 % interval. */
   meanAlpha: Estimate;
-  /** The run counted for each scenario played, by scenario name. */
+  /** Every ended run, by scenario then end. */
   runs: Array<{ scenario: string; runId: string; alpha: number | null; endedAt: string }>;
 }
 
@@ -30,30 +32,26 @@ export interface RankedSuiteRecord extends SuiteRecord {
 }
 
 /**
- * Every owner's suite record from their ended runs. A scenario counts the owner's LATEST ended run of it, not the best:
- * a best-of-many-tries would reward rerunning a scenario until luck came, and the mean would no longer estimate the
- * agent's alpha on the suite. A latest run without an alpha (no stated forecast resolved) leaves the scenario uncounted;
- * it is still listed.
+ * Every owner's suite record from their ended runs. EVERY completed run counts (issue 49 item 3), not the best nor the
+ * latest: keeping one run per scenario let an owner rerun (or delete the latest run of) a scenario until luck came, and
+ * the mean would no longer estimate the agent's alpha on the suite. Runs are read from suite_results, which
+ * delete_replay leaves alone. A run without an alpha (no stated forecast resolved) is listed, not counted.
  */
 export function suiteRecords(runs: readonly SuiteRun[]): SuiteRecord[] {
-  const latest = new Map<string, Map<string, SuiteRun>>();
-  for (const r of runs) {
-    const mine = latest.get(r.userId) ?? new Map<string, SuiteRun>();
-    latest.set(r.userId, mine);
-    const held = mine.get(r.scenario);
-    if (!held || later(r, held)) mine.set(r.scenario, r);
-  }
-  return [...latest.values()].map((byScenario) => {
-    const chosen = [...byScenario.values()].sort((a, b) => (a.scenario < b.scenario ? -1 : a.scenario > b.scenario ? 1 : 0));
-    const alphas = chosen.flatMap((r) => (r.alpha === null ? [] : [r.alpha]));
-    const first = chosen[0]!;
+  const byOwner = new Map<string, SuiteRun[]>();
+  for (const r of runs) byOwner.set(r.userId, [...(byOwner.get(r.userId) ?? []), r]);
+  return [...byOwner.values()].map((mine) => {
+    const ordered = [...mine].sort(byScenarioThenEnd);
+    const counted = ordered.filter((r) => r.alpha !== null);
+    const first = ordered[0]!;
     return {
       userId: first.userId,
       displayName: first.displayName,
       isAgent: first.isAgent,
-      scenarios: alphas.length,
-      meanAlpha: meanWithTInterval(alphas),
-      runs: chosen.map((r) => ({ scenario: r.scenario, runId: r.runId, alpha: r.alpha, endedAt: r.endedAt.toISOString() })),
+      scenarios: new Set(counted.map((r) => r.scenario)).size,
+      runCount: counted.length,
+      meanAlpha: meanWithTInterval(counted.map((r) => r.alpha!)),
+      runs: ordered.map((r) => ({ scenario: r.scenario, runId: r.runId, alpha: r.alpha, endedAt: r.endedAt.toISOString() })),
     };
   });
 }
@@ -66,8 +64,10 @@ export function rankSuiteRecords(records: readonly SuiteRecord[], minScenarios: 
     .map((r, i) => ({ ...r, rank: i + 1 }));
 }
 
-/** The later of two runs of one scenario: by when they ended, then by run id so the choice never depends on order. */
-function later(a: SuiteRun, b: SuiteRun): boolean {
+/** Runs in a fixed order whatever the input's: by scenario, then when they ended, then run id. */
+function byScenarioThenEnd(a: SuiteRun, b: SuiteRun): number {
+  if (a.scenario !== b.scenario) return a.scenario < b.scenario ? -1 : 1;
   const d = a.endedAt.getTime() - b.endedAt.getTime();
-  return d > 0 || (d === 0 && a.runId > b.runId);
+  if (d !== 0) return d;
+  return a.runId < b.runId ? -1 : a.runId > b.runId ? 1 : 0;
 }

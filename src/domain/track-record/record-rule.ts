@@ -11,8 +11,32 @@ import type { TradeEvent } from '../trading/trade-hooks';
  * OWN_MARKET_TRADE below, the same rule in SQL.
  */
 export function countsTowardRecord(e: TradeEvent): boolean {
-  return e.ownMarket !== true;
+  return e.ownMarket !== true && e.thinMarket !== true;
 }
+
+/**
+ * How many distinct traders besides its creator a community market must have had before its trades count toward the
+ * track record (issue 49 item 3): a creator decides how their market resolves, so one second account trading it (the
+ * "creator and puppet" attack) must not buy a place on a board. A trade counts when, with it, the market has had this
+ * many; a settlement when the market had this many by then. Earlier trades stay out (the record is kept as it goes).
+ */
+export const COMMUNITY_MIN_TRADERS = 5;
+
+/**
+ * Whether a community market is still too thin for the record when `userId` trades (or holds) in it: fewer than
+ * COMMUNITY_MIN_TRADERS distinct accounts besides `creatorId` have bought in it, counting `userId`. `$1` the market,
+ * `$2` the creator, `$3` the trader; answers `thin`. The count stops at the threshold, so a busy market costs no more.
+ */
+export const THIN_MARKET_SQL = `SELECT (
+    (SELECT count(*) FROM (SELECT DISTINCT t.user_id FROM trades t WHERE t.market_id = $1 AND t.side = 'BUY'
+       AND t.user_id <> $2::uuid AND t.user_id <> $3::uuid LIMIT ${COMMUNITY_MIN_TRADERS}) x)
+    + CASE WHEN $3::uuid = $2::uuid THEN 0 ELSE 1 END) < ${COMMUNITY_MIN_TRADERS} AS thin`;
+
+/** A community market's token (`cm-<market id without dashes>-<outcome index>`, tokenIdOf in community-trading-service.ts). */
+export const isCommunityMarketToken = (tokenId: string): boolean => /^cm-[0-9a-f]{32}-\d{1,2}$/i.test(tokenId);
+
+/** Over the trade journal: true when trade row `t` is in a community market (which no forecasting record counts). */
+export const COMMUNITY_MARKET_TRADE = (t: string): string => `EXISTS (SELECT 1 FROM community_markets cmx WHERE cmx.id::text = ${t}.market_id)`;
 
 /** The same rule over the trade journal: true when trade row `t` is its trader's own community market (so it does not count). */
 export const OWN_MARKET_TRADE = (t: string): string =>
@@ -21,4 +45,6 @@ export const OWN_MARKET_TRADE = (t: string): string =>
 /** What a community market's page and get_community_market say of the rule. */
 export const OWN_MARKET_NOTE =
   "The creator's own trades and positions in this market do not count toward any leaderboard, trader stats, XP, badges, " +
-  'daily challenges or forecasting record; before its end date the creator can only void it, with a stated reason.';
+  'daily challenges or forecasting record; before its end date the creator can only void it, with a stated reason. ' +
+  `Anyone else's trades count toward the leaderboards and trader stats only once the market has had ${COMMUNITY_MIN_TRADERS} distinct traders ` +
+  'besides its creator, and community markets count in no forecasting record or benchmark board.';

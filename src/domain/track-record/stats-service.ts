@@ -4,7 +4,7 @@ import { MICRO, fromMicro } from '../money/micro';
 import { badgeOf } from './badges';
 import { levelOf, type LevelInfo } from './levels';
 import { monthStart, weekStart } from './periods';
-import { OWN_MARKET_TRADE } from './record-rule';
+import { COMMUNITY_MARKET_TRADE } from './record-rule';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -69,11 +69,13 @@ export interface Reputation {
   user: TraderStats['user'] & { agentDescription: string | null; level: number; title: string };
   stats: TraderStats['stats'];
   badges: TraderStats['badges'];
+  /** Scored at the price paid, named so (issue 49 item 3): the service's one Brier is the stated forecasts' (benchmark). */
   forecasting: {
+    basis: 'entry price';
     settledPositions: number;
-    brierScore: number | null;
-    skillScore: number | null;
-    calibrationError: number | null;
+    entryPriceBrier: number | null;
+    entryPriceSkill: number | null;
+    entryPriceCalibrationError: number | null;
     calibration: CalibrationBucket[];
   };
   recentSettled: Array<{
@@ -164,7 +166,7 @@ export class StatsService {
                 t.realized_pnl_micro, t.created_at
          FROM trades t JOIN positions p ON p.id = t.position_id LEFT JOIN markets m ON m.id = t.market_id
            LEFT JOIN community_markets c ON m.id IS NULL AND c.id::text = t.market_id
-         WHERE t.user_id = $1 AND t.side = 'SETTLE' AND NOT ${OWN_MARKET_TRADE('t')} ORDER BY t.created_at DESC, t.id LIMIT 10`,
+         WHERE t.user_id = $1 AND t.side = 'SETTLE' AND NOT ${COMMUNITY_MARKET_TRADE('t')} ORDER BY t.created_at DESC, t.id LIMIT 10`,
         [userId],
       ),
     ]);
@@ -199,10 +201,11 @@ export class StatsService {
       stats: base.stats,
       badges: base.badges,
       forecasting: {
+        basis: 'entry price',
         settledPositions: n,
-        brierScore: n ? round6(Number(sumSq) / 1e12 / n) : null,
-        skillScore: n ? round6((wins - Number(sumForecast) / 1e6) / n) : null,
-        calibrationError: n ? round6(Number(gap) / 1e6 / n) : null,
+        entryPriceBrier: n ? round6(Number(sumSq) / 1e12 / n) : null,
+        entryPriceSkill: n ? round6((wins - Number(sumForecast) / 1e6) / n) : null,
+        entryPriceCalibrationError: n ? round6(Number(gap) / 1e6 / n) : null,
         calibration,
       },
       recentSettled: recent.map((t) => {

@@ -4,6 +4,7 @@ import type { TradeEvent } from '../trading/trade-hooks';
 import { challengeForDay, progressDelta, type DailyChallenge } from './challenges';
 import { XP_RULES } from './levels';
 import { calendarOf } from './periods';
+import { isCommunityMarketToken } from './record-rule';
 
 /**
  * Everything a trade, sale or settlement changes in the track record is ONE statement in the trade's own
@@ -104,6 +105,9 @@ export function trackStatementFor(e: TradeEvent): { sql: string; params: unknown
   const challenge = challengeForDay(day);
   const trade = e.side !== 'SETTLE';
   const forecast = e.side === 'SETTLE' && typeof e.won === 'boolean';
+  // A community market's settlement counts on the accuracy board (once thick enough) but in no forecasting record: no
+  // calibration row, so the reputation's entry-price figures and the Well Calibrated badge leave it out (issue 49 item 3).
+  const calibrated = forecast && !isCommunityMarketToken(e.tokenId);
   const won = forecast && e.won === true;
   const p = e.entryPriceMicro ?? 0n;
   const err = p - (won ? MICRO : 0n);
@@ -128,7 +132,7 @@ export function trackStatementFor(e: TradeEvent): { sql: string; params: unknown
     won ? 1 : 0,
     e.side !== 'BUY' && e.realizedPnlMicro > 0n ? 1 : 0,
     e.side === 'SELL' && e.realizedPnlMicro > 0n ? 1 : 0,
-    forecast ? calibrationBucket(p) : null,
+    calibrated ? calibrationBucket(p) : null,
     p.toString(),
     (err * err).toString(),
   ];

@@ -139,6 +139,7 @@ export class SettlementService {
         won,
         entryPriceMicro: avgPriceMicro({ quantityMicro: pos.quantity_micro, costMicro: pos.cost_micro }),
         ...(terms.ownMarket ? { ownMarket: true } : {}),
+        ...(terms.thinMarket ? { thinMarket: true } : {}),
         at: now,
       });
       if (terms.booked) await terms.booked(tx, { tokenId: pos.token_id, quantityMicro: pos.quantity_micro, payoutMicro: fill.payoutMicro });
@@ -169,6 +170,8 @@ export interface SettlementTerms {
   payingPool?: string;
   /** The holder created this market (TradeEvent.ownMarket): paid as any holder, left out of the track record. */
   ownMarket?: boolean;
+  /** A community market still too thin for the record (TradeEvent.thinMarket): paid as any holder, left out of it. */
+  thinMarket?: boolean;
   /** The outcome's name in the notification (a community outcome label); defaults to YES/NO. */
   outcomeLabel?(tokenId: string): string | undefined;
   lock?(tx: Queryable): Promise<void>;

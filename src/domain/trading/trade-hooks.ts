@@ -23,6 +23,11 @@ export interface TradeEvent {
    * trade; the track record leaves the event out (track-record/record-rule.ts).
    */
   ownMarket?: boolean;
+  /**
+   * A community market that has not yet had COMMUNITY_MIN_TRADERS distinct traders besides its creator: the money moves
+   * as for any trade; the track record leaves the event out (track-record/record-rule.ts).
+   */
+  thinMarket?: boolean;
   at: Date;
 }
 

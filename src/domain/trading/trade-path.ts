@@ -24,6 +24,8 @@ export interface PricedBuy {
   orderId?: string;
   /** The buyer created this market (TradeEvent.ownMarket). */
   ownMarket?: boolean;
+  /** A community market still too thin for the record (TradeEvent.thinMarket). */
+  thinMarket?: boolean;
   at: Date;
   /**
    * What the buy carries in its own statement (a stated forecast): a refused buy carries nothing out. One statement where
@@ -78,6 +80,8 @@ export interface SellRequest {
   orderId?: string;
   /** The seller created this market (TradeEvent.ownMarket). */
   ownMarket?: boolean;
+  /** A community market still too thin for the record (TradeEvent.thinMarket). */
+  thinMarket?: boolean;
   at: Date;
 }
 
@@ -122,6 +126,7 @@ export class TradePath {
       realizedPnlMicro: 0n,
       priceMicro: b.priceMicro,
       ...(b.ownMarket ? { ownMarket: true } : {}),
+      ...(b.thinMarket ? { thinMarket: true } : {}),
       at: b.at,
     };
     const carried = this.hooks.carriesParts(event);
@@ -226,6 +231,7 @@ export class TradePath {
       priceMicro: fill.priceMicro,
       positionId: s.positionId,
       ...(s.ownMarket ? { ownMarket: true } : {}),
+      ...(s.thinMarket ? { thinMarket: true } : {}),
       at: s.at,
     });
     return { fill, balanceMicro: BigInt(out[0].balance_micro), position: pos };

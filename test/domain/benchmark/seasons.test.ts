@@ -1,4 +1,4 @@
-import { parseSeason, seasonOf, seasonRange } from '../../../src/domain/benchmark/seasons';
+import { isProvisional, parseSeason, seasonOf, seasonRange } from '../../../src/domain/benchmark/seasons';
 
 describe('seasons', () => {
   it('a resolution counts in its UTC month, up to the last millisecond', () => {
@@ -16,5 +16,11 @@ describe('seasons', () => {
     expect(parseSeason('2026-10', now)).toBe('2026-10');
     for (const bad of ['2026-12', '2026-13', '26-11', '2019-12', 'alltime'])
       expect(() => parseSeason(bad, now)).toThrow(expect.objectContaining({ code: 'VALIDATION_ERROR' }));
+  });
+  it('a season is provisional until its month has ended, to the millisecond; all always is', () => {
+    expect(isProvisional('2026-11', new Date('2026-11-30T23:59:59.999Z'))).toBe(true);
+    expect(isProvisional('2026-11', new Date('2026-12-01T00:00:00.000Z'))).toBe(false);
+    expect(isProvisional('2026-10', new Date('2026-11-15T00:00:00Z'))).toBe(false);
+    expect(isProvisional('all', new Date('2040-01-01T00:00:00Z'))).toBe(true);
   });
 });

@@ -13,24 +13,35 @@ const run = (userId: string, scenario: string, alpha: number | null, minute: num
 });
 
 describe('suite board', () => {
-  test('when an owner ran a scenario several times, then the latest ended run counts, not the best', () => {
+  test('when an owner ran a scenario several times, then every ended run counts (not the best, not the latest), with the run count', () => {
     const runs = [run('a', 'suite-v1/00', 0.3, 1), run('a', 'suite-v1/00', -0.1, 5), run('a', 'suite-v1/00', 0.2, 3), run('a', 'suite-v1/01', 0.05, 2)];
     const [rec] = suiteRecords(runs);
     expect(rec!.runs.map((r) => [r.scenario, r.alpha])).toEqual([
+      ['suite-v1/00', 0.3],
+      ['suite-v1/00', 0.2],
       ['suite-v1/00', -0.1],
       ['suite-v1/01', 0.05],
     ]);
     expect(rec!.scenarios).toBe(2);
-    expect(rec!.meanAlpha.value).toBeCloseTo(-0.025, 12);
+    expect(rec!.runCount).toBe(4);
+    // (0.3 + 0.2 − 0.1 + 0.05) / 4 = 0.1125; the t interval over the four runs, computed independently below.
+    const xs = [0.3, 0.2, -0.1, 0.05];
+    const mean = xs.reduce((a, b) => a + b, 0) / 4;
+    const sd = Math.sqrt(xs.reduce((a, x) => a + (x - mean) ** 2, 0) / 3);
+    expect(rec!.meanAlpha.value).toBeCloseTo(0.1125, 12);
+    expect(rec!.meanAlpha.n).toBe(4);
+    expect(rec!.meanAlpha.low).toBeCloseTo(mean - 3.182446305284263 * (sd / 2), 9);
+    expect(rec!.meanAlpha.high).toBeCloseTo(mean + 3.182446305284263 * (sd / 2), 9);
     // Order of the input does not matter.
     expect(suiteRecords([...runs].reverse())).toEqual(suiteRecords(runs));
   });
 
-  test('when the latest run has no alpha, then the scenario is listed but not counted', () => {
+  test('when a run has no alpha, then it is listed but not counted', () => {
     const [rec] = suiteRecords([run('a', 'suite-v1/00', 0.3, 1), run('a', 'suite-v1/00', null, 2), run('a', 'suite-v1/01', 0.1, 1)]);
-    expect(rec!.runs).toHaveLength(2);
-    expect(rec!.scenarios).toBe(1);
-    expect(rec!.meanAlpha).toEqual({ value: 0.1, n: 1, low: null, high: null });
+    expect(rec!.runs).toHaveLength(3);
+    expect(rec!.scenarios).toBe(2);
+    expect(rec!.runCount).toBe(2);
+    expect(rec!.meanAlpha.value).toBeCloseTo(0.2, 12);
   });
 
   test('when owners are ranked, then only those with the minimum of scenarios, highest mean first, with the hand-computed interval', () => {

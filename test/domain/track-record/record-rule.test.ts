@@ -48,3 +48,11 @@ describe('what counts toward the track record', () => {
     expect(hooks.carriesParts(event({ ownMarket: true }))).toBe(false);
   });
 });
+
+describe('a community market too thin for the record', () => {
+  test.each(['BUY', 'SELL', 'SETTLE'] as const)('a %s in a thin community market does not count, and its buy carries no part', (side) => {
+    expect(countsTowardRecord(event({ side, thinMarket: true }))).toBe(false);
+    expect(countsTowardRecord(event({ side, thinMarket: false }))).toBe(true);
+    expect(buyRowPart().applies?.(event({ thinMarket: true }))).toBe(false);
+  });
+});

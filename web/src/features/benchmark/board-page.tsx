@@ -87,7 +87,8 @@ export function BenchmarkBoardPage() {
             <div className="table-wrap">
               <table className="leaderboard cards">
                 <caption>
-                  {m.name} ({m.order}), season {board.data.season}, {AUDIENCES.find(([a]) => a === audience)![1].toLowerCase()}
+                  {m.name} ({m.order}), season {board.data.season}
+                  {board.data.provisional ? ' (provisional: open until the season closes)' : ''}, {AUDIENCES.find(([a]) => a === audience)![1].toLowerCase()}
                 </caption>
                 <thead>
                   <tr>

@@ -20,8 +20,8 @@ export function SuiteBoardPage() {
       <h1>Replay suite board</h1>
       <p>
         The suite is a fixed set of replays that everyone plays alike. Each account is ranked by its <Link href={metricHref(METRIC_ANCHOR.alpha)}>alpha</Link>{' '}
-        (how much better its forecasts were than the market's prices) averaged over the scenarios it ended, with a 95% range:{' '}
-        <Link href={metricHref(METRIC_ANCHOR.intervals)}>read the range, not the rank</Link>. Replays never count on the live boards.{' '}
+        (how much better its forecasts were than the market's prices) averaged over every run of the suite it ended (a deleted run still counts), with a 95%
+        range: <Link href={metricHref(METRIC_ANCHOR.intervals)}>read the range, not the rank</Link>. Replays never count on the live boards.{' '}
         <Link href={PATHS.replay}>Play a scenario</Link>.
       </p>
       {board.isPending ? (
@@ -39,7 +39,7 @@ export function SuiteBoardPage() {
                 board.data.you.rank !== null ? (
                   <>
                     Your place: <strong>#{board.data.you.rank}</strong>, mean alpha {formatEstimate(board.data.you.meanAlpha, 'score')} over{' '}
-                    {board.data.you.scenarios} scenarios
+                    {board.data.you.runCount} runs of {board.data.you.scenarios} scenarios
                   </>
                 ) : (
                   <>
@@ -71,6 +71,9 @@ export function SuiteBoardPage() {
                     <th scope="col" className="num">
                       Scenarios
                     </th>
+                    <th scope="col" className="num">
+                      Runs
+                    </th>
                   </tr>
                 </thead>
                 <tbody>
@@ -87,6 +90,9 @@ export function SuiteBoardPage() {
                         </td>
                         <td className="num" data-label="Scenarios">
                           {row.scenarios}
+                        </td>
+                        <td className="num" data-label="Runs">
+                          {row.runCount}
                         </td>
                       </tr>
                     );

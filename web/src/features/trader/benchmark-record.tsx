@@ -64,6 +64,7 @@ function BenchmarkFigures({ r, own }: { r: Ok<'/api/benchmark/record', 'get'>; o
         {' · '}
         {r.resolvedMarkets} of the <Link href={metricHref(METRIC_ANCHOR.minimum)}>{r.minimumMarkets} resolved markets</Link> a{' '}
         <Link href={PATHS.benchmark}>season board</Link> needs · {r.computedAt ? `scored ${dateTime(r.computedAt)}` : 'not scored yet'}
+        {r.provisional ? ' · provisional until the season closes' : ''}
       </p>
       <p className="muted">
         Each figure: value [95% interval] · n. <Link href={metricHref(METRIC_ANCHOR.intervals)}>How intervals are made</Link>.

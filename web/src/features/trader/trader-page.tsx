@@ -123,20 +123,21 @@ function ForecastingRecord({ id }: { id: string }) {
               <dd>{rep.data.forecasting.settledPositions}</dd>
             </div>
             <div>
-              <dt>Brier score</dt>
-              <dd>{rep.data.forecasting.brierScore?.toFixed(3) ?? '—'}</dd>
+              <dt>Entry-price Brier</dt>
+              <dd>{rep.data.forecasting.entryPriceBrier?.toFixed(3) ?? '—'}</dd>
             </div>
             <div>
-              <dt>Skill score</dt>
-              <dd>{rep.data.forecasting.skillScore?.toFixed(3) ?? '—'}</dd>
+              <dt>Entry-price skill</dt>
+              <dd>{rep.data.forecasting.entryPriceSkill?.toFixed(3) ?? '—'}</dd>
             </div>
             <div>
               <dt>Calibration error</dt>
-              <dd>{percent(rep.data.forecasting.calibrationError)}</dd>
+              <dd>{percent(rep.data.forecasting.entryPriceCalibrationError)}</dd>
             </div>
           </dl>
           <p className="muted">
-            Brier: lower is better (0 perfect, 0.25 always 50%). Skill: above 0 means the sides held won more often than the price paid said.
+            Scored at the price paid, not at stated forecasts (those are the benchmark record's Brier). Lower is better (0 perfect, 0.25 always 50%). Skill:
+            above 0 means the sides held won more often than the price paid said.
           </p>
           <CalibrationChart buckets={rep.data.forecasting.calibration} />
         </>

@@ -757,7 +757,7 @@ export interface paths {
         };
         /**
          * The replay suite board: each agent’s mean alpha across the suite’s scenarios, with its interval
-         * @description Ranks live accounts on a published replay suite: per scenario the alpha (market Brier − yours) of the latest ended run (not the best), and the mean across scenarios with a 95 % interval. Ranked from the suite's minScenarios scenarios; you is your own record. Replay runs never appear on the live boards. Free.
+         * @description Ranks live accounts on a published replay suite by the mean alpha (market Brier − yours) over EVERY ended run of its scenarios — not the best nor the latest, and a deleted run still counts, so rerunning or deleting cannot pick a lucky run — with a Student-t 95 % interval and runCount. Ranked from the suite's minScenarios distinct scenarios; you is your own record. Replay runs never appear on the live boards. Free.
          *
          *     Rate limit: 30 api requests per minute per account (per IP address when anonymous).
          */
@@ -959,7 +959,7 @@ export interface paths {
         };
         /**
          * Rank traders by PnL, volume, accuracy or trades
-         * @description The top traders of a period (weekly from Monday 00:00 UTC, monthly from the 1st, alltime) by pnl (realized profit and loss of sales and settlements), volume (dollars bought plus sold), trades (buys plus sells) or accuracy (percent of settled positions on the winning side, from 5 settled), for people (audience all), agents (bots) or both (everyone). Ties share a rank. Public and free; with credentials also currentUserRank and isCurrentUser on each row.
+         * @description The top traders of a period (weekly from Monday 00:00 UTC, monthly from the 1st, alltime) by pnl (realized profit and loss of sales and settlements), volume (dollars bought plus sold), trades (buys plus sells) or accuracy (percent of settled positions on the winning side, from 5 settled), for people (audience all), agents (bots) or both (everyone). Ties share a rank. A community market's trades count only once it has had 5 distinct traders besides its creator, and never its creator's own. Public and free; with credentials also currentUserRank and isCurrentUser on each row.
          *
          *     Rate limit: 30 api requests per minute per account (per IP address when anonymous).
          */
@@ -1002,8 +1002,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Read a trader's forecasting record: Brier, skill, calibration
-         * @description An agent's (or person's) public track record, to check its claims: the trader stats, plus over every position settled YES or NO, with the entry price p as the forecast that the side held wins and o = 1 if it won, else 0: brierScore = mean (p − o)² (lower is better), skillScore = mean (o − p) (> 0 = an edge over the market), calibrationError (expected calibration error over 10 entry-price buckets, shown in a table), and the 10 latest settlements. Scores are null before the first settlement. Public and free. Errors: NOT_FOUND (404).
+         * Read a trader's track record: entry-price Brier, skill, calibration of settled positions
+         * @description An agent's (or person's) public track record, to check its claims: the trader stats, plus over every position settled YES or NO (community markets excluded), with the entry price p as the forecast that the side held wins and o = 1 if it won, else 0 (basis 'entry price'): entryPriceBrier = mean (p − o)² (lower is better), entryPriceSkill = mean (o − p) (> 0 = an edge over the price paid), entryPriceCalibrationError (over 10 entry-price buckets, shown in a table), and the 10 latest settlements. Null before the first settlement. The Brier of stated forecasts is get_benchmark_record’s. Public and free. Errors: NOT_FOUND (404).
          *
          *     Rate limit: 30 api requests per minute per account (per IP address when anonymous). Answers carry an ETag; a repeat request with If-None-Match: <that ETag> is answered 304 Not Modified while the answer is unchanged, and a 304 is not counted against this limit.
          */
@@ -6487,9 +6487,11 @@ export interface operations {
                         reference: ("market" | "coin_flip" | "favourite") | null;
                         /** @description The season scored: YYYY-MM or all. */
                         season: string;
+                        /** @description True until the season closes (the end of its month; all is always provisional): its figures and ranks may still change. */
+                        provisional: boolean;
                         /** @description When it was scored (after each market sync); null when nothing of the account has been scored. */
                         computedAt: string | null;
-                        /** @description Resolved, non-void markets you forecast or bought in this season: what the boards’ minimum counts. */
+                        /** @description Resolved, non-void markets you stated a forecast on (before their close) this season: what the boards’ minimum counts; plain buys do not count. */
                         resolvedMarkets: number;
                         /** @description Resolved markets needed to be ranked on a benchmark board. */
                         minimumMarkets: number;
@@ -7109,6 +7111,8 @@ export interface operations {
                     "application/json": {
                         /** @description The season ranked. */
                         season: string;
+                        /** @description True until the season closes (the end of its month; all is always provisional): its figures and ranks may still change. */
+                        provisional: boolean;
                         /**
                          * @description The metric ranked.
                          * @enum {string}
@@ -7273,6 +7277,8 @@ export interface operations {
                     "application/json": {
                         /** @description The season exported. */
                         season: string;
+                        /** @description True until the season closes (the end of its month; all is always provisional): its figures and ranks may still change. */
+                        provisional: boolean;
                         /**
                          * @description The format asked for.
                          * @enum {string}
@@ -7280,8 +7286,15 @@ export interface operations {
                         format: "json" | "jsonl" | "csv";
                         /** @description The page (format json); empty for jsonl and csv. */
                         forecasts: {
+                            /** @description The record’s id (in its hashed payload). */
+                            id: string;
                             /** @description The account that stated it. */
                             userId: string;
+                            /**
+                             * @description Its account’s board audience.
+                             * @enum {string}
+                             */
+                            audience: "people" | "agents" | "reference";
                             /** @description Its place in the account's hash chain. */
                             seq: number;
                             /** @description The market. */
@@ -7302,6 +7315,8 @@ export interface operations {
                             probabilities: number[];
                             /** @description The market's mid(s) stamped at that instant. */
                             mids: (number | null)[];
+                            /** @description The rationale stated with it, or null. */
+                            rationale: string | null;
                             /** @description How the market resolved: mirrored 1 = YES, 0 = NO; community the winning outcome’s index; null = VOID. */
                             winner: number | null;
                             /**
@@ -7733,7 +7748,7 @@ export interface operations {
                              * @constant
                              */
                             season: "all";
-                            /** @description Resolved, non-void markets the run’s account forecast or bought in. */
+                            /** @description Resolved, non-void markets the run’s account stated a forecast on (plain buys do not count). */
                             resolvedMarkets: number;
                             /** @description When it was scored, on the run’s clock (null: nothing of the account has resolved). */
                             computedAt: string | null;
@@ -8630,9 +8645,11 @@ export interface operations {
                             displayName: string;
                             /** @description True for an agent. */
                             isAgent: boolean;
-                            /** @description Scenarios counted: those whose latest ended run has an alpha. */
+                            /** @description Distinct scenarios with at least one ended run that has an alpha (what minScenarios counts). */
                             scenarios: number;
-                            /** @description Mean alpha across the counted scenarios; n is the scenarios, the interval a Student-t 95 % interval. */
+                            /** @description Runs counted: every ended run with an alpha, deleted runs included. */
+                            runCount: number;
+                            /** @description Mean alpha over every counted run; n is runCount, the interval a Student-t 95 % interval. */
                             meanAlpha: {
                                 /** @description The figure (null: nothing to score). */
                                 value: number | null;
@@ -8643,11 +8660,11 @@ export interface operations {
                                 /** @description 95 % interval, high end. */
                                 high: number | null;
                             };
-                            /** @description Each scenario played, by name. */
+                            /** @description Every ended run, by scenario then end. */
                             runs: {
                                 /** @description The scenario. */
                                 scenario: string;
-                                /** @description The latest ended run of it, the one counted. */
+                                /** @description The run (it may have been deleted since; its result still counts). */
                                 runId: string;
                                 /** @description That run’s frozen alpha (null: no stated forecast resolved; the scenario is not counted). */
                                 alpha: number | null;
@@ -8668,9 +8685,11 @@ export interface operations {
                             displayName: string;
                             /** @description True for an agent. */
                             isAgent: boolean;
-                            /** @description Scenarios counted: those whose latest ended run has an alpha. */
+                            /** @description Distinct scenarios with at least one ended run that has an alpha (what minScenarios counts). */
                             scenarios: number;
-                            /** @description Mean alpha across the counted scenarios; n is the scenarios, the interval a Student-t 95 % interval. */
+                            /** @description Runs counted: every ended run with an alpha, deleted runs included. */
+                            runCount: number;
+                            /** @description Mean alpha over every counted run; n is runCount, the interval a Student-t 95 % interval. */
                             meanAlpha: {
                                 /** @description The figure (null: nothing to score). */
                                 value: number | null;
@@ -8681,11 +8700,11 @@ export interface operations {
                                 /** @description 95 % interval, high end. */
                                 high: number | null;
                             };
-                            /** @description Each scenario played, by name. */
+                            /** @description Every ended run, by scenario then end. */
                             runs: {
                                 /** @description The scenario. */
                                 scenario: string;
-                                /** @description The latest ended run of it, the one counted. */
+                                /** @description The run (it may have been deleted since; its result still counts). */
                                 runId: string;
                                 /** @description That run’s frozen alpha (null: no stated forecast resolved; the scenario is not counted). */
                                 alpha: number | null;
@@ -10371,7 +10390,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Read a trader's forecasting record: Brier, skill, calibration */
+            /** @description Read a trader's track record: entry-price Brier, skill, calibration of settled positions */
             200: {
                 headers: {
                     /** @description Names this answer: send it back as If-None-Match to revalidate for free. */
@@ -10442,16 +10461,21 @@ export interface operations {
                              */
                             earnedAt: string;
                         }[];
-                        /** @description Forecasting scores. */
+                        /** @description Entry-price scores of settled positions (the Brier of stated forecasts is get_benchmark_record’s). */
                         forecasting: {
-                            /** @description Settled positions scored (void excluded). */
+                            /**
+                             * @description What these figures score: the price paid, not a stated forecast (get_benchmark_record scores those).
+                             * @constant
+                             */
+                            basis: "entry price";
+                            /** @description Settled positions scored (void and community markets excluded). */
                             settledPositions: number;
-                            /** @description Mean (p − o)²; lower is better; null before the first. */
-                            brierScore: number | null;
-                            /** @description Mean (o − p): edge over the market price; null before the first. */
-                            skillScore: number | null;
+                            /** @description Mean (p − o)² of the price paid p; lower is better; null before the first. */
+                            entryPriceBrier: number | null;
+                            /** @description Mean (o − p): edge over the price paid; null before the first. */
+                            entryPriceSkill: number | null;
                             /** @description Expected calibration error over the buckets; null before the first. */
-                            calibrationError: number | null;
+                            entryPriceCalibrationError: number | null;
                             /** @description 10 entry-price buckets, lowest first. */
                             calibration: {
                                 /** @description Lower bound of the entry-price bucket (inclusive). */
