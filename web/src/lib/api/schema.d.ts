@@ -8886,7 +8886,7 @@ export interface operations {
                             name: string;
                             /** @description What the skill does, when to use it, what can go wrong. */
                             description: string;
-                            /** @description Area first, then access (public / requires-key) and read-only / writes. */
+                            /** @description Area first, then access (public / requires-key), read-only / writes, and toolset:<name> of its MCP toolset (toolset:default too when /mcp lists it). */
                             tags: string[];
                             /** @description Data parts to send, as JSON: {"skill": id, "input": {...}}. */
                             examples: string[];
@@ -14707,7 +14707,7 @@ export interface operations {
                             name: string;
                             /** @description What the skill does, when to use it, what can go wrong. */
                             description: string;
-                            /** @description Area first, then access (public / requires-key) and read-only / writes. */
+                            /** @description Area first, then access (public / requires-key), read-only / writes, and toolset:<name> of its MCP toolset (toolset:default too when /mcp lists it). */
                             tags: string[];
                             /** @description Data parts to send, as JSON: {"skill": id, "input": {...}}. */
                             examples: string[];
@@ -14878,7 +14878,7 @@ export interface operations {
                             name: string;
                             /** @description What the skill does, when to use it, what can go wrong. */
                             description: string;
-                            /** @description Area first, then access (public / requires-key) and read-only / writes. */
+                            /** @description Area first, then access (public / requires-key), read-only / writes, and toolset:<name> of its MCP toolset (toolset:default too when /mcp lists it). */
                             tags: string[];
                             /** @description Data parts to send, as JSON: {"skill": id, "input": {...}}. */
                             examples: string[];
