@@ -45,7 +45,11 @@ const Skill = z
     id: z.string().describe('Skill id = registry method name: the `skill` of a data part, or the JSON-RPC method.'),
     name: z.string().describe('Short name of the skill.'),
     description: z.string().describe('What the skill does, when to use it, what can go wrong.'),
-    tags: z.array(z.string()).describe('Area first, then access (public / requires-key) and read-only / writes.'),
+    tags: z
+      .array(z.string())
+      .describe(
+        'Area first, then access (public / requires-key), read-only / writes, and toolset:<name> of its MCP toolset (toolset:default too when /mcp lists it).',
+      ),
     examples: z.array(z.string()).describe('Data parts to send, as JSON: {"skill": id, "input": {...}}.'),
     inputModes: z.array(z.string()).describe('Media types the skill takes.'),
     outputModes: z.array(z.string()).describe('Media types the skill answers with.'),
@@ -319,7 +323,8 @@ function skillOf(m: AnyMethod): z.input<typeof Skill> {
     id: m.name,
     name: m.summary,
     description: toolDescriptionOf(m),
-    tags: [m.area, access, m.annotations.readOnlyHint ? 'read-only' : 'writes'],
+    // The MCP toolset last (issue 51 item 1): the card groups its skills as /mcp/x/{toolset} groups the tools.
+    tags: [m.area, access, m.annotations.readOnlyHint ? 'read-only' : 'writes', `toolset:${m.toolset}`, ...(m.defaultTool ? ['toolset:default'] : [])],
     examples: (m.examples ?? []).map((e) => JSON.stringify({ skill: m.name, input: e.input })),
     inputModes: ['application/json'],
     outputModes: ['application/json'],

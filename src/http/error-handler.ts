@@ -2,6 +2,8 @@ import type { Request, Response, NextFunction } from 'express';
 import { AppError, toAppError } from '../errors/app-error';
 import type { Logger } from '../logger';
 import { requestIdOf } from '../transports/http-call';
+import { methodDocsUrl } from '../documents/service-info';
+import type { AnyMethod } from '../registry/method';
 
 /** Turns body-parser failures into the service's own errors. */
 export function fromBodyParser(err: unknown): AppError | null {
@@ -24,7 +26,10 @@ export function errorHandler(log: Logger, origin: (req: Request) => string) {
     if (res.headersSent) return;
     for (const [k, v] of Object.entries(appErr.headers ?? {})) res.setHeader(k, v);
     const body = appErr.toBody(requestId);
-    if (!body.docs && req.path.startsWith('/api/')) body.docs = `${origin(req)}/llms-full.txt`;
+    // A method's error links its section (the REST route sets res.locals.method); any other /api/ error, the whole reference.
+    const method = res.locals.method as AnyMethod | undefined;
+    if (!body.docs && method) body.docs = methodDocsUrl(origin(req), method);
+    else if (!body.docs && req.path.startsWith('/api/')) body.docs = `${origin(req)}/llms-full.txt`;
     res.status(appErr.status).json(body);
   };
 }

@@ -21,6 +21,8 @@ const Account = z
 
 export const registerAccount = defineMethod({
   name: 'register_account',
+  toolset: 'account',
+  defaultTool: true,
   area: 'Accounts',
   summary: 'Create an account (agents get an API key)',
   brief:
@@ -79,6 +81,8 @@ export const registerAccount = defineMethod({
 
 export const getBalance = defineMethod({
   name: 'get_balance',
+  toolset: 'portfolio',
+  defaultTool: true,
   area: 'Accounts',
   summary: 'Read your virtual cash balance',
   brief: 'Your cash: balance, reserved (held by resting buy orders) and available (what a trade or new order may spend). Free.',
@@ -101,6 +105,7 @@ export const getBalance = defineMethod({
 
 export const getAccount = defineMethod({
   name: 'get_account',
+  toolset: 'account',
   area: 'Accounts',
   summary: 'Your account: name, email, balance, level and unread notifications',
   brief:

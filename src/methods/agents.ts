@@ -4,6 +4,7 @@ import { AgentCardSchema, publishedAgentCardOf } from '../documents/agent-card';
 
 export const getAgentCard = defineMethod({
   name: 'agent.getCard',
+  toolset: 'account',
   area: 'Agents',
   summary: 'Read the A2A agent card',
   brief: "This service's A2A agent card: its skills, the JSON-RPC endpoint and how to authenticate. Public and free.",

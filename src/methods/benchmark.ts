@@ -155,6 +155,8 @@ const Audience = z.enum(['all', 'bots', 'everyone', 'reference']);
 
 export const getBenchmarkRecord = defineMethod({
   name: 'get_benchmark_record',
+  toolset: 'benchmark',
+  defaultTool: true,
   area: 'Forecasting',
   summary: "Read an account's forecasting benchmark record: Brier, log score, alpha, calibration, risk, timing, each with n and an interval",
   brief:
@@ -184,6 +186,7 @@ export const getBenchmarkRecord = defineMethod({
 
 export const getBenchmarkLeaderboard = defineMethod({
   name: 'get_benchmark_leaderboard',
+  toolset: 'benchmark',
   area: 'Forecasting',
   summary: 'The forecasting benchmark board of a season by one metric, with intervals, n and your rank',
   brief:
@@ -262,6 +265,7 @@ const ExportedForecast = z.object({
 
 export const exportBenchmarkForecasts = defineMethod({
   name: 'export_benchmark_forecasts',
+  toolset: 'benchmark',
   area: 'Forecasting',
   summary: "Export a season's resolved forecasts (JSON, JSON lines or CSV) to recompute the benchmark boards",
   brief:

@@ -41,6 +41,7 @@ const EXAMPLE = {
 
 export const postComment = defineMethod({
   name: 'post_comment',
+  toolset: 'social',
   area: 'Discussion',
   summary: 'Comment on a market',
   brief: 'Posts a plain-text comment (1..1000 characters) on a market, open or closed; anyone can read it with list_comments. Rate-limited per account.',
@@ -70,6 +71,7 @@ export const postComment = defineMethod({
 
 export const listComments = defineMethod({
   name: 'list_comments',
+  toolset: 'social',
   area: 'Discussion',
   summary: 'Read a market’s discussion, newest first',
   brief: "A market's comments, newest first; once the market has closed, also its forecasters' rationales. Pass nextCursor as cursor for the next page. Free.",
@@ -99,6 +101,7 @@ export const listComments = defineMethod({
 
 export const hideComment = defineMethod({
   name: 'hide_comment',
+  toolset: 'social',
   area: 'Discussion',
   summary: 'Hide a comment on your community market (or show it again)',
   brief: "Hides a comment on your community market (hidden: true, the default) or shows it again (false). Only the market's creator may.",

@@ -55,6 +55,7 @@ const CommunityMarket = z.object({
 
 export const listCommunityMarkets = defineMethod({
   name: 'list_community_markets',
+  toolset: 'community',
   area: 'Community markets',
   summary: 'List user-created markets',
   brief:
@@ -80,6 +81,7 @@ export const listCommunityMarkets = defineMethod({
 
 export const getCommunityMarket = defineMethod({
   name: 'get_community_market',
+  toolset: 'community',
   area: 'Community markets',
   summary: 'One user-created market',
   brief:
@@ -100,6 +102,7 @@ export const getCommunityMarket = defineMethod({
 
 export const createCommunityMarket = defineMethod({
   name: 'create_community_market',
+  toolset: 'community',
   area: 'Community markets',
   summary: 'Create a community market (browser session)',
   brief:
@@ -140,6 +143,7 @@ export const createCommunityMarket = defineMethod({
 
 export const resolveCommunityMarket = defineMethod({
   name: 'resolve_community_market',
+  toolset: 'community',
   area: 'Community markets',
   summary: 'Resolve your community market (browser session)',
   brief:
@@ -182,6 +186,7 @@ const FillFigures = {
 
 export const quoteCommunityTrade = defineMethod({
   name: 'quote_community_trade',
+  toolset: 'community',
   area: 'Community markets',
   summary: 'Preview a community market buy or sell (changes nothing)',
   brief:
@@ -226,6 +231,7 @@ const boughtMarket = (result: unknown): string => (result as { marketId: string 
 
 export const buyCommunityShares = defineMethod({
   name: 'buy_community_shares',
+  toolset: 'community',
   area: 'Community markets',
   summary: 'Buy shares of a community market outcome from its market maker',
   brief:
@@ -274,6 +280,7 @@ export const buyCommunityShares = defineMethod({
 
 export const sellCommunityShares = defineMethod({
   name: 'sell_community_shares',
+  toolset: 'community',
   area: 'Community markets',
   summary: 'Sell community market shares back to its market maker',
   brief:

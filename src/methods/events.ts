@@ -35,6 +35,7 @@ export const AccountEventSchema = z
 
 export const listEvents = defineMethod({
   name: 'list_events',
+  toolset: 'webhooks',
   area: 'Accounts',
   summary: "Read your account's events after a sequence number (polling)",
   brief:

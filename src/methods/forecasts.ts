@@ -62,6 +62,7 @@ const EXAMPLE = {
 
 export const submitForecast = defineMethod({
   name: 'submit_forecast',
+  toolset: 'benchmark',
   area: 'Forecasting',
   summary: 'State your probability for a market without trading',
   brief:
@@ -101,6 +102,7 @@ export const submitForecast = defineMethod({
 
 export const listForecasts = defineMethod({
   name: 'list_forecasts',
+  toolset: 'benchmark',
   area: 'Forecasting',
   summary: 'List your forecasts (or the public ones of another account), newest first',
   brief:

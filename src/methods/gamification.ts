@@ -9,6 +9,7 @@ const POOL_TEXT = CHALLENGE_POOL.map((c) => `${c.type} ("${c.description}" ${c.x
 
 export const getDailyChallenge = defineMethod({
   name: 'get_daily_challenge',
+  toolset: 'social',
   area: 'Gamification',
   summary: "Read today's challenge and your progress",
   brief: "Today's daily challenge (one per UTC day, the same for everyone) and your progress; claim it with claim_challenge.",
@@ -50,6 +51,7 @@ export const getDailyChallenge = defineMethod({
 
 export const claimChallenge = defineMethod({
   name: 'claim_challenge',
+  toolset: 'social',
   area: 'Gamification',
   summary: 'Claim the reward of a completed daily challenge',
   brief: "Pays a completed daily challenge's cash and XP reward, once, on its UTC day or the next.",
@@ -91,6 +93,7 @@ const Notification = z.object({
 
 export const getNotifications = defineMethod({
   name: 'get_notifications',
+  toolset: 'social',
   area: 'Gamification',
   summary: 'List your notifications, newest first',
   brief: 'Your notifications, newest first, with the unread count: badges, level-ups, challenges, resolutions, referrals, price alerts.',
@@ -113,6 +116,7 @@ export const getNotifications = defineMethod({
 
 export const markNotificationsRead = defineMethod({
   name: 'mark_notifications_read',
+  toolset: 'social',
   area: 'Gamification',
   summary: 'Mark notifications read (listed ones or all)',
   brief: 'Marks the listed notification ids read, or all of yours with markAll true.',

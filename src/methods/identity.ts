@@ -7,6 +7,7 @@ import { DisplayName, Email } from './common-schemas';
 
 export const rotateApiKey = defineMethod({
   name: 'rotate_api_key',
+  toolset: 'account',
   area: 'Accounts',
   summary: 'Replace your API key (the old one stops working at once)',
   brief:
@@ -66,6 +67,7 @@ const SignedInUser = z
 
 export const login = defineMethod({
   name: 'login',
+  toolset: 'account',
   area: 'Accounts',
   summary: 'Sign in from a browser (sets the session cookie)',
   brief: 'Browser sign-in with email and password; sets the session cookie that browser-only operations need. Agents use an API key or OAuth token instead.',
@@ -111,6 +113,7 @@ export const login = defineMethod({
 
 export const logout = defineMethod({
   name: 'logout',
+  toolset: 'account',
   area: 'Accounts',
   summary: 'Sign out of the browser session',
   brief: 'Ends the current browser session and clears its cookie.',
@@ -133,6 +136,7 @@ export const logout = defineMethod({
 
 export const deleteAccount = defineMethod({
   name: 'delete_account',
+  toolset: 'account',
   area: 'Accounts',
   summary: 'Delete your account for good (confirmed with your password)',
   brief:
@@ -167,6 +171,7 @@ export const deleteAccount = defineMethod({
 
 export const logoutAll = defineMethod({
   name: 'logout_all',
+  toolset: 'account',
   area: 'Accounts',
   summary: 'Sign out of every browser session of your account',
   brief: 'Ends every browser session of your account, this one included. API keys and access tokens keep working.',
@@ -201,6 +206,7 @@ const PublicName = z
 
 export const updateProfile = defineMethod({
   name: 'update_profile',
+  toolset: 'account',
   area: 'Accounts',
   summary: 'Change your public display name',
   brief: 'Sets your public display name (2 to 20 characters), shown on leaderboards and your profile.',
@@ -224,6 +230,7 @@ export const updateProfile = defineMethod({
 
 export const changePassword = defineMethod({
   name: 'change_password',
+  toolset: 'account',
   area: 'Accounts',
   summary: 'Change your password (other browser sessions are signed out)',
   brief:

@@ -44,6 +44,7 @@ const Audience = z.enum(['all', 'bots', 'everyone']);
 
 export const getLeaderboard = defineMethod({
   name: 'get_leaderboard',
+  toolset: 'social',
   area: 'Leaderboards',
   summary: 'Rank traders by PnL, volume, accuracy or trades',
   brief:
@@ -140,6 +141,7 @@ const XP_TEXT =
 
 export const getTraderStats = defineMethod({
   name: 'get_trader_stats',
+  toolset: 'social',
   // SPEC lists GET /api/user/stats under Accounts; it is declared here beside the definitions it shares with the boards.
   area: 'Accounts',
   summary: "Read a trader's public record: level, stats, badges",
@@ -181,6 +183,7 @@ const CalibrationRow = z.object({
 
 export const getAgentReputation = defineMethod({
   name: 'get_agent_reputation',
+  toolset: 'social',
   area: 'Leaderboards',
   summary: "Read a trader's track record: entry-price Brier, skill, calibration of settled positions",
   brief:

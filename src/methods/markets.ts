@@ -99,6 +99,8 @@ const exampleStats = { volume24h: 6120.4, openInterest: 58110.25, lastTradePrice
 
 export const searchPredictionMarkets = defineMethod({
   name: 'search_prediction_markets',
+  toolset: 'markets',
+  defaultTool: true,
   area: 'Markets',
   summary: 'Search active markets by words in the question or category',
   brief:
@@ -121,6 +123,7 @@ export const searchPredictionMarkets = defineMethod({
 
 export const listMarkets = defineMethod({
   name: 'list_markets',
+  toolset: 'markets',
   area: 'Markets',
   summary: 'Browse markets page by page: most traded, ending soon, newest or biggest movers',
   brief:
@@ -164,6 +167,8 @@ export const listMarkets = defineMethod({
 
 export const listMarketCategories = defineMethod({
   name: 'list_market_categories',
+  toolset: 'markets',
+  defaultTool: true,
   area: 'Markets',
   summary: 'Categories of active markets, with how many each has',
   brief: "Every category with active markets and how many each has, most first: the values list_markets' category filter takes. Free.",
@@ -203,6 +208,8 @@ export const listMarketCategories = defineMethod({
 
 export const getMarketOdds = defineMethod({
   name: 'get_market_odds',
+  toolset: 'markets',
+  defaultTool: true,
   area: 'Markets',
   summary: 'One market with its live YES/NO prices, bid/ask and status',
   brief:
@@ -278,6 +285,8 @@ export const getMarketOdds = defineMethod({
 
 export const getPriceHistory = defineMethod({
   name: 'get_price_history',
+  toolset: 'markets',
+  defaultTool: true,
   area: 'Markets',
   summary: 'Price history of a token over an interval',
   brief: 'Price points { t: Unix seconds, p: 0..1 } of one outcome token over an interval ending now: 1h, 6h, 1d, 1w (default), 1m or max. Free.',
@@ -342,6 +351,8 @@ const BookLevel = z
 
 export const getOrderBook = defineMethod({
   name: 'get_order_book',
+  toolset: 'markets',
+  defaultTool: true,
   area: 'Markets',
   summary: "One token's order book: price levels with their sizes, best first",
   brief:
@@ -420,6 +431,7 @@ const NewsItem = z
 
 export const listNews = defineMethod({
   name: 'list_news',
+  toolset: 'markets',
   area: 'Markets',
   summary: 'News items the venue published about its markets, newest first',
   brief:

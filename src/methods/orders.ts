@@ -134,6 +134,8 @@ const placedMarket = (result: unknown): string | undefined => {
 
 export const placeOrder = defineMethod({
   name: 'place_order',
+  toolset: 'orders',
+  defaultTool: true,
   area: 'Trading',
   summary: 'Place a limit order (buy or sell) that fills now or rests until the price reaches it',
   brief:
@@ -162,6 +164,8 @@ export const placeOrder = defineMethod({
 
 export const cancelOrder = defineMethod({
   name: 'cancel_order',
+  toolset: 'orders',
+  defaultTool: true,
   area: 'Trading',
   summary: 'Cancel one of your resting orders',
   brief:
@@ -181,6 +185,7 @@ export const cancelOrder = defineMethod({
 
 export const replaceOrder = defineMethod({
   name: 'replace_order',
+  toolset: 'orders',
   area: 'Trading',
   summary: "Amend a resting order's limit price and/or size, keeping its id",
   brief:
@@ -226,6 +231,7 @@ export const replaceOrder = defineMethod({
 
 export const getOrder = defineMethod({
   name: 'get_order',
+  toolset: 'orders',
   area: 'Trading',
   summary: 'Read one of your orders',
   brief: 'One of your orders with its state, fills and reservation. Free.',
@@ -242,6 +248,8 @@ export const getOrder = defineMethod({
 
 export const listOrders = defineMethod({
   name: 'list_orders',
+  toolset: 'orders',
+  defaultTool: true,
   area: 'Trading',
   summary: 'List your orders, newest first',
   brief: 'Your orders, newest first, optionally in one state (open = resting); pass nextCursor as cursor for the next page. Free.',
@@ -284,6 +292,7 @@ export function itemError(ctx: MethodContext, err: unknown, logged: string, abou
 
 export const placeOrders = defineMethod({
   name: 'place_orders',
+  toolset: 'orders',
   area: 'Trading',
   summary: `Place up to ${MAX_BATCH_ORDERS} limit orders in one call, each on its own`,
   brief: `Places up to ${MAX_BATCH_ORDERS} limit orders, each as place_order would, each on its own: results[i] answers orders[i] with { ok: true, order } or { ok: false, error }. One trade call of the rate limit per order. Give each a clientOrderId to retry safely.`,
@@ -354,6 +363,7 @@ export const placeOrders = defineMethod({
 
 export const cancelAllOrders = defineMethod({
   name: 'cancel_all_orders',
+  toolset: 'orders',
   area: 'Trading',
   summary: "Cancel all your resting orders, or one market's",
   brief:

@@ -25,6 +25,7 @@ function replayOf(ctx: MethodContext): ReplayRuns {
 
 export const listReplaySuite = defineMethod({
   name: 'list_replay_suite',
+  toolset: 'replay',
   area: 'Forecasting',
   summary: 'The published replay suite: its named scenarios, their seeds and window, and its checksum',
   brief:
@@ -93,6 +94,7 @@ const SuiteEntry = z.object({
 
 export const getReplaySuiteBoard = defineMethod({
   name: 'get_replay_suite_board',
+  toolset: 'replay',
   area: 'Forecasting',
   summary: 'The replay suite board: each agent’s mean alpha across the suite’s scenarios, with its interval',
   brief:

@@ -160,6 +160,7 @@ function callerOf(ctx: MethodContext): ReplayCaller {
 
 export const startReplay = defineMethod({
   name: 'start_replay',
+  toolset: 'replay',
   area: 'Forecasting',
   summary: 'Start a replay run: a simulated month of markets with news on its own clock, and a key that trades only there',
   brief:
@@ -213,6 +214,7 @@ export const startReplay = defineMethod({
 
 export const getReplay = defineMethod({
   name: 'get_replay',
+  toolset: 'replay',
   area: 'Forecasting',
   summary: 'Read a replay run: its clock, state and, once ended, its frozen record',
   brief:
@@ -235,6 +237,7 @@ export const getReplay = defineMethod({
 
 export const advanceReplay = defineMethod({
   name: 'advance_replay',
+  toolset: 'replay',
   area: 'Forecasting',
   summary: 'Move a stepped replay run’s clock: by seconds, or to the next news item, resolution or the end',
   brief:
@@ -269,6 +272,7 @@ export const advanceReplay = defineMethod({
 
 export const endReplay = defineMethod({
   name: 'end_replay',
+  toolset: 'replay',
   area: 'Forecasting',
   summary: 'End a replay run: settle what is left and freeze its benchmark record',
   brief:
@@ -286,6 +290,7 @@ export const endReplay = defineMethod({
 
 export const deleteReplay = defineMethod({
   name: 'delete_replay',
+  toolset: 'replay',
   area: 'Forecasting',
   summary: 'Delete a replay run with its data: its database, its record and its key',
   brief: 'Deletes a replay run and everything in it (account, trades, forecasts, record, key). Only the live key that started it may. Cannot be undone.',

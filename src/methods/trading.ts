@@ -22,6 +22,8 @@ const MONEY_NOTE = 'Amounts and shares are exact to 6 decimals (micro-units); bu
 
 export const paperTrade = defineMethod({
   name: 'paper_trade',
+  toolset: 'trading',
+  defaultTool: true,
   area: 'Trading',
   summary: 'Buy shares of an outcome at the live price',
   brief:
@@ -101,6 +103,8 @@ const Position = z.object({
 
 export const getPortfolio = defineMethod({
   name: 'get_portfolio',
+  toolset: 'portfolio',
+  defaultTool: true,
   area: 'Trading',
   summary: 'List your positions, balance and totals',
   brief:
@@ -131,6 +135,7 @@ export const getPortfolio = defineMethod({
 
 export const getPortfolioHistory = defineMethod({
   name: 'get_portfolio_history',
+  toolset: 'portfolio',
   area: 'Trading',
   summary: 'Your equity, cash and positions value over time (the equity curve)',
   brief:
@@ -205,6 +210,8 @@ export const getPortfolioHistory = defineMethod({
 
 export const sellPosition = defineMethod({
   name: 'sell_position',
+  toolset: 'trading',
+  defaultTool: true,
   area: 'Trading',
   summary: 'Sell all or part of a position at the live price',
   brief:
@@ -264,6 +271,7 @@ const ClosedAbout = {
 
 export const closePosition = defineMethod({
   name: 'close_position',
+  toolset: 'trading',
   area: 'Trading',
   summary: "Close all your open positions, or one market's, at the market (each result on its own)",
   brief:
@@ -352,6 +360,8 @@ export const closePosition = defineMethod({
 
 export const quoteTrade = defineMethod({
   name: 'quote_trade',
+  toolset: 'trading',
+  defaultTool: true,
   area: 'Trading',
   summary: 'Preview a buy or sell at the live price (changes nothing)',
   brief: 'Previews a BUY of amount dollars or a SELL of shares of a token at the live price: fill price, shares, dollars and price age. Changes nothing; free.',
@@ -389,6 +399,7 @@ export const quoteTrade = defineMethod({
 
 export const listTrades = defineMethod({
   name: 'list_trades',
+  toolset: 'portfolio',
   area: 'Trading',
   summary: 'Your trade history: buys, sells and settlements, newest first',
   brief:

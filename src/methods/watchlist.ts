@@ -33,6 +33,7 @@ const ALERT_NOTE =
 
 export const watchMarket = defineMethod({
   name: 'watch_market',
+  toolset: 'markets',
   area: 'Markets',
   summary: 'Add a market to your watchlist, optionally with a price alert',
   brief:
@@ -60,6 +61,7 @@ export const watchMarket = defineMethod({
 
 export const unwatchMarket = defineMethod({
   name: 'unwatch_market',
+  toolset: 'markets',
   area: 'Markets',
   summary: 'Remove a market from your watchlist',
   brief: 'Removes a market and its price alert from your watchlist. Free.',
@@ -79,6 +81,7 @@ export const unwatchMarket = defineMethod({
 
 export const listWatchlist = defineMethod({
   name: 'list_watchlist',
+  toolset: 'markets',
   area: 'Markets',
   summary: 'Your watchlist: watched markets with their prices and alerts',
   brief: 'Your watched markets, most recently added first, each with its last YES price and its price alert (thresholds, when fired). Free.',

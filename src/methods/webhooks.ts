@@ -58,6 +58,7 @@ const EXAMPLE_WEBHOOK = {
 
 export const createWebhook = defineMethod({
   name: 'create_webhook',
+  toolset: 'webhooks',
   area: 'Accounts',
   summary: 'Register a URL that receives your account events, signed the Standard Webhooks way',
   brief:
@@ -92,6 +93,7 @@ export const createWebhook = defineMethod({
 
 export const listWebhooks = defineMethod({
   name: 'list_webhooks',
+  toolset: 'webhooks',
   area: 'Accounts',
   summary: 'List your webhooks',
   brief: 'Your webhooks, oldest first, without their secrets. Free.',
@@ -107,6 +109,7 @@ export const listWebhooks = defineMethod({
 
 export const deleteWebhook = defineMethod({
   name: 'delete_webhook',
+  toolset: 'webhooks',
   area: 'Accounts',
   summary: 'Delete one of your webhooks',
   brief: 'Deletes a webhook with its deliveries; nothing more is sent to it.',
@@ -126,6 +129,7 @@ export const deleteWebhook = defineMethod({
 
 export const rotateWebhookSecret = defineMethod({
   name: 'rotate_webhook_secret',
+  toolset: 'webhooks',
   area: 'Accounts',
   summary: "Replace a webhook's signing secret",
   brief: 'Issues a new signing secret (shown once); for 24 hours deliveries are signed with both the new and the old one.',
@@ -147,6 +151,7 @@ export const rotateWebhookSecret = defineMethod({
 
 export const listWebhookDeliveries = defineMethod({
   name: 'list_webhook_deliveries',
+  toolset: 'webhooks',
   area: 'Accounts',
   summary: "List a webhook's deliveries with their attempts, newest event first",
   brief:
@@ -175,6 +180,7 @@ export const listWebhookDeliveries = defineMethod({
 
 export const replayWebhookDelivery = defineMethod({
   name: 'replay_webhook_delivery',
+  toolset: 'webhooks',
   area: 'Accounts',
   summary: 'Send a delivery again, or every event from a seq on',
   brief:

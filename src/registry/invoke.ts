@@ -35,7 +35,7 @@ export async function runScoped(deps: InvokeDeps, call: CallInfo, readOnly: bool
  * Who a call's limits and stream slots count against. A run's account id is fixed by its scenario (its record must
  * reproduce), so two runs of one scenario share it: a run's calls count under the run, never against another run's.
  */
-export function callerKey(deps: InvokeDeps, principal: Principal | null, call: CallInfo): string {
+export function callerKey(deps: Pick<InvokeDeps, 'run'>, principal: Principal | null, call: CallInfo): string {
   return principal ? `${deps.run ? `run:${deps.run.id}:` : ''}user:${principal.userId}` : `ip:${call.ip}`;
 }
 
@@ -52,7 +52,7 @@ export async function invoke(given: InvokeDeps, method: AnyMethod, rawInput: unk
   const { deps, call } = await runScoped(given, asCalled, method.annotations.readOnlyHint === true);
   const principal = await authenticate(deps.services, method, call);
   const caller = callerKey(deps, principal, call);
-  const count = () => deps.services.limiter.consume(method.limit, caller, call.ip);
+  const count = () => (countsAgainstLimits(call) ? deps.services.limiter.consume(method.limit, caller, call.ip) : Promise.resolve());
   const holds = isRevalidatable(method) ? call.holds : undefined;
   if (!holds) {
     await count();
@@ -72,6 +72,15 @@ export async function invoke(given: InvokeDeps, method: AnyMethod, rawInput: unk
   }
   await count();
   return result;
+}
+
+/**
+ * Whether a call counts against the rate limits: not the service's own (its reference forecasters and replay reference
+ * agents call through this pipeline as 127.0.0.1), which would otherwise use up a newcomer's registrations from that
+ * address (issue 51 item 6). They pace themselves under the limits instead (src/transports/reference-forecasters.ts).
+ */
+export function countsAgainstLimits(call: CallInfo): boolean {
+  return call.transport !== 'internal';
 }
 
 /** Validate input → handler (with its Idempotency-Key) → output check: the pipeline after authentication and limits. */

@@ -3,6 +3,7 @@ import type { ErrorCode } from '../errors/app-error';
 import type { AuthMode } from '../auth/caller';
 import type { LimitClass } from '../limits/rate-limiter';
 import type { MethodContext } from './context';
+import type { Toolset } from './toolsets';
 
 export type { AuthMode, LimitClass };
 export type Area = 'Markets' | 'Trading' | 'Accounts' | 'Leaderboards' | 'Gamification' | 'Community markets' | 'Forecasting' | 'Discussion' | 'Agents';
@@ -27,9 +28,13 @@ export interface ToolAnnotations {
 export type ObjectSchema = z.ZodObject<z.ZodRawShape>;
 
 export interface MethodSpec<I extends ObjectSchema, O extends ObjectSchema> {
-  /** JSON-RPC method name, MCP tool name and agent-card skill id. */
+  /** JSON-RPC method name and agent-card skill id; its MCP tool name is toolNameOf(it). */
   name: string;
   area: Area;
+  /** The MCP toolset its tool is in (src/registry/toolsets.ts); every method is in one. */
+  toolset: Toolset;
+  /** In the tool list /mcp serves when no toolset is named: what a first conversation needs (at most 25 tools, 30 KB). */
+  defaultTool?: true;
   summary: string;
   /**
    * What a model reads where every token counts (an MCP tool's description in tools/list, an A2A skill's): what it does,
@@ -87,4 +92,15 @@ export function onSurface(method: AnyMethod, surface: 'mcp' | 'jsonrpc'): boolea
 export function toolDescriptionOf(method: AnyMethod): string {
   const own = (method.errors ?? []).filter((c) => c !== 'VALIDATION_ERROR' && c !== 'RATE_LIMITED');
   return own.length > 0 ? `${method.brief} Errors: ${own.join(', ')}.` : method.brief;
+}
+
+/** What an MCP tool name may be: the function-calling APIs of OpenAI and Anthropic refuse any other (a dot, say). */
+export const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+
+/**
+ * A method's MCP tool name: its name with every character a tool name may not hold made `_` (`agent.getCard` is the
+ * tool `agent_getCard`; the SPEC's JSON-RPC method keeps its name). The registry refuses two methods with one tool name.
+ */
+export function toolNameOf(method: { name: string }): string {
+  return method.name.replace(/[^a-zA-Z0-9_-]/g, '_');
 }

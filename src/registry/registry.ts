@@ -1,4 +1,4 @@
-import type { AnyMethod } from './method';
+import { TOOL_NAME, toolNameOf, type AnyMethod } from './method';
 import type { AnyStream } from './stream';
 
 declare module './method-services' {
@@ -22,8 +22,13 @@ export class Registry {
     const problems: string[] = [];
     const routes = new Set<string>();
     const names = new Set<string>();
+    const tools = new Set<string>();
     for (const m of methods) {
       if (this.byName.has(m.name)) problems.push(`duplicate method name ${m.name}`);
+      const tool = toolNameOf(m);
+      if (!TOOL_NAME.test(tool)) problems.push(`${m.name}: its tool name ${tool} is not 1 to 64 of a-z, A-Z, 0-9, _ and -`);
+      if (tools.has(tool)) problems.push(`duplicate tool name ${tool} (${m.name})`);
+      tools.add(tool);
       this.byName.set(m.name, m);
       names.add(m.name);
       if (!m.rest) continue;

@@ -4,6 +4,7 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/
 import type { CallInfo } from '../registry/context';
 import type { AppError } from '../errors/app-error';
 import type { McpTools, ToolOutcome } from './mcp-tools';
+import { TOOLSET_NAMES } from '../registry/toolsets';
 
 /** The error body, described once here rather than in every tool's output schema (src/transports/mcp-tools.ts). */
 const ERROR_BODY_NOTE =
@@ -17,6 +18,11 @@ const ERROR_BODY_NOTE =
 const OUTPUT_SCHEMA_NOTE =
   "A tool's output schema lists the fields of its result: each is always sent (null where its schema allows null), except where an " +
   'object lists its required fields; times are ISO 8601 strings in UTC. ';
+
+/** Where the other tools are: this list is one selection of toolsets (src/registry/toolsets.ts). */
+const TOOLSETS_NOTE =
+  ` The tools are grouped in toolsets (${TOOLSET_NAMES.join(', ')}); /mcp serves a default set, /mcp/x/{toolset} (several: ` +
+  'comma-separated, or ?toolsets=a,b, or the X-MCP-Toolsets header) others, all every tool, and /mcp/readonly or ?readonly=true only the tools that change nothing.';
 
 /**
  * What every session reads once, before any tool: what tool descriptions would otherwise each repeat (where market data
@@ -33,7 +39,8 @@ export const mcpInstructions = (marketNotice: string): string =>
   'A tool that takes idempotencyKey (any string of 1 to 255 characters, yours to choose): a retry with the same key and ' +
   'arguments returns the first result instead of acting twice (keys are kept 24 hours). ' +
   OUTPUT_SCHEMA_NOTE +
-  ERROR_BODY_NOTE;
+  ERROR_BODY_NOTE +
+  TOOLSETS_NOTE;
 
 /**
  * The OAuth Client Credentials authorization extension (modelcontextprotocol/ext-auth): a server that accepts
@@ -58,28 +65,30 @@ const SHARED: CacheHint = { ttlMs: LIST_CACHE_TTL_MS, cacheScope: 'public' };
 /** One HTTP request to /mcp: who is calling, and the credential refusal a keyed tool call ran into, if any. */
 export interface McpExchange {
   call: CallInfo;
+  /** The tools its address selects (src/transports/mcp-selection.ts). */
+  tools: McpTools;
   rejected?: AppError;
 }
 
-type CallTool = (name: string, args: Record<string, unknown> | undefined, call: CallInfo) => Promise<ToolOutcome>;
+type CallTool = (tools: McpTools, name: string, args: Record<string, unknown> | undefined, call: CallInfo) => Promise<ToolOutcome>;
 
 /**
  * Builds the low-level SDK Server for one exchange: the SDK's serving entries want a fresh instance per request,
  * while the tool list, its schemas and the JSON Schema validator are built once and shared. The low-level Server
  * (not McpServer) because the tools come from the method registry with ready JSON Schemas and one dispatch for all.
  */
-export function mcpServerFactory(tools: McpTools, callTool: CallTool, instructions: string) {
+export function mcpServerFactory(callTool: CallTool, instructions: string) {
   // Server builds an Ajv instance per construction unless given one: share one across requests.
   const jsonSchemaValidator = new AjvJsonSchemaValidator();
   return (exchange: McpExchange): Server => {
-    const { call } = exchange;
+    const { call, tools } = exchange;
     const server = new Server(
       { name: 'paper-trading-service', title: 'Prediction-market paper trading', version: '1.0.0', websiteUrl: call.address.origin },
       { capabilities: CAPABILITIES, instructions, jsonSchemaValidator, cacheHints: { 'tools/list': SHARED, 'server/discover': SHARED } },
     );
     server.setRequestHandler('tools/list', () => tools.list);
     server.setRequestHandler('tools/call', async (request) => {
-      const outcome = await callTool(request.params.name, request.params.arguments, call);
+      const outcome = await callTool(tools, request.params.name, request.params.arguments, call);
       exchange.rejected ??= outcome.rejection;
       return outcome.result;
     });

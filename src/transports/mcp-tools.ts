@@ -1,8 +1,11 @@
 import { ProtocolError, ProtocolErrorCode, type CallToolResult, type Tool } from '@modelcontextprotocol/server';
-import { onSurface, toolDescriptionOf, type AnyMethod, type ToolAnnotations } from '../registry/method';
+import { onSurface, toolDescriptionOf, toolNameOf, type AnyMethod, type ToolAnnotations } from '../registry/method';
 import type { Registry } from '../registry/registry';
+import { ALL_TOOLSETS, methodsOf } from '../registry/toolsets';
+import type { ToolSelection } from './mcp-selection';
 import type { CallInfo } from '../registry/context';
 import { carriesCredential } from './http-call';
+import { methodDocsUrl } from '../documents/service-info';
 import { invoke, type InvokeDeps } from '../registry/invoke';
 import { AppError, toAppError } from '../errors/app-error';
 import { ErrorBodySchema } from '../errors/error-body';
@@ -11,15 +14,19 @@ import {
   leanInputSchema,
   openToAdditions,
   outlineOf,
-  withSharedDefs,
+  withRepeatsOutlined,
   withoutDeprecatedProperties,
   withoutDescriptions,
   withoutRestatements,
 } from '../documents/schema-compaction';
 
 export interface McpTools {
-  /** The tools/list result, built once at start and served as is. */
+  /** The tools/list result of one selection, built once and served as is. */
   list: { tools: Tool[] };
+  /**
+   * The tools a call may name: every MCP tool, whatever the toolsets listed (a client set up before toolsets, or one that
+   * knows a tool's name, keeps working on /mcp), but on a read-only selection only the read-only ones.
+   */
   byName: Map<string, AnyMethod>;
 }
 
@@ -29,30 +36,57 @@ export interface ToolOutcome {
   rejection?: AppError;
 }
 
-/** One tool per registry method offered on MCP, with its schemas computed once (per process: see mcpOutputSchema). */
-export function buildMcpTools(registry: Registry): McpTools {
+/**
+ * One tool per registry method offered on MCP, with its schemas computed once (per process: see mcpOutputSchema); with
+ * a selection (src/transports/mcp-selection.ts), only its toolsets' tools.
+ */
+export function buildMcpTools(registry: Registry, selection: ToolSelection = EVERY_TOOL): McpTools {
   const byName = new Map<string, AnyMethod>();
-  const tools: Tool[] = [];
-  for (const method of registry.methods) {
-    if (!onSurface(method, 'mcp')) continue;
-    byName.set(method.name, method);
-    tools.push({
-      name: method.name,
+  for (const method of methodsOf(registry.methods, { toolsets: [ALL_TOOLSETS], readOnly: selection.readOnly })) {
+    if (onSurface(method, 'mcp')) byName.set(toolNameOf(method), method);
+  }
+  const tools = methodsOf(registry.methods, selection)
+    .filter((m) => onSurface(m, 'mcp'))
+    .map(toolOf);
+  return { list: { tools }, byName };
+}
+
+const EVERY_TOOL: ToolSelection = { toolsets: [ALL_TOOLSETS], readOnly: false };
+
+/** The tool lists of the selections asked for, each built once (a handful of addresses in practice; at most 2 × 2^12). */
+export function mcpToolsets(registry: Registry): (selection: ToolSelection) => McpTools {
+  const built = new Map<string, McpTools>();
+  return (selection) => {
+    const key = `${selection.toolsets.join(',')}${selection.readOnly ? ':readonly' : ''}`;
+    let tools = built.get(key);
+    if (!tools) built.set(key, (tools = buildMcpTools(registry, selection)));
+    return tools;
+  };
+}
+
+const toolCache = new WeakMap<AnyMethod, Tool>();
+
+function toolOf(method: AnyMethod): Tool {
+  let tool = toolCache.get(method);
+  if (!tool) {
+    tool = {
+      name: toolNameOf(method),
       title: toolTitle(method),
       description: toolDescriptionOf(method),
       inputSchema: mcpInputSchema(method) as Tool['inputSchema'],
       outputSchema: mcpOutputSchema(method) as Tool['outputSchema'],
       annotations: mcpAnnotations(method),
-    });
+    };
+    toolCache.set(method, tool);
   }
-  return { list: { tools }, byName };
+  return tool;
 }
 
 /**
  * A tool's output schema as tools/list sends it: the method's output or the error body, accepting exactly what the
  * full schema accepts, spelled for a model's context (issue 34 item 3): no descriptions (the tool's description is
- * what the model reads; /openapi.json and llms-full.txt keep every field's), and each subschema repeated within the
- * tool (a date-time, a benchmark estimate, an order) stated once in `$defs`.
+ * what the model reads; /openapi.json and llms-full.txt keep every field's), with no `$ref` (issue 51 item 6): a subschema
+ * repeated within the tool (a benchmark estimate) is spelled in full once and by its type after (withRepeatsOutlined).
  */
 export function mcpOutputSchema(method: AnyMethod): JsonSchema {
   const output = outputSchemaOf(method);
@@ -60,7 +94,7 @@ export function mcpOutputSchema(method: AnyMethod): JsonSchema {
   if (!schema) {
     errorBranch ??= compactError(toJsonSchema(ErrorBodySchema, 'output'));
     errorFields ??= Object.keys(toJsonSchema(ErrorBodySchema, 'output').properties as JsonSchema);
-    schema = withSharedDefs(admittingErrors(withoutRestatements(mcpResultSchema(output)), errorBranch, errorFields));
+    schema = withRepeatsOutlined(admittingErrors(withoutRestatements(mcpResultSchema(output)), errorBranch, errorFields));
     mcpOutputs.set(output, schema);
   }
   return schema;
@@ -70,7 +104,7 @@ export function mcpOutputSchema(method: AnyMethod): JsonSchema {
  * What an MCP client is told a result is, before it is spelled compactly: the method's output without descriptions,
  * open to additions, without deprecated fields (accepted as additions), reduced to its outline (outlineOf: no value
  * bounds, no `required` where every listed field is). It accepts more than /openapi.json's schema,
- * on purpose (see openToAdditions); withoutRestatements and withSharedDefs then only respell it.
+ * on purpose (see openToAdditions); withoutRestatements only respells it, withRepeatsOutlined opens repeats.
  */
 export const mcpResultSchema = (output: JsonSchema): JsonSchema => outlineOf(withoutDeprecatedProperties(openToAdditions(withoutDescriptions(output))));
 
@@ -143,17 +177,17 @@ const mcpInputs = new WeakMap<AnyMethod, JsonSchema>();
  * and the 1.x TypeScript SDK client (including 1.32, still common among 2025-era clients) checks
  * structuredContent against outputSchema even when isError is true (modelcontextprotocol/typescript-sdk#1943;
  * the v2 client skips error results), so an exact schema would turn every tool error into a client-side schema
- * failure that hides our code and hint. `$defs` stay at the root so their `#/$defs/...` references still resolve.
+ * failure that hides our code and hint.
  */
 function admittingErrors(output: JsonSchema, error: JsonSchema, errorFields: string[]): JsonSchema {
   // A result schema that is only optional properties, none named like an error body's, already accepts every error
   // body (it is open to additions): the branch would add nothing (62 tools × 60 bytes).
   const properties = (output.properties ?? {}) as JsonSchema;
-  const onlyOptional = Object.keys(output).every((k) => k === 'type' || k === 'properties' || k === '$defs');
+  const onlyOptional = Object.keys(output).every((k) => k === 'type' || k === 'properties');
   if (onlyOptional && !errorFields.some((f) => f in properties)) return output;
   // The root says `type: object` (MCP requires it there), so neither branch repeats it.
-  const { $defs, type: _object, ...success } = output;
-  return { type: 'object', anyOf: [success, error], ...($defs ? { $defs } : {}) };
+  const { type: _object, ...success } = output;
+  return { type: 'object', anyOf: [success, error] };
 }
 
 /**
@@ -164,9 +198,9 @@ export function isCredentialChallenge(err: unknown, call: CallInfo): boolean {
   return err instanceof AppError && !call.credentials.misplaced && err.headers?.['WWW-Authenticate'] !== undefined;
 }
 
-/** Runs a tools/call through the one invoke pipeline and builds the result, success or error, ourselves. */
-export function toolCaller(deps: InvokeDeps, tools: McpTools) {
-  const errorResult = (err: unknown, call: CallInfo): CallToolResult => {
+/** Runs a tools/call through the one invoke pipeline and builds the result, success or error, ourselves; a tool `tools` cannot call is unknown. */
+export function toolCaller(deps: InvokeDeps) {
+  const errorResult = (err: unknown, call: CallInfo, method: AnyMethod): CallToolResult => {
     const appErr = toAppError(err);
     if (appErr.status >= 500) {
       deps.log.error('mcp tool call failed', {
@@ -176,18 +210,18 @@ export function toolCaller(deps: InvokeDeps, tools: McpTools) {
       });
     }
     const body = appErr.toBody(call.requestId);
-    if (!body.docs) body.docs = `${call.address.origin}/llms-full.txt`;
+    if (!body.docs) body.docs = methodDocsUrl(call.address.origin, method);
     return { isError: true, structuredContent: { ...body }, content: [{ type: 'text', text: JSON.stringify(body) }] };
   };
 
-  return async (name: string, args: Record<string, unknown> | undefined, requestCall: CallInfo): Promise<ToolOutcome> => {
+  return async (tools: McpTools, name: string, args: Record<string, unknown> | undefined, requestCall: CallInfo): Promise<ToolOutcome> => {
     const method = tools.byName.get(name);
     // An unknown tool is a protocol error, not a tool result (MCP tools spec, "Error Handling", 2025-06-18 onwards):
     // -32602, with our code and hint in the error data.
     if (!method) {
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`, {
         code: 'ENDPOINT_NOT_FOUND',
-        hint: 'Call tools/list for the tools this server offers.',
+        hint: 'Call tools/list for the tools of this address; other toolsets are at /mcp/x/{toolset} (all: every tool).',
         docs: `${requestCall.address.origin}/llms-full.txt`,
       });
     }
@@ -205,7 +239,7 @@ export function toolCaller(deps: InvokeDeps, tools: McpTools) {
       const value = (await invoke(deps, method, input, call)) as Record<string, unknown>;
       return { result: { structuredContent: value, content: [{ type: 'text', text: JSON.stringify(value) }] } };
     } catch (err) {
-      return { result: errorResult(err, call), ...(isCredentialChallenge(err, call) ? { rejection: err as AppError } : {}) };
+      return { result: errorResult(err, call, method), ...(isCredentialChallenge(err, call) ? { rejection: err as AppError } : {}) };
     }
   };
 }

@@ -8,7 +8,8 @@ import { AppError, toAppError } from '../errors/app-error';
 import { callInfoFrom } from './http-call';
 import { originProblem } from './origin-guard';
 import { siteAddressOf } from './public-origin';
-import { buildMcpTools, isCredentialChallenge, toolCaller } from './mcp-tools';
+import { isCredentialChallenge, mcpToolsets, toolCaller, type McpTools } from './mcp-tools';
+import { MCP_PATHS, selectionOf } from './mcp-selection';
 import { fastCallBody, fastToolCall } from './mcp-fast-call';
 import { mcpInstructions, mcpServerFactory, type McpExchange } from './mcp-server';
 import { marketDataNotice } from '../documents/service-info';
@@ -54,9 +55,9 @@ const SERVICE_ERROR = -32000;
  */
 export function mcpRouter(deps: InvokeDeps): Router {
   const { config, log } = deps.services;
-  const tools = buildMcpTools(deps.services.registry);
-  const callTool = toolCaller(deps, tools);
-  const serverFor = mcpServerFactory(tools, callTool, mcpInstructions(marketDataNotice(config)));
+  const toolsFor = mcpToolsets(deps.services.registry);
+  const callTool = toolCaller(deps);
+  const serverFor = mcpServerFactory(callTool, mcpInstructions(marketDataNotice(config)));
   const parseJson = express.json({ limit: '100kb' });
 
   // The SDK hands the factory the web Request it was given: that finds the exchange the Server belongs to.
@@ -84,12 +85,14 @@ export function mcpRouter(deps: InvokeDeps): Router {
   };
 
   /** A request whose every message is a keyed tool call checks the bearer itself, in invoke(): no second lookup. */
-  const checksOwnCredentials = (message: unknown): boolean => {
-    const m = message as { method?: unknown; params?: { name?: unknown } } | null;
-    if (!m || m.method !== 'tools/call' || typeof m.params?.name !== 'string') return false;
-    const method = tools.byName.get(m.params.name);
-    return method !== undefined && method.auth !== 'public';
-  };
+  const checksOwnCredentials =
+    (tools: McpTools) =>
+    (message: unknown): boolean => {
+      const m = message as { method?: unknown; params?: { name?: unknown } } | null;
+      if (!m || m.method !== 'tools/call' || typeof m.params?.name !== 'string') return false;
+      const method = tools.byName.get(m.params.name);
+      return method !== undefined && method.auth !== 'public';
+    };
 
   /** 401 (or 403 for a missing scope) with the authenticator's challenge, which names /mcp's resource metadata. */
   const refuseCredential = (res: Response, err: AppError, id: RpcId) => {
@@ -101,12 +104,19 @@ export function mcpRouter(deps: InvokeDeps): Router {
     const call: CallInfo = callInfoFrom(req, res, 'mcp', config);
     delete call.credentials.sessionToken;
     const id = rpcIdOf(req.body);
+    let tools: McpTools;
+    try {
+      tools = toolsFor(selectionOf(req));
+    } catch (err) {
+      const appErr = toAppError(err);
+      return sendRpcError(res, appErr.status, id, SERVICE_ERROR, appErr.message, { ...appErr.toBody(call.requestId), httpStatus: appErr.status });
+    }
     // A client that goes away ends its exchange (and any stream the SDK holds open for it).
     const gone = new AbortController();
     res.on('close', () => gone.abort());
     try {
       const messages: unknown[] = Array.isArray(req.body) ? req.body : [req.body];
-      if (call.credentials.bearer !== undefined && !messages.every(checksOwnCredentials)) {
+      if (call.credentials.bearer !== undefined && !messages.every(checksOwnCredentials(tools))) {
         try {
           // A replay run's key is checked by its run, as invoke() will (runScoped).
           const scoped = await runScoped(deps, call, true);
@@ -119,13 +129,13 @@ export function mcpRouter(deps: InvokeDeps): Router {
 
       const fast = fastToolCall(req.body, (name) => req.headers[name], tools);
       if (fast) {
-        const outcome = await callTool(fast.name, fast.args, call);
+        const outcome = await callTool(tools, fast.name, fast.args, call);
         if (outcome.rejection) return refuseCredential(res, outcome.rejection, fast.id);
         res.status(200).setHeader('Content-Type', 'application/json');
         return void res.end(fastCallBody(fast.id, outcome.result));
       }
 
-      const exchange: McpExchange = { call };
+      const exchange: McpExchange = { call, tools };
       const request = webRequestOf(req, `${call.address.origin}/mcp`, gone.signal);
       exchanges.set(request, exchange);
       const response = (await isLegacyRequest(request, req.body))
@@ -152,7 +162,7 @@ export function mcpRouter(deps: InvokeDeps): Router {
   };
 
   const router = express.Router();
-  router.all('/mcp', (req, res, next) => {
+  router.all(MCP_PATHS, (req, res, next) => {
     const address = siteAddressOf(req, config);
     const problem = originProblem(req, address);
     if (!problem) return next();
@@ -163,7 +173,7 @@ export function mcpRouter(deps: InvokeDeps): Router {
     });
   });
   router.post(
-    '/mcp',
+    MCP_PATHS,
     (req, res, next) => {
       // Our own parser, so a malformed body is a JSON-RPC parse error here rather than a REST 400.
       parseJson(req, res, (err?: unknown) => {
@@ -180,7 +190,7 @@ export function mcpRouter(deps: InvokeDeps): Router {
     (req, res) => void handle(req, res),
   );
   // Stateless: no server-to-client SSE stream to open (GET) and no session to end (DELETE).
-  router.all('/mcp', (req, res) => {
+  router.all(MCP_PATHS, (req, res) => {
     res.setHeader('Allow', 'POST');
     sendRpcError(res, 405, null, -32000, `Method ${req.method} is not allowed on /mcp: this server is stateless; POST JSON-RPC messages.`, {
       code: 'METHOD_NOT_ALLOWED',

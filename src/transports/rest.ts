@@ -61,6 +61,8 @@ export function restRouter(registry: Registry, deps: InvokeDeps): Router {
         // What res.json would send (same bytes and Content-Type), with a frozen result's bytes reused.
         sendJson(res.status(status), answer ? answer.of(result).body : jsonBody(result));
       } catch (err) {
+        // The error body's docs link is this method's section (src/http/error-handler.ts), not the whole llms-full.txt.
+        res.locals.method = method;
         next(err);
       }
     };

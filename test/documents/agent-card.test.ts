@@ -40,8 +40,9 @@ describe.each(backends())('agent card on $name', (backend) => {
     // were written for a model; 84.8 KB once a deprecated alias lost its note (leanInputSchema). Skill descriptions
     // (24 KB) and input schemas (31 KB) are most of it. 72.9 KB once a skill's description became its method's brief
     // (toolDescriptionOf); 71.3 KB once input field descriptions no longer restated their schemas' bounds and defaults.
+    // 72.7 KB with each skill's toolset tag (issue 51 item 1: the card groups its skills as /mcp/x/{toolset} groups tools).
     // The bound only ratchets down.
-    expect(Buffer.byteLength(res.text)).toBeLessThanOrEqual(71.5 * 1024);
+    expect(Buffer.byteLength(res.text)).toBeLessThanOrEqual(73 * 1024);
   });
 
   test('the card is built once per process and address: the same object every time', () => {
@@ -115,7 +116,7 @@ describe.each(backends())('agent card on $name', (backend) => {
           expect((schemas[m.name] as { properties: Record<string, unknown> }).properties[name]).toMatchObject({ deprecated: true });
       }
     }
-    expect(card.skills.find((s) => s.id === 'get_balance')!.tags).toEqual(['Accounts', 'requires-key', 'read-only']);
+    expect(card.skills.find((s) => s.id === 'get_balance')!.tags).toEqual(['Accounts', 'requires-key', 'read-only', 'toolset:portfolio', 'toolset:default']);
   });
 });
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { backends } from '../support/backends';
 import { startTestApp, type TestApp } from '../support/app';
 import { ALL_METHODS } from '../../src/methods';
-import { onSurface, toolDescriptionOf, type AnyMethod } from '../../src/registry/method';
+import { onSurface, toolDescriptionOf, toolNameOf, type AnyMethod } from '../../src/registry/method';
 import { AREAS } from '../../src/documents/service-info';
 
 /**
@@ -45,6 +45,7 @@ describe.each(backends())('registry surfaces on $name', (backend) => {
       const res = await t.api
         .post('/mcp')
         .set('Accept', 'application/json, text/event-stream')
+        .set('X-MCP-Toolsets', 'all')
         .send({ jsonrpc: '2.0', id: 1, method: 'tools/list', ...(cursor ? { params: { cursor } } : {}) });
       const result = mcpMessages(res).find((msg) => msg.id === 1)?.result;
       for (const tool of result?.tools ?? []) tools.add(tool.name);
@@ -82,7 +83,7 @@ describe.each(backends())('registry surfaces on $name', (backend) => {
 
   test.each(byName)('%s: MCP tools/list offers it exactly when it is on the mcp surface', (name, m) => {
     expect(tools.size).toBeGreaterThan(0);
-    expect(tools.has(name)).toBe(onSurface(m, 'mcp'));
+    expect(tools.has(toolNameOf(m))).toBe(onSurface(m, 'mcp'));
   });
 
   test.each(byName)('%s: the agent card has a skill with its id exactly when it is on the jsonrpc surface', (name, m) => {

@@ -236,8 +236,8 @@ describe.each(backends())('rate limits on $name', (backend) => {
 
     test('when anonymous public tool calls exceed the per-IP limit, then RATE_LIMITED', async () => {
       const headers = { 'X-Forwarded-For': freshIp() };
-      for (let i = 0; i < 3; i++) expect((await mcpCall('agent.getCard', headers)).body.result.isError).toBeFalsy();
-      expect((await mcpCall('agent.getCard', headers)).body.result.structuredContent.code).toBe('RATE_LIMITED');
+      for (let i = 0; i < 3; i++) expect((await mcpCall('agent_getCard', headers)).body.result.isError).toBeFalsy();
+      expect((await mcpCall('agent_getCard', headers)).body.result.structuredContent.code).toBe('RATE_LIMITED');
     });
   });
 });

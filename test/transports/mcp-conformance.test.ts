@@ -168,8 +168,10 @@ describe.each(backends().slice(0, 1))('MCP conformance suite against the live se
     await rm(outRoot, { recursive: true, force: true });
   });
 
-  test.each(Object.keys(APPLICABLE))('when the scenarios that %s requires run against /mcp, then every one that applies passes', async (revision) => {
-    const results = await runSuite(`${t.baseUrl}/mcp`, revision, path.join(outRoot, revision));
+  // The default tool list and every tool (issue 51 item 1: toolsets are chosen by address).
+  const RUNS = Object.keys(APPLICABLE).flatMap((revision) => ['/mcp', '/mcp/x/all'].map((address) => [revision, address] as const));
+  test.each(RUNS)('when the scenarios that %s requires run against %s, then every one that applies passes', async (revision, address) => {
+    const results = await runSuite(`${t.baseUrl}${address}`, revision, path.join(outRoot, `${revision}${address.replace(/\//g, '-')}`));
     const notApplicable = NOT_APPLICABLE[revision]!;
     expect([...results.keys()]).toEqual(expect.arrayContaining(APPLICABLE[revision]!));
 

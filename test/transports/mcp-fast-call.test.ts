@@ -56,8 +56,8 @@ describe('the MCP fast path for a 2025-era tools/call', () => {
     ['an error result', { isError: true, structuredContent: { error: 'No.', code: 'NOT_FOUND' }, content: [{ type: 'text', text: '{"error":"No."}' }] }],
   ] as Array<[string, ToolOutcome['result']]>)('its answer to %s is the SDK’s own, byte for byte, with the same content type', async (_what, result) => {
     for (const id of [7, 'req-1']) {
-      const serverFor = mcpServerFactory(tools, async () => ({ result }), 'instructions');
-      const server = serverFor({ call: { address: { origin: 'http://127.0.0.1' } } as CallInfo });
+      const serverFor = mcpServerFactory(async () => ({ result }), 'instructions');
+      const server = serverFor({ call: { address: { origin: 'http://127.0.0.1' } } as CallInfo, tools });
       const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       await server.connect(transport);
       const request = new Request('http://127.0.0.1/mcp', { method: 'POST', headers: HEADERS, body: JSON.stringify(call(id)) });

@@ -8905,7 +8905,7 @@ export interface operations {
                             name: string;
                             /** @description What the skill does, when to use it, what can go wrong. */
                             description: string;
-                            /** @description Area first, then access (public / requires-key) and read-only / writes. */
+                            /** @description Area first, then access (public / requires-key), read-only / writes, and toolset:<name> of its MCP toolset (toolset:default too when /mcp lists it). */
                             tags: string[];
                             /** @description Data parts to send, as JSON: {"skill": id, "input": {...}}. */
                             examples: string[];
@@ -14731,7 +14731,7 @@ export interface operations {
                             name: string;
                             /** @description What the skill does, when to use it, what can go wrong. */
                             description: string;
-                            /** @description Area first, then access (public / requires-key) and read-only / writes. */
+                            /** @description Area first, then access (public / requires-key), read-only / writes, and toolset:<name> of its MCP toolset (toolset:default too when /mcp lists it). */
                             tags: string[];
                             /** @description Data parts to send, as JSON: {"skill": id, "input": {...}}. */
                             examples: string[];
@@ -14902,7 +14902,7 @@ export interface operations {
                             name: string;
                             /** @description What the skill does, when to use it, what can go wrong. */
                             description: string;
-                            /** @description Area first, then access (public / requires-key) and read-only / writes. */
+                            /** @description Area first, then access (public / requires-key), read-only / writes, and toolset:<name> of its MCP toolset (toolset:default too when /mcp lists it). */
                             tags: string[];
                             /** @description Data parts to send, as JSON: {"skill": id, "input": {...}}. */
                             examples: string[];
