@@ -36,6 +36,7 @@ import { MarketStats1700000000044 } from './1700000000044-market-stats';
 import { OrderSizedBy1700000000045 } from './1700000000045-order-sized-by';
 import { LeanForecasts1700000000046 } from './1700000000046-lean-forecasts';
 import { BenchmarkChanges1700000000047 } from './1700000000047-benchmark-changes';
+import { BookConsumption1700000000054 } from './1700000000054-book-consumption';
 
 /** Every migration, in order. A new one is appended here (no glob: the same list runs from ts and dist). */
 export const MIGRATIONS = [
@@ -77,4 +78,5 @@ export const MIGRATIONS = [
   OrderSizedBy1700000000045,
   LeanForecasts1700000000046,
   BenchmarkChanges1700000000047,
+  BookConsumption1700000000054,
 ];

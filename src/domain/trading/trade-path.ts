@@ -20,6 +20,8 @@ export interface PricedBuy {
   priceMicro: Micro;
   /** Of the account's reserved cash, what this buy consumes (a resting buy order's fill). */
   releaseMicro?: Micro;
+  /** The venue's fee, included in amountMicro (book-walk.ts) and recorded on the trade; 0 when absent. */
+  feeMicro?: Micro;
   /** The buyer created this market (TradeEvent.ownMarket). */
   ownMarket?: boolean;
   at: Date;

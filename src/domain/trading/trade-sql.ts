@@ -25,12 +25,12 @@ const GATE: Record<Venue, string> = {
  * hooks' statements are sent behind this one before its answer (TradePath.buy) and rely on the lock order every trade
  * keeps, the account row first. The `refused_held` column is only there so that `held` runs (a plain CTE runs only when read).
  * Parameters: $1 user, $2 market, $3 token, $4 amount µ$, $5 shares µ, $6 price µ$, $7 outcome, $8 time, $9 trade id,
- * $10 new position id, $11 reserved cash consumed µ$. The parts — the listeners' (TradeHooks.buyRowParts), then the buy's
+ * $10 new position id, $11 reserved cash consumed µ$, $12 the venue's fee µ$ (part of $4). The parts — the listeners' (TradeHooks.buyRowParts), then the buy's
  * own (PricedBuy.carry: a stated forecast) — add their assignments to the account row's update, numbered after these,
  * read their columns back under their names, and may add CTEs before the update and after it (BuyRowPart.ctesBefore/ctesAfter).
  */
 function buySql(venue: Venue, parts: readonly BuyRowPart[]): string {
-  let first = 12;
+  let first = 13;
   const sets: string[] = [];
   const before: string[] = [];
   const after: string[] = [];
@@ -54,8 +54,8 @@ function buySql(venue: Venue, parts: readonly BuyRowPart[]): string {
  ), pos AS (
    ${addSharesSql({ from: 'debit', id: '$10', user: '$1', market: '$2', token: '$3', outcome: '$7', quantity: '$5', cost: '$4', at: '$8' })}
  ), journal AS (
-   INSERT INTO trades (id, user_id, position_id, market_id, token_id, side, quantity_micro, price_micro, cash_micro, created_at)
-   SELECT $9::uuid, $1, pos.id, $2, $3, 'BUY', $5, $6, -$4::bigint, $8 FROM pos
+   INSERT INTO trades (id, user_id, position_id, market_id, token_id, side, quantity_micro, price_micro, cash_micro, fee_micro, created_at)
+   SELECT $9::uuid, $1, pos.id, $2, $3, 'BUY', $5, $6, -$4::bigint, $12, $8 FROM pos
  ), held AS (
    SELECT id FROM users WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM debit) FOR UPDATE
  )${after.join('')}
@@ -88,6 +88,8 @@ export interface BuyRow {
   at: Date;
   /** Of the account's reserved cash, what this buy spends (a resting buy order's fill); 0 otherwise. */
   releaseMicro?: Micro;
+  /** The venue's fee, part of amountMicro; 0 otherwise. */
+  feeMicro?: Micro;
   tradeId?: string;
   positionId?: string;
 }
@@ -106,6 +108,7 @@ export function buyParams(b: BuyRow): unknown[] {
     b.tradeId ?? randomUUID(),
     b.positionId ?? randomUUID(),
     (b.releaseMicro ?? 0n).toString(),
+    (b.feeMicro ?? 0n).toString(),
   ];
 }
 
@@ -113,7 +116,8 @@ export function buyParams(b: BuyRow): unknown[] {
  * A whole sale as one statement: the shares leave the position (refused unless its unreserved shares, after freeing what
  * a resting sell order consumes of its own reservation, cover them), the proceeds are credited with their journal entry,
  * and the trade is journaled. Parameters: $1 user, $2 position, $3 shares µ, $4 cost removed µ$, $5 realized PnL µ$,
- * $6 closes, $7 time, $8 proceeds µ$, $9 trade id, $10 market, $11 token, $12 price µ$, $13 reserved shares consumed µ.
+ * $6 closes, $7 time, $8 proceeds µ$ (after the fee), $9 trade id, $10 market, $11 token, $12 price µ$, $13 reserved shares
+ * consumed µ, $14 the venue's fee µ$.
  */
 export const SELL_STATEMENT = `WITH upd AS (
    ${removeSharesSql({ position: '$2', quantity: '$3', costRemoved: '$4', realized: '$5', closes: '$6', at: '$7', release: '$13' })}
@@ -122,8 +126,8 @@ export const SELL_STATEMENT = `WITH upd AS (
  ), entry AS (
    ${entrySql({ from: 'credit', user: '$1', type: 'sell', amount: '$8', ref: '$9::text', at: '$7' })}
  ), journal AS (
-   INSERT INTO trades (id, user_id, position_id, market_id, token_id, side, quantity_micro, price_micro, cash_micro, realized_pnl_micro, created_at)
-   SELECT $9::uuid, $1, $2, $10, $11, 'SELL', $3, $12, $8, $5, $7 FROM credit
+   INSERT INTO trades (id, user_id, position_id, market_id, token_id, side, quantity_micro, price_micro, cash_micro, realized_pnl_micro, fee_micro, created_at)
+   SELECT $9::uuid, $1, $2, $10, $11, 'SELL', $3, $12, $8, $5, $14, $7 FROM credit
  )
  SELECT balance_micro FROM credit`;
 
@@ -156,5 +160,6 @@ export function sellParams(r: SellRow): unknown[] {
     r.tokenId,
     r.fill.priceMicro.toString(),
     r.releaseMicro.toString(),
+    (r.fill.feeMicro ?? 0n).toString(),
   ];
 }
