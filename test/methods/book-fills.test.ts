@@ -109,6 +109,18 @@ describe.each(backends())('market orders walk the book on $name', (backend) => {
     expect((await buy(a.apiKey, { amount: 40 })).body).toMatchObject({ quantity: 100, price: 0.4 });
   });
 
+  test('when one account sends two buys at once, then they take the book one after the other (the record is locked), never the best level twice', async () => {
+    const a = await registerAgent(t);
+    const [x, y] = await Promise.all([buy(a.apiKey, { amount: 40 }), buy(a.apiKey, { amount: 40 })]);
+    expect([x.status, y.status]).toEqual([200, 200]);
+    // One takes the 100 shares at 0.40; the other 50 at 0.42 (21 dollars) and 19 / 0.45 = 42.222222 at 0.45.
+    const fills = [x.body, y.body].map((b) => [b.quantity, b.price]).sort((p, q) => (p[1] as number) - (q[1] as number));
+    expect(fills).toEqual([
+      [100, 0.4],
+      [92.222222, 0.433735],
+    ]);
+  });
+
   test('when a sale walks two bid levels, then it is paid their average and its consumption is remembered too', async () => {
     const a = await registerAgent(t);
     const bought = await buy(a.apiKey, { amount: undefined, shares: 300 });
