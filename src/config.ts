@@ -97,6 +97,15 @@ export const CONFIG_FIELDS = z.object({
       'master secret (64 hex digits) that seals the simulated venue’s price paths, news and outcomes; unset: generated once and kept in the database (docs/market-data.md)',
     ),
   SIM_SPEED: z.coerce.number().positive().default(1).describe('time acceleration of the simulated venue (demos, tests)'),
+  SIM_FEE_BPS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(10_000)
+    .default(0)
+    .describe(
+      "the simulated venue's taker fee in basis points: rate × min(price, 1 − price) per share, rounded up to the micro-dollar, paid on every market buy and sale (docs/market-data.md); 0 (default) keeps quantity × price = totalCost",
+    ),
   /**
    * The simulated venue with information: each market has a hidden probability moved by seeded news items (list_news),
    * its price follows with a lag, and its outcome is drawn from the hidden probability. off (default): the price is

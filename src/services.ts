@@ -17,6 +17,7 @@ import { IdempotencyStore } from './domain/idempotency/idempotency-store';
 import { TradeHooks } from './domain/trading/trade-hooks';
 import { TradePath } from './domain/trading/trade-path';
 import { TradingService } from './domain/trading/trading-service';
+import { venueBooks } from './market-data/venue-books';
 import { OrderService } from './domain/orders/order-service';
 import { OrderExpiry } from './domain/orders/order-expiry';
 import { TradeHistory } from './domain/trading/trade-history';
@@ -97,7 +98,7 @@ export function createServices(args: {
   // The one trade path every venue's buys and sales write the books through.
   const tradePath = new TradePath(tradeHooks);
   const communityTrading = new CommunityTradingService(db, tradeHooks, settlement, tradePath);
-  const trading = new TradingService(db, prices, tradeHooks, tradePath);
+  const trading = new TradingService(db, prices, tradeHooks, tradePath, venueBooks({ simFeeBps: config.SIM_FEE_BPS }));
   // A deleted account's key must fail at once, not when the authenticator's cache entry expires.
   accountDeletion.onDeleted((userId) => identity.authenticator.forgetKeysOf(userId));
   // The benchmark's records and boards show names and leave deleted accounts out: a deletion or rename here shows at once.

@@ -44,6 +44,8 @@ export const ERROR_MEANING: Record<ErrorCode, string> = {
   WRONG_PASSWORD: 'the password confirming this account change is wrong; nothing changed',
   PRICE_LIMIT_EXCEEDED: 'the fill would be worse than the maxAveragePrice or minAveragePrice you set; nothing changed',
   ADDRESS_NOT_ALLOWED: 'the URL resolves to a loopback, private, link-local or metadata address, which the service does not call; nothing changed',
+  INSUFFICIENT_DEPTH:
+    "the venue's book (less what you already took of this snapshot) shows fewer shares than the order needs; the message names the depth available; nothing changed",
   UNAUTHORIZED: 'missing or invalid API key or access token, or a credential sent outside the Authorization header',
   SESSION_REQUIRED: 'this operation needs a browser session; API keys and access tokens are not accepted',
   FORBIDDEN: 'authenticated, but not allowed to do this',

@@ -18,6 +18,8 @@ export const ERROR_TABLE = {
   PRICE_LIMIT_EXCEEDED: { status: 400, rpc: -32017 },
   // A URL the service would call (a webhook) resolves to a loopback, private, link-local or metadata address.
   ADDRESS_NOT_ALLOWED: { status: 400, rpc: -32018 },
+  // A market order larger than the venue's book shows (within its limit, less what the account already took of it).
+  INSUFFICIENT_DEPTH: { status: 400, rpc: -32019 },
   // -32001..-32009 are A2A's own codes (TaskNotFound, UnsupportedOperation…) on the same endpoint: stay clear of them.
   UNAUTHORIZED: { status: 401, rpc: -32041 },
   SESSION_REQUIRED: { status: 401, rpc: -32042 },

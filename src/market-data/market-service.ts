@@ -23,7 +23,7 @@ import {
 } from './market-view';
 import { localPoints, locallyCovered, rangeFor, type Interval } from './price-history';
 import type { BookLevel, LivePrice, PriceService } from '../domain/trading/price-service';
-import { syntheticDepth } from './simulated/synthetic-book';
+import { venueDepth } from './venue-books';
 
 export interface Quote {
   bid: number | null;
@@ -338,7 +338,7 @@ export class MarketService {
       });
     const live = await this.deps.prices.live(token.token_id);
     // A venue with published depth whose book could not be read now (the mirror's best prices served) shows no levels.
-    const depth = live.depth ?? (live.source === 'simulated' ? syntheticDepth(live.bidMicro, live.askMicro, token.volume) : { bids: [], asks: [] });
+    const depth = venueDepth(live, token.volume) ?? { bids: [], asks: [] };
     const levels = (ls: BookLevel[]) => ls.map((l) => ({ price: fromMicro(l.priceMicro), shares: fromMicro(l.sizeMicro) }));
     const now = this.deps.clock.now();
     return {

@@ -18,7 +18,8 @@ const IdempotencyKey = z
 
 const Outcome = z.enum(['YES', 'NO']).describe('Side: YES or NO.');
 
-const MONEY_NOTE = 'Amounts and shares are exact to 6 decimals (micro-units); buys receive floor(amount / price) shares, sale proceeds round half up.';
+const MONEY_NOTE =
+  "Amounts and shares are exact to 6 decimals (micro-units); a buy by amount receives the shares each level's price allows, floored (floor(amount / price) at one level), sale proceeds round half up.";
 
 export const paperTrade = defineMethod({
   name: 'paper_trade',
@@ -27,12 +28,14 @@ export const paperTrade = defineMethod({
   area: 'Trading',
   summary: 'Buy shares of an outcome at the live price',
   brief:
-    'Buys YES or NO shares of a market at the live ask, sized by amount (dollars) or shares, paid from available cash. Exact to 6 decimals; shares = floor(amount / price). Preview with quote_trade. Counts against the trade rate limit.',
+    "Buys YES or NO shares of a market, walking the venue's asks from the best, sized by amount (dollars) or shares, paid from available cash. Preview with quote_trade. Counts against the trade rate limit.",
   description:
-    'Buys the YES or NO token of a market at the live ask, opening or adding to your position, sized by amount (dollars to spend) or ' +
-    'shares (shares to buy, costing shares × price); the cost comes out of available cash (see get_balance). ' +
-    `${MONEY_NOTE} Get the market's ids and outcomeTokens[].tokenId from search_prediction_markets; quote_trade shows the price first. ` +
-    'Errors: INSUFFICIENT_BALANCE, MARKET_CLOSED, VALIDATION_ERROR (400); NOT_FOUND (404); PRICE_UNAVAILABLE (503, nothing traded); RATE_LIMITED.',
+    "Buys the YES or NO token of a market, opening or adding to your position: the order walks the venue's asks (get_order_book) " +
+    'level by level, and price is the average of the levels taken. Sized by amount (dollars to spend, fee included) or shares ' +
+    '(costing shares × price plus the fee), paid from available cash (get_balance). What you took of a book snapshot stays taken ' +
+    'for you, so split orders price no better; more than the book shows is refused. ' +
+    `${MONEY_NOTE} Get the market's ids and outcomeTokens[].tokenId from search_prediction_markets; quote_trade shows the price, slippage and fee first. ` +
+    'Errors: INSUFFICIENT_BALANCE, INSUFFICIENT_DEPTH, MARKET_CLOSED, VALIDATION_ERROR (400); NOT_FOUND (404); PRICE_UNAVAILABLE (503, nothing traded); RATE_LIMITED.',
   auth: 'key',
   limit: 'trade',
   idempotent: true,
@@ -56,14 +59,14 @@ export const paperTrade = defineMethod({
   output: z.object({
     success: z.boolean().describe('True when the trade executed.'),
     quantity: z.number().describe('Shares bought.'),
-    price: Probability.describe('Fill price per share, 0..1 (the live ask).'),
-    totalCost: Dollars.describe('Dollars spent (equals amount).'),
+    price: Probability.describe('Fill price per share: the volume-weighted average of the ask levels taken.'),
+    totalCost: Dollars.describe("Dollars spent (equals amount), the venue's fee included."),
     positionId: z.string().describe('The position opened or extended; sell it with sell_position.'),
     balance: Balance.describe('Your balance after the trade.'),
   }),
   rest: { method: 'POST', path: '/api/trade' },
   annotations: { title: 'Paper trade (buy)', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
-  errors: ['INSUFFICIENT_BALANCE', 'MARKET_CLOSED', 'NOT_FOUND', 'CONFLICT', 'PRICE_UNAVAILABLE', 'RATE_LIMITED'],
+  errors: ['INSUFFICIENT_BALANCE', 'INSUFFICIENT_DEPTH', 'MARKET_CLOSED', 'NOT_FOUND', 'CONFLICT', 'PRICE_UNAVAILABLE', 'RATE_LIMITED'],
   examples: [
     {
       input: {
@@ -215,11 +218,12 @@ export const sellPosition = defineMethod({
   area: 'Trading',
   summary: 'Sell all or part of a position at the live price',
   brief:
-    'Sells shares of one of your positions at the live bid (omit quantity to close it) and credits the proceeds; returns realizedPnl. Shares reserved by resting sell orders cannot be sold. Counts against the sell rate limit.',
+    "Sells shares of one of your positions walking the venue's bids from the best (omit quantity to close it) and credits the proceeds; returns realizedPnl. Shares reserved by resting sell orders cannot be sold. Counts against the sell rate limit.",
   description:
-    'Sells `quantity` shares of one of your positions at the live bid (omit quantity to close it) and credits the proceeds (a community ' +
+    "Sells `quantity` shares of one of your positions (omit quantity to close it), walking the venue's bids; price is their average, " +
+    "the proceeds credited are after the venue's fee (a community " +
     'position sells to its market maker); realizedPnl = proceeds − cost basis of the shares sold. Shares reserved by resting sell orders ' +
-    `cannot be sold. ${MONEY_NOTE} Errors: VALIDATION_ERROR, POSITION_CLOSED, MARKET_CLOSED (400); NOT_FOUND (404); ` +
+    `cannot be sold. ${MONEY_NOTE} Errors: VALIDATION_ERROR, POSITION_CLOSED, MARKET_CLOSED, INSUFFICIENT_DEPTH (400); NOT_FOUND (404); ` +
     'PRICE_UNAVAILABLE (503, nothing sold); RATE_LIMITED.',
   auth: 'key',
   limit: 'sell',
@@ -232,12 +236,12 @@ export const sellPosition = defineMethod({
   output: z.object({
     success: z.boolean().describe('True when the sale executed.'),
     quantitySold: z.number().describe('Shares sold.'),
-    price: Probability.describe('Fill price per share (the live bid).'),
+    price: Probability.describe('Fill price per share: the volume-weighted average of the bid levels taken.'),
     ...SaleResult,
   }),
   rest: { method: 'POST', path: '/api/positions/:id/sell' },
   annotations: { title: 'Sell a position', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
-  errors: ['POSITION_CLOSED', 'MARKET_CLOSED', 'NOT_FOUND', 'CONFLICT', 'PRICE_UNAVAILABLE', 'RATE_LIMITED'],
+  errors: ['POSITION_CLOSED', 'MARKET_CLOSED', 'INSUFFICIENT_DEPTH', 'NOT_FOUND', 'CONFLICT', 'PRICE_UNAVAILABLE', 'RATE_LIMITED'],
   examples: [
     {
       input: { id: '2b0c8f7e-4a55-4c1e-9d5b-0d7a1e3f6c21', quantity: 40 },
@@ -364,10 +368,13 @@ export const quoteTrade = defineMethod({
   defaultTool: true,
   area: 'Trading',
   summary: 'Preview a buy or sell at the live price (changes nothing)',
-  brief: 'Previews a BUY of amount dollars or a SELL of shares of a token at the live price: fill price, shares, dollars and price age. Changes nothing; free.',
+  brief:
+    "Previews a BUY of amount dollars or a SELL of shares of a token walking the venue's book: average price, shares, dollars, worst level, slippage, fee and price age. Changes nothing; free.",
   description:
-    'What a BUY of `amount` dollars or a SELL of `shares` shares of a token would fill at right now: price (ask for buys, bid for sells), ' +
-    'shares and dollars, and how old the price is. Read-only and free; plan trades with it. Errors: NOT_FOUND (unknown token), PRICE_UNAVAILABLE (503).',
+    "What a BUY of `amount` dollars or a SELL of `shares` shares would fill at now, walking the venue's book as paper_trade and " +
+    'sell_position do: price (the average of the levels taken), shares, dollars (fee included), best and worst level, slippage, fee ' +
+    'and price age. With your key, what you already took of this book snapshot is left out. Read-only and free. ' +
+    'Errors: NOT_FOUND (unknown token), INSUFFICIENT_DEPTH (400, the book shows less; the message says how much), PRICE_UNAVAILABLE (503).',
   auth: 'optional',
   limit: 'api',
   input: z.object({
@@ -383,16 +390,24 @@ export const quoteTrade = defineMethod({
     price: Probability.describe('Fill price per share right now.'),
     shares: z.number().describe('Shares bought (BUY) or sold (SELL).'),
     quantity: z.number().meta({ deprecated: true }).describe('Deprecated (read shares): shares bought (BUY) or sold (SELL).'),
-    amount: Dollars.describe('Dollars spent (BUY) or received (SELL).'),
+    amount: Dollars.describe('Dollars spent, fee included (BUY), or received after the fee (SELL).'),
     priceAsOf: z.iso.datetime().describe('When the venue quoted this price.'),
     source: z.string().describe('Price source: simulated or polymarket (mirrored on a delay).'),
+    bestPrice: Probability.describe('The best level walked: the ask (BUY) or bid (SELL).'),
+    worstPrice: Probability.describe('The worst level reached.'),
+    slippage: z.number().min(0).describe('|price − bestPrice|, against you.'),
+    fee: Dollars.describe("The venue's fee in dollars, within amount: feeRateBps × min(p, 1 − p) a share, rounded up."),
+    feeRateBps: z.number().int().min(0).describe("The venue's fee rate in basis points."),
+    levels: z
+      .array(z.object({ price: Probability.describe('The level price.'), shares: z.number().describe('Shares taken at it.') }))
+      .describe('The book levels the order takes, best first.'),
   }),
   rest: { method: 'POST', path: '/api/trade/quote' },
   annotations: { title: 'Quote a trade', readOnlyHint: true, idempotentHint: true, openWorldHint: true },
-  errors: ['NOT_FOUND', 'PRICE_UNAVAILABLE'],
+  errors: ['NOT_FOUND', 'INSUFFICIENT_DEPTH', 'PRICE_UNAVAILABLE'],
   handler: async (ctx, input) => {
     const { shares, quantity, ...rest } = input;
-    const q = await ctx.services.trading.quote({ ...rest, quantity: aliased('shares', shares, 'quantity', quantity) });
+    const q = await ctx.services.trading.quote({ ...rest, quantity: aliased('shares', shares, 'quantity', quantity) }, ctx.principal?.userId);
     return { ...q, shares: q.quantity };
   },
 });

@@ -63,7 +63,8 @@ describe.each(backends())('get_order_book on $name', (backend) => {
     prices.set(m.no, 0.6, 0.62);
     const res = await t.api.get('/api/book').query({ marketId: m.id, outcome: 'NO' });
     expect(res.status).toBe(200);
-    // seedMarket's volume is $1,000: the floor of 10 shares at the best level, one more lot per level out.
+    // seedMarket's volume is $1,000: the floor of $2,500 at the best level in whole shares (2500 / 0.6 = 4166.67 → 4166 at
+    // the bid, 2500 / 0.62 = 4032.26 → 4032 at the ask), one more lot per level out.
     expect(res.body).toMatchObject({
       tokenId: m.no,
       outcome: 'NO',
@@ -71,8 +72,8 @@ describe.each(backends())('get_order_book on $name', (backend) => {
       synthetic: true,
       bid: 0.6,
       ask: 0.62,
-      bids: [0.6, 0.59, 0.58, 0.57, 0.56].map((price, i) => ({ price, shares: 10 * (i + 1) })),
-      asks: [0.62, 0.63, 0.64, 0.65, 0.66].map((price, i) => ({ price, shares: 10 * (i + 1) })),
+      bids: [0.6, 0.59, 0.58, 0.57, 0.56].map((price, i) => ({ price, shares: 4166 * (i + 1) })),
+      asks: [0.62, 0.63, 0.64, 0.65, 0.66].map((price, i) => ({ price, shares: 4032 * (i + 1) })),
     });
   });
 
@@ -125,7 +126,9 @@ describe.each(backends())('get_order_book on the simulated venue on $name', (bac
     expect(book).toMatchObject({ marketId: market.id, source: 'simulated', synthetic: true, bid: odds.yes.bid, ask: odds.yes.ask, mid: odds.yes.mid });
     expect(book.bids[0].price).toBe(odds.yes.bid);
     expect(book.asks[0].price).toBe(odds.yes.ask);
-    const lot = Math.min(100_000, Math.max(10, Math.round(market.volume / 1000)));
+    // The best level holds whole shares worth a twentieth of the volume ($2,500 to $250,000), one more lot per level out.
+    const dollars = Math.min(250_000, Math.max(2_500, Math.round(market.volume / 20)));
+    const lot = Math.floor((dollars * 1e6) / Math.round(odds.yes.bid * 1e6));
     expect(book.bids.map((l: { shares: number }) => l.shares)).toEqual(book.bids.map((_: unknown, i: number) => lot * (i + 1)));
     expect((await t.api.get('/api/book').query({ tokenId: yes })).body).toEqual(book);
   });

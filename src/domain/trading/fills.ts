@@ -32,7 +32,10 @@ export function buySharesFill(quantityMicro: Micro, askMicro: Micro): BuyFill {
 
 export interface SellFill {
   quantityMicro: Micro;
+  /** Credited to the account: after the venue's fee, if any. */
   proceedsMicro: Micro;
+  /** The venue's fee on this sale (book-walk.ts), recorded on the trade; 0 when absent. */
+  feeMicro?: Micro;
   costRemovedMicro: Micro;
   realizedPnlMicro: Micro;
   priceMicro: Micro;

@@ -22,6 +22,8 @@ export interface PricedBuy {
   releaseMicro?: Micro;
   /** The resting order whose reservation that is (the ledger posts its pending transfer by releaseMicro). */
   orderId?: string;
+  /** The venue's fee, included in amountMicro (book-walk.ts) and recorded on the trade; 0 when absent. */
+  feeMicro?: Micro;
   /** The buyer created this market (TradeEvent.ownMarket). */
   ownMarket?: boolean;
   /** A community market still too thin for the record (TradeEvent.thinMarket). */

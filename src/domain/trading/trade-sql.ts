@@ -38,13 +38,14 @@ const POOL_CASH_IN: Record<Venue, string> = {
  * hooks' statements are sent behind this one before its answer (TradePath.buy) and rely on the lock order every trade
  * keeps, the account row first. The `refused_held` column is only there so that `held` runs (a plain CTE runs only when read).
  * Parameters: $1 user, $2 market, $3 token, $4 amount µ$, $5 shares µ, $6 price µ$, $7 outcome, $8 time, $9 trade id,
- * $10 new position id, $11 reserved cash consumed µ$, $12 the resting order whose reservation that was (or null). Its
- * transfers (ledger/trade-transfers.ts) are written beside the debit and the position. The parts — the listeners' (TradeHooks.buyRowParts), then the buy's
+ * $10 new position id, $11 reserved cash consumed µ$, $12 the resting order whose reservation that was (or null), $13 the
+ * venue's fee µ$ (part of $4). Its transfers (ledger/trade-transfers.ts) are written beside the debit and the position. The
+ * parts — the listeners' (TradeHooks.buyRowParts), then the buy's
  * own (PricedBuy.carry: a stated forecast) — add their assignments to the account row's update, numbered after these,
  * read their columns back under their names, and may add CTEs before the update and after it (BuyRowPart.ctesBefore/ctesAfter).
  */
 function buySql(venue: Venue, parts: readonly BuyRowPart[]): string {
-  let first = 13;
+  let first = 14;
   const sets: string[] = [];
   const before: string[] = [];
   const after: string[] = [];
@@ -68,8 +69,8 @@ function buySql(venue: Venue, parts: readonly BuyRowPart[]): string {
  ), pos AS (
    ${addSharesSql({ from: 'debit', id: '$10', user: '$1', market: '$2', token: '$3', outcome: '$7', quantity: '$5', cost: '$4', at: '$8' })}
  ), journal AS (
-   INSERT INTO trades (id, user_id, position_id, market_id, token_id, side, quantity_micro, price_micro, cash_micro, created_at)
-   SELECT $9::uuid, $1, pos.id, $2, $3, 'BUY', $5, $6, -$4::bigint, $8 FROM pos
+   INSERT INTO trades (id, user_id, position_id, market_id, token_id, side, quantity_micro, price_micro, cash_micro, fee_micro, created_at)
+   SELECT $9::uuid, $1, pos.id, $2, $3, 'BUY', $5, $6, -$4::bigint, $13, $8 FROM pos
  ), moves AS (
    ${buyTransfersSql({ cashMoved: 'debit', sharesMoved: 'pos', user: '$1::text', position: 'pos.id::text', counter: COUNTER[venue], token: '$3', cash: '$4', shares: '$5', release: '$11', order: '$12', ref: '$9::text', at: '$8' })}
  )${POOL_CASH_IN[venue]}, held AS (
@@ -106,6 +107,8 @@ export interface BuyRow {
   releaseMicro?: Micro;
   /** The resting order whose reservation that is (its pending transfer is posted by that much). */
   orderId?: string;
+  /** The venue's fee, part of amountMicro; 0 otherwise. */
+  feeMicro?: Micro;
   tradeId?: string;
   positionId?: string;
 }
@@ -125,6 +128,7 @@ export function buyParams(b: BuyRow): unknown[] {
     b.positionId ?? randomUUID(),
     (b.releaseMicro ?? 0n).toString(),
     b.orderId ?? null,
+    (b.feeMicro ?? 0n).toString(),
   ];
 }
 
@@ -132,9 +136,9 @@ export function buyParams(b: BuyRow): unknown[] {
  * A whole sale as one statement: the shares leave the position (refused unless its unreserved shares, after freeing what
  * a resting sell order consumes of its own reservation, cover them), the proceeds are credited with their journal entry,
  * and the trade is journaled with its transfers. Parameters: $1 user, $2 position, $3 shares µ, $4 cost removed µ$, $5
- * realized PnL µ$, $6 closes, $7 time, $8 proceeds µ$, $9 trade id, $10 market, $11 token, $12 price µ$, $13 reserved
- * shares consumed µ, $14 the resting order whose reservation $13 was. A community market's sale (venue 'pool') is paid by its
- * pool (its cash moves with the transfer); a mirrored market's by the venue.
+ * realized PnL µ$, $6 closes, $7 time, $8 proceeds µ$ (after the fee), $9 trade id, $10 market, $11 token, $12 price µ$,
+ * $13 reserved shares consumed µ, $14 the resting order whose reservation $13 was, $15 the venue's fee µ$. A community
+ * market's sale (venue 'pool') is paid by its pool (its cash moves with the transfer); a mirrored market's by the venue.
  */
 function sellSql(venue: Venue): string {
   const counter = venue === 'pool' ? poolAccountSql('$10::text') : `'${VENUE}'`;
@@ -151,8 +155,8 @@ function sellSql(venue: Venue): string {
  ), entry AS (
    ${entrySql({ from: 'credit', user: '$1', type: 'sell', amount: '$8', ref: '$9::text', at: '$7' })}
  ), journal AS (
-   INSERT INTO trades (id, user_id, position_id, market_id, token_id, side, quantity_micro, price_micro, cash_micro, realized_pnl_micro, created_at)
-   SELECT $9::uuid, $1, $2, $10, $11, 'SELL', $3, $12, $8, $5, $7 FROM credit
+   INSERT INTO trades (id, user_id, position_id, market_id, token_id, side, quantity_micro, price_micro, cash_micro, realized_pnl_micro, fee_micro, created_at)
+   SELECT $9::uuid, $1, $2, $10, $11, 'SELL', $3, $12, $8, $5, $15, $7 FROM credit
  ), moves AS (
    ${sellTransfersSql({ cashMoved: 'credit', sharesMoved: 'upd', user: '$1::text', position: '$2::text', counter, token: '$11', cash: '$8', shares: '$3', release: '$13', order: '$14', ref: '$9::text', at: '$7' })}
  )${poolCash}
@@ -196,5 +200,6 @@ export function sellParams(r: SellRow): unknown[] {
     r.fill.priceMicro.toString(),
     r.releaseMicro.toString(),
     r.orderId ?? null,
+    (r.fill.feeMicro ?? 0n).toString(),
   ];
 }

@@ -1,11 +1,15 @@
 import type { Database, Queryable } from '../../db/database';
 import { AppError } from '../../errors/app-error';
-import type { PriceService } from './price-service';
+import type { LivePrice, PriceService } from './price-service';
 import { fromMicro, toMicro, MICRO, type Micro } from '../money/micro';
-import { avgPriceMicro, buyFill, buySharesFill, sellFill } from './fills';
+import { avgPriceMicro, fillAt } from './fills';
+import type { BookFill, WalkIntent } from './book-walk';
+import { addTaken, claimTaken, peekTaken, snapshotKey, type Taken } from './book-consumption';
+import { priceMarketOrder } from './market-order';
+import { PUBLISHED_ONLY, type VenueBooks } from './venue-books';
 import type { CarriedPart, TradeHooks } from './trade-hooks';
 import { marketIdOf } from './market-ref';
-import { atBid, marketClosed, mirroredOpen, positionClosed, TradePath, type SaleDone } from './trade-path';
+import { marketClosed, mirroredOpen, positionClosed, TradePath, type SaleDone, type SellPricer } from './trade-path';
 
 export interface BuyOrder {
   marketId: string;
@@ -27,6 +31,16 @@ export interface BuyResult {
   totalCost: number;
   positionId: string;
   balance: number;
+}
+
+/** What a quote adds to its price: how the order walks the book (book-walk.ts) and the venue's fee. */
+export interface FillFigures {
+  bestPrice: number;
+  worstPrice: number;
+  slippage: number;
+  fee: number;
+  feeRateBps: number;
+  levels: Array<{ price: number; shares: number }>;
 }
 
 export interface SellResult {
@@ -66,6 +80,7 @@ interface TokenFacts {
 }
 
 const TOKEN_CACHE_SIZE = 50_000;
+const VOLUME_TTL_MS = 5_000;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -81,10 +96,13 @@ export class TradingService {
     private readonly hooks: TradeHooks,
     /** The one trade path (services.ts shares one); its own over `hooks` when not given (tests, benches). */
     private readonly path: TradePath = new TradePath(hooks),
+    /** The venues' books and fees a market order walks (services.ts: market-data/venue-books.ts). */
+    private readonly books: VenueBooks = PUBLISHED_ONLY,
   ) {}
 
   private readonly holds: CloseHolds[] = [];
   private readonly tokens = new Map<string, Omit<TokenFacts, 'status' | 'cached'>>();
+  private readonly volumes = new Map<string, { volume: number | null; at: number }>();
 
   async buy(userId: string, order: BuyOrder, now: Date, beforeCommit?: BeforeCommit, carry?: CarriedPart): Promise<BuyResult> {
     if ((order.amount === undefined) === (order.shares === undefined))
@@ -114,33 +132,36 @@ export class TradingService {
       throw err;
     }
     if (quote.askMicro <= 0n || quote.askMicro > MICRO) throw new AppError('PRICE_UNAVAILABLE', 'No valid ask for this token right now; nothing was bought.');
-    const fill = order.shares !== undefined ? buySharesFill(toMicro(order.shares), quote.askMicro) : buyFill(toMicro(order.amount!), quote.askMicro);
-    const amountMicro = fill.costMicro;
-    if (fill.quantityMicro <= 0n) throw new AppError('VALIDATION_ERROR', 'amount is too small to buy any share at the current price.');
-    if (amountMicro > MAX_BUY_MICRO)
-      throw new AppError(
-        'VALIDATION_ERROR',
-        `${order.shares} shares cost ${fromMicro(amountMicro)} dollars at the current price, above the 1,000,000 a trade may spend.`,
-      );
+    const intent: WalkIntent =
+      order.shares !== undefined
+        ? { side: 'BUY', sizedBy: 'shares', sizeMicro: toMicro(order.shares) }
+        : { side: 'BUY', sizedBy: 'amount', sizeMicro: toMicro(order.amount!) };
+    // The cheapest those shares can be is all at the best ask: over the limit there, refused before any book is read.
+    if (intent.sizedBy === 'shares') this.refuseAboveMax(order.shares!, (intent.sizeMicro * quote.askMicro + MICRO - 1n) / MICRO);
 
     const done = await this.db.transaction(async (tx) => {
+      const walk = await this.walk(tx, userId, order.marketId, quote, intent, now);
+      const fill = walk.fill;
+      if (intent.sizedBy === 'shares') this.refuseAboveMax(order.shares!, fill.cashMicro);
       const row = await this.path.buy(tx, {
         venue: 'mirrored',
         userId,
         marketId: order.marketId,
         tokenId: order.tokenId,
         outcome: order.outcome,
-        amountMicro,
-        quantityMicro: fill.quantityMicro,
+        amountMicro: fill.cashMicro,
+        quantityMicro: fill.sharesMicro,
         priceMicro: fill.priceMicro,
+        feeMicro: fill.feeMicro,
         at: now,
         carry,
       });
+      await walk.record();
       const result: BuyResult = {
         success: true,
-        quantity: fromMicro(fill.quantityMicro),
+        quantity: fromMicro(fill.sharesMicro),
         price: fromMicro(fill.priceMicro),
-        totalCost: fromMicro(amountMicro),
+        totalCost: fromMicro(fill.cashMicro),
         positionId: row.positionId,
         balance: fromMicro(row.balanceMicro),
       };
@@ -152,13 +173,10 @@ export class TradingService {
   }
 
   async sell(userId: string, positionId: string, quantity: number | undefined, now: Date, beforeCommit?: BeforeCommit): Promise<SellResult> {
-    const quote = await this.prices.live(await this.openTokenOf(userId, positionId));
+    const token = await this.openTokenOf(userId, positionId);
+    const quote = await this.prices.live(token.tokenId);
     const done = await this.db.transaction(async (tx) => {
-      const sale = await this.path.sell(
-        tx,
-        { userId, positionId, wantedMicro: quantity === undefined ? undefined : toMicro(quantity), at: now },
-        atBid(quote.bidMicro, mirroredOpen),
-      );
+      const sale = await this.sellWalking(tx, userId, positionId, token.marketId, quote, quantity === undefined ? undefined : toMicro(quantity), now);
       const result = saleResult(sale, positionId);
       if (beforeCommit) await beforeCommit(tx, result);
       return result;
@@ -178,15 +196,17 @@ export class TradingService {
    * the orders, the account, the position (as settlement keeps it). Answers the sale and the orders it cancelled.
    */
   async close(userId: string, positionId: string, now: Date): Promise<SellResult & { cancelledOrders: string[] }> {
-    const quote = await this.prices.live(await this.openTokenOf(userId, positionId));
+    const token = await this.openTokenOf(userId, positionId);
+    const quote = await this.prices.live(token.tokenId);
     const done = await this.db.transaction(async (tx) => {
+      const book = await this.claimBook(tx, userId, token.marketId, quote, now);
       const releases: Array<(now: Date) => Promise<string[]>> = [];
       for (const hold of this.holds) releases.push(await hold(tx, positionId));
       await tx.query('SELECT 1 FROM users WHERE id = $1 FOR UPDATE', [userId]);
       await tx.query('SELECT 1 FROM positions WHERE id = $1 FOR UPDATE', [positionId]);
       const cancelledOrders: string[] = [];
       for (const release of releases) cancelledOrders.push(...(await release(now)));
-      const sale = await this.path.sell(tx, { userId, positionId, wantedMicro: undefined, at: now }, atBid(quote.bidMicro, mirroredOpen));
+      const sale = await this.sellOn(tx, book, { userId, positionId, wantedMicro: undefined, at: now });
       return { ...saleResult(sale, positionId), cancelledOrders };
     });
     this.hooks.committed();
@@ -211,10 +231,10 @@ export class TradingService {
   }
 
   /** The token of an open position of this account in an active market; refuses (NOT_FOUND, POSITION_CLOSED, MARKET_CLOSED) before any quote. */
-  private async openTokenOf(userId: string, positionId: string): Promise<string> {
+  private async openTokenOf(userId: string, positionId: string): Promise<{ tokenId: string; marketId: string }> {
     const found = UUID.test(positionId)
-      ? await this.db.query<{ token_id: string; is_closed: boolean; status: string }>(
-          `SELECT p.token_id, p.is_closed, m.status FROM positions p JOIN markets m ON m.id = p.market_id WHERE p.id = $1 AND p.user_id = $2`,
+      ? await this.db.query<{ token_id: string; market_id: string; is_closed: boolean; status: string }>(
+          `SELECT p.token_id, p.market_id, p.is_closed, m.status FROM positions p JOIN markets m ON m.id = p.market_id WHERE p.id = $1 AND p.user_id = $2`,
           [positionId, userId],
         )
       : [];
@@ -222,11 +242,81 @@ export class TradingService {
     if (!found[0]) throw new AppError('NOT_FOUND', `Position ${positionId} not found.`, { hint: 'List your positions with get_portfolio.' });
     if (found[0].is_closed) throw positionClosed();
     if (found[0].status !== 'active') throw marketClosed(found[0].status);
-    return found[0].token_id;
+    return { tokenId: found[0].token_id, marketId: found[0].market_id };
   }
 
-  /** What a buy of `amount` dollars or a sell of `quantity` shares would fill at now; changes nothing. */
-  async quote(input: { side: 'BUY' | 'SELL'; tokenId: string; amount?: number; quantity?: number }) {
+  /** Refuses a buy of `shares` shares costing `costMicro`, above what one trade may spend. */
+  private refuseAboveMax(shares: number, costMicro: Micro): void {
+    if (costMicro > MAX_BUY_MICRO)
+      throw new AppError(
+        'VALIDATION_ERROR',
+        `${shares} shares cost ${fromMicro(costMicro)} dollars at the current price, above the 1,000,000 a trade may spend.`,
+      );
+  }
+
+  /**
+   * The venue's book of a quote as this account may take it, in `tx`: its published levels (or the simulated venue's),
+   * less what the account took of this snapshot, claimed (locked) before the account row. No book: nothing to claim.
+   */
+  private async claimBook(tx: Queryable, userId: string, marketId: string, quote: LivePrice, now: Date): Promise<MarketBook> {
+    const depth = this.books.depth(quote, quote.depth || quote.source !== 'simulated' ? null : await this.volumeOf(tx, marketId));
+    const key = depth ? snapshotKey(depth) : null;
+    const taken = key ? await claimTaken(tx, userId, quote.tokenId, key, now) : { bidMicro: 0n, askMicro: 0n };
+    return { quote, depth, key, taken, fee: this.books.fee(quote) };
+  }
+
+  /** A market order's walk of the book in `tx`; record() adds what it took to the account's consumption, after the trade. */
+  private async walk(tx: Queryable, userId: string, marketId: string, quote: LivePrice, intent: WalkIntent, now: Date) {
+    const book = await this.claimBook(tx, userId, marketId, quote, now);
+    const fill = priceMarketOrder(quote, book.depth, book.taken, intent, book.fee);
+    return { fill, record: () => (book.key ? addTaken(tx, userId, quote.tokenId, intent.side, fill.sharesMicro) : Promise.resolve()) };
+  }
+
+  /** A sale of a mirrored position walking the bids of `book` (claimed in `tx`), its consumption recorded. */
+  private async sellOn(
+    tx: Queryable,
+    book: MarketBook,
+    s: { userId: string; positionId: string; wantedMicro: Micro | undefined; at: Date },
+  ): Promise<SaleDone> {
+    let walked: BookFill | null = null;
+    const pricer: SellPricer = {
+      check: mirroredOpen,
+      fill: (pos, shares) => {
+        walked = priceMarketOrder(book.quote, book.depth, book.taken, { side: 'SELL', sizedBy: 'shares', sizeMicro: shares }, book.fee);
+        return { ...fillAt(pos, shares, walked.cashMicro, walked.priceMicro), feeMicro: walked.feeMicro };
+      },
+    };
+    const sale = await this.path.sell(tx, s, pricer);
+    if (book.key && walked) await addTaken(tx, s.userId, book.quote.tokenId, 'SELL', (walked as BookFill).sharesMicro);
+    return sale;
+  }
+
+  private async sellWalking(tx: Queryable, userId: string, positionId: string, marketId: string, quote: LivePrice, wantedMicro: Micro | undefined, now: Date) {
+    const book = await this.claimBook(tx, userId, marketId, quote, now);
+    return this.sellOn(tx, book, { userId, positionId, wantedMicro, at: now });
+  }
+
+  /**
+   * The market's traded dollars, which size the simulated venue's book: they change only when the mirror syncs, so they
+   * are remembered for VOLUME_TTL_MS (a buy saves a round trip; the book may lag a sync by that long).
+   */
+  private async volumeOf(q: Queryable, marketId: string): Promise<number | null> {
+    const known = this.volumes.get(marketId);
+    if (known && Date.now() - known.at < VOLUME_TTL_MS) return known.volume;
+    const rows = await q.query<{ volume: number | string | null }>('SELECT volume FROM markets WHERE id = $1', [marketId], 'market_volume');
+    const v = rows[0]?.volume;
+    const volume = v === null || v === undefined ? null : Number(v);
+    if (this.volumes.size >= TOKEN_CACHE_SIZE) this.volumes.clear();
+    this.volumes.set(marketId, { volume, at: Date.now() });
+    return volume;
+  }
+
+  /**
+   * What a buy of `amount` dollars or a sell of `quantity` shares would fill at now, walking the venue's book as the
+   * trade would (less what `userId`, when given, already took of this snapshot): the average price, the best and worst
+   * levels reached, the slippage and the fee. Changes nothing; INSUFFICIENT_DEPTH when the book cannot fill it.
+   */
+  async quote(input: { side: 'BUY' | 'SELL'; tokenId: string; amount?: number; quantity?: number }, userId?: string) {
     const token = await this.tokenOf(input.tokenId, true); // fresh: the quote reports the market's status
     if (!token) throw new AppError('NOT_FOUND', `Token ${input.tokenId} not found.`, { hint: 'Use outcomeTokens[].tokenId from search_prediction_markets.' });
     const price = await this.prices.live(input.tokenId);
@@ -239,15 +329,26 @@ export class TradingService {
       priceAsOf: price.asOf.toISOString(),
       source: price.source,
     };
+    let intent: WalkIntent;
     if (input.side === 'BUY') {
       if (input.amount === undefined) throw new AppError('VALIDATION_ERROR', 'amount is required for a BUY quote.');
-      const fill = buyFill(toMicro(input.amount), price.askMicro);
-      return { ...base, price: fromMicro(fill.priceMicro), quantity: fromMicro(fill.quantityMicro), amount: fromMicro(fill.costMicro) };
+      intent = { side: 'BUY', sizedBy: 'amount', sizeMicro: toMicro(input.amount) };
+    } else {
+      if (input.quantity === undefined) throw new AppError('VALIDATION_ERROR', 'quantity is required for a SELL quote.');
+      intent = { side: 'SELL', sizedBy: 'shares', sizeMicro: toMicro(input.quantity) };
     }
-    if (input.quantity === undefined) throw new AppError('VALIDATION_ERROR', 'quantity is required for a SELL quote.');
-    const q = toMicro(input.quantity);
-    const proceeds = sellFill({ quantityMicro: q, costMicro: 0n }, q, price.bidMicro).proceedsMicro;
-    return { ...base, price: fromMicro(price.bidMicro), quantity: fromMicro(q), amount: fromMicro(proceeds) };
+    const depth = this.books.depth(price, price.depth || price.source !== 'simulated' ? null : await this.volumeOf(this.db, token.market_id));
+    const taken: Taken =
+      depth && userId && UUID.test(userId) ? await peekTaken(this.db, userId, input.tokenId, snapshotKey(depth)) : { bidMicro: 0n, askMicro: 0n };
+    const fee = this.books.fee(price);
+    const fill = priceMarketOrder(price, depth, taken, intent, fee);
+    return {
+      ...base,
+      price: fromMicro(fill.priceMicro),
+      quantity: fromMicro(fill.sharesMicro),
+      amount: fromMicro(fill.cashMicro),
+      ...fillFigures(fill, fee.rateBps),
+    };
   }
 
   async portfolio(userId: string) {
@@ -352,6 +453,28 @@ export class TradingService {
     const rows = await q.query<{ status: string }>('SELECT status FROM markets WHERE id = $1', [marketId]);
     if (rows[0] && rows[0].status !== 'active') throw marketClosed(rows[0].status);
   }
+}
+
+/** A venue's book as one account may take it in one transaction (TradingService.claimBook). */
+interface MarketBook {
+  quote: LivePrice;
+  depth: ReturnType<VenueBooks['depth']>;
+  /** The snapshot's key, or null when the venue shows no sizes (nothing to remember). */
+  key: string | null;
+  taken: Taken;
+  fee: ReturnType<VenueBooks['fee']>;
+}
+
+/** A quote's figures of a walk of the book. */
+export function fillFigures(fill: BookFill, feeRateBps: number): FillFigures {
+  return {
+    bestPrice: fromMicro(fill.bestMicro),
+    worstPrice: fromMicro(fill.worstMicro),
+    slippage: fromMicro(fill.slippageMicro),
+    fee: fromMicro(fill.feeMicro),
+    feeRateBps,
+    levels: fill.levels.map((l) => ({ price: fromMicro(l.priceMicro), shares: fromMicro(l.sharesMicro) })),
+  };
 }
 
 /** sell_position's answer from a sale. */

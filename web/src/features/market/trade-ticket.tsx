@@ -177,6 +177,13 @@ export function TradeTicket({
             </p>
           ) : null}
           {valid && !short && quoteIsCurrent ? (
+            // The walk of the venue's book behind that average: how far it reaches and what the venue charges.
+            <p className="quote-depth muted">
+              Average over {quote.data.levels.length} {quote.data.levels.length === 1 ? 'level' : 'levels'}, worst {cents(quote.data.worstPrice)}, slippage{' '}
+              {cents(quote.data.slippage)}; fee {money(quote.data.fee)}
+            </p>
+          ) : null}
+          {valid && !short && quoteIsCurrent ? (
             // A share pays $1 if its outcome wins: the payout is the share count, the return its gain over the amount.
             <p className="payout">
               Pays {money(quote.data.quantity)} if {outcome} ({signedPercent(quote.data.quantity / quote.data.amount - 1)})

@@ -257,7 +257,7 @@ export interface paths {
         put?: never;
         /**
          * Buy shares of an outcome at the live price
-         * @description Buys the YES or NO token of a market at the live ask, opening or adding to your position, sized by amount (dollars to spend) or shares (shares to buy, costing shares × price); the cost comes out of available cash (see get_balance). Amounts and shares are exact to 6 decimals (micro-units); buys receive floor(amount / price) shares, sale proceeds round half up. Get the market's ids and outcomeTokens[].tokenId from search_prediction_markets; quote_trade shows the price first. Errors: INSUFFICIENT_BALANCE, MARKET_CLOSED, VALIDATION_ERROR (400); NOT_FOUND (404); PRICE_UNAVAILABLE (503, nothing traded); RATE_LIMITED.
+         * @description Buys the YES or NO token of a market, opening or adding to your position: the order walks the venue's asks (get_order_book) level by level, and price is the average of the levels taken. Sized by amount (dollars to spend, fee included) or shares (costing shares × price plus the fee), paid from available cash (get_balance). What you took of a book snapshot stays taken for you, so split orders price no better; more than the book shows is refused. Amounts and shares are exact to 6 decimals (micro-units); a buy by amount receives the shares each level's price allows, floored (floor(amount / price) at one level), sale proceeds round half up. Get the market's ids and outcomeTokens[].tokenId from search_prediction_markets; quote_trade shows the price, slippage and fee first. Errors: INSUFFICIENT_BALANCE, INSUFFICIENT_DEPTH, MARKET_CLOSED, VALIDATION_ERROR (400); NOT_FOUND (404); PRICE_UNAVAILABLE (503, nothing traded); RATE_LIMITED.
          *
          *     Rate limit: 120 trade requests per minute per account (per IP address when anonymous).
          */
@@ -323,7 +323,7 @@ export interface paths {
         put?: never;
         /**
          * Sell all or part of a position at the live price
-         * @description Sells `quantity` shares of one of your positions at the live bid (omit quantity to close it) and credits the proceeds (a community position sells to its market maker); realizedPnl = proceeds − cost basis of the shares sold. Shares reserved by resting sell orders cannot be sold. Amounts and shares are exact to 6 decimals (micro-units); buys receive floor(amount / price) shares, sale proceeds round half up. Errors: VALIDATION_ERROR, POSITION_CLOSED, MARKET_CLOSED (400); NOT_FOUND (404); PRICE_UNAVAILABLE (503, nothing sold); RATE_LIMITED.
+         * @description Sells `quantity` shares of one of your positions (omit quantity to close it), walking the venue's bids; price is their average, the proceeds credited are after the venue's fee (a community position sells to its market maker); realizedPnl = proceeds − cost basis of the shares sold. Shares reserved by resting sell orders cannot be sold. Amounts and shares are exact to 6 decimals (micro-units); a buy by amount receives the shares each level's price allows, floored (floor(amount / price) at one level), sale proceeds round half up. Errors: VALIDATION_ERROR, POSITION_CLOSED, MARKET_CLOSED, INSUFFICIENT_DEPTH (400); NOT_FOUND (404); PRICE_UNAVAILABLE (503, nothing sold); RATE_LIMITED.
          *
          *     Rate limit: 120 sell requests per minute per account (per IP address when anonymous).
          */
@@ -367,7 +367,7 @@ export interface paths {
         put?: never;
         /**
          * Preview a buy or sell at the live price (changes nothing)
-         * @description What a BUY of `amount` dollars or a SELL of `shares` shares of a token would fill at right now: price (ask for buys, bid for sells), shares and dollars, and how old the price is. Read-only and free; plan trades with it. Errors: NOT_FOUND (unknown token), PRICE_UNAVAILABLE (503).
+         * @description What a BUY of `amount` dollars or a SELL of `shares` shares would fill at now, walking the venue's book as paper_trade and sell_position do: price (the average of the levels taken), shares, dollars (fee included), best and worst level, slippage, fee and price age. With your key, what you already took of this book snapshot is left out. Read-only and free. Errors: NOT_FOUND (unknown token), INSUFFICIENT_DEPTH (400, the book shows less; the message says how much), PRICE_UNAVAILABLE (503).
          *
          *     Rate limit: 30 api requests per minute per account (per IP address when anonymous).
          */
@@ -1840,7 +1840,7 @@ export interface components {
              * @description Stable machine-readable error code.
              * @enum {string}
              */
-            code: "VALIDATION_ERROR" | "INSUFFICIENT_BALANCE" | "POSITION_CLOSED" | "MARKET_CLOSED" | "NOT_COMPLETED" | "ALREADY_CLAIMED" | "EMAIL_TAKEN" | "WRONG_PASSWORD" | "PRICE_LIMIT_EXCEEDED" | "ADDRESS_NOT_ALLOWED" | "UNAUTHORIZED" | "SESSION_REQUIRED" | "FORBIDDEN" | "NOT_FOUND" | "ENDPOINT_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "REPLAY_ENDED" | "PAYLOAD_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL" | "UPSTREAM_UNAVAILABLE" | "PRICE_UNAVAILABLE" | "SERVICE_UNAVAILABLE";
+            code: "VALIDATION_ERROR" | "INSUFFICIENT_BALANCE" | "POSITION_CLOSED" | "MARKET_CLOSED" | "NOT_COMPLETED" | "ALREADY_CLAIMED" | "EMAIL_TAKEN" | "WRONG_PASSWORD" | "PRICE_LIMIT_EXCEEDED" | "ADDRESS_NOT_ALLOWED" | "INSUFFICIENT_DEPTH" | "UNAUTHORIZED" | "SESSION_REQUIRED" | "FORBIDDEN" | "NOT_FOUND" | "ENDPOINT_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "REPLAY_ENDED" | "PAYLOAD_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL" | "UPSTREAM_UNAVAILABLE" | "PRICE_UNAVAILABLE" | "SERVICE_UNAVAILABLE";
             /** @description What to do about it. */
             hint?: string;
             /**
@@ -3537,9 +3537,9 @@ export interface operations {
                         success: boolean;
                         /** @description Shares bought. */
                         quantity: number;
-                        /** @description Fill price per share, 0..1 (the live ask). */
+                        /** @description Fill price per share: the volume-weighted average of the ask levels taken. */
                         price: number;
-                        /** @description Dollars spent (equals amount). */
+                        /** @description Dollars spent (equals amount), the venue's fee included. */
                         totalCost: number;
                         /** @description The position opened or extended; sell it with sell_position. */
                         positionId: string;
@@ -3548,7 +3548,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_ERROR: the input does not match the schema (details lists each problem), or the JSON body is malformed. INSUFFICIENT_BALANCE: the virtual balance is too small for this operation; nothing changed. MARKET_CLOSED: the market is closed or resolved and no longer trades. */
+            /** @description VALIDATION_ERROR: the input does not match the schema (details lists each problem), or the JSON body is malformed. INSUFFICIENT_BALANCE: the virtual balance is too small for this operation; nothing changed. INSUFFICIENT_DEPTH: the venue's book (less what you already took of this snapshot) shows fewer shares than the order needs; the message names the depth available; nothing changed. MARKET_CLOSED: the market is closed or resolved and no longer trades. */
             400: {
                 headers: {
                     /** @description Identifies the request in the service logs. */
@@ -3992,7 +3992,7 @@ export interface operations {
                         success: boolean;
                         /** @description Shares sold. */
                         quantitySold: number;
-                        /** @description Fill price per share (the live bid). */
+                        /** @description Fill price per share: the volume-weighted average of the bid levels taken. */
                         price: number;
                         /** @description Dollars credited. */
                         proceeds: number;
@@ -4007,7 +4007,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_ERROR: the input does not match the schema (details lists each problem), or the JSON body is malformed. POSITION_CLOSED: the position is already closed. MARKET_CLOSED: the market is closed or resolved and no longer trades. */
+            /** @description VALIDATION_ERROR: the input does not match the schema (details lists each problem), or the JSON body is malformed. POSITION_CLOSED: the position is already closed. MARKET_CLOSED: the market is closed or resolved and no longer trades. INSUFFICIENT_DEPTH: the venue's book (less what you already took of this snapshot) shows fewer shares than the order needs; the message names the depth available; nothing changed. */
             400: {
                 headers: {
                     /** @description Identifies the request in the service logs. */
@@ -4367,7 +4367,7 @@ export interface operations {
                          * @description Deprecated (read shares): shares bought (BUY) or sold (SELL).
                          */
                         quantity: number;
-                        /** @description Dollars spent (BUY) or received (SELL). */
+                        /** @description Dollars spent, fee included (BUY), or received after the fee (SELL). */
                         amount: number;
                         /**
                          * Format: date-time
@@ -4376,10 +4376,27 @@ export interface operations {
                         priceAsOf: string;
                         /** @description Price source: simulated or polymarket (mirrored on a delay). */
                         source: string;
+                        /** @description The best level walked: the ask (BUY) or bid (SELL). */
+                        bestPrice: number;
+                        /** @description The worst level reached. */
+                        worstPrice: number;
+                        /** @description |price − bestPrice|, against you. */
+                        slippage: number;
+                        /** @description The venue's fee in dollars, within amount: feeRateBps × min(p, 1 − p) a share, rounded up. */
+                        fee: number;
+                        /** @description The venue's fee rate in basis points. */
+                        feeRateBps: number;
+                        /** @description The book levels the order takes, best first. */
+                        levels: {
+                            /** @description The level price. */
+                            price: number;
+                            /** @description Shares taken at it. */
+                            shares: number;
+                        }[];
                     };
                 };
             };
-            /** @description VALIDATION_ERROR: the input does not match the schema (details lists each problem), or the JSON body is malformed. */
+            /** @description VALIDATION_ERROR: the input does not match the schema (details lists each problem), or the JSON body is malformed. INSUFFICIENT_DEPTH: the venue's book (less what you already took of this snapshot) shows fewer shares than the order needs; the message names the depth available; nothing changed. */
             400: {
                 headers: {
                     /** @description Identifies the request in the service logs. */

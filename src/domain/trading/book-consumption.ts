@@ -1,0 +1,68 @@
+import { createHash } from 'node:crypto';
+import type { Queryable } from '../../db/database';
+import type { Micro } from '../money/micro';
+import type { BookLevel, Depth } from './price-service';
+
+/**
+ * What an account's market orders took from a token's book snapshot (table book_consumption, migration 54; this module
+ * is its only writer). The next walk by the same account starts below what it took, so splitting an order into small
+ * ones never beats the book; the venue's next snapshot (a different book) starts afresh. Other accounts are unaffected:
+ * paper fills do not take from the venue's real book, but one account cannot take the same shares twice.
+ */
+
+/** Shares an account took of one snapshot, per side (bids by its sales, asks by its buys). */
+export interface Taken {
+  bidMicro: Micro;
+  askMicro: Micro;
+}
+
+const NONE: Taken = { bidMicro: 0n, askMicro: 0n };
+
+/** Which snapshot a book is: a hash of its levels, so the same book read again (a later quote of it) is the same snapshot. */
+export function snapshotKey(depth: Depth): string {
+  const side = (ls: BookLevel[]) => ls.map((l) => `${l.priceMicro}:${l.sizeMicro}`).join(',');
+  return createHash('sha256')
+    .update(`${side(depth.bids)}|${side(depth.asks)}`)
+    .digest('base64url');
+}
+
+/**
+ * Locks the account's record of the token's book in `tx` (creating it) and answers what the account took of the
+ * snapshot `key`: what is recorded when it is the same snapshot, else nothing (and the record now names this one).
+ * Lock order: this row before the account row, in every trade path that calls it.
+ */
+export async function claimTaken(tx: Queryable, userId: string, tokenId: string, key: string, at: Date): Promise<Taken> {
+  const rows = await tx.query<{ bid_taken_micro: bigint; ask_taken_micro: bigint }>(
+    `INSERT INTO book_consumption AS b (user_id, token_id, book_hash, updated_at) VALUES ($1, $2, $3, $4)
+     ON CONFLICT (user_id, token_id) DO UPDATE SET
+       bid_taken_micro = CASE WHEN b.book_hash = EXCLUDED.book_hash THEN b.bid_taken_micro ELSE 0 END,
+       ask_taken_micro = CASE WHEN b.book_hash = EXCLUDED.book_hash THEN b.ask_taken_micro ELSE 0 END,
+       book_hash = EXCLUDED.book_hash, updated_at = EXCLUDED.updated_at
+     RETURNING bid_taken_micro, ask_taken_micro`,
+    [userId, tokenId, key, at],
+    'book_consumption_claim',
+  );
+  const r = rows[0];
+  return r ? { bidMicro: BigInt(r.bid_taken_micro), askMicro: BigInt(r.ask_taken_micro) } : NONE;
+}
+
+/** Adds a fill's shares to what the account took of the snapshot claimed in this transaction (claimTaken first). */
+export async function addTaken(tx: Queryable, userId: string, tokenId: string, side: 'BUY' | 'SELL', sharesMicro: Micro): Promise<void> {
+  await tx.query(
+    side === 'BUY'
+      ? 'UPDATE book_consumption SET ask_taken_micro = ask_taken_micro + $3 WHERE user_id = $1 AND token_id = $2'
+      : 'UPDATE book_consumption SET bid_taken_micro = bid_taken_micro + $3 WHERE user_id = $1 AND token_id = $2',
+    [userId, tokenId, sharesMicro.toString()],
+    side === 'BUY' ? 'book_consumption_add_ask' : 'book_consumption_add_bid',
+  );
+}
+
+/** What the account took of snapshot `key`, read without a lock (a quote). */
+export async function peekTaken(db: Queryable, userId: string, tokenId: string, key: string): Promise<Taken> {
+  const rows = await db.query<{ bid_taken_micro: bigint; ask_taken_micro: bigint }>(
+    'SELECT bid_taken_micro, ask_taken_micro FROM book_consumption WHERE user_id = $1 AND token_id = $2 AND book_hash = $3',
+    [userId, tokenId, key],
+  );
+  const r = rows[0];
+  return r ? { bidMicro: BigInt(r.bid_taken_micro), askMicro: BigInt(r.ask_taken_micro) } : NONE;
+}
