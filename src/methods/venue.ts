@@ -23,6 +23,7 @@ export const getVenueCommitments = defineMethod({
     'seasons is empty when the live venue is Polymarket. Free.',
   auth: 'public',
   limit: 'api',
+  toolset: 'benchmark',
   input: z.object({}),
   output: z.object({
     venue: z.enum(['simulated', 'polymarket']).describe('The live venue (MARKET_FEED); replay scenarios are always the simulated venue.'),
