@@ -37,7 +37,6 @@ import { OrderSizedBy1700000000045 } from './1700000000045-order-sized-by';
 import { LeanForecasts1700000000046 } from './1700000000046-lean-forecasts';
 import { BenchmarkChanges1700000000047 } from './1700000000047-benchmark-changes';
 import { Transfers1700000000048 } from './1700000000048-transfers';
-import { PoolCashByLedger1700000000049 } from './1700000000049-pool-cash-by-ledger';
 
 /** Every migration, in order. A new one is appended here (no glob: the same list runs from ts and dist). */
 export const MIGRATIONS = [
@@ -80,5 +79,4 @@ export const MIGRATIONS = [
   LeanForecasts1700000000046,
   BenchmarkChanges1700000000047,
   Transfers1700000000048,
-  PoolCashByLedger1700000000049,
 ];
