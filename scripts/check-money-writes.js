@@ -1,26 +1,21 @@
 #!/usr/bin/env node
-// The money check of `npm run lint`: only the ledger module writes money (DESIGN.md, "Money (a ledger of transfers)"). Any
-// other file under src/ that writes the journals (transfers, ledger_entries), a position (positions: held and reserved
-// shares), or a money column of another table — an account's cash or reserved cash (users.balance_micro,
-// users.reserved_micro), a community pool's cash (community_pools.cash_micro) — fails it. Usage: node scripts/check-money-writes.js [dir]
+// The money check of `npm run lint`: only the ledger module writes money (DESIGN.md, "Money (one path)"). Any other
+// file under src/ that writes the journal (ledger_entries), an account's cash or reserved cash (users.balance_micro,
+// users.reserved_micro) or a position (positions: held and reserved shares) fails it. Usage: node scripts/check-money-writes.js [dir]
 const fs = require('node:fs');
 const path = require('node:path');
 
 /** Where money may be written, relative to the checked folder: the ledger module, and the migrations that shape the tables. */
 const ALLOWED = ['domain/ledger/', 'db/migrations/'];
 
-/** Tables that are money whole: any write of them, whatever it sets. `FOR UPDATE` / `FOR NO KEY UPDATE` (a lock) is not a write. */
+/** Statements that write a money table, whatever they set. `FOR UPDATE` / `FOR NO KEY UPDATE` (a lock) is not a write. */
 const TABLE_WRITE =
-  /(?<!\bFOR\s+)(?<!\bKEY\s+)\b(INSERT\s+INTO|UPDATE|DELETE\s+FROM|TRUNCATE(?:\s+TABLE)?|MERGE\s+INTO|COPY)\s+(?:ONLY\s+)?(transfers|ledger_entries|positions)\b/gi;
-/** Tables with money columns beside others: a write is money when it assigns (UPDATE ... SET) or names (INSERT (...)) one of them. */
-const MONEY_COLUMNS = { users: ['balance_micro', 'reserved_micro'], community_pools: ['cash_micro'] };
-
-const updateOf = (table) =>
-  new RegExp(
-    `(?<!\\bFOR\\s+)(?<!\\bKEY\\s+)\\bUPDATE\\s+(?:ONLY\\s+)?${table}\\b[^\`'"]*?\\bSET\\b([\\s\\S]*?)(?=\\bWHERE\\b|\\bRETURNING\\b|\\bFROM\\b|[\`'"]|$)`,
-    'gi',
-  );
-const insertOf = (table) => new RegExp(`\\bINSERT\\s+INTO\\s+${table}\\s*\\(([^)]*)\\)`, 'gi');
+  /(?<!\bFOR\s+)(?<!\bKEY\s+)\b(INSERT\s+INTO|UPDATE|DELETE\s+FROM|TRUNCATE(?:\s+TABLE)?|MERGE\s+INTO|COPY)\s+(?:ONLY\s+)?(ledger_entries|positions)\b/gi;
+/** An update of the accounts table: a money write when its SET list assigns cash or reserved cash. */
+const USERS_UPDATE = /(?<!\bFOR\s+)(?<!\bKEY\s+)\bUPDATE\s+(?:ONLY\s+)?users\b[^`'"]*?\bSET\b([\s\S]*?)(?=\bWHERE\b|\bRETURNING\b|\bFROM\b|[`'"]|$)/gi;
+/** An insert into the accounts table: a money write when its column list names cash or reserved cash. */
+const USERS_INSERT = /\bINSERT\s+INTO\s+users\s*\(([^)]*)\)/gi;
+const MONEY_COLUMN = /\b(balance_micro|reserved_micro)\b/i;
 
 /** The file's text without its comments (a comment may describe a write; only code can make one). */
 function code(text) {
@@ -51,15 +46,13 @@ function checkMoneyWrites(dir) {
     const text = code(fs.readFileSync(full, 'utf8'));
     for (const m of text.matchAll(TABLE_WRITE))
       problems.push({ file, line: lineOf(text, m.index), what: `${m[1].replace(/\s+/g, ' ').toUpperCase()} ${m[2]}` });
-    for (const [table, columns] of Object.entries(MONEY_COLUMNS)) {
-      for (const m of text.matchAll(updateOf(table))) {
-        const col = columns.find((c) => new RegExp(`\\b${c}\\s*=`, 'i').test(m[1]));
-        if (col) problems.push({ file, line: lineOf(text, m.index), what: `UPDATE ${table} SET ${col}` });
-      }
-      for (const m of text.matchAll(insertOf(table))) {
-        const col = columns.find((c) => new RegExp(`\\b${c}\\b`, 'i').test(m[1]));
-        if (col) problems.push({ file, line: lineOf(text, m.index), what: `INSERT INTO ${table} (${col})` });
-      }
+    for (const m of text.matchAll(USERS_UPDATE)) {
+      const col = MONEY_COLUMN.exec(m[1]);
+      if (col && new RegExp(`\\b${col[1]}\\s*=`, 'i').test(m[1])) problems.push({ file, line: lineOf(text, m.index), what: `UPDATE users SET ${col[1]}` });
+    }
+    for (const m of text.matchAll(USERS_INSERT)) {
+      const col = MONEY_COLUMN.exec(m[1]);
+      if (col) problems.push({ file, line: lineOf(text, m.index), what: `INSERT INTO users (${col[1]})` });
     }
   }
   return { files: files.length, problems };

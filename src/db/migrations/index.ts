@@ -37,7 +37,6 @@ import { OrderSizedBy1700000000045 } from './1700000000045-order-sized-by';
 import { LeanForecasts1700000000046 } from './1700000000046-lean-forecasts';
 import { BenchmarkChanges1700000000047 } from './1700000000047-benchmark-changes';
 import { Transfers1700000000048 } from './1700000000048-transfers';
-import { PoolCashByLedger1700000000049 } from './1700000000049-pool-cash-by-ledger';
 import { VenueSecret1700000000050 } from './1700000000050-venue-secret';
 import { SuiteResults1700000000052 } from './1700000000052-suite-results';
 import { BookConsumption1700000000054 } from './1700000000054-book-consumption';
@@ -83,7 +82,6 @@ export const MIGRATIONS = [
   LeanForecasts1700000000046,
   BenchmarkChanges1700000000047,
   Transfers1700000000048,
-  PoolCashByLedger1700000000049,
   VenueSecret1700000000050,
   SuiteResults1700000000052,
   BookConsumption1700000000054,

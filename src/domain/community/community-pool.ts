@@ -73,28 +73,27 @@ export function moved(pool: Pool, i: number, delta: Micro): Pool {
 }
 
 /**
- * Books a fill on the pool inside the trade's transaction: volume, the outcome's shares, every outcome's new price, and
- * one price point per outcome (every trade is a point of the history). The pool's cash moved in the trade's own
- * statement, through the ledger (ledger/pool-cash.ts).
+ * Books a fill on the pool inside the trade's transaction: cash and volume, the outcome's shares, every
+ * outcome's new price, and one price point per outcome (every trade is a point of the history).
  */
 export async function bookFill(
   tx: Queryable,
   pool: PoolState,
   after: Pool,
-  fill: { tokenId: string; sharesDelta: Micro; volume: Micro; at: Date },
+  fill: { tokenId: string; sharesDelta: Micro; cashDelta: Micro; volume: Micro; at: Date },
 ): Promise<void> {
   const prices = pricesMicro(after).map(String);
   const tokens = pool.outcomes.map((o) => o.tokenId);
   await tx.query(
     `WITH pool AS (
-       UPDATE community_pools SET volume_micro = volume_micro + $2::bigint, trades = trades + 1
+       UPDATE community_pools SET cash_micro = cash_micro + $2::bigint, volume_micro = volume_micro + $3::bigint, trades = trades + 1
        WHERE market_id = $1::uuid RETURNING market_id
      ), outs AS (
-       UPDATE community_outcomes o SET shares_micro = o.shares_micro + CASE WHEN o.token_id = $3::text THEN $4::bigint ELSE 0 END, price_micro = x.price
-       FROM unnest($5::text[], $6::bigint[]) AS x(token_id, price) WHERE o.token_id = x.token_id RETURNING o.token_id
+       UPDATE community_outcomes o SET shares_micro = o.shares_micro + CASE WHEN o.token_id = $4::text THEN $5::bigint ELSE 0 END, price_micro = x.price
+       FROM unnest($6::text[], $7::bigint[]) AS x(token_id, price) WHERE o.token_id = x.token_id RETURNING o.token_id
      )
-     INSERT INTO community_price_points (token_id, t, price_micro) SELECT x.token_id, $7, x.price FROM unnest($5::text[], $6::bigint[]) AS x(token_id, price)`,
-    [pool.marketId, fill.volume.toString(), fill.tokenId, fill.sharesDelta.toString(), tokens, prices, fill.at],
+     INSERT INTO community_price_points (token_id, t, price_micro) SELECT x.token_id, $8, x.price FROM unnest($6::text[], $7::bigint[]) AS x(token_id, price)`,
+    [pool.marketId, fill.cashDelta.toString(), fill.volume.toString(), fill.tokenId, fill.sharesDelta.toString(), tokens, prices, fill.at],
     'community-pool-book',
   );
 }

@@ -5,7 +5,8 @@ import { fromMicro, toMicro, MICRO, type Micro } from '../money/micro';
 import type { BeforeCommit, BuyResult, SellResult } from '../trading/trading-service';
 import { fillAt } from '../trading/fills';
 import { TradePath, type SellPricer } from '../trading/trade-path';
-import { fundPool, payFromPool } from '../ledger/pool-cash';
+import { credit, debit } from '../ledger/cash';
+import { poolAccount } from '../ledger/accounts';
 import type { SettlementService } from '../trading/settlement-service';
 import type { TradeHooks } from '../trading/trade-hooks';
 import { openPool, prices, pricesMicro, sellProceeds, sharesForAmount } from './lmsr';
@@ -69,19 +70,18 @@ export class CommunityTradingService {
 
   /** Opens the pool of a new market inside its creation transaction, funded from the creator's balance. */
   async fund(tx: Queryable, args: { marketId: string; creatorId: string; labels: string[]; liquidity: Micro; opening?: number[]; now: Date }): Promise<void> {
+    await debit(
+      tx,
+      { userId: args.creatorId, counter: poolAccount(args.marketId), type: 'pool_fund', amountMicro: args.liquidity, ref: args.marketId, at: args.now },
+      `Funding the market maker takes ${fromMicro(args.liquidity)} dollars of your available balance, more than you have.`,
+    );
     const pool = openPool(args.liquidity, args.labels.length, args.opening);
     const opening = pricesMicro(pool);
-    // The pool opens empty; its cash is the creator's funding, moved by the ledger.
-    await tx.query(`INSERT INTO community_pools (market_id, b_micro, subsidy_micro) VALUES ($1, $2, $3)`, [
+    await tx.query(`INSERT INTO community_pools (market_id, b_micro, subsidy_micro, cash_micro) VALUES ($1, $2, $3, $3)`, [
       args.marketId,
       pool.b.toString(),
       args.liquidity.toString(),
     ]);
-    await fundPool(
-      tx,
-      { creatorId: args.creatorId, marketId: args.marketId, amountMicro: args.liquidity, at: args.now },
-      `Funding the market maker takes ${fromMicro(args.liquidity)} dollars of your available balance, more than you have.`,
-    );
     const tokens = args.labels.map((_, i) => tokenIdOf(args.marketId, i));
     await tx.query(
       `INSERT INTO community_outcomes (token_id, market_id, idx, label, offset_micro, price_micro)
@@ -162,7 +162,7 @@ export class CommunityTradingService {
         at: now,
       });
       const after = moved(state, i, shares);
-      await bookFill(tx, pool, after, { tokenId: order.tokenId, sharesDelta: shares, volume: amount, at: now });
+      await bookFill(tx, pool, after, { tokenId: order.tokenId, sharesDelta: shares, cashDelta: amount, volume: amount, at: now });
       const result = {
         success: true as const,
         quantity: fromMicro(shares),
@@ -210,7 +210,7 @@ export class CommunityTradingService {
       const { pool, i } = await this.poolOfToken(tx, tokenId, true);
       const state = lmsrOf(pool);
       const pricer: SellPricer = {
-        venue: 'pool',
+        account: poolAccount(pool.marketId),
         check: () => this.requireOpen(pool, now),
         fill: (pos, shares) => {
           const proceeds = sellProceeds(state, i, shares);
@@ -225,6 +225,7 @@ export class CommunityTradingService {
           bookFill(q, pool, moved(state, i, -fill.quantityMicro), {
             tokenId,
             sharesDelta: -fill.quantityMicro,
+            cashDelta: -fill.proceedsMicro,
             volume: fill.proceedsMicro,
             at: now,
           }),
@@ -306,7 +307,7 @@ export class CommunityTradingService {
     for (const p of open) {
       const ok = await this.settlement.settle(p.id, p.user_id, now, {
         winnerLabel: resolved,
-        payingPool: marketId,
+        payer: poolAccount(marketId),
         ownMarket: p.user_id === pool.creatorId,
         thinMarket: thin,
         outcomeLabel: (tokenId) => labelOf.get(tokenId),
@@ -323,7 +324,11 @@ export class CommunityTradingService {
           return { perShareMicro: won ? MICRO : 0n, payoutMicro, realizedPnlMicro: payoutMicro - pos.costMicro, won };
         },
         booked: async (tx, s) => {
-          await tx.query('UPDATE community_outcomes SET shares_micro = shares_micro - $2 WHERE token_id = $1', [s.tokenId, s.quantityMicro.toString()]);
+          await tx.query(
+            `WITH pool AS (UPDATE community_pools SET cash_micro = cash_micro - $2 WHERE market_id = $1::uuid RETURNING 1)
+             UPDATE community_outcomes SET shares_micro = shares_micro - $3 WHERE token_id = $4`,
+            [marketId, s.payoutMicro.toString(), s.quantityMicro.toString(), s.tokenId],
+          );
         },
       });
       if (ok) settled += 1;
@@ -336,8 +341,12 @@ export class CommunityTradingService {
       const still = await tx.query('SELECT 1 FROM positions WHERE market_id = $1 AND NOT is_closed LIMIT 1', [marketId]);
       if (!rows[0] || rows[0].settled_at || still[0]) return;
       const rest = BigInt(rows[0].cash_micro);
-      await payFromPool(tx, { userId: pool.creatorId, marketId, type: 'pool_return', amountMicro: rest, ref: marketId, at: now });
-      await tx.query('UPDATE community_pools SET returned_micro = $2, settled_at = $3 WHERE market_id = $1::uuid', [marketId, rest.toString(), now]);
+      await credit(tx, { userId: pool.creatorId, counter: poolAccount(marketId), type: 'pool_return', amountMicro: rest, ref: marketId, at: now });
+      await tx.query('UPDATE community_pools SET cash_micro = 0, returned_micro = $2, settled_at = $3 WHERE market_id = $1::uuid', [
+        marketId,
+        rest.toString(),
+        now,
+      ]);
     });
     return settled;
   }

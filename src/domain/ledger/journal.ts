@@ -5,7 +5,7 @@ import type { Micro } from '../money/micro';
  * (auditLedger checks it). Trades' entries (buy, sell, settlement) carry the trade's id as `ref`; a pool's
  * entries the community market's id; a grant or reward what it was for.
  */
-export type LedgerType = 'grant' | 'buy' | 'sell' | 'settlement' | 'challenge_reward' | 'pool_fund' | 'pool_return' | 'fee';
+export type LedgerType = 'grant' | 'buy' | 'sell' | 'settlement' | 'challenge_reward' | 'pool_fund' | 'pool_return';
 
 /** Every account starts with this many micro-dollars (its first entry, a 'grant'). */
 export const STARTING_BALANCE_MICRO: Micro = 1000n * 1_000_000n;

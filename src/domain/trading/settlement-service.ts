@@ -7,7 +7,6 @@ import { notify } from '../notifications/notify';
 import { avgPriceMicro, settlementFill, settlementPrice, type Winner } from './fills';
 import type { TradeHooks } from './trade-hooks';
 import { credit } from '../ledger/cash';
-import { payFromPool } from '../ledger/pool-cash';
 import { settleShares } from '../ledger/shares';
 import { SETTLEMENT } from '../ledger/accounts';
 
@@ -96,11 +95,12 @@ export class SettlementService {
       const tradeId = randomUUID();
       await settleShares(tx, positionId, fill.realizedPnlMicro, now, tradeId);
       // The settlement's trade events (the hooks, below) carry the account's balance after it.
-      if (fill.payoutMicro > 0n) {
-        const payout = { userId, type: 'settlement' as const, amountMicro: fill.payoutMicro, ref: tradeId, at: now };
-        if (terms.payingPool) await payFromPool(tx, { ...payout, marketId: terms.payingPool }, { balanceEvent: false });
-        else await credit(tx, { ...payout, counter: SETTLEMENT }, { balanceEvent: false });
-      }
+      if (fill.payoutMicro > 0n)
+        await credit(
+          tx,
+          { userId, counter: terms.payer ?? SETTLEMENT, type: 'settlement', amountMicro: fill.payoutMicro, ref: tradeId, at: now },
+          { balanceEvent: false },
+        );
       await tx.query(
         `INSERT INTO trades (id, user_id, position_id, market_id, token_id, side, quantity_micro, price_micro, cash_micro, realized_pnl_micro, created_at)
          VALUES ($1, $2, $3, $4, $5, 'SETTLE', $6, $7, $8, $9, $10)`,
@@ -166,8 +166,8 @@ export interface SettlementTerms {
     realizedPnlMicro: Micro;
     won: boolean | null;
   };
-  /** The community market whose pool pays (ledger/pool-cash.ts); otherwise the settlement account pays. */
-  payingPool?: string;
+  /** The ledger account that pays (accounts.ts): the settlement account, or a community market's pool. */
+  payer?: string;
   /** The holder created this market (TradeEvent.ownMarket): paid as any holder, left out of the track record. */
   ownMarket?: boolean;
   /** A community market still too thin for the record (TradeEvent.thinMarket): paid as any holder, left out of it. */

@@ -5,7 +5,7 @@ import { sharesShort } from '../ledger/shares';
 import { fromMicro, type Micro } from '../money/micro';
 import { sellFill, type SellFill } from './fills';
 import type { BuyRowPart, CarriedPart, TradeEvent, TradeHooks } from './trade-hooks';
-import { buyParams, buyStatementWith, SELL_STATEMENTS, sellParams, type Venue } from './trade-sql';
+import { buyParams, buyStatementWith, SELL_STATEMENT, sellParams, type Venue } from './trade-sql';
 
 /** A buy once priced: what it spends and the shares it gets at what price (a live quote, a pool, or a limit against the book). */
 export interface PricedBuy {
@@ -56,8 +56,8 @@ export interface SellPricer {
   fill(pos: HeldPosition, sharesMicro: Micro): SellFill;
   /** After the books moved, in the same transaction: the venue's own bookkeeping (a pool's shares and cash). */
   booked?(tx: Queryable, fill: SellFill): Promise<void>;
-  /** Who buys the shares back: a community market's pool (its cash pays), or the venue (mirrored, the default). */
-  venue?: Venue;
+  /** The venue's ledger account, the other side of the sale's transfers (ledger/accounts.ts): the venue's unless a pool's. */
+  account?: string;
 }
 
 /** The proceeds at a bid price per share (a mirrored market's live bid, or a resting sell order's limit against the book). */
@@ -206,7 +206,7 @@ export class TradePath {
     }
     const fill = pricer.fill(pos, want);
     const out = await tx.query<{ balance_micro: bigint }>(
-      SELL_STATEMENTS[pricer.venue ?? 'mirrored'],
+      SELL_STATEMENT,
       sellParams({
         userId: s.userId,
         positionId: s.positionId,
@@ -216,8 +216,9 @@ export class TradePath {
         tokenId: pos.tokenId,
         releaseMicro: release,
         ...(s.orderId ? { orderId: s.orderId } : {}),
+        ...(pricer.account ? { counter: pricer.account } : {}),
       }),
-      `sell_${pricer.venue ?? 'mirrored'}`,
+      'sell',
     );
     // The position is locked and checked above, so the statement's own guard can only fail on a broken invariant.
     if (!out[0]) throw new Error(`sale of position ${s.positionId} was refused by the ledger after its checks passed`);

@@ -7,7 +7,6 @@ import { entrySql } from '../ledger/journal';
 import { addSharesSql, removeSharesSql } from '../ledger/shares';
 import { poolAccountSql, VENUE } from '../ledger/accounts';
 import { buyTransfersSql, sellTransfersSql } from '../ledger/trade-transfers';
-import { poolCashSql } from '../ledger/pool-cash';
 
 /**
  * Where a trade's market is checked in its own statement: a mirrored market's row (locked shared, so it cannot close
@@ -20,15 +19,8 @@ const GATE: Record<Venue, string> = {
   pool: `SELECT c.id FROM community_markets c WHERE c.id = $2::text::uuid AND c.status = 'active'`,
 };
 
-/** The ledger account on the other side of a buy of a venue: the venue (no stored balance), or the community market's pool. */
+/** The ledger account on the other side of a venue's trades: the venue, or the community market's pool. */
 const COUNTER: Record<Venue, string> = { mirrored: `'${VENUE}'`, pool: poolAccountSql('$2::text') };
-/** A pool's maintained cash moves beside its transfer (the pool row is locked by the trade already). */
-const POOL_CASH_IN: Record<Venue, string> = {
-  mirrored: '',
-  pool: `, pool_cash AS (
-   ${poolCashSql({ market: '$2::text::uuid', delta: '$4', from: 'debit' })}
- )`,
-};
 
 /**
  * A whole buy as one data-modifying statement, built from the ledger's parts: the market gate, the debit (refused
@@ -39,8 +31,8 @@ const POOL_CASH_IN: Record<Venue, string> = {
  * keeps, the account row first. The `refused_held` column is only there so that `held` runs (a plain CTE runs only when read).
  * Parameters: $1 user, $2 market, $3 token, $4 amount µ$, $5 shares µ, $6 price µ$, $7 outcome, $8 time, $9 trade id,
  * $10 new position id, $11 reserved cash consumed µ$, $12 the resting order whose reservation that was (or null), $13 the
- * venue's fee µ$ (part of $4). Its transfers (ledger/trade-transfers.ts) are written beside the debit and the position. The
- * parts — the listeners' (TradeHooks.buyRowParts), then the buy's
+ * venue's fee µ$ (part of $4). Its
+ * transfers (ledger/trade-transfers.ts) are written beside the debit and the position. The parts — the listeners' (TradeHooks.buyRowParts), then the buy's
  * own (PricedBuy.carry: a stated forecast) — add their assignments to the account row's update, numbered after these,
  * read their columns back under their names, and may add CTEs before the update and after it (BuyRowPart.ctesBefore/ctesAfter).
  */
@@ -73,7 +65,7 @@ function buySql(venue: Venue, parts: readonly BuyRowPart[]): string {
    SELECT $9::uuid, $1, pos.id, $2, $3, 'BUY', $5, $6, -$4::bigint, $13, $8 FROM pos
  ), moves AS (
    ${buyTransfersSql({ cashMoved: 'debit', sharesMoved: 'pos', user: '$1::text', position: 'pos.id::text', counter: COUNTER[venue], token: '$3', cash: '$4', shares: '$5', release: '$11', order: '$12', ref: '$9::text', at: '$8' })}
- )${POOL_CASH_IN[venue]}, held AS (
+ ), held AS (
    SELECT id FROM users WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM debit) FOR UPDATE
  )${after.join('')}
  SELECT EXISTS (SELECT 1 FROM market) AS market_ok, (SELECT balance_micro FROM debit) AS balance_micro, (SELECT id FROM pos) AS position_id,${names
@@ -136,19 +128,11 @@ export function buyParams(b: BuyRow): unknown[] {
  * A whole sale as one statement: the shares leave the position (refused unless its unreserved shares, after freeing what
  * a resting sell order consumes of its own reservation, cover them), the proceeds are credited with their journal entry,
  * and the trade is journaled with its transfers. Parameters: $1 user, $2 position, $3 shares µ, $4 cost removed µ$, $5
- * realized PnL µ$, $6 closes, $7 time, $8 proceeds µ$ (after the fee), $9 trade id, $10 market, $11 token, $12 price µ$,
- * $13 reserved shares consumed µ, $14 the resting order whose reservation $13 was, $15 the venue's fee µ$. A community
- * market's sale (venue 'pool') is paid by its pool (its cash moves with the transfer); a mirrored market's by the venue.
+ * realized PnL µ$, $6 closes, $7 time, $8 proceeds µ$, $9 trade id, $10 market, $11 token, $12 price µ$, $13 reserved
+ * shares consumed µ, $14 the venue's ledger account (VENUE or a pool's), $15 the resting order whose reservation $13 was,
+ * $16 the venue's fee µ$ (already taken from $8).
  */
-function sellSql(venue: Venue): string {
-  const counter = venue === 'pool' ? poolAccountSql('$10::text') : `'${VENUE}'`;
-  const poolCash =
-    venue === 'pool'
-      ? `, pool_cash AS (
-   ${poolCashSql({ market: '$10::text::uuid', delta: '-$8::bigint', from: 'credit' })}
- )`
-      : '';
-  return `WITH upd AS (
+export const SELL_STATEMENT = `WITH upd AS (
    ${removeSharesSql({ position: '$2', quantity: '$3', costRemoved: '$4', realized: '$5', closes: '$6', at: '$7', release: '$13' })}
  ), credit AS (
    ${creditSql({ user: '$1', amount: '$8', set: ['last_active_at = $7'], when: 'EXISTS (SELECT 1 FROM upd)' })}
@@ -156,17 +140,11 @@ function sellSql(venue: Venue): string {
    ${entrySql({ from: 'credit', user: '$1', type: 'sell', amount: '$8', ref: '$9::text', at: '$7' })}
  ), journal AS (
    INSERT INTO trades (id, user_id, position_id, market_id, token_id, side, quantity_micro, price_micro, cash_micro, realized_pnl_micro, fee_micro, created_at)
-   SELECT $9::uuid, $1, $2, $10, $11, 'SELL', $3, $12, $8, $5, $15, $7 FROM credit
+   SELECT $9::uuid, $1, $2, $10, $11, 'SELL', $3, $12, $8, $5, $16, $7 FROM credit
  ), moves AS (
-   ${sellTransfersSql({ cashMoved: 'credit', sharesMoved: 'upd', user: '$1::text', position: '$2::text', counter, token: '$11', cash: '$8', shares: '$3', release: '$13', order: '$14', ref: '$9::text', at: '$7' })}
- )${poolCash}
+   ${sellTransfersSql({ cashMoved: 'credit', sharesMoved: 'upd', user: '$1::text', position: '$2::text', counter: '$14::text', token: '$11', cash: '$8', shares: '$3', release: '$13', order: '$15', ref: '$9::text', at: '$7' })}
+ )
  SELECT balance_micro FROM credit`;
-}
-
-/** The sale statement of each venue (sellParams gives its parameters). */
-export const SELL_STATEMENTS: Record<Venue, string> = { mirrored: sellSql('mirrored'), pool: sellSql('pool') };
-/** A mirrored market's sale. */
-export const SELL_STATEMENT = SELL_STATEMENTS.mirrored;
 
 /** One sale, by name: SELL_STATEMENT's parameters. */
 export interface SellRow {
@@ -180,6 +158,8 @@ export interface SellRow {
   releaseMicro: Micro;
   /** The resting order whose reservation that is. */
   orderId?: string;
+  /** The venue's ledger account (accounts.ts): VENUE unless a community market's pool. */
+  counter?: string;
   tradeId?: string;
 }
 
@@ -199,6 +179,7 @@ export function sellParams(r: SellRow): unknown[] {
     r.tokenId,
     r.fill.priceMicro.toString(),
     r.releaseMicro.toString(),
+    r.counter ?? VENUE,
     r.orderId ?? null,
     (r.fill.feeMicro ?? 0n).toString(),
   ];
