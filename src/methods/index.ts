@@ -18,6 +18,7 @@ import * as replaySuite from './replay-suite';
 import * as trading from './trading';
 import * as webhooks from './webhooks';
 import * as watchlist from './watchlist';
+import * as whoami from './whoami';
 
 /** Every method of the service. A new area's module is added to this list, and nowhere else. */
 const MODULES: Array<Record<string, unknown>> = [
@@ -38,6 +39,7 @@ const MODULES: Array<Record<string, unknown>> = [
   comments,
   webhooks,
   watchlist,
+  whoami,
 ];
 
 const isMethod = (v: unknown): v is AnyMethod => typeof v === 'object' && v !== null && 'handler' in v && 'name' in v;
