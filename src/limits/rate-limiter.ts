@@ -15,6 +15,8 @@ export interface RateLimiter {
    * against `api`, but against their own, larger budget, so a flood of them cannot run handlers without end.
    */
   consumeRevalidation(key: string, ip: string): Promise<void>;
+  /** What is left of `cls`'s budget for a caller now, counting nothing (whoami); `key` as for consume. */
+  standing(cls: LimitClass, key: string, ip: string): Promise<LimitStanding>;
   /** Counts one sign-in attempt for an account (by email); throws RATE_LIMITED after too many recent failures. */
   beginLoginAttempt(email: string): Promise<void>;
   /** A successful sign-in is taken back out of the failure count. */
@@ -22,6 +24,16 @@ export interface RateLimiter {
   /** The shared counter store, for /ready (never fails readiness): no entry when counters are in-process only. */
   health?(): { redis?: 'ok' | 'degraded' };
   close(): Promise<void>;
+}
+
+/** A limit class's budget for one caller: calls per window, what is left of it, when the window ends (null: no call yet). */
+export interface LimitStanding {
+  limit: number;
+  windowSeconds: number;
+  remaining: number;
+  resetsAt: Date | null;
+  /** Whose counter it is: the account's (per account, or per replay run), or the address's. */
+  countedBy: 'account' | 'ip';
 }
 
 const MINUTE_MS = 60_000;
@@ -149,6 +161,22 @@ export class WindowRateLimiter implements RateLimiter {
   async consume(cls: LimitClass, key: string, ip: string): Promise<void> {
     const perIp = cls === 'register' || cls === 'login' || key.startsWith('ip:');
     await this.hit(cls, perIp ? `ip:${ipKeyGenerator(ip || '0.0.0.0', IPV6_PREFIX)}` : key);
+  }
+
+  async standing(cls: LimitClass, key: string, ip: string): Promise<LimitStanding> {
+    // The counter consume() would count on (the same keying), read without counting.
+    const perIp = cls === 'register' || cls === 'login' || key.startsWith('ip:');
+    const bucket = this.buckets.get(cls)!;
+    const info = await this.guarded(bucket, (store) => store.get?.(perIp ? `ip:${ipKeyGenerator(ip || '0.0.0.0', IPV6_PREFIX)}` : key));
+    const expired = !info?.resetTime || info.resetTime.getTime() <= Date.now();
+    const used = info && !expired ? info.totalHits : 0;
+    return {
+      limit: bucket.limit,
+      windowSeconds: bucket.windowMs / 1000,
+      remaining: Math.max(0, bucket.limit - used),
+      resetsAt: expired ? null : info.resetTime!,
+      countedBy: perIp ? 'ip' : 'account',
+    };
   }
 
   async consumeRevalidation(key: string, ip: string): Promise<void> {

@@ -19,6 +19,7 @@ import * as trading from './trading';
 import * as venue from './venue';
 import * as webhooks from './webhooks';
 import * as watchlist from './watchlist';
+import * as whoami from './whoami';
 
 /** Every method of the service. A new area's module is added to this list, and nowhere else. */
 const MODULES: Array<Record<string, unknown>> = [
@@ -40,6 +41,7 @@ const MODULES: Array<Record<string, unknown>> = [
   comments,
   webhooks,
   watchlist,
+  whoami,
 ];
 
 const isMethod = (v: unknown): v is AnyMethod => typeof v === 'object' && v !== null && 'handler' in v && 'name' in v;

@@ -197,6 +197,7 @@ describe.each(backends())('one vocabulary: new names and deprecated aliases on $
       const res = await t.api
         .post('/mcp')
         .set('Accept', 'application/json, text/event-stream')
+        .set('X-MCP-Toolsets', 'all')
         .send({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} });
       const body = String(res.headers['content-type']).startsWith('text/event-stream')
         ? JSON.parse(

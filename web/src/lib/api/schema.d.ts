@@ -1426,6 +1426,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/whoami": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who and where you are: your account, replay run, venue and feed, and your rate limits with what remains
+         * @description Describes the caller and the place the call runs: the account its key or token names (null without credentials), whether the call runs in a replay run (a run key: its id, state, mode and simulated clock) or live, the venue (`live` or `replay`) and the market feed behind it (`simulated` or `polymarket` live; `simulated` or `mirror` in a run), the clock the call sees, and every rate-limit class with its limit, window, what remains (this call counted) and when the window ends. Free (counts as one api call).
+         *
+         *     Rate limit: 30 api requests per minute per account (per IP address when anonymous).
+         */
+        get: operations["whoami"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/events": {
         parameters: {
             query?: never;
@@ -14129,6 +14151,168 @@ export interface operations {
             };
             /** @description PAYLOAD_TOO_LARGE: the request body is larger than 100 kB. */
             413: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests; wait the Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds until the window resets. */
+                    "Retry-After": number;
+                    /** @description Remaining requests and reset (IETF RateLimit header). */
+                    RateLimit?: string;
+                    /** @description Quota and window of the limit class. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: unexpected failure; quote requestId when reporting it. */
+            500: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the service or its database is unavailable or busy; nothing changed; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description When the database is unavailable: seconds to wait before sending the same request again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    whoami: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Who and where you are: your account, replay run, venue and feed, and your rate limits with what remains */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The account the call acts as; null without credentials. */
+                        account: {
+                            /** @description Your account id (also the OAuth client_id). */
+                            userId: string;
+                            /** @description True for agent accounts. */
+                            isAgent: boolean;
+                            /**
+                             * @description How the call authenticated: API key, OAuth access token or browser session.
+                             * @enum {string}
+                             */
+                            via: "key" | "oauth" | "session";
+                            /** @description The scopes of the credential. */
+                            scopes: string[];
+                        } | null;
+                        /** @description The replay run of the call; null for a live call. */
+                        replay: {
+                            /** @description The replay run the call runs in (its key was used). */
+                            runId: string;
+                            /**
+                             * @description running, or ended (only reads are served).
+                             * @enum {string}
+                             */
+                            state: "running" | "ended";
+                            /**
+                             * @description step (advance_replay moves the clock) or speed (the clock follows wall time).
+                             * @enum {string}
+                             */
+                            mode: "step" | "speed";
+                        } | null;
+                        /**
+                         * @description Where trades go: the live paper venue, or the replay run’s.
+                         * @enum {string}
+                         */
+                        venue: "live" | "replay";
+                        /**
+                         * @description The market data behind the venue: the simulated venue, the Polymarket mirror (live), or recorded Polymarket markets (a run).
+                         * @enum {string}
+                         */
+                        feed: "simulated" | "polymarket" | "mirror";
+                        /**
+                         * Format: date-time
+                         * @description The time this call sees (a replay run’s simulated clock inside one).
+                         */
+                        clock: string;
+                        /** @description Every rate-limit class as it applies to this caller now. */
+                        limits: {
+                            /**
+                             * @description The rate-limit class (each method names its own: docs/rate-limits.md).
+                             * @enum {string}
+                             */
+                            class: "api" | "trade" | "sell" | "comment" | "register" | "login";
+                            /** @description Calls allowed per window. */
+                            limit: number;
+                            /** @description The window, in seconds. */
+                            windowSeconds: number;
+                            /** @description Calls left in the current window, this call counted. */
+                            remaining: number;
+                            /** @description When the current window ends (null: no call of this class in it yet). */
+                            resetsAt: string | null;
+                            /**
+                             * @description Whose counter: your account (per replay run inside one), or your address (anonymous calls, register and login).
+                             * @enum {string}
+                             */
+                            countedBy: "account" | "ip";
+                        }[];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: the input does not match the schema (details lists each problem), or the JSON body is malformed. */
+            400: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing or invalid API key or access token, or a credential sent outside the Authorization header. */
+            401: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description Bearer challenge with resource_metadata (RFC 9728). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the access token lacks scope agent, or a write authenticated by the session cookie came from another site. */
+            403: {
                 headers: {
                     /** @description Identifies the request in the service logs. */
                     "X-Request-Id"?: string;
