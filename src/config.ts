@@ -123,6 +123,9 @@ export const CONFIG_FIELDS = z.object({
   RATE_LIMIT_TRADE_PER_MIN: positiveInt(120).describe('trades per account per minute'),
   RATE_LIMIT_SELL_PER_MIN: positiveInt(120).describe('sells per account per minute'),
   RATE_LIMIT_COMMENT_PER_MIN: positiveInt(5).describe('comments an account may post per minute (post_comment)'),
+  REPLAY_RATE_LIMIT_TIMES: positiveInt(40).describe(
+    "a replay run's own rate budget: each class's live limit a minute times this, counted per run (a run key's calls never touch the live budget, a live key's never the run's; docs/rate-limits.md)",
+  ),
   /**
    * Proxy hops in front of the service (express `trust proxy`): the client IP comes from X-Forwarded-For, and
    * with BASE_URL unset the address from X-Forwarded-Host / X-Forwarded-Proto (else Forwarded, RFC 7239).

@@ -1,6 +1,7 @@
 import { loadConfig, type Config } from '../config';
 import { LIMIT_CLASSES, LOGIN_FAILURES_PER_ACCOUNT, type LimitClass } from '../limits/rate-limiter';
 import type { AnyMethod } from '../registry/method';
+import { runBudgetSection } from './run-budget-reference';
 
 /** What the `api` class also counts besides its methods. */
 const API_ALSO = '`POST /oauth/token`, failed credentials';
@@ -58,5 +59,5 @@ export function rateLimitsReference(methods: readonly AnyMethod[], defaults: Con
     const extra = cls === 'login' ? `, and ${LOGIN_FAILURES_PER_ACCOUNT} failed sign-ins per account per 15 minutes` : '';
     lines.push(`| \`${cls}\` | ${listed} | ${perMinute} a minute (${source})${extra} | ${c.countedPer} |`);
   }
-  return [...lines, '', BEHAVIOUR, ''].join('\n');
+  return [...lines, '', BEHAVIOUR, '', runBudgetSection(defaults), ''].join('\n');
 }

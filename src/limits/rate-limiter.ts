@@ -315,9 +315,23 @@ export function limitsFromConfig(config: Config): Record<LimitClass, number> {
   return limits;
 }
 
-/** In-process counters, or with REDIS_URL counters in Redis shared by every process (one prefix per bucket). */
-export function createRateLimiter(config: Config, log: Logger, circuit?: CircuitOptions): RateLimiter {
-  const limits = limitsFromConfig(config);
+/** Which budget a limiter counts: its limits a minute and the key space of its counters in Redis (`rl:` for live calls). */
+export interface LimiterBudget {
+  limits: Record<LimitClass, number>;
+  redisSpace: string;
+}
+
+/**
+ * In-process counters, or with REDIS_URL counters in Redis shared by every process (one prefix per bucket). The live
+ * budget (the settings' limits) unless another is given (a replay run's: src/limits/run-budget.ts).
+ */
+export function createRateLimiter(
+  config: Config,
+  log: Logger,
+  circuit?: CircuitOptions,
+  budget: LimiterBudget = { limits: limitsFromConfig(config), redisSpace: 'rl' },
+): RateLimiter {
+  const limits = budget.limits;
   if (!config.REDIS_URL) return new WindowRateLimiter(limits, { log });
   // Loaded only when Redis is configured: the client and its modules are a third of a start's module loading.
   const { createClient } = require('redis') as typeof import('redis');
@@ -342,7 +356,7 @@ export function createRateLimiter(config: Config, log: Logger, circuit?: Circuit
     makeStore: (bucket) =>
       new RedisStore({
         sendCommand: (...args: string[]) => client.sendCommand(args) as Promise<never>,
-        prefix: `${config.REDIS_PREFIX}rl:${bucket}:`,
+        prefix: `${config.REDIS_PREFIX}${budget.redisSpace}:${bucket}:`,
       }),
     onClose: async () => {
       // close() drains pending commands but would wait forever on a Redis that never answered: destroy that one.

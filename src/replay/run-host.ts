@@ -7,6 +7,8 @@ import { attachSyncWork, createServices, type Services } from '../services';
 import type { Config } from '../config';
 import type { CallInfo } from '../auth/caller';
 import { hashSecret } from '../auth/api-keys';
+import { createRunRateLimiter } from '../limits/run-budget';
+import type { RateLimiter } from '../limits/rate-limiter';
 import { accountKeyOf, runKeyOf } from '../auth/run-keys';
 import type { RunScope, RunScopes } from '../registry/method-services';
 import { SimulatedFeed } from '../market-data/simulated/simulated-feed';
@@ -67,6 +69,8 @@ export class RunHost implements ReplayRuns, RunScopes {
    */
   private readonly heavy = new ConcurrencyGate(1);
   private readonly store: ReplayStore;
+  /** Every run's calls count here, on a budget of their own (src/limits/run-budget.ts), never against the live limits. */
+  private runLimiter: RateLimiter | undefined;
 
   constructor(
     private readonly live: Services,
@@ -254,6 +258,8 @@ export class RunHost implements ReplayRuns, RunScopes {
       await this.stop(h);
       await h.db.close();
     }
+    await this.runLimiter?.close();
+    this.runLimiter = undefined;
   }
 
   /** Lets what the run is doing finish and stops its services (its database stays open). */
@@ -311,7 +317,7 @@ export class RunHost implements ReplayRuns, RunScopes {
       log: this.live.log.child({ replayRun: id }),
       clock,
       registry: this.live.registry,
-      limiter: this.live.limiter,
+      limiter: (this.runLimiter ??= createRunRateLimiter(this.live.config, this.live.log)),
       ...(feed ? { feed } : {}),
     });
     attachSyncWork(services);
