@@ -26,8 +26,8 @@ function replayOf(ctx: MethodContext): ReplayRuns {
 export const listReplaySuite = defineMethod({
   name: 'list_replay_suite',
   area: 'Forecasting',
-  summary: 'The published replay suite: its named scenarios, their seeds and window, and its checksum',
-  brief: 'The published replay suite: its named scenarios and its checksum. Start one with start_replay {"scenario": name}. Free.',
+  summary: 'The published replay suite and its checksum',
+  brief: 'The replay suite’s named scenarios and checksum; start one with start_replay {"scenario": name}. Free.',
   description:
     `A published suite of replay scenarios (${SUITE_V1.name}: ${SUITE_V1.seeds.length} seeds × ${SUITE_V1.days} simulated days of the ` +
     'simulated venue with information, about 300 markets open at any moment). Start one with start_replay {"scenario": "<name>"}; ' +

@@ -6,8 +6,8 @@ import { masterSecretOf } from '../market-data/simulated/venue-secret-store';
 export const getVenueCommitments = defineMethod({
   name: 'get_venue_commitments',
   area: 'Markets',
-  summary: 'The simulated venue’s sealed-outcome commitments per season and per replay suite, and each secret once revealed',
-  brief: 'Sealed-outcome commitments per season and suite; secrets once revealed. Free.',
+  summary: 'Sealed-outcome commitments and revealed secrets',
+  brief: 'Commitments fixing the venue’s outcomes; secrets once revealed. Free.',
   description:
     'The simulated venue’s outcomes are sealed: each market’s starting price, price path, news and outcome come from a secret combined with its public seed, so the seed and the code alone predict nothing. ' +
     'A live-venue market is sealed under the season (UTC month) its resolution lands in: scope season|YYYY-MM, listed from the venue’s first season to the last a market open now can resolve in; its secret is revealed when the season ends, after every market of it has resolved. ' +
