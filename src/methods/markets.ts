@@ -433,9 +433,9 @@ export const listNews = defineMethod({
   name: 'list_news',
   toolset: 'markets',
   area: 'Markets',
-  summary: 'News items the venue published about its markets, newest first',
+  summary: 'News about markets, newest first',
   brief:
-    "News items about markets, newest first, each naming its market and whether it raises or cuts YES's chances. Only a simulated venue with news publishes any (else empty); prices catch up over hours. Filter by marketId, since, until. Free.",
+    "News about markets, newest first, each naming its market and whether it raises or cuts YES's chances (a simulated venue with news only). Filter by marketId, since, until. Free.",
   description:
     "News about the markets, newest first: each item names its market and says whether it raises or cuts the chances of YES. Only the simulated venue with SIM_INFORMATION=on publishes news: each market's hidden probability moves with its news, the price catches up over hours, and the outcome is drawn from the hidden probability, so acting early is a skill. Otherwise the list is empty. Filter by marketId and by since (exclusive) and until (inclusive); pass nextCursor as cursor for the next page. Free to call. Errors: VALIDATION_ERROR (400).",
   auth: 'public',

@@ -10,7 +10,7 @@ import { Estimate } from './benchmark';
 const SuiteName = z
   .enum(SUITES.map((s) => s.name) as [string, ...string[]])
   .default(SUITE_V1.name)
-  .describe(`A published suite (default ${SUITE_V1.name}).`);
+  .describe('A published suite.');
 
 function suiteOf(name: string): ReplaySuite {
   const suite = suiteNamed(name);
@@ -27,9 +27,8 @@ export const listReplaySuite = defineMethod({
   name: 'list_replay_suite',
   toolset: 'replay',
   area: 'Forecasting',
-  summary: 'The published replay suite: its named scenarios, their seeds and window, and its checksum',
-  brief:
-    'The published replay suite: named scenarios (seed, window) of the simulated venue with news, and a checksum that pins their markets. Start one with start_replay {"scenario": name}. Free.',
+  summary: 'The published replay suite and its checksum',
+  brief: 'The replay suite’s named scenarios and checksum; start one with start_replay {"scenario": name}. Free.',
   description:
     `A published suite of replay scenarios (${SUITE_V1.name}: ${SUITE_V1.seeds.length} seeds × ${SUITE_V1.days} simulated days of the ` +
     'simulated venue with information, about 300 markets open at any moment). Start one with start_replay {"scenario": "<name>"}; ' +

@@ -12,8 +12,8 @@ import { REPLAY_START_MS } from '../../src/domain/replay/replay-runs';
 import { candidateRange } from '../../src/market-data/simulated/catalog';
 import { scopeSecret } from '../../src/market-data/simulated/venue-seal';
 
-type Sealed = { commitment: string; state: 'sealed' | 'revealed'; secret: string | null; revealAt: string | null };
-type Commitments = { venue: string; scheme: string; seasons: Array<Sealed & { season: string }>; suites: Array<Sealed & { suite: string }> };
+type Sealed = { scope: string; commitment: string; state: 'sealed' | 'revealed'; secret: string | null; revealAt: string | null };
+type Commitments = { scopes: Sealed[] };
 
 // A season's catalog is some 330 markets, each a price path of up to 4,000 steps.
 jest.setTimeout(120_000);
@@ -35,10 +35,14 @@ describe.each(backends())('sealed outcomes, checked from a reveal, on $name', (b
 
   test('when a season is under way, then its commitment is published, its secret is not, and /ready and the answers show neither seed nor secret', async () => {
     const body = await commitments();
-    const nov = body.seasons.find((s) => s.season === '2026-11')!;
+    const nov = body.scopes.find((s) => s.scope === 'season|2026-11')!;
     expect(nov).toMatchObject({ state: 'sealed', secret: null, revealAt: '2026-12-01T00:00:00.000Z' });
     expect(nov.commitment).toMatch(/^[0-9a-f]{64}$/);
-    expect(body.suites).toEqual([expect.objectContaining({ suite: 'suite-v1', state: 'sealed', secret: null, revealAt: null })]);
+    expect(body.scopes[0]!.scope).toBe('season|2024-01');
+    expect(body.scopes.filter((s) => s.scope.startsWith('suite|'))).toEqual([
+      expect.objectContaining({ scope: 'suite|suite-v1', state: 'sealed', secret: null, revealAt: null }),
+    ]);
+    expect(body.scopes.filter((s) => s.state === 'revealed').every((s) => s.scope < 'season|2026-11')).toBe(true);
     const ready = await t.api.get('/ready');
     const text = JSON.stringify(ready.body);
     expect(text).toContain('simulated venue');
@@ -51,13 +55,14 @@ describe.each(backends())('sealed outcomes, checked from a reveal, on $name', (b
   });
 
   test('when the season ends, then its secret is revealed, recomputes every outcome the service published, and one altered outcome fails the check', async () => {
-    const sealed = (await commitments()).seasons.find((s) => s.season === '2026-11')!;
+    const season = async (name: string) => (await commitments()).scopes.find((s) => s.scope === `season|${name}`)!;
+    const sealed = await season('2026-11');
     setClock(clock, '2026-12-01T00:00:00Z');
-    const revealed = (await commitments()).seasons.find((s) => s.season === '2026-11')!;
+    const revealed = await season('2026-11');
     expect(revealed).toMatchObject({ state: 'revealed', commitment: sealed.commitment });
     expect(revealed.secret).toMatch(/^[0-9a-f]{64}$/);
     // December is still sealed.
-    expect((await commitments()).seasons.find((s) => s.season === '2026-12')).toMatchObject({ state: 'sealed', secret: null });
+    expect(await season('2026-12')).toMatchObject({ state: 'sealed', secret: null });
 
     // What the service published: the winner of every market that resolved in November, as get_market shows it.
     const feed = t.services.feed as SimulatedFeed;
@@ -112,7 +117,7 @@ describe.each(backends())('sealed outcomes, checked from a reveal, on $name', (b
   });
 
   test('when a suite scenario is replayed, then its venue is sealed under the suite’s secret and a reveal of it recomputes the scenario’s outcomes', async () => {
-    const { suites } = await commitments();
+    const suite = (await commitments()).scopes.find((s) => s.scope === 'suite|suite-v1')!;
     const scenario = scenarioNamed('suite-v1/03')!;
     const feed = scenarioFeed(TEST_MASTER, scenario, { now: () => new Date(REPLAY_START_MS) });
     const outcomes: OutcomeClaim[] = [];
@@ -126,7 +131,7 @@ describe.each(backends())('sealed outcomes, checked from a reveal, on $name', (b
     const secret = scopeSecret(TEST_MASTER, 'suite|suite-v1').toString('hex');
     const check = verifyVenue({
       secret,
-      commitment: suites[0]!.commitment,
+      commitment: suite.commitment,
       seed: scenario.seed,
       speed: 1,
       information: true,
@@ -139,7 +144,7 @@ describe.each(backends())('sealed outcomes, checked from a reveal, on $name', (b
     expect(
       verifyVenue({
         secret: season,
-        commitment: suites[0]!.commitment,
+        commitment: suite.commitment,
         seed: scenario.seed,
         speed: 1,
         information: true,

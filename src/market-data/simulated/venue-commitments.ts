@@ -12,6 +12,8 @@ export const COMMITMENT_SCHEME =
 const LONGEST_MS = MAX_LIFE_MS + 3 * 3_600_000;
 
 export interface ScopeCommitment {
+  /** season|YYYY-MM or suite|<name> (venue-seal.ts). */
+  scope: string;
   commitment: string;
   state: 'sealed' | 'revealed';
   /** The scope's secret (hex) once revealed; null while sealed. */
@@ -32,7 +34,7 @@ export interface SuiteCommitment extends ScopeCommitment {
 
 function scope(master: Buffer, name: string, revealed: boolean): ScopeCommitment {
   const secret = scopeSecret(master, name);
-  return { commitment: commitmentOf(secret), state: revealed ? 'revealed' : 'sealed', secret: revealed ? secret.toString('hex') : null };
+  return { scope: name, commitment: commitmentOf(secret), state: revealed ? 'revealed' : 'sealed', secret: revealed ? secret.toString('hex') : null };
 }
 
 /**

@@ -96,13 +96,21 @@ describe('commitments', () => {
     const nov = seasons.find((s) => s.season === '2026-11')!;
     const dec = seasons.find((s) => s.season === '2026-12')!;
     expect(nov).toEqual({
+      scope: 'season|2026-11',
       season: '2026-11',
       revealAt: '2026-12-01T00:00:00.000Z',
       state: 'revealed',
       commitment: nov.commitment,
       secret: independentScope('season|2026-11').toString('hex'),
     });
-    expect(dec).toEqual({ season: '2026-12', revealAt: '2027-01-01T00:00:00.000Z', state: 'sealed', commitment: dec.commitment, secret: null });
+    expect(dec).toEqual({
+      scope: 'season|2026-12',
+      season: '2026-12',
+      revealAt: '2027-01-01T00:00:00.000Z',
+      state: 'sealed',
+      commitment: dec.commitment,
+      secret: null,
+    });
     expect(seasons.filter((s) => s.state === 'sealed').map((s) => s.season)[0]).toBe('2026-12');
     expect(commitmentOf(Buffer.from(nov.secret!, 'hex'))).toBe(nov.commitment);
   });
@@ -110,7 +118,7 @@ describe('commitments', () => {
   test('when a suite is current its secret is sealed; once retired it is revealed', () => {
     const now = Date.parse(NOW);
     expect(suiteCommitments(TEST_MASTER, now)).toEqual([
-      { suite: 'suite-v1', revealAt: null, state: 'sealed', secret: null, commitment: independentCommitment('suite|suite-v1') },
+      { scope: 'suite|suite-v1', suite: 'suite-v1', revealAt: null, state: 'sealed', secret: null, commitment: independentCommitment('suite|suite-v1') },
     ]);
     const retired = { ...SUITE_V1, retiredAt: '2026-12-01T00:00:00.000Z' };
     expect(suiteCommitments(TEST_MASTER, now, [retired])[0]).toMatchObject({ state: 'revealed', secret: independentScope('suite|suite-v1').toString('hex') });
