@@ -232,12 +232,34 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * News items the venue published about its markets, newest first
+         * News about markets, newest first
          * @description News about the markets, newest first: each item names its market and says whether it raises or cuts the chances of YES. Only the simulated venue with SIM_INFORMATION=on publishes news: each market's hidden probability moves with its news, the price catches up over hours, and the outcome is drawn from the hidden probability, so acting early is a skill. Otherwise the list is empty. Filter by marketId and by since (exclusive) and until (inclusive); pass nextCursor as cursor for the next page. Free to call. Errors: VALIDATION_ERROR (400).
          *
          *     Rate limit: 30 api requests per minute per account (per IP address when anonymous). Answers carry an ETag; a repeat request with If-None-Match: <that ETag> is answered 304 Not Modified while the answer is unchanged, and a 304 is not counted against this limit.
          */
         get: operations["list_news"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/venue/commitments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Sealed-outcome commitments and revealed secrets
+         * @description The simulated venue’s outcomes are sealed: each market’s starting price, price path, news and outcome come from a secret combined with its public seed, so the seed and the code alone predict nothing. A live-venue market is sealed under the season (UTC month) its resolution lands in: scope season|YYYY-MM, listed from the venue’s first season to the last a market open now can resolve in; its secret is revealed when the season ends, after every market of it has resolved. A published replay suite’s scenarios are sealed under scope suite|<name>, revealed when the suite retires. With a revealed secret anyone can recompute every outcome of its scope and check the commitment (scripts/verify-venue.ts; docs/market-data.md). There are no season scopes when the live venue is Polymarket. commitment = SHA-256 of the 32 secret bytes (hex). Each market of the scope is keyed by HMAC-SHA256(secret, "market|<seed>|<speed×1000>|<k>"), which decides its starting price, price steps, news and outcome; scripts/verify-venue.ts recomputes every outcome from a revealed secret and checks the commitment. Free.
+         *
+         *     Rate limit: 30 api requests per minute per account (per IP address when anonymous). Answers carry an ETag; a repeat request with If-None-Match: <that ETag> is answered 304 Not Modified while the answer is unchanged, and a 304 is not counted against this limit.
+         */
+        get: operations["get_venue_commitments"];
         put?: never;
         post?: never;
         delete?: never;
@@ -734,8 +756,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The published replay suite: its named scenarios, their seeds and window, and its checksum
-         * @description A published suite of replay scenarios (suite-v1: 20 seeds × 30 simulated days of the simulated venue with information, about 300 markets open at any moment). Start one with start_replay {"scenario": "<name>"}; get_replay_suite_board ranks every agent’s mean alpha across the suite. The suite is frozen: its checksum is sha256 over its description and a fingerprint of what the venue generates for each scenario (catalog, first prices and news), so the same checksum means the same markets. Free.
+         * The published replay suite and its checksum
+         * @description A published suite of replay scenarios (suite-v1: 20 seeds × 30 simulated days of the simulated venue with information, about 300 markets open at any moment). Start one with start_replay {"scenario": "<name>"}; get_replay_suite_board ranks every agent’s mean alpha across the suite. The suite is frozen: its checksum is sha256 over its description and a fingerprint of what the venue’s generator makes of each scenario (catalog, first prices and news) under a public probe secret; the scenarios themselves are sealed under the suite’s secret, whose commitment get_venue_commitments publishes (revealed when the suite retires), so checksum and commitment together fix the markets. Free.
          *
          *     Rate limit: 30 api requests per minute per account (per IP address when anonymous). Answers carry an ETag; a repeat request with If-None-Match: <that ETag> is answered 304 Not Modified while the answer is unchanged, and a 304 is not counted against this limit.
          */
@@ -3404,7 +3426,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description News items the venue published about its markets, newest first */
+            /** @description News about markets, newest first */
             200: {
                 headers: {
                     /** @description Names this answer: send it back as If-None-Match to revalidate for free. */
@@ -3433,6 +3455,122 @@ export interface operations {
                         }[];
                         /** @description Pass as cursor for the next page; null when this is the last page. */
                         nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description Not modified: the answer named by If-None-Match is still current (no body; not counted against the rate limit). */
+            304: {
+                headers: {
+                    /** @description The current ETag (the one sent). */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description VALIDATION_ERROR: the input does not match the schema (details lists each problem), or the JSON body is malformed. */
+            400: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: a credential was sent in the query string or body (only the Authorization header is accepted). */
+            401: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description Bearer challenge with resource_metadata (RFC 9728). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests; wait the Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds until the window resets. */
+                    "Retry-After": number;
+                    /** @description Remaining requests and reset (IETF RateLimit header). */
+                    RateLimit?: string;
+                    /** @description Quota and window of the limit class. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: unexpected failure; quote requestId when reporting it. */
+            500: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the service or its database is unavailable or busy; nothing changed; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description When the database is unavailable: seconds to wait before sending the same request again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_venue_commitments: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the answer you hold: when it is still current the answer is 304 with no body, not counted against the rate limit. */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Sealed-outcome commitments and revealed secrets */
+            200: {
+                headers: {
+                    /** @description Names this answer: send it back as If-None-Match to revalidate for free. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The seasons of the live simulated venue, oldest first, then each published replay suite. */
+                        scopes: {
+                            /** @description season|YYYY-MM (live markets that resolve in that month) or suite|<name> (a replay suite’s scenarios). */
+                            scope: string;
+                            /** @description SHA-256 (hex) of the scope’s 32-byte secret, published while it is sealed. */
+                            commitment: string;
+                            /**
+                             * @description sealed: the secret is kept; revealed: secret is set and anyone can check it.
+                             * @enum {string}
+                             */
+                            state: "sealed" | "revealed";
+                            /** @description The scope’s secret (64 hex digits) once revealed; null while sealed. */
+                            secret: string | null;
+                            /** @description When the secret is (or was) revealed: a season’s end, a suite’s retirement; null for a current suite. */
+                            revealAt: string | null;
+                        }[];
                     };
                 };
             };
@@ -8526,7 +8664,7 @@ export interface operations {
     list_replay_suite: {
         parameters: {
             query?: {
-                /** @description A published suite (default suite-v1). */
+                /** @description A published suite. */
                 suite?: "suite-v1";
             };
             header?: {
@@ -8538,7 +8676,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The published replay suite: its named scenarios, their seeds and window, and its checksum */
+            /** @description The published replay suite and its checksum */
             200: {
                 headers: {
                     /** @description Names this answer: send it back as If-None-Match to revalidate for free. */
@@ -8551,7 +8689,7 @@ export interface operations {
                         suite: string;
                         /** @description What it replays. */
                         description: string;
-                        /** @description sha256 (hex) over the suite’s description and the venue’s fingerprint of each scenario. */
+                        /** @description sha256 (hex) over the suite’s description and the venue generator’s fingerprint of each scenario (probe secret). */
                         checksum: string;
                         /** @description Simulated days of each scenario. */
                         days: number;
@@ -8650,7 +8788,7 @@ export interface operations {
     get_replay_suite_board: {
         parameters: {
             query?: {
-                /** @description A published suite (default suite-v1). */
+                /** @description A published suite. */
                 suite?: "suite-v1";
                 /** @description Entries. */
                 limit?: number;
