@@ -84,12 +84,13 @@ describe.each(backends())('a replay of the recorded Polymarket mirror on $name',
     expect([...byId.keys()]).toEqual(expect.arrayContaining([FED, NBA]));
     expect(byId.get(FED)!.yesPrice).toBeCloseTo(0.535, 6);
 
-    // A buy of the NBA market's YES side at its recorded T0 book top (bid 0.40, ask 0.42): $42 buys 100 shares.
+    // A buy of the NBA market's YES side at its recorded T0 book top (bid 0.40, ask 0.42): $42 buys 100 shares. It states a
+    // forecast, since a record counts resolved stated forecasts only (a plain buy is no forecast).
     const [nbaYes] = tokensOf(NBA);
     const buy = await t.api
       .post('/api/trade')
       .set(key)
-      .send({ marketId: NBA, marketSlug: byId.get(NBA)!.slug, tokenId: nbaYes, outcome: 'YES', amount: 42 });
+      .send({ marketId: NBA, marketSlug: byId.get(NBA)!.slug, tokenId: nbaYes, outcome: 'YES', amount: 42, forecast: 0.6 });
     expect(buy.status).toBe(200);
     expect(buy.body).toMatchObject({ quantity: 100, price: 0.42, totalCost: 42 });
 

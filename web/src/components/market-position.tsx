@@ -23,7 +23,8 @@ export function MarketPosition({ marketId, onSold }: { marketId: string; onSold?
         </p>
       ) : null}
       {portfolio.isSuccess && open.length === 0 ? <p>You hold no shares of this market.</p> : null}
-      <StatedForecast marketId={marketId} />
+      {/* Read only beside a holding: a person browsing markets they hold nothing of makes no extra call per page (the 30-a-minute budget). */}
+      {open.length > 0 ? <StatedForecast marketId={marketId} /> : null}
       {open.map((p) => (
         <div key={p.id} className="position">
           <p>
