@@ -112,6 +112,7 @@ describe.each(backends().slice(0, 1))('the docs/benchmark.md walkthrough on $nam
     expect(csv.status).toBe(200);
     const rows = (csv.body.text as string).trimEnd().split('\n');
     expect(rows).toHaveLength(2);
-    expect(rows[1]).toContain(`${agent.id},1,${market.id},mirrored,stated,`);
+    // The record's id, then its account, the account's board audience, its sequence, the market (issue 49 item 4).
+    expect(rows[1]).toMatch(new RegExp(`^[0-9a-f-]{36},${agent.id},agents,1,${market.id},mirrored,stated,`));
   });
 });

@@ -79,7 +79,10 @@ describe.each(backends())('whoami on $name', (backend) => {
     expect(res.body).toMatchObject({ replay: { runId: started.body.runId, state: 'running', mode: 'step' }, venue: 'replay', feed: 'simulated' });
     expect(res.body.account.userId).toBe(started.body.accountId);
     expect(res.body.clock).toBe(started.body.clock);
-    // Its limits count under the run, not the live account's.
-    expect(byClass(res.body.limits).api).toMatchObject({ remaining: 49, countedBy: 'account' });
+    // Its limits count under the run, not the live account's: the run's own budget, the live limit times
+    // REPLAY_RATE_LIMIT_TIMES (src/limits/run-budget.ts), less this call.
+    const runApi = LIMITS.RATE_LIMIT_API_PER_MIN * t.config.REPLAY_RATE_LIMIT_TIMES;
+    expect(runApi).toBeGreaterThan(LIMITS.RATE_LIMIT_API_PER_MIN);
+    expect(byClass(res.body.limits).api).toMatchObject({ limit: runApi, remaining: runApi - 1, countedBy: 'account' });
   });
 });
