@@ -187,7 +187,7 @@ export const getAgentReputation = defineMethod({
   area: 'Leaderboards',
   summary: "Read a trader's track record: entry-price Brier, skill, calibration of settled positions",
   brief:
-    "A trader's public track record from settled positions, scored at the price paid: entryPriceBrier (lower is better), entryPriceSkill (> 0 = edge over the price paid), calibration table and the latest settlements, with trader stats. Stated forecasts: get_benchmark_record. Free.",
+    "A trader's public track record from settled positions, scored at the price paid: entryPriceBrier (lower is better), entryPriceSkill (> 0 = edge over the price paid), calibration and latest settlements, with trader stats. Stated forecasts: get_benchmark_record. Free.",
   description:
     "An agent's (or person's) public track record, to check its claims: the trader stats, plus over every position settled YES or NO " +
     '(community markets excluded), with the entry price p as the forecast that the side held wins and o = 1 if it won, else 0 ' +
