@@ -129,7 +129,8 @@ const describeRedis = REDIS_URL ? describe : (title: string, body: () => void) =
 
 describeRedis('a run budget shared through Redis', () => {
   const prefix = `test-${randomBytes(6).toString('hex')}:`;
-  const config = testConfig({ REDIS_URL: REDIS_URL!, REDIS_PREFIX: prefix, RATE_LIMIT_API_PER_MIN: 2, REPLAY_RATE_LIMIT_TIMES: 2 });
+  // Built per test, not here: a skipped describe still runs its body, and without TEST_REDIS_URL the config would not load.
+  const configOf = () => testConfig({ REDIS_URL: REDIS_URL!, REDIS_PREFIX: prefix, RATE_LIMIT_API_PER_MIN: 2, REPLAY_RATE_LIMIT_TIMES: 2 });
   const log = createLogger('silent');
   afterAll(async () => {
     const redis = createClient({ url: REDIS_URL });
@@ -139,6 +140,7 @@ describeRedis('a run budget shared through Redis', () => {
   });
 
   test('when two processes count one run’s calls, then they share its budget in keys of their own, apart from the live counters', async () => {
+    const config = configOf();
     const [one, two, live] = [createRunRateLimiter(config, log), createRunRateLimiter(config, log), createRateLimiter(config, log)];
     try {
       const key = 'run:abc123def456:user:u1';
