@@ -1,4 +1,3 @@
-import { stepNormal } from './random';
 import { sigmoid, SteppedPath } from './price-path';
 import type { CatalogParams, SimMarketSpec } from './catalog';
 import type { MarketDraws } from './venue-seal';
@@ -31,8 +30,6 @@ export const CATCH_UP_HALF_LIFE_MS = 12 * 3_600_000;
 export const CATCH_UP_LIFE_SHARE = 0.08;
 export const PRICE_NOISE = 0.2;
 
-// A draw stream of its own, so the catalog and the martingale paths (streams 1, 2, 4) never shift.
-const S_INFO_STEP = 12;
 // Where each news draw sits among the market's sealed news words: the count, the times, the jump sizes (two words
 // each: Box-Muller), the directions and the kinds of story.
 const W_COUNT = 0;
@@ -94,12 +91,16 @@ export class InformedPath extends SteppedPath {
     params: CatalogParams,
     spec: SimMarketSpec,
     readonly events: readonly NewsEvent[],
-    draws: Pick<MarketDraws, 'pathSeed' | 'x0'>,
+    draws: Pick<MarketDraws, 'stepNormals' | 'x0'>,
   ) {
     super(params, spec, draws);
     this.hidden = draws.x0;
     this.keep = Math.pow(2, -spec.stepMs / halfLifeOf(params, spec));
     this.kick = PRICE_NOISE * Math.sqrt(1 - this.keep * this.keep);
+  }
+
+  protected get streamKind(): string {
+    return 'informed';
   }
 
   /** Hidden YES log-odds at a time: the start, moved by every event published by then. */
@@ -122,7 +123,7 @@ export class InformedPath extends SteppedPath {
     const t = spec.createdAtMs + (i + 1) * spec.stepMs;
     while (this.nextEvent < events.length && events[this.nextEvent]!.tMs <= t) this.hidden = events[this.nextEvent++]!.after;
     const h = this.hidden;
-    return h + (x - h) * this.keep + this.kick * stepNormal(this.draws.pathSeed, S_INFO_STEP, this.speedKey, spec.k, i);
+    return h + (x - h) * this.keep + this.kick * this.normal(i);
   }
 
   /** The outcome is drawn from the hidden probability at the end, not from the price. */

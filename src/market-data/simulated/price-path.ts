@@ -1,4 +1,3 @@
-import { stepNormal } from './random';
 import type { CatalogParams, SimMarketSpec } from './catalog';
 import type { MarketDraws } from './venue-seal';
 
@@ -8,7 +7,6 @@ import type { MarketDraws } from './venue-seal';
  * of the outcome drawn at the end. Clamping keeps every price inside [0.01, 0.99].
  */
 
-const S_STEP = 2;
 // A local binding: global lookups are slow inside vm contexts (jest), and this runs per price step.
 const { exp } = Math;
 export const MAX_LOG_ODDS = Math.log(0.99 / 0.01);
@@ -28,19 +26,27 @@ export abstract class SteppedPath implements VenuePath {
   private readonly x: Float32Array;
   private computed = 0;
   private current: number;
-  protected readonly speedKey: number;
+  private normals: Float64Array | null = null;
 
   constructor(
     protected readonly params: CatalogParams,
     readonly spec: SimMarketSpec,
-    /** The market's sealed draws (venue-seal.ts): its start and the seed of its price steps. */
-    protected readonly draws: Pick<MarketDraws, 'pathSeed' | 'x0'>,
+    /** The market's sealed draws (venue-seal.ts): its start and its price steps' keyed stream. */
+    protected readonly draws: Pick<MarketDraws, 'stepNormals' | 'x0'>,
   ) {
     this.x = new Float32Array(spec.steps + 1);
     this.x[0] = draws.x0;
     this.current = draws.x0;
-    this.speedKey = Math.round(params.speed * 1000);
   }
+
+  /** The normal draw of step i, from the market's keyed stream (venue-seal.ts), drawn whole on the first step. */
+  protected normal(i: number): number {
+    this.normals ??= this.draws.stepNormals(this.streamKind, this.spec.steps);
+    return this.normals[i]!;
+  }
+
+  /** Which of the market's step streams this kind of path reads, so the venue with and without information never share steps. */
+  protected abstract get streamKind(): string;
 
   /** Log-odds after step i + 1, from `x` after step i (before clamping). */
   protected abstract step(x: number, i: number): number;
@@ -74,10 +80,13 @@ export abstract class SteppedPath implements VenuePath {
 
 /** The martingale path of one market (the venue without information). */
 export class MarketPath extends SteppedPath {
+  protected get streamKind(): string {
+    return 'market';
+  }
+
   protected step(x: number, i: number): number {
     const v = this.spec.stepVol;
-    // Parenthesised as before the refactor, so every price stays bit-identical.
-    return x + (v * v * (sigmoid(x) - 0.5) + v * stepNormal(this.draws.pathSeed, S_STEP, this.speedKey, this.spec.k, i));
+    return x + (v * v * (sigmoid(x) - 0.5) + v * this.normal(i));
   }
 
   /** The price is a martingale: the final price is the honest probability of YES. */
@@ -110,7 +119,7 @@ export class LruPathCache<P> {
 
 /** The martingale paths of the venue without information (SIM_INFORMATION=off). */
 export class PathCache extends LruPathCache<MarketPath> {
-  constructor(params: CatalogParams, drawsOf: (spec: SimMarketSpec) => Pick<MarketDraws, 'pathSeed' | 'x0'>, capacity = 1000) {
+  constructor(params: CatalogParams, drawsOf: (spec: SimMarketSpec) => Pick<MarketDraws, 'stepNormals' | 'x0'>, capacity = 1000) {
     super((spec) => new MarketPath(params, spec, drawsOf(spec)), capacity);
   }
 }

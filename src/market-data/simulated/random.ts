@@ -1,5 +1,5 @@
 // Local bindings: global lookups are slow inside vm contexts (jest), and this runs millions of times.
-const { imul, log, sqrt, cos, sin, PI } = Math;
+const { imul, log, sqrt, cos, PI } = Math;
 
 /**
  * Counter-based randomness: every draw is a pure function of (seed, stream, indices). Any market's
@@ -57,22 +57,6 @@ export function decimalDigits(seed: number, digits: number, ...parts: number[]):
   for (let i = 0; out.length < digits; i++) out += String(1e9 + (finalize(mix(h, i) ^ parts.length) % 1e9)).slice(1);
   out = out.slice(0, digits);
   return out[0] === '0' ? `${1 + (finalize(mix(h, -1)) % 9)}${out.slice(1)}` : out;
-}
-
-/**
- * The normal draw of one price step, on the hot path (a market's path is thousands of steps): fixed
- * arity, no allocation, and each Box-Muller pair serves two consecutive steps (cos, then sin).
- */
-export function stepNormal(seed: number, a: number, b: number, c: number, i: number): number {
-  let h = seed | 0;
-  h = mix(h, a);
-  h = mix(h, b);
-  h = mix(h, c);
-  h = mix(h, i >>> 1);
-  const u1 = (finalize(mix(h, 0x51) ^ 5) + 0.5) / 4294967296;
-  const u2 = (finalize(mix(h, 0x52) ^ 5) + 0.5) / 4294967296;
-  const r = sqrt(-2 * log(u1));
-  return (i & 1) === 0 ? r * cos(2 * PI * u2) : r * sin(2 * PI * u2);
 }
 
 /** Picks an element by a uniform draw. */

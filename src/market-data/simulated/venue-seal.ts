@@ -1,5 +1,6 @@
 import { createHash, createHmac } from 'node:crypto';
 import { seasonOf } from '../../domain/benchmark/seasons';
+import { keyedNormals, streamKey } from './keyed-stream';
 
 /**
  * Sealed outcomes (issue 49 item 1). The simulated venue's catalog (questions, times, tokens, starting prices) is a
@@ -10,9 +11,10 @@ import { seasonOf } from '../../domain/benchmark/seasons';
  *   commitment     C = SHA-256(S)                                           (published while S is sealed)
  *   market key     K = HMAC-SHA256(S, "market|" + seed + "|" + speed×1000 + "|" + k)
  *
- * K's first word seeds the market's price steps, its next two words are the void and winner draws, its fourth the
- * starting YES log-odds (so nothing public says which way a market leans before it opens), and its news
- * draws are HMAC-SHA256(K, "news|" + block) words. A reveal publishes S alone: the master secret and every other
+ * K's second and third words are the void and winner draws, its fourth the starting YES log-odds (so nothing public
+ * says which way a market leans before it opens); its price steps are the ChaCha20 stream keyed by
+ * HMAC-SHA256(K, "stream|" + path kind) (keyed-stream.ts: full width, so a path cannot be searched for its seed), and
+ * its news draws are HMAC-SHA256(K, "news|" + block) words. A reveal publishes S alone: the master secret and every other
  * scope stay sealed, and anyone can check SHA-256(S) = C and recompute every outcome of the scope.
  */
 
@@ -68,8 +70,6 @@ const NEWS_BLOCK_WORDS = 8;
 
 /** The sealed draws of one market. */
 export class MarketDraws {
-  /** Seeds the market's price steps (random.ts stepNormal). */
-  readonly pathSeed: number;
   readonly voidDraw: number;
   readonly winnerDraw: number;
   /** Starting YES log-odds, uniform in [−2.4, 2.4]. */
@@ -77,10 +77,14 @@ export class MarketDraws {
   private readonly blocks: Buffer[] = [];
 
   constructor(private readonly key: Buffer) {
-    this.pathSeed = key.readInt32BE(0);
     this.voidDraw = (key.readUInt32BE(4) + 0.5) / TWO_32;
     this.winnerDraw = (key.readUInt32BE(8) + 0.5) / TWO_32;
     this.x0 = -2.4 + (4.8 * (key.readUInt32BE(12) + 0.5)) / TWO_32;
+  }
+
+  /** The standard normals of `count` price steps of one kind of path ("market", "informed"), from its keyed stream. */
+  stepNormals(kind: string, count: number): Float64Array {
+    return keyedNormals(streamKey(this.key, kind), count);
   }
 
   /** The i-th news draw, uniform in (0, 1). */
