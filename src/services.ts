@@ -102,7 +102,7 @@ export function createServices(args: {
   // A deleted account's key must fail at once, not when the authenticator's cache entry expires.
   accountDeletion.onDeleted((userId) => identity.authenticator.forgetKeysOf(userId));
   // The benchmark's records and boards show names and leave deleted accounts out: a deletion or rename here shows at once.
-  const benchmark = new BenchmarkService(db);
+  const benchmark = new BenchmarkService(db, { path: venuePricePath(marketData.feed) });
   accountDeletion.onDeleted(() => benchmark.invalidate());
   accountSettings.onRenamed(() => benchmark.invalidate());
   const orders = new OrderService(db, prices, tradePath, tradeHooks, log, config.PRICE_MAX_AGE_S);

@@ -5,7 +5,15 @@ import { AppError } from '../errors/app-error';
 import { ALL_SEASONS, isProvisional, parseSeason } from '../domain/benchmark/seasons';
 import { BENCHMARK_METRICS, MIN_RESOLVED_MARKETS, type BenchmarkMetric } from '../domain/benchmark/benchmark-record';
 import { Probability } from './common-schemas';
-import { formatExport } from '../domain/benchmark/benchmark-export';
+import { formatExport, formatRows } from '../domain/benchmark/benchmark-export';
+import {
+  BOOKS_CSV_COLUMNS,
+  type BooksPart,
+  type ExportedEquity,
+  type ExportedMarket,
+  type ExportedPrice,
+  type ExportedTrade,
+} from '../domain/benchmark/season-books-export';
 
 const SeasonText = z.string().min(3).max(7).optional().describe(`YYYY-MM (the UTC month markets resolved in) or ${ALL_SEASONS}; omit for the current month.`);
 
@@ -263,6 +271,60 @@ const ExportedForecast = z.object({
   prevHash: z.string().nullable().describe('The previous record’s hash.'),
 });
 
+const RowAudience = z.enum(['people', 'agents', 'reference']).describe('Its account’s board audience.');
+const PathPrice = z.number().min(0).max(1).nullable().optional();
+
+const ExportedTradeRow = z.object({
+  id: z.string().describe('The trade.'),
+  userId: z.string().describe('Its account.'),
+  audience: RowAudience,
+  marketId: z.string().describe('The market.'),
+  tokenId: z.string().describe('The token traded.'),
+  outcome: z.string().describe('The token’s outcome: YES or NO.'),
+  side: z.enum(['BUY', 'SELL', 'SETTLE']).describe('BUY, SELL or SETTLE.'),
+  createdAt: z.iso.datetime().describe('When it filled.'),
+  price: Probability.describe('Price per share.'),
+  quantity: z.number().describe('Shares.'),
+  cash: z.number().describe('Cash to the account in dollars: negative for a buy (its cost).'),
+  fee: z.number().min(0).describe('Fee in dollars.'),
+  venuePath: z
+    .object({
+      after1h: PathPrice.describe('+1 h (before the close only).'),
+      after24h: PathPrice.describe('+24 h (before the close only).'),
+      atClose: PathPrice.describe('A second before the close (a buy before it only).'),
+    })
+    .nullable()
+    .describe(
+      "A buy on a venue with its own price path (simulated): the path's price of the token bought at the timing horizons (a horizon it could not answer left out); null elsewhere (the prices part serves).",
+    ),
+});
+
+const ExportedEquityRow = z.object({
+  userId: z.string().describe('The account.'),
+  audience: RowAudience,
+  day: z.string().nullable().describe('YYYY-MM-DD (UTC) of the day’s last snapshot; null: the equity before the season.'),
+  equity: z.number().describe('Cash plus positions, dollars.'),
+  flow: z.number().describe('Outside cash that day (grants, rewards, pools), dollars: not a return.'),
+});
+
+const ExportedMarketRow = z.object({
+  marketId: z.string().describe('The market.'),
+  winner: z.number().int().min(0).max(1).nullable().describe('1 = YES, 0 = NO, null = VOID.'),
+  closedAt: z.iso.datetime().describe('When it closed.'),
+  resolvedAt: z.iso.datetime().describe('When it resolved.'),
+  category: z.string().describe('Its category.'),
+  yesTokenId: z.string().nullable().describe('The YES token.'),
+  noTokenId: z.string().nullable().describe('The NO token.'),
+});
+
+const ExportedPriceRow = z.object({
+  tokenId: z.string().describe('The token.'),
+  marketId: z.string().describe('Its market.'),
+  outcome: z.string().describe('YES or NO.'),
+  t: z.iso.datetime().describe('When the price was taken.'),
+  price: Probability.describe('The price from then on.'),
+});
+
 export const exportBenchmarkForecasts = defineMethod({
   name: 'export_benchmark_forecasts',
   toolset: 'benchmark',
@@ -271,20 +333,29 @@ export const exportBenchmarkForecasts = defineMethod({
   brief:
     "Every stated forecast on markets resolved in a season, with each market's resolution, as json, jsonl or csv, paged (nextCursor as cursor): enough to recompute the benchmark boards. Free.",
   description:
-    "Every stated forecast (superseded ones too) on markets resolved in the season, with each market's resolution and close, paged: enough to recompute every benchmark score yourself. format json (default), jsonl or csv; pass nextCursor as cursor for the next page. Public and free. Errors: VALIDATION_ERROR (400).",
+    "Every stated forecast (superseded ones too) on markets resolved in the season, with each market's resolution and close, paged: enough to recompute every benchmark score yourself. part picks what is exported: forecasts (default), trades, equity (each scored account's daily series), markets (resolutions and tokens) or prices (the tokens' price path); with all five every board can be recomputed and the chains verified (scripts/recompute-benchmark.ts). format json (default), jsonl or csv; pass nextCursor as cursor for the next page. Public and free. Errors: VALIDATION_ERROR (400).",
   auth: 'optional',
   limit: 'api',
   input: z.object({
     season: SeasonText,
-    format: z.enum(['json', 'jsonl', 'csv']).default('json').describe('json (default): forecasts; jsonl or csv: text.'),
-    limit: z.number().int().min(1).max(5000).default(1000).describe('Forecasts per page.'),
+    part: z
+      .enum(['forecasts', 'trades', 'equity', 'markets', 'prices'])
+      .default('forecasts')
+      .describe('What to export: forecasts (default), trades, equity, markets or prices.'),
+    format: z.enum(['json', 'jsonl', 'csv']).default('json').describe('json (default): the part’s rows; jsonl or csv: text.'),
+    limit: z.number().int().min(1).max(5000).default(1000).describe('Rows per page.'),
     cursor: z.string().min(1).max(600).optional().describe('nextCursor of the previous page; omit for the first.'),
   }),
   output: z.object({
     season: z.string().describe('The season exported.'),
     provisional: Provisional,
     format: z.enum(['json', 'jsonl', 'csv']).describe('The format asked for.'),
-    forecasts: z.array(ExportedForecast).describe('The page (format json); empty for jsonl and csv.'),
+    part: z.enum(['forecasts', 'trades', 'equity', 'markets', 'prices']).describe('The part exported.'),
+    forecasts: z.array(ExportedForecast).describe('The page (part forecasts, format json); else empty.'),
+    trades: z.array(ExportedTradeRow).describe('The page (part trades, format json); else empty.'),
+    equity: z.array(ExportedEquityRow).describe('The page (part equity, format json); else empty.'),
+    markets: z.array(ExportedMarketRow).describe('The page (part markets, format json); else empty.'),
+    prices: z.array(ExportedPriceRow).describe('The page (part prices, format json); else empty.'),
     text: z.string().nullable().describe('The page as JSON lines or CSV (format jsonl or csv); null for json.'),
     nextCursor: z.string().nullable().describe('Pass as cursor for the next page; null on the last.'),
   }),
@@ -293,9 +364,25 @@ export const exportBenchmarkForecasts = defineMethod({
   errors: [],
   handler: async (ctx, input) => {
     const { season, provisional } = seasonAsked(ctx, input.season);
-    const page = await ctx.services.benchmark.export(season, input);
+    const q = { limit: input.limit, cursor: input.cursor };
+    const empty = {
+      forecasts: [],
+      trades: [] as ExportedTrade[],
+      equity: [] as ExportedEquity[],
+      markets: [] as ExportedMarket[],
+      prices: [] as ExportedPrice[],
+    };
+    const head = { season, provisional, format: input.format, part: input.part };
+    if (input.part === 'forecasts') {
+      const page = await ctx.services.benchmark.export(season, q);
+      return input.format === 'json'
+        ? { ...head, ...empty, forecasts: page.forecasts, text: null, nextCursor: page.nextCursor }
+        : { ...head, ...empty, text: formatExport(page.forecasts, input.format), nextCursor: page.nextCursor };
+    }
+    const part: BooksPart = input.part;
+    const page = await ctx.services.benchmark.exportBooks(season, part, q);
     return input.format === 'json'
-      ? { season, provisional, format: input.format, forecasts: page.forecasts, text: null, nextCursor: page.nextCursor }
-      : { season, provisional, format: input.format, forecasts: [], text: formatExport(page.forecasts, input.format), nextCursor: page.nextCursor };
+      ? { ...head, ...empty, [part]: page.rows, text: null, nextCursor: page.nextCursor }
+      : { ...head, ...empty, text: formatRows(page.rows, BOOKS_CSV_COLUMNS[part], input.format), nextCursor: page.nextCursor };
   },
 });

@@ -126,14 +126,20 @@ export const CSV_COLUMNS = [
   'prevHash',
 ] as const;
 
-/** RFC 4180: a field with a comma, a quote or a line break is quoted, its quotes doubled. Arrays are their JSON text. */
+/** RFC 4180: a field with a comma, a quote or a line break is quoted, its quotes doubled. Arrays and objects are their JSON text. */
 function csvField(v: unknown): string {
-  const text = v === null ? '' : Array.isArray(v) ? JSON.stringify(v) : String(v);
+  const text = v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v);
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
 /** The page as text: JSON lines (one record a line) or CSV with a header line; lines end with \n. */
 export function formatExport(rows: readonly ExportedForecast[], format: Exclude<ExportFormat, 'json'>): string {
+  return formatRows(rows, CSV_COLUMNS, format);
+}
+
+/** Any part's rows as text, the same way: JSON lines, or CSV with `columns` as its header. */
+export function formatRows<T extends object>(rows: readonly T[], columns: readonly string[], format: Exclude<ExportFormat, 'json'>): string {
   if (format === 'jsonl') return rows.map((r) => JSON.stringify(r) + '\n').join('');
-  return [CSV_COLUMNS.join(','), ...rows.map((r) => CSV_COLUMNS.map((c) => csvField(r[c])).join(','))].join('\n') + '\n';
+  const field = (r: T, c: string) => csvField((r as Record<string, unknown>)[c]);
+  return [columns.join(','), ...rows.map((r) => columns.map((c) => field(r, c)).join(','))].join('\n') + '\n';
 }

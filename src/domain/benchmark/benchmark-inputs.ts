@@ -57,7 +57,9 @@ const priceAt = (at: string) => `(
 /**
  * Every buy on a resolved market of the season: its cost and price, the token's price at +1 h and +24 h (when that is
  * before the close) and at the close, the outcome bought (its index among the market's outcomes: YES 0 and NO 1 of a
- * mirrored market), the account's forecast in force when it filled, and its equity at the last snapshot before.
+ * mirrored market), the account's forecast in force when it filled, and its equity at the last snapshot before. By market
+ * id in code-point order whatever the database's collation: the timing intervals resample markets in this order, so
+ * the same buys give the same interval anywhere (and from the export: scripts/recompute-benchmark.ts).
  */
 const BUYS_SQL = `WITH ${RESOLVED}
   SELECT r.market_id, r.kind, r.winner, r.closed_at, r.outcomes, t.token_id, t.created_at, -t.cash_micro AS cost_micro, t.price_micro,
@@ -72,7 +74,7 @@ const BUYS_SQL = `WITH ${RESOLVED}
   FROM resolved r JOIN trades t ON t.user_id = $1 AND t.market_id = r.market_id AND t.side = 'BUY'
     JOIN positions pos ON pos.id = t.position_id
     LEFT JOIN community_outcomes o ON o.token_id = t.token_id
-  ORDER BY r.market_id, t.created_at, t.id`;
+  ORDER BY r.market_id COLLATE "C", t.created_at, t.id`;
 
 /** Cash from outside the account's trading (grants, rewards, a pool's funding and return): flows, not returns. */
 const FLOW_TYPES = `('grant', 'challenge_reward', 'pool_fund', 'pool_return')`;

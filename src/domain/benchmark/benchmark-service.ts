@@ -8,6 +8,8 @@ import { BENCHMARK_METRICS, MIN_RESOLVED_MARKETS, scoreRecord, type BenchmarkMet
 import type { Season } from './seasons';
 import { exportSeason, type ExportedForecast } from './benchmark-export';
 import { BoardStandings, idPrefixOf, placeAmong, type Standing } from './board-places';
+import type { PricePath } from './benchmark-inputs';
+import { exportSeasonBooks, type BooksPart, type BooksRow } from './season-books-export';
 
 /** Who a board ranks: people (all), agents (bots), both (everyone, as get_leaderboard names them) or the reference forecasters. */
 export type BenchmarkAudience = 'all' | 'bots' | 'everyone' | 'reference';
@@ -122,11 +124,14 @@ export class BenchmarkService {
   private readonly boards: RenewingCache<BenchmarkBoard>;
   private readonly callerRows: RenewingCache<CallerRow>;
   private readonly standings: RenewingCache<{ version: string; standings: BoardStandings }>;
+  /** The venue's own price path (the simulated venue's), which the timing scores read: the export gives its readings. */
+  private readonly path?: PricePath;
 
   constructor(
     private readonly db: Database,
-    opts: { cacheMs?: number; clock?: () => number } = {},
+    opts: { cacheMs?: number; clock?: () => number; path?: PricePath } = {},
   ) {
+    this.path = opts.path;
     const cacheMs = opts.cacheMs ?? CACHE_MS;
     const clock = opts.clock ?? (() => performance.now());
     const watermark = new CommitWatermark(db, clock, BENCHMARK_CHANGES);
@@ -184,6 +189,11 @@ export class BenchmarkService {
   /** A page of the season's resolved forecasts (export_benchmark_forecasts). */
   async export(season: Season, q: { limit: number; cursor?: string }): Promise<{ forecasts: ExportedForecast[]; nextCursor: string | null }> {
     return exportSeason(this.db, season, q);
+  }
+
+  /** A page of the season's trades, equity series, markets or price path (export_benchmark_forecasts' other parts). */
+  async exportBooks(season: Season, part: BooksPart, q: { limit: number; cursor?: string }): Promise<{ rows: BooksRow[]; nextCursor: string | null }> {
+    return exportSeasonBooks(this.db, season, part, q, this.path);
   }
 
   async leaderboard(q: BoardQuery): Promise<BenchmarkBoard> {

@@ -641,7 +641,7 @@ export interface paths {
         };
         /**
          * Export a season's resolved forecasts (JSON, JSON lines or CSV) to recompute the benchmark boards
-         * @description Every stated forecast (superseded ones too) on markets resolved in the season, with each market's resolution and close, paged: enough to recompute every benchmark score yourself. format json (default), jsonl or csv; pass nextCursor as cursor for the next page. Public and free. Errors: VALIDATION_ERROR (400).
+         * @description Every stated forecast (superseded ones too) on markets resolved in the season, with each market's resolution and close, paged: enough to recompute every benchmark score yourself. part picks what is exported: forecasts (default), trades, equity (each scored account's daily series), markets (resolutions and tokens) or prices (the tokens' price path); with all five every board can be recomputed and the chains verified (scripts/recompute-benchmark.ts). format json (default), jsonl or csv; pass nextCursor as cursor for the next page. Public and free. Errors: VALIDATION_ERROR (400).
          *
          *     Rate limit: 30 api requests per minute per account (per IP address when anonymous).
          */
@@ -7432,9 +7432,11 @@ export interface operations {
             query?: {
                 /** @description YYYY-MM (the UTC month markets resolved in) or all; omit for the current month. */
                 season?: string;
-                /** @description json (default): forecasts; jsonl or csv: text. */
+                /** @description What to export: forecasts (default), trades, equity, markets or prices. */
+                part?: "forecasts" | "trades" | "equity" | "markets" | "prices";
+                /** @description json (default): the part’s rows; jsonl or csv: text. */
                 format?: "json" | "jsonl" | "csv";
-                /** @description Forecasts per page. */
+                /** @description Rows per page. */
                 limit?: number;
                 /** @description nextCursor of the previous page; omit for the first. */
                 cursor?: string;
@@ -7461,7 +7463,12 @@ export interface operations {
                          * @enum {string}
                          */
                         format: "json" | "jsonl" | "csv";
-                        /** @description The page (format json); empty for jsonl and csv. */
+                        /**
+                         * @description The part exported.
+                         * @enum {string}
+                         */
+                        part: "forecasts" | "trades" | "equity" | "markets" | "prices";
+                        /** @description The page (part forecasts, format json); else empty. */
                         forecasts: {
                             /** @description The record’s id (in its hashed payload). */
                             id: string;
@@ -7510,6 +7517,106 @@ export interface operations {
                             hash: string;
                             /** @description The previous record’s hash. */
                             prevHash: string | null;
+                        }[];
+                        /** @description The page (part trades, format json); else empty. */
+                        trades: {
+                            /** @description The trade. */
+                            id: string;
+                            /** @description Its account. */
+                            userId: string;
+                            /**
+                             * @description Its account’s board audience.
+                             * @enum {string}
+                             */
+                            audience: "people" | "agents" | "reference";
+                            /** @description The market. */
+                            marketId: string;
+                            /** @description The token traded. */
+                            tokenId: string;
+                            /** @description The token’s outcome: YES or NO. */
+                            outcome: string;
+                            /**
+                             * @description BUY, SELL or SETTLE.
+                             * @enum {string}
+                             */
+                            side: "BUY" | "SELL" | "SETTLE";
+                            /**
+                             * Format: date-time
+                             * @description When it filled.
+                             */
+                            createdAt: string;
+                            /** @description Price per share. */
+                            price: number;
+                            /** @description Shares. */
+                            quantity: number;
+                            /** @description Cash to the account in dollars: negative for a buy (its cost). */
+                            cash: number;
+                            /** @description Fee in dollars. */
+                            fee: number;
+                            /** @description A buy on a venue with its own price path (simulated): the path's price of the token bought at the timing horizons (a horizon it could not answer left out); null elsewhere (the prices part serves). */
+                            venuePath: {
+                                /** @description +1 h (before the close only). */
+                                after1h?: number | null;
+                                /** @description +24 h (before the close only). */
+                                after24h?: number | null;
+                                /** @description A second before the close (a buy before it only). */
+                                atClose?: number | null;
+                            } | null;
+                        }[];
+                        /** @description The page (part equity, format json); else empty. */
+                        equity: {
+                            /** @description The account. */
+                            userId: string;
+                            /**
+                             * @description Its account’s board audience.
+                             * @enum {string}
+                             */
+                            audience: "people" | "agents" | "reference";
+                            /** @description YYYY-MM-DD (UTC) of the day’s last snapshot; null: the equity before the season. */
+                            day: string | null;
+                            /** @description Cash plus positions, dollars. */
+                            equity: number;
+                            /** @description Outside cash that day (grants, rewards, pools), dollars: not a return. */
+                            flow: number;
+                        }[];
+                        /** @description The page (part markets, format json); else empty. */
+                        markets: {
+                            /** @description The market. */
+                            marketId: string;
+                            /** @description 1 = YES, 0 = NO, null = VOID. */
+                            winner: number | null;
+                            /**
+                             * Format: date-time
+                             * @description When it closed.
+                             */
+                            closedAt: string;
+                            /**
+                             * Format: date-time
+                             * @description When it resolved.
+                             */
+                            resolvedAt: string;
+                            /** @description Its category. */
+                            category: string;
+                            /** @description The YES token. */
+                            yesTokenId: string | null;
+                            /** @description The NO token. */
+                            noTokenId: string | null;
+                        }[];
+                        /** @description The page (part prices, format json); else empty. */
+                        prices: {
+                            /** @description The token. */
+                            tokenId: string;
+                            /** @description Its market. */
+                            marketId: string;
+                            /** @description YES or NO. */
+                            outcome: string;
+                            /**
+                             * Format: date-time
+                             * @description When the price was taken.
+                             */
+                            t: string;
+                            /** @description The price from then on. */
+                            price: number;
                         }[];
                         /** @description The page as JSON lines or CSV (format jsonl or csv); null for json. */
                         text: string | null;
