@@ -24,16 +24,65 @@ function isQuote(d: unknown): d is LiveQuote {
   return typeof q?.tokenId === 'string' && typeof q.marketId === 'string' && typeof q.price === 'number' && typeof q.at === 'string';
 }
 
+/** What one browser's tabs say to each other about prices (price-tabs channel); see PriceStreamStore. */
+type TabMessage =
+  | { kind: 'hello' }
+  | { kind: 'need'; tab: string; markets: readonly string[] }
+  | { kind: 'bye'; tab: string }
+  | { kind: 'quote'; quote: LiveQuote }
+  | { kind: 'status'; status: StreamStatus };
+
+/** Where one browser's tabs meet for prices: the Web Lock's name and the BroadcastChannel's. */
+export const PRICE_STREAM_NAME = 'paper-trading:price-stream';
+
+const STATUSES: readonly StreamStatus[] = ['off', 'connecting', 'live', 'lost'];
+
+function asTabMessage(d: unknown): TabMessage | null {
+  const m = d as Partial<Record<string, unknown>> | null;
+  switch (m?.kind) {
+    case 'hello':
+      return { kind: 'hello' };
+    case 'need':
+      return typeof m.tab === 'string' && Array.isArray(m.markets) && m.markets.every((x) => typeof x === 'string')
+        ? { kind: 'need', tab: m.tab, markets: m.markets as string[] }
+        : null;
+    case 'bye':
+      return typeof m.tab === 'string' ? { kind: 'bye', tab: m.tab } : null;
+    case 'quote':
+      return isQuote(m.quote) ? { kind: 'quote', quote: m.quote } : null;
+    case 'status':
+      return STATUSES.includes(m.status as StreamStatus) ? { kind: 'status', status: m.status as StreamStatus } : null;
+    default:
+      return null;
+  }
+}
+
 /**
- * The tab's one price stream. Each page says which markets it shows (need); the stream follows the union of what is
- * needed. While its markets cover every need it stays as it is (a page of fewer markets re-uses it); a page with a
- * market it lacks re-opens it on the union of both (the list's markets and the one opened), so browsing from a list
- * costs one connection. When nothing needs it any more it closes after LINGER_MS. Quotes are kept per token; one
+ * The browser's one price stream, shared by all its tabs. Chromium holds at most six connections per host over HTTP/1.1
+ * (the documented HAProxy deployment): a stream per tab left the sixth tab unable to load even its HTML (issue 53, item 3).
+ *
+ * Each page says which markets it shows (need). One tab, the holder of the Web Lock PRICE_STREAM_NAME (the leader),
+ * opens the stream for the union of every tab's needs and passes each price and its status on to the others over a
+ * BroadcastChannel; the others send the leader their own needs (each time they change, and again when a new leader
+ * says hello) and never open a stream. When the leader closes, the browser gives the lock to a waiting tab, which says
+ * hello and opens the stream again. Without Web Locks or BroadcastChannel (an insecure origin), each tab leads itself.
+ *
+ * The leader's stream: while its markets cover every need it stays as it is (a page of fewer markets re-uses it); a
+ * need of a market it lacks re-opens it on the union of both (the list's markets and the one opened), so browsing from
+ * a list costs one connection. When nothing needs it any more it closes after LINGER_MS. Quotes are kept per token; one
  * older than the one held is ignored, as the server does.
  */
 class PriceStreamStore {
+  /** This tab's needs, by the id need() gave them. */
   private readonly needs = new Map<number, readonly string[]>();
   private nextNeed = 1;
+  /** The other tabs' needs, by tab (the leader's only). */
+  private readonly tabNeeds = new Map<string, readonly string[]>();
+  private readonly tab = Math.random().toString(36).slice(2);
+  private channel: BroadcastChannel | null = null;
+  private joined = false;
+  private leader = false;
+  private sentNeed = '';
   private readonly quotes = new Map<string, LiveQuote>();
   private stream: EventStream | null = null;
   private following = new Set<string>();
@@ -44,6 +93,7 @@ class PriceStreamStore {
   private readonly listeners = new Set<() => void>();
 
   need(marketIds: readonly string[]): () => void {
+    this.join();
     const id = this.nextNeed++;
     this.needs.set(id, marketIds);
     this.schedule();
@@ -73,6 +123,82 @@ class PriceStreamStore {
     for (const l of this.listeners) l();
   }
 
+  /** Joins the browser's tabs at the first need: queues for the lock (held for the tab's life) and hears the channel. */
+  private join(): void {
+    if (this.joined) return;
+    this.joined = true;
+    const locks = typeof navigator !== 'undefined' ? navigator.locks : undefined;
+    if (!locks || typeof BroadcastChannel === 'undefined') {
+      this.leader = true;
+      return;
+    }
+    const channel = new BroadcastChannel(PRICE_STREAM_NAME);
+    this.channel = channel;
+    channel.onmessage = (m: MessageEvent) => {
+      const msg = asTabMessage(m.data);
+      if (msg) this.hear(msg);
+    };
+    // A page leaving says so, so the leader stops following what only it showed; one coming back from the
+    // back-forward cache says its needs again.
+    addEventListener('pagehide', () => this.post({ kind: 'bye', tab: this.tab }));
+    addEventListener('pageshow', (e) => {
+      if (e.persisted) {
+        this.sentNeed = '';
+        this.schedule();
+      }
+    });
+    void locks
+      .request(PRICE_STREAM_NAME, () => {
+        this.leader = true;
+        this.post({ kind: 'hello' });
+        this.schedule();
+        // Held until the tab goes: the browser then passes the lock to a waiting tab.
+        return new Promise<void>(() => undefined);
+      })
+      .catch(() => undefined);
+  }
+
+  private post(msg: TabMessage): void {
+    this.channel?.postMessage(msg);
+  }
+
+  private hear(msg: TabMessage): void {
+    switch (msg.kind) {
+      case 'hello':
+        // A new leader: it learns every tab's needs afresh.
+        this.sentNeed = '';
+        this.schedule();
+        return;
+      case 'need':
+        if (!this.leader) return;
+        this.tabNeeds.set(msg.tab, msg.markets);
+        // The newcomer hears the status and the prices held of its markets now, not at their next move.
+        this.post({ kind: 'status', status: this.status });
+        for (const q of this.quotes.values()) if (msg.markets.includes(q.marketId)) this.post({ kind: 'quote', quote: q });
+        this.schedule();
+        return;
+      case 'bye':
+        if (this.tabNeeds.delete(msg.tab)) this.schedule();
+        return;
+      case 'quote':
+        this.take(msg.quote);
+        return;
+      case 'status':
+        if (this.leader) return;
+        this.status = msg.status;
+        this.changed();
+        return;
+    }
+  }
+
+  private take(q: LiveQuote): boolean {
+    const held = this.quotes.get(q.tokenId);
+    if (held && Date.parse(held.at) > Date.parse(q.at)) return false;
+    this.quotes.set(q.tokenId, q);
+    this.changed();
+    return true;
+  }
+
   /** Needs change in bursts (a page mounting several cards): the stream is settled once they are all in. */
   private schedule(): void {
     if (this.pending) return;
@@ -84,8 +210,18 @@ class PriceStreamStore {
   }
 
   private settle(): void {
+    const mine = new Set<string>();
+    for (const ids of this.needs.values()) for (const id of ids) mine.add(id);
+    if (!this.leader) {
+      const key = [...mine].sort().join(',');
+      if (key !== this.sentNeed) {
+        this.sentNeed = key;
+        this.post({ kind: 'need', tab: this.tab, markets: [...mine] });
+      }
+      return;
+    }
     const wanted = new Set<string>();
-    for (const ids of this.needs.values()) for (const id of ids) if (wanted.size < MAX_MARKETS) wanted.add(id);
+    for (const ids of [[...mine], ...this.tabNeeds.values()]) for (const id of ids) if (wanted.size < MAX_MARKETS) wanted.add(id);
     if (wanted.size === 0) {
       if (this.stream && this.linger === undefined) this.linger = setTimeout(() => this.stop(), LINGER_MS);
       return;
@@ -105,14 +241,11 @@ class PriceStreamStore {
       url: () => `/api/markets/stream?markets=${query}`,
       events: ['price'],
       onEvent: (_name, data) => {
-        if (!isQuote(data)) return;
-        const held = this.quotes.get(data.tokenId);
-        if (held && Date.parse(held.at) > Date.parse(data.at)) return;
-        this.quotes.set(data.tokenId, data);
-        this.changed();
+        if (isQuote(data) && this.take(data)) this.post({ kind: 'quote', quote: data });
       },
       onStatus: (s) => {
         this.status = s;
+        this.post({ kind: 'status', status: s });
         this.changed();
       },
     });
