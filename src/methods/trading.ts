@@ -124,8 +124,11 @@ export const getPortfolio = defineMethod({
     totals: z
       .object({
         cash: Dollars.describe('Cash balance.'),
-        marketValue: Dollars.describe('Sum of open positions marked at the current price.'),
-        equity: Dollars.describe('cash + marketValue.'),
+        marketValue: Dollars.describe('Sum of open positions marked at the current price (a community position at its market maker’s price).'),
+        poolFunding: Dollars.describe(
+          'What your funding of the community markets you created is worth until they settle: each pool’s cash less its holders’ shares at the pool price (what returns to you if prices hold); 0 when you created none.',
+        ),
+        equity: Dollars.describe('cash + marketValue + poolFunding.'),
         realizedPnl: Dollars.describe('Realized PnL over all positions.'),
         unrealizedPnl: Dollars.describe('Unrealized PnL of open positions.'),
       })
@@ -144,7 +147,7 @@ export const getPortfolioHistory = defineMethod({
   brief:
     'Your equity curve: equity, cash and positionsValue over period 1d, 1w (default), 1m or all, hourly or daily points, with profitLoss against the first point. Free.',
   description:
-    'Your equity (cash + positionsValue, marked as get_portfolio marks them), cash and positionsValue over a period ending now, with ' +
+    'Your equity (cash + positionsValue, marked as get_portfolio marks them, community positions and the funding of your own community markets included), cash and positionsValue over a period ending now, with ' +
     'profitLoss and profitLossPct against the first point. period 1d, 1w (default), 1m or all; timeframe 1h or 1d between points ' +
     '(default 1h up to 1w, else 1d; 1h is not served for all). Points are hourly snapshots; the last is live. Free to call. ' +
     'Errors: VALIDATION_ERROR (400).',
@@ -163,9 +166,11 @@ export const getPortfolioHistory = defineMethod({
         z
           .object({
             time: z.iso.datetime().describe('When the account stood so: the snapshot hour (UTC), or now for the live point.'),
-            equity: Dollars.describe('cash + positionsValue.'),
+            equity: Dollars.describe('cash + positionsValue: get_portfolio’s equity at that time.'),
             cash: Dollars.describe('Cash balance.'),
-            positionsValue: Dollars.describe('Open positions marked at the mirrored mid price.'),
+            positionsValue: Dollars.describe(
+              'Open positions marked as get_portfolio marks them (mirrored mid, community market maker price) plus poolFunding, the unsettled funding of community markets you created.',
+            ),
             profitLoss: Dollars.describe('equity − baseValue.'),
             profitLossPct: z.number().nullable().describe('profitLoss / baseValue as a fraction (0.05 = +5 %), 6 decimals; null when baseValue is 0.'),
             live: z.boolean().describe('True for the last point, computed at request time; false for stored hourly snapshots.'),

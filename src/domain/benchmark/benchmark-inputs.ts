@@ -2,6 +2,7 @@ import type { Queryable } from '../../db/database';
 import { MICRO } from '../money/micro';
 import type { ResolvedQuestion } from './forecast-scores';
 import type { EquityDay, KellyBuy } from './risk-scores';
+import { OPEN_POSITION_VALUES } from '../portfolio/holdings-value';
 import { resolvedMarketsCte } from './resolved-markets';
 import { seasonRange, type Season } from './seasons';
 import type { TimedBuy } from './timing-scores';
@@ -94,10 +95,8 @@ const DAYS_SQL = `
 
 const START_SQL = `SELECT cash_micro + positions_value_micro AS before_micro FROM portfolio_snapshots WHERE user_id = $1 AND bucket < $2 ORDER BY bucket DESC LIMIT 1`;
 
-const POSITIONS_SQL = `
-  SELECT floor(p.quantity_micro::numeric * t.price_micro / ${MICRO})::bigint AS value_micro
-  FROM positions p JOIN market_tokens t ON t.token_id = p.token_id
-  WHERE p.user_id = $1 AND NOT p.is_closed AND t.price_micro IS NOT NULL AND p.quantity_micro > 0`;
+/** Open positions, mirrored and community, valued as get_portfolio values them (holdings-value.ts). */
+const POSITIONS_SQL = `SELECT v.value_micro FROM (${OPEN_POSITION_VALUES}) v WHERE v.user_id = $1 AND v.quantity_micro > 0`;
 
 interface ForecastRow {
   market_id: string;

@@ -12,15 +12,10 @@ import {
   type Snapshot,
 } from './history-rules';
 import { AppError } from '../../errors/app-error';
+import { HOLDINGS_VALUE } from './holdings-value';
 
-/**
- * Open positions valued the way get_portfolio marks them: quantity × the mirrored mid price (market_tokens.price_micro),
- * floored to the micro-dollar per position; a token without a price counts nothing. Numeric, so no product overflows.
- */
-const POSITIONS_VALUE = `
-  SELECT p.user_id, sum(floor(p.quantity_micro::numeric * t.price_micro / 1000000))::bigint AS value_micro
-  FROM positions p JOIN market_tokens t ON t.token_id = p.token_id
-  WHERE NOT p.is_closed AND t.price_micro IS NOT NULL`;
+/** Holdings valued as get_portfolio values them (holdings-value.ts): open positions plus unsettled pool stakes. */
+const VALUE = `SELECT user_id, positions_micro + stakes_micro AS value_micro FROM (${HOLDINGS_VALUE}) h`;
 
 /**
  * One row per existing (not deleted, already registered) account for the hour `$1`, in one statement; an hour that
@@ -29,12 +24,12 @@ const POSITIONS_VALUE = `
 const SNAPSHOT_SQL = `
   INSERT INTO portfolio_snapshots (user_id, bucket, cash_micro, positions_value_micro, taken_at)
   SELECT u.id, $1, u.balance_micro, COALESCE(v.value_micro, 0), $2
-  FROM users u LEFT JOIN (${POSITIONS_VALUE} GROUP BY p.user_id) v ON v.user_id = u.id
+  FROM users u LEFT JOIN (${VALUE}) v ON v.user_id = u.id
   WHERE u.deleted_at IS NULL AND u.created_at <= $2
   ON CONFLICT (user_id, bucket) DO NOTHING`;
 
 const LIVE_SQL = `
-  SELECT u.balance_micro AS cash_micro, COALESCE((SELECT v.value_micro FROM (${POSITIONS_VALUE} AND p.user_id = $1 GROUP BY p.user_id) v), 0) AS value_micro
+  SELECT u.balance_micro AS cash_micro, COALESCE((SELECT v.value_micro FROM (${VALUE}) v WHERE v.user_id = $1), 0) AS value_micro
   FROM users u WHERE u.id = $1`;
 
 export interface PortfolioHistoryQuery {

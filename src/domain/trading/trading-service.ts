@@ -10,6 +10,7 @@ import { PUBLISHED_ONLY, type VenueBooks } from './venue-books';
 import type { CarriedPart, TradeHooks } from './trade-hooks';
 import { marketIdOf } from './market-ref';
 import { marketClosed, mirroredOpen, positionClosed, TradePath, type SaleDone, type SellPricer } from './trade-path';
+import { POOL_STAKES } from '../portfolio/holdings-value';
 
 export interface BuyOrder {
   marketId: string;
@@ -352,7 +353,7 @@ export class TradingService {
   }
 
   async portfolio(userId: string) {
-    const [rows, bal] = await Promise.all([
+    const [rows, bal, stakes] = await Promise.all([
       this.db.query<{
         id: string;
         market_id: string;
@@ -381,6 +382,7 @@ export class TradingService {
         [userId],
       ),
       this.db.query<{ balance_micro: bigint }>('SELECT balance_micro FROM users WHERE id = $1', [userId]),
+      this.db.query<{ value_micro: bigint }>(`SELECT s.value_micro FROM (${POOL_STAKES}) s WHERE s.user_id = $1`, [userId]),
     ]);
     let marketValue = 0n;
     let unrealized = 0n;
@@ -413,13 +415,15 @@ export class TradingService {
       };
     });
     const cash = bal[0]?.balance_micro ?? 0n;
+    const poolFunding = BigInt(stakes[0]?.value_micro ?? 0n);
     return {
       positions,
       balance: fromMicro(cash),
       totals: {
         cash: fromMicro(cash),
         marketValue: fromMicro(marketValue),
-        equity: fromMicro(cash + marketValue),
+        poolFunding: fromMicro(poolFunding),
+        equity: fromMicro(cash + marketValue + poolFunding),
         realizedPnl: fromMicro(realized),
         unrealizedPnl: fromMicro(unrealized),
       },
