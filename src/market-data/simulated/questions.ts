@@ -9,6 +9,8 @@ import { pick } from './random';
 export type Draw = (i: number) => number;
 
 export interface When {
+  /** "March 31, 2026" */
+  date: string;
   /** "by March 31, 2026" */
   by: string;
   /** "on March 31, 2026" (with the hour for markets that last under two days) */
@@ -25,7 +27,25 @@ export interface Question {
   rule: string;
 }
 
-type Template = (d: Draw, w: When) => Question;
+type Make = (d: Draw, w: When) => Question;
+/**
+ * A template: its text, and for a question about a daily close (a stock, a yield), the UTC hour of that close on a date
+ * (the market then ends at it, so "close above" is decided when the exchange closes).
+ */
+type Template = Make & { closeHourUtc?: (dateMs: number) => number };
+
+/** New York's close (16:00 Eastern) in UTC: 20:00 under US daylight time (second Sunday of March to first Sunday of November), else 21:00. */
+export function nyCloseHourUtc(dateMs: number): number {
+  const d = new Date(dateMs);
+  const y = d.getUTCFullYear();
+  const nthSunday = (month: number, n: number) => {
+    const first = new Date(Date.UTC(y, month, 1)).getUTCDay();
+    return Date.UTC(y, month, 1 + ((7 - first) % 7) + 7 * (n - 1));
+  };
+  const t = Date.UTC(y, d.getUTCMonth(), d.getUTCDate());
+  return t >= nthSunday(2, 2) && t < nthSunday(10, 1) ? 20 : 21;
+}
+const atNyClose = (make: Make): Template => Object.assign(make, { closeHourUtc: nyCloseHourUtc });
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 
@@ -33,6 +53,7 @@ export function whenOf(end: Date, short: boolean): When {
   const date = `${MONTHS[end.getUTCMonth()]} ${end.getUTCDate()}, ${end.getUTCFullYear()}`;
   const hour = `${String(end.getUTCHours()).padStart(2, '0')}:00 UTC`;
   return {
+    date,
     by: `by ${date}`,
     on: short ? `on ${date} at ${hour}` : `on ${date}`,
     month: MONTHS[end.getUTCMonth()]!,
@@ -151,23 +172,28 @@ const CURRENCIES: Array<[string, number[]]> = [
   ['Brazilian real', [5.5, 6, 6.5]],
 ];
 const REFERENDA = ['Scotland', 'Italy', 'Switzerland', 'Ireland', 'Chile', 'New Caledonia'];
-const CITIES: Array<[string, boolean]> = [
-  ['New York', true],
-  ['London', true],
-  ['Chicago', true],
-  ['Tokyo', true],
-  ['Paris', true],
-  ['Miami', false],
-  ['Seattle', true],
-  ['Sydney', false],
-  ['Toronto', true],
-  ['Berlin', true],
-  ['Los Angeles', false],
-  ['Mumbai', false],
+/**
+ * Each city's typical daily high (°F) by month, from its climate normals (rounded), and whether it sees snow. A
+ * temperature question asks about a level within CLIMATE_BAND of the month's normal, so no question asks whether Mumbai
+ * reaches 36 °F.
+ */
+export const CITIES: Array<[string, boolean, number[]]> = [
+  ['New York', true, [39, 42, 50, 62, 72, 80, 85, 84, 76, 65, 54, 44]],
+  ['London', true, [47, 48, 52, 57, 63, 69, 73, 72, 66, 59, 52, 48]],
+  ['Chicago', true, [32, 36, 47, 59, 70, 80, 84, 82, 75, 62, 48, 36]],
+  ['Tokyo', true, [49, 50, 56, 65, 72, 77, 84, 87, 80, 71, 62, 53]],
+  ['Paris', true, [45, 48, 54, 60, 67, 73, 78, 77, 70, 61, 52, 46]],
+  ['Miami', false, [76, 78, 80, 83, 87, 89, 91, 91, 89, 86, 81, 78]],
+  ['Seattle', true, [48, 51, 55, 59, 66, 71, 77, 77, 71, 60, 52, 47]],
+  ['Sydney', false, [79, 79, 77, 73, 68, 64, 63, 65, 69, 72, 75, 78]],
+  ['Toronto', true, [30, 33, 41, 54, 66, 75, 80, 79, 71, 58, 46, 35]],
+  ['Berlin', true, [37, 40, 48, 58, 67, 72, 76, 75, 67, 56, 45, 38]],
+  ['Los Angeles', false, [68, 69, 70, 73, 74, 78, 83, 84, 83, 79, 73, 68]],
+  ['Mumbai', false, [86, 87, 90, 91, 93, 90, 86, 85, 87, 91, 92, 89]],
 ];
-// Typical daily highs (°F) by month for a northern mid-latitude city; Sydney runs six months out of phase.
-const HIGHS_F = [38, 41, 50, 61, 71, 80, 85, 83, 76, 64, 53, 42];
-const STOCKS: Array<[string, number]> = [
+/** How far (°F) a temperature question's level lies from the month's normal high, at most. */
+export const CLIMATE_BAND = 10;
+export const STOCKS: Array<[string, number]> = [
   ['Apple', 230],
   ['Nvidia', 180],
   ['Microsoft', 480],
@@ -181,6 +207,8 @@ const STOCKS: Array<[string, number]> = [
   ['Boeing', 200],
   ['Disney', 110],
 ];
+/** A stock question's level: the share's reference price times one of these. */
+export const STOCK_LEVELS = [0.8, 0.9, 1, 1.1, 1.2];
 const MEGACAPS = ['Apple', 'Nvidia', 'Microsoft', 'Alphabet', 'Amazon'];
 const IPOS = ['Stripe', 'Databricks', 'Revolut', 'Shein', 'Canva', 'Klarna', 'Discord', 'Chime'];
 const DRUG_AREAS = ['obesity', "Alzheimer's", 'ALS', 'sickle cell', 'migraine'];
@@ -238,11 +266,6 @@ export const TEMPLATES: Record<Category, Template[]> = {
   Sports: [
     (d, w) => {
       const [club, league] = pick(CLUBS, d(1));
-      const season = `${w.year - 1}/${String(w.year % 100).padStart(2, '0')}`;
-      return { question: `Will ${club} win ${league} ${season}?`, rule: rule(`${club} finish first in ${league} ${season}`, 'the official league table') };
-    },
-    (d, w) => {
-      const [club, league] = pick(CLUBS, d(1));
       const rivals = CLUBS.filter(([c, l]) => l === league && c !== club);
       const [other] = pick(rivals.length ? rivals : CLUBS, d(2));
       return {
@@ -262,18 +285,10 @@ export const TEMPLATES: Record<Category, Template[]> = {
     },
     (d, w) => {
       const t = pick(NBA, d(1));
-      return { question: `Will the ${t} win the ${w.year} NBA Finals?`, rule: rule(`the ${t} win the ${w.year} NBA Finals`, 'the NBA') };
-    },
-    (d, w) => {
-      const t = pick(NBA, d(1));
       return {
-        question: `Will the ${t} make the ${w.year} NBA playoffs?`,
-        rule: rule(`the ${t} qualify for the ${w.year} NBA playoffs (play-in losers do not count)`, 'the NBA'),
+        question: `Will the ${t} hold a top-six playoff seed ${w.on}?`,
+        rule: rule(`the ${t} are in the top six of their conference's standings ${w.on}`, 'the NBA standings'),
       };
-    },
-    (d, w) => {
-      const t = pick(NFL, d(1));
-      return { question: `Will the ${t} win the Super Bowl in ${w.year}?`, rule: rule(`the ${t} win the Super Bowl played in ${w.year}`, 'the NFL') };
     },
     (_d, w) => ({
       question: `Will a men's 100m world record be set ${w.by}?`,
@@ -337,21 +352,21 @@ export const TEMPLATES: Record<Category, Template[]> = {
   ],
   Economics: [
     (_d, w) => ({
-      question: `Will the Fed cut interest rates at its ${w.month} ${w.year} meeting?`,
-      rule: rule(`the FOMC lowers the federal funds target range at its ${w.month} ${w.year} meeting`, 'the Federal Reserve'),
+      question: `Will the Fed cut interest rates at its meeting ending ${w.date}?`,
+      rule: rule(`the FOMC lowers the federal funds target range at its meeting ending ${w.date}`, 'the Federal Reserve'),
     }),
     (d, w) => {
       const x = pick(steps(2, 4, 0.1), d(1)).toFixed(1);
       return {
-        question: `Will US CPI inflation be above ${x}% in the ${w.month} ${w.year} report?`,
-        rule: rule(`year-over-year CPI in the ${w.month} ${w.year} release is above ${x}%`, 'the Bureau of Labor Statistics'),
+        question: `Will US CPI inflation be above ${x}% in the report released ${w.on}?`,
+        rule: rule(`year-over-year CPI in the release published ${w.on} is above ${x}%`, 'the Bureau of Labor Statistics'),
       };
     },
     (d, w) => {
       const x = pick(steps(3.8, 5.2, 0.1), d(1)).toFixed(1);
       return {
-        question: `Will the US unemployment rate be ${x}% or higher in ${w.month} ${w.year}?`,
-        rule: rule(`the unemployment rate reported for ${w.month} ${w.year} is at least ${x}%`, 'the Bureau of Labor Statistics'),
+        question: `Will the US unemployment rate be ${x}% or higher in the jobs report released ${w.on}?`,
+        rule: rule(`the unemployment rate in the jobs report published ${w.on} is at least ${x}%`, 'the Bureau of Labor Statistics'),
       };
     },
     (_d, w) => ({
@@ -361,17 +376,17 @@ export const TEMPLATES: Record<Category, Template[]> = {
     (d, w) => {
       const x = pick(steps(0.5, 3.5, 0.5), d(1)).toFixed(1);
       return {
-        question: `Will US GDP growth exceed ${x}% in Q${w.quarter} ${w.year}?`,
-        rule: rule(`the advance estimate of annualised real GDP growth for Q${w.quarter} ${w.year} exceeds ${x}%`, 'the Bureau of Economic Analysis'),
+        question: `Will the GDP estimate released ${w.on} show US growth above ${x}%?`,
+        rule: rule(`the annualised real GDP growth in the estimate published ${w.on} exceeds ${x}%`, 'the Bureau of Economic Analysis'),
       };
     },
-    (d, w) => {
+    atNyClose((d, w) => {
       const x = pick(steps(3.5, 5.5, 0.25), d(1)).toFixed(2);
       return {
         question: `Will the 10-year Treasury yield close above ${x}% ${w.on}?`,
         rule: rule(`the 10-year Treasury yield closes above ${x}% ${w.on}`, 'US Treasury daily yield data'),
       };
-    },
+    }),
     (_d, w) => ({
       question: `Will the US enter a recession ${w.by}?`,
       rule: rule(`the NBER dates the start of a recession on or before ${w.by.slice(3)}`, 'NBER announcements'),
@@ -388,8 +403,8 @@ export const TEMPLATES: Record<Category, Template[]> = {
       };
     },
     (_d, w) => ({
-      question: `Will the Bank of England cut rates at its ${w.month} ${w.year} meeting?`,
-      rule: rule(`the Bank Rate is lowered at the ${w.month} ${w.year} meeting`, 'the Bank of England'),
+      question: `Will the Bank of England cut rates at its meeting ${w.on}?`,
+      rule: rule(`the Bank Rate is lowered at the meeting held ${w.on}`, 'the Bank of England'),
     }),
   ],
   'Science & Tech': [
@@ -435,24 +450,13 @@ export const TEMPLATES: Record<Category, Template[]> = {
     },
   ],
   Culture: [
-    (d) => {
+    (d, w) => {
       const f = pick(FILMS, d(1));
       const n = pick(steps(40, 200, 10), d(2));
       return {
-        question: `Will "${f}" gross more than $${n} million in its opening weekend?`,
-        rule: rule(`the domestic opening-weekend gross of "${f}" exceeds $${n} million`, 'Box Office Mojo'),
+        question: `Will "${f}" gross more than $${n} million in the weekend ending ${w.date}?`,
+        rule: rule(`the domestic weekend gross of "${f}" for the weekend ending ${w.date} exceeds $${n} million`, 'Box Office Mojo'),
       };
-    },
-    (d, w) => {
-      const f = pick(FILMS, d(1));
-      return {
-        question: `Will "${f}" win Best Picture at the ${w.year} Oscars?`,
-        rule: rule(`"${f}" wins Best Picture at the ${w.year} Academy Awards`, 'the Academy'),
-      };
-    },
-    (d, w) => {
-      const c = pick(EUROVISION, d(1));
-      return { question: `Will ${c} win Eurovision ${w.year}?`, rule: rule(`${c}'s entry wins the Eurovision Song Contest ${w.year}`, 'the EBU') };
     },
     (d, w) => {
       const a = pick(ARTISTS, d(1));
@@ -465,12 +469,12 @@ export const TEMPLATES: Record<Category, Template[]> = {
         rule: rule(`"${s}" is officially renewed ${w.by}`, "the network's announcements"),
       };
     },
-    (d) => {
+    (d, w) => {
       const g = pick(GAMES, d(1));
       const n = pick([1, 2, 3, 5], d(2));
       return {
-        question: `Will "${g}" sell more than ${n} million copies in its first week?`,
-        rule: rule(`"${g}" sells more than ${n} million copies in its first seven days`, "the publisher's figures"),
+        question: `Will "${g}" pass ${n} million copies sold ${w.by}?`,
+        rule: rule(`"${g}" has sold more than ${n} million copies ${w.by}`, "the publisher's figures"),
       };
     },
   ],
@@ -533,9 +537,8 @@ export const TEMPLATES: Record<Category, Template[]> = {
       };
     },
     (d, w) => {
-      const [city] = pick(CITIES, d(1));
-      const month = city === 'Sydney' ? (w.monthIndex + 6) % 12 : w.monthIndex;
-      const f = HIGHS_F[month]! + pick([-10, -6, -2, 2, 6, 10], d(2));
+      const [city, , highs] = pick(CITIES, d(1));
+      const f = highs[w.monthIndex]! + pick([-CLIMATE_BAND, -6, -2, 2, 6, CLIMATE_BAND], d(2));
       return {
         question: `Will the high temperature in ${city} reach ${f}°F ${w.on}?`,
         rule: rule(`the official high in ${city} is at least ${f}°F ${w.on}`, 'the national weather service'),
@@ -549,7 +552,7 @@ export const TEMPLATES: Record<Category, Template[]> = {
       };
     },
     (d, w) => {
-      const snowy = CITIES.filter(([, s]) => s).map(([c]) => c);
+      const snowy = CITIES.filter(([, snows]) => snows).map(([c]) => c);
       const city = pick(snowy, d(1));
       return {
         question: `Will ${city} see measurable snowfall ${w.by}?`,
@@ -557,19 +560,19 @@ export const TEMPLATES: Record<Category, Template[]> = {
       };
     },
     (_d, w) => ({
-      question: `Will ${w.month} ${w.year} be the warmest ${w.month} on record globally?`,
-      rule: rule(`${w.month} ${w.year} ranks as the warmest ${w.month} in the global temperature record`, 'NOAA and Copernicus monthly reports'),
+      question: `Will ${w.date} be the warmest ${w.month} day on record globally?`,
+      rule: rule(`${w.date} ranks as the warmest ${w.month} day in the global daily temperature record`, 'the Copernicus daily climate data'),
     }),
   ],
   Business: [
-    (d, w) => {
+    atNyClose((d, w) => {
       const [co, base] = pick(STOCKS, d(1));
-      const px = Math.max(5, Math.round((base * pick([0.8, 0.9, 1, 1.1, 1.2], d(2))) / 5) * 5);
+      const px = Math.max(5, Math.round((base * pick(STOCK_LEVELS, d(2))) / 5) * 5);
       return {
         question: `Will ${co} stock close above $${num(px)} ${w.on}?`,
-        rule: rule(`${co} shares close above $${num(px)} ${w.on}`, 'the listing exchange'),
+        rule: rule(`${co} shares close above $${num(px)} at the exchange's close ${w.on}`, 'the listing exchange'),
       };
-    },
+    }),
     (d, w) => {
       const co = pick(MEGACAPS, d(1));
       const n = pick([3, 4, 5, 6], d(2));
@@ -588,13 +591,6 @@ export const TEMPLATES: Record<Category, Template[]> = {
       return {
         question: `Will ${co} announce layoffs of at least ${num(n)} employees ${w.by}?`,
         rule: rule(`${co} announces job cuts of at least ${num(n)} ${w.by}`, 'company filings and statements'),
-      };
-    },
-    (d, w) => {
-      const co = pick(MEGACAPS, d(1));
-      return {
-        question: `Will ${co} be the world's most valuable company ${w.on}?`,
-        rule: rule(`${co} has the largest market capitalisation of any listed company at the close ${w.on}`, 'exchange data'),
       };
     },
   ],
@@ -620,9 +616,126 @@ export const TEMPLATES: Record<Category, Template[]> = {
   ],
 };
 
-/** The question of one market: its category and template from two draws, its fill-ins from the rest. */
-export function questionFor(d: Draw, end: Date, short: boolean): Question & { category: Category } {
+/** The template of one market, from two draws: its category, then one of the category's templates. */
+export function templateFor(d: Draw): { category: Category; template: Template } {
   const category = pick(CATEGORIES, d(101));
-  const template = pick(TEMPLATES[category], d(102));
+  return { category, template: pick(TEMPLATES[category], d(102)) };
+}
+
+/** The question of one market: its template's text with the fill-ins from the market's draws and its end date. */
+export function questionFor(d: Draw, end: Date, short: boolean): Question & { category: Category } {
+  const { category, template } = templateFor(d);
   return { category, ...template((i) => d(200 + i), whenOf(end, short)) };
 }
+
+/**
+ * Events whose markets are mutually exclusive (issue 49): one market per listed candidate and one for the rest of the
+ * field, so exactly one resolves YES. Each kind lasts a fixed time (days, weeks or months), and two events of a kind are
+ * born at least two days apart (catalog.ts), so no two of them end on the same date and no question repeats.
+ */
+export interface EventKind {
+  name: string;
+  category: Category;
+  lifeDays: number;
+  /** As a template's: the UTC hour of the close the event is decided at. */
+  closeHourUtc?: (dateMs: number) => number;
+  /** Candidates to draw the listed ones from (in a random order), at least MAX_LISTED of them. */
+  candidates(d: Draw): readonly string[];
+  question(candidate: string, w: When): Question;
+  /** The last market: every candidate not listed. */
+  field(listed: readonly string[], w: When): Question;
+}
+
+const orList = (xs: readonly string[]): string => (xs.length <= 1 ? xs.join('') : `${xs.slice(0, -1).join(', ')} or ${xs[xs.length - 1]}`);
+const LEAGUES = [...new Set(CLUBS.map(([, l]) => l))];
+
+export const EVENT_KINDS: readonly EventKind[] = [
+  {
+    name: 'eurovision',
+    category: 'Culture',
+    lifeDays: 21,
+    candidates: () => EUROVISION,
+    question: (c, w) => ({
+      question: `Will ${c} win the Eurovision Song Contest final held ${w.on}?`,
+      rule: rule(`${c}'s entry wins the Eurovision Song Contest final held ${w.on}`, 'the EBU'),
+    }),
+    field: (listed, w) => ({
+      question: `Will a country other than ${orList(listed)} win the Eurovision Song Contest final held ${w.on}?`,
+      rule: rule(`the winning entry of the final held ${w.on} is from none of ${orList(listed)}`, 'the EBU'),
+    }),
+  },
+  {
+    name: 'league-leader',
+    category: 'Sports',
+    lifeDays: 35,
+    candidates: (d) => {
+      const league = pick(LEAGUES, d(1));
+      return CLUBS.filter(([, l]) => l === league).map(([c]) => c);
+    },
+    question: (c, w) => ({
+      question: `Will ${c} top their league table ${w.on}?`,
+      rule: rule(`${c} are first in their league's table after the matches played ${w.on}`, 'the official league table'),
+    }),
+    field: (listed, w) => ({
+      question: `Will a club other than ${orList(listed)} top that league's table ${w.on}?`,
+      rule: rule(`none of ${orList(listed)} is first in the league's table after the matches played ${w.on}`, 'the official league table'),
+    }),
+  },
+  {
+    name: 'nba-best-record',
+    category: 'Sports',
+    lifeDays: 60,
+    candidates: () => NBA,
+    question: (c, w) => ({
+      question: `Will the ${c} have the NBA's best record ${w.on}?`,
+      rule: rule(`the ${c} have the best win percentage in the NBA after the games played ${w.on} (ties: the league's tiebreak)`, 'the NBA standings'),
+    }),
+    field: (listed, w) => ({
+      question: `Will a team other than the ${orList(listed)} have the NBA's best record ${w.on}?`,
+      rule: rule(`none of the ${orList(listed)} has the NBA's best record after the games played ${w.on}`, 'the NBA standings'),
+    }),
+  },
+  {
+    name: 'super-bowl',
+    category: 'Sports',
+    lifeDays: 120,
+    candidates: () => NFL,
+    question: (c, w) => ({
+      question: `Will the ${c} win the Super Bowl played ${w.on}?`,
+      rule: rule(`the ${c} win the Super Bowl played ${w.on}`, 'the NFL'),
+    }),
+    field: (listed, w) => ({
+      question: `Will a team other than the ${orList(listed)} win the Super Bowl played ${w.on}?`,
+      rule: rule(`none of the ${orList(listed)} wins the Super Bowl played ${w.on}`, 'the NFL'),
+    }),
+  },
+  {
+    name: 'best-picture',
+    category: 'Culture',
+    lifeDays: 45,
+    candidates: () => FILMS,
+    question: (c, w) => ({
+      question: `Will "${c}" win Best Picture at the ceremony held ${w.on}?`,
+      rule: rule(`"${c}" wins Best Picture at the Academy Awards ceremony held ${w.on}`, 'the Academy'),
+    }),
+    field: (listed, w) => ({
+      question: `Will a film other than ${orList(listed.map((f) => `"${f}"`))} win Best Picture at the ceremony held ${w.on}?`,
+      rule: rule(`none of the listed films wins Best Picture at the ceremony held ${w.on}`, 'the Academy'),
+    }),
+  },
+  {
+    name: 'most-valuable',
+    category: 'Business',
+    lifeDays: 7,
+    closeHourUtc: nyCloseHourUtc,
+    candidates: () => MEGACAPS,
+    question: (c, w) => ({
+      question: `Will ${c} be the world's most valuable company at the close ${w.on}?`,
+      rule: rule(`${c} has the largest market capitalisation of any listed company at the New York close ${w.on}`, 'exchange data'),
+    }),
+    field: (listed, w) => ({
+      question: `Will a company other than ${orList(listed)} be the world's most valuable at the close ${w.on}?`,
+      rule: rule(`none of ${orList(listed)} has the largest market capitalisation at the New York close ${w.on}`, 'exchange data'),
+    }),
+  },
+];

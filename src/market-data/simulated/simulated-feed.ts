@@ -20,6 +20,7 @@ import { InformedPath, newsEvents, newsIdOf, type NewsEvent } from './informatio
 import { newsText } from './news-text';
 import { uniform } from './random';
 import { LruPathCache, MarketPath, type VenuePath } from './price-path';
+import { EventPath, winnerIndex } from './event-path';
 import { marketDraws, type MarketDraws, type VenueSeal } from './venue-seal';
 
 const TICK = 1000n; // 0.001 dollars
@@ -86,6 +87,8 @@ export class SimulatedFeed implements MarketFeed {
   /** SIM_INFORMATION: hidden probabilities, news, and prices that lag them. */
   readonly information: boolean;
   private readonly paths: LruPathCache<VenuePath>;
+  /** Each event member's own path: its strength, before the event's shares are taken (event-path.ts). */
+  private readonly strengths: LruPathCache<VenuePath>;
   private readonly specs = new Map<number, SimMarketSpec>();
   private readonly events = new Map<number, NewsEvent[]>();
   private readonly draws = new Map<number, MarketDraws>();
@@ -99,11 +102,17 @@ export class SimulatedFeed implements MarketFeed {
     this.information = opts.information ?? false;
     this.seal = opts.seal;
     const params = this.params;
-    this.paths = new LruPathCache<VenuePath>(
-      this.information
-        ? (spec) => new InformedPath(params, spec, this.newsEventsOf(spec), this.drawsOf(spec))
-        : (spec) => new MarketPath(params, spec, this.drawsOf(spec)),
-    );
+    const own = this.information
+      ? (spec: SimMarketSpec) => new InformedPath(params, spec, this.newsEventsOf(spec), this.drawsOf(spec))
+      : (spec: SimMarketSpec) => new MarketPath(params, spec, this.drawsOf(spec));
+    this.strengths = new LruPathCache<VenuePath>(own, 2000);
+    this.paths = new LruPathCache<VenuePath>((spec) => (spec.event ? new EventPath(spec, this.membersOf(spec), (m) => this.strengths.get(m)) : own(spec)));
+  }
+
+  /** The specs of every member of a market's event, in order (just the market when it is on its own). */
+  membersOf(spec: SimMarketSpec): SimMarketSpec[] {
+    if (!spec.event) return [spec];
+    return Array.from({ length: spec.event.size }, (_, i) => this.spec(spec.event!.leader + i));
   }
 
   /** A market's sealed draws: its price steps' seed, its news and its outcome draws. */
@@ -131,8 +140,9 @@ export class SimulatedFeed implements MarketFeed {
 
   /** The hidden YES probability at a time (information on), else null: the truth the price lags. */
   hiddenProbabilityAt(spec: SimMarketSpec, tMs: number): number | null {
+    if (!this.information) return null;
     const path = this.paths.get(spec);
-    return path instanceof InformedPath ? path.hiddenAt(tMs) : null;
+    return path instanceof EventPath ? path.hiddenAt(tMs) : path instanceof InformedPath ? path.hiddenAt(tMs) : null;
   }
 
   spec(k: number): SimMarketSpec {
@@ -161,6 +171,17 @@ export class SimulatedFeed implements MarketFeed {
    * calibration meaningful; on: the final hidden probability, which the price only approaches).
    */
   winnerOf(spec: SimMarketSpec): Winner {
+    if (spec.event) {
+      // One draw of the event's leader for the whole event: all void together, or exactly one member wins.
+      const leader = this.drawsOf(this.spec(spec.event.leader));
+      if (leader.voidDraw < VOID_RATE) return 'VOID';
+      return winnerIndex(
+        this.membersOf(spec).map((m) => this.paths.get(m).outcomeProbability()),
+        leader.winnerDraw,
+      ) === spec.event.index
+        ? 'YES'
+        : 'NO';
+    }
     const draws = this.drawsOf(spec);
     if (draws.voidDraw < VOID_RATE) return 'VOID';
     return draws.winnerDraw < this.paths.get(spec).outcomeProbability() ? 'YES' : 'NO';

@@ -101,6 +101,8 @@ describe('the simulated venue with information (SIM_INFORMATION=on)', () => {
       fc.property(seeds, fc.nat(5000), (seed, k) => {
         const v = informed(seed, SIM_EPOCH_MS + 2000 * DAY);
         const spec = v.spec(k);
+        // A market on its own: an event member's probability is its share, which its rivals' news moves too (coherent-catalog.test.ts).
+        if (spec.event) return;
         const events = newsEvents(v.drawsOf(spec), spec);
         expect(events.length).toBeGreaterThanOrEqual(4);
         let before = v.hiddenProbabilityAt(spec, spec.createdAtMs)!;
@@ -164,6 +166,8 @@ describe('the simulated venue with information off (the default)', () => {
       for (let k = 0; k < 400; k += 3) {
         const spec = off.spec(k);
         expect(on.spec(k)).toEqual(spec);
+        // Markets on their own (an event member's price is its share of the event's paths: coherent-catalog.test.ts).
+        if (spec.event) continue;
         const path = paths.get(spec);
         for (const f of [0, 0.25, 0.5, 0.9, 1]) {
           const t = spec.createdAtMs + f * (spec.endAtMs - spec.createdAtMs);
@@ -200,6 +204,6 @@ describe('the simulated venue with information off (the default)', () => {
         }
       }
     }
-    expect(createHash('sha256').update(JSON.stringify(out)).digest('hex')).toBe('016d6e550ac2167210205a05a2529537a56487f0d1b9cf392012e968ad156005');
+    expect(createHash('sha256').update(JSON.stringify(out)).digest('hex')).toBe('48ad0b4503da4c883f788d6445a6eaa384ef20ec960d944cc393a7be8f4abb02');
   });
 });

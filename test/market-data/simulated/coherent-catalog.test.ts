@@ -1,0 +1,171 @@
+import fc from 'fast-check';
+import type { FeedMarket } from '../../../src/market-data/feed';
+import { SIM_EPOCH_MS } from '../../../src/market-data/simulated/catalog';
+import { SimulatedFeed } from '../../../src/market-data/simulated/simulated-feed';
+import { testSeal } from '../../support/sealed-venue';
+
+/**
+ * A coherent catalogue (issue 49 item 2), over many seeds and moments: the markets of a mutually exclusive event quote
+ * YES prices summing to 1 within their spreads and resolve to exactly one winner; no event question is listed twice; every
+ * threshold lies in a plausible range for its place and unit, taken here from references of the test's own (climate
+ * normals, price levels), not from the venue's code; stock closes end at New York's close; close times spread over days,
+ * weeks and months. Known gap: two markets on their own may share a question (same template and end date), rarely.
+ */
+
+const DAY = 86_400_000;
+const fixedClock = (t: number) => ({ now: () => new Date(t) });
+const venue = (seed: number, t: number) => new SimulatedFeed({ seed, speed: 1, seal: testSeal() }, fixedClock(t));
+const seeds = fc.integer({ min: 0, max: 2 ** 31 - 1 });
+const times = fc.integer({ min: SIM_EPOCH_MS + 200 * DAY, max: SIM_EPOCH_MS + 1200 * DAY });
+
+// Normal daily highs (°F) by month (NOAA, Met Office, JMA, BoM, IMD normals, rounded); a question may ask 12 °F either side.
+const NORMAL_HIGH_F: Record<string, number[]> = {
+  'New York': [39, 42, 50, 61, 71, 79, 85, 83, 76, 65, 54, 44],
+  London: [46, 47, 51, 56, 62, 68, 72, 71, 66, 58, 51, 47],
+  Chicago: [31, 35, 47, 59, 70, 80, 84, 82, 75, 62, 48, 36],
+  Tokyo: [49, 50, 56, 65, 71, 76, 83, 87, 80, 70, 62, 53],
+  Paris: [45, 47, 54, 60, 67, 73, 77, 77, 70, 61, 51, 46],
+  Miami: [76, 78, 80, 83, 87, 89, 91, 91, 89, 86, 82, 78],
+  Seattle: [48, 50, 54, 59, 65, 70, 76, 77, 70, 60, 51, 46],
+  Sydney: [80, 79, 77, 73, 68, 64, 63, 65, 69, 72, 75, 78],
+  Toronto: [30, 32, 41, 54, 66, 75, 80, 79, 71, 58, 46, 35],
+  Berlin: [37, 40, 48, 58, 67, 72, 76, 75, 67, 56, 45, 38],
+  'Los Angeles': [68, 69, 70, 72, 74, 78, 83, 84, 83, 79, 73, 68],
+  Mumbai: [87, 87, 90, 91, 93, 90, 86, 85, 87, 92, 92, 89],
+};
+// Plausible ranges of prices and rates (the market's unit), wide around 2025–26 levels.
+const RANGES: Array<[RegExp, number, number]> = [
+  [/^Will Bitcoin close above \$([\d,]+)/, 50_000, 250_000],
+  [/^Will Ethereum trade above \$([\d,]+)/, 1_000, 12_000],
+  [/^Will Solana reach \$([\d,]+)/, 50, 600],
+  [/^Will gold close above \$([\d,]+)/, 1_800, 5_000],
+  [/^Will WTI crude oil trade above \$([\d,]+)/, 40, 130],
+  [/^Will the 10-year Treasury yield close above ([\d.]+)%/, 2, 7],
+  [/^Will US CPI inflation be above ([\d.]+)%/, 1, 6],
+  [/^Will the US unemployment rate be ([\d.]+)%/, 3, 7],
+  [/^Will Bitcoin dominance be above ([\d.]+)%/, 40, 75],
+];
+const STOCK_PRICE: Record<string, number> = {
+  Apple: 230,
+  Nvidia: 180,
+  Microsoft: 480,
+  Tesla: 350,
+  Amazon: 220,
+  Alphabet: 200,
+  Meta: 700,
+  Netflix: 1100,
+  Intel: 25,
+  AMD: 160,
+  Boeing: 200,
+  Disney: 110,
+};
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+
+/** New York's 16:00 close in UTC, by the US daylight-time rule, computed here on its own. */
+function nyCloseUtcHour(date: Date): number {
+  const y = date.getUTCFullYear();
+  const sunday = (month: number, nth: number) => {
+    let d = 1;
+    let seen = 0;
+    for (; ; d++) if (new Date(Date.UTC(y, month, d)).getUTCDay() === 0 && ++seen === nth) break;
+    return Date.UTC(y, month, d);
+  };
+  const day = Date.UTC(y, date.getUTCMonth(), date.getUTCDate());
+  return day >= sunday(2, 2) && day < sunday(10, 1) ? 20 : 21;
+}
+
+const mid = (m: FeedMarket) => Number(m.tokens[0].priceMicro) / 1e6;
+
+function checkThreshold(m: FeedMarket): void {
+  const q = m.question;
+  const temp = /^Will the high temperature in (.+) reach (\d+)°F on (\w+) \d+, \d+/.exec(q);
+  if (temp) {
+    const normal = NORMAL_HIGH_F[temp[1]!]![MONTHS.indexOf(temp[3]!)]!;
+    expect(Math.abs(Number(temp[2]) - normal)).toBeLessThanOrEqual(12);
+  }
+  for (const [re, lo, hi] of RANGES) {
+    const x = re.exec(q);
+    if (!x) continue;
+    const v = Number(x[1]!.replace(/,/g, ''));
+    expect(v).toBeGreaterThanOrEqual(lo);
+    expect(v).toBeLessThanOrEqual(hi);
+  }
+  const stock = /^Will (.+) stock close above \$([\d,]+)/.exec(q);
+  if (stock) {
+    const ratio = Number(stock[2]!.replace(/,/g, '')) / STOCK_PRICE[stock[1]!]!;
+    expect(ratio).toBeGreaterThanOrEqual(0.75);
+    expect(ratio).toBeLessThanOrEqual(1.25);
+    // Decided at the exchange's close: the market ends at it, and a short market's question names that hour.
+    expect(m.endDate!.getUTCHours()).toBe(nyCloseUtcHour(m.endDate!));
+    expect(m.endDate!.getUTCMinutes()).toBe(0);
+  }
+  expect(q).not.toMatch(/ win [^,]+ (19|20)\d\d\?$/); // a bare year ("win Eurovision 2026?") makes a question that repeats
+}
+
+describe('a coherent catalogue (issue 49 item 2)', () => {
+  jest.setTimeout(300_000);
+
+  test('when any seed is listed at any moment, then every event is coherent, no event question repeats and every threshold is plausible', async () => {
+    let events = 0;
+    await fc.assert(
+      fc.asyncProperty(seeds, times, async (seed, t) => {
+        const v = venue(seed, t);
+        const { markets } = await v.listMarkets();
+        // Events' questions never repeat; a market on its own may share a question with one ending the same date (a
+        // template without fill-ins drawn twice): rare, bounded here, not yet ruled out.
+        const eventQuestions = markets.filter((m) => v.spec(Number(m.id.slice(4))).event).map((m) => m.question);
+        expect(new Set(eventQuestions).size).toBe(eventQuestions.length);
+        expect(new Set(markets.map((m) => m.question)).size).toBeGreaterThanOrEqual(markets.length * 0.97);
+        const byEvent = new Map<number, FeedMarket[]>();
+        for (const m of markets) {
+          checkThreshold(m);
+          const spec = v.spec(Number(m.id.slice(4)));
+          if (spec.event) byEvent.set(spec.event.leader, [...(byEvent.get(spec.event.leader) ?? []), m]);
+        }
+        for (const [leader, members] of byEvent) {
+          const size = v.spec(leader).event!.size;
+          expect(members).toHaveLength(size);
+          expect(new Set(members.map((m) => m.endDate!.getTime())).size).toBe(1);
+          if (members[0]!.status !== 'active') continue;
+          events += 1;
+          // The YES mids sum to 1 to the tick (half a tick of rounding each); bids sum to at most 1 and asks to at least 1.
+          const sumMid = members.reduce((s, m) => s + mid(m), 0);
+          expect(Math.abs(sumMid - 1)).toBeLessThanOrEqual(0.0005 * size + 1e-9);
+          const sumBid = members.reduce((s, m) => s + Number(m.tokens[0].bidMicro) / 1e6, 0);
+          const sumAsk = members.reduce((s, m) => s + Number(m.tokens[0].askMicro) / 1e6, 0);
+          expect(sumBid).toBeLessThanOrEqual(1 + 1e-9);
+          expect(sumAsk).toBeGreaterThanOrEqual(1 - 1e-9);
+        }
+      }),
+      { numRuns: 12 },
+    );
+    expect(events).toBeGreaterThan(12);
+  });
+
+  test('when events resolve, then exactly one member of each wins (or the whole event is void)', () => {
+    const v = venue(42, SIM_EPOCH_MS + 900 * DAY);
+    let checked = 0;
+    for (let k = 0; k < 6000; k++) {
+      const spec = v.spec(k);
+      if (!spec.event || spec.event.index !== 0) continue;
+      const winners = v.membersOf(spec).map((m) => v.winnerOf(m));
+      if (winners.includes('VOID')) expect(new Set(winners)).toEqual(new Set(['VOID']));
+      else expect(winners.filter((w) => w === 'YES')).toHaveLength(1);
+      checked += 1;
+    }
+    expect(checked).toBeGreaterThan(50);
+  });
+
+  test('when the markets open at a moment are counted by time to close, then days, weeks and months each hold a good share', async () => {
+    for (const seed of [1, 2, 3]) {
+      const t = SIM_EPOCH_MS + (400 + 100 * seed) * DAY;
+      const { markets } = await venue(seed, t).listMarkets();
+      const left = markets.filter((m) => m.status === 'active').map((m) => (m.endDate!.getTime() - t) / DAY);
+      const share = (lo: number, hi: number) => left.filter((d) => d >= lo && d < hi).length / left.length;
+      expect(share(0, 2)).toBeGreaterThan(0.03);
+      expect(share(2, 14)).toBeGreaterThan(0.1);
+      expect(share(14, 60)).toBeGreaterThan(0.2);
+      expect(share(60, Infinity)).toBeGreaterThan(0.2);
+    }
+  });
+});
