@@ -107,7 +107,7 @@ async function main(): Promise<void> {
       method: 'POST',
       path: '/api/trade',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${agentOf(ctx).key}` },
-      body: JSON.stringify({ ...order(n), forecast: (400 + ((n++ * 7919) % 200)) / 1000 }),
+      body: JSON.stringify({ ...order(n), probability: (400 + ((n++ * 7919) % 200)) / 1000 }),
     });
     const rpc: RequestSetup = (ctx) => ({
       method: 'POST',

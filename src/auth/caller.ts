@@ -55,6 +55,19 @@ export interface CallInfo {
   holds?: (result: unknown) => boolean;
   /** What a method asks the transport to do beside its answer: session cookie changes, the replay header. */
   effects?: CallEffects;
+  /**
+   * The request's vocabulary (issue 51 item 3): whether it asked for the strict vocabulary, and the deprecated fields its
+   * calls used or were answered with. One object shared by every call of the request (a batch's calls are copies of
+   * its CallInfo), so the transport sets the request's Deprecation and Sunset headers from it.
+   */
+  vocabulary?: VocabularyUse;
+}
+
+export interface VocabularyUse {
+  /** `Prefer: strict-vocabulary` (or the MCP / JSON-RPC address's `?vocabulary=strict`): answers without deprecated fields. */
+  strict: boolean;
+  /** The earliest announcement and sunset (UTC dates) of the deprecated fields used; absent when none. */
+  deprecation?: { since: string; sunset: string };
 }
 
 export interface CallEffects {

@@ -10,11 +10,33 @@ export function toJsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSch
   const cache = caches[io];
   let json = cache.get(schema);
   if (!json) {
-    json = portable(z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema) as JsonSchema;
+    json = deprecatedOptional(portable(z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema)) as JsonSchema;
     delete json.$schema;
     cache.set(schema, json);
   }
   return json;
+}
+
+/**
+ * The schema with every property marked `deprecated: true` left out of its object's `required`: an answer under
+ * `Prefer: strict-vocabulary` carries none of them (src/registry/deprecations.ts), so none is promised.
+ */
+export function deprecatedOptional(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(deprecatedOptional);
+  if (!node || typeof node !== 'object') return node;
+  const out: JsonSchema = {};
+  for (const [k, v] of Object.entries(node as JsonSchema)) {
+    if (k === 'enum' || k === 'const' || k === 'default' || k === 'examples' || k === 'required') out[k] = v;
+    else if (SCHEMA_MAPS.has(k) && v && typeof v === 'object') out[k] = Object.fromEntries(Object.entries(v).map(([n, sub]) => [n, deprecatedOptional(sub)]));
+    else out[k] = deprecatedOptional(v);
+  }
+  const props = out.properties as Record<string, JsonSchema> | undefined;
+  if (props && Array.isArray(out.required)) {
+    const required = (out.required as string[]).filter((n) => props[n]?.deprecated !== true);
+    if (required.length) out.required = required;
+    else delete out.required;
+  }
+  return out;
 }
 
 export const inputSchemaOf = (m: AnyMethod): JsonSchema => toJsonSchema(m.input, 'input');

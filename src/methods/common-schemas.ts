@@ -63,8 +63,13 @@ export const ForecastRationale = z
   .optional()
   .describe('Short rationale, public with the forecast once the market closes.');
 
-/** The optional forecast a mirrored trade or order carries. */
-export const TradeForecast = ForecastProbability.optional().describe('Your probability that YES resolves, recorded as a forecast with the trade.');
+/** The optional stated probability a mirrored trade or order carries (docs/glossary.md, "Stated probability"). */
+export const TradeProbability = ForecastProbability.optional().describe('Your probability that YES resolves, recorded as a stated forecast with the trade.');
+
+/** The name the stated probability had on a mirrored trade or order, kept one version. */
+export const DeprecatedTradeForecast = ForecastProbability.optional()
+  .meta({ deprecated: true })
+  .describe('Deprecated (send probability): your probability that YES resolves, recorded as a forecast with the trade.');
 
 /** The size of a quoted trade, on every venue: a BUY spends `amount` dollars, a SELL sells `shares` shares. */
 export const QuoteSize = {

@@ -247,12 +247,19 @@ export const buyCommunityShares = defineMethod({
     maxAveragePrice: Probability.optional()
       .meta({ deprecated: true })
       .describe('Deprecated (send maxAvgPrice): refuse the buy if its average price per share would be above this.'),
+    probabilities: z
+      .array(ForecastProbability)
+      .min(2)
+      .max(10)
+      .optional()
+      .describe('Your probability of each outcome (in outcome order, summing to 1), recorded as a stated forecast with the buy.'),
     forecasts: z
       .array(ForecastProbability)
       .min(2)
       .max(10)
       .optional()
-      .describe('Your probability of each outcome (in outcome order, summing to 1), recorded as a forecast with the buy.'),
+      .meta({ deprecated: true })
+      .describe('Deprecated (send probabilities): your probability of each outcome, recorded as a forecast with the buy.'),
     idempotencyKey: IdempotencyKey,
   }),
   output: z.object({
@@ -270,9 +277,10 @@ export const buyCommunityShares = defineMethod({
   annotations: { title: 'Buy community market shares', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   errors: ['INSUFFICIENT_BALANCE', 'MARKET_CLOSED', 'PRICE_LIMIT_EXCEEDED', 'NOT_FOUND', 'CONFLICT', 'RATE_LIMITED'],
   handler: async (ctx, input) => {
-    const { forecasts, tokenId, amount } = input;
+    const { tokenId, amount } = input;
     const maxAveragePrice = aliased('maxAvgPrice', input.maxAvgPrice, 'maxAveragePrice', input.maxAveragePrice);
-    const stated = forecasts === undefined ? undefined : { probabilities: forecasts };
+    const probabilities = aliased('probabilities', input.probabilities, 'forecasts', input.forecasts);
+    const stated = probabilities === undefined ? undefined : { probabilities };
     const { userId, now, then } = tradeWithForecast(ctx, 'buy_community_shares', stated, boughtMarket);
     return ctx.services.communityTrading.buy(userId, { tokenId, amount, maxAveragePrice }, now, then);
   },

@@ -173,12 +173,16 @@ export const getTraderStats = defineMethod({
   },
 });
 
+/** A calibration bin in the one bin shape (docs/glossary.md, get_benchmark_record's reliabilityTable too). */
 const CalibrationRow = z.object({
-  lower: z.number().min(0).max(1).describe('Lower bound of the entry-price bucket (inclusive).'),
-  upper: z.number().min(0).max(1).describe('Upper bound (exclusive; the last bucket includes 1).'),
-  count: z.number().int().min(0).describe('Settled positions in the bucket.'),
+  binLow: z.number().min(0).max(1).describe('Lower edge of the entry-price bin (inclusive).'),
+  binHigh: z.number().min(0).max(1).describe('Upper edge (exclusive; the last bin includes 1).'),
+  n: z.number().int().min(0).describe('Settled positions in the bin.'),
   meanForecast: z.number().min(0).max(1).nullable().describe('Mean entry price of those positions (null when empty).'),
   observedFrequency: z.number().min(0).max(1).nullable().describe('Share of them on the winning side (null when empty).'),
+  lower: z.number().min(0).max(1).meta({ deprecated: true }).describe('Deprecated (read binLow): the same value.'),
+  upper: z.number().min(0).max(1).meta({ deprecated: true }).describe('Deprecated (read binHigh): the same value.'),
+  count: z.number().int().min(0).meta({ deprecated: true }).describe('Deprecated (read n): the same value.'),
 });
 
 export const getAgentReputation = defineMethod({

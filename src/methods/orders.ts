@@ -3,7 +3,7 @@ import { defineMethod } from '../registry/method';
 import { requirePrincipal, type MethodContext } from '../registry/context';
 import { AppError, toAppError } from '../errors/app-error';
 import { binaryTrade } from './trade-forecast';
-import { Dollars, IdempotencyKey, Probability, ShareQuantity, SpendAmount, TradeForecast } from './common-schemas';
+import { Dollars, IdempotencyKey, Probability, ShareQuantity, SpendAmount, DeprecatedTradeForecast, TradeProbability } from './common-schemas';
 
 const STATES = ['open', 'partially_filled', 'filled', 'cancelled', 'expired', 'rejected'] as const;
 
@@ -76,7 +76,10 @@ export const PlaceOrderInput = z.object({
   timeInForce: z.enum(['GTC', 'GTD', 'IOC', 'FOK']).default('GTC').describe('GTC (default), GTD (needs expiresAt), IOC or FOK.'),
   expiresAt: z.iso.datetime().optional().describe('GTD only: when the order expires (in the future).'),
   clientOrderId: z.string().min(1).max(64).optional().describe('Your own id, unique per account; a repeat returns the first order.'),
-  forecast: TradeForecast.describe('Your probability that YES resolves, recorded as a forecast with the order (not if refused, rejected or repeated).'),
+  probability: TradeProbability.describe(
+    'Your probability that YES resolves, recorded as a stated forecast with the order (not if refused, rejected or repeated).',
+  ),
+  forecast: DeprecatedTradeForecast,
   idempotencyKey: IdempotencyKey,
 });
 

@@ -1,4 +1,5 @@
 import { requirePrincipal, type MethodContext } from '../registry/context';
+import { aliased } from './aliases';
 import type { InTransaction, Stated } from '../domain/forecasts/forecast-service';
 import type { ForecastSource } from '../domain/forecasts/forecast-rules';
 import type { CarriedPart } from '../domain/trading/trade-hooks';
@@ -22,28 +23,36 @@ export function tradeWithForecast(
 }
 
 /** place_order: the call's order (without its forecast and idempotency key) and tradeWithForecast's parts. */
-export function binaryTrade<I extends { tokenId: string; forecast?: number; idempotencyKey?: string }>(
+export function binaryTrade<I extends { tokenId: string; probability?: number; forecast?: number; idempotencyKey?: string }>(
   ctx: MethodContext,
   source: 'place_order',
   input: I,
   marketOf: (result: unknown) => string | undefined,
-): { order: Omit<I, 'forecast' | 'idempotencyKey'>; userId: string; now: Date; then: InTransaction | undefined } {
-  const { idempotencyKey: _ignored, forecast, ...order } = input;
-  return { order, ...tradeWithForecast(ctx, source, forecast === undefined ? undefined : { probability: forecast }, marketOf, input.tokenId) };
+): { order: Omit<I, 'probability' | 'forecast' | 'idempotencyKey'>; userId: string; now: Date; then: InTransaction | undefined } {
+  const { idempotencyKey: _ignored, probability: given, forecast, ...order } = input;
+  const probability = aliased('probability', given, 'forecast', forecast);
+  return { order, ...tradeWithForecast(ctx, source, probability === undefined ? undefined : { probability }, marketOf, input.tokenId) };
 }
 
 /**
  * paper_trade: its market is known before it trades, so its forecast is carried in the buy's own statement (one
  * statement for both); `then` is the idempotent call's completion alone.
  */
-export function marketBuy<I extends { marketId: string; tokenId: string; forecast?: number; idempotencyKey?: string }>(
+export function marketBuy<I extends { marketId: string; tokenId: string; probability?: number; forecast?: number; idempotencyKey?: string }>(
   ctx: MethodContext,
   input: I,
-): { order: Omit<I, 'forecast' | 'idempotencyKey'>; userId: string; now: Date; then: InTransaction | undefined; carry: Promise<CarriedPart | undefined> } {
-  const { idempotencyKey: _ignored, forecast, ...order } = input;
+): {
+  order: Omit<I, 'probability' | 'forecast' | 'idempotencyKey'>;
+  userId: string;
+  now: Date;
+  then: InTransaction | undefined;
+  carry: Promise<CarriedPart | undefined>;
+} {
+  const { idempotencyKey: _ignored, probability: given, forecast, ...order } = input;
+  const probability = aliased('probability', given, 'forecast', forecast);
   const userId = requirePrincipal(ctx).userId;
   const now = ctx.clock.now();
-  const stated = forecast === undefined ? undefined : { probability: forecast };
+  const stated = probability === undefined ? undefined : { probability };
   return {
     order,
     userId,

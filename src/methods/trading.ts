@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineMethod } from '../registry/method';
 import { requirePrincipal } from '../registry/context';
-import { Balance, Dollars, Probability, QuoteSize, SaleResult, ShareQuantity, SpendAmount, TradeForecast } from './common-schemas';
+import { Balance, Dollars, Probability, QuoteSize, SaleResult, ShareQuantity, SpendAmount, DeprecatedTradeForecast, TradeProbability } from './common-schemas';
 import { marketBuy } from './trade-forecast';
 import { aliased } from './aliases';
 import { BatchError, itemError } from './orders';
@@ -49,7 +49,8 @@ export const paperTrade = defineMethod({
       shares: ShareQuantity.optional().describe(
         'Shares to buy, at most 6 decimals; their cost (shares × live ask) at most 1,000,000. Send amount or shares, exactly one.',
       ),
-      forecast: TradeForecast,
+      probability: TradeProbability,
+      forecast: DeprecatedTradeForecast,
       idempotencyKey: IdempotencyKey,
     })
     .refine((v) => (v.amount === undefined) !== (v.shares === undefined), {

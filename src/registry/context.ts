@@ -4,7 +4,7 @@ import type { MethodServices } from './method-services';
 import type { Logger } from '../logger';
 import type { Queryable } from '../db/database';
 
-export type { Transport, Principal, Credentials, CallInfo, CallEffects, SiteAddress } from '../auth/caller';
+export type { Transport, Principal, Credentials, CallInfo, CallEffects, SiteAddress, VocabularyUse } from '../auth/caller';
 export { systemClock, type Clock } from '../clock';
 
 export interface MethodContext {

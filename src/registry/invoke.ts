@@ -5,6 +5,7 @@ import type { CallInfo, Clock, IdempotencyHandle, MethodContext, Principal } fro
 import type { MethodServices } from './method-services';
 import type { Logger } from '../logger';
 import { requestHash } from '../domain/idempotency/idempotency-store';
+import { answerVocabulary, checkDeprecatedInput } from './deprecations';
 
 export interface InvokeDeps {
   services: MethodServices;
@@ -96,6 +97,7 @@ async function run(deps: InvokeDeps, method: AnyMethod, rawInput: unknown, call:
       hint: 'See the method input schema in /openapi.json.',
     });
   }
+  checkDeprecatedInput(method, rawInput, call);
   const ctx = new CallContext(principal, deps, call, method.name);
   const result =
     method.idempotent && principal ? await withIdempotency(deps, method, ctx, principal.userId, parsed.data) : await method.handler(ctx, parsed.data);
@@ -106,7 +108,7 @@ async function run(deps: InvokeDeps, method: AnyMethod, rawInput: unknown, call:
       throw new AppError('INTERNAL', `Output of ${method.name} does not match its schema`);
     }
   }
-  return result;
+  return answerVocabulary(method, result, call);
 }
 
 /**

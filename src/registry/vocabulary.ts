@@ -59,3 +59,59 @@ export const MARKET_STATUSES: ReadonlySet<string> = new Set(['active', 'closed',
 
 /** Keys that are data, not field names: get_replay's figures are keyed by get_benchmark_leaderboard's metric values. */
 export const DATA_KEYS: ReadonlySet<string> = new Set(['log_score', 'max_drawdown']);
+
+/**
+ * The stated probability (docs/glossary.md, "Stated probability"): what a caller believes, recorded as a forecast. One
+ * name: `probability` for the chance that YES resolves (a mirrored market), `probabilities` for one chance per outcome (a
+ * community market; `[P(YES)]` where a mirrored forecast is shown as a list). `forecast` / `forecasts` name the record
+ * (the object submit_forecast answers, a list of them) or a count of them, never the number itself.
+ */
+export const STATED_PROBABILITY = { one: 'probability', perOutcome: 'probabilities' } as const;
+
+/** Names the stated probability once had: a number 0..1 (or a list of them) under one of these is a second name. */
+export const RETIRED_PROBABILITY_NAMES: ReadonlySet<string> = new Set(['forecast', 'forecasts', 'statedProbability', 'yourProbability', 'chance']);
+
+/**
+ * One shape for a calibration bin (a row of a reliability table), on every method: the bin's edges `binLow` (inclusive)
+ * and `binHigh` (exclusive; the last bin includes 1), its count `n`, then `meanForecast` and `observedFrequency`. An
+ * object carrying any bin edge carries all three of BIN_FIELDS and none of RETIRED_BIN_FIELDS (except as deprecated).
+ */
+export const BIN_FIELDS = ['binLow', 'binHigh', 'n'] as const;
+export const RETIRED_BIN_FIELDS: ReadonlySet<string> = new Set(['lower', 'upper', 'count', 'bucketLow', 'bucketHigh', 'lo', 'hi']);
+
+/** When a deprecated field was announced (RFC 9745 `Deprecation`) and when it goes (RFC 8594 `Sunset`), UTC dates. */
+export interface Deprecation {
+  since: string;
+  sunset: string;
+}
+
+// Each batch: announced on the day its alias was made, gone at least 90 days later.
+const ISSUE_19: Deprecation = { since: '2026-11-25', sunset: '2027-03-01' };
+const ISSUE_34: Deprecation = { since: '2026-11-28', sunset: '2027-03-01' };
+const ISSUE_51: Deprecation = { since: '2026-12-06', sunset: '2027-06-01' };
+
+/**
+ * Every deprecated field's dates, by its old name (a field is deprecated by `.meta({ deprecated: true })` on its
+ * schema; the test holds every such field to a row here, and docs/glossary.md lists each with its dates). An answer
+ * that still carries one says so in `Deprecation` and `Sunset` headers; `Prefer: strict-vocabulary` answers without.
+ */
+export const DEPRECATIONS: Readonly<Record<string, Deprecation>> = {
+  idOrSlug: ISSUE_19,
+  size: ISSUE_34,
+  filledSize: ISSUE_34,
+  avgFillPrice: ISSUE_34,
+  quantity: ISSUE_34,
+  averagePrice: ISSUE_34,
+  maxAveragePrice: ISSUE_34,
+  minAveragePrice: ISSUE_34,
+  amount: ISSUE_34,
+  afterSeq: ISSUE_34,
+  lastSeq: ISSUE_34,
+  nextFromSeq: ISSUE_34,
+  status: ISSUE_34,
+  forecast: ISSUE_51,
+  forecasts: ISSUE_51,
+  lower: ISSUE_51,
+  upper: ISSUE_51,
+  count: ISSUE_51,
+};

@@ -153,7 +153,7 @@ class RunAgent {
         tokenId: side.tokenId,
         outcome: side.outcome,
         amount: NEWS_STAKE,
-        forecast,
+        probability: forecast,
       }),
     );
     // A refused buy (the balance spent, no price to fill at) records nothing: the forecast is stated alone.

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Request, Response } from 'express';
-import type { CallInfo, Credentials, Transport } from '../registry/context';
+import type { CallInfo, Credentials, Transport, VocabularyUse } from '../registry/context';
 import { siteAddressOf, type AddressConfig } from './public-origin';
 
 export const SESSION_COOKIE = 'svc.session-token';
@@ -61,5 +61,34 @@ export function callInfoFrom(req: Request, res: Response, transport: Transport, 
     credentials: credentialsOf(req),
     address: siteAddressOf(req, config),
     ...(idem ? { idempotencyKey: idem } : {}),
+    vocabulary: { strict: wantsStrictVocabulary(req, transport) },
   };
+}
+
+/**
+ * `Prefer: strict-vocabulary` (RFC 7240) on any surface; on MCP and JSON-RPC, whose hosts cannot always set a header,
+ * also `?vocabulary=strict` in the address (REST's query string is the method's input, so not there).
+ */
+export function wantsStrictVocabulary(req: Request, transport: Transport): boolean {
+  const prefer = req.get('prefer') ?? '';
+  if (prefer.split(',').some((p) => p.split(';')[0]!.trim().toLowerCase() === 'strict-vocabulary')) return true;
+  return transport !== 'rest' && (req.query as Record<string, unknown> | undefined)?.vocabulary === 'strict';
+}
+
+/**
+ * The request's vocabulary headers: `Preference-Applied: strict-vocabulary` when honoured; else, when an answer carried
+ * or a call sent a deprecated field, `Deprecation: @<unix seconds>` (RFC 9745) and `Sunset: <HTTP-date>` (RFC 8594)
+ * with the earliest dates (docs/glossary.md lists each field's). `Vary: Prefer` either way: the answer depends on it.
+ */
+export function applyVocabulary(res: Response, use: VocabularyUse | undefined): void {
+  if (!use) return;
+  if (use.strict) {
+    res.setHeader('Preference-Applied', 'strict-vocabulary');
+    res.vary('Prefer');
+    return;
+  }
+  if (!use.deprecation) return;
+  res.setHeader('Deprecation', `@${Math.floor(Date.parse(`${use.deprecation.since}T00:00:00Z`) / 1000)}`);
+  res.setHeader('Sunset', new Date(`${use.deprecation.sunset}T00:00:00Z`).toUTCString());
+  res.vary('Prefer');
 }

@@ -15,7 +15,7 @@ import type { CallInfo } from '../registry/context';
 import { A2A_PATH, AGENT_CARD_PATHS } from '../documents/agent-card';
 import { agentCardRouter } from '../documents/agent-card-routes';
 import { methodDocsUrl } from '../documents/service-info';
-import { callInfoFrom } from './http-call';
+import { applyVocabulary, callInfoFrom } from './http-call';
 import { publicOriginOf } from './public-origin';
 import { methodNotAllowed } from './rest';
 import { a2aEndpoint, isA2aMethod } from './a2a';
@@ -155,6 +155,7 @@ export function jsonRpcRouter(deps: InvokeDeps): Router {
         const { response } = await one(raw, batchBase, req.get('a2a-version')?.trim());
         if (response) responses.push(response);
       }
+      applyVocabulary(res, base.vocabulary);
       if (responses.length === 0) res.status(204).end();
       else res.status(200).json(responses);
       return;
@@ -165,6 +166,7 @@ export function jsonRpcRouter(deps: InvokeDeps): Router {
       return;
     }
     const outcome = await one(body, base, undefined);
+    applyVocabulary(res, base.vocabulary);
     if (!outcome.response) {
       res.status(204).end();
       return;

@@ -5,7 +5,7 @@ import { createMcpHandler, isLegacyRequest, WebStandardStreamableHTTPServerTrans
 import { runScoped, type InvokeDeps } from '../registry/invoke';
 import type { CallInfo } from '../registry/context';
 import { AppError, toAppError } from '../errors/app-error';
-import { callInfoFrom } from './http-call';
+import { applyVocabulary, callInfoFrom } from './http-call';
 import { originProblem } from './origin-guard';
 import { siteAddressOf } from './public-origin';
 import { isCredentialChallenge, mcpToolsets, toolCaller, type McpTools } from './mcp-tools';
@@ -131,6 +131,7 @@ export function mcpRouter(deps: InvokeDeps): Router {
       if (fast) {
         const outcome = await callTool(tools, fast.name, fast.args, call);
         if (outcome.rejection) return refuseCredential(res, outcome.rejection, fast.id);
+        applyVocabulary(res, call.vocabulary);
         res.status(200).setHeader('Content-Type', 'application/json');
         return void res.end(fastCallBody(fast.id, outcome.result));
       }
@@ -145,6 +146,8 @@ export function mcpRouter(deps: InvokeDeps): Router {
         void response.body?.cancel();
         return refuseCredential(res, exchange.rejected, id);
       }
+      // A JSON answer's tool calls have run by now (a streamed one's may not have: it says nothing of deprecations).
+      applyVocabulary(res, call.vocabulary);
       await relay(response, res);
     } catch (err) {
       const appErr = toAppError(err);

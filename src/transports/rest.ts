@@ -5,7 +5,7 @@ import type { Registry } from '../registry/registry';
 import { invoke, type InvokeDeps } from '../registry/invoke';
 import { declaredType, inputSchemaOf, type JsonSchema } from '../documents/json-schema';
 import { byteLength, jsonBody, type JsonBody } from './json-body';
-import { callInfoFrom, SESSION_COOKIE } from './http-call';
+import { applyVocabulary, callInfoFrom, SESSION_COOKIE } from './http-call';
 import { AppError } from '../errors/app-error';
 import type { CallInfo } from '../registry/context';
 
@@ -141,6 +141,7 @@ export function methodNotAllowed(verbs: string[]) {
  * https), and Idempotent-Replayed: true on a stored answer replayed for a repeated Idempotency-Key.
  */
 export function applyEffects(res: Response, call: CallInfo): void {
+  applyVocabulary(res, call.vocabulary);
   const { effects } = call;
   if (!effects) return;
   const secure = call.address.origin.startsWith('https://');

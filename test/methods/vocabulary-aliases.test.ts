@@ -22,7 +22,15 @@ const RENAMED_INPUTS = [
   { method: 'buy_community_shares', alias: 'maxAveragePrice', use: 'maxAvgPrice', path: '/api/user-markets/trade', verb: 'post' },
   { method: 'sell_community_shares', alias: 'minAveragePrice', use: 'minAvgPrice', path: '/api/user-markets/positions/{id}/sell', verb: 'post' },
   { method: 'list_events', alias: 'afterSeq', use: 'cursor', path: '/api/user/events', verb: 'get' },
+  // The stated probability (issue 51 item 3): one name, probability / probabilities.
+  { method: 'paper_trade', alias: 'forecast', use: 'probability', path: '/api/trade', verb: 'post' },
+  { method: 'place_order', alias: 'forecast', use: 'probability', path: '/api/orders', verb: 'post' },
+  { method: 'place_orders', alias: 'forecast', use: 'probability', path: '/api/orders/batch', verb: 'post', item: 'orders' },
+  { method: 'buy_community_shares', alias: 'forecasts', use: 'probabilities', path: '/api/user-markets/trade', verb: 'post' },
 ] as const;
+
+/** The Unix seconds of a UTC date (the RFC 9745 Deprecation header's `@` form), computed here from the calendar. */
+const unixSeconds = (y: number, m: number, d: number) => Date.UTC(y, m - 1, d) / 1000;
 
 describe.each(backends())('one vocabulary: new names and deprecated aliases on $name', (backend) => {
   let t: TestApp;
@@ -154,6 +162,117 @@ describe.each(backends())('one vocabulary: new names and deprecated aliases on $
       expect(old.body.order).toMatchObject({ amount: 50, reservedCash: 50 });
       const wrongUnit = await t.api.post(`/api/orders/${placed.id}/replace`).set(bearer(a.apiKey)).send({ shares: 50 });
       expect([wrongUnit.status, wrongUnit.body.code]).toEqual([400, 'VALIDATION_ERROR']);
+    });
+  });
+
+  describe('the stated probability', () => {
+    test('when paper_trade states probability, or the deprecated forecast, then each records that stated forecast; both at once is VALIDATION_ERROR', async () => {
+      const a = await registerAgent(t);
+      expect((await trade(a.apiKey, { amount: 10, probability: 0.7 })).status).toBe(200);
+      const b = await registerAgent(t);
+      expect((await trade(b.apiKey, { amount: 10, forecast: 0.65 })).status).toBe(200);
+      const stated = async (key: string) => (await t.api.get('/api/forecasts').set(bearer(key))).body.forecasts.map((f: Json) => [f.source, f.probability]);
+      expect(await stated(a.apiKey)).toEqual([['paper_trade', 0.7]]);
+      expect(await stated(b.apiKey)).toEqual([['paper_trade', 0.65]]);
+      const c = await registerAgent(t);
+      const both = await trade(c.apiKey, { amount: 10, probability: 0.7, forecast: 0.7 });
+      expect([both.status, both.body.code]).toEqual([400, 'VALIDATION_ERROR']);
+      expect(await balance(c.apiKey)).toBe(1000);
+    });
+  });
+
+  describe('Deprecation, Sunset and Prefer: strict-vocabulary', () => {
+    const quote = (headers: Record<string, string> = {}, size: Record<string, unknown> = { shares: 10 }) =>
+      t.api
+        .post('/api/trade/quote')
+        .set(headers)
+        .send({ tokenId: m.yes, side: 'SELL', ...size });
+
+    test('when an answer carries a deprecated field, then it says so: Deprecation @<unix seconds> and Sunset as an HTTP-date, with Vary: Prefer', async () => {
+      const res = await quote();
+      expect(res.status).toBe(200);
+      expect(res.body.quantity).toBe(10); // quantity: deprecated on 2026-11-28, sunset 2027-03-01 (docs/glossary.md)
+      expect(res.headers.deprecation).toBe(`@${unixSeconds(2026, 11, 28)}`);
+      expect(res.headers.deprecation).toBe('@1795824000');
+      expect(res.headers.sunset).toBe('Mon, 01 Mar 2027 00:00:00 GMT');
+      expect(res.headers.vary).toMatch(/Prefer/);
+    });
+
+    test('when an answer carries no deprecated field, then it has no Deprecation or Sunset header', async () => {
+      const res = await t.api.get('/api/markets').query({ limit: 1 });
+      expect(res.status).toBe(200);
+      expect(res.headers.deprecation).toBeUndefined();
+      expect(res.headers.sunset).toBeUndefined();
+    });
+
+    test('when a call sends a deprecated input, then the answer carries the earliest dates of what it used', async () => {
+      const a = await registerAgent(t);
+      const res = await trade(a.apiKey, { amount: 10, forecast: 0.6 });
+      expect(res.status).toBe(200);
+      expect(res.headers.deprecation).toBe(`@${unixSeconds(2026, 12, 6)}`);
+      expect(res.headers.sunset).toBe('Tue, 01 Jun 2027 00:00:00 GMT');
+    });
+
+    test('when REST asks Prefer: strict-vocabulary, then the answer has no deprecated field and no Deprecation header; a deprecated input is refused and changes nothing', async () => {
+      const res = await quote({ Prefer: 'strict-vocabulary' });
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ shares: 10, amount: 6, price: 0.6 });
+      expect('quantity' in res.body).toBe(false);
+      expect(res.headers['preference-applied']).toBe('strict-vocabulary');
+      expect(res.headers.deprecation).toBeUndefined();
+      const old = await quote({ Prefer: 'respond-async, strict-vocabulary' }, { quantity: 10 });
+      expect([old.status, old.body.code]).toEqual([400, 'VALIDATION_ERROR']);
+      expect(JSON.stringify(old.body)).toMatch(/quantity/);
+      const a = await registerAgent(t);
+      const refused = await trade(a.apiKey, { amount: 10, forecast: 0.6 }).set('Prefer', 'strict-vocabulary');
+      expect([refused.status, refused.body.code]).toEqual([400, 'VALIDATION_ERROR']);
+      expect(await balance(a.apiKey)).toBe(1000);
+      // Orders: the three dead fields go, in a list too.
+      const placed = await t.api
+        .post('/api/orders')
+        .set(bearer(a.apiKey))
+        .set('Prefer', 'strict-vocabulary')
+        .send({ tokenId: m.yes, side: 'BUY', limitPrice: 0.1, amount: 5 });
+      expect(placed.status).toBe(200);
+      const listed = await t.api.get('/api/orders').set(bearer(a.apiKey)).set('Prefer', 'strict-vocabulary');
+      for (const order of [placed.body.order, listed.body.orders[0]]) {
+        expect(order).toMatchObject({ amount: 5, shares: null, filledCash: 0 });
+        expect(Object.keys(order).filter((k) => ['size', 'filledSize', 'avgFillPrice'].includes(k))).toEqual([]);
+      }
+      const loose = await t.api.get('/api/orders').set(bearer(a.apiKey));
+      expect(loose.body.orders[0]).toMatchObject({ size: 5, filledSize: 0, avgFillPrice: null });
+      expect(loose.headers.deprecation).toBe(`@${unixSeconds(2026, 11, 28)}`);
+    });
+
+    test('when JSON-RPC and MCP ask for the strict vocabulary (the header, or ?vocabulary=strict in the address), then they answer without deprecated fields', async () => {
+      const params = { tokenId: m.yes, side: 'SELL', shares: 10 };
+      const loose = await t.api.post('/api/a2a').send({ jsonrpc: '2.0', id: 1, method: 'quote_trade', params });
+      expect(loose.body.result.quantity).toBe(10);
+      expect(loose.headers.deprecation).toBe(`@${unixSeconds(2026, 11, 28)}`);
+      for (const strict of [
+        await t.api.post('/api/a2a').set('Prefer', 'strict-vocabulary').send({ jsonrpc: '2.0', id: 1, method: 'quote_trade', params }),
+        await t.api.post('/api/a2a?vocabulary=strict').send({ jsonrpc: '2.0', id: 1, method: 'quote_trade', params }),
+      ]) {
+        expect(strict.body.result).toMatchObject({ shares: 10 });
+        expect('quantity' in strict.body.result).toBe(false);
+        expect(strict.headers.deprecation).toBeUndefined();
+      }
+      const send = (path: string, headers: Record<string, string> = {}) =>
+        t.api
+          .post(path)
+          .set('Accept', 'application/json, text/event-stream')
+          .set('X-MCP-Toolsets', 'all')
+          .set(headers)
+          .send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'quote_trade', arguments: params } });
+      const mcpLoose = await send('/mcp');
+      expect(mcpLoose.body.result.structuredContent.quantity).toBe(10);
+      expect(mcpLoose.headers.sunset).toBe('Mon, 01 Mar 2027 00:00:00 GMT');
+      for (const strict of [await send('/mcp?vocabulary=strict'), await send('/mcp', { Prefer: 'strict-vocabulary' })]) {
+        expect(strict.body.result.structuredContent).toMatchObject({ shares: 10 });
+        expect('quantity' in strict.body.result.structuredContent).toBe(false);
+        expect(JSON.parse(strict.body.result.content[0].text).quantity).toBeUndefined();
+        expect(strict.headers['preference-applied']).toBe('strict-vocabulary');
+      }
     });
   });
 

@@ -1,6 +1,19 @@
 import { ALL_METHODS } from '../../src/methods';
 import { inputSchemaOf, outputSchemaOf, type JsonSchema } from '../../src/documents/json-schema';
-import { DATA_KEYS, MARKET_STATUSES, SPEC_FIXED, SYNONYMS } from '../../src/registry/vocabulary';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  BIN_FIELDS,
+  DATA_KEYS,
+  DEPRECATIONS,
+  MARKET_STATUSES,
+  RETIRED_BIN_FIELDS,
+  RETIRED_PROBABILITY_NAMES,
+  SPEC_FIXED,
+  STATED_PROBABILITY,
+  SYNONYMS,
+} from '../../src/registry/vocabulary';
+import { webDeprecatedUses } from '../support/web-deprecated-uses';
 
 /** One field of one method's input or output schema. */
 interface Field {
@@ -91,4 +104,129 @@ describe('one vocabulary across the registry (docs/glossary.md)', () => {
     });
     expect(unpaired.map((m) => m.name)).toEqual([]);
   });
+
+  it('when a field is deprecated, then it has its announcement and sunset dates (src/registry/vocabulary.ts DEPRECATIONS), sunset at least 90 days on', () => {
+    const deprecated = ALL_FIELDS.filter((f) => f.schema.deprecated === true);
+    expect(deprecated.filter((f) => !DEPRECATIONS[f.name]).map((f) => f.where)).toEqual([]);
+    for (const [name, d] of Object.entries(DEPRECATIONS)) {
+      expect([name, (Date.parse(d.sunset) - Date.parse(d.since)) / 86_400_000 >= 90]).toEqual([name, true]);
+    }
+  });
+
+  it('when a field is deprecated, then docs/glossary.md lists it under its method with its dates', () => {
+    const rows = readFileSync(join(__dirname, '../../docs/glossary.md'), 'utf8')
+      .split('\n')
+      .filter((l) => l.startsWith('| `'));
+    const missing = ALL_FIELDS.filter((f) => f.schema.deprecated === true)
+      .map((f) => ({ method: f.where.split('.')[0]!, name: f.name }))
+      .filter(({ method, name }) => {
+        const d = DEPRECATIONS[name]!;
+        return !rows.some((r) => {
+          const [, methods, old] = r.split('|');
+          return methods!.includes(`\`${method}\``) && old!.includes(`\`${name}\``) && r.includes(`| ${d.since} | ${d.sunset} |`);
+        });
+      })
+      .map(({ method, name }) => `${method}: ${name}`);
+    expect([...new Set(missing)]).toEqual([]);
+  });
+});
+
+/**
+ * A second name for the stated probability: a field that holds a probability (a number within 0..1, or a list of them)
+ * under a name the stated probability once had (`forecast`, `forecasts`, …), not deprecated.
+ */
+function secondProbabilityNames(fields: readonly Field[]): string[] {
+  const isProbability = (s: JsonSchema | undefined): boolean => {
+    if (!s) return false;
+    const branches = [s, ...((s.anyOf as JsonSchema[] | undefined) ?? [])];
+    return branches.some((b) => (b.type === 'number' && b.minimum === 0 && b.maximum === 1) || (b.type === 'array' && isProbability(b.items as JsonSchema)));
+  };
+  return fields.filter((f) => RETIRED_PROBABILITY_NAMES.has(f.name) && f.schema.deprecated !== true && isProbability(f.schema)).map((f) => f.where);
+}
+
+/** Objects with a bin edge (a calibration bin) whose shape is not the one bin shape: BIN_FIELDS all there, no retired name live. */
+function otherBinShapes(schemas: ReadonlyArray<{ where: string; schema: unknown }>): string[] {
+  const bad: string[] = [];
+  const visit = (node: unknown, where: string): void => {
+    if (!node || typeof node !== 'object') return;
+    const s = node as JsonSchema;
+    const props = s.properties as Record<string, JsonSchema> | undefined;
+    if (props) {
+      const live = Object.keys(props).filter((k) => props[k]!.deprecated !== true);
+      const edges = ['binLow', 'binHigh', 'lower', 'upper', 'bucketLow', 'bucketHigh', 'lo', 'hi'];
+      if (live.some((k) => edges.includes(k)) && (!BIN_FIELDS.every((k) => live.includes(k)) || live.some((k) => RETIRED_BIN_FIELDS.has(k)))) {
+        bad.push(`${where}: {${live.join(', ')}}`);
+      }
+      for (const [k, v] of Object.entries(props)) visit(v, `${where}.${k}`);
+    }
+    if (s.items) visit(s.items, `${where}[]`);
+    for (const key of ['anyOf', 'oneOf', 'allOf'] as const) for (const b of (s[key] as unknown[] | undefined) ?? []) visit(b, where);
+  };
+  for (const { where, schema } of schemas) visit(schema, where);
+  return bad;
+}
+
+describe('one name for the stated probability, one shape for a calibration bin (issue 51 item 3)', () => {
+  it('when a method takes or shows the stated probability, then it is probability / probabilities', () => {
+    const where = new Set(ALL_FIELDS.map((f) => f.where));
+    for (const w of [
+      'paper_trade.input:probability',
+      'place_order.input:probability',
+      'place_orders.input:orders[].probability',
+      'buy_community_shares.input:probabilities',
+      'submit_forecast.input:probability',
+      'submit_forecast.input:probabilities',
+      'list_forecasts.output:forecasts[].probability',
+    ]) {
+      expect([w, where.has(w)]).toEqual([w, true]);
+    }
+    expect(STATED_PROBABILITY).toEqual({ one: 'probability', perOutcome: 'probabilities' });
+  });
+
+  it('when the registry is walked, then no live field gives the stated probability a second name', () => {
+    expect(secondProbabilityNames(ALL_FIELDS)).toEqual([]);
+  });
+
+  it('when a field holds a probability under an old name, then the check names it (it can fail)', () => {
+    const planted: Field[] = [
+      { where: 'x.input:forecast', name: 'forecast', schema: { type: 'number', minimum: 0, maximum: 1 } },
+      { where: 'x.input:forecasts', name: 'forecasts', schema: { type: 'array', items: { type: 'number', minimum: 0, maximum: 1 } } },
+      { where: 'x.output:forecast', name: 'forecast', schema: { type: 'object', properties: {} } },
+      { where: 'x.output:forecasts', name: 'forecasts', schema: { type: 'integer', minimum: 0 } },
+      { where: 'x.input:old', name: 'forecast', schema: { type: 'number', minimum: 0, maximum: 1, deprecated: true } },
+    ];
+    expect(secondProbabilityNames(planted)).toEqual(['x.input:forecast', 'x.input:forecasts']);
+  });
+
+  it('when a method shows calibration bins, then each is the one bin shape (binLow, binHigh, n)', () => {
+    const schemas = ALL_METHODS.flatMap((m) => [{ where: `${m.name}.output`, schema: outputSchemaOf(m) }]);
+    expect(otherBinShapes(schemas)).toEqual([]);
+    // Both bin tables are reached by the walk: the check is not vacuous.
+    const bins = ALL_FIELDS.filter((f) => f.name === 'binLow').map((f) => f.where);
+    expect(bins).toEqual(
+      expect.arrayContaining([
+        'get_benchmark_record.output:forecasts.reliabilityTable[].binLow',
+        'get_agent_reputation.output:forecasting.calibration[].binLow',
+      ]),
+    );
+  });
+
+  it('when a second bin shape is planted, then the check names it (it can fail)', () => {
+    const row = (props: Record<string, JsonSchema>) => ({ type: 'array', items: { type: 'object', properties: props } });
+    const n = { type: 'number' };
+    expect(
+      otherBinShapes([
+        { where: 'good', schema: row({ binLow: n, binHigh: n, n, lower: { ...n, deprecated: true } }) },
+        { where: 'old', schema: row({ lower: n, upper: n, count: n }) },
+        { where: 'mixed', schema: row({ binLow: n, binHigh: n, count: n }) },
+      ]),
+    ).toEqual(['old[]: {lower, upper, count}', 'mixed[]: {binLow, binHigh, count}']);
+  });
+});
+
+describe('the web app uses no deprecated field (issue 51 item 3)', () => {
+  // The type checker over web/ (as `tsc -p web` sees it) against the generated client types' @deprecated marks.
+  it('when web/ is type-checked, then it neither sends nor reads a field the API marks deprecated', () => {
+    expect(webDeprecatedUses()).toEqual([]);
+  }, 300_000);
 });

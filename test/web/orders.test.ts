@@ -69,4 +69,27 @@ describeWithChromium('limit orders in Chromium', () => {
     await expectNoSeriousAxeViolations(page);
     expect(pageErrors(page)).toEqual([]);
   });
+  test('when a person places a limit buy by shares, then the form shows and the order reserves shares × limit rounded up to the micro-dollar, and the order reads in shares', async () => {
+    const page = await web.newPage();
+    await signUp(page);
+    await openFirstMarket(page);
+    const form = page.getByRole('region', { name: 'Limit order' });
+    await form.getByRole('group', { name: 'Order side' }).getByRole('button', { name: 'Buy' }).click();
+    await form.getByLabel('Outcome').selectOption('YES');
+    await form.getByLabel('Buy by').selectOption('shares');
+    await form.getByLabel('Limit price (cents)').fill('3');
+    // 333.333333 shares × $0.03 = $9.99999999, which reserves $10.000000 (rounded up to the micro-dollar).
+    await form.getByLabel('Size (shares)').fill('333.333333');
+    await form.getByText('Reserves up to $10.00', { exact: false }).waitFor();
+    await form.getByRole('button', { name: 'Place buy order' }).click();
+    await form
+      .getByRole('status')
+      .filter({ hasText: /^Order open at 3\.0¢: \$10\.00 reserved/ })
+      .waitFor();
+    await page.getByLabel('Available cash').filter({ hasText: '$990.00' }).waitFor();
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Portfolio' }).click();
+    const open = page.getByRole('region', { name: 'Open orders' });
+    await open.getByRole('button', { name: /^Cancel order: Buy YES 333\.33 shares at 3\.0¢/ }).waitFor();
+    expect(pageErrors(page)).toEqual([]);
+  });
 });

@@ -57,12 +57,16 @@ export interface TraderStats {
   badges: Array<{ icon: string; name: string; description: string; earnedAt: string }>;
 }
 
+/** One calibration bin, in the one bin shape (src/registry/vocabulary.ts BIN_FIELDS); lower, upper, count: deprecated duplicates. */
 export interface CalibrationBucket {
+  binLow: number;
+  binHigh: number;
+  n: number;
+  meanForecast: number | null;
+  observedFrequency: number | null;
   lower: number;
   upper: number;
   count: number;
-  meanForecast: number | null;
-  observedFrequency: number | null;
 }
 
 export interface Reputation {
@@ -176,11 +180,14 @@ export class StatsService {
     let sumSq = 0n;
     let gap = 0n;
     const calibration: CalibrationBucket[] = Array.from({ length: 10 }, (_, i) => ({
+      binLow: i / 10,
+      binHigh: (i + 1) / 10,
+      n: 0,
+      meanForecast: null,
+      observedFrequency: null,
       lower: i / 10,
       upper: (i + 1) / 10,
       count: 0,
-      meanForecast: null,
-      observedFrequency: null,
     }));
     for (const b of cal) {
       n += b.n;
@@ -191,6 +198,7 @@ export class StatsService {
       gap += g < 0n ? -g : g;
       calibration[b.bucket] = {
         ...calibration[b.bucket]!,
+        n: b.n,
         count: b.n,
         meanForecast: round6(Number(b.sum_forecast_micro) / 1e6 / b.n),
         observedFrequency: round6(b.wins / b.n),

@@ -33,6 +33,8 @@ type Op =
       fraction: number;
       tif: Tif;
       ttlS: number;
+      /** A BUY sized by shares (spend ÷ limit of them) rather than by dollars; absent in the shrunk fixtures: by dollars. */
+      byShares?: boolean;
     }
   | { kind: 'cancel_order'; who: number; pick: number }
   | { kind: 'price'; market: number; side: 0 | 1; move: number; spread: number; via: 'sync' | 'change'; depth: number | null }
@@ -101,6 +103,7 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
         { weight: 1, arbitrary: fc.constantFrom<Tif>('IOC', 'FOK') },
       ),
       ttlS: fc.integer({ min: 1, max: 120 }),
+      byShares: fc.boolean(),
     }),
   },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('cancel_order' as const), who, pick: fc.nat({ max: 7 }) }) },
@@ -208,7 +211,12 @@ const BROKEN = `SELECT 'account ' || id || ': balance ' || balance_micro || ', r
   FROM users WHERE reserved_micro < 0 OR reserved_micro > balance_micro OR balance_micro - reserved_micro < 0
   UNION ALL
   SELECT 'position ' || id || ': holds ' || quantity_micro || ' shares, reserves ' || reserved_micro
-  FROM positions WHERE reserved_micro < 0 OR reserved_micro > quantity_micro`;
+  FROM positions WHERE reserved_micro < 0 OR reserved_micro > quantity_micro
+  UNION ALL
+  SELECT 'order ' || id || ': a BUY of ' || size_micro || ' shares (' || filled_size_micro || ' filled) at ' || limit_price_micro
+      || ' reserves ' || reserved_cash_micro || ', not ceil(unfilled × limit)'
+  FROM orders WHERE side = 'BUY' AND sized_by = 'shares' AND state IN ('open', 'partially_filled')
+    AND reserved_cash_micro <> ((size_micro - filled_size_micro) * limit_price_micro + 999999) / 1000000`;
 
 const refused = (o: Outcome) => o.call && ((o.status >= 400 && o.status < 500) || (o.status === 503 && o.body.code === 'PRICE_UNAVAILABLE'));
 const show = (op: Op) => JSON.stringify(op);
@@ -392,16 +400,20 @@ class MoneyRun {
         const m = this.markets[op.market]!;
         const tokenId = op.side === 0 ? m.yes : m.no;
         const quote = await this.quote(tokenId);
-        let size = await this.dollars(p, op.spend);
+        const limitPrice = clamp(quote[op.order === 'BUY' ? 'ask' : 'bid'] + op.offset, 1, 99) / 100;
+        let size: Record<string, number> = { amount: await this.dollars(p, op.spend) };
         if (op.order === 'SELL') {
           const held = await this.positionsOf(p, 'mirrored', tokenId);
-          size = held[0] ? share(held[0].quantity_micro, op.fraction) : 1;
+          size = { shares: held[0] ? share(held[0].quantity_micro, op.fraction) : 1 };
+        } else if (op.byShares) {
+          // As many shares as the dollars buy at the limit (to the micro-share), so it reserves about those dollars.
+          size = { shares: fromMicro((toMicro(size.amount!) * 1_000_000n) / toMicro(limitPrice)) || 0.000001 };
         }
         return this.call(p, '/api/orders', {
           tokenId,
           side: op.order,
-          limitPrice: clamp(quote[op.order === 'BUY' ? 'ask' : 'bid'] + op.offset, 1, 99) / 100,
-          size,
+          limitPrice,
+          ...size,
           timeInForce: op.tif,
           ...(op.tif === 'GTD' ? { expiresAt: new Date(now.getTime() + op.ttlS * 1000).toISOString() } : {}),
         });
@@ -444,7 +456,7 @@ class MoneyRun {
         return this.call(this.person(op.who), '/api/user-markets/trade', {
           tokenId: c.tokens[op.outcome % c.tokens.length],
           amount: await this.dollars(this.person(op.who), op.spend),
-          ...(op.maxAveragePrice === null ? {} : { maxAveragePrice: op.maxAveragePrice }),
+          ...(op.maxAveragePrice === null ? {} : { maxAvgPrice: op.maxAveragePrice }),
         });
       }
       case 'sell_community_shares': {
@@ -454,7 +466,7 @@ class MoneyRun {
         const pos = mine[op.pick % mine.length]!;
         return this.call(p, `/api/user-markets/positions/${pos.id}/sell`, {
           ...(op.fraction === null ? {} : { quantity: share(pos.quantity_micro, op.fraction) }),
-          ...(op.minAveragePrice === null ? {} : { minAveragePrice: op.minAveragePrice }),
+          ...(op.minAveragePrice === null ? {} : { minAvgPrice: op.minAveragePrice }),
         });
       }
       case 'create_community_market': {

@@ -19,7 +19,7 @@ export interface CommunityOutcomeToken {
 /**
  * Buy one outcome of a community market from its market maker: a quote (quote_community_trade, once typing
  * pauses) shows shares, average price and the price after; confirming buys with that average as the limit
- * (maxAveragePrice), so a trade that moved the price in between is refused rather than filled worse, and with
+ * (maxAvgPrice), so a trade that moved the price in between is refused rather than filled worse, and with
  * an Idempotency-Key tied to this outcome and amount, so a double click never trades twice.
  */
 export function CommunityTradeTicket({
@@ -68,7 +68,7 @@ export function CommunityTradeTicket({
     if (!valid || short || !quoteIsCurrent || trade.isPending || trade.isSuccess) return;
     trade.mutate({
       params: { header: { 'Idempotency-Key': key } },
-      body: { tokenId: token.tokenId, amount, maxAveragePrice: quote.data.averagePrice },
+      body: { tokenId: token.tokenId, amount, maxAvgPrice: quote.data.avgPrice },
     });
   };
 
@@ -121,8 +121,8 @@ export function CommunityTradeTicket({
             ) : null}
             {valid && !short && quoteIsCurrent ? (
               <p className="quote">
-                Quote: {shares(quote.data.quantity)} {token.outcome} shares at an average {cents(quote.data.averagePrice)} for {money(quote.data.amount)}; the
-                price moves from {cents(quote.data.priceBefore)} to {cents(quote.data.priceAfter)}.
+                Quote: {shares(quote.data.shares)} {token.outcome} shares at an average {cents(quote.data.avgPrice)} for {money(quote.data.amount)}; the price
+                moves from {cents(quote.data.priceBefore)} to {cents(quote.data.priceAfter)}.
               </p>
             ) : valid && !short && quote.isFetching ? (
               <p className="muted">Getting a quote…</p>
@@ -138,8 +138,8 @@ export function CommunityTradeTicket({
       {trade.isSuccess ? (
         <div role="status" className="fill">
           <p>
-            Bought {shares(trade.data.quantity)} {trade.data.outcome} shares at an average {cents(trade.data.averagePrice)} for {money(trade.data.totalCost)}.
-            New balance {money(trade.data.balance)}.
+            Bought {shares(trade.data.quantity)} {trade.data.outcome} shares at an average {cents(trade.data.avgPrice)} for {money(trade.data.totalCost)}. New
+            balance {money(trade.data.balance)}.
           </p>
           <button
             type="button"

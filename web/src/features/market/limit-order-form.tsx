@@ -9,6 +9,8 @@ import type { TicketMarket } from './trade-ticket';
 import { optionalChance } from '../../lib/chance';
 
 type Side = 'BUY' | 'SELL';
+/** A BUY's unit: dollars to spend or shares to buy (a SELL is always in shares). */
+type BuyUnit = 'amount' | 'shares';
 type Tif = 'GTC' | 'GTD' | 'IOC' | 'FOK';
 
 const TIFS: ReadonlyArray<readonly [Tif, string]> = [
@@ -25,7 +27,16 @@ function inAnHour(): string {
 }
 
 /**
- * A limit order (place_order): buy (dollars) or sell (shares) one outcome at a limit price in cents, with a time in
+ * What a BUY of `sharesToBuy` at `limitCents` reserves: shares × limit rounded up to the micro-dollar, as the service
+ * reserves it (docs/glossary.md); shown before placing so the person sees the cash it holds.
+ */
+function sharesReserve(sharesToBuy: number, limitCents: number): number {
+  const micro = BigInt(Math.round(sharesToBuy * 1e6)) * BigInt(Math.round(limitCents * 1e4));
+  return Number((micro + 999_999n) / 1_000_000n) / 1e6;
+}
+
+/**
+ * A limit order (place_order): buy (dollars to spend, or shares to buy) or sell (shares) one outcome at a limit price in cents, with a time in
  * force and, for GTD, an expiry. Sent with an Idempotency-Key tied to the form's contents, so a double click places
  * one order. The answer says what happened: filled, partly filled, resting (and what it reserves), cancelled or rejected.
  */
@@ -34,6 +45,7 @@ export function LimitOrderForm({ market }: { market: TicketMarket }) {
   const [side, setSide] = useState<Side>('BUY');
   const [outcome, setOutcome] = useState<'YES' | 'NO'>('YES');
   const [limitText, setLimitText] = useState('40');
+  const [buyUnit, setBuyUnit] = useState<BuyUnit>('amount');
   const [sizeText, setSizeText] = useState('10');
   const [tif, setTif] = useState<Tif>('GTC');
   const [expires, setExpires] = useState(inAnHour);
@@ -51,7 +63,8 @@ export function LimitOrderForm({ market }: { market: TicketMarket }) {
   const expiresAt = tif === 'GTD' && expires ? new Date(expires) : null;
   const expiresOk = tif !== 'GTD' || (expiresAt !== null && !Number.isNaN(expiresAt.getTime()) && expiresAt.getTime() > Date.now());
   const valid = limitOk && sizeOk && expiresOk && stated.ok && tokenId !== null;
-  const key = useMemo(() => newIdempotencyKey(), [side, outcome, limitText, sizeText, tif, expires, chance, round]);
+  const unit: BuyUnit = side === 'BUY' ? buyUnit : 'shares';
+  const key = useMemo(() => newIdempotencyKey(), [side, unit, outcome, limitText, sizeText, tif, expires, chance, round]);
   const changed =
     <T,>(set: (v: T) => void) =>
     (v: T) => {
@@ -68,11 +81,11 @@ export function LimitOrderForm({ market }: { market: TicketMarket }) {
         tokenId: tokenId!,
         side,
         limitPrice: Math.round(limit * 10_000) / 1_000_000,
-        // A BUY is sized in dollars, a SELL in shares (docs/glossary.md).
-        ...(side === 'BUY' ? { amount: size } : { shares: size }),
+        // A BUY is sized in dollars or in shares, a SELL in shares (docs/glossary.md).
+        ...(unit === 'amount' ? { amount: size } : { shares: size }),
         timeInForce: tif,
         ...(tif === 'GTD' && expiresAt ? { expiresAt: expiresAt.toISOString() } : {}),
-        ...(stated.forecast === undefined ? {} : { forecast: stated.forecast }),
+        ...(stated.forecast === undefined ? {} : { probability: stated.forecast }),
       },
     });
   };
@@ -106,12 +119,28 @@ export function LimitOrderForm({ market }: { market: TicketMarket }) {
           error={limitOk ? undefined : 'Enter a price above 0 and at most 100 cents.'}
           help={side === 'BUY' ? 'The most you pay per share.' : 'The least you accept per share.'}
         />
+        {side === 'BUY' ? (
+          <SelectField
+            label="Buy by"
+            value={buyUnit}
+            onChange={(e) => changed(setBuyUnit)(e.target.value as BuyUnit)}
+            options={[
+              ['amount', 'Dollars to spend'],
+              ['shares', 'Shares to buy'],
+            ]}
+          />
+        ) : null}
         <InputField
-          label={side === 'BUY' ? 'Size (virtual dollars)' : 'Size (shares)'}
+          label={unit === 'amount' ? 'Size (virtual dollars)' : 'Size (shares)'}
           inputMode="decimal"
           value={sizeText}
           onChange={(e) => changed(setSizeText)(e.target.value)}
           error={sizeOk ? undefined : 'Enter a size above 0.'}
+          help={
+            side === 'BUY' && unit === 'shares' && sizeOk && limitOk
+              ? `Reserves up to ${money(sharesReserve(size, limit))}; what the fills cost less comes back.`
+              : undefined
+          }
         />
         <SelectField label="Time in force" value={tif} onChange={(e) => changed(setTif)(e.target.value as Tif)} options={TIFS} />
         {tif === 'GTD' ? (

@@ -108,7 +108,14 @@ export function TradeTicket({
     if (!valid || short || !stated.ok || !tokenId || trade.isPending || trade.isSuccess) return;
     trade.mutate({
       params: { header: { 'Idempotency-Key': key } },
-      body: { marketId: market.id, marketSlug: market.slug, tokenId, outcome, amount, ...(stated.forecast === undefined ? {} : { forecast: stated.forecast }) },
+      body: {
+        marketId: market.id,
+        marketSlug: market.slug,
+        tokenId,
+        outcome,
+        amount,
+        ...(stated.forecast === undefined ? {} : { probability: stated.forecast }),
+      },
     });
   };
 
@@ -173,7 +180,7 @@ export function TradeTicket({
           ) : null}
           {valid && !short && quoteIsCurrent ? (
             <p className="quote">
-              Quote: {shares(quote.data.quantity)} {outcome} shares at {cents(quote.data.price)} for {money(quote.data.amount)}
+              Quote: {shares(quote.data.shares)} {outcome} shares at {cents(quote.data.price)} for {money(quote.data.amount)}
             </p>
           ) : null}
           {valid && !short && quoteIsCurrent ? (
@@ -186,7 +193,7 @@ export function TradeTicket({
           {valid && !short && quoteIsCurrent ? (
             // A share pays $1 if its outcome wins: the payout is the share count, the return its gain over the amount.
             <p className="payout">
-              Pays {money(quote.data.quantity)} if {outcome} ({signedPercent(quote.data.quantity / quote.data.amount - 1)})
+              Pays {money(quote.data.shares)} if {outcome} ({signedPercent(quote.data.shares / quote.data.amount - 1)})
             </p>
           ) : valid && !short && quote.isFetching ? (
             <p className="muted">Getting a quote…</p>

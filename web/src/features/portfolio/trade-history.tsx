@@ -60,13 +60,13 @@ export function TradeHistory({ hrefOf }: { hrefOf: (marketId: string, slug: stri
                     <Link href={hrefOf(t.marketId, t.marketSlug)}>{t.question}</Link>
                   </td>
                   <td className="num" data-label="Shares">
-                    {shares(t.quantity)}
+                    {shares(t.shares)}
                   </td>
                   <td className="num" data-label="Price">
                     {cents(t.price)}
                   </td>
                   <td className="num" data-label="Amount">
-                    {money(t.amount)}
+                    {money(t.cash)}
                   </td>
                   <td className="num" data-label="Realized">
                     {t.realizedPnl === null ? '—' : signedMoney(t.realizedPnl)}

@@ -1,12 +1,8 @@
 import { percent } from '../../lib/format';
+import type { Ok } from '../../lib/api/client';
 
-export interface CalibrationBucket {
-  lower: number;
-  upper: number;
-  count: number;
-  meanForecast: number | null;
-  observedFrequency: number | null;
-}
+/** One calibration bin of get_agent_reputation, in the one bin shape (binLow, binHigh, n). */
+type CalibrationBucket = NonNullable<Ok<'/api/agents/{id}/reputation', 'get'>['forecasting']>['calibration'][number];
 
 const SIZE = 320;
 const PAD = 36;
@@ -22,8 +18,8 @@ const y = (p: number) => SIZE - PAD - p * INNER;
  * numbers in a table underneath for screen readers and exact reading.
  */
 export function CalibrationChart({ buckets }: { buckets: CalibrationBucket[] }) {
-  const filled = buckets.filter((b) => b.count > 0 && b.meanForecast !== null && b.observedFrequency !== null);
-  const most = Math.max(1, ...filled.map((b) => b.count));
+  const filled = buckets.filter((b) => b.n > 0 && b.meanForecast !== null && b.observedFrequency !== null);
+  const most = Math.max(1, ...filled.map((b) => b.n));
   const ticks = [0, 0.25, 0.5, 0.75, 1];
   return (
     <figure className="calibration">
@@ -48,10 +44,10 @@ export function CalibrationChart({ buckets }: { buckets: CalibrationBucket[] }) 
         <line x1={x(0)} y1={y(0)} x2={x(1)} y2={y(1)} stroke="#8a8f98" strokeDasharray="4 4" />
         {filled.map((b) => (
           <circle
-            key={b.lower}
+            key={b.binLow}
             cx={x(b.meanForecast!)}
             cy={y(b.observedFrequency!)}
-            r={4 + 8 * Math.sqrt(b.count / most)}
+            r={4 + 8 * Math.sqrt(b.n / most)}
             fill="#1f4fd1"
             fillOpacity="0.7"
             stroke="#17181c"
@@ -84,11 +80,11 @@ export function CalibrationChart({ buckets }: { buckets: CalibrationBucket[] }) 
           </thead>
           <tbody>
             {buckets.map((b) => (
-              <tr key={b.lower}>
+              <tr key={b.binLow}>
                 <td>
-                  {Math.round(b.lower * 100)}–{Math.round(b.upper * 100)}%
+                  {Math.round(b.binLow * 100)}–{Math.round(b.binHigh * 100)}%
                 </td>
-                <td className="num">{b.count}</td>
+                <td className="num">{b.n}</td>
                 <td className="num">{percent(b.meanForecast)}</td>
                 <td className="num">{percent(b.observedFrequency)}</td>
               </tr>

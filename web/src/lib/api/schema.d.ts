@@ -2350,7 +2350,7 @@ export interface operations {
                          * @deprecated
                          * @description Deprecated (read nextCursor): the same value.
                          */
-                        lastSeq: string;
+                        lastSeq?: string;
                         /** @description True when more events follow right away: call again with nextCursor. */
                         hasMore: boolean;
                     };
@@ -3678,7 +3678,12 @@ export interface operations {
                     amount?: number;
                     /** @description Shares to buy, at most 6 decimals; their cost (shares × live ask) at most 1,000,000. Send amount or shares, exactly one. */
                     shares?: number;
-                    /** @description Your probability that YES resolves, recorded as a forecast with the trade. */
+                    /** @description Your probability that YES resolves, recorded as a stated forecast with the trade. */
+                    probability?: number;
+                    /**
+                     * @deprecated
+                     * @description Deprecated (send probability): your probability that YES resolves, recorded as a forecast with the trade.
+                     */
                     forecast?: number;
                     /** @description Optional idempotency key (JSON-RPC and MCP; on REST send the Idempotency-Key header). A retry with the same key and body returns the original result and never trades twice; kept 24 hours. */
                     idempotencyKey?: string;
@@ -4526,7 +4531,7 @@ export interface operations {
                          * @deprecated
                          * @description Deprecated (read shares): shares bought (BUY) or sold (SELL).
                          */
-                        quantity: number;
+                        quantity?: number;
                         /** @description Dollars spent, fee included (BUY), or received after the fee (SELL). */
                         amount: number;
                         /**
@@ -4710,7 +4715,7 @@ export interface operations {
                              * @deprecated
                              * @description Deprecated (read shares): shares bought, sold or settled.
                              */
-                            quantity: number;
+                            quantity?: number;
                             /** @description Price per share: the fill price, or the settlement value (1 won, 0 lost, 0.5 void). */
                             price: number;
                             /** @description Dollars moved: the cost of a buy, the proceeds of a sale, the payout of a settlement. */
@@ -4719,7 +4724,7 @@ export interface operations {
                              * @deprecated
                              * @description Deprecated (read cash): dollars moved by the fill.
                              */
-                            amount: number;
+                            amount?: number;
                             /** @description Profit or loss this sale or settlement realized; null on buys. */
                             realizedPnl: number | null;
                             /**
@@ -4864,7 +4869,7 @@ export interface operations {
                              * @deprecated
                              * @description Deprecated (read amount or shares): the size in the order's unit.
                              */
-                            size: number;
+                            size?: number;
                             /**
                              * @description How long the order lives.
                              * @enum {string}
@@ -4881,7 +4886,7 @@ export interface operations {
                              * @deprecated
                              * @description Deprecated (read filledCash or filledShares): part of size filled, in its unit.
                              */
-                            filledSize: number;
+                            filledSize?: number;
                             /** @description Shares bought or sold so far. */
                             filledShares: number;
                             /** @description Dollars spent (buy) or received (sell) so far. */
@@ -4892,7 +4897,7 @@ export interface operations {
                              * @deprecated
                              * @description Deprecated (read avgPrice): filledCash / filledShares; null before any fill.
                              */
-                            avgFillPrice: number | null;
+                            avgFillPrice?: number | null;
                             /** @description Cash this resting buy holds (by shares: unfilled shares × limitPrice, rounded up); 0 once not open. */
                             reservedCash: number;
                             /** @description Shares this resting sell holds (0 once it is no longer open). */
@@ -5037,7 +5042,12 @@ export interface operations {
                     expiresAt?: string;
                     /** @description Your own id, unique per account; a repeat returns the first order. */
                     clientOrderId?: string;
-                    /** @description Your probability that YES resolves, recorded as a forecast with the order (not if refused, rejected or repeated). */
+                    /** @description Your probability that YES resolves, recorded as a stated forecast with the order (not if refused, rejected or repeated). */
+                    probability?: number;
+                    /**
+                     * @deprecated
+                     * @description Deprecated (send probability): your probability that YES resolves, recorded as a forecast with the trade.
+                     */
                     forecast?: number;
                     /** @description Optional idempotency key (JSON-RPC and MCP; on REST send the Idempotency-Key header). A retry with the same key and body returns the original result and never acts twice; kept 24 hours. */
                     idempotencyKey?: string;
@@ -5082,7 +5092,7 @@ export interface operations {
                              * @deprecated
                              * @description Deprecated (read amount or shares): the size in the order's unit.
                              */
-                            size: number;
+                            size?: number;
                             /**
                              * @description How long the order lives.
                              * @enum {string}
@@ -5099,7 +5109,7 @@ export interface operations {
                              * @deprecated
                              * @description Deprecated (read filledCash or filledShares): part of size filled, in its unit.
                              */
-                            filledSize: number;
+                            filledSize?: number;
                             /** @description Shares bought or sold so far. */
                             filledShares: number;
                             /** @description Dollars spent (buy) or received (sell) so far. */
@@ -5110,7 +5120,7 @@ export interface operations {
                              * @deprecated
                              * @description Deprecated (read avgPrice): filledCash / filledShares; null before any fill.
                              */
-                            avgFillPrice: number | null;
+                            avgFillPrice?: number | null;
                             /** @description Cash this resting buy holds (by shares: unfilled shares × limitPrice, rounded up); 0 once not open. */
                             reservedCash: number;
                             /** @description Shares this resting sell holds (0 once it is no longer open). */
@@ -5297,7 +5307,7 @@ export interface operations {
                              * @deprecated
                              * @description Deprecated (read amount or shares): the size in the order's unit.
                              */
-                            size: number;
+                            size?: number;
                             /**
                              * @description How long the order lives.
                              * @enum {string}
@@ -5314,7 +5324,7 @@ export interface operations {
                              * @deprecated
                              * @description Deprecated (read filledCash or filledShares): part of size filled, in its unit.
                              */
-                            filledSize: number;
+                            filledSize?: number;
                             /** @description Shares bought or sold so far. */
                             filledShares: number;
                             /** @description Dollars spent (buy) or received (sell) so far. */
@@ -5325,7 +5335,7 @@ export interface operations {
                              * @deprecated
                              * @description Deprecated (read avgPrice): filledCash / filledShares; null before any fill.
                              */
-                            avgFillPrice: number | null;
+                            avgFillPrice?: number | null;
                             /** @description Cash this resting buy holds (by shares: unfilled shares × limitPrice, rounded up); 0 once not open. */
                             reservedCash: number;
                             /** @description Shares this resting sell holds (0 once it is no longer open). */
@@ -5532,7 +5542,7 @@ export interface operations {
                              * @deprecated
                              * @description Deprecated (read amount or shares): the size in the order's unit.
                              */
-                            size: number;
+                            size?: number;
                             /**
                              * @description How long the order lives.
                              * @enum {string}
@@ -5549,7 +5559,7 @@ export interface operations {
                              * @deprecated
                              * @description Deprecated (read filledCash or filledShares): part of size filled, in its unit.
                              */
-                            filledSize: number;
+                            filledSize?: number;
                             /** @description Shares bought or sold so far. */
                             filledShares: number;
                             /** @description Dollars spent (buy) or received (sell) so far. */
@@ -5560,7 +5570,7 @@ export interface operations {
                              * @deprecated
                              * @description Deprecated (read avgPrice): filledCash / filledShares; null before any fill.
                              */
-                            avgFillPrice: number | null;
+                            avgFillPrice?: number | null;
                             /** @description Cash this resting buy holds (by shares: unfilled shares × limitPrice, rounded up); 0 once not open. */
                             reservedCash: number;
                             /** @description Shares this resting sell holds (0 once it is no longer open). */
@@ -5743,7 +5753,7 @@ export interface operations {
                              * @deprecated
                              * @description Deprecated (read amount or shares): the size in the order's unit.
                              */
-                            size: number;
+                            size?: number;
                             /**
                              * @description How long the order lives.
                              * @enum {string}
@@ -5760,7 +5770,7 @@ export interface operations {
                              * @deprecated
                              * @description Deprecated (read filledCash or filledShares): part of size filled, in its unit.
                              */
-                            filledSize: number;
+                            filledSize?: number;
                             /** @description Shares bought or sold so far. */
                             filledShares: number;
                             /** @description Dollars spent (buy) or received (sell) so far. */
@@ -5771,7 +5781,7 @@ export interface operations {
                              * @deprecated
                              * @description Deprecated (read avgPrice): filledCash / filledShares; null before any fill.
                              */
-                            avgFillPrice: number | null;
+                            avgFillPrice?: number | null;
                             /** @description Cash this resting buy holds (by shares: unfilled shares × limitPrice, rounded up); 0 once not open. */
                             reservedCash: number;
                             /** @description Shares this resting sell holds (0 once it is no longer open). */
@@ -5924,7 +5934,12 @@ export interface operations {
                         expiresAt?: string;
                         /** @description Your own id, unique per account; a repeat returns the first order. */
                         clientOrderId?: string;
-                        /** @description Your probability that YES resolves, recorded as a forecast with the order (not if refused, rejected or repeated). */
+                        /** @description Your probability that YES resolves, recorded as a stated forecast with the order (not if refused, rejected or repeated). */
+                        probability?: number;
+                        /**
+                         * @deprecated
+                         * @description Deprecated (send probability): your probability that YES resolves, recorded as a forecast with the trade.
+                         */
                         forecast?: number;
                     }[];
                 };
@@ -5975,7 +5990,7 @@ export interface operations {
                                  * @deprecated
                                  * @description Deprecated (read amount or shares): the size in the order's unit.
                                  */
-                                size: number;
+                                size?: number;
                                 /**
                                  * @description How long the order lives.
                                  * @enum {string}
@@ -5992,7 +6007,7 @@ export interface operations {
                                  * @deprecated
                                  * @description Deprecated (read filledCash or filledShares): part of size filled, in its unit.
                                  */
-                                filledSize: number;
+                                filledSize?: number;
                                 /** @description Shares bought or sold so far. */
                                 filledShares: number;
                                 /** @description Dollars spent (buy) or received (sell) so far. */
@@ -6003,7 +6018,7 @@ export interface operations {
                                  * @deprecated
                                  * @description Deprecated (read avgPrice): filledCash / filledShares; null before any fill.
                                  */
-                                avgFillPrice: number | null;
+                                avgFillPrice?: number | null;
                                 /** @description Cash this resting buy holds (by shares: unfilled shares × limitPrice, rounded up); 0 once not open. */
                                 reservedCash: number;
                                 /** @description Shares this resting sell holds (0 once it is no longer open). */
@@ -10762,16 +10777,31 @@ export interface operations {
                             entryPriceCalibrationError: number | null;
                             /** @description 10 entry-price buckets, lowest first. */
                             calibration: {
-                                /** @description Lower bound of the entry-price bucket (inclusive). */
-                                lower: number;
-                                /** @description Upper bound (exclusive; the last bucket includes 1). */
-                                upper: number;
-                                /** @description Settled positions in the bucket. */
-                                count: number;
+                                /** @description Lower edge of the entry-price bin (inclusive). */
+                                binLow: number;
+                                /** @description Upper edge (exclusive; the last bin includes 1). */
+                                binHigh: number;
+                                /** @description Settled positions in the bin. */
+                                n: number;
                                 /** @description Mean entry price of those positions (null when empty). */
                                 meanForecast: number | null;
                                 /** @description Share of them on the winning side (null when empty). */
                                 observedFrequency: number | null;
+                                /**
+                                 * @deprecated
+                                 * @description Deprecated (read binLow): the same value.
+                                 */
+                                lower?: number;
+                                /**
+                                 * @deprecated
+                                 * @description Deprecated (read binHigh): the same value.
+                                 */
+                                upper?: number;
+                                /**
+                                 * @deprecated
+                                 * @description Deprecated (read n): the same value.
+                                 */
+                                count?: number;
                             }[];
                         };
                         /** @description The 10 most recent settlements, newest first. */
@@ -12203,7 +12233,7 @@ export interface operations {
                          * @deprecated
                          * @description Deprecated (read shares): shares bought (BUY) or sold (SELL).
                          */
-                        quantity: number;
+                        quantity?: number;
                         /** @description Dollars spent (BUY) or received (SELL). */
                         amount: number;
                         /** @description amount ÷ shares. */
@@ -12212,7 +12242,7 @@ export interface operations {
                          * @deprecated
                          * @description Deprecated (read avgPrice): amount ÷ shares.
                          */
-                        averagePrice: number;
+                        averagePrice?: number;
                         /** @description The outcome's price now. */
                         priceBefore: number;
                         /** @description The outcome's price after the fill. */
@@ -12346,7 +12376,12 @@ export interface operations {
                      * @description Deprecated (send maxAvgPrice): refuse the buy if its average price per share would be above this.
                      */
                     maxAveragePrice?: number;
-                    /** @description Your probability of each outcome (in outcome order, summing to 1), recorded as a forecast with the buy. */
+                    /** @description Your probability of each outcome (in outcome order, summing to 1), recorded as a stated forecast with the buy. */
+                    probabilities?: number[];
+                    /**
+                     * @deprecated
+                     * @description Deprecated (send probabilities): your probability of each outcome, recorded as a forecast with the buy.
+                     */
                     forecasts?: number[];
                     /** @description Optional idempotency key (JSON-RPC and MCP; on REST send the Idempotency-Key header). A retry with the same key and body returns the original result and never trades twice; kept 24 hours. */
                     idempotencyKey?: string;
@@ -12377,7 +12412,7 @@ export interface operations {
                          * @deprecated
                          * @description Deprecated (read avgPrice): average price per share of this fill.
                          */
-                        averagePrice: number;
+                        averagePrice?: number;
                         /** @description The outcome's price after this fill. */
                         priceAfter: number;
                         /** @description Dollars spent (equals amount). */
@@ -12552,7 +12587,7 @@ export interface operations {
                          * @deprecated
                          * @description Deprecated (read avgPrice): average price per share of this fill.
                          */
-                        averagePrice: number;
+                        averagePrice?: number;
                         /** @description The outcome's price after this fill. */
                         priceAfter: number;
                         /** @description Dollars credited. */
@@ -13751,7 +13786,7 @@ export interface operations {
                                  * @deprecated
                                  * @description Deprecated (read httpStatus): the same value.
                                  */
-                                status: number | null;
+                                status?: number | null;
                                 /** @description Why no answer came (timeout, connection refused, address not allowed); null when one did. */
                                 error: string | null;
                                 /** @description From sending to the end of the answer, in milliseconds. */
@@ -13899,7 +13934,7 @@ export interface operations {
                          * @deprecated
                          * @description Deprecated (read nextCursor): the same value.
                          */
-                        nextFromSeq: string | null;
+                        nextFromSeq?: string | null;
                     };
                 };
             };
