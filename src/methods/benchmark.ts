@@ -3,7 +3,7 @@ import { defineMethod } from '../registry/method';
 import type { MethodContext } from '../registry/context';
 import { AppError } from '../errors/app-error';
 import { ALL_SEASONS, isProvisional, parseSeason } from '../domain/benchmark/seasons';
-import { BENCHMARK_METRICS, MIN_RESOLVED_MARKETS, type BenchmarkMetric } from '../domain/benchmark/benchmark-record';
+import { BENCHMARK_METRICS, MIN_RESOLVED_MARKETS, SCORING_VERSION, type BenchmarkMetric } from '../domain/benchmark/benchmark-record';
 import { Probability } from './common-schemas';
 import { formatExport, formatRows } from '../domain/benchmark/benchmark-export';
 import {
@@ -68,6 +68,44 @@ const ForecastScores = z
   })
   .describe('Scores of your stated forecasts (submit_forecast, or forecast on a trade) on markets resolved in the season.');
 
+const LifeScores = z
+  .object({
+    questions: z.number().int().min(0).describe('Markets scored.'),
+    baseline: Estimate.describe('100 (ln p(outcome) − ln 1/K) / ln K: against the uninformed prior, averaged from your first forecast to the close.'),
+    peer: Estimate.describe('100 (ln p(outcome) − mean ln p_j): against every other forecaster holding one at that moment, averaged likewise.'),
+    coverage: Estimate.describe('Share of the market’s forecast life your forecasts covered.'),
+    peerQuestions: z.number().int().min(0).describe('Markets with another forecaster.'),
+    horizons: z
+      .array(
+        z.object({
+          horizon: z.enum(['7d', '1d', '1h']).describe('Before the close.'),
+          hoursBeforeClose: z.number().describe('In hours.'),
+          alpha: Estimate.describe('Market Brier − yours at that time.'),
+        }),
+      )
+      .describe('Alpha at fixed horizons before the close.'),
+  })
+  .describe("Metaculus-style scores over each market's life (docs/scoring.md).");
+
+const RankingScores = z
+  .object({
+    replicates: z.number().int().describe('Paired bootstrap replicates (1,999).'),
+    references: z
+      .array(
+        z.object({
+          reference: z.enum(['market', 'coin_flip', 'favourite']).describe('The reference forecaster.'),
+          edge: Estimate.describe('Its Brier − yours on the markets both forecast.'),
+          pValue: z.number().nullable().describe('One-sided p of no edge, uncorrected.'),
+        }),
+      )
+      .describe('Paired against each reference.'),
+    shrunkAlpha: z.number().nullable().describe('Σ alpha / max(30, n).'),
+    minimumDetectableEdge: z.number().nullable().describe('Smallest alpha n can detect (power 80 %, α 5 %).'),
+    days: z.number().min(0).describe('Days from the first scored forecast to the last close.'),
+    provisional: z.boolean().describe('Under 100 resolved markets or 30 days.'),
+  })
+  .describe('What the boards rank by beside the figure (docs/scoring.md).');
+
 const Horizon = z.object({
   mean: Estimate.describe('Mean closing-line value: the bought token’s later price − the fill price.'),
   stakeWeighted: Estimate.describe('Σ cost × value / Σ cost.'),
@@ -125,6 +163,7 @@ function seasonAsked(ctx: MethodContext, text: string | undefined): { season: st
 }
 
 const Record = z.object({
+  scoringVersion: z.string().describe('The scoring rules applied (docs/scoring.md).'),
   userId: z.string().describe('The account.'),
   displayName: z.string().describe('Public display name.'),
   isAgent: z.boolean().describe('True for an agent account.'),
@@ -142,6 +181,8 @@ const Record = z.object({
   minimumMarkets: z.number().int().min(1).describe('Resolved markets needed to be ranked on a benchmark board.'),
   ranked: z.boolean().describe('True when resolvedMarkets reaches minimumMarkets.'),
   forecasts: ForecastScores,
+  life: LifeScores,
+  ranking: RankingScores,
   byCategory: z
     .array(
       z.object({
@@ -214,6 +255,7 @@ export const getBenchmarkLeaderboard = defineMethod({
     metric: z.enum(METRICS).describe('The metric ranked.'),
     audience: Audience.describe('The audience ranked.'),
     minimumMarkets: z.number().int().min(1).describe('Resolved markets an account needs in the season to be ranked.'),
+    rankedRows: z.number().int().min(0).describe('Ranked accounts on the whole board.'),
     entries: z
       .array(
         z.object({
@@ -224,6 +266,12 @@ export const getBenchmarkLeaderboard = defineMethod({
           reference: Reference.nullable().describe('Which reference forecaster, or null.'),
           resolvedMarkets: z.number().int().min(0).describe('Resolved markets behind the record.'),
           figure: Estimate.describe('The ranked figure with its n and interval.'),
+          rankLow: z.number().int().min(1).describe('Best rank its interval allows.'),
+          rankHigh: z.number().int().min(1).describe('Worst rank its interval allows.'),
+          provisional: z.boolean().describe('Under 100 resolved markets or 30 days.'),
+          pValue: z.number().nullable().describe('p of no edge over the market, Holm-corrected across the rows.'),
+          shrunkAlpha: z.number().nullable().describe('Σ alpha / max(30, n).'),
+          minimumDetectableEdge: z.number().nullable().describe('Smallest alpha its n can detect.'),
         }),
       )
       .describe('Best first; ties go to the account with more resolved markets.'),
@@ -348,6 +396,7 @@ export const exportBenchmarkForecasts = defineMethod({
   }),
   output: z.object({
     season: z.string().describe('The season exported.'),
+    scoringVersion: z.string().describe('The scoring rules its boards are scored under (docs/scoring.md).'),
     provisional: Provisional,
     format: z.enum(['json', 'jsonl', 'csv']).describe('The format asked for.'),
     part: z.enum(['forecasts', 'trades', 'equity', 'markets', 'prices']).describe('The part exported.'),
@@ -372,7 +421,7 @@ export const exportBenchmarkForecasts = defineMethod({
       markets: [] as ExportedMarket[],
       prices: [] as ExportedPrice[],
     };
-    const head = { season, provisional, format: input.format, part: input.part };
+    const head = { season, scoringVersion: SCORING_VERSION, provisional, format: input.format, part: input.part };
     if (input.part === 'forecasts') {
       const page = await ctx.services.benchmark.export(season, q);
       return input.format === 'json'

@@ -1,6 +1,7 @@
 import type { Queryable } from '../../db/database';
 import { MICRO } from '../money/micro';
 import type { ResolvedQuestion } from './forecast-scores';
+import { HORIZONS, type QuestionContext } from './life-scores';
 import type { EquityDay, KellyBuy } from './risk-scores';
 import { OPEN_POSITION_VALUES } from '../portfolio/holdings-value';
 import { resolvedMarketsCte } from './resolved-markets';
@@ -14,6 +15,8 @@ import type { TimedBuy } from './timing-scores';
  */
 export interface BenchmarkInputs {
   questions: ResolvedQuestion[];
+  /** Per stated-forecast market: everyone else's forecasts on it and the market's mid at each horizon before its close (life-scores.ts). */
+  contexts: Record<string, QuestionContext>;
   /** Each scored market's category (its venue's; 'Uncategorized' when it has none). */
   categories: Record<string, string>;
   /** Buys on resolved markets the account stated no forecast on, as forecasts at the entry price (today's reputation basis). */
@@ -46,6 +49,22 @@ const FORECASTS_SQL = `WITH ${RESOLVED}
   SELECT r.market_id, r.kind, r.winner, r.closed_at, r.category, f.created_at, f.probabilities_micro, f.mids_micro
   FROM resolved r JOIN forecasts f ON f.user_id = $1 AND f.market_id = r.market_id
   ORDER BY r.market_id, f.seq`;
+
+/** Every other account's forecasts on the markets the account stated one on (peer scores: references included). */
+const OTHERS_SQL = `WITH ${RESOLVED}
+  SELECT f.market_id, f.user_id, u.reference, f.created_at, f.probabilities_micro
+  FROM resolved r JOIN forecasts f ON f.market_id = r.market_id AND f.user_id <> $1 JOIN users u ON u.id = f.user_id
+  WHERE EXISTS (SELECT 1 FROM forecasts g WHERE g.user_id = $1 AND g.market_id = r.market_id)
+  ORDER BY f.market_id, f.created_at, f.user_id, f.seq`;
+
+/** The YES token's last snapshot at each horizon before the close, on the markets the account stated a forecast on. */
+const HORIZONS_SQL = `WITH ${RESOLVED}
+  SELECT r.market_id, t.token_id, r.closed_at, ${HORIZONS.map(
+    (h, i) => `(SELECT s.price_micro FROM price_snapshots s WHERE s.token_id = t.token_id AND s.t <= r.closed_at - interval '${h.ms / 1000} seconds'
+      ORDER BY s.t DESC LIMIT 1) AS h${i}`,
+  ).join(', ')}
+  FROM resolved r JOIN market_tokens t ON t.market_id = r.market_id AND t.outcome = 'YES'
+  WHERE EXISTS (SELECT 1 FROM forecasts g WHERE g.user_id = $1 AND g.market_id = r.market_id)`;
 
 /** The price in force of a token at an instant: its last snapshot at or before it (mirrored or community). */
 const priceAt = (at: string) => `(
@@ -164,8 +183,13 @@ async function fromPath(path: PricePath, b: BuyRow): Promise<Pick<TimedBuy, 'aft
 export async function readInputs(db: Queryable, userId: string, season: Season, current: boolean, path?: PricePath): Promise<BenchmarkInputs> {
   const range = seasonRange(season);
   const params = [userId, range?.from ?? null, range?.to ?? null];
-  const [forecastRows, buyRows, dayRows, startRows, positionRows] = await Promise.all([
+  const [forecastRows, othersRows, horizonRows, buyRows, dayRows, startRows, positionRows] = await Promise.all([
     db.query<ForecastRow>(FORECASTS_SQL, params),
+    db.query<{ market_id: string; user_id: string; reference: string | null; created_at: Date; probabilities_micro: Array<string | bigint> }>(
+      OTHERS_SQL,
+      params,
+    ),
+    db.query<Record<string, string | bigint | null> & { market_id: string; token_id: string; closed_at: Date }>(HORIZONS_SQL, params),
     db.query<BuyRow>(BUYS_SQL, params),
     db.query<{ day: string; equity_micro: string | bigint; flow_micro: string | bigint }>(DAYS_SQL, params),
     range ? db.query<{ before_micro: string | bigint }>(START_SQL, [userId, range.from]) : Promise.resolve([]),
@@ -179,6 +203,24 @@ export async function readInputs(db: Queryable, userId: string, season: Season, 
     let q = questions.get(r.market_id);
     if (!q) questions.set(r.market_id, (q = { marketId: r.market_id, kind: r.kind, winner: r.winner, closedAt: ms(r.closed_at), points: [] }));
     q.points.push({ t: ms(r.created_at), probabilities: r.probabilities_micro.map((x) => p(x)!), mids: r.mids_micro.map(p) });
+  }
+
+  const contexts: Record<string, QuestionContext> = {};
+  const contextOf = (marketId: string) => (contexts[marketId] ??= { others: [], horizonMids: HORIZONS.map(() => null) });
+  for (const r of othersRows)
+    contextOf(r.market_id).others.push({
+      forecaster: r.user_id,
+      reference: r.reference,
+      t: ms(r.created_at),
+      probabilities: r.probabilities_micro.map((x) => p(x)!),
+    });
+  for (const r of horizonRows) {
+    const c = contextOf(r.market_id);
+    for (let i = 0; i < HORIZONS.length; i++) {
+      // The venue's own path, when it has one, as for the timing horizons; else the mirror's snapshots.
+      const fromPath = path ? await path(r.token_id, ms(r.closed_at) - HORIZONS[i]!.ms) : undefined;
+      c.horizonMids[i] = fromPath === undefined ? p(r[`h${i}`] ?? null) : fromPath;
+    }
   }
 
   const entry = new Map<string, ResolvedQuestion>();
@@ -215,6 +257,7 @@ export async function readInputs(db: Queryable, userId: string, season: Season, 
     // By market id in code-point order, whatever the database's collation: the bootstrap's resamples follow this order,
     // so the same record gives the same interval anywhere (and from the export: scripts/recompute-benchmark.ts).
     questions: [...questions.values()].sort((a, b) => (a.marketId < b.marketId ? -1 : a.marketId > b.marketId ? 1 : 0)),
+    contexts,
     categories,
     entryQuestions: [...entry.values()],
     buys,

@@ -1,6 +1,8 @@
 import type { Estimate } from './estimate';
 import { scoreForecasts, scoreHeadline, type ForecastScores, type ResolvedQuestion } from './forecast-scores';
 import type { BenchmarkInputs } from './benchmark-inputs';
+import { scoreLife, type LifeScores } from './life-scores';
+import { scoreRanking, type RankingScores } from './ranking-scores';
 import { scoreRisk, type RiskScores } from './risk-scores';
 import type { Season } from './seasons';
 import { scoreTiming, type TimingScores } from './timing-scores';
@@ -12,6 +14,13 @@ import { scoreTiming, type TimingScores } from './timing-scores';
  * see the power rule in docs/benchmark.md.)
  */
 export const MIN_RESOLVED_MARKETS = 30;
+
+/**
+ * The version of the scoring rules a record was scored under (docs/scoring.md). Any change to a formula, a rule for
+ * voids, replaced forecasts, seasons, references or eligibility is a new version; the golden files
+ * (test/fixtures/scoring) pin this one.
+ */
+export const SCORING_VERSION = 'v1';
 
 /** The board's metrics, each with the direction that ranks first. */
 export const BENCHMARK_METRICS = {
@@ -43,10 +52,16 @@ export interface CategoryScores {
 }
 
 export interface BenchmarkRecord {
+  /** The scoring rules it was scored under (SCORING_VERSION). */
+  scoringVersion: string;
   season: Season;
   /** Resolved, non-void markets the account stated a forecast on, this season: what every board's minimum counts (plain buys do not). */
   resolvedMarkets: number;
   forecasts: ForecastScores;
+  /** Baseline and peer scores over each question's life, and alpha at fixed horizons before the close (life-scores.ts). */
+  life: LifeScores;
+  /** What a board ranks it by beside its figures: edges over each reference with p-values, shrinkage, power (ranking-scores.ts). */
+  ranking: RankingScores;
   /** The stated-forecast scores per market category, most questions first. */
   byCategory: CategoryScores[];
   entryPrice: EntryPriceScores;
@@ -81,6 +96,10 @@ export async function scoreRecordYielding(season: Season, inputs: BenchmarkInput
 function* recordParts(season: Season, inputs: BenchmarkInputs, seedLabel: string): Generator<void, BenchmarkRecord, void> {
   const forecasts = scoreForecasts(inputs.questions, `${seedLabel}|stated`);
   yield;
+  const life = scoreLife(inputs.questions, inputs.contexts, `${seedLabel}|life`);
+  yield;
+  const ranking = scoreRanking(inputs.questions, inputs.contexts, forecasts.questions, `${seedLabel}|ranking`);
+  yield;
   // The entry-price basis and the categories show a few figures each: only those are scored (the same as in full).
   const entry = scoreHeadline(inputs.entryQuestions, `${seedLabel}|entry`);
   // The floor counts resolved markets with a stated forecast only: a plain buy states nothing (issue 49 item 3).
@@ -103,9 +122,12 @@ function* recordParts(season: Season, inputs: BenchmarkInputs, seedLabel: string
   const risk = scoreRisk({ startEquity: inputs.startEquity, days: inputs.days, positions: inputs.positions, kellyBuys: inputs.kellyBuys }, `${seedLabel}|risk`);
   yield;
   return {
+    scoringVersion: SCORING_VERSION,
     season,
     resolvedMarkets: markets.size,
     forecasts,
+    life,
+    ranking,
     byCategory,
     entryPrice: { basis: 'entry price', questions: entry.questions, brier: entry.brier, logScore: entry.logScore },
     risk,

@@ -10,6 +10,8 @@ import { exportSeason, type ExportedForecast } from './benchmark-export';
 import { BoardStandings, idPrefixOf, placeAmong, type Standing } from './board-places';
 import type { PricePath } from './benchmark-inputs';
 import { exportSeasonBooks, type BooksPart, type BooksRow } from './season-books-export';
+import type { RankingScores } from './ranking-scores';
+import { holm, rankIntervals } from './statistics';
 
 /** Who a board ranks: people (all), agents (bots), both (everyone, as get_leaderboard names them) or the reference forecasters. */
 export type BenchmarkAudience = 'all' | 'bots' | 'everyone' | 'reference';
@@ -54,6 +56,17 @@ export interface BenchmarkBoardEntry {
   reference: ReferenceKind | null;
   resolvedMarkets: number;
   figure: Estimate;
+  /** The ranks its figure's interval allows (statistics.ts rankIntervals): rows whose intervals overlap may be in either order. */
+  rankLow: number;
+  rankHigh: number;
+  /** Below PROVISIONAL_MARKETS resolved markets or PROVISIONAL_DAYS days (ranking-scores.ts). */
+  provisional: boolean;
+  /** p-value of "no better than the market" (paired bootstrap), Holm-corrected across the board's rows. */
+  pValue: number | null;
+  /** Alpha shrunk toward 0: Σ alpha / max(30, n). */
+  shrunkAlpha: number | null;
+  /** The smallest alpha the row's n can tell from 0 (power 80 %, two-sided 5 %). */
+  minimumDetectableEdge: number | null;
 }
 
 export interface BenchmarkBoard {
@@ -61,6 +74,8 @@ export interface BenchmarkBoard {
   metric: BenchmarkMetric;
   audience: BenchmarkAudience;
   minimumMarkets: number;
+  /** Ranked rows on the whole board (the worst rank a row's interval allows counts them all). */
+  rankedRows: number;
   entries: BenchmarkBoardEntry[];
   you: { rank: number | null; resolvedMarkets: number; figure: Estimate } | null;
 }
@@ -173,7 +188,10 @@ export class BenchmarkService {
     const row = rows[0];
     if (!row) throw notFound(userId);
     // Not scored yet (nothing of the account's has resolved): the empty record, with computedAt null.
-    const record = row.computed_at ? parsed(row.record) : scoreRecord(season, EMPTY_INPUTS, `${userId}|${season}`);
+    const empty = () => scoreRecord(season, EMPTY_INPUTS, `${userId}|${season}`);
+    // A record stored before v1 (no scoringVersion, no life scores) is shown with v1's empty parts until migration 72's
+    // requeue rescores it.
+    const record = row.computed_at ? { ...emptyParts(empty), ...parsed(row.record) } : empty();
     return {
       userId: row.user_id,
       displayName: row.display_name,
@@ -254,15 +272,22 @@ export class BenchmarkService {
     const order = `b.${column} ${dir}, b.resolved_markets DESC, b.user_id`;
     // Each audience's best walked in its index's order (season, audience, metric, resolved_markets DESC, user_id), the
     // walks merged: a board reads about `limit` rows per audience, never the season.
-    const rows = await this.db.query<Omit<RecordRow, 'record'> & { figure: Estimate | string }>(
-      `SELECT x.* FROM unnest($2::text[]) a(audience) CROSS JOIN LATERAL (
-         SELECT b.user_id, u.display_name, u.is_agent, u.reference, b.resolved_markets, b.${column} AS sort_figure, ${figure('b')} AS figure
+    const rows = await this.db.query<Omit<RecordRow, 'record'> & { figure: Estimate | string; ranking: RankingScores | string | null; total: number }>(
+      `SELECT x.*, (SELECT count(*)::int FROM benchmark_records b WHERE b.season = $1 AND b.audience = ANY($2::text[]) AND ${ranked}) AS total
+       FROM unnest($2::text[]) a(audience) CROSS JOIN LATERAL (
+         SELECT b.user_id, u.display_name, u.is_agent, u.reference, b.resolved_markets, b.${column} AS sort_figure, ${figure('b')} AS figure,
+           b.record #> '{ranking}' AS ranking
          FROM benchmark_records b JOIN users u ON u.id = b.user_id AND u.deleted_at IS NULL
          WHERE b.season = $1 AND b.audience = a.audience AND ${ranked} ORDER BY ${order} LIMIT $3
        ) x ORDER BY x.sort_figure ${dir}, x.resolved_markets DESC, x.user_id LIMIT $3`,
       [q.season, audiences, q.limit],
       `benchmark_board:${q.metric}`,
     );
+    const figures = rows.map((r) => parsedFigure(r.figure));
+    const rankings = rows.map((r) => (typeof r.ranking === 'string' ? (JSON.parse(r.ranking) as RankingScores) : r.ranking));
+    // Deleted accounts' rows are in the count and not on the board: the worst ranks stay conservative.
+    const intervals = rankIntervals(figures, Math.max(rows[0]?.total ?? 0, rows.length), BENCHMARK_METRICS[q.metric] === 'desc');
+    const pValues = holm(rankings.map((k) => k?.references.find((e) => e.reference === 'market')?.pValue ?? null));
     const entries: BenchmarkBoardEntry[] = rows.map((r, i) => ({
       rank: i + 1,
       userId: r.user_id,
@@ -270,7 +295,14 @@ export class BenchmarkService {
       isAgent: r.is_agent,
       reference: r.reference,
       resolvedMarkets: r.resolved_markets,
-      figure: parsedFigure(r.figure),
+      figure: figures[i]!,
+      rankLow: Math.min(i + 1, intervals[i]!.low),
+      rankHigh: Math.max(i + 1, intervals[i]!.high),
+      // A record scored before v1 has no ranking part: provisional until rescored.
+      provisional: rankings[i]?.provisional ?? true,
+      pValue: pValues[i]!,
+      shrunkAlpha: rankings[i]?.shrunkAlpha ?? null,
+      minimumDetectableEdge: rankings[i]?.minimumDetectableEdge ?? null,
     }));
     // Frozen too: every caller's view of the board shares these rows, and their JSON is written once (json-body.ts).
     Object.freeze(entries);
@@ -279,6 +311,7 @@ export class BenchmarkService {
       metric: q.metric,
       audience: q.audience,
       minimumMarkets: MIN_RESOLVED_MARKETS,
+      rankedRows: Math.max(rows[0]?.total ?? 0, rows.length),
       entries,
       you: null,
     };
@@ -371,6 +404,13 @@ function boardTerms(q: BoardQuery) {
 const METRICS = Object.keys(BENCHMARK_METRICS) as BenchmarkMetric[];
 const NO_PLACE: Place = Object.freeze({ rank: null, resolvedMarkets: 0, figure: NO_ESTIMATE });
 
-const EMPTY_INPUTS = { questions: [], categories: {}, entryQuestions: [], buys: [], kellyBuys: [], startEquity: 0, days: [], positions: [] };
+/** The parts v1 added to a record, empty: what a record stored before v1 lacks. */
+function emptyParts(empty: () => BenchmarkRecord): Pick<BenchmarkRecord, 'scoringVersion' | 'life' | 'ranking'> {
+  const e = (emptyV1 ??= empty());
+  return { scoringVersion: 'v0', life: e.life, ranking: e.ranking };
+}
+let emptyV1: BenchmarkRecord | undefined;
+
+const EMPTY_INPUTS = { questions: [], contexts: {}, categories: {}, entryQuestions: [], buys: [], kellyBuys: [], startEquity: 0, days: [], positions: [] };
 
 const notFound = (userId: string) => new AppError('NOT_FOUND', `Account ${userId} not found.`);

@@ -149,7 +149,7 @@ export function wilsonInterval(successes: number, n: number, z = WILSON_Z): { lo
 }
 
 /** The account's forecast as a vector over outcomes; a malformed one is the caller's bug, so it throws. */
-function statedVector(q: ResolvedQuestion, probabilities: readonly number[], outcomes: number): number[] {
+export function statedVector(q: ResolvedQuestion, probabilities: readonly number[], outcomes: number): number[] {
   if (probabilities.length !== (q.kind === 'binary' ? 1 : outcomes))
     throw new RangeError(`market ${q.marketId}: a point has ${probabilities.length} probabilities`);
   let sum = 0;
@@ -194,14 +194,19 @@ function scoreSet(vectors: readonly number[][], durations: readonly number[], wi
     : { brier, logScore: log, brierTimeAveraged: brier, logScoreTimeAveraged: log };
 }
 
+/** The points a question scores, in time order: those at or before the close, the later of two at one instant last (it replaces). */
+export function pointsUsed<P extends { t: number }>(points: readonly P[], closedAt: number): P[] {
+  return points
+    .map((p, i) => ({ p, i }))
+    .filter(({ p }) => p.t <= closedAt)
+    .sort((a, b) => a.p.t - b.p.t || a.i - b.i)
+    .map(({ p }) => p);
+}
+
 /** One question's scores, or null when it is VOID or has no point at or before close. */
 export function scoreQuestion(q: ResolvedQuestion): QuestionScores | null {
   if (q.winner === null) return null;
-  const points = q.points
-    .map((p, i) => ({ p, i }))
-    .filter(({ p }) => p.t <= q.closedAt)
-    .sort((a, b) => a.p.t - b.p.t || a.i - b.i)
-    .map(({ p }) => p);
+  const points = pointsUsed(q.points, q.closedAt);
   if (points.length === 0) return null;
   const outcomes = q.kind === 'binary' ? 2 : points[0]!.probabilities.length;
   if (!Number.isInteger(q.winner) || q.winner < 0 || q.winner >= outcomes) throw new RangeError(`market ${q.marketId}: winner ${q.winner} is not an outcome`);

@@ -34,6 +34,9 @@ function suite(backend: Backend) {
     const m = await seedMarket(db, { category: 'Weather' });
     await moveQuote(db, prices, m.yes, 0.4, 0.4); // mid 0.40
     await db.query(`UPDATE markets SET end_date = '2030-03-12T12:00:00Z' WHERE id = $1`, [m.id]);
+    // A peer states 0.4 on it at 10:30, half an hour before the account's own forecast.
+    const peer = await agentTrader(t);
+    expect((await t.api.post('/api/forecasts').set(peer.headers).send({ marketId: m.id, probability: 0.4 })).status).toBe(200);
     // Equity before the buy, for the Kelly stake: 1,000.
     await db.query(
       `INSERT INTO portfolio_snapshots (user_id, bucket, cash_micro, positions_value_micro, taken_at) VALUES ($1, '2030-03-10T10:00:00Z', 1000000000, 0, '2030-03-10T10:00:00Z')`,
@@ -101,6 +104,20 @@ function suite(backend: Backend) {
     // Exposure now: the open position, 100 shares marked at the YES mid 0.40 = 40, over the last equity 1,089.
     expect(r.risk.exposure).toBeCloseTo(40 / 1089, 12);
     expect(r.resolvedMarkets).toBe(1);
+
+    // Life scores (docs/scoring.md v1): own 0.7 from 11:00 on 10 March to the close at 12:00 on the 12th (49 h) on a YES,
+    // the peer's 0.4 held the whole time. Baseline 100 log₂ 1.4; peer 100 ln(0.7/0.4); coverage 49 h of 49.5 h.
+    expect(r.scoringVersion).toBe('v1');
+    expect(r.life.baseline).toMatchObject({ value: expect.closeTo(100 * Math.log2(1.4), 10), n: 1 });
+    expect(r.life.peer.value).toBeCloseTo(100 * Math.log(0.7 / 0.4), 10);
+    expect(r.life.coverage.value).toBeCloseTo(49 / 49.5, 12);
+    expect(r.life.peerQuestions).toBe(1);
+    // Horizons: 7 d before the close precedes the forecast (n 0); 1 d (12:00 on the 11th): the snapshot 0.60 → 0.16 − 0.09;
+    // 1 h (11:00 on the 12th): 0.65 → 0.1225 − 0.09.
+    const [d7, d1, h1] = r.life.horizons;
+    expect(d7.alpha).toEqual({ value: null, n: 0, low: null, high: null });
+    expect(d1.alpha.value).toBeCloseTo(0.07, 12);
+    expect(h1.alpha.value).toBeCloseTo(0.0325, 12);
   });
 
   test('when a forecast stated in one month resolves in the next, then it counts in the month its market resolved', async () => {

@@ -18,6 +18,12 @@ function inputs(): BenchmarkInputs {
   const questions = Array.from({ length: 12 }, (_, i) => question(i));
   return {
     questions,
+    contexts: Object.fromEntries(
+      questions.map((q, i) => [
+        q.marketId,
+        { others: [{ forecaster: 'other', t: 5 * HOUR, probabilities: [0.2 + (i % 6) / 10] }], horizonMids: [0.5, 0.45, null] },
+      ]),
+    ),
     categories: Object.fromEntries(questions.map((q, i) => [q.marketId, ['Politics', 'Sports', 'Crypto'][i % 3]!])),
     entryQuestions: Array.from({ length: 4 }, (_, i) => ({ ...question(100 + i), points: [{ t: 0, probabilities: [0.3 + i / 10], mids: [null] }] })),
     buys: questions.map((q, i) => ({ marketId: q.marketId, cost: 10 + i, price: 0.4, after1h: 0.42, after24h: i % 2 ? 0.5 : 0.35, atClose: q.winner ? 1 : 0 })),

@@ -6669,6 +6669,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The scoring rules applied (docs/scoring.md). */
+                        scoringVersion: string;
                         /** @description The account. */
                         userId: string;
                         /** @description Public display name. */
@@ -6877,6 +6879,101 @@ export interface operations {
                                 /** @description Upper end. */
                                 high: number;
                             }[];
+                        };
+                        /** @description Metaculus-style scores over each market's life (docs/scoring.md). */
+                        life: {
+                            /** @description Markets scored. */
+                            questions: number;
+                            /** @description 100 (ln p(outcome) − ln 1/K) / ln K: against the uninformed prior, averaged from your first forecast to the close. */
+                            baseline: {
+                                /** @description The figure (null: nothing to score). */
+                                value: number | null;
+                                /** @description Observations behind it. */
+                                n: number;
+                                /** @description 95 % interval, low end (null: under two markets or days). */
+                                low: number | null;
+                                /** @description 95 % interval, high end. */
+                                high: number | null;
+                            };
+                            /** @description 100 (ln p(outcome) − mean ln p_j): against every other forecaster holding one at that moment, averaged likewise. */
+                            peer: {
+                                /** @description The figure (null: nothing to score). */
+                                value: number | null;
+                                /** @description Observations behind it. */
+                                n: number;
+                                /** @description 95 % interval, low end (null: under two markets or days). */
+                                low: number | null;
+                                /** @description 95 % interval, high end. */
+                                high: number | null;
+                            };
+                            /** @description Share of the market’s forecast life your forecasts covered. */
+                            coverage: {
+                                /** @description The figure (null: nothing to score). */
+                                value: number | null;
+                                /** @description Observations behind it. */
+                                n: number;
+                                /** @description 95 % interval, low end (null: under two markets or days). */
+                                low: number | null;
+                                /** @description 95 % interval, high end. */
+                                high: number | null;
+                            };
+                            /** @description Markets with another forecaster. */
+                            peerQuestions: number;
+                            /** @description Alpha at fixed horizons before the close. */
+                            horizons: {
+                                /**
+                                 * @description Before the close.
+                                 * @enum {string}
+                                 */
+                                horizon: "7d" | "1d" | "1h";
+                                /** @description In hours. */
+                                hoursBeforeClose: number;
+                                /** @description Market Brier − yours at that time. */
+                                alpha: {
+                                    /** @description The figure (null: nothing to score). */
+                                    value: number | null;
+                                    /** @description Observations behind it. */
+                                    n: number;
+                                    /** @description 95 % interval, low end (null: under two markets or days). */
+                                    low: number | null;
+                                    /** @description 95 % interval, high end. */
+                                    high: number | null;
+                                };
+                            }[];
+                        };
+                        /** @description What the boards rank by beside the figure (docs/scoring.md). */
+                        ranking: {
+                            /** @description Paired bootstrap replicates (1,999). */
+                            replicates: number;
+                            /** @description Paired against each reference. */
+                            references: {
+                                /**
+                                 * @description The reference forecaster.
+                                 * @enum {string}
+                                 */
+                                reference: "market" | "coin_flip" | "favourite";
+                                /** @description Its Brier − yours on the markets both forecast. */
+                                edge: {
+                                    /** @description The figure (null: nothing to score). */
+                                    value: number | null;
+                                    /** @description Observations behind it. */
+                                    n: number;
+                                    /** @description 95 % interval, low end (null: under two markets or days). */
+                                    low: number | null;
+                                    /** @description 95 % interval, high end. */
+                                    high: number | null;
+                                };
+                                /** @description One-sided p of no edge, uncorrected. */
+                                pValue: number | null;
+                            }[];
+                            /** @description Σ alpha / max(30, n). */
+                            shrunkAlpha: number | null;
+                            /** @description Smallest alpha n can detect (power 80 %, α 5 %). */
+                            minimumDetectableEdge: number | null;
+                            /** @description Days from the first scored forecast to the last close. */
+                            days: number;
+                            /** @description Under 100 resolved markets or 30 days. */
+                            provisional: boolean;
                         };
                         /** @description The stated-forecast scores per market category, most markets first. */
                         byCategory: {
@@ -7317,6 +7414,8 @@ export interface operations {
                         audience: "all" | "bots" | "everyone" | "reference";
                         /** @description Resolved markets an account needs in the season to be ranked. */
                         minimumMarkets: number;
+                        /** @description Ranked accounts on the whole board. */
+                        rankedRows: number;
                         /** @description Best first; ties go to the account with more resolved markets. */
                         entries: {
                             /** @description 1 is best. */
@@ -7342,6 +7441,18 @@ export interface operations {
                                 /** @description 95 % interval, high end. */
                                 high: number | null;
                             };
+                            /** @description Best rank its interval allows. */
+                            rankLow: number;
+                            /** @description Worst rank its interval allows. */
+                            rankHigh: number;
+                            /** @description Under 100 resolved markets or 30 days. */
+                            provisional: boolean;
+                            /** @description p of no edge over the market, Holm-corrected across the rows. */
+                            pValue: number | null;
+                            /** @description Σ alpha / max(30, n). */
+                            shrunkAlpha: number | null;
+                            /** @description Smallest alpha its n can detect. */
+                            minimumDetectableEdge: number | null;
                         }[];
                         /** @description Your own place, when you are signed in; null otherwise. */
                         you: {
@@ -7471,6 +7582,8 @@ export interface operations {
                     "application/json": {
                         /** @description The season exported. */
                         season: string;
+                        /** @description The scoring rules its boards are scored under (docs/scoring.md). */
+                        scoringVersion: string;
                         /** @description True until the season closes (the end of its month; all is always provisional): its figures and ranks may still change. */
                         provisional: boolean;
                         /**
