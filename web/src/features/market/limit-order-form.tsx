@@ -7,6 +7,8 @@ import { ErrorMessage } from '../../components/error-message';
 import { InputField, SelectField } from '../../components/form-field';
 import type { TicketMarket } from './trade-ticket';
 import { optionalChance } from '../../lib/chance';
+import { useAccount } from '../../lib/account';
+import { isShortOfCash } from '../../lib/cash';
 
 type Side = 'BUY' | 'SELL';
 type Tif = 'GTC' | 'GTD' | 'IOC' | 'FOK';
@@ -50,7 +52,10 @@ export function LimitOrderForm({ market }: { market: TicketMarket }) {
   const sizeOk = sizeText.trim() !== '' && Number.isFinite(size) && size > 0 && size <= 1_000_000;
   const expiresAt = tif === 'GTD' && expires ? new Date(expires) : null;
   const expiresOk = tif !== 'GTD' || (expiresAt !== null && !Number.isNaN(expiresAt.getTime()) && expiresAt.getTime() > Date.now());
-  const valid = limitOk && sizeOk && expiresOk && stated.ok && tokenId !== null;
+  const available = useAccount().data?.available ?? null;
+  // A buy reserves its size in dollars: beyond the available cash it is refused as it is typed, before any click.
+  const short = side === 'BUY' && sizeOk && isShortOfCash(size, available);
+  const valid = limitOk && sizeOk && !short && expiresOk && stated.ok && tokenId !== null;
   const key = useMemo(() => newIdempotencyKey(), [side, outcome, limitText, sizeText, tif, expires, chance, round]);
   const changed =
     <T,>(set: (v: T) => void) =>
@@ -111,7 +116,7 @@ export function LimitOrderForm({ market }: { market: TicketMarket }) {
           inputMode="decimal"
           value={sizeText}
           onChange={(e) => changed(setSizeText)(e.target.value)}
-          error={sizeOk ? undefined : 'Enter a size above 0.'}
+          error={!sizeOk ? 'Enter a size above 0.' : short ? `Not enough cash: ${money(size)} is more than the ${money(available)} available.` : undefined}
         />
         <SelectField label="Time in force" value={tif} onChange={(e) => changed(setTif)(e.target.value as Tif)} options={TIFS} />
         {tif === 'GTD' ? (
