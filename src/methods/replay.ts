@@ -235,6 +235,28 @@ export const getReplay = defineMethod({
   },
 });
 
+/** list_replays shows at most this many runs, newest first. */
+const MAX_LISTED = 100;
+
+export const listReplays = defineMethod({
+  name: 'list_replays',
+  toolset: 'replay',
+  area: 'Forecasting',
+  summary: 'List your replay runs, newest first: each run’s scenario, clock and state',
+  brief: `Your replay runs, newest first (at most ${MAX_LISTED}): each one's runId, scenario, mode, simulated clock and state (running or ended), to resume or end one. Free.`,
+  description:
+    `Your replay runs, newest first (at most ${MAX_LISTED}; delete_replay removes one): each one's runId, scenario, mode, simulated clock and state, ` +
+    'as start_replay and get_replay describe them, without keys or records (get_replay reads a run’s frozen record). With a run’s key, only that run. Free.',
+  auth: 'key',
+  limit: 'api',
+  input: z.object({}),
+  output: z.object({ runs: z.array(ReplayState).describe('The runs, newest first.') }),
+  rest: { method: 'GET', path: '/api/replays' },
+  annotations: { title: 'Replay runs', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  errors: [],
+  handler: async (ctx) => ({ runs: (await replayOf(ctx).list(callerOf(ctx), MAX_LISTED)).map(stateOf) }),
+});
+
 export const advanceReplay = defineMethod({
   name: 'advance_replay',
   toolset: 'replay',

@@ -153,6 +153,19 @@ export class RunHost implements ReplayRuns, RunScopes {
     return this.view(row, row.state === 'running' ? await this.handleOf(row) : undefined);
   }
 
+  async list(caller: ReplayCaller, limit: number): Promise<ReplayView[]> {
+    if (caller.runId !== undefined) return [await this.get(caller, caller.runId)];
+    const rows = await this.store.byOwner(caller.userId, limit);
+    // A running run's clock is its loaded handle's (a speed run moves by itself); a run not loaded in this process is
+    // shown at its stored clock rather than loaded only to be listed.
+    return Promise.all(
+      rows.map(async (row) => {
+        const loaded = row.state === 'running' ? this.handles.get(row.id) : undefined;
+        return this.view(row, loaded ? await loaded.catch(() => undefined) : undefined);
+      }),
+    );
+  }
+
   async advance(caller: ReplayCaller, runId: string, target: AdvanceTarget): Promise<ReplayView> {
     const row = await this.authorize(caller, runId);
     if (row.state === 'ended') throw ended(runId);

@@ -150,6 +150,44 @@ describe.each(backends())('replay runs on $name', (backend) => {
     expect(list.status).toBe(200);
   });
 
+  test('when a person lists their replay runs (list_replays) over REST, JSON-RPC and MCP, then they see their own runs newest first with each state, no key, and a run key sees its run only', async () => {
+    const owner = await registerAgent(t, 'Lister');
+    const stranger = await registerAgent(t, 'Stranger');
+    const empty = await t.api.get('/api/replays').set(bearer(owner.apiKey));
+    expect(empty.status).toBe(200);
+    expect(empty.body).toEqual({ runs: [] });
+    const older = await start({ seed: 21, days: 1 }, owner.apiKey);
+    clock.advance(1_000);
+    const newer = await start({ scenario: 'suite-v1/01' }, owner.apiKey);
+    expect((await t.api.post(`/api/replays/${older.runId}/end`).set(bearer(owner.apiKey))).status).toBe(200);
+
+    const listed = await t.api.get('/api/replays').set(bearer(owner.apiKey));
+    expect(listed.status).toBe(200);
+    const runs = listed.body.runs as Array<Record<string, unknown>>;
+    expect(runs.map((r) => [r.runId, r.state])).toEqual([
+      [newer.runId, 'running'],
+      [older.runId, 'ended'],
+    ]);
+    // As get_replay describes each run, less the record; never a key.
+    const read = (await t.api.get(`/api/replays/${newer.runId}`).set(bearer(owner.apiKey))).body as Record<string, unknown>;
+    const { record: _record, ...described } = read;
+    expect(runs[0]).toEqual(described);
+    expect(JSON.stringify(listed.body)).not.toContain(newer.apiKey);
+    expect(JSON.stringify(listed.body)).not.toContain('apiKey');
+
+    const rpc = await rpcCall(t, 'list_replays', {}, bearer(owner.apiKey));
+    expect(rpc.result).toEqual(listed.body);
+    const tool = await mcpCall(t, 'list_replays', {}, bearer(owner.apiKey));
+    expect(tool.result.structuredContent).toEqual(listed.body);
+
+    // Another person's list has none of them; the run's own key lists that run alone.
+    expect((await t.api.get('/api/replays').set(bearer(stranger.apiKey))).body).toEqual({ runs: [] });
+    const own = await t.api.get('/api/replays').set(bearer(newer.apiKey));
+    expect((own.body.runs as Array<{ runId: string }>).map((r) => r.runId)).toEqual([newer.runId]);
+    // Unsigned: the usual 401.
+    expect((await t.api.get('/api/replays')).status).toBe(401);
+  });
+
   test('when advance is given both or neither of by and to, or a run at a speed, then 400 and the clock stays; a speed run’s clock follows the wall clock', async () => {
     const run = await start({ seed: 3, days: 1 });
     for (const body of [{}, { by: 60, to: 'next_news' }]) {

@@ -36,6 +36,74 @@ describeWithChromium('the replay pages in Chromium', () => {
     await web?.close();
   });
 
+  test.each([1280, 390])(
+    'when a person starts a replay in one tab (width %i), then any tab lists it, resumes it and ends it after a confirmation; a run started elsewhere is listed and ended here',
+    async (width) => {
+      const page = await web.newPage({ width });
+      await signUp(page);
+      const ends: string[] = [];
+      page.context().on('request', (r) => {
+        if (r.method() === 'POST' && /^\/api\/replays\/[^/]+\/end$/.test(new URL(r.url()).pathname)) ends.push(new URL(r.url()).pathname);
+      });
+      await page.goto('/replay');
+      const runsOf = (p: Page) => p.getByRole('region', { name: 'Your replays' });
+      await runsOf(page).getByText('No replays yet: start one below.').waitFor();
+      await page.getByLabel('Seed').fill('8');
+      await page.getByLabel('Days').fill('1');
+      await page.getByRole('button', { name: 'Start replay' }).click();
+      await page.getByRole('region', { name: 'Replay clock' }).waitFor({ timeout: 30_000 });
+
+      // Another tab of the same browser lists the run and resumes it.
+      const other = await page.context().newPage();
+      await other.goto(`${web.baseUrl}/replay`);
+      const item = runsOf(other).getByRole('listitem').filter({ hasText: 'Seed 8, 1 day' });
+      await item.getByText(/· running, at /).waitFor();
+      await expectNoSeriousAxeViolations(other);
+      await item.getByRole('button', { name: 'Resume' }).click();
+      const clock = other.getByRole('region', { name: 'Replay clock' });
+      await clock.getByText(/^It is now /).waitFor();
+
+      // Ending asks first; "Keep playing" sends nothing.
+      await clock.getByRole('button', { name: 'End replay' }).click();
+      const confirm = clock.getByRole('group', { name: 'Confirm ending the replay' });
+      await confirm.getByText('End this replay? Every market settles now and the run stops trading for good.').waitFor();
+      await expectNoSeriousAxeViolations(other);
+      await confirm.getByRole('button', { name: 'Keep playing' }).click();
+      await clock.getByRole('button', { name: 'End replay' }).waitFor();
+      expect(ends).toEqual([]);
+      await clock.getByRole('button', { name: 'End replay' }).click();
+      await confirm.getByRole('button', { name: 'Yes, end it' }).click();
+      await clock.getByText(/^Ended at /).waitFor({ timeout: 30_000 });
+      expect(ends).toHaveLength(1);
+
+      // A run started elsewhere (here through the API, so this browser holds no key of it): listed, ended after a confirmation.
+      const elsewhere = (await other.evaluate(async () => {
+        const res = await fetch('/api/replays', {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ seed: 9, days: 1 }),
+        });
+        return (await res.json()) as { runId: string };
+      })) as { runId: string };
+      await clock.getByRole('button', { name: 'Start another replay' }).click();
+      const list = runsOf(other).getByRole('listitem');
+      const far = list.filter({ hasText: 'Seed 9, 1 day' });
+      await far.getByText('Started in another browser: play it there.').waitFor();
+      await expect(list.first().textContent()).resolves.toContain('Seed 9, 1 day');
+      await expect(list.filter({ hasText: 'Seed 8, 1 day' }).textContent()).resolves.toContain('ended');
+      await far.getByRole('button', { name: 'End replay' }).click();
+      await far.getByRole('group', { name: 'Confirm ending the replay' }).getByRole('button', { name: 'Yes, end it' }).click();
+      await far.getByText(/· ended, at /).waitFor({ timeout: 30_000 });
+      expect(ends.at(-1)).toBe(`/api/replays/${elsewhere.runId}/end`);
+      const listed = (await other.evaluate(async () => (await (await fetch('/api/replays')).json()) as { runs: { state: string }[] })) as {
+        runs: { state: string }[];
+      };
+      expect(listed.runs.map((r) => r.state)).toEqual(['ended', 'ended']);
+      expect(pageErrors(other)).toEqual([]);
+    },
+    180_000,
+  );
+
   test('when a person starts a 1-day replay, steps to the next news, buys, states a forecast and ends it, then every run call carries the run key and the record is shown', async () => {
     const page = await web.newPage();
     await signUp(page, { displayName: 'Replayer' });
@@ -83,6 +151,7 @@ describeWithChromium('the replay pages in Chromium', () => {
     await checkLook(page);
 
     await clock.getByRole('button', { name: 'End replay' }).click();
+    await clock.getByRole('group', { name: 'Confirm ending the replay' }).getByRole('button', { name: 'Yes, end it' }).click();
     const record = page.getByRole('region', { name: 'Your record' });
     await record.waitFor({ timeout: 30_000 });
     const alpha = record

@@ -205,6 +205,38 @@ describeWithChromium('browsing and trading in Chromium', () => {
     await expect(page.getByLabel('Available cash').textContent()).resolves.toBe('$1,000.00');
   });
 
+  test.each([1280, 390])(
+    'when a limit buy reserves more than the cash (width %i), then the limit form says "not enough cash" as it is typed and cannot be placed; a sell, sized in shares, is not checked against cash',
+    async (width) => {
+      const page = await web.newPage({ width });
+      await signUp(page);
+      await openFirstMarket(page);
+      let orders = 0;
+      page.on('request', (r) => {
+        if (r.method() === 'POST' && new URL(r.url()).pathname === '/api/orders') orders += 1;
+      });
+      const limit = page.getByRole('region', { name: 'Limit order' });
+      const size = limit.getByLabel('Size (virtual dollars)');
+      await limit.getByLabel('Limit price (cents)').fill('1');
+      await size.fill('1000.01');
+      await limit.getByText('Not enough cash: $1,000.01 is more than the $1,000.00 available.').waitFor();
+      await expect(size.getAttribute('aria-invalid')).resolves.toBe('true');
+      await expect(limit.getByRole('button', { name: 'Place buy order' }).isDisabled()).resolves.toBe(true);
+      await expectNoSeriousAxeViolations(page);
+      // All of the cash is enough.
+      await size.fill('1000');
+      await expect(limit.getByText(/Not enough cash/).count()).resolves.toBe(0);
+      await expect(limit.getByRole('button', { name: 'Place buy order' }).isEnabled()).resolves.toBe(true);
+      // A sell's size is shares, not dollars: the cash check does not apply (the service judges the shares held).
+      await limit.getByRole('button', { name: 'Sell' }).click();
+      await limit.getByLabel('Size (shares)').fill('5000');
+      await expect(limit.getByText(/Not enough cash/).count()).resolves.toBe(0);
+      await expect(limit.getByRole('button', { name: 'Place sell order' }).isEnabled()).resolves.toBe(true);
+      expect(orders).toBe(0);
+      expect(pageErrors(page)).toEqual([]);
+    },
+  );
+
   test('when a buy has filled, then its Buy button is off and "New trade" starts the next buy, which trades again', async () => {
     const page = await web.newPage();
     await signUp(page);

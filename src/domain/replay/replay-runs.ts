@@ -76,6 +76,8 @@ export interface ReplayCaller {
 export interface ReplayRuns {
   start(owner: ReplayCaller, input: { scenario: ReplayScenario; mode: ReplayMode; bankrollMicro?: bigint }): Promise<ReplayView & { apiKey: string }>;
   get(caller: ReplayCaller, runId: string): Promise<ReplayView>;
+  /** The caller's runs, newest first, at most `limit`: a live key's every run, a run key its own run only. */
+  list(caller: ReplayCaller, limit: number): Promise<ReplayView[]>;
   advance(caller: ReplayCaller, runId: string, target: AdvanceTarget): Promise<ReplayView>;
   end(caller: ReplayCaller, runId: string): Promise<ReplayView>;
   /** Deletes a run with its data (delete_replay): its database, its row and so its key. Only the live owner may. */

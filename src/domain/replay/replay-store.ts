@@ -50,6 +50,11 @@ export class ReplayStore {
     return (await this.db.query<ReplayRunRow>(`SELECT ${COLUMNS} FROM replay_runs WHERE id = $1`, [id]))[0];
   }
 
+  /** A live account's runs, newest first (list_replays), at most `limit`; the replay_runs_owner_idx order. */
+  async byOwner(ownerId: string, limit: number): Promise<ReplayRunRow[]> {
+    return this.db.query<ReplayRunRow>(`SELECT ${COLUMNS} FROM replay_runs WHERE owner_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2`, [ownerId, limit]);
+  }
+
   async byKeyHash(hash: string): Promise<ReplayRunRow | undefined> {
     return (await this.db.query<ReplayRunRow>(`SELECT ${COLUMNS} FROM replay_runs WHERE key_hash = $1`, [hash], 'replay_run_by_key'))[0];
   }

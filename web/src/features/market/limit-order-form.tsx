@@ -7,6 +7,8 @@ import { ErrorMessage } from '../../components/error-message';
 import { InputField, SelectField } from '../../components/form-field';
 import type { TicketMarket } from './trade-ticket';
 import { optionalChance } from '../../lib/chance';
+import { useAccount } from '../../lib/account';
+import { isShortOfCash } from '../../lib/cash';
 
 type Side = 'BUY' | 'SELL';
 /** A BUY's unit: dollars to spend or shares to buy (a SELL is always in shares). */
@@ -62,8 +64,13 @@ export function LimitOrderForm({ market }: { market: TicketMarket }) {
   const sizeOk = sizeText.trim() !== '' && Number.isFinite(size) && size > 0 && size <= 1_000_000;
   const expiresAt = tif === 'GTD' && expires ? new Date(expires) : null;
   const expiresOk = tif !== 'GTD' || (expiresAt !== null && !Number.isNaN(expiresAt.getTime()) && expiresAt.getTime() > Date.now());
-  const valid = limitOk && sizeOk && expiresOk && stated.ok && tokenId !== null;
   const unit: BuyUnit = side === 'BUY' ? buyUnit : 'shares';
+  const available = useAccount().data?.available ?? null;
+  // A buy reserves dollars (its amount, or its shares at the limit rounded up): beyond the available cash it is refused as
+  // it is typed, before any click. A sell is in shares and reserves no cash.
+  const reserve = side !== 'BUY' || !sizeOk ? null : unit === 'amount' ? size : limitOk ? sharesReserve(size, limit) : null;
+  const short = reserve !== null && isShortOfCash(reserve, available);
+  const valid = limitOk && sizeOk && !short && expiresOk && stated.ok && tokenId !== null;
   const key = useMemo(() => newIdempotencyKey(), [side, unit, outcome, limitText, sizeText, tif, expires, chance, round]);
   const changed =
     <T,>(set: (v: T) => void) =>
@@ -135,7 +142,13 @@ export function LimitOrderForm({ market }: { market: TicketMarket }) {
           inputMode="decimal"
           value={sizeText}
           onChange={(e) => changed(setSizeText)(e.target.value)}
-          error={sizeOk ? undefined : 'Enter a size above 0.'}
+          error={
+            !sizeOk
+              ? 'Enter a size above 0.'
+              : short
+                ? `Not enough cash: ${money(reserve)} is more than the ${money(available)} available.`
+                : undefined
+          }
           help={
             side === 'BUY' && unit === 'shares' && sizeOk && limitOk
               ? `Reserves up to ${money(sharesReserve(size, limit))}; what the fills cost less comes back.`

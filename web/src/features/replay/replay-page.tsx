@@ -8,6 +8,7 @@ import { Loading } from '../../components/loading';
 import { StartForm } from './start-form';
 import { RunView } from './run-view';
 import { useStoredRun } from './stored-run';
+import { RunList } from './run-list';
 
 /**
  * A replay as a person plays it: start a run (a seed and days, or a suite scenario), then step its clock to the next
@@ -31,7 +32,10 @@ export function ReplayPage() {
       ) : account.isPending ? (
         <Loading what="your account" />
       ) : account.data ? (
-        <StartForm onStarted={setRun} />
+        <>
+          <RunList onResume={setRun} />
+          <StartForm onStarted={setRun} />
+        </>
       ) : (
         <p>
           <Link href={signInHref(location)}>Sign in</Link> or <Link href={PATHS.signUp}>create an account</Link> to start a replay.

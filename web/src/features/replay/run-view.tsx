@@ -9,6 +9,8 @@ import type { StoredRun } from './stored-run';
 import { RunTicket } from './run-ticket';
 import { RunAccount } from './run-account';
 import { RunRecord } from './run-record';
+import { EndRunButton } from './end-run';
+import { scenarioWords } from './scenario-words';
 
 /**
  * One run, played with its own key and its own query cache: a stepped run changes only when the person acts, so what
@@ -62,12 +64,7 @@ function Run({ runId, rc, onLeave }: { runId: string; rc: RunClient; onLeave: ()
   const ended = r.state === 'ended';
   const played = Date.parse(r.clock) - Date.parse(r.startAt);
   const length = Date.parse(r.endAt) - Date.parse(r.startAt);
-  const what =
-    'seed' in r.scenario
-      ? r.scenario.name
-        ? `Suite scenario ${r.scenario.name}`
-        : `Seed ${r.scenario.seed}, ${r.scenario.days} ${r.scenario.days === 1 ? 'day' : 'days'}`
-      : 'Recorded markets';
+  const what = scenarioWords(r.scenario);
 
   return (
     <>
@@ -98,8 +95,10 @@ function Run({ runId, rc, onLeave }: { runId: string; rc: RunClient; onLeave: ()
             <button type="button" className="secondary" disabled={step.isPending} onClick={() => step.mutate({ by: DAY_S })}>
               +1 day
             </button>
-            <button type="button" className="secondary danger" disabled={step.isPending} onClick={() => step.mutate('end')}>
-              End replay
+            <EndRunButton disabled={step.isPending} onEnd={() => step.mutate('end')} />
+            {/* Leaving does not end it: the run waits in the list of runs, for this tab or any other. */}
+            <button type="button" className="secondary" onClick={onLeave}>
+              All my replays
             </button>
           </div>
         )}

@@ -661,7 +661,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List your replay runs, newest first: each run’s scenario, clock and state
+         * @description Your replay runs, newest first (at most 100; delete_replay removes one): each one's runId, scenario, mode, simulated clock and state, as start_replay and get_replay describe them, without keys or records (get_replay reads a run’s frozen record). With a run’s key, only that run. Free.
+         *
+         *     Rate limit: 30 api requests per minute per account (per IP address when anonymous).
+         */
+        get: operations["list_replays"];
         put?: never;
         /**
          * Start a replay run: a simulated month of markets with news on its own clock, and a key that trades only there
@@ -7750,6 +7756,178 @@ export interface operations {
                         text: string | null;
                         /** @description Pass as cursor for the next page; null on the last. */
                         nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: the input does not match the schema (details lists each problem), or the JSON body is malformed. */
+            400: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing or invalid API key or access token, or a credential sent outside the Authorization header. */
+            401: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description Bearer challenge with resource_metadata (RFC 9728). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the access token lacks scope agent, or a write authenticated by the session cookie came from another site. */
+            403: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests; wait the Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds until the window resets. */
+                    "Retry-After": number;
+                    /** @description Remaining requests and reset (IETF RateLimit header). */
+                    RateLimit?: string;
+                    /** @description Quota and window of the limit class. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: unexpected failure; quote requestId when reporting it. */
+            500: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the service or its database is unavailable or busy; nothing changed; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description When the database is unavailable: seconds to wait before sending the same request again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_replays: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List your replay runs, newest first: each run’s scenario, clock and state */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The runs, newest first. */
+                        runs: {
+                            /** @description The run’s id. */
+                            runId: string;
+                            /**
+                             * @description running, or ended (end_replay: frozen).
+                             * @enum {string}
+                             */
+                            state: "running" | "ended";
+                            /** @description What the run replays: the same scenario and the same calls give the same record. */
+                            scenario: {
+                                /** @description Seed of the run’s simulated venue. */
+                                seed: number;
+                                /** @description Length of the run’s window, in simulated days. */
+                                days: number;
+                                /** @description The published suite scenario it replays (suite-v1/07), or null for a seed and days of your own. */
+                                name: string | null;
+                                /** @description That scenario’s suite (suite-v1): its runs count on get_replay_suite_board; null otherwise. */
+                                suite: string | null;
+                            } | {
+                                /**
+                                 * @description The recorded Polymarket mirror.
+                                 * @constant
+                                 */
+                                source: "mirror";
+                                /**
+                                 * Format: date-time
+                                 * @description Start of the replayed window.
+                                 */
+                                from: string;
+                                /**
+                                 * Format: date-time
+                                 * @description End of the replayed window.
+                                 */
+                                to: string;
+                            };
+                            /**
+                             * @description simulated: the simulated venue with information; mirror: real Polymarket markets as the mirror recorded them.
+                             * @enum {string}
+                             */
+                            source: "simulated" | "mirror";
+                            /** @description For a mirror run: how these markets ended is public (and likely known to a language model), so its record measures recall, not skill. Null otherwise. */
+                            leakageWarning: string | null;
+                            /**
+                             * @description step: the clock moves only by advance_replay; speed: it runs at speed × the wall clock.
+                             * @enum {string}
+                             */
+                            mode: "step" | "speed";
+                            /** @description Simulated seconds per wall second (speed mode); null in step mode. */
+                            speed: number | null;
+                            /**
+                             * Format: date-time
+                             * @description Simulated start of the window.
+                             */
+                            startAt: string;
+                            /**
+                             * Format: date-time
+                             * @description Simulated end of the window: the clock never passes it.
+                             */
+                            endAt: string;
+                            /**
+                             * Format: date-time
+                             * @description The run’s simulated now: what every call with the run’s key sees as the time.
+                             */
+                            clock: string;
+                            /** @description The run’s own account (it exists only inside the run). */
+                            accountId: string;
+                            /**
+                             * Format: date-time
+                             * @description When the run was started (wall clock).
+                             */
+                            createdAt: string;
+                            /** @description When end_replay froze it (wall clock); null while running. */
+                            endedAt: string | null;
+                        }[];
                     };
                 };
             };
