@@ -77,6 +77,20 @@ function suite(backend: Backend) {
     expect(res.body.entries[1].figure.value).toBeCloseTo(-0.04, 10);
     expect(res.body.minimumMarkets).toBe(MIN_RESOLVED_MARKETS);
     expect(res.body.you).toMatchObject({ rank: null, resolvedMarkets: 5 });
+    // Scoring v1's ranking figures (docs/scoring.md): 32 markets is under 100, so both rows are provisional; n ≥ 30, so
+    // the shrunk alpha is the alpha; Sharp's per-market alpha is 0.07 (24 YES) or −0.13 (8 NO), whose detectable edge is
+    // (1.96 + 0.84) s / √32; the ranks each interval allows hold the row's own rank within the board's 2 rows.
+    expect(res.body.rankedRows).toBe(2);
+    const [top, second] = res.body.entries;
+    expect(top).toMatchObject({ provisional: true, shrunkAlpha: expect.closeTo(0.02, 10) });
+    expect(second.shrunkAlpha).toBeCloseTo(-0.04, 10);
+    const alphas = [...Array<number>(24).fill(0.07), ...Array<number>(8).fill(-0.13)];
+    const sd = Math.sqrt(alphas.reduce((a, x) => a + (x - 0.02) ** 2, 0) / 31);
+    expect(top.minimumDetectableEdge).toBeCloseTo(((1.959963984540054 + 0.8416212335729143) * sd) / Math.sqrt(32), 10);
+    for (const [i, e] of res.body.entries.entries()) expect(e.rankLow <= i + 1 && i + 1 <= e.rankHigh && e.rankHigh <= 2).toBe(true);
+    // Holm over two rows: the smaller p doubled, and Sharp (better than the market) the smaller.
+    expect(top.pValue).toBeLessThan(second.pValue);
+    expect(second.pValue).toBeLessThanOrEqual(1);
     const brier = await t.api.get('/api/benchmark/leaderboard').set(bearer(even.apiKey)).query({ season: 'all', metric: 'brier', audience: 'everyone' });
     expect(brier.body.entries.map((e: { userId: string }) => e.userId)).toEqual([sharp.id, even.id]);
     expect(brier.body.you.rank).toBe(2);
