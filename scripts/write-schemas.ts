@@ -1,7 +1,7 @@
 /**
  * Writes schemas/<method>.input.json and .output.json for every registry method and deletes the stale
  * ones, docs/methods.md, the methods reference, docs/configuration.md, the settings of src/config.ts, and
- * docs/rate-limits.md, the rate-limit classes. Run with `npm run schemas`; test/documents/schemas-drift.test.ts
+ * docs/rate-limits.md, the rate-limit classes, and the toolset table of docs/surfaces.md. Run with `npm run schemas`; test/documents/schemas-drift.test.ts
  * fails until the files match.
  */
 import fs from 'node:fs';
@@ -11,6 +11,7 @@ import { SCHEMA_FILE_PATTERN, schemaFiles } from '../src/documents/schema-files'
 import { methodsReference } from '../src/documents/methods-reference';
 import { configurationReference } from '../src/documents/configuration-reference';
 import { rateLimitsReference } from '../src/documents/rate-limits-reference';
+import { withToolsetsTable } from '../src/documents/toolset-listing';
 
 /** The project root: the nearest folder above this file with a package.json (works from src and from dist). */
 function projectRoot(): string {
@@ -50,3 +51,6 @@ fs.writeFileSync(path.join(projectRoot(), 'docs', 'configuration.md'), configura
 process.stdout.write('docs/configuration.md written\n');
 fs.writeFileSync(path.join(projectRoot(), 'docs', 'rate-limits.md'), rateLimitsReference(methods));
 process.stdout.write('docs/rate-limits.md written\n');
+const surfaces = path.join(projectRoot(), 'docs', 'surfaces.md');
+fs.writeFileSync(surfaces, withToolsetsTable(fs.readFileSync(surfaces, 'utf8'), methods));
+process.stdout.write('docs/surfaces.md: toolsets written\n');

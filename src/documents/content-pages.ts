@@ -8,6 +8,8 @@ import { withSharedDefs, withoutRestatements } from './schema-compaction';
 import { errorCodesOf, limitText, streamErrorCodes } from './openapi';
 import { ERROR_MEANING } from './openapi-parts';
 import type { Block, Inline, Page } from './page';
+import { kbText, toolsetListings } from './toolset-listing';
+import { ALL_TOOLSETS, DEFAULT_TOOLSET } from '../registry/toolsets';
 import { AREAS, SERVICE_SUMMARY, SERVICE_TITLE, marketDataNotice, methodDocsUrl } from './service-info';
 
 /** The content pages (llms.txt and landing page, llms-full.txt, area pages), all generated from the registry. */
@@ -70,6 +72,31 @@ export function landingPage(registry: Registry, config: Config, base: string): P
         [{ link: 'A2A agent card', href: `${base}/.well-known/agent-card.json` }, ': skills = the methods below (also at /.well-known/agent.json).'],
         [{ link: 'AI plugin manifest', href: `${base}/.well-known/ai-plugin.json` }, ': legacy manifest pointing at the OpenAPI document.'],
       ],
+    },
+  );
+  // Generated from src/registry/toolsets.ts with each set's measured tools/list, so a model picks an address by its cost.
+  blocks.push(
+    { heading: 2, text: 'MCP toolsets' },
+    {
+      paragraph: [
+        { code: '/mcp' },
+        ' serves the default set; pick others by path (',
+        { code: '/mcp/x/{toolset}[,…]' },
+        '), query (',
+        { code: '?toolsets=a,b' },
+        ') or the ',
+        { code: 'X-MCP-Toolsets' },
+        ' header; ',
+        { code: '/mcp/readonly' },
+        ' leaves out every tool that changes state. REST and JSON-RPC serve every method.',
+      ],
+    },
+    {
+      list: toolsetListings(registry.methods).map((t): Inline[] => [
+        { code: t.name === DEFAULT_TOOLSET ? '/mcp' : `/mcp/x/${t.name}` },
+        ` (${t.tools.length} tools, ${kbText(t.bytes)}): ${t.description}`,
+        ...(t.name === ALL_TOOLSETS ? [] : [` Tools: ${t.tools.join(', ')}.`]),
+      ]),
     },
   );
   for (const area of areasInUse(registry)) {

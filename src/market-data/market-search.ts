@@ -63,10 +63,51 @@ LIMIT ${SEARCH_LIMIT}`;
  * Nothing for a query without words.
  */
 export async function findMarketRows(query: (sql: string, params: unknown[]) => Promise<MarketViewRow[]>, text: string): Promise<MarketViewRow[]> {
+  return (await findMarketMatches(query, text)).rows;
+}
+
+/** Which of the statements found a search's rows: whole words (last a prefix), every word a prefix, or trigrams. */
+export type SearchMode = 'w' | 'p' | 'f';
+
+/** findMarketRows, also saying which statement found them, so a later page asks the same one. */
+export async function findMarketMatches(
+  query: (sql: string, params: unknown[]) => Promise<MarketViewRow[]>,
+  text: string,
+): Promise<{ rows: MarketViewRow[]; mode: SearchMode }> {
   const terms = searchTerms(text);
-  if (!terms) return [];
+  if (!terms) return { rows: [], mode: 'w' };
   let found = await query(SEARCH_SQL, searchParams(terms));
-  if (found.length === 0 && terms.whole.length + terms.prefixes.length > 1) found = await query(SEARCH_SQL, searchParams(searchTerms(text, true)!));
-  if (found.length === 0 && text.length >= 3) found = await query(FUZZY_SQL, [text.slice(0, 100)]);
-  return found;
+  if (found.length > 0) return { rows: found, mode: 'w' };
+  if (terms.whole.length + terms.prefixes.length > 1) {
+    found = await query(SEARCH_SQL, searchParams(searchTerms(text, true)!));
+    if (found.length > 0) return { rows: found, mode: 'p' };
+  }
+  if (text.length >= 3) return { rows: await query(FUZZY_SQL, [text.slice(0, 100)]), mode: 'f' };
+  return { rows: [], mode: 'w' };
+}
+
+/** Where a page of a search ended: its last market's volume (no volume: −1) and id. */
+export interface SearchPosition {
+  volume: string;
+  id: string;
+}
+
+/**
+ * The matches after a page's last market in search's order (volume down, then id), one more than a page (whether there
+ * is a next): keyset, so a market synced in while someone pages moves no later page. Pages after the first are the
+ * GIN index's (or the trigram index's) road: rarely asked, and at most 9 rows sorted.
+ */
+export function searchAfterStatement(mode: SearchMode, text: string, after: SearchPosition): { sql: string; params: unknown[] } {
+  const match = mode === 'f' ? '$1 <% m.question' : `m.search_tsv @@ to_tsquery('simple', $1)`;
+  const param = mode === 'f' ? text.slice(0, 100) : (searchTerms(text, mode === 'p')?.query ?? '');
+  return {
+    sql: `SELECT ${MARKET_COLUMNS}
+FROM markets m
+${MARKET_JOINS}
+WHERE m.status = 'active' AND ${match}
+  AND (coalesce(m.volume, -1) < $2::float8 OR (coalesce(m.volume, -1) = $2::float8 AND m.id > $3))
+ORDER BY coalesce(m.volume, -1) DESC, m.id
+LIMIT ${SEARCH_LIMIT + 1}`,
+    params: [param, after.volume, after.id],
+  };
 }

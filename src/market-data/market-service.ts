@@ -6,8 +6,9 @@ import type { Logger } from '../logger';
 import type { Clock } from '../clock';
 import { FeedError, type FeedSource, type MarketFeed, type PricePoint } from './feed';
 import type { ConcurrencyGate } from '../db/concurrency-gate';
-import { SEARCH_LIMIT, findMarketRows } from './market-search';
-import { decodeCursor, encodeCursor } from '../db/keyset-cursor';
+import { SEARCH_LIMIT, findMarketMatches, searchAfterStatement, type SearchMode, type SearchPosition } from './market-search';
+import { createHash } from 'node:crypto';
+import { decodeCursor, encodeCursor, FLOAT_TEXT } from '../db/keyset-cursor';
 import { CATEGORIES_SQL, decodeListCursor, listStatement, type ListedRow, type ListQuery } from './market-listing';
 import type { MarketStore } from './market-store';
 import { marketMoves, type MarketMove } from './market-moves';
@@ -135,15 +136,31 @@ export class MarketService {
     },
   ) {}
 
-  /** Up to `limit` (at most SEARCH_LIMIT) matching active markets, highest volume first. */
-  async search(q: string, limit: number = SEARCH_LIMIT): Promise<MarketView[]> {
+  /**
+   * Up to `limit` (at most SEARCH_LIMIT) matching active markets, highest volume first, after `cursor` (the nextCursor
+   * of the previous page of the same q). A cursor names the statement that found the first page and a digest of q.
+   */
+  async search(q: string, limit: number = SEARCH_LIMIT, cursor?: string): Promise<{ markets: MarketView[]; nextCursor: string | null }> {
     const { db, log, searchGate } = this.deps;
     const text = q.trim();
-    if (text.length < 2) return [];
+    const after = cursor === undefined ? null : decodeSearchCursor(cursor, text);
+    if (text.length < 2) return { markets: [], nextCursor: null };
     try {
-      const rows = await searchGate.run(() => findMarketRows((sql, params) => db.query<MarketViewRow>(sql, params), text));
-      // The statements always find the top SEARCH_LIMIT (their plan is fixed); a smaller limit keeps the first ones.
-      return rows.slice(0, limit).map(toMarketView);
+      const query = (sql: string, params: unknown[]) => db.query<MarketViewRow>(sql, params);
+      const found = await searchGate.run(async () => {
+        if (!after) return findMarketMatches(query, text);
+        const { sql, params } = searchAfterStatement(after.mode, text, after);
+        return { rows: await query(sql, params), mode: after.mode };
+      });
+      // The first page's statements find the top SEARCH_LIMIT (their plan is fixed): a full one may have a next page.
+      // A later page's reads one row more, so it knows.
+      const page = found.rows.slice(0, limit);
+      const last = page[page.length - 1];
+      const more = found.rows.length > limit || (!after && found.rows.length === SEARCH_LIMIT);
+      return {
+        markets: page.map(toMarketView),
+        nextCursor: more && last ? encodeSearchCursor(found.mode, text, { volume: String(last.volume ?? -1), id: last.id }) : null,
+      };
     } catch (err) {
       log.error('market search failed', { error: err instanceof Error ? err.message : String(err) });
       // Search reads only the local mirror: its database being unreachable is not the venue's fault.
@@ -422,4 +439,23 @@ export class MarketService {
 
 function quoteOf(p: LivePrice): Quote {
   return { bid: fromMicro(p.bidMicro), ask: fromMicro(p.askMicro), mid: fromMicro(p.midMicro) };
+}
+
+/** A search cursor's sort: the statement that found the first page, and a digest of q (a cursor of another q is refused). */
+const searchSort = (mode: SearchMode, text: string) => `search/${mode}/${createHash('sha256').update(text.toLowerCase()).digest('base64url').slice(0, 16)}`;
+
+function encodeSearchCursor(mode: SearchMode, text: string, at: SearchPosition): string {
+  return encodeCursor({ s: searchSort(mode, text), k: at.volume, i: at.id });
+}
+
+function decodeSearchCursor(cursor: string, text: string): SearchPosition & { mode: SearchMode } {
+  let mode: SearchMode = 'w';
+  try {
+    const s = (JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { s?: unknown } | null)?.s;
+    if (typeof s === 'string' && /^search\/[wpf]\//.test(s)) mode = s[7] as SearchMode;
+  } catch {
+    // decodeCursor below refuses it with the list's own message.
+  }
+  const c = decodeCursor(cursor, searchSort(mode, text), (k) => FLOAT_TEXT.test(k), 'Pass nextCursor from the previous page unchanged, with the same q.');
+  return { mode, volume: c.k, id: c.i };
 }

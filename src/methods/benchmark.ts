@@ -240,7 +240,7 @@ export const getBenchmarkLeaderboard = defineMethod({
   summary: 'The forecasting benchmark board of a season by one metric, with intervals, n and your rank',
   brief:
     'Ranks accounts of a season by a benchmark metric (alpha, brier, log_score, clv, sharpe, return, max_drawdown), each figure with n and a 95 % interval, for people, bots, everyone or the reference forecasters; you is your place. Free.',
-  description: `Ranks accounts of a season (YYYY-MM or all) by a benchmark metric: alpha (market Brier − yours), brier, log_score, clv (closing-line value), sharpe, return or max_drawdown, from ${MIN_RESOLVED_MARKETS} resolved markets. audience all (people), bots, everyone, or reference (the service's reference forecasters). Each figure has its n and 95 % interval; you is your own place. Free. Errors: VALIDATION_ERROR (400).`,
+  description: `Ranks accounts of a season (YYYY-MM or all) by a benchmark metric: alpha (market Brier − yours), brier, log_score, clv (closing-line value), sharpe, return or max_drawdown, from ${MIN_RESOLVED_MARKETS} resolved markets. audience all (people), bots, everyone, or reference (the service's reference forecasters). Each figure has its n and 95 % interval; you is your own place. Pass nextCursor as cursor for the next page. Free. Errors: VALIDATION_ERROR (400).`,
   auth: 'optional',
   limit: 'api',
   input: z.object({
@@ -248,6 +248,7 @@ export const getBenchmarkLeaderboard = defineMethod({
     metric: z.enum(METRICS).default('alpha').describe('The metric ranked (default alpha).'),
     audience: Audience.default('everyone').describe('all = people, bots = agents, everyone = both (default), reference = the reference forecasters.'),
     limit: z.number().int().min(1).max(100).default(50).describe('Entries.'),
+    cursor: z.string().min(1).max(600).optional().describe('nextCursor of the previous page (same season, metric, audience); omit for the first.'),
   }),
   output: z.object({
     season: z.string().describe('The season ranked.'),
@@ -283,6 +284,7 @@ export const getBenchmarkLeaderboard = defineMethod({
       })
       .nullable()
       .describe('Your own place, when you are signed in; null otherwise.'),
+    nextCursor: z.string().nullable().describe('Pass as cursor for the next page; null when this is the last page.'),
   }),
   rest: { method: 'GET', path: '/api/benchmark/leaderboard' },
   annotations: { title: 'Benchmark leaderboard', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
@@ -294,6 +296,7 @@ export const getBenchmarkLeaderboard = defineMethod({
       metric: input.metric,
       audience: input.audience,
       limit: input.limit,
+      cursor: input.cursor,
       userId: ctx.principal?.userId,
     });
     return { ...board, provisional };

@@ -62,7 +62,7 @@ export const listCommunityMarkets = defineMethod({
     'Lists user-created markets, newest first, each priced by its own market maker (LMSR) with outcomeTokens[] ids and prices. Filter by category, status, creator, featured. Trade with buy_community_shares. Free.',
   description:
     'Lists community markets (questions created by users, with their own outcome labels), newest first. Filters: category (or all), ' +
-    'status (active by default, resolved, all), creator (a user ID), featured, limit 1..100 (default 50). Each is priced by its own ' +
+    'status (active by default, resolved, all), creator (a user ID), featured, limit 1..100 (default 50); pass nextCursor as cursor, with the same filters, for the next page. Each is priced by its own ' +
     "automated market maker (LMSR): outcomeTokens[] carries every outcome's token id and price; trade them with buy_community_shares.",
   auth: 'public',
   limit: 'api',
@@ -72,11 +72,15 @@ export const listCommunityMarkets = defineMethod({
     creator: z.string().max(100).optional().describe('Only markets created by this user ID.'),
     featured: z.boolean().default(false).describe('true limits to featured markets.'),
     limit: z.number().int().min(1).max(100).default(50).describe('Markets to return.'),
+    cursor: z.string().min(1).max(600).optional().describe('nextCursor of the previous page (same filters); omit for the first.'),
   }),
-  output: z.object({ markets: z.array(CommunityMarket).describe('Community markets, newest first.') }),
+  output: z.object({
+    markets: z.array(CommunityMarket).describe('Community markets, newest first.'),
+    nextCursor: z.string().nullable().describe('Pass as cursor for the next page; null when this is the last page.'),
+  }),
   rest: { method: 'GET', path: '/api/user-markets' },
   annotations: { title: 'Community markets', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-  handler: async (ctx, input) => ({ markets: await ctx.services.community.list(input) }),
+  handler: async (ctx, input) => ctx.services.community.list(input),
 });
 
 export const getCommunityMarket = defineMethod({

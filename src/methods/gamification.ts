@@ -100,18 +100,22 @@ export const getNotifications = defineMethod({
   description:
     'Your notifications, newest first, with the count of unread ones. Types: badge (a badge earned), level_up, challenge (the daily ' +
     'challenge completed: claim it), resolution (a position settled when its market resolved), referral (someone joined with your code), ' +
-    'price_alert (a watched market reached your alert: watch_market). ' +
+    'price_alert (a watched market reached your alert: watch_market). Pass nextCursor as cursor for the next page (null on the last). ' +
     'Each is written in the same transaction as the event behind it. Browser session only.',
   auth: 'session',
   limit: 'api',
-  input: z.object({ limit: z.number().int().min(1).max(100).default(50).describe('How many to return, 1..100. Default 50.') }),
+  input: z.object({
+    limit: z.number().int().min(1).max(100).default(50).describe('How many to return, 1..100. Default 50.'),
+    cursor: z.string().min(1).max(600).optional().describe('nextCursor of the previous page; omit for the first.'),
+  }),
   output: z.object({
     notifications: z.array(Notification).describe('Newest first.'),
     unreadCount: z.number().int().min(0).describe('Unread notifications in total (not only those returned).'),
+    nextCursor: z.string().nullable().describe('Pass as cursor for the next page; null when this is the last page.'),
   }),
   rest: { method: 'GET', path: '/api/notifications' },
   annotations: { title: 'Notifications', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-  handler: async (ctx, input) => ctx.services.trackRecord.notifications.list(requirePrincipal(ctx).userId, input.limit),
+  handler: async (ctx, input) => ctx.services.trackRecord.notifications.list(requirePrincipal(ctx).userId, input.limit, input.cursor),
 });
 
 export const markNotificationsRead = defineMethod({

@@ -49,7 +49,7 @@ export const getLeaderboard = defineMethod({
   summary: 'Rank traders by PnL, volume, accuracy or trades',
   brief:
     'Top traders of a period (weekly, monthly, alltime) by pnl, volume, trades or accuracy, for people, bots or everyone. Free; with credentials also your rank.',
-  description: `The top traders of a period (weekly from Monday 00:00 UTC, monthly from the 1st, alltime) by pnl (realized profit and loss of sales and settlements), volume (dollars bought plus sold), trades (buys plus sells) or accuracy (percent of settled positions on the winning side, from ${MIN_SETTLED_FOR_ACCURACY} settled), for people (audience all), agents (bots) or both (everyone). Ties share a rank. A community market's trades count only once it has had ${COMMUNITY_MIN_TRADERS} distinct traders besides its creator, and never its creator's own. Public and free; with credentials also currentUserRank and isCurrentUser on each row.`,
+  description: `The top traders of a period (weekly from Monday 00:00 UTC, monthly from the 1st, alltime) by pnl (realized profit and loss of sales and settlements), volume (dollars bought plus sold), trades (buys plus sells) or accuracy (percent of settled positions on the winning side, from ${MIN_SETTLED_FOR_ACCURACY} settled), for people (audience all), agents (bots) or both (everyone). Ties share a rank. A community market's trades count only once it has had ${COMMUNITY_MIN_TRADERS} distinct traders besides its creator, and never its creator's own. Pass nextCursor as cursor for the next page (ranks go on from the previous page). Public and free; with credentials also currentUserRank and isCurrentUser on each row.`,
   auth: 'optional',
   limit: 'api',
   input: z.object({
@@ -57,6 +57,7 @@ export const getLeaderboard = defineMethod({
     metric: Metric.default('pnl').describe('pnl, volume, accuracy or trades. Default pnl.'),
     audience: Audience.default('all').describe('all = people only, bots = agents only, everyone = both. Default all.'),
     limit: z.number().int().min(1).max(100).default(100).describe('Rows to return.'),
+    cursor: z.string().min(1).max(600).optional().describe('nextCursor of the previous page (same period, metric, audience); omit for the first.'),
   }),
   output: z.object({
     period: Period.describe('The period ranked.'),
@@ -65,6 +66,7 @@ export const getLeaderboard = defineMethod({
     periodStart: z.iso.datetime().nullable().describe(`When the current period began (UTC); null for alltime. ${PERIOD_TEXT}`),
     leaderboard: z.array(LeaderboardEntry).describe('Rows, best first.'),
     currentUserRank: z.number().int().min(1).nullable().describe("The caller's rank on this board; null when anonymous or not ranked."),
+    nextCursor: z.string().nullable().describe('Pass as cursor for the next page; null when this is the last page.'),
   }),
   rest: { method: 'GET', path: '/api/leaderboard' },
   annotations: { title: 'Leaderboard', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
@@ -85,13 +87,14 @@ export const getLeaderboard = defineMethod({
           { rank: 2, user: { id: '9a2d7c1b-0e4f-4a3b-8c6d-5e7f9a1b2c3d', displayName: 'Forecaster', level: 2, badges: [] }, value: 40.25 },
         ],
         currentUserRank: null,
+        nextCursor: null,
       },
     },
   ],
   // The query names its fields: made by spreading the parsed input, it was half of what a cached board request
   // promoted out of V8's young generation (measured: bench/README.md).
-  handler: async (ctx, { period, metric, audience, limit }) =>
-    ctx.services.trackRecord.leaderboard.get({ period, metric, audience, limit, userId: ctx.principal?.userId, now: ctx.clock.now() }),
+  handler: async (ctx, { period, metric, audience, limit, cursor }) =>
+    ctx.services.trackRecord.leaderboard.get({ period, metric, audience, limit, cursor, userId: ctx.principal?.userId, now: ctx.clock.now() }),
 });
 
 const Level = z

@@ -106,19 +106,26 @@ export const searchPredictionMarkets = defineMethod({
   brief:
     'Full-text search of active markets by question and category, highest volume first. Each market carries id, slug and outcomeTokens[].tokenId, which trading tools take. Prices are the last mirrored; get_market_odds reads live ones. Free.',
   description:
-    'Full-text search over active markets by question and category (every word must match; partial words too), highest volume first, at most `limit`. Each market carries id, slug and outcomeTokens[].tokenId: what paper_trade needs. Prices are the last mirrored ones; get_market_odds reads live ones. Free to call. Errors: SERVICE_UNAVAILABLE (503); UPSTREAM_UNAVAILABLE (500).',
+    'Full-text search over active markets by question and category (every word must match; partial words too), highest volume first, at most `limit` a page; pass nextCursor as cursor, with the same q, for the next page. Each market carries id, slug and outcomeTokens[].tokenId: what paper_trade needs. Prices are the last mirrored ones; get_market_odds reads live ones. Free to call. Errors: SERVICE_UNAVAILABLE (503); UPSTREAM_UNAVAILABLE (500).',
   auth: 'public',
   limit: 'api',
   input: z.object({
     q: z.string().max(200).describe('Words to find, at least 2 characters (a shorter q returns no markets).'),
     limit: z.number().int().min(1).max(SEARCH_LIMIT).default(SEARCH_LIMIT).describe('Most markets to return, by volume.'),
+    cursor: z.string().min(1).max(600).optional().describe('nextCursor of the previous page (same q); omit for the first.'),
   }),
-  output: z.object({ markets: z.array(Market).max(SEARCH_LIMIT).describe('Matching active markets, highest volume first, at most `limit`.') }),
+  output: z.object({
+    markets: z.array(Market).max(SEARCH_LIMIT).describe('Matching active markets, highest volume first, at most `limit`.'),
+    nextCursor: z
+      .string()
+      .nullable()
+      .describe('Pass as cursor, with the same q, for the next page; null on the last (a full last page may be followed by an empty one).'),
+  }),
   rest: { method: 'GET', path: '/api/search' },
   annotations: { title: 'Search markets', readOnlyHint: true, idempotentHint: true, openWorldHint: true },
   errors: ['UPSTREAM_UNAVAILABLE'],
-  examples: [{ input: { q: 'bitcoin', limit: 3 }, output: { markets: [exampleMarket] } }],
-  handler: async (ctx, input) => ({ markets: await ctx.services.markets.search(input.q, input.limit) }),
+  examples: [{ input: { q: 'bitcoin', limit: 3 }, output: { markets: [exampleMarket], nextCursor: null } }],
+  handler: async (ctx, input) => ctx.services.markets.search(input.q, input.limit, input.cursor),
 });
 
 export const listMarkets = defineMethod({

@@ -3,7 +3,7 @@ import { defineMethod } from '../registry/method';
 import type { MethodContext } from '../registry/context';
 import { AppError } from '../errors/app-error';
 import { scenariosOf, SUITE_V1, SUITES, suiteNamed, type ReplaySuite } from '../domain/replay/replay-suite';
-import { rankSuiteRecords } from '../domain/replay/suite-board';
+import { pageSuiteBoard, rankSuiteRecords } from '../domain/replay/suite-board';
 import type { ReplayRuns } from '../domain/replay/replay-runs';
 import { Estimate } from './benchmark';
 
@@ -99,12 +99,13 @@ export const getReplaySuiteBoard = defineMethod({
   brief:
     'Ranks live accounts on a replay suite by mean alpha over every ended run of its scenarios (deleted runs too) with a 95 % interval and the run count; you is your own record. Free.',
   description:
-    "Ranks live accounts on a published replay suite by the mean alpha (market Brier − yours) over EVERY ended run of its scenarios — not the best nor the latest, and a deleted run still counts, so rerunning or deleting cannot pick a lucky run — with a Student-t 95 % interval and runCount. Ranked from the suite's minScenarios distinct scenarios; you is your own record. Replay runs never appear on the live boards. Free.",
+    "Ranks live accounts on a published replay suite by the mean alpha (market Brier − yours) over EVERY ended run of its scenarios — not the best nor the latest, and a deleted run still counts, so rerunning or deleting cannot pick a lucky run — with a Student-t 95 % interval and runCount. Ranked from the suite's minScenarios distinct scenarios; you is your own record. Pass nextCursor as cursor for the next page. Replay runs never appear on the live boards. Free.",
   auth: 'optional',
   limit: 'api',
   input: z.object({
     suite: SuiteName,
     limit: z.number().int().min(1).max(100).default(50).describe('Entries.'),
+    cursor: z.string().min(1).max(600).optional().describe('nextCursor of the previous page (same suite); omit for the first.'),
   }),
   output: z.object({
     suite: z.string().describe('The suite ranked.'),
@@ -115,6 +116,7 @@ export const getReplaySuiteBoard = defineMethod({
     you: SuiteEntry.extend({ rank: z.number().int().min(1).nullable().describe('Your rank; null when not ranked.') })
       .nullable()
       .describe('Your own suite record when you are signed in with a live key and have ended a run of the suite; null otherwise.'),
+    nextCursor: z.string().nullable().describe('Pass as cursor for the next page; null when this is the last page.'),
   }),
   rest: { method: 'GET', path: '/api/replay-suite/board' },
   annotations: { title: 'Replay suite board', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
@@ -131,7 +133,7 @@ export const getReplaySuiteBoard = defineMethod({
       checksum: suite.checksum,
       scenarios: suite.seeds.length,
       minScenarios: suite.minScenarios,
-      entries: ranked.slice(0, input.limit),
+      ...pageSuiteBoard(suite.name, ranked, input.limit, input.cursor),
       you: mine ? { ...mine, rank: ranked.find((r) => r.userId === me)?.rank ?? null } : null,
     };
   },

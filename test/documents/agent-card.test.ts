@@ -44,7 +44,7 @@ describe.each(backends())('agent card on $name', (backend) => {
     // 73.4 KB with the whoami skill (issue 51 item 7); 73.8 KB with get_venue_commitments (issue 49's sealed outcomes);
     // 74.15 KB with the stated probability's one name beside its deprecated alias (issue 51 item 3: probability on
     // paper_trade, place_order, place_orders; probabilities on buy_community_shares), until the alias's sunset.
-    // MEASURE with list_replays (issue 53 item 6). The bound only ratchets down.
+    // +0.6 KB with a cursor input on the six lists that had none (issue 51 item 4); MEASURE with list_replays (issue 53 item 6). The bound only ratchets down.
     expect(Buffer.byteLength(res.text)).toBeLessThanOrEqual(75 * 1024);
   });
 

@@ -7,6 +7,8 @@ import { SCHEMA_FILE_PATTERN, schemaFiles } from '../../src/documents/schema-fil
 import { methodsReference } from '../../src/documents/methods-reference';
 import { configurationReference } from '../../src/documents/configuration-reference';
 import { rateLimitsReference } from '../../src/documents/rate-limits-reference';
+import { toolsetListings, withToolsetsTable } from '../../src/documents/toolset-listing';
+import { TOOLSET_NAMES } from '../../src/registry/toolsets';
 import { limitsFromConfig } from '../../src/limits/rate-limiter';
 import { loadConfig } from '../../src/config';
 import { CONFIG_FIELDS, testConfig } from '../../src/config';
@@ -87,5 +89,23 @@ describe('schemas/ (committed JSON Schemas of every method)', () => {
       expect(row).toContain(`| ${limits[m.limit]} a minute`);
     }
     expect(committed).toContain(`every other method (${ALL_METHODS.filter((x) => x.limit === 'api').length})`);
+  });
+
+  test('when the toolset table of docs/surfaces.md differs from src/registry/toolsets.ts, then this fails and says to run npm run schemas', () => {
+    const committed = fs.readFileSync(path.join(__dirname, '..', '..', 'docs', 'surfaces.md'), 'utf8');
+    if (committed !== withToolsetsTable(committed, ALL_METHODS))
+      throw new Error('The toolset table of docs/surfaces.md does not match the registry. Run `npm run schemas` and commit it.');
+    // Every toolset has its row, and each tool of a set is named in that row (independently: the methods marked with it).
+    const listings = toolsetListings(ALL_METHODS);
+    expect(listings.map((l) => l.name)).toEqual(['default', ...TOOLSET_NAMES, 'all']);
+    for (const name of TOOLSET_NAMES) {
+      const row = committed.split('\n').find((line) => line.startsWith(`| \`/mcp/x/${name}\` |`));
+      expect(row).toBeDefined();
+      for (const m of ALL_METHODS.filter((x) => x.toolset === name && x.auth !== 'session' && !x.hiddenFrom?.includes('mcp'))) {
+        expect(row).toContain(`\`${m.name.replace(/[^a-zA-Z0-9_-]/g, '_')}\``);
+      }
+    }
+    const all = listings.find((l) => l.name === 'all')!;
+    expect(all.tools.length).toBe(listings.filter((l) => l.name !== 'all' && l.name !== 'default').reduce((n, l) => n + l.tools.length, 0));
   });
 });

@@ -87,7 +87,7 @@ describe.each(backends())('market methods on $name', (backend) => {
       for (const q of ['', 'l', ' ', '!!']) {
         const res = await t.api.get('/api/search').query({ q });
         expect(res.status).toBe(200);
-        expect(res.body).toEqual({ markets: [] });
+        expect(res.body).toEqual({ markets: [], nextCursor: null });
       }
       const missing = await t.api.get('/api/search');
       expect(missing.status).toBe(400);

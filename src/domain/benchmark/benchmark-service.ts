@@ -1,4 +1,5 @@
 import type { Database } from '../../db/database';
+import { decodeCursor, encodeCursor, FLOAT_TEXT } from '../../db/keyset-cursor';
 import { CommitWatermark, type MarkStatement } from '../../db/commit-watermark';
 import { ConcurrencyGate } from '../../db/concurrency-gate';
 import { RenewingCache } from '../track-record/renewing-cache';
@@ -78,6 +79,8 @@ export interface BenchmarkBoard {
   rankedRows: number;
   entries: BenchmarkBoardEntry[];
   you: { rank: number | null; resolvedMarkets: number; figure: Estimate } | null;
+  /** Where the next page starts (pass as cursor); null on the last. */
+  nextCursor: string | null;
 }
 
 interface RecordRow {
@@ -124,7 +127,31 @@ type CallerRow = {
   sortFigures: Record<BenchmarkMetric, number | null>;
   figures: Record<BenchmarkMetric, Estimate>;
 } | null;
-type BoardQuery = { season: Season; metric: BenchmarkMetric; audience: BenchmarkAudience; limit: number; userId?: string };
+type BoardQuery = { season: Season; metric: BenchmarkMetric; audience: BenchmarkAudience; limit: number; cursor?: string; userId?: string };
+
+/** Where a page of a board ended: its last row's figure (as PostgreSQL wrote it), resolved markets and rank, and id. */
+interface BoardPosition {
+  figure: string;
+  resolvedMarkets: number;
+  rank: number;
+  userId: string;
+}
+
+const POSITION_KEY = /^([^|]{1,40})\|(\d{1,9})\|(\d{1,9})$/;
+const UUID_TEXT = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const boardSort = (q: BoardQuery) => `benchmark/${q.season}/${q.metric}/${q.audience}`;
+
+function decodePosition(q: BoardQuery, cursor: string): BoardPosition {
+  const c = decodeCursor(
+    cursor,
+    boardSort(q),
+    (k) => POSITION_KEY.test(k) && FLOAT_TEXT.test(POSITION_KEY.exec(k)![1]!),
+    'Pass nextCursor from the previous page unchanged, with the same season, metric and audience.',
+    (i) => UUID_TEXT.test(i),
+  );
+  const [, figure, resolvedMarkets, rank] = POSITION_KEY.exec(c.k)!;
+  return { figure: figure!, resolvedMarkets: Number(resolvedMarkets), rank: Number(rank), userId: c.i };
+}
 
 /**
  * The benchmark's reads: an account's scored record of a season and the season boards, both from benchmark_records.
@@ -215,9 +242,10 @@ export class BenchmarkService {
   }
 
   async leaderboard(q: BoardQuery): Promise<BenchmarkBoard> {
-    const boardKey = `${q.season}/${q.metric}/${q.audience}/${q.limit}`;
+    const from = q.cursor === undefined ? null : decodePosition(q, q.cursor);
+    const boardKey = `${q.season}/${q.metric}/${q.audience}/${q.limit}${q.cursor === undefined ? '' : `/${q.cursor}`}`;
     // Frozen, you: null: the anonymous answer as it is, and the shared part of every caller's.
-    const board = this.boards.get(boardKey, async () => Object.freeze(await this.readBoard(q)));
+    const board = this.boards.get(boardKey, async () => Object.freeze(await this.readBoard(q, from)));
     if (q.userId === undefined) return board;
     // Together: a failure of either is the request's, and never left unhandled while the other is awaited.
     const [shared, own] = await Promise.all([board, this.place(q, q.userId)]);
@@ -267,37 +295,53 @@ export class BenchmarkService {
     return Object.freeze({ ...board, you });
   }
 
-  private async readBoard(q: BoardQuery): Promise<BenchmarkBoard> {
+  private async readBoard(q: BoardQuery, from: BoardPosition | null): Promise<BenchmarkBoard> {
     const { column, dir, ranked, figure, audiences } = boardTerms(q);
     const order = `b.${column} ${dir}, b.resolved_markets DESC, b.user_id`;
+    // A later page starts after the cursor's row in the board's order: keyset, so an account joining the board while
+    // someone pages never repeats or hides a row whose figure stayed put.
+    const params: unknown[] = [q.season, audiences, q.limit + 1];
+    const better = dir === 'ASC' ? '>' : '<';
+    const after = from
+      ? ` AND (b.${column} ${better} $4::float8 OR (b.${column} = $4::float8 AND (b.resolved_markets < $5::int OR (b.resolved_markets = $5::int AND b.user_id > $6::uuid))))`
+      : '';
+    if (from) params.push(from.figure, from.resolvedMarkets, from.userId);
     // Each audience's best walked in its index's order (season, audience, metric, resolved_markets DESC, user_id), the
     // walks merged: a board reads about `limit` rows per audience, never the season.
-    const rows = await this.db.query<Omit<RecordRow, 'record'> & { figure: Estimate | string; ranking: RankingScores | string | null; total: number }>(
+    const read = await this.db.query<
+      Omit<RecordRow, 'record'> & { figure: Estimate | string; sort_key: string; ranking: RankingScores | string | null; total: number }
+    >(
       `SELECT x.*, (SELECT count(*)::int FROM benchmark_records b WHERE b.season = $1 AND b.audience = ANY($2::text[]) AND ${ranked}) AS total
        FROM unnest($2::text[]) a(audience) CROSS JOIN LATERAL (
-         SELECT b.user_id, u.display_name, u.is_agent, u.reference, b.resolved_markets, b.${column} AS sort_figure, ${figure('b')} AS figure,
-           b.record #> '{ranking}' AS ranking
+         SELECT b.user_id, u.display_name, u.is_agent, u.reference, b.resolved_markets, b.${column} AS sort_figure, b.${column}::text AS sort_key,
+           ${figure('b')} AS figure, b.record #> '{ranking}' AS ranking
          FROM benchmark_records b JOIN users u ON u.id = b.user_id AND u.deleted_at IS NULL
-         WHERE b.season = $1 AND b.audience = a.audience AND ${ranked} ORDER BY ${order} LIMIT $3
+         WHERE b.season = $1 AND b.audience = a.audience AND ${ranked}${after} ORDER BY ${order} LIMIT $3
        ) x ORDER BY x.sort_figure ${dir}, x.resolved_markets DESC, x.user_id LIMIT $3`,
-      [q.season, audiences, q.limit],
-      `benchmark_board:${q.metric}`,
+      params,
+      `benchmark_board${from ? '_after' : ''}:${q.metric}`,
     );
+    // One row more than the page: whether there is a next page. Ranks go on from the cursor's.
+    const rows = read.slice(0, q.limit);
+    const offset = from?.rank ?? 0;
+    const last = rows[rows.length - 1];
+    const rankedRows = Math.max(read[0]?.total ?? 0, offset + rows.length);
     const figures = rows.map((r) => parsedFigure(r.figure));
     const rankings = rows.map((r) => (typeof r.ranking === 'string' ? (JSON.parse(r.ranking) as RankingScores) : r.ranking));
-    // Deleted accounts' rows are in the count and not on the board: the worst ranks stay conservative.
-    const intervals = rankIntervals(figures, Math.max(rows[0]?.total ?? 0, rows.length), BENCHMARK_METRICS[q.metric] === 'desc');
+    // Deleted accounts' rows are in the count and not on the board: the worst ranks stay conservative. A later page
+    // compares its rows among themselves, so its best ranks are conservative too (rows of earlier pages are not counted).
+    const intervals = rankIntervals(figures, rankedRows, BENCHMARK_METRICS[q.metric] === 'desc');
     const pValues = holm(rankings.map((k) => k?.references.find((e) => e.reference === 'market')?.pValue ?? null));
     const entries: BenchmarkBoardEntry[] = rows.map((r, i) => ({
-      rank: i + 1,
+      rank: offset + i + 1,
       userId: r.user_id,
       displayName: r.display_name,
       isAgent: r.is_agent,
       reference: r.reference,
       resolvedMarkets: r.resolved_markets,
       figure: figures[i]!,
-      rankLow: Math.min(i + 1, intervals[i]!.low),
-      rankHigh: Math.max(i + 1, intervals[i]!.high),
+      rankLow: Math.min(offset + i + 1, intervals[i]!.low),
+      rankHigh: Math.max(offset + i + 1, intervals[i]!.high),
       // A record scored before v1 has no ranking part: provisional until rescored.
       provisional: rankings[i]?.provisional ?? true,
       pValue: pValues[i]!,
@@ -311,9 +355,13 @@ export class BenchmarkService {
       metric: q.metric,
       audience: q.audience,
       minimumMarkets: MIN_RESOLVED_MARKETS,
-      rankedRows: Math.max(rows[0]?.total ?? 0, rows.length),
+      rankedRows,
       entries,
       you: null,
+      nextCursor:
+        read.length > q.limit && last
+          ? encodeCursor({ s: boardSort(q), k: `${last.sort_key}|${last.resolved_markets}|${offset + rows.length}`, i: last.user_id })
+          : null,
     };
   }
 

@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Database } from '../../db/database';
+import { decodeCursor, encodeCursor, TIMESTAMP_TEXT } from '../../db/keyset-cursor';
 import { AppError } from '../../errors/app-error';
 import { fromMicro, toMicro } from '../money/micro';
 import type { CommunityTradingService } from './community-trading-service';
@@ -42,6 +43,10 @@ export interface CommunityMarket {
 }
 
 export type PricedCommunityMarket = CommunityMarket & CommunityPricing;
+
+/** The one sort of list(), named in its cursors. */
+const LIST_SORT = 'community-newest';
+const UUID_TEXT = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 interface Row {
   id: string;
@@ -126,24 +131,41 @@ export class CommunityMarketService {
     return markets.map((m) => ({ ...m, ...(byMarket.get(m.id) ?? NO_POOL) }));
   }
 
+  /** Newest first, keyset-paged on (created_at, id): a market created while paging never shifts a page. */
   async list(filter: {
     category?: string;
     status: 'active' | 'resolved' | 'all';
     creator?: string;
     featured: boolean;
     limit: number;
-  }): Promise<PricedCommunityMarket[]> {
+    cursor?: string;
+  }): Promise<{ markets: PricedCommunityMarket[]; nextCursor: string | null }> {
     const where: string[] = [];
     const params: unknown[] = [];
     if (filter.status !== 'all') where.push(`status = $${params.push(filter.status)}`);
     if (filter.category && filter.category.toLowerCase() !== 'all') where.push(`lower(category) = lower($${params.push(filter.category)})`);
     if (filter.creator) where.push(`creator_id::text = $${params.push(filter.creator)}`);
     if (filter.featured) where.push('featured');
-    const rows = await this.db.query<Row>(
-      `SELECT * FROM community_markets ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at DESC, id LIMIT $${params.push(filter.limit)}`,
+    if (filter.cursor !== undefined) {
+      const c = decodeCursor(
+        filter.cursor,
+        LIST_SORT,
+        (k) => TIMESTAMP_TEXT.test(k),
+        'Pass nextCursor from the previous page unchanged, with the same filters.',
+        (i) => UUID_TEXT.test(i),
+      );
+      where.push(`(created_at, id) < ($${params.push(c.k)}::timestamptz, $${params.push(c.i)}::uuid)`);
+    }
+    const rows = await this.db.query<Row & { created_key: string }>(
+      `SELECT *, created_at::text AS created_key FROM community_markets ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at DESC, id DESC LIMIT $${params.push(filter.limit + 1)}`,
       params,
     );
-    return this.priced(rows.map(toMarket));
+    const page = rows.slice(0, filter.limit);
+    const last = page[page.length - 1];
+    return {
+      markets: await this.priced(page.map(toMarket)),
+      nextCursor: rows.length > filter.limit && last ? encodeCursor({ s: LIST_SORT, k: last.created_key, i: last.id }) : null,
+    };
   }
 
   /** One community market by slug, or by id. */

@@ -1,5 +1,8 @@
 import type { Queryable } from '../../db/database';
+import { decodeCursor, encodeCursor, TIMESTAMP_TEXT } from '../../db/keyset-cursor';
 
+/** The one sort of the list, named in its cursors. */
+const SORT = 'notifications';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface NotificationView {
@@ -16,16 +19,31 @@ export interface NotificationView {
 export class NotificationService {
   constructor(private readonly db: Queryable) {}
 
-  async list(userId: string, limit: number): Promise<{ notifications: NotificationView[]; unreadCount: number }> {
+  /** Newest first, keyset-paged on (created_at, id): a notification written while paging never shifts a page. */
+  async list(userId: string, limit: number, cursor?: string): Promise<{ notifications: NotificationView[]; unreadCount: number; nextCursor: string | null }> {
+    const params: unknown[] = [userId, limit + 1];
+    let after = '';
+    if (cursor !== undefined) {
+      const c = decodeCursor(
+        cursor,
+        SORT,
+        (k) => TIMESTAMP_TEXT.test(k),
+        'Pass nextCursor from the previous page unchanged.',
+        (i) => UUID.test(i),
+      );
+      after = ` AND (created_at, id) < ($${params.push(c.k)}::timestamptz, $${params.push(c.i)}::uuid)`;
+    }
     const [rows, unread] = await Promise.all([
-      this.db.query<{ id: string; type: string; title: string; message: string; ref: string | null; read: boolean; created_at: Date }>(
-        'SELECT id, type, title, message, ref, read, created_at FROM notifications WHERE user_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2',
-        [userId, limit],
+      this.db.query<{ id: string; type: string; title: string; message: string; ref: string | null; read: boolean; created_at: Date; created_key: string }>(
+        `SELECT id, type, title, message, ref, read, created_at, created_at::text AS created_key FROM notifications WHERE user_id = $1${after} ORDER BY created_at DESC, id DESC LIMIT $2`,
+        params,
       ),
       this.unreadCount(userId),
     ]);
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
     return {
-      notifications: rows.map((r) => ({
+      notifications: page.map((r) => ({
         id: r.id,
         type: r.type,
         title: r.title,
@@ -35,6 +53,7 @@ export class NotificationService {
         createdAt: new Date(r.created_at).toISOString(),
       })),
       unreadCount: unread,
+      nextCursor: rows.length > limit && last ? encodeCursor({ s: SORT, k: last.created_key, i: last.id }) : null,
     };
   }
 

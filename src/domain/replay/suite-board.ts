@@ -1,3 +1,4 @@
+import { decodeCursor, encodeCursor } from '../../db/keyset-cursor';
 import type { Estimate } from '../benchmark/estimate';
 import { meanWithTInterval } from './t-interval';
 
@@ -60,8 +61,41 @@ export function suiteRecords(runs: readonly SuiteRun[]): SuiteRecord[] {
 export function rankSuiteRecords(records: readonly SuiteRecord[], minScenarios: number): RankedSuiteRecord[] {
   return records
     .filter((r) => r.scenarios >= minScenarios && r.meanAlpha.value !== null)
-    .sort((a, b) => b.meanAlpha.value! - a.meanAlpha.value! || b.scenarios - a.scenarios || (a.userId < b.userId ? -1 : 1))
+    .sort(boardOrder)
     .map((r, i) => ({ ...r, rank: i + 1 }));
+}
+
+/** The board's order: higher mean alpha first, then more scenarios, then id (a total order: ids are unique). */
+function boardOrder(a: { meanAlpha: { value: number | null }; scenarios: number; userId: string }, b: typeof a): number {
+  return b.meanAlpha.value! - a.meanAlpha.value! || b.scenarios - a.scenarios || (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0);
+}
+
+const POSITION_KEY = /^(-?\d+(?:\.\d+)?(?:e[+-]?\d+)?)\|(\d{1,9})$/i;
+
+/**
+ * One page of a ranked board: the rows after the cursor's row in the board's order (keyset: an account joining the
+ * board while someone pages never repeats or hides another), at most `limit`, and the cursor of the next page.
+ */
+export function pageSuiteBoard(
+  suite: string,
+  ranked: readonly RankedSuiteRecord[],
+  limit: number,
+  cursor: string | undefined,
+): { entries: RankedSuiteRecord[]; nextCursor: string | null } {
+  const sort = `suite/${suite}`;
+  let rest = ranked;
+  if (cursor !== undefined) {
+    const c = decodeCursor(cursor, sort, (k) => POSITION_KEY.test(k), 'Pass nextCursor from the previous page unchanged, with the same suite.');
+    const [, alpha, scenarios] = POSITION_KEY.exec(c.k)!;
+    const from = { meanAlpha: { value: Number(alpha) }, scenarios: Number(scenarios), userId: c.i };
+    rest = ranked.filter((r) => boardOrder(r, from) > 0);
+  }
+  const entries = rest.slice(0, limit);
+  const last = entries[entries.length - 1];
+  return {
+    entries,
+    nextCursor: rest.length > limit && last ? encodeCursor({ s: sort, k: `${String(last.meanAlpha.value)}|${last.scenarios}`, i: last.userId }) : null,
+  };
 }
 
 /** Runs in a fixed order whatever the input's: by scenario, then when they ended, then run id. */

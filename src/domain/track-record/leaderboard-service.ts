@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/database';
+import { decodeCursor, encodeCursor } from '../../db/keyset-cursor';
 import { fromMicro } from '../money/micro';
 import { badgeOf } from './badges';
 import { levelOf } from './levels';
@@ -45,6 +46,8 @@ export interface Leaderboard {
   periodStart: string | null;
   leaderboard: LeaderboardEntry[];
   currentUserRank: number | null;
+  /** Where the next page starts (pass as cursor); null on the last. Not a SPEC field: an addition. */
+  nextCursor: string | null;
 }
 
 type Query = { sql: string; names: string[] };
@@ -69,16 +72,19 @@ const halvesOf = (audience: Audience) => (audience === 'everyone' ? ['false', 't
  * row's card (name, XP, badges) comes from the trader's activity row, never from users or user_badges.
  * The same for every caller: a caller's own rank is a statement of its own (rankSql).
  */
-function boardSql(metric: Metric, period: Period, audience: Audience): Query {
+function boardSql(metric: Metric, period: Period, audience: Audience, paged: boolean): Query {
   const { table } = SOURCE[metric];
   const col = `${PREFIX[period]}_${SOURCE[metric].col}`;
   const halves = halvesOf(audience);
   // The card (name, XP, badges) is on the activity row: read in the walk itself, or by primary key for results boards.
   const card = table === 'trader_activity' ? 'h.display_name, h.xp, h.badges' : 'c.display_name, c.xp, c.badges';
   const join = table === 'trader_activity' ? '' : ' JOIN trader_activity c ON c.user_id = h.user_id';
+  // A later page starts after the cursor's row in the board's order (value down, then user id up): keyset, so a trader
+  // joining the board while someone pages never repeats or hides a row whose value stayed put.
+  const after = paged ? ` AND (h.${col} < @after_v OR (h.${col} = @after_v AND h.user_id > @after_user::uuid))` : '';
   const walks = halves.map(
     (a) =>
-      `(SELECT h.user_id, h.${col} AS v, ${card} FROM ${table} h${join} WHERE ${boardWhere(metric, period, 'h', a)} ORDER BY h.${col} DESC, h.user_id LIMIT @limit)`,
+      `(SELECT h.user_id, h.${col} AS v, ${card} FROM ${table} h${join} WHERE ${boardWhere(metric, period, 'h', a)}${after} ORDER BY h.${col} DESC, h.user_id LIMIT @limit)`,
   );
   return compileNamed(halves.length === 1 ? walks[0]! : `SELECT * FROM (${walks.join(' UNION ALL ')}) w ORDER BY v DESC, user_id LIMIT @limit`);
 }
@@ -105,7 +111,33 @@ const RANK_CACHE_SIZE = 100_000;
 /** Boards as one caller sees them (isCurrentUser on every row), kept for the callers asking now: some 30 kB each. */
 const CALLER_BOARD_CACHE_SIZE = 256;
 
-type BoardQuery = { period: Period; metric: Metric; audience: Audience; limit: number; userId?: string; now: Date };
+type BoardQuery = { period: Period; metric: Metric; audience: Audience; limit: number; cursor?: string; userId?: string; now: Date };
+
+/** Where a page of a board ended: its last row's stored value, its rank and its place (1-based) on the whole board. */
+interface BoardPosition {
+  value: string;
+  rank: number;
+  place: number;
+  userId: string;
+}
+
+const UUID_TEXT = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const POSITION_KEY = /^(-?\d{1,20})\|(\d{1,9})\|(\d{1,9})$/;
+
+/** A cursor names its board and bucket, so a cursor of another board, or of a period since rolled over, is refused. */
+const boardSort = (q: BoardQuery, bucket: string) => `${q.metric}/${q.period}/${q.audience}/${bucket}`;
+
+function decodePosition(q: BoardQuery, bucket: string, cursor: string): BoardPosition {
+  const c = decodeCursor(
+    cursor,
+    boardSort(q, bucket),
+    (k) => POSITION_KEY.test(k),
+    'Pass nextCursor from the previous page unchanged, with the same period, metric and audience (a new period starts a new board).',
+    (i) => UUID_TEXT.test(i),
+  );
+  const [, value, rank, place] = POSITION_KEY.exec(c.k)!;
+  return { value: value!, rank: Number(rank), place: Number(place), userId: c.i };
+}
 
 /**
  * Serves boards from the aggregate rows, never from trades. A trader is on a period's trades and volume
@@ -149,9 +181,10 @@ export class LeaderboardService {
 
   async get(q: BoardQuery): Promise<Leaderboard> {
     const bucket = bucketOf(q.period, q.now);
-    const boardKey = `${q.metric}/${q.period}/${q.audience}/${q.limit}/${bucket}`;
+    const from = q.cursor === undefined ? null : decodePosition(q, bucket, q.cursor);
+    const boardKey = `${q.metric}/${q.period}/${q.audience}/${q.limit}/${bucket}${q.cursor === undefined ? '' : `/${q.cursor}`}`;
     // Frozen: the same board answers many requests, so transports may serialise it once (json-body.ts).
-    const board = this.boards.get(boardKey, async () => Object.freeze(await this.readBoard(q, bucket)));
+    const board = this.boards.get(boardKey, async () => Object.freeze(await this.readBoard(q, bucket, from)));
     if (q.userId === undefined) return board;
     const userId = q.userId;
     const rank = this.ranks.get(`${userId}/${q.metric}/${q.period}/${q.audience}/${bucket}`, () => this.readRank(q, userId, bucket));
@@ -180,10 +213,10 @@ export class LeaderboardService {
     return view;
   }
 
-  private query(kind: 'board' | 'rank', q: BoardQuery): { sql: string; names: string[]; name: string } {
-    const name = `${kind}:${q.metric}/${q.period}/${q.audience}`;
+  private query(kind: 'board' | 'rank', q: BoardQuery, paged = false): { sql: string; names: string[]; name: string } {
+    const name = `${kind}${paged ? '-after' : ''}:${q.metric}/${q.period}/${q.audience}`;
     let query = this.queries.get(name);
-    if (!query) this.queries.set(name, (query = (kind === 'board' ? boardSql : rankSql)(q.metric, q.period, q.audience)));
+    if (!query) this.queries.set(name, (query = kind === 'board' ? boardSql(q.metric, q.period, q.audience, paged) : rankSql(q.metric, q.period, q.audience)));
     return { ...query, name };
   }
 
@@ -200,20 +233,25 @@ export class LeaderboardService {
     return rows[0] ? Number(rows[0].my_rank) : null;
   }
 
-  private async readBoard(q: BoardQuery, bucket: string): Promise<Leaderboard> {
+  private async readBoard(q: BoardQuery, bucket: string, from: BoardPosition | null): Promise<Leaderboard> {
     await this.beforeRead();
-    const { sql, names, name } = this.query('board', q);
-    const values: Record<string, unknown> = { bucket, limit: q.limit };
-    const rows = await this.db.query<{ user_id: string; v: bigint | number; display_name: string; xp: number; badges: string[] }>(
+    const { sql, names, name } = this.query('board', q, from !== null);
+    // One row more than the page: whether there is a next page.
+    const values: Record<string, unknown> = { bucket, limit: q.limit + 1, after_v: from?.value, after_user: from?.userId };
+    const read = await this.db.query<{ user_id: string; v: bigint | number; display_name: string; xp: number; badges: string[] }>(
       sql,
       names.map((n) => values[n]),
       // Prepared once per connection: planning one of these took as long as running it (some 2 ms).
       name,
     );
+    const rows = read.slice(0, q.limit);
     const leaderboard: LeaderboardEntry[] = [];
+    const offset = from?.place ?? 0;
     rows.forEach((r, i) => {
-      // Competition ranking: a row shares its predecessor's rank when the values are equal, else its position.
-      const rank = i > 0 && rows[i - 1]!.v === r.v ? leaderboard[i - 1]!.rank : i + 1;
+      // Competition ranking: a row shares its predecessor's rank when the values are equal, else its position on the
+      // whole board (a later page goes on from the place and rank its cursor carries).
+      const previous = i > 0 ? { v: String(rows[i - 1]!.v), rank: leaderboard[i - 1]!.rank } : from ? { v: from.value, rank: from.rank } : null;
+      const rank = previous !== null && previous.v === String(r.v) ? previous.rank : offset + i + 1;
       // Badges in the order they were earned (the rows append them).
       const badges = r.badges.map((b) => ({ icon: badgeOf(b).icon, name: badgeOf(b).name }));
       leaderboard.push({
@@ -223,6 +261,7 @@ export class LeaderboardService {
       });
     });
     const start = periodStart(q.period, q.now);
+    const last = rows[rows.length - 1];
     return {
       period: q.period,
       metric: q.metric,
@@ -230,6 +269,10 @@ export class LeaderboardService {
       periodStart: start ? start.toISOString() : null,
       leaderboard,
       currentUserRank: null,
+      nextCursor:
+        read.length > q.limit && last
+          ? encodeCursor({ s: boardSort(q, bucket), k: `${String(last.v)}|${leaderboard[rows.length - 1]!.rank}|${offset + rows.length}`, i: last.user_id })
+          : null,
     };
   }
 }

@@ -1,4 +1,4 @@
-import { rankSuiteRecords, suiteRecords, type SuiteRun } from '../../../src/domain/replay/suite-board';
+import { pageSuiteBoard, rankSuiteRecords, suiteRecords, type SuiteRun } from '../../../src/domain/replay/suite-board';
 
 const at = (minute: number) => new Date(Date.UTC(2026, 10, 1, 0, minute));
 let n = 0;
@@ -62,5 +62,33 @@ describe('suite board', () => {
     expect(ranked[0]!.meanAlpha.low).toBeCloseTo(-0.0170995, 6);
     expect(ranked[0]!.meanAlpha.high).toBeCloseTo(0.0670995, 6);
     expect(rankSuiteRecords(suiteRecords(runs), 3).map((r) => r.userId)).toEqual(['b', 'a', 'c']);
+  });
+
+  test('when the board is paged, then every ranked owner is seen once, in rank order, and an owner joining meanwhile moves no later page', () => {
+    // 9 owners, one scenario each; alphas with ties (broken by id).
+    const alphas = [0.2, 0.1, 0.1, 0.1, 0.05, 0, 0, -0.1, -0.3];
+    const runs = alphas.map((a, i) => run(`u${i}`, 'suite-v1/00', a, i));
+    const ranked = rankSuiteRecords(suiteRecords(runs), 1);
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    let pages = 0;
+    do {
+      const page = pageSuiteBoard('suite-v1', ranked, 4, cursor);
+      seen.push(...page.entries.map((e) => e.userId));
+      cursor = page.nextCursor ?? undefined;
+      pages += 1;
+    } while (cursor);
+    expect(pages).toBe(3);
+    // Independently: by alpha down, then id.
+    const expected = alphas
+      .map((a, i) => ({ id: `u${i}`, a }))
+      .sort((x, y) => y.a - x.a || (x.id < y.id ? -1 : 1))
+      .map((x) => x.id);
+    expect(seen).toEqual(expected);
+    const first = pageSuiteBoard('suite-v1', ranked, 4, undefined);
+    const grown = rankSuiteRecords(suiteRecords([...runs, run('a-new', 'suite-v1/00', 0.5, 20)]), 1);
+    expect(pageSuiteBoard('suite-v1', grown, 4, first.nextCursor!).entries.map((e) => e.userId)).toEqual(expected.slice(4, 8));
+    expect(() => pageSuiteBoard('suite-v2', ranked, 4, first.nextCursor!)).toThrow(expect.objectContaining({ code: 'VALIDATION_ERROR' }));
+    expect(() => pageSuiteBoard('suite-v1', ranked, 4, 'junk')).toThrow(expect.objectContaining({ code: 'VALIDATION_ERROR' }));
   });
 });

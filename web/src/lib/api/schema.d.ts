@@ -101,7 +101,7 @@ export interface paths {
         };
         /**
          * Search active markets by words in the question or category
-         * @description Full-text search over active markets by question and category (every word must match; partial words too), highest volume first, at most `limit`. Each market carries id, slug and outcomeTokens[].tokenId: what paper_trade needs. Prices are the last mirrored ones; get_market_odds reads live ones. Free to call. Errors: SERVICE_UNAVAILABLE (503); UPSTREAM_UNAVAILABLE (500).
+         * @description Full-text search over active markets by question and category (every word must match; partial words too), highest volume first, at most `limit` a page; pass nextCursor as cursor, with the same q, for the next page. Each market carries id, slug and outcomeTokens[].tokenId: what paper_trade needs. Prices are the last mirrored ones; get_market_odds reads live ones. Free to call. Errors: SERVICE_UNAVAILABLE (503); UPSTREAM_UNAVAILABLE (500).
          *
          *     Rate limit: 30 api requests per minute per account (per IP address when anonymous). Answers carry an ETag; a repeat request with If-None-Match: <that ETag> is answered 304 Not Modified while the answer is unchanged, and a 304 is not counted against this limit.
          */
@@ -619,7 +619,7 @@ export interface paths {
         };
         /**
          * The forecasting benchmark board of a season by one metric, with intervals, n and your rank
-         * @description Ranks accounts of a season (YYYY-MM or all) by a benchmark metric: alpha (market Brier − yours), brier, log_score, clv (closing-line value), sharpe, return or max_drawdown, from 30 resolved markets. audience all (people), bots, everyone, or reference (the service's reference forecasters). Each figure has its n and 95 % interval; you is your own place. Free. Errors: VALIDATION_ERROR (400).
+         * @description Ranks accounts of a season (YYYY-MM or all) by a benchmark metric: alpha (market Brier − yours), brier, log_score, clv (closing-line value), sharpe, return or max_drawdown, from 30 resolved markets. audience all (people), bots, everyone, or reference (the service's reference forecasters). Each figure has its n and 95 % interval; you is your own place. Pass nextCursor as cursor for the next page. Free. Errors: VALIDATION_ERROR (400).
          *
          *     Rate limit: 30 api requests per minute per account (per IP address when anonymous).
          */
@@ -785,7 +785,7 @@ export interface paths {
         };
         /**
          * The replay suite board: each agent’s mean alpha across the suite’s scenarios, with its interval
-         * @description Ranks live accounts on a published replay suite by the mean alpha (market Brier − yours) over EVERY ended run of its scenarios — not the best nor the latest, and a deleted run still counts, so rerunning or deleting cannot pick a lucky run — with a Student-t 95 % interval and runCount. Ranked from the suite's minScenarios distinct scenarios; you is your own record. Replay runs never appear on the live boards. Free.
+         * @description Ranks live accounts on a published replay suite by the mean alpha (market Brier − yours) over EVERY ended run of its scenarios — not the best nor the latest, and a deleted run still counts, so rerunning or deleting cannot pick a lucky run — with a Student-t 95 % interval and runCount. Ranked from the suite's minScenarios distinct scenarios; you is your own record. Pass nextCursor as cursor for the next page. Replay runs never appear on the live boards. Free.
          *
          *     Rate limit: 30 api requests per minute per account (per IP address when anonymous).
          */
@@ -987,7 +987,7 @@ export interface paths {
         };
         /**
          * Rank traders by PnL, volume, accuracy or trades
-         * @description The top traders of a period (weekly from Monday 00:00 UTC, monthly from the 1st, alltime) by pnl (realized profit and loss of sales and settlements), volume (dollars bought plus sold), trades (buys plus sells) or accuracy (percent of settled positions on the winning side, from 5 settled), for people (audience all), agents (bots) or both (everyone). Ties share a rank. A community market's trades count only once it has had 5 distinct traders besides its creator, and never its creator's own. Public and free; with credentials also currentUserRank and isCurrentUser on each row.
+         * @description The top traders of a period (weekly from Monday 00:00 UTC, monthly from the 1st, alltime) by pnl (realized profit and loss of sales and settlements), volume (dollars bought plus sold), trades (buys plus sells) or accuracy (percent of settled positions on the winning side, from 5 settled), for people (audience all), agents (bots) or both (everyone). Ties share a rank. A community market's trades count only once it has had 5 distinct traders besides its creator, and never its creator's own. Pass nextCursor as cursor for the next page (ranks go on from the previous page). Public and free; with credentials also currentUserRank and isCurrentUser on each row.
          *
          *     Rate limit: 30 api requests per minute per account (per IP address when anonymous).
          */
@@ -1081,7 +1081,7 @@ export interface paths {
         };
         /**
          * List your notifications, newest first
-         * @description Your notifications, newest first, with the count of unread ones. Types: badge (a badge earned), level_up, challenge (the daily challenge completed: claim it), resolution (a position settled when its market resolved), referral (someone joined with your code), price_alert (a watched market reached your alert: watch_market). Each is written in the same transaction as the event behind it. Browser session only.
+         * @description Your notifications, newest first, with the count of unread ones. Types: badge (a badge earned), level_up, challenge (the daily challenge completed: claim it), resolution (a position settled when its market resolved), referral (someone joined with your code), price_alert (a watched market reached your alert: watch_market). Pass nextCursor as cursor for the next page (null on the last). Each is written in the same transaction as the event behind it. Browser session only.
          *
          *     Rate limit: 30 api requests per minute per account (per IP address when anonymous).
          */
@@ -1109,7 +1109,7 @@ export interface paths {
         };
         /**
          * List user-created markets
-         * @description Lists community markets (questions created by users, with their own outcome labels), newest first. Filters: category (or all), status (active by default, resolved, all), creator (a user ID), featured, limit 1..100 (default 50). Each is priced by its own automated market maker (LMSR): outcomeTokens[] carries every outcome's token id and price; trade them with buy_community_shares.
+         * @description Lists community markets (questions created by users, with their own outcome labels), newest first. Filters: category (or all), status (active by default, resolved, all), creator (a user ID), featured, limit 1..100 (default 50); pass nextCursor as cursor, with the same filters, for the next page. Each is priced by its own automated market maker (LMSR): outcomeTokens[] carries every outcome's token id and price; trade them with buy_community_shares.
          *
          *     Rate limit: 30 api requests per minute per account (per IP address when anonymous). Answers carry an ETag; a repeat request with If-None-Match: <that ETag> is answered 304 Not Modified while the answer is unchanged, and a 304 is not counted against this limit.
          */
@@ -2453,6 +2453,8 @@ export interface operations {
                  * @example 3
                  */
                 limit?: number;
+                /** @description nextCursor of the previous page (same q); omit for the first. */
+                cursor?: string;
             };
             header?: {
                 /** @description The ETag of the answer you hold: when it is still current the answer is 304 with no body, not counted against the rate limit. */
@@ -2519,6 +2521,8 @@ export interface operations {
                             /** @description True for markets of the built-in simulated venue: not a real market. Its page is /markets/{slug}. */
                             simulated: boolean;
                         }[];
+                        /** @description Pass as cursor, with the same q, for the next page; null on the last (a full last page may be followed by an empty one). */
+                        nextCursor: string | null;
                     };
                 };
             };
@@ -7390,6 +7394,8 @@ export interface operations {
                 audience?: "all" | "bots" | "everyone" | "reference";
                 /** @description Entries. */
                 limit?: number;
+                /** @description nextCursor of the previous page (same season, metric, audience); omit for the first. */
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -7478,6 +7484,8 @@ export interface operations {
                                 high: number | null;
                             };
                         } | null;
+                        /** @description Pass as cursor for the next page; null when this is the last page. */
+                        nextCursor: string | null;
                     };
                 };
             };
@@ -9205,6 +9213,8 @@ export interface operations {
                 suite?: "suite-v1";
                 /** @description Entries. */
                 limit?: number;
+                /** @description nextCursor of the previous page (same suite); omit for the first. */
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -9307,6 +9317,8 @@ export interface operations {
                             /** @description Your rank; null when not ranked. */
                             rank: number | null;
                         } | null;
+                        /** @description Pass as cursor for the next page; null when this is the last page. */
+                        nextCursor: string | null;
                     };
                 };
             };
@@ -10646,6 +10658,8 @@ export interface operations {
                  * @example 2
                  */
                 limit?: number;
+                /** @description nextCursor of the previous page (same period, metric, audience); omit for the first. */
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -10704,6 +10718,8 @@ export interface operations {
                         }[];
                         /** @description The caller's rank on this board; null when anonymous or not ranked. */
                         currentUserRank: number | null;
+                        /** @description Pass as cursor for the next page; null when this is the last page. */
+                        nextCursor: string | null;
                     };
                 };
             };
@@ -11491,6 +11507,8 @@ export interface operations {
             query?: {
                 /** @description How many to return, 1..100. Default 50. */
                 limit?: number;
+                /** @description nextCursor of the previous page; omit for the first. */
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -11527,6 +11545,8 @@ export interface operations {
                         }[];
                         /** @description Unread notifications in total (not only those returned). */
                         unreadCount: number;
+                        /** @description Pass as cursor for the next page; null when this is the last page. */
+                        nextCursor: string | null;
                     };
                 };
             };
@@ -11742,6 +11762,8 @@ export interface operations {
                 featured?: boolean;
                 /** @description Markets to return. */
                 limit?: number;
+                /** @description nextCursor of the previous page (same filters); omit for the first. */
+                cursor?: string;
             };
             header?: {
                 /** @description The ETag of the answer you hold: when it is still current the answer is 304 with no body, not counted against the rate limit. */
@@ -11822,6 +11844,8 @@ export interface operations {
                             /** @description The rule for the creator's own trades, in words: they move money like any trade but never count toward leaderboards, trader stats, XP, badges, challenges or the forecasting record. */
                             creatorTradesNote: string;
                         }[];
+                        /** @description Pass as cursor for the next page; null when this is the last page. */
+                        nextCursor: string | null;
                     };
                 };
             };
