@@ -382,9 +382,9 @@ export const exportBenchmarkForecasts = defineMethod({
   area: 'Forecasting',
   summary: "Export a season's resolved forecasts (JSON, JSON lines or CSV) to recompute the benchmark boards",
   brief:
-    "Every stated forecast on markets resolved in a season, with each market's resolution, as json, jsonl or csv, paged (nextCursor as cursor): enough to recompute the benchmark boards. Free.",
+    "A season's export by part (forecasts, trades, equity, markets, prices) as json, jsonl or csv, paged (nextCursor as cursor): enough to recompute every benchmark board. Free.",
   description:
-    "Every stated forecast (superseded ones too) on markets resolved in the season, with each market's resolution and close, paged: enough to recompute every benchmark score yourself. part picks what is exported: forecasts (default), trades, equity (each scored account's daily series), markets (resolutions and tokens) or prices (the tokens' price path); with all five every board can be recomputed and the chains verified (scripts/recompute-benchmark.ts). format json (default), jsonl or csv; pass nextCursor as cursor for the next page. Public and free. Errors: VALIDATION_ERROR (400).",
+    'Every forecast (superseded too) on markets resolved in the season with their resolution and close, or (part) the trades, equity series, markets or price path: all five recompute every board. part forecasts (default), trades, equity, markets or prices; format json (default), jsonl or csv; nextCursor as cursor pages. Public, free. Errors: VALIDATION_ERROR (400).',
   auth: 'optional',
   limit: 'api',
   input: z.object({
@@ -393,7 +393,7 @@ export const exportBenchmarkForecasts = defineMethod({
       .enum(['forecasts', 'trades', 'equity', 'markets', 'prices'])
       .default('forecasts')
       .describe('What to export: forecasts (default), trades, equity, markets or prices.'),
-    format: z.enum(['json', 'jsonl', 'csv']).default('json').describe('json (default): the part’s rows; jsonl or csv: text.'),
+    format: z.enum(['json', 'jsonl', 'csv']).default('json').describe('json (default): rows; jsonl or csv: text.'),
     limit: z.number().int().min(1).max(5000).default(1000).describe('Rows per page.'),
     cursor: z.string().min(1).max(600).optional().describe('nextCursor of the previous page; omit for the first.'),
   }),

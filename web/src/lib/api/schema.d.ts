@@ -641,7 +641,7 @@ export interface paths {
         };
         /**
          * Export a season's resolved forecasts (JSON, JSON lines or CSV) to recompute the benchmark boards
-         * @description Every stated forecast (superseded ones too) on markets resolved in the season, with each market's resolution and close, paged: enough to recompute every benchmark score yourself. part picks what is exported: forecasts (default), trades, equity (each scored account's daily series), markets (resolutions and tokens) or prices (the tokens' price path); with all five every board can be recomputed and the chains verified (scripts/recompute-benchmark.ts). format json (default), jsonl or csv; pass nextCursor as cursor for the next page. Public and free. Errors: VALIDATION_ERROR (400).
+         * @description Every forecast (superseded too) on markets resolved in the season with their resolution and close, or (part) the trades, equity series, markets or price path: all five recompute every board. part forecasts (default), trades, equity, markets or prices; format json (default), jsonl or csv; nextCursor as cursor pages. Public, free. Errors: VALIDATION_ERROR (400).
          *
          *     Rate limit: 30 api requests per minute per account (per IP address when anonymous).
          */
@@ -7574,7 +7574,7 @@ export interface operations {
                 season?: string;
                 /** @description What to export: forecasts (default), trades, equity, markets or prices. */
                 part?: "forecasts" | "trades" | "equity" | "markets" | "prices";
-                /** @description json (default): the part’s rows; jsonl or csv: text. */
+                /** @description json (default): rows; jsonl or csv: text. */
                 format?: "json" | "jsonl" | "csv";
                 /** @description Rows per page. */
                 limit?: number;
