@@ -89,7 +89,7 @@ describeWithChromium('limit orders in Chromium', () => {
     await page.getByLabel('Available cash').filter({ hasText: '$990.00' }).waitFor();
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Portfolio' }).click();
     const open = page.getByRole('region', { name: 'Open orders' });
-    await open.getByRole('button', { name: /^Cancel order: Buy YES 333\.33 shares at 3\.0¢/ }).waitFor();
+    await open.getByRole('button', { name: /^Cancel order: Buy YES 333\.3333 shares at 3\.0¢/ }).waitFor();
     expect(pageErrors(page)).toEqual([]);
   });
 });
