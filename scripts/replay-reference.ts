@@ -11,12 +11,12 @@ import { playBackSuite, PLAYBACK_AGENTS, type PlaybackAgent } from '../src/repla
 import type { Estimate } from '../src/domain/benchmark/estimate';
 
 /**
- * npm run replay:reference [-- --seeds 1-20 --days 2 --agents news_reader,market,coin_flip] — plays the built-in reference
+ * npm run replay:reference [-- --seeds 1-20 --days 2 --agents market,keyword_reader,news_reader,coin_flip] — plays the built-in reference
  * agents (src/replay/reference-agents.ts) over stepped replay runs of the given seeds, in a service of its own on the
  * embedded database, and prints each run's alpha, then each agent's alpha across the runs so far with its 95 % interval
  * (alphaAcrossRuns: the benchmark's clustered bootstrap, clustered by run). The last line is one JSON object.
  *
- * npm run replay:reference -- --suite suite-v1 --playback [--agents news_reader,market,coin_flip,against_news] — plays the
+ * npm run replay:reference -- --suite suite-v1 --playback [--agents market,keyword_reader,news_reader,coin_flip,against_news] — plays the
  * agents back straight from the venue over every scenario of the suite (src/replay/venue-playback.ts: the forecasts the
  * runs would record, scored by the benchmark's code) in seconds, and prints each agent's alpha across the suite (pooled,
  * with the interval clustered by scenario; and the suite board's mean of the scenarios' alphas with its t-interval).
@@ -49,7 +49,7 @@ const interval = (e: Estimate) => `${fmt(e.value)} [${fmt(e.low)}, ${fmt(e.high)
 function playback(suiteName: string): void {
   const suite = suiteNamed(suiteName);
   if (!suite) throw new Error(`unknown suite ${suiteName}: one of ${SUITES.map((x) => x.name).join(', ')}`);
-  const agents = arg('agents', 'news_reader,market,coin_flip,against_news').split(',') as PlaybackAgent[];
+  const agents = arg('agents', 'market,keyword_reader,news_reader,coin_flip,against_news').split(',') as PlaybackAgent[];
   for (const a of agents) if (!PLAYBACK_AGENTS.includes(a)) throw new Error(`unknown agent ${a}: one of ${PLAYBACK_AGENTS.join(', ')}`);
   const started = Date.now();
   const out: Record<string, { alpha: Estimate; meanAlpha: Estimate; forecasts: number }> = {};
@@ -82,7 +82,7 @@ async function main(): Promise<void> {
   if (suiteName && !suite) throw new Error(`unknown suite ${suiteName}`);
   const seeds = suite ? [...suite.seeds] : seedList(arg('seeds', '1-20'));
   const days = suite ? suite.days : Number(arg('days', '2'));
-  const agents = arg('agents', 'news_reader,market').split(',') as ReplayAgent[];
+  const agents = arg('agents', 'market,keyword_reader,news_reader').split(',') as ReplayAgent[];
   for (const a of agents) if (!REPLAY_AGENTS.includes(a)) throw new Error(`unknown agent ${a}: one of ${REPLAY_AGENTS.join(', ')}`);
   // A service of its own, with limits no in-process agent meets: the agents here are the only callers.
   const config = testConfig({

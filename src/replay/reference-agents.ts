@@ -3,6 +3,7 @@ import { toMicro } from '../domain/money/micro';
 import type { Estimate } from '../domain/benchmark/estimate';
 import type { SimulatedScenario } from '../domain/replay/replay-runs';
 import { callAs, coinFlip, statedMid, type AgentDeps } from '../transports/reference-forecasters';
+import { NEWS_SOURCES } from '../market-data/simulated/information';
 
 /**
  * The built-in reference agents of replay (issue 35 item 4): agents of the service's own that play a stepped replay run
@@ -12,12 +13,15 @@ import { callAs, coinFlip, statedMid, type AgentDeps } from '../transports/refer
  *   its alpha is 0 within its interval, the check that scoring has not drifted.
  * - coin_flip: each simulated day, states 0.5 on every open market (the live coin flip's forecast, coinFlip).
  * - news_reader: steps the run from news item to news item (advance_replay to next_news); for each item it reads
- *   (list_news) it moves the market's mid in the direction the item's verdict states (newsVerdict), in log-odds, by NEWS_PUSH
- *   (SHARP_NEWS_PUSH when the verdict says "sharply"), and buys NEWS_STAKE dollars of the side the news favours with that forecast attached (when the
+ *   (list_news) it moves the market's mid by its judgement of the item (newsVerdict: the claim's direction and degree
+ *   weighed by the source's published reliability), in log-odds, and buys NEWS_STAKE dollars of the side the news favours with that forecast attached (when the
  *   buy is refused, it states the forecast alone). It knows only what the words say, never the size of the move.
+ * - keyword_reader: plays as the news-reader does, but reads an item by a keyword rule (keywordVerdict: the count of
+ *   favourable words against unfavourable ones anywhere in the body, NEWS_PUSH either way): the baseline a news-reader
+ *   has to beat for its reading to count as judgement rather than parsing (issue 49 item 2).
  * Each play starts its own run with the live key given, ends it and returns its frozen record's figures.
  */
-export const REPLAY_AGENTS = ['market', 'coin_flip', 'news_reader'] as const;
+export const REPLAY_AGENTS = ['market', 'coin_flip', 'news_reader', 'keyword_reader'] as const;
 export type ReplayAgent = (typeof REPLAY_AGENTS)[number];
 
 /** Log-odds the news-reader moves the mid by: about the mean hidden move of an item told plainly, and of one told "sharply". */
@@ -75,7 +79,7 @@ interface NewsRow {
 export async function playReplayAgent(deps: AgentDeps, liveKey: string, agent: ReplayAgent, scenario: SimulatedScenario): Promise<ReplayAgentPlay> {
   const started = (await callAs(deps, liveKey, 'start_replay', { seed: scenario.seed, days: scenario.days, mode: 'step' })) as RunView;
   const run = new RunAgent(deps, started.apiKey!, started.runId);
-  if (agent === 'news_reader') await run.readNews(started);
+  if (agent === 'news_reader' || agent === 'keyword_reader') await run.readNews(started, agent === 'news_reader' ? newsVerdict : keywordVerdict);
   else await run.stateDaily(started, agent);
   await run.call('end_replay', { runId: started.runId });
   const read = (await callAs(deps, liveKey, 'get_replay', { runId: started.runId })) as RunView;
@@ -126,19 +130,19 @@ class RunAgent {
   }
 
   /** news_reader: acts on the news published so far, then steps to the next item, to the window's end. */
-  async readNews(view: RunView): Promise<void> {
+  async readNews(view: RunView, verdict: (body: string) => { push: number } | null): Promise<void> {
     // What was published before the window the prices have taken in already: the reader starts at the window's start.
     let since = view.clock;
     for (let v = view; ;) {
-      for (const item of await this.newsSince(since)) await this.actOn(item);
+      for (const item of await this.newsSince(since)) await this.actOn(item, verdict);
       since = v.clock;
       if (v.clock >= v.endAt) return;
       v = (await this.call('advance_replay', { runId: this.runId, to: 'next_news' })) as RunView;
     }
   }
 
-  private async actOn(item: NewsRow): Promise<void> {
-    const read = newsVerdict(item.body);
+  private async actOn(item: NewsRow, verdict: (body: string) => { push: number } | null): Promise<void> {
+    const read = verdict(item.body);
     if (!read) return;
     const up = read.push > 0;
     const market = (await this.call('get_market_odds', { marketId: item.marketId })) as MarketRow & { odds: { yes: { mid: number | null } } };
@@ -204,16 +208,52 @@ class RunAgent {
   }
 }
 
+/** The closing sentence's claim, strongest phrasings first: its direction and degree (1 slight, 2 plain, 3 sharp). */
+const CLAIMS: Array<[RegExp, 1 | -1, 1 | 2 | 3]> = [
+  [/\bsharply raises the chances\b|\bfar more likely\b/, 1, 3],
+  [/\bsharply lowers the chances\b|\bfar less likely\b/, -1, 3],
+  [/\bnudge up the chances\b|\ba little more likely\b/, 1, 1],
+  [/\bslightly dent the chances\b|\ba little less likely\b/, -1, 1],
+  [/\bimproves the chances\b|\bmore likely\b/, 1, 2],
+  [/\bhurts the chances\b|\bless likely\b/, -1, 2],
+];
+/** Log-odds the news-reader moves the mid by for a fully reliable report of each degree. */
+export const DEGREE_PUSH: Record<1 | 2 | 3, number> = { 1: 0.35, 2: NEWS_PUSH + 0.15, 3: SHARP_NEWS_PUSH };
+
+/** Every push the news-reader can make (a source's weight times a degree's push), for checking its forecasts. */
+export function readerPushes(): number[] {
+  return NEWS_SOURCES.flatMap((s) => ([1, 2, 3] as const).map((d) => (2 * s.reliability - 1) * DEGREE_PUSH[d]));
+}
+
 /**
- * What the news-reader reads in an item's body: the verdict of its closing sentence ("Observers say this [sharply] raises
- * (or cuts) the chances that … resolves YES"), as the log-odds it pushes the mid by; null when the body has no verdict.
- * Only that sentence decides: a story's lead may use the same words about something else ("the regulator raises
- * concerns" is news against YES), and reading a bare "raises" anywhere took such items the wrong way.
+ * What the news-reader reads in an item's body, with judgement: the claim of its closing sentence (direction and degree),
+ * weighed by its source's published reliability r (NEWS_SOURCES): a report right with probability r is worth (2r − 1)
+ * of the move it claims, so a rumour moves the forecast little and the record nearly fully. Mixed reports, and a
+ * source it does not know, are no verdict (null). Only the closing sentence decides the direction: a story's lead may
+ * use the same words about something else ("the regulator raises concerns" is news against YES).
  */
 export function newsVerdict(body: string): { push: number } | null {
-  const verdict = /\bthis (sharply )?(raises|cuts) the chances\b/.exec(body);
-  if (!verdict) return null;
-  return { push: (verdict[2] === 'raises' ? 1 : -1) * (verdict[1] ? SHARP_NEWS_PUSH : NEWS_PUSH) };
+  const source = NEWS_SOURCES.find((s) => body.includes(s.name));
+  if (!source) return null;
+  const closing = body.slice(body.lastIndexOf('. ', body.length - 2) + 1);
+  const claim = CLAIMS.find(([re]) => re.test(closing));
+  if (!claim) return null;
+  return { push: claim[1] * (2 * source.reliability - 1) * DEGREE_PUSH[claim[2]] };
+}
+
+/** Words a keyword rule reads as news for YES, and as news against it. */
+export const KEYWORDS_FOR =
+  /\b(raises?|surg\w*|backs?|backing|boost\w*|strong|progress|support\w*|upgrade\w*|succeed\w*|success\w*|cleared|inflows?|eases?|lifts?|tips?|encourag\w*|confirms?|ahead|momentum)\b/gi;
+export const KEYWORDS_AGAINST =
+  /\b(cuts?|slump\w*|resist\w*|revolt|injur\w*|poor|outflows?|crack\w*|disappoint\w*|delays?|setbacks?|fades?|cool\w*|stall\w*|balks?|downgrade\w*|denies|concerns?|worrying|behind|suspension|gloomy|weak)\b/gi;
+
+/**
+ * The keyword reference's reading of an item: more favourable words than unfavourable ones anywhere in the body pushes the
+ * mid up by NEWS_PUSH, fewer pushes it down, a tie is no verdict. It knows no source, no hedge and no size.
+ */
+export function keywordVerdict(body: string): { push: number } | null {
+  const score = (body.match(KEYWORDS_FOR)?.length ?? 0) - (body.match(KEYWORDS_AGAINST)?.length ?? 0);
+  return score === 0 ? null : { push: Math.sign(score) * NEWS_PUSH };
 }
 
 /** A probability moved by `logOdds` on the log-odds scale, kept in [FLOOR, 1 − FLOOR] and rounded to 6 decimals. */

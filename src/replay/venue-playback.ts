@@ -10,7 +10,7 @@ import { newsText } from '../market-data/simulated/news-text';
 import type { SimulatedFeed } from '../market-data/simulated/simulated-feed';
 import { scenarioFeed } from '../market-data/simulated/scenario-feed';
 import { coinFlip, statedMid } from '../transports/reference-forecasters';
-import { movedBy, newsVerdict, REPLAY_AGENTS } from './reference-agents';
+import { keywordVerdict, movedBy, newsVerdict, REPLAY_AGENTS } from './reference-agents';
 
 /**
  * Venue playback (issue 35 item 4): the reference agents played straight from the simulated venue, without a service. A
@@ -29,6 +29,7 @@ import { movedBy, newsVerdict, REPLAY_AGENTS } from './reference-agents';
  * - news_reader: at the time of every news item published after the window's start and up to its end (the run's clock
  *   steps to each in turn), oldest first (ties by the item's id), on the item's market if it is open: its mid moved by
  *   the item's verdict;
+ * - keyword_reader: as the news-reader, with the keyword rule's verdict (keywordVerdict);
  * - against_news (playback only): the news-reader pushing the other way, the check that the benchmark also sees
  *   negative skill.
  */
@@ -97,7 +98,10 @@ export class ScenarioVenue {
    */
   play(agent: PlaybackAgent, accountId?: string): PlaybackRun {
     const { scenario } = this;
-    const forecasts = agent === 'market' || agent === 'coin_flip' ? this.daily(agent) : this.onNews(agent === 'against_news' ? -1 : 1);
+    const forecasts =
+      agent === 'market' || agent === 'coin_flip'
+        ? this.daily(agent)
+        : this.onNews(agent === 'against_news' ? -1 : 1, agent === 'keyword_reader' ? keywordVerdict : newsVerdict);
     const questions = resolvedQuestions(this.feed, this.specs, forecasts, this.endMs);
     // The record's label: the account and the season ('all'), then its stated forecasts (scoreRecord).
     const scored = scoreAlpha(questions, `${accountId ?? `playback|${agent}|${scenario.seed}|${scenario.days}`}|all|stated`);
@@ -126,8 +130,8 @@ export class ScenarioVenue {
     }
   }
 
-  /** news_reader (direction 1) and against_news (−1): at each item's time, oldest first, the mid moved by its verdict. */
-  private onNews(direction: 1 | -1): PlaybackForecast[] {
+  /** news_reader and keyword_reader (direction 1) and against_news (−1): at each item's time, oldest first, the mid moved by the agent's verdict. */
+  private onNews(direction: 1 | -1, verdict: (body: string) => { push: number } | null): PlaybackForecast[] {
     const items = this.specs.flatMap((spec) =>
       this.feed
         .newsEventsOf(spec)
@@ -137,7 +141,7 @@ export class ScenarioVenue {
     items.sort((a, b) => a.event.tMs - b.event.tMs || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     const forecasts: PlaybackForecast[] = [];
     for (const { spec, event } of items) {
-      const read = newsVerdict(newsText(spec.question, spec.category, event.jump, event.kindDraw).body);
+      const read = verdict(newsText(spec.question, spec.category, event.kindDraw, event.report).body);
       if (!read) continue;
       const midMicro = this.yesMid(spec, event.tMs);
       if (midMicro === null) continue;

@@ -1,7 +1,7 @@
 import { registerAgent, startTestApp, type TestApp } from '../support/app';
 import { backends } from '../support/backends';
 import { ManualClock } from '../support/identity';
-import { NEWS_PUSH, NEWS_STAKE, playReplayAgent, SHARP_NEWS_PUSH, type ReplayAgentPlay } from '../../src/replay/reference-agents';
+import { NEWS_STAKE, playReplayAgent, readerPushes, type ReplayAgentPlay } from '../../src/replay/reference-agents';
 import { alphaAcrossRuns } from '../../src/domain/replay/across-runs';
 import { playBack } from '../../src/replay/venue-playback';
 import { TEST_MASTER } from '../support/sealed-venue';
@@ -112,10 +112,10 @@ describe('built-in reference agents in replay', () => {
     const forecasts = await expectPlaybackTied(p);
     expect(forecasts.some((f) => f.source === 'paper_trade')).toBe(true);
     for (const f of forecasts) {
-      // The move in log-odds from the stamped mid is one of the two pushes (up or down), unless the forecast was clamped.
+      // The move in log-odds from the stamped mid is one of the reader's pushes (a source's weight times a degree), unless clamped.
       if (f.probability === 0.01 || f.probability === 0.99) continue;
       const move = Math.abs(logit(f.probability) - logit(f.mids[0]!));
-      expect(Math.min(Math.abs(move - NEWS_PUSH), Math.abs(move - SHARP_NEWS_PUSH))).toBeLessThan(1e-3);
+      expect(Math.min(...readerPushes().map((push) => Math.abs(move - push)))).toBeLessThan(1e-3);
     }
     // Each buy took the side the news favoured, with the stake: YES exactly when its forecast is above the mid.
     const trades = (await t.api.get('/api/trades').query({ limit: 100 }).set(key)).body.trades as Array<{

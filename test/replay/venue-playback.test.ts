@@ -1,7 +1,7 @@
 import { SUITE_V1, scenariosOf } from '../../src/domain/replay/replay-suite';
 import { playBack, playBackSuite, type PlaybackSuite } from '../../src/replay/venue-playback';
 import { TEST_MASTER } from '../support/sealed-venue';
-import { NEWS_PUSH, SHARP_NEWS_PUSH } from '../../src/replay/reference-agents';
+import { readerPushes } from '../../src/replay/reference-agents';
 
 // The proof of issue 35 item 4 over the whole of suite-v1 (20 seeds × 30 days), played back from the venue: seconds, where
 // stepped API runs would take hours. test/replay/reference-agents.test.ts ties playback to real runs.
@@ -16,9 +16,22 @@ describe('venue playback of the reference agents over suite-v1', () => {
   let reader: PlaybackSuite;
   let market: PlaybackSuite;
   let against: PlaybackSuite;
+  let keyword: PlaybackSuite;
 
   beforeAll(() => {
-    ({ news_reader: reader, market, against_news: against } = playBackSuite(TEST_MASTER, ['news_reader', 'market', 'against_news'], scenarios, SUITE_V1.name));
+    ({
+      news_reader: reader,
+      market,
+      against_news: against,
+      keyword_reader: keyword,
+    } = playBackSuite(TEST_MASTER, ['news_reader', 'market', 'against_news', 'keyword_reader'], scenarios, SUITE_V1.name));
+  });
+
+  test('when the keyword reference is played beside the news-reader, then the news-reader’s interval lies above the keyword reader’s point estimate and above 0, pooled and per scenario mean', () => {
+    expect(keyword.alpha.n).toBeGreaterThan(1000);
+    expect(reader.alpha.low!).toBeGreaterThan(keyword.alpha.value!);
+    expect(reader.alpha.low!).toBeGreaterThan(0);
+    expect(reader.meanAlpha.low!).toBeGreaterThan(keyword.meanAlpha.value!);
   });
 
   test('when the news-reader is played over the suite, then its alpha is above zero with its whole interval above zero, pooled and per scenario mean', () => {
@@ -72,7 +85,7 @@ describe('venue playback of the reference agents over suite-v1', () => {
       const p = Number(f.probabilityMicro) / 1e6;
       if (p === 0.01 || p === 0.99) continue;
       const move = Math.abs(logit(p) - logit(Number(f.midMicro) / 1e6));
-      expect(Math.min(Math.abs(move - NEWS_PUSH), Math.abs(move - SHARP_NEWS_PUSH))).toBeLessThan(1e-3);
+      expect(Math.min(...readerPushes().map((push) => Math.abs(move - push)))).toBeLessThan(1e-3);
     }
     // The suite plays only the markets that resolve in the window; the whole venue adds forecasts on the others alone.
     const whole = playBack(TEST_MASTER, 'news_reader', scenarios[3]!);

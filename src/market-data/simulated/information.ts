@@ -13,7 +13,9 @@ import type { MarketDraws } from './venue-seal';
  * Parameters (durations are divided by SIM_SPEED, like every duration of the venue):
  * - events: NEWS_MIN..NEWS_MAX a market, at uniform times between 3% and 97% of its life;
  * - jump: a hidden log-odds change of JUMP_MIN + JUMP_SCALE·|N(0,1)| (mean about 0.78), up or down with
- *   even odds, turned around when it would leave ±MAX_HIDDEN (so the text's direction is always true);
+ *   even odds, turned around when it would leave ±MAX_HIDDEN;
+ * - report: each item names its source (NEWS_SOURCES), which states the move's direction rightly with its reliability and
+ *   wrongly otherwise; UNCLEAR_SHARE of items state none; the wording's strength follows the move's size with noise;
  * - price: log-odds x caught up with the hidden log-odds h at each price step, x ← h + (x − h)·a + noise, with
  *   a = 2^(−step/halfLife) and halfLife = min(12 h, 8% of the life): an exponential catch-up whose half-life is
  *   CATCH_UP_HALF_LIFE_MS (shorter for short markets), plus noise whose stationary spread is PRICE_NOISE
@@ -37,6 +39,50 @@ const W_TIME = 1;
 const W_SIZE = W_TIME + NEWS_MAX;
 const W_SIGN = W_SIZE + 2 * NEWS_MAX;
 const W_KIND = W_SIGN + NEWS_MAX;
+const W_SOURCE = W_KIND + NEWS_MAX;
+const W_TRUTH = W_SOURCE + NEWS_MAX;
+const W_TONE = W_TRUTH + NEWS_MAX;
+const W_CLEAR = W_TONE + NEWS_MAX;
+
+/**
+ * Who reports a news item, and how often its account of the direction is right (issue 49 item 2: news that takes
+ * judgement). A report states the direction of the hidden move with probability `reliability`, else the opposite one;
+ * `share` is how often the source reports. Published in docs/market-data.md, so an agent may weigh its sources.
+ */
+export const NEWS_SOURCES = [
+  { name: 'the official record', reliability: 0.97, share: 0.2 },
+  { name: 'Northgate Wire', reliability: 0.9, share: 0.25 },
+  { name: 'The Ledger', reliability: 0.8, share: 0.2 },
+  { name: 'the Signal & Noise newsletter', reliability: 0.65, share: 0.2 },
+  { name: 'an unverified social media post', reliability: 0.55, share: 0.15 },
+] as const;
+/** Share of items that report no direction at all (mixed or partial news), though the hidden probability still moves. */
+export const UNCLEAR_SHARE = 0.15;
+/** Noise (log-odds, uniform ± half this) on the size a report's wording conveys: its tone says the size by degrees, roughly. */
+export const TONE_NOISE = 0.6;
+
+/** What an item reports: its source, the direction it states (0: none) and how strongly (1 slight, 2 clear, 3 sharp). */
+export interface NewsReport {
+  source: number;
+  stated: -1 | 0 | 1;
+  strength: 1 | 2 | 3;
+}
+
+function reportOf(jump: number, u: (w: number) => number, j: number): NewsReport {
+  let acc = 0;
+  let source = NEWS_SOURCES.length - 1;
+  for (let i = 0; i < NEWS_SOURCES.length; i++) {
+    acc += NEWS_SOURCES[i]!.share;
+    if (u(W_SOURCE + j) < acc) {
+      source = i;
+      break;
+    }
+  }
+  const sign = jump > 0 ? 1 : -1;
+  const stated = u(W_CLEAR + j) < UNCLEAR_SHARE ? 0 : u(W_TRUTH + j) < NEWS_SOURCES[source]!.reliability ? sign : -sign;
+  const tone = Math.abs(jump) + (u(W_TONE + j) - 0.5) * TONE_NOISE;
+  return { source, stated: stated as -1 | 0 | 1, strength: tone < 0.6 ? 1 : tone < 1.1 ? 2 : 3 };
+}
 
 /** One news event: when it is published and how it moves the hidden log-odds. */
 export interface NewsEvent {
@@ -49,6 +95,8 @@ export interface NewsEvent {
   after: number;
   /** Picks the kind of story (a poll, an injury, a data release…) from the category's list. */
   kindDraw: number;
+  /** How the item reports the move: its source, the direction it states and its strength. */
+  report: NewsReport;
 }
 
 export function newsIdOf(marketId: string, j: number): string {
@@ -75,7 +123,7 @@ export function newsEvents(draws: MarketDraws, spec: SimMarketSpec): NewsEvent[]
     const after = Math.max(-MAX_HIDDEN, Math.min(MAX_HIDDEN, h + jump));
     jump = after - h;
     h = after;
-    return { j, tMs, jump, after, kindDraw: u(W_KIND + j) };
+    return { j, tMs, jump, after, kindDraw: u(W_KIND + j), report: reportOf(jump, u, j) };
   });
 }
 

@@ -1,11 +1,15 @@
 import { pick } from './random';
 import type { Category } from './questions';
+import { NEWS_SOURCES, type NewsReport } from './information';
 
 /**
  * The words of a news item: a kind of story that fits the market's category (a poll, an injury, a data
- * release, an official statement…), told in the market's own terms (its question). The direction is in the
- * words ("raises"/"cuts" the chances of YES, a surge or a slump), the size only as "sharply" for a big move;
- * the number never appears, so reading the news is work an agent has to do.
+ * release, an official statement…), told in the market's own terms (its question), by a named source of documented
+ * reliability (information.ts NEWS_SOURCES). The direction the source states is in the words, and may be wrong as often
+ * as the source is; some items state none (mixed reports, whose lead tells both ways); the size is told by degrees
+ * (slightly, plainly, sharply), roughly; the phrasing varies; the number never appears. A rule that counts favourable
+ * words reads the mixed items at random, trusts a rumour as much as the record and every degree alike: reading this
+ * news takes judgement.
  */
 
 interface Story {
@@ -172,16 +176,44 @@ const STORIES: Record<Category, Story[]> = {
   ],
 };
 
-/** A jump at least this big (in log-odds) is told as "sharply". */
-const SHARP = 1;
+/** The closing verdicts, by the direction stated and the strength (1 slight, 2 plain, 3 sharp), two phrasings each; Q is the question. */
+export const VERDICTS: Record<'up' | 'down', Record<1 | 2 | 3, [string, string]>> = {
+  up: {
+    1: ['This may nudge up the chances that "Q" resolves YES.', 'If it holds, YES on "Q" looks a little more likely.'],
+    2: ['This improves the chances that "Q" resolves YES.', 'It makes YES on "Q" more likely.'],
+    3: ['This sharply raises the chances that "Q" resolves YES.', 'It makes YES on "Q" far more likely.'],
+  },
+  down: {
+    1: ['This may slightly dent the chances that "Q" resolves YES.', 'If it holds, YES on "Q" looks a little less likely.'],
+    2: ['This hurts the chances that "Q" resolves YES.', 'It makes YES on "Q" less likely.'],
+    3: ['This sharply lowers the chances that "Q" resolves YES.', 'It makes YES on "Q" far less likely.'],
+  },
+};
+export const UNCLEAR_VERDICTS: [string, string] = [
+  'Observers disagree on whether this helps or hurts the chances that "Q" resolves YES.',
+  'What it means for "Q" is unclear so far.',
+];
 
-/** Headline and body of one news event of a market. */
-export function newsText(question: string, category: Category, jump: number, kindDraw: number): { headline: string; body: string } {
+const capital = (s: string) => s[0]!.toUpperCase() + s.slice(1);
+const lower = (s: string) => s[0]!.toLowerCase() + s.slice(1);
+
+/** Headline and body of one news event of a market, as its report tells it. */
+export function newsText(question: string, category: Category, kindDraw: number, report: NewsReport): { headline: string; body: string } {
   const story = pick(STORIES[category], kindDraw);
-  const up = jump > 0;
-  const sharp = Math.abs(jump) >= SHARP ? 'sharply ' : '';
+  // A second choice from the same draw: which phrasing (independent of the story for any practical purpose).
+  const variant = Math.floor(kindDraw * 9973) % 2;
+  const source = NEWS_SOURCES[report.source]!.name;
+  const by = variant === 0 ? `, according to ${source}` : `, ${source} reports`;
+  if (report.stated === 0) {
+    return {
+      headline: `Mixed reports: ${question}`,
+      body: `${story.upLead}${by}; yet ${lower(story.downLead)}, others say. ${UNCLEAR_VERDICTS[variant]!.replace('Q', question)}`,
+    };
+  }
+  const up = report.stated > 0;
+  const lead = up ? story.upLead : story.downLead;
   return {
-    headline: `${up ? story.up : story.down}: ${question}`,
-    body: `${up ? story.upLead : story.downLead}. Observers say this ${sharp}${up ? 'raises' : 'cuts'} the chances that "${question}" resolves YES.`,
+    headline: `${capital(up ? story.up : story.down)}: ${question}`,
+    body: `${lead}${by}. ${VERDICTS[up ? 'up' : 'down'][report.strength][variant]!.replace('Q', question)}`,
   };
 }

@@ -382,7 +382,7 @@ export class SimulatedFeed implements MarketFeed {
         marketId: spec.id,
         question: spec.question,
         publishedAt: new Date(event.tMs),
-        ...newsText(spec.question, spec.category, event.jump, event.kindDraw),
+        ...newsText(spec.question, spec.category, event.kindDraw, event.report),
       }));
   }
 }

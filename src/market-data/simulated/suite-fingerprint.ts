@@ -37,7 +37,7 @@ export function scenarioFingerprint(s: Pick<SuiteScenario, 'seed' | 'days'>, sec
   for (const spec of aliveIn(feed, startMs, endMs)) {
     for (const e of feed.newsEventsOf(spec)) {
       if (e.tMs <= startMs || e.tMs > endMs) continue;
-      const text = newsText(spec.question, spec.category, e.jump, e.kindDraw);
+      const text = newsText(spec.question, spec.category, e.kindDraw, e.report);
       news.push([e.tMs, newsIdOf(spec.id, e.j), spec.id, text.headline, text.body]);
     }
   }

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { SIM_EPOCH_MS } from '../../../src/market-data/simulated/catalog';
-import { InformedPath, newsEvents, newsIdOf } from '../../../src/market-data/simulated/information';
+import { InformedPath, NEWS_SOURCES, newsEvents, newsIdOf, UNCLEAR_SHARE } from '../../../src/market-data/simulated/information';
+import { UNCLEAR_VERDICTS, VERDICTS } from '../../../src/market-data/simulated/news-text';
 import { PathCache } from '../../../src/market-data/simulated/price-path';
 import { SimulatedFeed } from '../../../src/market-data/simulated/simulated-feed';
 import { testSeal } from '../../support/sealed-venue';
@@ -120,7 +121,7 @@ describe('the simulated venue with information (SIM_INFORMATION=on)', () => {
     );
   });
 
-  test('when news is read, then "raises" goes with a hidden probability that rose and "cuts" with one that fell; no number is stated', async () => {
+  test('when news is read, then it names its source, states the direction its report claims in one of its phrasings, and no number', async () => {
     const v = informed(7);
     const items = await v.news({ limit: 100 });
     for (const item of items) {
@@ -129,10 +130,39 @@ describe('the simulated venue with information (SIM_INFORMATION=on)', () => {
       expect(item.marketId).toBe(spec.id);
       const event = newsEvents(v.drawsOf(spec), spec)[Number(j)]!;
       expect(newsIdOf(spec.id, event.j)).toBe(item.id);
-      expect(item.body).toContain(event.jump > 0 ? 'raises the chances' : 'cuts the chances');
+      expect(item.body).toContain(NEWS_SOURCES[event.report.source]!.name);
+      const phrasings = event.report.stated === 0 ? UNCLEAR_VERDICTS : VERDICTS[event.report.stated > 0 ? 'up' : 'down'][event.report.strength];
+      expect(phrasings.some((p) => item.body.endsWith(p.replace('Q', spec.question)))).toBe(true);
       expect(item.body).toContain(spec.question);
       expect(item.body.replace(spec.question, '')).not.toMatch(/\d/);
     }
+  });
+
+  test('when many reports are counted, then each source states the true direction as often as its published reliability, and about 15 % state none', () => {
+    const v = informed(3);
+    const right = NEWS_SOURCES.map(() => 0);
+    const stated = NEWS_SOURCES.map(() => 0);
+    let unclear = 0;
+    let all = 0;
+    for (let k = 0; k < 4000; k++) {
+      const spec = v.spec(k);
+      for (const e of newsEvents(v.drawsOf(spec), spec)) {
+        all += 1;
+        if (e.report.stated === 0) {
+          unclear += 1;
+          continue;
+        }
+        stated[e.report.source] += 1;
+        if (e.report.stated === Math.sign(e.jump)) right[e.report.source] += 1;
+      }
+    }
+    // Within 4 standard errors of each rate (binomial).
+    NEWS_SOURCES.forEach((s, i) => {
+      const n = stated[i]!;
+      expect(n).toBeGreaterThan(1000);
+      expect(Math.abs(right[i]! / n - s.reliability)).toBeLessThan(4 * Math.sqrt((s.reliability * (1 - s.reliability)) / n));
+    });
+    expect(Math.abs(unclear / all - UNCLEAR_SHARE)).toBeLessThan(4 * Math.sqrt((UNCLEAR_SHARE * (1 - UNCLEAR_SHARE)) / all));
   });
 
   test('when the price is followed after news, then it catches up with the hidden probability', () => {
