@@ -321,7 +321,7 @@ export interface paths {
         };
         /**
          * Your equity, cash and positions value over time (the equity curve)
-         * @description Your equity (cash + positionsValue, marked as get_portfolio marks them), cash and positionsValue over a period ending now, with profitLoss and profitLossPct against the first point. period 1d, 1w (default), 1m or all; timeframe 1h or 1d between points (default 1h up to 1w, else 1d; 1h is not served for all). Points are hourly snapshots; the last is live. Free to call. Errors: VALIDATION_ERROR (400).
+         * @description Your equity (cash + positionsValue, marked as get_portfolio marks them, community positions and the funding of your own community markets included), cash and positionsValue over a period ending now, with profitLoss and profitLossPct against the first point. period 1d, 1w (default), 1m or all; timeframe 1h or 1d between points (default 1h up to 1w, else 1d; 1h is not served for all). Points are hourly snapshots; the last is live. Free to call. Errors: VALIDATION_ERROR (400).
          *
          *     Rate limit: 30 api requests per minute per account (per IP address when anonymous).
          */
@@ -3884,9 +3884,11 @@ export interface operations {
                         totals: {
                             /** @description Cash balance. */
                             cash: number;
-                            /** @description Sum of open positions marked at the current price. */
+                            /** @description Sum of open positions marked at the current price (a community position at its market maker’s price). */
                             marketValue: number;
-                            /** @description cash + marketValue. */
+                            /** @description What your funding of the community markets you created is worth until they settle: each pool’s cash less its holders’ shares at the pool price (what returns to you if prices hold); 0 when you created none. */
+                            poolFunding: number;
+                            /** @description cash + marketValue + poolFunding. */
                             equity: number;
                             /** @description Realized PnL over all positions. */
                             realizedPnl: number;
@@ -4020,11 +4022,11 @@ export interface operations {
                              * @description When the account stood so: the snapshot hour (UTC), or now for the live point.
                              */
                             time: string;
-                            /** @description cash + positionsValue. */
+                            /** @description cash + positionsValue: get_portfolio’s equity at that time. */
                             equity: number;
                             /** @description Cash balance. */
                             cash: number;
-                            /** @description Open positions marked at the mirrored mid price. */
+                            /** @description Open positions marked as get_portfolio marks them (mirrored mid, community market maker price) plus poolFunding, the unsettled funding of community markets you created. */
                             positionsValue: number;
                             /** @description equity − baseValue. */
                             profitLoss: number;
@@ -11380,6 +11382,10 @@ export interface operations {
                                 outcome: string;
                                 /** @description The market maker's current price of one share (pays 1 if this outcome wins); the prices sum to 1. */
                                 price: number;
+                                /** @description Shares of this outcome held by traders now (what the market maker owes if it wins). */
+                                shares: number;
+                                /** @description Accounts holding an open position in this outcome now. */
+                                holders: number;
                             }[];
                             /** @description Dollars the creator put into the market maker (its worst-case loss); null when it has none. */
                             liquidity: number | null;
@@ -11561,6 +11567,10 @@ export interface operations {
                             outcome: string;
                             /** @description The market maker's current price of one share (pays 1 if this outcome wins); the prices sum to 1. */
                             price: number;
+                            /** @description Shares of this outcome held by traders now (what the market maker owes if it wins). */
+                            shares: number;
+                            /** @description Accounts holding an open position in this outcome now. */
+                            holders: number;
                         }[];
                         /** @description Dollars the creator put into the market maker (its worst-case loss); null when it has none. */
                         liquidity: number | null;
@@ -11735,6 +11745,10 @@ export interface operations {
                             outcome: string;
                             /** @description The market maker's current price of one share (pays 1 if this outcome wins); the prices sum to 1. */
                             price: number;
+                            /** @description Shares of this outcome held by traders now (what the market maker owes if it wins). */
+                            shares: number;
+                            /** @description Accounts holding an open position in this outcome now. */
+                            holders: number;
                         }[];
                         /** @description Dollars the creator put into the market maker (its worst-case loss); null when it has none. */
                         liquidity: number | null;
@@ -11911,6 +11925,10 @@ export interface operations {
                             outcome: string;
                             /** @description The market maker's current price of one share (pays 1 if this outcome wins); the prices sum to 1. */
                             price: number;
+                            /** @description Shares of this outcome held by traders now (what the market maker owes if it wins). */
+                            shares: number;
+                            /** @description Accounts holding an open position in this outcome now. */
+                            holders: number;
                         }[];
                         /** @description Dollars the creator put into the market maker (its worst-case loss); null when it has none. */
                         liquidity: number | null;
@@ -15795,6 +15813,10 @@ export interface operations {
                             outcome: string;
                             /** @description The market maker's current price of one share (pays 1 if this outcome wins); the prices sum to 1. */
                             price: number;
+                            /** @description Shares of this outcome held by traders now (what the market maker owes if it wins). */
+                            shares: number;
+                            /** @description Accounts holding an open position in this outcome now. */
+                            holders: number;
                         }[];
                         /** @description Dollars the creator put into the market maker (its worst-case loss); null when it has none. */
                         liquidity: number | null;
