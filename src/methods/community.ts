@@ -19,6 +19,8 @@ const OutcomeToken = z.object({
   tokenId: z.string().describe('Token ID of this outcome: what buy_community_shares, quote_community_trade and get_price_history take.'),
   outcome: z.string().describe('The outcome label.'),
   price: Probability.describe("The market maker's current price of one share (pays 1 if this outcome wins); the prices sum to 1."),
+  shares: z.number().describe('Shares of this outcome held by traders now (what the market maker owes if it wins).'),
+  holders: z.number().int().describe('Accounts holding an open position in this outcome now.'),
 });
 
 const CommunityMarket = z.object({

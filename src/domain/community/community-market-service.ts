@@ -8,7 +8,7 @@ import { OWN_MARKET_NOTE } from '../track-record/record-rule';
 
 /** The market maker's side of a community market: token ids and prices per outcome, liquidity, volume. */
 export interface CommunityPricing {
-  outcomeTokens: Array<{ tokenId: string; outcome: string; price: number }>;
+  outcomeTokens: Array<{ tokenId: string; outcome: string; price: number; shares: number; holders: number }>;
   liquidity: number | null;
   poolCash: number | null;
   volume: number;
@@ -105,8 +105,11 @@ export class CommunityMarketService {
     if (!markets.length) return [];
     const ids = markets.map((m) => m.id);
     const [outs, pools] = await Promise.all([
-      this.db.query<{ market_id: string; token_id: string; label: string; price_micro: bigint }>(
-        'SELECT market_id, token_id, label, price_micro FROM community_outcomes WHERE market_id = ANY($1::uuid[]) ORDER BY market_id, idx',
+      // Holders: accounts with an open position in the outcome (positions_open_by_market narrows to the market first).
+      this.db.query<{ market_id: string; token_id: string; label: string; price_micro: bigint; shares_micro: bigint; holders: number }>(
+        `SELECT o.market_id, o.token_id, o.label, o.price_micro, o.shares_micro,
+                (SELECT count(*) FROM positions p WHERE p.market_id = o.market_id::text AND NOT p.is_closed AND p.token_id = o.token_id AND p.quantity_micro > 0)::int AS holders
+         FROM community_outcomes o WHERE o.market_id = ANY($1::uuid[]) ORDER BY o.market_id, o.idx`,
         [ids],
       ),
       this.db.query<{ market_id: string; subsidy_micro: bigint; cash_micro: bigint; volume_micro: bigint; trades: number; creator_trades: boolean }>(
@@ -127,7 +130,14 @@ export class CommunityMarketService {
         creatorTrades: p.creator_trades,
       });
     }
-    for (const o of outs) byMarket.get(o.market_id)?.outcomeTokens.push({ tokenId: o.token_id, outcome: o.label, price: fromMicro(BigInt(o.price_micro)) });
+    for (const o of outs)
+      byMarket.get(o.market_id)?.outcomeTokens.push({
+        tokenId: o.token_id,
+        outcome: o.label,
+        price: fromMicro(BigInt(o.price_micro)),
+        shares: fromMicro(BigInt(o.shares_micro)),
+        holders: Number(o.holders),
+      });
     return markets.map((m) => ({ ...m, ...(byMarket.get(m.id) ?? NO_POOL) }));
   }
 

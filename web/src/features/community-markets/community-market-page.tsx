@@ -11,7 +11,7 @@ import { ErrorMessage } from '../../components/error-message';
 import { MarketNotFoundPage } from '../../components/not-found-page';
 import { asApiError } from '../../lib/api/api-error';
 import { Loading } from '../../components/loading';
-import { cents, money } from '../../lib/format';
+import { cents, money, shares } from '../../lib/format';
 import { CommunityTradeTicket } from './community-trade-ticket';
 import { MarketDiscussion } from '../../components/market-discussion';
 import { ShareButton } from '../../components/share-button';
@@ -88,6 +88,7 @@ export function CommunityMarketPage() {
         <CommunityTradeTicket tokens={tokens} signedIn={signedIn} selected={Math.min(selected, tokens.length - 1)} onSelect={setSelected} onTraded={traded} />
       ) : null}
       {signedIn ? <MarketPosition marketId={m.id} onSold={traded} /> : null}
+      {tokens.length ? <Holders tokens={tokens} /> : null}
       {chosen ? (
         <Suspense fallback={<Loading what="the chart" />}>
           <PriceChart key={chosen.tokenId} tokenId={chosen.tokenId} outcome={chosen.outcome} />
@@ -96,6 +97,31 @@ export function CommunityMarketPage() {
       {isCreator && m.status === 'active' ? <ResolveForm id={m.id} slug={m.slug} outcomes={m.outcomes} ended={!open} /> : null}
       <MarketDiscussion marketId={m.id} signedIn={signedIn} canHide={isCreator} outcomes={m.outcomes} />
     </>
+  );
+}
+
+/** Who holds each outcome now, as Manifold's holders tab shows it: how many accounts and how many shares. */
+function Holders({ tokens }: { tokens: ReadonlyArray<{ tokenId: string; outcome: string; holders: number; shares: number }> }) {
+  return (
+    <table className="holders">
+      <caption>Holders</caption>
+      <thead>
+        <tr>
+          <th scope="col">Outcome</th>
+          <th scope="col">Holders</th>
+          <th scope="col">Shares held</th>
+        </tr>
+      </thead>
+      <tbody>
+        {tokens.map((t) => (
+          <tr key={t.tokenId}>
+            <th scope="row">{t.outcome}</th>
+            <td>{t.holders}</td>
+            <td>{shares(t.shares)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }
 

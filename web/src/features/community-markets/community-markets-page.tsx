@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import { $api } from '../../lib/api/client';
 import { useAccount } from '../../lib/account';
-import { date } from '../../lib/format';
+import { date, money } from '../../lib/format';
 import { communityMarketHref, signInHref } from '../../lib/paths';
 import { useDebounced } from '../../lib/use-debounced';
 import { usePageTitle } from '../../components/page-title';
@@ -11,6 +11,8 @@ import { ErrorMessage } from '../../components/error-message';
 import { Loading } from '../../components/loading';
 import { InputField, SelectField } from '../../components/form-field';
 import { CreateCommunityMarketForm } from './create-form';
+import { CatalogueCategories, CATEGORY_LIST_ID } from './catalogue-categories';
+import { leadingOutcome } from './leading-outcome';
 
 const STATUSES = [
   ['active', 'Active'],
@@ -54,9 +56,11 @@ export function CommunityMarketsPage() {
           <Link href={signInHref(location)}>Sign in</Link> to create one.
         </p>
       )}
+      {/* One list of the catalogue's categories for the page's two category fields (the filter and the create form). */}
+      <CatalogueCategories />
       <form className="filters" aria-label="Filters" onSubmit={(e) => e.preventDefault()}>
         <SelectField label="Status" value={status} onChange={(e) => setStatus(e.target.value as Status)} options={STATUSES} />
-        <InputField label="Filter by category" value={category} onChange={(e) => setCategory(e.target.value)} placeholder="any" />
+        <InputField label="Filter by category" value={category} onChange={(e) => setCategory(e.target.value)} placeholder="any" list={CATEGORY_LIST_ID} />
         <label className="check">
           <input type="checkbox" checked={featured} onChange={(e) => setFeatured(e.target.checked)} /> Featured only
         </label>
@@ -74,16 +78,27 @@ export function CommunityMarketsPage() {
         <p>No community markets match.</p>
       ) : (
         <ul className="market-list" aria-label="Community markets">
-          {list.data.markets.map((m) => (
-            <li key={m.id} className="market-card">
-              <Link href={communityMarketHref(m.slug)} className="market-link">
-                {m.question}
-              </Link>
-              <p className="muted">
-                {m.category} · {m.outcomes.length} outcomes · {m.status === 'resolved' ? `resolved: ${m.resolvedOutcome ?? '—'}` : `ends ${date(m.endDate)}`}
-              </p>
-            </li>
-          ))}
+          {list.data.markets.map((m) => {
+            const lead = leadingOutcome(m);
+            return (
+              <li key={m.id} className="market-card">
+                <Link href={communityMarketHref(m.slug)} className="market-link">
+                  {m.question}
+                </Link>
+                <p className="card-figures">
+                  {lead ? (
+                    <span className="card-chance" aria-label={`Chance of ${lead.outcome}`}>
+                      <strong>{lead.percent}</strong> {lead.outcome}
+                    </span>
+                  ) : null}
+                  <span aria-label="Volume">{money(m.volume)} vol.</span>
+                </p>
+                <p className="muted">
+                  {m.category} · {m.outcomes.length} outcomes · {m.status === 'resolved' ? `resolved: ${m.resolvedOutcome ?? '—'}` : `ends ${date(m.endDate)}`}
+                </p>
+              </li>
+            );
+          })}
         </ul>
       )}
     </>

@@ -7,9 +7,10 @@ import { money } from '../../lib/format';
 import { communityMarketHref } from '../../lib/paths';
 import { ErrorMessage } from '../../components/error-message';
 import { InputField, TextAreaField } from '../../components/form-field';
-import { FUNDING_START, LIMITS, checkDraft, hasProblems, type Draft } from './limits';
+import { FUNDING_START, LIMITS, checkDraft, hasProblems, openingOf, type Draft } from './limits';
+import { CATEGORY_LIST_ID } from './catalogue-categories';
 
-const EMPTY: Draft = { question: '', description: '', category: '', outcomes: ['Yes', 'No'], endDate: '', liquidity: String(FUNDING_START) };
+const EMPTY: Draft = { question: '', description: '', category: '', outcomes: ['Yes', 'No'], endDate: '', liquidity: String(FUNDING_START), opening: ['', ''] };
 
 /**
  * Create a community market; every SPEC limit is shown next to its field and checked before sending. The market maker's funding
@@ -33,6 +34,7 @@ export function CreateCommunityMarketForm() {
             outcomes: draft.outcomes.map((o) => o.trim()),
             endDate: new Date(draft.endDate).toISOString(),
             liquidity: Number(draft.liquidity),
+            ...(Array.isArray(opening) ? { openingProbabilities: opening } : {}),
           },
         })
         .then((r) => r.data!),
@@ -44,11 +46,14 @@ export function CreateCommunityMarketForm() {
   });
   const available = account.data?.available;
   const problems = checkDraft(draft, new Date(), available);
+  const opening = openingOf(draft);
   const funding = Number(draft.liquidity);
   const cost = draft.liquidity.trim() !== '' && Number.isFinite(funding) ? money(funding) : '—';
   const shown = checked ? problems : {};
   const set = (patch: Partial<Draft>) => setDraft((d) => ({ ...d, ...patch }));
   const setOutcome = (i: number, v: string) => set({ outcomes: draft.outcomes.map((o, j) => (j === i ? v : o)) });
+  const setOpening = (i: number, v: string) => set({ opening: draft.outcomes.map((_, j) => (j === i ? v : (draft.opening[j] ?? ''))) });
+  const remove = (i: number) => set({ outcomes: draft.outcomes.filter((_, j) => j !== i), opening: draft.opening.filter((_, j) => j !== i) });
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -80,7 +85,8 @@ export function CreateCommunityMarketForm() {
         value={draft.category}
         maxLength={LIMITS.category.max}
         onChange={(e) => set({ category: e.target.value })}
-        help="For example Sports, Politics, Science."
+        list={CATEGORY_LIST_ID}
+        help="Pick one of the catalogue's categories (the list offers them as you type), so the market sits beside its peers."
         error={shown.category}
       />
       <fieldset>
@@ -96,13 +102,16 @@ export function CreateCommunityMarketForm() {
               onChange={(e) => setOutcome(i, e.target.value)}
               error={shown.outcome?.[i]}
             />
+            <InputField
+              label={`Opening chance of ${o.trim() || `#${i + 1}`} (%)`}
+              inputMode="decimal"
+              className="opening-chance"
+              value={draft.opening[i] ?? ''}
+              onChange={(e) => setOpening(i, e.target.value)}
+              placeholder={(100 / draft.outcomes.length).toFixed(1)}
+            />
             {draft.outcomes.length > LIMITS.outcomes.min ? (
-              <button
-                type="button"
-                className="secondary"
-                aria-label={`Remove outcome ${i + 1}`}
-                onClick={() => set({ outcomes: draft.outcomes.filter((_, j) => j !== i) })}
-              >
+              <button type="button" className="secondary" aria-label={`Remove outcome ${i + 1}`} onClick={() => remove(i)}>
                 Remove
               </button>
             ) : null}
@@ -113,7 +122,12 @@ export function CreateCommunityMarketForm() {
             Add an outcome
           </button>
         ) : null}
+        <p className="field-help">
+          The opening chances set where the market maker starts: leave them blank for even odds, or give each outcome {LIMITS.opening.min} to{' '}
+          {LIMITS.opening.max} % adding up to 100 %.
+        </p>
         {shown.outcomes ? <p className="field-error">{shown.outcomes}</p> : null}
+        {shown.opening ? <p className="field-error">{shown.opening}</p> : null}
       </fieldset>
       <InputField
         label="End date"

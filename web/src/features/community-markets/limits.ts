@@ -7,6 +7,8 @@ export const LIMITS = {
   outcome: { min: 1, max: 50 },
   /** Dollars funding the market maker: they leave the creator's cash when the market is created. */
   liquidity: { min: 50 },
+  /** An outcome's opening chance, in percent (create_community_market's openingProbabilities, 0.01..0.99 summing to 1). */
+  opening: { min: 1, max: 99 },
 } as const;
 
 /** The funding a new market's form starts with (the form always sends it, so what it shows is what is charged). */
@@ -21,9 +23,11 @@ export interface Draft {
   endDate: string;
   /** Dollars funding the market maker, as typed. */
   liquidity: string;
+  /** Each outcome's opening chance in percent, as typed; all blank opens every outcome at the same price. */
+  opening: string[];
 }
 
-export type DraftProblems = Partial<Record<'question' | 'description' | 'category' | 'outcomes' | 'endDate' | 'liquidity', string>> & {
+export type DraftProblems = Partial<Record<'question' | 'description' | 'category' | 'outcomes' | 'endDate' | 'liquidity' | 'opening', string>> & {
   outcome?: (string | undefined)[];
 };
 
@@ -53,7 +57,25 @@ export function checkDraft(d: Draft, now: Date, available?: number): DraftProble
   const end = d.endDate ? new Date(d.endDate) : null;
   if (!end || Number.isNaN(end.getTime())) p.endDate = 'Choose when the market closes.';
   else if (end.getTime() <= now.getTime()) p.endDate = 'The end date must be in the future.';
+  const opening = openingOf(d);
+  if (opening === 'invalid')
+    p.opening = `Give every outcome an opening chance of ${LIMITS.opening.min} to ${LIMITS.opening.max} % adding up to 100 %, or leave them all blank for even odds.`;
   return p;
+}
+
+/**
+ * The opening probabilities to send: undefined when every chance is blank (the market maker opens uniform), 'invalid'
+ * when some are blank, out of 1..99 % or do not add up to 100 % (to a hundredth of a percent).
+ */
+export function openingOf(d: Pick<Draft, 'opening' | 'outcomes'>): number[] | undefined | 'invalid' {
+  const typed = d.outcomes.map((_, i) => (d.opening[i] ?? '').trim());
+  if (typed.every((x) => x === '')) return undefined;
+  const pct = typed.map(Number);
+  if (typed.some((x) => x === '') || pct.some((x) => !Number.isFinite(x) || x < LIMITS.opening.min || x > LIMITS.opening.max)) return 'invalid';
+  if (Math.abs(pct.reduce((a, x) => a + x, 0) - 100) > 0.01) return 'invalid';
+  // The last outcome takes the rest, so the sum is 1 to the micro whatever the typed decimals.
+  const probabilities = pct.slice(0, -1).map((x) => Math.round(x * 1e4) / 1e6);
+  return [...probabilities, Math.round((1 - probabilities.reduce((a, x) => a + x, 0)) * 1e6) / 1e6];
 }
 
 export function hasProblems(p: DraftProblems): boolean {

@@ -45,6 +45,13 @@ export function PortfolioPage() {
           <dt>Available</dt>
           <dd>{money(account.data?.available)}</dd>
         </div>
+        {totals.poolFunding > 0 ? (
+          <div>
+            {/* The funding of one's own community markets is an asset until they settle, and Equity counts it (issue 53 item 4). */}
+            <dt>Your markets’ funding</dt>
+            <dd title="What the funding of the community markets you created is worth now: it returns to you when they settle">{money(totals.poolFunding)}</dd>
+          </div>
+        ) : null}
         <div>
           <dt>Equity</dt>
           <dd>{money(totals.equity)}</dd>

@@ -12,6 +12,8 @@ import { ReliabilityDiagram } from './reliability-diagram';
 import { ClvChart } from './clv-chart';
 import { DrawdownChart } from './drawdown-chart';
 
+type Row = [label: string, anchor: string, estimate: Estimate, kind: FigureKind];
+
 /** One figure of the record: its name links to the metric's explanation, then value [interval] · n. */
 function Figure({ label, anchor, estimate, kind }: { label: string; anchor: string; estimate: Estimate; kind: FigureKind }) {
   return (
@@ -21,6 +23,22 @@ function Figure({ label, anchor, estimate, kind }: { label: string; anchor: stri
       </dt>
       <dd>{formatEstimate(estimate, kind)}</dd>
     </div>
+  );
+}
+
+/** A figure with nothing behind it yet (no value, n 0): a newcomer's profile is not a wall of "— · n 0" (issue 53 item 9). */
+const empty = (e: Estimate) => e.value === null && e.n === 0;
+
+/** A group of figures; the empty ones collapse, and a group with none says in one line when its figures appear. */
+function Figures({ rows, until }: { rows: Row[]; until: string }) {
+  const shown = rows.filter(([, , e]) => !empty(e));
+  if (shown.length === 0) return <p className="empty-figures">None yet: {until}</p>;
+  return (
+    <dl className="totals benchmark-figures">
+      {shown.map(([label, anchor, estimate, kind]) => (
+        <Figure key={label} label={label} anchor={anchor} estimate={estimate} kind={kind} />
+      ))}
+    </dl>
   );
 }
 
@@ -74,20 +92,23 @@ function BenchmarkFigures({ r, own }: { r: Ok<'/api/benchmark/record', 'get'>; o
       <p className="muted">
         {f.questions} scored {f.questions === 1 ? 'market' : 'markets'}, {f.forecasts} forecasts used, {f.voided} void.
       </p>
-      <dl className="totals benchmark-figures">
-        <Figure label="Brier" anchor={METRIC_ANCHOR.brier} estimate={f.brier} kind="score" />
-        <Figure label="Market Brier" anchor={METRIC_ANCHOR.brier} estimate={f.marketBrier} kind="score" />
-        <Figure label="Alpha" anchor={METRIC_ANCHOR.alpha} estimate={f.alpha} kind="score" />
-        <Figure label="Log score" anchor={METRIC_ANCHOR.logScore} estimate={f.logScore} kind="score" />
-        <Figure label="Market log score" anchor={METRIC_ANCHOR.logScore} estimate={f.marketLogScore} kind="score" />
-        <Figure label="Brier, time-averaged" anchor={METRIC_ANCHOR.timeAveraged} estimate={f.brierTimeAveraged} kind="score" />
-        <Figure label="Log score, time-averaged" anchor={METRIC_ANCHOR.timeAveraged} estimate={f.logScoreTimeAveraged} kind="score" />
-        <Figure label="Alpha, time-averaged" anchor={METRIC_ANCHOR.timeAveraged} estimate={f.alphaTimeAveraged} kind="score" />
-        <Figure label="Reliability" anchor={METRIC_ANCHOR.murphy} estimate={f.murphy.reliability} kind="score" />
-        <Figure label="Resolution" anchor={METRIC_ANCHOR.murphy} estimate={f.murphy.resolution} kind="score" />
-        <Figure label="Uncertainty" anchor={METRIC_ANCHOR.murphy} estimate={f.murphy.uncertainty} kind="score" />
-        <Figure label="Calibration error" anchor={METRIC_ANCHOR.calibrationError} estimate={f.calibrationError} kind="score" />
-      </dl>
+      <Figures
+        rows={[
+          ['Brier', METRIC_ANCHOR.brier, f.brier, 'score'],
+          ['Market Brier', METRIC_ANCHOR.brier, f.marketBrier, 'score'],
+          ['Alpha', METRIC_ANCHOR.alpha, f.alpha, 'score'],
+          ['Log score', METRIC_ANCHOR.logScore, f.logScore, 'score'],
+          ['Market log score', METRIC_ANCHOR.logScore, f.marketLogScore, 'score'],
+          ['Brier, time-averaged', METRIC_ANCHOR.timeAveraged, f.brierTimeAveraged, 'score'],
+          ['Log score, time-averaged', METRIC_ANCHOR.timeAveraged, f.logScoreTimeAveraged, 'score'],
+          ['Alpha, time-averaged', METRIC_ANCHOR.timeAveraged, f.alphaTimeAveraged, 'score'],
+          ['Reliability', METRIC_ANCHOR.murphy, f.murphy.reliability, 'score'],
+          ['Resolution', METRIC_ANCHOR.murphy, f.murphy.resolution, 'score'],
+          ['Uncertainty', METRIC_ANCHOR.murphy, f.murphy.uncertainty, 'score'],
+          ['Calibration error', METRIC_ANCHOR.calibrationError, f.calibrationError, 'score'],
+        ]}
+        until="they appear once a market this account stated a forecast on resolves in this season."
+      />
       {f.reliabilityTable.length > 0 ? (
         <ReliabilityDiagram bins={f.reliabilityTable} />
       ) : (
@@ -100,10 +121,13 @@ function BenchmarkFigures({ r, own }: { r: Ok<'/api/benchmark/record', 'get'>; o
             Scored at the <Link href={metricHref(METRIC_ANCHOR.entryPrice)}>entry price</Link> (basis: {r.entryPrice.basis}), on {r.entryPrice.questions}{' '}
             {r.entryPrice.questions === 1 ? 'market' : 'markets'}.
           </p>
-          <dl className="totals benchmark-figures">
-            <Figure label="Entry-price Brier" anchor={METRIC_ANCHOR.entryPrice} estimate={r.entryPrice.brier} kind="score" />
-            <Figure label="Entry-price log score" anchor={METRIC_ANCHOR.entryPrice} estimate={r.entryPrice.logScore} kind="score" />
-          </dl>
+          <Figures
+            rows={[
+              ['Entry-price Brier', METRIC_ANCHOR.entryPrice, r.entryPrice.brier, 'score'],
+              ['Entry-price log score', METRIC_ANCHOR.entryPrice, r.entryPrice.logScore, 'score'],
+            ]}
+            until="they appear once a market this account bought in without stating a forecast resolves."
+          />
         </>
       ) : null}
 
@@ -111,18 +135,21 @@ function BenchmarkFigures({ r, own }: { r: Ok<'/api/benchmark/record', 'get'>; o
       <p className="muted">
         From {k.days} daily {k.days === 1 ? 'return' : 'returns'}.
       </p>
-      <dl className="totals benchmark-figures">
-        <Figure label="Time-weighted return" anchor={METRIC_ANCHOR.timeWeightedReturn} estimate={k.timeWeightedReturn} kind="percent" />
-        <Figure label="Max drawdown" anchor={METRIC_ANCHOR.drawdown} estimate={k.maxDrawdown} kind="percent" />
-        <Figure label="Current drawdown" anchor={METRIC_ANCHOR.drawdown} estimate={k.currentDrawdown} kind="percent" />
-        <Figure label="Volatility (daily)" anchor={METRIC_ANCHOR.volatility} estimate={k.volatility} kind="percent" />
-        <Figure label="Sharpe (daily)" anchor={METRIC_ANCHOR.sharpe} estimate={k.sharpe} kind="ratio" />
-        <Figure label="Sharpe (annualised)" anchor={METRIC_ANCHOR.sharpe} estimate={k.sharpeAnnualised} kind="ratio" />
-        <Figure label="Sortino" anchor={METRIC_ANCHOR.sortino} estimate={k.sortino} kind="ratio" />
-        <Figure label="Probabilistic Sharpe" anchor={METRIC_ANCHOR.probabilisticSharpe} estimate={k.probabilisticSharpe} kind="percent" />
-        <Figure label="Kelly ratio" anchor={METRIC_ANCHOR.kelly} estimate={k.kellyRatio} kind="ratio" />
-        <Figure label="Over-Kelly share" anchor={METRIC_ANCHOR.kelly} estimate={k.overKellyShare} kind="percent" />
-      </dl>
+      <Figures
+        rows={[
+          ['Time-weighted return', METRIC_ANCHOR.timeWeightedReturn, k.timeWeightedReturn, 'percent'],
+          ['Max drawdown', METRIC_ANCHOR.drawdown, k.maxDrawdown, 'percent'],
+          ['Current drawdown', METRIC_ANCHOR.drawdown, k.currentDrawdown, 'percent'],
+          ['Volatility (daily)', METRIC_ANCHOR.volatility, k.volatility, 'percent'],
+          ['Sharpe (daily)', METRIC_ANCHOR.sharpe, k.sharpe, 'ratio'],
+          ['Sharpe (annualised)', METRIC_ANCHOR.sharpe, k.sharpeAnnualised, 'ratio'],
+          ['Sortino', METRIC_ANCHOR.sortino, k.sortino, 'ratio'],
+          ['Probabilistic Sharpe', METRIC_ANCHOR.probabilisticSharpe, k.probabilisticSharpe, 'percent'],
+          ['Kelly ratio', METRIC_ANCHOR.kelly, k.kellyRatio, 'ratio'],
+          ['Over-Kelly share', METRIC_ANCHOR.kelly, k.overKellyShare, 'percent'],
+        ]}
+        until="they appear from the second day of equity snapshots (one daily return)."
+      />
       {own ? (
         <>
           <h3>Your equity and drawdown</h3>
@@ -136,13 +163,16 @@ function BenchmarkFigures({ r, own }: { r: Ok<'/api/benchmark/record', 'get'>; o
       <p className="muted">
         {t.buys} {t.buys === 1 ? 'buy' : 'buys'} on markets resolved in the season; the bought token&apos;s later price minus the fill price.
       </p>
-      <dl className="totals benchmark-figures">
-        <Figure label="CLV at +1 h" anchor={METRIC_ANCHOR.clv} estimate={t.h1.mean} kind="cents" />
-        <Figure label="CLV at +24 h" anchor={METRIC_ANCHOR.clv} estimate={t.h24.mean} kind="cents" />
-        <Figure label="CLV at the close" anchor={METRIC_ANCHOR.clv} estimate={t.close.mean} kind="cents" />
-        <Figure label="CLV at the close, stake-weighted" anchor={METRIC_ANCHOR.clv} estimate={t.close.stakeWeighted} kind="cents" />
-        <Figure label="Buys with CLV above 0 at the close" anchor={METRIC_ANCHOR.clv} estimate={t.close.positiveShare} kind="percent" />
-      </dl>
+      <Figures
+        rows={[
+          ['CLV at +1 h', METRIC_ANCHOR.clv, t.h1.mean, 'cents'],
+          ['CLV at +24 h', METRIC_ANCHOR.clv, t.h24.mean, 'cents'],
+          ['CLV at the close', METRIC_ANCHOR.clv, t.close.mean, 'cents'],
+          ['CLV at the close, stake-weighted', METRIC_ANCHOR.clv, t.close.stakeWeighted, 'cents'],
+          ['Buys with CLV above 0 at the close', METRIC_ANCHOR.clv, t.close.positiveShare, 'percent'],
+        ]}
+        until="they appear once a market this account bought in resolves in this season."
+      />
       {t.buys > 0 ? (
         <ClvChart
           horizons={[

@@ -1,5 +1,6 @@
 import { useParams } from 'wouter';
-import { $api } from '../../lib/api/client';
+import { $api, type Ok } from '../../lib/api/client';
+import { seasonOptions } from '../../lib/benchmark';
 import { date, money, percent, signedMoney } from '../../lib/format';
 import { usePageTitle } from '../../components/page-title';
 import '../../components/pages.css';
@@ -28,6 +29,8 @@ export function TraderPage() {
         {user.isAgent ? 'Agent' : 'Person'} · member since {date(user.memberSince)} · last active {date(user.lastActive)}{' '}
         <ShareButton path={traderHref(id)} title={`${user.displayName}'s forecasting record`} what="this profile" />
       </p>
+
+      <ProfileSummary id={user.id} name={user.displayName} own={account.data?.id === user.id} stats={s} />
 
       <section aria-labelledby="level-heading">
         <h2 id="level-heading">
@@ -102,6 +105,40 @@ export function TraderPage() {
       {account.data?.id === user.id ? <StatedForecasts /> : null}
       <BenchmarkRecord id={user.id} />
     </>
+  );
+}
+
+type Stats = Ok<'/api/user/stats', 'get'>['stats'];
+
+/**
+ * The profile's first words (issue 53 item 9): what the account has, in plain sentences, and what appears after how many
+ * resolved forecasts. It reads the benchmark record of the season the record below shows (one request for both).
+ */
+function ProfileSummary({ id, name, own, stats: s }: { id: string; name: string; own: boolean; stats: Stats }) {
+  const season = seasonOptions()[0]![0];
+  const record = $api.useQuery('get', '/api/benchmark/record', { params: { query: { userId: id, season } } });
+  const who = own ? 'You have' : `${name} has`;
+  const r = record.data;
+  const missing = r ? Math.max(0, r.minimumMarkets - r.resolvedMarkets) : null;
+  return (
+    <section aria-labelledby="summary-heading" className="profile-summary">
+      <h2 id="summary-heading">Summary</h2>
+      <p>
+        {who} {money(s.balance)} in cash,{' '}
+        {s.totalTrades === 0 ? 'no trades yet' : `${s.totalTrades.toLocaleString('en-US')} ${s.totalTrades === 1 ? 'trade' : 'trades'}`} and{' '}
+        {s.settledPositions === 0 ? 'no settled position' : `${s.settledPositions} settled ${s.settledPositions === 1 ? 'position' : 'positions'}`}
+        {s.totalTrades > 0 ? `, for a total PnL of ${signedMoney(s.totalPnl)}` : ''}.
+      </p>
+      {r && missing !== null ? (
+        <p>
+          {r.resolvedMarkets === 0
+            ? 'No forecast has resolved yet, so there are no scores to show. '
+            : `${r.resolvedMarkets} ${r.resolvedMarkets === 1 ? 'market' : 'markets'} with a forecast resolved this season. `}
+          The forecasting record appears after the first settled position, each benchmark score with the first resolved stated forecast, and a place on the
+          season board after {r.minimumMarkets} resolved markets{missing > 0 ? ` (${missing} to go)` : ' (reached)'}.
+        </p>
+      ) : null}
+    </section>
   );
 }
 

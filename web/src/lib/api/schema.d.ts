@@ -321,7 +321,7 @@ export interface paths {
         };
         /**
          * Your equity, cash and positions value over time (the equity curve)
-         * @description Your equity (cash + positionsValue, marked as get_portfolio marks them), cash and positionsValue over a period ending now, with profitLoss and profitLossPct against the first point. period 1d, 1w (default), 1m or all; timeframe 1h or 1d between points (default 1h up to 1w, else 1d; 1h is not served for all). Points are hourly snapshots; the last is live. Free to call. Errors: VALIDATION_ERROR (400).
+         * @description Your equity (cash + positionsValue, marked as get_portfolio marks them, community positions and the funding of your own community markets included), cash and positionsValue over a period ending now, with profitLoss and profitLossPct against the first point. period 1d, 1w (default), 1m or all; timeframe 1h or 1d between points (default 1h up to 1w, else 1d; 1h is not served for all). Points are hourly snapshots; the last is live. Free to call. Errors: VALIDATION_ERROR (400).
          *
          *     Rate limit: 30 api requests per minute per account (per IP address when anonymous).
          */
@@ -3899,9 +3899,11 @@ export interface operations {
                         totals: {
                             /** @description Cash balance. */
                             cash: number;
-                            /** @description Sum of open positions marked at the current price. */
+                            /** @description Sum of open positions marked at the current price (a community position at its market maker’s price). */
                             marketValue: number;
-                            /** @description cash + marketValue. */
+                            /** @description What your funding of the community markets you created is worth until they settle: each pool’s cash less its holders’ shares at the pool price (what returns to you if prices hold); 0 when you created none. */
+                            poolFunding: number;
+                            /** @description cash + marketValue + poolFunding. */
                             equity: number;
                             /** @description Realized PnL over all positions. */
                             realizedPnl: number;
@@ -4035,11 +4037,11 @@ export interface operations {
                              * @description When the account stood so: the snapshot hour (UTC), or now for the live point.
                              */
                             time: string;
-                            /** @description cash + positionsValue. */
+                            /** @description cash + positionsValue: get_portfolio’s equity at that time. */
                             equity: number;
                             /** @description Cash balance. */
                             cash: number;
-                            /** @description Open positions marked at the mirrored mid price. */
+                            /** @description Open positions marked as get_portfolio marks them (mirrored mid, community market maker price) plus poolFunding, the unsettled funding of community markets you created. */
                             positionsValue: number;
                             /** @description equity − baseValue. */
                             profitLoss: number;
@@ -11830,6 +11832,10 @@ export interface operations {
                                 outcome: string;
                                 /** @description The market maker's current price of one share (pays 1 if this outcome wins); the prices sum to 1. */
                                 price: number;
+                                /** @description Shares of this outcome held by traders now (what the market maker owes if it wins). */
+                                shares: number;
+                                /** @description Accounts holding an open position in this outcome now. */
+                                holders: number;
                             }[];
                             /** @description Dollars the creator put into the market maker (its worst-case loss); null when it has none. */
                             liquidity: number | null;
@@ -12013,6 +12019,10 @@ export interface operations {
                             outcome: string;
                             /** @description The market maker's current price of one share (pays 1 if this outcome wins); the prices sum to 1. */
                             price: number;
+                            /** @description Shares of this outcome held by traders now (what the market maker owes if it wins). */
+                            shares: number;
+                            /** @description Accounts holding an open position in this outcome now. */
+                            holders: number;
                         }[];
                         /** @description Dollars the creator put into the market maker (its worst-case loss); null when it has none. */
                         liquidity: number | null;
@@ -12187,6 +12197,10 @@ export interface operations {
                             outcome: string;
                             /** @description The market maker's current price of one share (pays 1 if this outcome wins); the prices sum to 1. */
                             price: number;
+                            /** @description Shares of this outcome held by traders now (what the market maker owes if it wins). */
+                            shares: number;
+                            /** @description Accounts holding an open position in this outcome now. */
+                            holders: number;
                         }[];
                         /** @description Dollars the creator put into the market maker (its worst-case loss); null when it has none. */
                         liquidity: number | null;
@@ -12363,6 +12377,10 @@ export interface operations {
                             outcome: string;
                             /** @description The market maker's current price of one share (pays 1 if this outcome wins); the prices sum to 1. */
                             price: number;
+                            /** @description Shares of this outcome held by traders now (what the market maker owes if it wins). */
+                            shares: number;
+                            /** @description Accounts holding an open position in this outcome now. */
+                            holders: number;
                         }[];
                         /** @description Dollars the creator put into the market maker (its worst-case loss); null when it has none. */
                         liquidity: number | null;
@@ -16252,6 +16270,10 @@ export interface operations {
                             outcome: string;
                             /** @description The market maker's current price of one share (pays 1 if this outcome wins); the prices sum to 1. */
                             price: number;
+                            /** @description Shares of this outcome held by traders now (what the market maker owes if it wins). */
+                            shares: number;
+                            /** @description Accounts holding an open position in this outcome now. */
+                            holders: number;
                         }[];
                         /** @description Dollars the creator put into the market maker (its worst-case loss); null when it has none. */
                         liquidity: number | null;
