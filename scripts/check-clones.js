@@ -19,7 +19,7 @@ const CLONES = {
   minTokens: 50,
   minLines: 5,
   // Clones allowed over src/ (code and SQL together).
-  max: 5,
+  max: 3,
   // The money and trade paths (issue 32): a clone with either copy in one of them is listed on every run, and at most
   // `maxInMoneyPaths` of them are allowed; 0 fails the check on any clone there, which is the issue's bar.
   moneyPaths: ['domain/ledger/', 'domain/trading/', 'domain/community/', 'domain/orders/'],

@@ -142,13 +142,7 @@ export function LimitOrderForm({ market }: { market: TicketMarket }) {
           inputMode="decimal"
           value={sizeText}
           onChange={(e) => changed(setSizeText)(e.target.value)}
-          error={
-            !sizeOk
-              ? 'Enter a size above 0.'
-              : short
-                ? `Not enough cash: ${money(reserve)} is more than the ${money(available)} available.`
-                : undefined
-          }
+          error={!sizeOk ? 'Enter a size above 0.' : short ? `Not enough cash: ${money(reserve)} is more than the ${money(available)} available.` : undefined}
           help={
             side === 'BUY' && unit === 'shares' && sizeOk && limitOk
               ? `Reserves up to ${money(sharesReserve(size, limit))}; what the fills cost less comes back.`
