@@ -366,10 +366,10 @@ describe.each(backends())('leaderboards, trader stats and reputation on $name', 
     // One Brier on the service (issue 49): the reputation names none of its figures plain Brier.
     expect(f).not.toHaveProperty('brierScore');
     expect(f.calibration).toHaveLength(10);
-    expect(f.calibration[8]).toEqual({ lower: 0.8, upper: 0.9, count: 1, meanForecast: 0.8, observedFrequency: 1 });
-    expect(f.calibration[2]).toEqual({ lower: 0.2, upper: 0.3, count: 1, meanForecast: 0.25, observedFrequency: 0 });
-    expect(f.calibration[4]).toEqual({ lower: 0.4, upper: 0.5, count: 1, meanForecast: 0.4, observedFrequency: 1 });
-    expect(f.calibration[5]).toEqual({ lower: 0.5, upper: 0.6, count: 0, meanForecast: null, observedFrequency: null });
+    expect(f.calibration[8]).toEqual({ binLow: 0.8, binHigh: 0.9, n: 1, lower: 0.8, upper: 0.9, count: 1, meanForecast: 0.8, observedFrequency: 1 });
+    expect(f.calibration[2]).toEqual({ binLow: 0.2, binHigh: 0.3, n: 1, lower: 0.2, upper: 0.3, count: 1, meanForecast: 0.25, observedFrequency: 0 });
+    expect(f.calibration[4]).toEqual({ binLow: 0.4, binHigh: 0.5, n: 1, lower: 0.4, upper: 0.5, count: 1, meanForecast: 0.4, observedFrequency: 1 });
+    expect(f.calibration[5]).toEqual({ binLow: 0.5, binHigh: 0.6, n: 0, lower: 0.5, upper: 0.6, count: 0, meanForecast: null, observedFrequency: null });
     expect(res.body.recentSettled.map((s: { marketId: string; result: string; entryPrice: number }) => [s.marketId, s.result, s.entryPrice])).toEqual([
       [m4.id, 'void', 0.5],
       [m3.id, 'won', 0.4],
