@@ -123,6 +123,9 @@ export const CONFIG_FIELDS = z.object({
   RATE_LIMIT_TRADE_PER_MIN: positiveInt(120).describe('trades per account per minute'),
   RATE_LIMIT_SELL_PER_MIN: positiveInt(120).describe('sells per account per minute'),
   RATE_LIMIT_COMMENT_PER_MIN: positiveInt(5).describe('comments an account may post per minute (post_comment)'),
+  WEB_RATE_LIMIT_TIMES: positiveInt(10).describe(
+    "a person's browser budget: `api` calls made with a person's session cookie (never an API key or token, never an agent's session) count against the `api` limit times this, on a counter of their own (docs/rate-limits.md)",
+  ),
   REPLAY_RATE_LIMIT_TIMES: positiveInt(40).describe(
     "a replay run's own rate budget: each class's live limit a minute times this, counted per run (a run key's calls never touch the live budget, a live key's never the run's; docs/rate-limits.md)",
   ),

@@ -184,6 +184,20 @@ export class Authenticator {
     return pending;
   }
 
+  /**
+   * Whose browser budget a public call counts on (src/registry/invoke.ts limitKey): a public method ignores credentials,
+   * but a person's page sends its session cookie with every read, and those reads belong to the person's browsing, not
+   * to the address. Only a person's valid session without a bearer, read only (a write is never public in the `api` class);
+   * never a failure, never an error: a call that names no valid session stays counted per address.
+   */
+  async sessionForBudget(call: CallInfo): Promise<Principal | null> {
+    const { sessionToken, bearer, httpMethod, misplaced } = call.credentials;
+    if (!sessionToken || bearer !== undefined || misplaced || isWrite(httpMethod) || !this.opts.sessions) return null;
+    const s = await this.opts.sessions.verify(sessionToken, this.opts.clock.now()).catch(() => null);
+    // An agent's session keeps the address's count on public reads, as before: the browser budget is a person's.
+    return s && !s.isAgent ? { userId: s.userId, isAgent: false, via: 'session', scopes: [], sessionId: s.sessionId } : null;
+  }
+
   private async fromSession(call: CallInfo): Promise<Principal | null> {
     const { sessionToken, origin, httpMethod } = call.credentials;
     if (!sessionToken || !this.opts.sessions) return null;

@@ -49,7 +49,13 @@ const PROBE_AFTER_MS = 5_000;
 /** IPv6 clients are counted per /56, the smallest block a subscriber commonly gets (one host has many addresses). */
 const IPV6_PREFIX = 56;
 
-type BucketName = LimitClass | 'login-account' | 'revalidate';
+type BucketName = LimitClass | 'login-account' | 'revalidate' | 'browser';
+
+/**
+ * Key prefix of a person's browser session (invoke's limitKey): its `api` calls count on the `browser` bucket, so
+ * address-bar loads, reloads and new tabs never meet the agents' 30 a minute (issue 53 item 2).
+ */
+export const BROWSER_KEY_PREFIX = 'browser:';
 
 /** Revalidations (304 answers) allowed per minute, as a multiple of the api limit: a person's app never comes near. */
 export const REVALIDATIONS_PER_API_CALL = 10;
@@ -76,6 +82,8 @@ export interface LimiterOptions {
   circuit?: CircuitOptions;
   /** Whether the shared store is connected now (for health: a store that is away reads degraded before any call). */
   storeReady?: () => boolean;
+  /** `api` calls a minute of a person's browser session (keys starting `browser:`); without it they count on `api`. */
+  browserApi?: number;
 }
 
 export interface CircuitOptions {
@@ -156,17 +164,23 @@ export class WindowRateLimiter implements RateLimiter {
     for (const cls of Object.keys(limits) as LimitClass[]) add(cls, limits[cls], MINUTE_MS);
     add('login-account', LOGIN_FAILURES_PER_ACCOUNT, LOGIN_FAILURE_WINDOW_MS);
     add('revalidate', limits.api * REVALIDATIONS_PER_API_CALL, MINUTE_MS);
+    if (options.browserApi !== undefined) add('browser', options.browserApi, MINUTE_MS);
   }
 
   async consume(cls: LimitClass, key: string, ip: string): Promise<void> {
     const perIp = cls === 'register' || cls === 'login' || key.startsWith('ip:');
-    await this.hit(cls, perIp ? `ip:${ipKeyGenerator(ip || '0.0.0.0', IPV6_PREFIX)}` : key);
+    await this.hit(this.bucketOf(cls, key), perIp ? `ip:${ipKeyGenerator(ip || '0.0.0.0', IPV6_PREFIX)}` : key);
+  }
+
+  /** A person's browser session has a bucket of its own for `api` only; every other class stays the account's. */
+  private bucketOf(cls: LimitClass, key: string): BucketName {
+    return cls === 'api' && key.startsWith(BROWSER_KEY_PREFIX) && this.buckets.has('browser') ? 'browser' : cls;
   }
 
   async standing(cls: LimitClass, key: string, ip: string): Promise<LimitStanding> {
     // The counter consume() would count on (the same keying), read without counting.
     const perIp = cls === 'register' || cls === 'login' || key.startsWith('ip:');
-    const bucket = this.buckets.get(cls)!;
+    const bucket = this.buckets.get(this.bucketOf(cls, key))!;
     const info = await this.guarded(bucket, (store) => store.get?.(perIp ? `ip:${ipKeyGenerator(ip || '0.0.0.0', IPV6_PREFIX)}` : key));
     const expired = !info?.resetTime || info.resetTime.getTime() <= Date.now();
     const used = info && !expired ? info.totalHits : 0;
@@ -319,20 +333,23 @@ export function limitsFromConfig(config: Config): Record<LimitClass, number> {
 export interface LimiterBudget {
   limits: Record<LimitClass, number>;
   redisSpace: string;
+  /** A person's browser budget of `api` calls a minute (the live budget only: a run's key is never a session). */
+  browserApi?: number;
+}
+
+/** The settings' limits, and a person's browser budget: the `api` limit times WEB_RATE_LIMIT_TIMES. */
+export function liveBudget(config: Config): LimiterBudget {
+  const limits = limitsFromConfig(config);
+  return { limits, redisSpace: 'rl', browserApi: limits.api * config.WEB_RATE_LIMIT_TIMES };
 }
 
 /**
  * In-process counters, or with REDIS_URL counters in Redis shared by every process (one prefix per bucket). The live
  * budget (the settings' limits) unless another is given (a replay run's: src/limits/run-budget.ts).
  */
-export function createRateLimiter(
-  config: Config,
-  log: Logger,
-  circuit?: CircuitOptions,
-  budget: LimiterBudget = { limits: limitsFromConfig(config), redisSpace: 'rl' },
-): RateLimiter {
-  const limits = budget.limits;
-  if (!config.REDIS_URL) return new WindowRateLimiter(limits, { log });
+export function createRateLimiter(config: Config, log: Logger, circuit?: CircuitOptions, budget: LimiterBudget = liveBudget(config)): RateLimiter {
+  const { limits, browserApi } = budget;
+  if (!config.REDIS_URL) return new WindowRateLimiter(limits, { log, browserApi });
   // Loaded only when Redis is configured: the client and its modules are a third of a start's module loading.
   const { createClient } = require('redis') as typeof import('redis');
   const { RedisStore } = require('rate-limit-redis') as typeof import('rate-limit-redis');
@@ -352,6 +369,7 @@ export function createRateLimiter(
   return new WindowRateLimiter(limits, {
     log,
     circuit,
+    browserApi,
     storeReady: () => client.isReady,
     makeStore: (bucket) =>
       new RedisStore({

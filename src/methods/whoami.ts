@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineMethod } from '../registry/method';
-import { callerKey } from '../registry/invoke';
+import { limitKey } from '../registry/invoke';
 import type { LimitClass } from '../limits/rate-limiter';
 
 const LIMIT_CLASSES: LimitClass[] = ['api', 'trade', 'sell', 'comment', 'register', 'login'];
@@ -78,10 +78,9 @@ export const whoami = defineMethod({
   ],
   handler: async (ctx) => {
     const { principal } = ctx;
-    const key = callerKey({ run: ctx.run }, principal, ctx.call);
     const limits = await Promise.all(
       LIMIT_CLASSES.map(async (cls) => {
-        const s = await ctx.services.limiter.standing(cls, key, ctx.call.ip);
+        const s = await ctx.services.limiter.standing(cls, limitKey(cls, { run: ctx.run }, principal, ctx.call), ctx.call.ip);
         return { class: cls, ...s, resetsAt: s.resetsAt?.toISOString() ?? null };
       }),
     );

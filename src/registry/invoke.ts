@@ -6,6 +6,7 @@ import type { MethodServices } from './method-services';
 import type { Logger } from '../logger';
 import { requestHash } from '../domain/idempotency/idempotency-store';
 import { answerVocabulary, checkDeprecatedInput } from './deprecations';
+import { BROWSER_KEY_PREFIX, type LimitClass } from '../limits/rate-limiter';
 
 export interface InvokeDeps {
   services: MethodServices;
@@ -41,6 +42,17 @@ export function callerKey(deps: Pick<InvokeDeps, 'run'>, principal: Principal | 
 }
 
 /**
+ * The key a call's rate limits count under: the caller's, except a person's browser session (the session cookie, never
+ * an API key or token, never an agent's session, never in a replay run), whose `api` calls count on a browser budget
+ * of their own (issue 53 item 2: address-bar loads, reloads and new tabs). Trades, sells and comments stay the account's.
+ */
+export function limitKey(cls: LimitClass, deps: Pick<InvokeDeps, 'run'>, principal: Principal | null, call: CallInfo): string {
+  const caller = callerKey(deps, principal, call);
+  const browser = cls === 'api' && principal?.via === 'session' && !principal.isAgent && !deps.run;
+  return browser ? `${BROWSER_KEY_PREFIX}${caller}` : caller;
+}
+
+/**
  * The one pipeline every transport calls: authenticate → rate limit → validate input → handler →
  * (output check). Behaviour therefore cannot differ by transport.
  *
@@ -53,7 +65,11 @@ export async function invoke(given: InvokeDeps, method: AnyMethod, rawInput: unk
   const { deps, call } = await runScoped(given, asCalled, method.annotations.readOnlyHint === true);
   const principal = await authenticate(deps.services, method, call);
   const caller = callerKey(deps, principal, call);
-  const count = () => (countsAgainstLimits(call) ? deps.services.limiter.consume(method.limit, caller, call.ip) : Promise.resolve());
+  // A public read carries no principal; a person's page still sends its session, whose browser budget it counts on.
+  const budgetOf =
+    principal ?? (method.auth === 'public' && method.limit === 'api' && !deps.run ? await deps.services.authenticator.sessionForBudget(call) : null);
+  const counted = limitKey(method.limit, deps, budgetOf, call);
+  const count = () => (countsAgainstLimits(call) ? deps.services.limiter.consume(method.limit, counted, call.ip) : Promise.resolve());
   const holds = isRevalidatable(method) ? call.holds : undefined;
   if (!holds) {
     await count();

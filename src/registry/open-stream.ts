@@ -1,6 +1,6 @@
 import { AppError } from '../errors/app-error';
 import type { CallInfo, MethodContext } from './context';
-import { callerKey, runScoped, type InvokeDeps } from './invoke';
+import { callerKey, limitKey, runScoped, type InvokeDeps } from './invoke';
 import type { AnyStream, StreamSink } from './stream';
 
 /** How many streams each caller holds open, per stream, in this process. */
@@ -47,7 +47,9 @@ export async function openStream(
   const { deps, call } = await runScoped(given, asCalled, true);
   const principal = await deps.services.authenticator.authenticate(stream.auth, call);
   const caller = callerKey(deps, principal, call);
-  await deps.services.limiter.consume(stream.limit, caller, call.ip);
+  // A public stream opened by a person's page counts on their browser budget, as invoke's public reads do.
+  const budgetOf = principal ?? (stream.auth === 'public' && !deps.run ? await deps.services.authenticator.sessionForBudget(call) : null);
+  await deps.services.limiter.consume(stream.limit, limitKey(stream.limit, deps, budgetOf, call), call.ip);
   const parsed = stream.input.safeParse(rawInput ?? {});
   if (!parsed.success) {
     throw new AppError('VALIDATION_ERROR', `Invalid input for ${stream.name}: ${parsed.error.issues[0]?.message ?? 'invalid'}`, {
