@@ -20,7 +20,6 @@ import { createLogger } from '../src/logger';
 import { createAppServer } from '../src/http/app-server';
 import { TRACK_RECORD_BACKFILL_V27 } from '../src/db/migrations/1700000000027-badges-on-account';
 import { rawBuy } from './support/raw-buy';
-import { buyParams } from '../src/domain/trading/trade-sql';
 import { LeaderboardService, type Audience, type Metric } from '../src/domain/track-record/leaderboard-service';
 import type { Period } from '../src/domain/track-record/periods';
 import { hashSecret } from '../src/auth/api-keys';
@@ -43,7 +42,7 @@ import { benchSetting, SMOKE } from './support/smoke';
  * 2. one trade's latency without and with the track-record maintenance, alternating in the same run on the
  *    same data: POST /api/trade through the whole service one at a time (the target; while boards are read, so
  *    the service folds, and while none is), and the bare buy
- *    transaction (BEGIN + BUY_STATEMENT [carrying the track record's part] pipelined as the service sends them; COMMIT) one at a time and 8 at once.
+ *    transaction (BEGIN + the trade engine's buy [with the track record as its listener]; COMMIT) one at a time and 8 at once.
  * Each figure is the median of RUNS runs. Last line: one JSON object with every figure.
  */
 const ACCOUNTS = benchSetting('BENCH_ACCOUNTS', 100_000, 200);
@@ -310,7 +309,7 @@ function keepWatching(folder: BoardFolder): () => void {
 }
 
 /**
- * Buys for SECONDS with `workers` workers, each one transaction: BUY_STATEMENT, then the track record when `track`,
+ * Buys for SECONDS with `workers` workers, each one transaction: the trade engine's buy, with the track record when `track`,
  * with the board folder folding the traders' pending figures as the service's does (its cost is the track record's).
  */
 async function tradeRun(pool: Pool, track: boolean, workers: number, db: Database): Promise<TradeFigures> {
@@ -337,7 +336,8 @@ async function tradeRun(pool: Pool, track: boolean, workers: number, db: Databas
         const t0 = process.hrtime.bigint();
         await rawBuy(
           client,
-          buyParams({
+          {
+            venue: 'mirrored',
             userId: user,
             marketId: `bench-${mk}`,
             tokenId: token,
@@ -345,16 +345,6 @@ async function tradeRun(pool: Pool, track: boolean, workers: number, db: Databas
             quantityMicro: 2_000_000n,
             priceMicro: 500_000n,
             outcome: side,
-            at: now,
-          }),
-          {
-            userId: user,
-            side: 'BUY',
-            marketId: `bench-${mk}`,
-            tokenId: token,
-            quantityMicro: 2_000_000n,
-            cashMicro: 1_000_000n,
-            realizedPnlMicro: 0n,
             at: now,
           },
           // The track record's cost alone: no events on either side.

@@ -13,20 +13,17 @@ import {
 } from './support/harness';
 import { buyFill } from '../src/domain/trading/fills';
 import { toMicro } from '../src/domain/money/micro';
-import { rawBuy } from './support/raw-buy';
+import { rawBuy, rawForecast } from './support/raw-buy';
 import { buyWrites, compareWrites, type BuyWrites } from './support/buy-writes';
-import { buyParams } from '../src/domain/trading/trade-sql';
-import type { CarriedPart, TradeEvent } from '../src/domain/trading/trade-hooks';
-import { carriedByBuy } from '../src/domain/forecasts/forecast-chain';
-import { payloadAround } from '../src/domain/forecasts/forecast-rules';
+import type { IntentForecast } from '../src/domain/trading/engine';
 import { randomUUID } from 'node:crypto';
 import { benchSetting } from './support/smoke';
 
 /**
  * npm run bench:trade — N agents trading concurrently over HTTP (REST, then JSON-RPC and MCP) against
  * the service in its own process on PostgreSQL, and in the same run the raw ceiling: the service's own buy
- * transaction (support/raw-buy.ts: BEGIN + BUY_STATEMENT with the track record's part + the trade's events, pipelined;
- * COMMIT) driven directly through pg at the same concurrency, closed-loop and evenly paced at the REST open-loop rate.
+ * transaction (support/raw-buy.ts: BEGIN + the trade engine's buy with the track record and the trade's events as its
+ * listeners; COMMIT) driven directly through pg at the same concurrency, closed-loop and evenly paced at the REST open-loop rate.
  * Before the runs it checks that the raw transaction writes what one REST buy writes (support/buy-writes.ts); the same
  * raw transaction without the event write is run beside it, so the event write's cost is printed apart.
  * Each figure is the median of RUNS runs. Last line: one JSON object with every figure.
@@ -149,38 +146,26 @@ async function main(): Promise<void> {
       const o = order(i);
       const fill = buyFill(toMicro(o.amount), asks.get(o.tokenId) ?? 500_000n);
       const now = new Date();
-      // The event the service's listeners hear for this buy (TradingService.buy).
-      const event: TradeEvent = {
-        userId: agent.id,
-        side: 'BUY',
-        marketId: o.marketId,
-        tokenId: o.tokenId,
-        quantityMicro: fill.quantityMicro,
-        cashMicro: fill.costMicro,
-        realizedPnlMicro: 0n,
-        priceMicro: fill.priceMicro,
-        at: now,
-      };
-      // paper_trade's stated forecast, carried in the buy's statement as the service carries it (ForecastService.carriedByTrade).
-      let carry: CarriedPart | undefined;
+      // paper_trade's stated forecast, part of the buy's intent as the service makes it (ForecastService.forIntent).
+      let forecastOf: IntentForecast | undefined;
       if (forecast) {
-        const facts = {
+        forecastOf = rawForecast({
           id: randomUUID(),
           userId: agent.id,
           marketId: o.marketId,
-          venue: 'mirrored' as const,
-          source: 'paper_trade' as const,
+          venue: 'mirrored',
+          source: 'paper_trade',
           probabilitiesMicro: [BigInt(400_000 + ((i * 7919) % 200) * 1000)],
           rationale: null,
           createdAt: now,
-        };
-        carry = carriedByBuy(facts, payloadAround(facts));
+        });
       }
       const c = await pool.connect();
       try {
         const { positionId } = await rawBuy(
           c,
-          buyParams({
+          {
+            venue: 'mirrored',
             userId: agent.id,
             marketId: o.marketId,
             tokenId: o.tokenId,
@@ -189,11 +174,9 @@ async function main(): Promise<void> {
             priceMicro: fill.priceMicro,
             outcome: o.outcome,
             at: now,
-          }),
-          event,
+            ...(forecastOf ? { forecast: forecastOf } : {}),
+          },
           { track: true, events },
-          undefined,
-          carry,
         );
         if (!positionId) throw new Error(`raw buy refused for ${agent.id}`);
       } finally {

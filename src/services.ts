@@ -15,7 +15,7 @@ import type { MarketFeed } from './market-data/feed';
 import type { MarketSync } from './market-data/market-sync';
 import { IdempotencyStore } from './domain/idempotency/idempotency-store';
 import { TradeHooks } from './domain/trading/trade-hooks';
-import { TradePath } from './domain/trading/trade-path';
+import { TradeEngine } from './domain/trading/engine';
 import { TradingService } from './domain/trading/trading-service';
 import { venueBooks } from './market-data/venue-books';
 import { OrderService } from './domain/orders/order-service';
@@ -96,7 +96,7 @@ export function createServices(args: {
   const accountSettings = new AccountSettings(db);
   const settlement = new SettlementService(db, tradeHooks, log);
   // The one trade path every venue's buys and sales write the books through.
-  const tradePath = new TradePath(tradeHooks);
+  const tradePath = new TradeEngine(tradeHooks);
   const communityTrading = new CommunityTradingService(db, tradeHooks, settlement, tradePath);
   const trading = new TradingService(db, prices, tradeHooks, tradePath, venueBooks({ simFeeBps: config.SIM_FEE_BPS }));
   // A deleted account's key must fail at once, not when the authenticator's cache entry expires.

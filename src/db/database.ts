@@ -296,3 +296,14 @@ export async function migrate(db: Database, log: Logger): Promise<void> {
   const applied = await db.dataSource.runMigrations({ transaction: 'each' });
   if (applied.length) log.info('migrations applied', { migrations: applied.map((m) => m.name), database: db.kind, scope: db.scope });
 }
+
+/**
+ * Statements sent together on one transaction's connection (pipelined: one round trip) and awaited together: resolves
+ * with their answers in order, or throws the first failure once every one has settled, so none outlives the transaction.
+ */
+export async function together<T extends readonly unknown[]>(...sent: { [K in keyof T]: Promise<T[K]> }): Promise<T> {
+  const done = await Promise.allSettled(sent);
+  const failed = done.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) throw failed.reason;
+  return done.map((r) => (r as PromiseFulfilledResult<unknown>).value) as unknown as T;
+}

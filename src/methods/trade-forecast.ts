@@ -2,7 +2,7 @@ import { requirePrincipal, type MethodContext } from '../registry/context';
 import { aliased } from './aliases';
 import type { InTransaction, Stated } from '../domain/forecasts/forecast-service';
 import type { ForecastSource } from '../domain/forecasts/forecast-rules';
-import type { CarriedPart } from '../domain/trading/trade-hooks';
+import type { IntentForecast } from '../domain/trading/engine';
 
 /**
  * What a trading handler needs to carry a stated forecast (paper_trade, place_order, buy_community_shares): the caller,
@@ -35,8 +35,8 @@ export function binaryTrade<I extends { tokenId: string; probability?: number; f
 }
 
 /**
- * paper_trade: its market is known before it trades, so its forecast is carried in the buy's own statement (one
- * statement for both); `then` is the idempotent call's completion alone.
+ * paper_trade: its market is known before it trades, so its forecast is part of the buy's intent (the engine records it
+ * once the buy is written); `then` is the idempotent call's completion alone.
  */
 export function marketBuy<I extends { marketId: string; tokenId: string; probability?: number; forecast?: number; idempotencyKey?: string }>(
   ctx: MethodContext,
@@ -46,7 +46,7 @@ export function marketBuy<I extends { marketId: string; tokenId: string; probabi
   userId: string;
   now: Date;
   then: InTransaction | undefined;
-  carry: Promise<CarriedPart | undefined>;
+  forecast: Promise<IntentForecast | undefined>;
 } {
   const { idempotencyKey: _ignored, probability: given, forecast, ...order } = input;
   const probability = aliased('probability', given, 'forecast', forecast);
@@ -58,6 +58,6 @@ export function marketBuy<I extends { marketId: string; tokenId: string; probabi
     userId,
     now,
     then: ctx.idempotency?.complete,
-    carry: ctx.services.forecasts.carriedByTrade(userId, 'paper_trade', stated, input.marketId, now, input.tokenId),
+    forecast: ctx.services.forecasts.forIntent(userId, 'paper_trade', stated, input.marketId, now, input.tokenId),
   };
 }

@@ -82,7 +82,7 @@ export const paperTrade = defineMethod({
   ],
   handler: async (ctx, input) => {
     const trade = marketBuy(ctx, input);
-    return ctx.services.trading.buy(trade.userId, trade.order, trade.now, trade.then, await trade.carry);
+    return ctx.services.trading.buy(trade.userId, trade.order, trade.now, trade.then, await trade.forecast);
   },
 });
 

@@ -6,7 +6,7 @@ describe('scripts/check-table-writes.js', () => {
 
   it('when every write is in its table’s owner and others only read or lock, it passes', () => {
     write({
-      'domain/trading/trade-sql.ts': "export const I = 'INSERT INTO trades (id) VALUES ($1)';\n",
+      'domain/trading/trade-records.ts': "export const I = 'INSERT INTO trades (id) VALUES ($1)';\n",
       'domain/ledger/transfers.ts': "export const T = 'INSERT INTO transfers (debit_account) VALUES ($1)';\n",
       'domain/ledger/shares.ts': "export const P = 'UPDATE positions SET quantity_micro = 0 WHERE id = $1';\n",
       'db/migrations/1-trades.ts': "export const UP = 'CREATE TABLE trades (id uuid); UPDATE trades SET id = id';\n",
@@ -26,24 +26,25 @@ describe('scripts/check-table-writes.js', () => {
 
   it('when a file writes a table it does not own, each write fails it with its place and the owner', () => {
     write({
-      'domain/orders/settle.ts': "export const S = `INSERT INTO trades (id) VALUES ($1)`;\nexport const D = 'DELETE FROM transfers';\n",
+      'domain/trading/settle.ts': "export const S = `INSERT INTO trades (id) VALUES ($1)`;\nexport const D = 'DELETE FROM transfers';\n",
       'domain/community/pool.ts': "export const P = 'UPDATE ONLY positions SET quantity_micro = 0';\n",
     });
     const r = check(tree());
     expect(r.status).toBe(1);
-    expect(r.stderr).toContain('domain/orders/settle.ts:1: INSERT INTO trades outside its owner domain/trading/');
-    expect(r.stderr).toContain('domain/orders/settle.ts:2: DELETE FROM transfers outside its owner domain/ledger/');
+    expect(r.stderr).toContain('domain/trading/settle.ts:1: INSERT INTO trades outside its owner domain/trading/trade-records.ts');
+    expect(r.stderr).toContain('domain/trading/settle.ts:2: DELETE FROM transfers outside its owner domain/ledger/transfers.ts');
     expect(r.stderr).toContain('domain/community/pool.ts:1: UPDATE positions outside its owner domain/ledger/');
   });
 
   it('when a file outside the migrations imports a migration (SQL cut from its text), it fails', () => {
     write({
-      'domain/trading/cut.ts': "import { TRACK_EVENT_V4 } from '../../db/migrations/1700000000026-track-on-account';\nexport const X = TRACK_EVENT_V4;\n",
+      'domain/track-record/track-sql.ts':
+        "import { TRACK_EVENT_V4 } from '../../db/migrations/1700000000026-track-on-account';\nexport const X = TRACK_EVENT_V4;\n",
       'db/migrations/2-next.ts': "import { A } from './1-first';\nexport const B = A;\n",
     });
     const r = check(tree());
     expect(r.status).toBe(1);
-    expect(r.stderr).toContain('domain/trading/cut.ts:1: imports a migration');
+    expect(r.stderr).toContain('domain/track-record/track-sql.ts:1: imports a migration');
     expect(r.stderr).not.toContain('db/migrations/2-next.ts');
   });
 

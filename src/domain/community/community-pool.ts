@@ -1,4 +1,4 @@
-import type { Queryable } from '../../db/database';
+import { together, type Queryable } from '../../db/database';
 import type { Micro } from '../money/micro';
 import { pricesMicro, type Pool } from './lmsr';
 
@@ -36,14 +36,18 @@ interface Row {
  * of one market is priced on the state the previous fill left (lock order: pool, account, position).
  */
 export async function readPool(q: Queryable, marketId: string, lock: boolean): Promise<PoolState | undefined> {
-  if (lock) await q.query('SELECT 1 FROM community_pools WHERE market_id = $1::uuid FOR UPDATE', [marketId], 'community-pool-lock');
-  const rows = await q.query<Row>(
-    `SELECT p.market_id, m.slug, m.question, m.status, m.end_date, m.creator_id, p.b_micro, p.cash_micro,
+  // The lock and the read go out together (one round trip, not two while the pool row is held): the read is a statement
+  // after the lock's, so it sees the state the previous holder committed.
+  const [, rows] = await together(
+    lock ? q.query('SELECT 1 FROM community_pools WHERE market_id = $1::uuid FOR UPDATE', [marketId], 'community-pool-lock') : Promise.resolve([]),
+    q.query<Row>(
+      `SELECT p.market_id, m.slug, m.question, m.status, m.end_date, m.creator_id, p.b_micro, p.cash_micro,
             o.token_id, o.idx, o.label, o.offset_micro, o.shares_micro
      FROM community_pools p JOIN community_markets m ON m.id = p.market_id JOIN community_outcomes o ON o.market_id = p.market_id
      WHERE p.market_id = $1::uuid ORDER BY o.idx`,
-    [marketId],
-    'community-pool-read',
+      [marketId],
+      'community-pool-read',
+    ),
   );
   const first = rows[0];
   if (!first) return undefined;

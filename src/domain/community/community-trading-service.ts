@@ -1,10 +1,10 @@
-import type { Database, Queryable } from '../../db/database';
+import { together, type Database, type Queryable } from '../../db/database';
 import { AppError } from '../../errors/app-error';
 import { rangeFor, type Interval } from '../trading/price-intervals';
 import { fromMicro, toMicro, MICRO, type Micro } from '../money/micro';
 import type { BeforeCommit, BuyResult, SellResult } from '../trading/trading-service';
 import { fillAt } from '../trading/fills';
-import { TradePath, type SellPricer } from '../trading/trade-path';
+import { TradeEngine, type SellPricer } from '../trading/engine';
 import { credit, debit } from '../ledger/cash';
 import { poolAccount } from '../ledger/accounts';
 import type { SettlementService } from '../trading/settlement-service';
@@ -65,7 +65,7 @@ export class CommunityTradingService {
     private readonly hooks: TradeHooks,
     private readonly settlement: SettlementService,
     /** The one trade path (services.ts shares one); its own over `hooks` when not given (tests, benches). */
-    private readonly path: TradePath = new TradePath(hooks),
+    private readonly path: TradeEngine = new TradeEngine(hooks),
   ) {}
 
   /** Opens the pool of a new market inside its creation transaction, funded from the creator's balance. */
@@ -148,21 +148,26 @@ export class CommunityTradingService {
             hint: 'Buy a smaller amount or raise the limit; quote_community_trade shows the fill first.',
           },
         );
-      const row = await this.path.buy(tx, {
-        venue: 'pool',
-        userId,
-        marketId: pool.marketId,
-        tokenId: order.tokenId,
-        outcome: 'YES',
-        amountMicro: amount,
-        quantityMicro: shares,
-        priceMicro: avg,
-        ownMarket: pool.creatorId === userId,
-        thinMarket: await isThin(tx, pool, userId),
-        at: now,
-      });
+      const thinMarket = await isThin(tx, pool, userId);
       const after = moved(state, i, shares);
-      await bookFill(tx, pool, after, { tokenId: order.tokenId, sharesDelta: shares, cashDelta: amount, volume: amount, at: now });
+      // The pool's bookkeeping goes out with the buy's first statements, not a round trip of its own after them: the pool row
+      // is locked from the read to the commit, and every trade of this market waits on it. A refused buy rolls it back.
+      const [row] = await together(
+        this.path.buy(tx, {
+          venue: 'pool',
+          userId,
+          marketId: pool.marketId,
+          tokenId: order.tokenId,
+          outcome: 'YES',
+          amountMicro: amount,
+          quantityMicro: shares,
+          priceMicro: avg,
+          ownMarket: pool.creatorId === userId,
+          thinMarket,
+          at: now,
+        }),
+        bookFill(tx, pool, after, { tokenId: order.tokenId, sharesDelta: shares, cashDelta: amount, volume: amount, at: now }),
+      );
       const result = {
         success: true as const,
         quantity: fromMicro(shares),

@@ -1,10 +1,8 @@
-import type { BuyRowPart } from '../trading/trade-hooks';
 import type { ForecastFacts, ForecastVenue } from './forecast-rules';
 
 /**
- * How a forecast record joins its account's hash chain, in SQL, written once for both statements that record one: a
- * forecast alone (recordSql) and a forecast carried by a buy (carriedByBuy), which rides in the buy's own statement.
- * The chain head lives on the account row (migration 1700000000043); the update that advances it is what orders an
+ * How a forecast record joins its account's hash chain, in SQL: one statement (recordSql), whether the forecast comes
+ * alone (submit_forecast) or with a trade's intent (run in the trade's transaction once the trade is written). The chain head lives on the account row (migration 1700000000043); the update that advances it is what orders an
  * account's records, and it reads the head from the row it locks, so a statement that waited for the row still links to
  * the record committed meanwhile.
  */
@@ -35,7 +33,7 @@ const quotedParams = (f: ForecastFacts): [boolean, string | null] => [
 /**
  * The account row's assignments (alias `s`) that link one record: seq + 1, the old head kept as the record's prevHash,
  * and the new head, sha256 (hex) of the canonical payload the caller built around the three chain fields (payloadAround:
- * four texts, parameters `$first` to `$first + 3`), with the mids' JSON text `mids` in its slot.
+ * four texts, parameters `$first` to `$first + 3`), with the mids' JSON text `mids` in its slot. Used by recordSql only.
  */
 function linkSet(first: number, mids: string): string {
   const [a, b, c, d] = [0, 1, 2, 3].map((i) => `$${first + i}::text`);
@@ -77,28 +75,3 @@ export const recordParams = (f: ForecastFacts, around: readonly string[]): unkno
   ...around,
   ...quotedParams(f),
 ];
-
-/**
- * A mirrored market's forecast carried by a buy of that market (paper_trade): its link rides on the buy's own update of
- * the account row and its record is inserted from that update, in the buy's statement. A refused buy updates no row, so
- * it records nothing; the buy's market gate has checked the market is open, and a mirrored market has one outcome.
- * The buy statement's $1 is the user, $2 the market, $8 the time (trade-sql.ts).
- */
-export function carriedByBuy(f: ForecastFacts, around: readonly string[]): BuyRowPart & { key: string } {
-  return {
-    key: 'forecast',
-    ctesBefore: (first) => `forecast_m AS (${midsSql('mirrored', '$2', '$8', [`$${first + 8}`, `$${first + 9}`])})`,
-    set: (first) => linkSet(first, '(SELECT mids_json FROM forecast_m)'),
-    ctesAfter: (first) => `forecast AS (
-   INSERT INTO forecasts (${COLUMNS})
-   SELECT $${first + 4}::uuid, $1, d.forecast_seq, $2, 'mirrored', $${first + 5}, $${first + 6}::bigint[], (SELECT mids FROM forecast_m), $${first + 7}, $8, d.forecast_prev, d.forecast_hash
-   FROM debit d
- )`,
-    returning: LINKED,
-    // The record's insert (ctesAfter) reads the link; nothing after the statement does.
-    answered: false,
-    count: 10,
-    params: () => [...around, f.id, f.source, f.probabilitiesMicro.map(String), f.rationale, ...quotedParams(f)],
-    after: async () => {},
-  };
-}

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Database, Queryable } from '../../db/database';
 import { decodeCursor, encodeCursor } from '../../db/keyset-cursor';
-import type { CarriedPart } from '../trading/trade-hooks';
-import { carriedByBuy, recordParams, recordSql } from './forecast-chain';
+import type { IntentForecast } from '../trading/engine';
+import { recordParams, recordSql } from './forecast-chain';
 import { AppError } from '../../errors/app-error';
 import { marketFacts } from '../trading/market-facts';
 import { fromMicro, MICRO, type Micro } from '../money/micro';
@@ -202,21 +202,22 @@ export class ForecastService {
   }
 
   /**
-   * A trade's forecast when its market is known before it trades (paper_trade): carried in the buy's own statement
-   * (TradePath's carry), recorded only if the buy is. Undefined without a forecast.
+   * A trade's stated forecast, for the trade's intent (paper_trade): checked now, before anything trades, and stamped
+   * with the market's quote; the engine records it in the trade's transaction once the trade is written, so a refused
+   * trade records nothing. Undefined without a forecast.
    */
-  async carriedByTrade(
+  async forIntent(
     userId: string,
     source: 'paper_trade',
     stated: Stated | undefined,
     marketId: string,
     now: Date,
     tokenId?: string,
-  ): Promise<CarriedPart | undefined> {
+  ): Promise<IntentForecast | undefined> {
     if (!stated) return undefined;
     const facts = this.facts(userId, marketId, 'mirrored', source, statedProbabilities('mirrored', 1, stated), stated.rationale, now);
     facts.quotedMidMicro = await this.quotedMid(marketId, tokenId);
-    return carriedByBuy(facts, payloadAround(facts));
+    return { record: async (tx) => void (await this.insert(tx, facts)) };
   }
 
   /**

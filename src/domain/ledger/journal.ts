@@ -1,3 +1,4 @@
+import type { Queryable } from '../../db/database';
 import type { Micro } from '../money/micro';
 
 /**
@@ -18,4 +19,11 @@ export const STARTING_BALANCE_MICRO: Micro = 1000n * 1_000_000n;
 export function entrySql(e: { from: string; user: string; type: LedgerType | `$${number}`; amount: string; ref: string; at: string }): string {
   const type = e.type.startsWith('$') ? `${e.type}::text` : `'${e.type}'`;
   return `INSERT INTO ledger_entries (user_id, type, amount_micro, ref, created_at) SELECT ${e.user}, ${type}, ${e.amount}, ${e.ref}, ${e.at} FROM ${e.from}`;
+}
+
+const ADD_ENTRY = 'INSERT INTO ledger_entries (user_id, type, amount_micro, ref, created_at) VALUES ($1, $2, $3, $4, $5)';
+
+/** One journal entry as a statement of its own (a trade's: ledger/trade-moves.ts). */
+export async function addEntry(tx: Queryable, e: { userId: string; type: LedgerType; amountMicro: Micro; ref: string; at: Date }): Promise<void> {
+  await tx.query(ADD_ENTRY, [e.userId, e.type, e.amountMicro.toString(), e.ref, e.at], 'ledger_entry');
 }

@@ -22,51 +22,6 @@ export const sharesShort = (message: string, reservedMicro?: Micro) =>
   });
 
 /**
- * The body of a CTE that opens the account's open position in a token or adds to it, for each row of `from` (a debit:
- * refused, nothing is added). Returns the position's `id`. Arguments are SQL expressions.
- */
-export function addSharesSql(a: {
-  from: string;
-  id: string;
-  user: string;
-  market: string;
-  token: string;
-  outcome: string;
-  quantity: string;
-  cost: string;
-  at: string;
-}): string {
-  return `INSERT INTO positions (id, user_id, market_id, token_id, outcome, quantity_micro, cost_micro, bought_micro, created_at, updated_at)
-   SELECT ${a.id}, ${a.user}, ${a.market}, ${a.token}, ${a.outcome}, ${a.quantity}, ${a.cost}, ${a.quantity}, ${a.at}, ${a.at} FROM ${a.from}
-   ON CONFLICT (user_id, token_id) WHERE NOT is_closed DO UPDATE SET
-     quantity_micro = positions.quantity_micro + EXCLUDED.quantity_micro,
-     cost_micro = positions.cost_micro + EXCLUDED.cost_micro,
-     bought_micro = positions.bought_micro + EXCLUDED.bought_micro,
-     updated_at = EXCLUDED.updated_at
-   RETURNING id`;
-}
-
-/**
- * The body of a CTE that takes `quantity` shares out of an open position (a sale), with the cost basis they carried and
- * the PnL they realized, releasing `release` of its reservation first (a resting sell order's fill). Updates nothing —
- * so the sale's credit, entry and journal, reading it, write nothing — unless the unreserved shares cover the sale.
- */
-export function removeSharesSql(r: {
-  position: string;
-  quantity: string;
-  costRemoved: string;
-  realized: string;
-  closes: string;
-  at: string;
-  release: string;
-}): string {
-  return `UPDATE positions SET quantity_micro = quantity_micro - ${r.quantity}, cost_micro = cost_micro - ${r.costRemoved}, sold_micro = sold_micro + ${r.quantity},
-     realized_pnl_micro = realized_pnl_micro + ${r.realized}, is_closed = ${r.closes}, closed_at = CASE WHEN ${r.closes} THEN ${r.at}::timestamptz END,
-     updated_at = ${r.at}, reserved_micro = reserved_micro - ${r.release}
-   WHERE id = ${r.position} AND NOT is_closed AND ${sellable(r.quantity, r.release)} RETURNING id`;
-}
-
-/**
  * Closes a position at settlement: every share leaves as settled (a transfer to the settlement account, `ref` the
  * settlement's trade) and its PnL is realized. A position whose shares are reserved by resting sell orders does not
  * settle (its orders are cancelled first, when their market closes): an error.

@@ -81,3 +81,23 @@ export async function heldBy(q: Queryable, orderId: string): Promise<bigint> {
   );
   return BigInt(rows[0]?.held ?? 0n);
 }
+
+/** Records several transfers in one statement (those of zero amount are left out). Only this module's statements call it. */
+export async function insertTransfers(tx: Queryable, rows: readonly Transfer[]): Promise<void> {
+  const moving = rows.filter((t) => {
+    if (t.amountMicro < 0n) throw new Error(`a transfer moves a non-negative amount, not ${t.amountMicro}`);
+    return t.amountMicro > 0n;
+  });
+  if (moving.length === 0) return;
+  const params: unknown[] = [];
+  const values = moving.map((t) => {
+    const at = params.length;
+    params.push(t.debit, t.credit, t.asset, t.amountMicro.toString(), t.kind, t.phase ?? 'posted', t.orderId ?? null, t.ref, t.at);
+    return `($${at + 1}, $${at + 2}, $${at + 3}, $${at + 4}::bigint, $${at + 5}, $${at + 6}, $${at + 7}::uuid, $${at + 8}, $${at + 9}::timestamptz)`;
+  });
+  await tx.query(
+    `INSERT INTO transfers (debit_account, credit_account, asset, amount_micro, kind, phase, order_id, ref, created_at) VALUES ${values.join(', ')}`,
+    params,
+    `ledger_transfers_${moving.length}`,
+  );
+}

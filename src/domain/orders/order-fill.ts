@@ -3,7 +3,7 @@ import { appendEvent } from '../events/account-events';
 import { sharesShort } from '../ledger/shares';
 import { fromMicro, type Micro } from '../money/micro';
 import { buyFill } from '../trading/fills';
-import { atBid, mirroredOpen, type TradePath } from '../trading/trade-path';
+import { atBid, mirroredOpen, type TradeEngine } from '../trading/engine';
 import { toView, type OrderRow } from './order-rows';
 import type { Take } from './order-rules';
 
@@ -15,7 +15,7 @@ import type { Take } from './order-rules';
  * statements are all known up front, so they go out together (one round trip on a pipelined connection); a refused
  * trade throws and the transaction takes them all back.
  */
-export async function fillOrder(tx: Queryable, path: TradePath, o: OrderRow, t: Take, now: Date, release: Micro): Promise<void> {
+export async function fillOrder(tx: Queryable, path: TradeEngine, o: OrderRow, t: Take, now: Date, release: Micro): Promise<void> {
   const sent: Array<Promise<unknown>> = [];
   const { shares, cash } = o.side === 'BUY' ? sendBuy(tx, path, o, t, now, release, sent) : await sell(tx, path, o, t, now, release);
   const filledSize = o.filled_size_micro + t.sizeMicro;
@@ -60,7 +60,7 @@ export async function fillOrder(tx: Queryable, path: TradePath, o: OrderRow, t: 
  */
 function sendBuy(
   tx: Queryable,
-  path: TradePath,
+  path: TradeEngine,
   o: OrderRow,
   t: Take,
   now: Date,
@@ -89,7 +89,7 @@ function sendBuy(
 }
 
 /** A sell order's fill, from the position its reservation holds (or the account's open one in the token). */
-async function sell(tx: Queryable, path: TradePath, o: OrderRow, t: Take, now: Date, release: Micro): Promise<{ shares: Micro; cash: Micro }> {
+async function sell(tx: Queryable, path: TradeEngine, o: OrderRow, t: Take, now: Date, release: Micro): Promise<{ shares: Micro; cash: Micro }> {
   const positionId = o.position_id ?? (await openPosition(tx, o, t));
   const { fill } = await path.sell(
     tx,

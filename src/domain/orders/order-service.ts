@@ -10,7 +10,7 @@ import { releaseShares, reserveShares } from '../ledger/shares';
 import type { PriceChange, PriceService } from '../trading/price-service';
 import type { TradeHooks } from '../trading/trade-hooks';
 import { marketIdOf } from '../trading/market-ref';
-import { marketClosed, type TradePath } from '../trading/trade-path';
+import { marketClosed, type TradeEngine } from '../trading/engine';
 import { fillOrder } from './order-fill';
 import { CANCELLED_BY_OWNER, OrderLifecycle } from './order-lifecycle';
 import { planAmend, planPlacement, type PlacementPlan } from './order-plan';
@@ -59,7 +59,7 @@ export class OrderService {
   constructor(
     private readonly db: Database,
     private readonly prices: PriceService,
-    private readonly path: TradePath,
+    private readonly path: TradeEngine,
     private readonly hooks: TradeHooks,
     log: Logger,
     /** A price older than this (PRICE_MAX_AGE_S) fills nothing, as a trade never fills at a stale price. */

@@ -5,7 +5,7 @@ import { MICRO, type Micro } from '../money/micro';
 import { buyFill } from '../trading/fills';
 import type { PriceChange, PriceService } from '../trading/price-service';
 import type { TradeHooks } from '../trading/trade-hooks';
-import type { TradePath } from '../trading/trade-path';
+import type { TradeEngine } from '../trading/engine';
 import { fillOrder } from './order-fill';
 import { bookHash, OPEN, type OrderRow, type Quote } from './order-rows';
 import { afterTaken, buyRelease, copyDepth, sharesShown, take, type Take } from './order-rules';
@@ -56,7 +56,7 @@ export class RestingFills {
   constructor(
     private readonly db: Database,
     private readonly prices: PriceService,
-    private readonly path: TradePath,
+    private readonly path: TradeEngine,
     private readonly hooks: TradeHooks,
     private readonly log: Logger,
     /** A price older than this (PRICE_MAX_AGE_S) fills nothing, as a trade never fills at a stale price. */

@@ -9,7 +9,7 @@ import { ChallengeService } from './challenge-service';
 import { LeaderboardService } from './leaderboard-service';
 import { rewardReferral } from './referrals';
 import { StatsService } from './stats-service';
-import { buyRowPart, trackTrade } from './track-listener';
+import { trackTrade } from './track-listener';
 import { leaveBoards, renameCard } from './account-changes';
 import { BoardFolder, READ_WAIT_MS } from './board-folder';
 
@@ -34,7 +34,7 @@ export function createTrackRecord(args: {
 }): TrackRecord {
   const folder = new BoardFolder(args.db, args.log);
   const mark = (userId: string, seq: number) => folder.mark(userId, seq);
-  args.tradeHooks.on((tx, e) => trackTrade(tx, e, mark), buyRowPart(mark));
+  args.tradeHooks.on((tx, e) => trackTrade(tx, e, mark));
   args.accounts.onRegister((tx, account) => rewardReferral(tx, account, mark));
   args.deletion.onDelete(leaveBoards);
   args.settings.onRename(renameCard);

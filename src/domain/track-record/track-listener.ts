@@ -1,11 +1,11 @@
 import type { Queryable } from '../../db/database';
-import type { BuyRowPart, TradeEvent } from '../trading/trade-hooks';
+import type { TradeEvent } from '../trading/trade-hooks';
 import { MICRO } from '../money/micro';
 import { notify } from '../notifications/notify';
 import { fromMicro } from '../money/micro';
 import { awardBadge, notifyLevelUp } from './awards';
 import { STREAK_BADGES, TRADE_COUNT_BADGES, WELL_CALIBRATED, type BadgeId } from './badges';
-import { BUY_ACTIVITY_PARAMS, BUY_ACTIVITY_STATEMENT, BUY_ROW_PARAMS, BUY_ROW_RETURNING, buyRowSet, trackStatementFor, type TrackRow } from './track-sql';
+import { BUY_ACTIVITY_PARAMS, BUY_ACTIVITY_STATEMENT, trackStatementFor, type TrackRow } from './track-sql';
 import { challengeForDay } from './challenges';
 import { calendarOf } from './periods';
 import { countsTowardRecord } from './record-rule';
@@ -14,9 +14,9 @@ import { countsTowardRecord } from './record-rule';
 export type Pending = (userId: string, seq: number) => void;
 
 /**
- * The TradeHooks listener: runs inside every buy's, sale's and settlement's transaction. One statement maintains every
- * aggregate: track_event() for a sale or settlement, for a buy its update of the account row alone, which the buys of
- * paper_trade carry in their own statement (`buyRowPart`). `pending` hears the traders whose board rows the board
+ * The TradeHooks listener: runs inside every buy's, sale's and settlement's transaction, once the trade is written. One
+ * statement maintains every aggregate: track_event() for a sale or settlement, for a buy its update of the account row
+ * alone (BUY_ACTIVITY_STATEMENT). `pending` hears the traders whose board rows the board
  * folder is to bring up to date. Badges, level-ups and a completed challenge cost a statement each, only on the trade
  * that earns them (thresholds are crossed exactly once because the trader's account row is locked).
  */
@@ -29,19 +29,6 @@ export async function trackTrade(tx: Queryable, e: TradeEvent, pending: Pending 
       ? (await tx.query<TrackRow>(BUY_ACTIVITY_STATEMENT, params.slice(0, BUY_ACTIVITY_PARAMS), 'track_buy'))[0]
       : (await tx.query<TrackRow>(sql, params, 'track_event'))[0];
   if (r) await consequences(tx, e, r, pending);
-}
-
-/** The track record's part of a paper_trade buy's own statement: its update of the account row, then what it calls for. */
-export function buyRowPart(pending: Pending = () => {}): BuyRowPart {
-  return {
-    set: buyRowSet,
-    count: BUY_ROW_PARAMS,
-    returning: BUY_ROW_RETURNING,
-    params: (e) => trackStatementFor(e).params.slice(1, 1 + BUY_ROW_PARAMS),
-    after: (tx, e, row) => consequences(tx, e, row as unknown as TrackRow, pending),
-    // A buy the record leaves out carries no part: its listener (trackTrade, above) is called and does nothing.
-    applies: countsTowardRecord,
-  };
 }
 
 /** What a trade's track-record row calls for: the board folder hears of it; badges, a level-up, a completed challenge. */

@@ -1,4 +1,3 @@
-import { TRACK_EVENT_V4 } from '../../db/migrations/1700000000026-track-on-account';
 import { MICRO } from '../money/micro';
 import type { TradeEvent } from '../trading/trade-hooks';
 import { challengeForDay, progressDelta, type DailyChallenge } from './challenges';
@@ -9,7 +8,7 @@ import { isCommunityMarketToken } from './record-rule';
 /**
  * Everything a trade, sale or settlement changes in the track record is ONE statement in the trade's own
  * transaction: a call of track_event() (installed by migration 1700000000006, where its rules are written
- * out), or for a buy its update of the account row alone, which paper_trade's buys carry in their own statement. A
+ * out), or for a buy its update of the account row alone (BUY_ACTIVITY_STATEMENT, below). A
  * buy updates the trader's account row (their live figures, streak, day, challenge and XP: migration 1700000000026);
  * a sale also its results row; a settlement its results and calibration rows, and the account row only when it earns
  * XP. The boards rank a copy of the live figures, which the trader's process folds in moments later (board-folder.ts).
@@ -17,58 +16,48 @@ import { isCommunityMarketToken } from './record-rule';
 export const TRACK_EVENT_STATEMENT = `SELECT * FROM track_event($1::uuid, $2::date, $3::date, $4::date, $5::int, $6::bigint, $7::bigint, $8::text, $9::bigint,
   $10::int, $11::int, $12::int, $13::int, $14::boolean, $15::boolean, $16::bigint, $17::int, $18::int, $19::int, $20::int, $21::smallint, $22::bigint, $23::bigint)`;
 
-/** The definition of track_event() the latest migration installed: a buy's update of the account row is cut from it. */
-export const TRACK_EVENT_DEFINITION = TRACK_EVENT_V4;
-
-/** What a buy's update of the account row reads back: the figures its badges, level-up and challenge depend on. */
-export const BUY_ROW_RETURNING = [
-  's.a_trades AS r_trades',
-  's.streak AS r_streak',
-  's.day_trades AS r_day_trades',
-  's.progress AS r_progress',
-  's.prev_progress AS r_prev_progress',
-  's.xp_gain AS r_xp_gain',
-  's.xp AS r_xp',
-  's.track_seq AS r_seq',
-];
-
 /**
- * A buy's track record as assignments on the account row (alias `s`): the function's own update of that row, its
- * parameters after p_user (p_week .. p_win_cap, the 2nd to the 13th of trackStatementFor's) numbered from `first`.
- * A buy only ever updates that row (the results and calibration rows are a sale's and a settlement's). Cut from the
- * function's text, so the two cannot drift; a test checks that text is the function the database has.
+ * A buy's track record: its update of the account row alone (a buy touches neither the results nor the calibration
+ * rows), the same rules as track_event()'s update of that row for a trade, written out here — the track record's own
+ * statement, run by its listener once the buy is written (track-listener.ts). Its parameters are track_event()'s first
+ * 13 (trackStatementFor's): $1 user, $2 week, $3 month, $4 day, $5 trades (1), $6 volume µ$, $7 challenge progress,
+ * $8 the market for a distinct-markets challenge, $9 the challenge's target, $10 trade XP, $11 win XP (0), $12/$13 the
+ * daily XP caps. A test runs it beside track_event() on the same states and compares the rows.
  */
-export const BUY_ROW_PARAMS = 12;
-const BUY_ROW_SET = ((): ((first: number) => string) => {
-  const signature = /FUNCTION track_event\(([^)]*)\)/.exec(TRACK_EVENT_DEFINITION);
-  const update =
-    /UPDATE users s SET([\s\S]*?)\n\s*WHERE s\.id = p_user\s+RETURNING s\.a_trades, s\.streak, s\.day_trades, s\.progress, s\.prev_progress, s\.xp_gain, s\.xp, s\.track_seq\s/.exec(
-      TRACK_EVENT_DEFINITION,
-    );
-  if (!signature || !update) throw new Error("track_event()'s account-row update is not where the buy's part expects it");
-  const declared = signature[1]!.split(',').map((d) => d.trim().split(/\s+/) as [string, string]);
-  // Longest names first: p_trade_xp before p_trades.
-  const byLength = declared.map(([name, type], i) => ({ name, type, i })).sort((x, y) => y.name.length - x.name.length);
-  const set = update[1]!;
-  for (const { name, i } of byLength) {
-    if (new RegExp(`\\b${name}\\b`).test(set) && (i < 1 || i > BUY_ROW_PARAMS)) throw new Error(`the buy's part would need ${name}`);
-  }
-  return (first: number) => {
-    let out = set;
-    for (const { name, type, i } of byLength) out = out.replace(new RegExp(`\\b${name}\\b`, 'g'), `$${first + i - 1}::${type}`);
-    return out.trim();
-  };
-})();
-
-/** The buy's assignments on the account row, its parameters numbered from `first` (BUY_ROW_PARAMS of them). */
-export const buyRowSet = BUY_ROW_SET;
-
-/** A buy's track record as a statement of its own, for buys whose statement does not carry it (resting orders, community markets). */
-export const BUY_ACTIVITY_STATEMENT = `UPDATE users s SET ${BUY_ROW_SET(2)} WHERE s.id = $1::uuid
-    RETURNING ${BUY_ROW_RETURNING.join(', ')}, NULL::integer AS r_settled, NULL::integer AS r_won, NULL::integer AS r_profitable_sells`;
+export const BUY_ACTIVITY_STATEMENT = `UPDATE users s SET w_trades = CASE WHEN $5::integer = 0 OR $2::date < s.w_bucket THEN s.w_trades WHEN $2::date = s.w_bucket THEN s.w_trades + $5::integer ELSE $5::integer END,
+      w_volume = CASE WHEN $5::integer = 0 OR $2::date < s.w_bucket THEN s.w_volume WHEN $2::date = s.w_bucket THEN s.w_volume + $6::bigint ELSE $6::bigint END,
+      w_bucket = CASE WHEN $5::integer = 0 THEN s.w_bucket ELSE greatest(s.w_bucket, $2::date) END,
+      m_trades = CASE WHEN $5::integer = 0 OR $3::date < s.m_bucket THEN s.m_trades WHEN $3::date = s.m_bucket THEN s.m_trades + $5::integer ELSE $5::integer END,
+      m_volume = CASE WHEN $5::integer = 0 OR $3::date < s.m_bucket THEN s.m_volume WHEN $3::date = s.m_bucket THEN s.m_volume + $6::bigint ELSE $6::bigint END,
+      m_bucket = CASE WHEN $5::integer = 0 THEN s.m_bucket ELSE greatest(s.m_bucket, $3::date) END,
+      a_trades = s.a_trades + $5::integer,
+      a_volume = s.a_volume + $6::bigint,
+      streak = CASE WHEN $5::integer = 0 OR s.last_trade_day >= $4::date THEN s.streak WHEN s.last_trade_day = $4::date - 1 THEN s.streak + 1 ELSE 1 END,
+      last_trade_day = CASE WHEN $5::integer = 0 THEN s.last_trade_day ELSE greatest(s.last_trade_day, $4::date) END,
+      yday = CASE WHEN s.day >= $4::date THEN s.yday ELSE s.day END,
+      yday_progress = CASE WHEN s.day >= $4::date THEN s.yday_progress ELSE s.progress END,
+      day_trades = CASE WHEN s.day >= $4::date THEN s.day_trades ELSE 0 END + $5::integer,
+      prev_progress = CASE WHEN s.day >= $4::date THEN s.progress ELSE 0 END,
+      progress = CASE WHEN s.day >= $4::date THEN s.progress ELSE 0 END
+        + CASE WHEN $8::text IS NOT NULL AND s.day >= $4::date AND (s.progress >= $9::bigint OR $8::text = ANY (s.market_ids)) THEN 0 ELSE $7::bigint END,
+      market_ids = CASE WHEN $8::text IS NULL THEN (CASE WHEN s.day >= $4::date THEN s.market_ids ELSE '{}' END)
+                        WHEN s.day < $4::date THEN ARRAY[$8::text]
+                        WHEN s.progress >= $9::bigint OR $8::text = ANY (s.market_ids) THEN s.market_ids
+                        ELSE s.market_ids || $8::text END,
+      trade_xp = least($12::integer, CASE WHEN s.day >= $4::date THEN s.trade_xp ELSE 0 END + $10::integer),
+      win_xp = least($13::integer, CASE WHEN s.day >= $4::date THEN s.win_xp ELSE 0 END + $11::integer),
+      xp_gain = least($12::integer, CASE WHEN s.day >= $4::date THEN s.trade_xp ELSE 0 END + $10::integer) - CASE WHEN s.day >= $4::date THEN s.trade_xp ELSE 0 END
+              + least($13::integer, CASE WHEN s.day >= $4::date THEN s.win_xp ELSE 0 END + $11::integer) - CASE WHEN s.day >= $4::date THEN s.win_xp ELSE 0 END,
+      xp = s.xp + least($12::integer, CASE WHEN s.day >= $4::date THEN s.trade_xp ELSE 0 END + $10::integer) - CASE WHEN s.day >= $4::date THEN s.trade_xp ELSE 0 END
+              + least($13::integer, CASE WHEN s.day >= $4::date THEN s.win_xp ELSE 0 END + $11::integer) - CASE WHEN s.day >= $4::date THEN s.win_xp ELSE 0 END,
+      day = greatest(s.day, $4::date),
+      track_seq = s.track_seq + 1
+  WHERE s.id = $1::uuid
+  RETURNING s.a_trades AS r_trades, s.streak AS r_streak, s.day_trades AS r_day_trades, s.progress AS r_progress, s.prev_progress AS r_prev_progress,
+    s.xp_gain AS r_xp_gain, s.xp AS r_xp, s.track_seq AS r_seq, NULL::integer AS r_settled, NULL::integer AS r_won, NULL::integer AS r_profitable_sells`;
 
 /** How many of track_event()'s parameters (trackStatementFor's first ones) BUY_ACTIVITY_STATEMENT takes. */
-export const BUY_ACTIVITY_PARAMS = BUY_ROW_PARAMS + 1;
+export const BUY_ACTIVITY_PARAMS = 13;
 
 /** What the statement returns (nulls for the rows the event did not touch). */
 export interface TrackRow {

@@ -1,3 +1,4 @@
+import { recordTrade } from './trade-records';
 import { randomUUID } from 'node:crypto';
 import type { Database, Queryable } from '../../db/database';
 import type { Micro } from '../money/micro';
@@ -101,22 +102,20 @@ export class SettlementService {
           { userId, counter: terms.payer ?? SETTLEMENT, type: 'settlement', amountMicro: fill.payoutMicro, ref: tradeId, at: now },
           { balanceEvent: false },
         );
-      await tx.query(
-        `INSERT INTO trades (id, user_id, position_id, market_id, token_id, side, quantity_micro, price_micro, cash_micro, realized_pnl_micro, created_at)
-         VALUES ($1, $2, $3, $4, $5, 'SETTLE', $6, $7, $8, $9, $10)`,
-        [
-          tradeId,
-          userId,
-          positionId,
-          pos.market_id,
-          pos.token_id,
-          pos.quantity_micro.toString(),
-          perShare.toString(),
-          fill.payoutMicro.toString(),
-          fill.realizedPnlMicro.toString(),
-          now,
-        ],
-      );
+      await recordTrade(tx, {
+        id: tradeId,
+        userId,
+        positionId,
+        marketId: pos.market_id,
+        tokenId: pos.token_id,
+        side: 'SETTLE',
+        quantityMicro: BigInt(pos.quantity_micro),
+        priceMicro: perShare,
+        cashMicro: fill.payoutMicro,
+        realizedPnlMicro: fill.realizedPnlMicro,
+        feeMicro: 0n,
+        at: now,
+      });
       const label = terms.outcomeLabel?.(pos.token_id) ?? pos.outcome;
       await notify(tx, {
         userId,

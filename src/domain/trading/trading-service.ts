@@ -1,4 +1,4 @@
-import type { Database, Queryable } from '../../db/database';
+import { together, type Database, type Queryable } from '../../db/database';
 import { AppError } from '../../errors/app-error';
 import type { LivePrice, PriceService } from './price-service';
 import { fromMicro, toMicro, MICRO, type Micro } from '../money/micro';
@@ -7,9 +7,10 @@ import type { BookFill, WalkIntent } from './book-walk';
 import { addTaken, claimTaken, peekTaken, snapshotKey, type Taken } from './book-consumption';
 import { priceMarketOrder } from './market-order';
 import { PUBLISHED_ONLY, type VenueBooks } from './venue-books';
-import type { CarriedPart, TradeHooks } from './trade-hooks';
+import type { TradeHooks } from './trade-hooks';
+import type { IntentForecast } from './engine';
 import { marketIdOf } from './market-ref';
-import { marketClosed, mirroredOpen, positionClosed, TradePath, type SaleDone, type SellPricer } from './trade-path';
+import { marketClosed, mirroredOpen, positionClosed, TradeEngine, type SaleDone, type SellPricer } from './engine';
 import { POOL_STAKES } from '../portfolio/holdings-value';
 
 export interface BuyOrder {
@@ -96,7 +97,7 @@ export class TradingService {
     private readonly prices: PriceService,
     private readonly hooks: TradeHooks,
     /** The one trade path (services.ts shares one); its own over `hooks` when not given (tests, benches). */
-    private readonly path: TradePath = new TradePath(hooks),
+    private readonly path: TradeEngine = new TradeEngine(hooks),
     /** The venues' books and fees a market order walks (services.ts: market-data/venue-books.ts). */
     private readonly books: VenueBooks = PUBLISHED_ONLY,
   ) {}
@@ -105,7 +106,7 @@ export class TradingService {
   private readonly tokens = new Map<string, Omit<TokenFacts, 'status' | 'cached'>>();
   private readonly volumes = new Map<string, { volume: number | null; at: number }>();
 
-  async buy(userId: string, order: BuyOrder, now: Date, beforeCommit?: BeforeCommit, carry?: CarriedPart): Promise<BuyResult> {
+  async buy(userId: string, order: BuyOrder, now: Date, beforeCommit?: BeforeCommit, forecast?: IntentForecast): Promise<BuyResult> {
     if ((order.amount === undefined) === (order.shares === undefined))
       throw new AppError('VALIDATION_ERROR', 'send exactly one of amount (dollars to spend) or shares (shares to buy).');
     let token = await this.tokenOf(order.tokenId);
@@ -144,20 +145,24 @@ export class TradingService {
       const walk = await this.walk(tx, userId, order.marketId, quote, intent, now);
       const fill = walk.fill;
       if (intent.sizedBy === 'shares') this.refuseAboveMax(order.shares!, fill.cashMicro);
-      const row = await this.path.buy(tx, {
-        venue: 'mirrored',
-        userId,
-        marketId: order.marketId,
-        tokenId: order.tokenId,
-        outcome: order.outcome,
-        amountMicro: fill.cashMicro,
-        quantityMicro: fill.sharesMicro,
-        priceMicro: fill.priceMicro,
-        feeMicro: fill.feeMicro,
-        at: now,
-        carry,
-      });
-      await walk.record();
+      // What the walk took of the book goes out with the buy's first statements, not a round trip of its own after them:
+      // the account's book row is locked from the claim to the commit, and every buy of this account on this token waits on it.
+      const [row] = await together(
+        this.path.buy(tx, {
+          venue: 'mirrored',
+          userId,
+          marketId: order.marketId,
+          tokenId: order.tokenId,
+          outcome: order.outcome,
+          amountMicro: fill.cashMicro,
+          quantityMicro: fill.sharesMicro,
+          priceMicro: fill.priceMicro,
+          feeMicro: fill.feeMicro,
+          at: now,
+          ...(forecast ? { forecast } : {}),
+        }),
+        walk.record(),
+      );
       const result: BuyResult = {
         success: true,
         quantity: fromMicro(fill.sharesMicro),

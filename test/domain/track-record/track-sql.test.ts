@@ -2,17 +2,8 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { backends } from '../../support/backends';
 import type { Database, Queryable } from '../../../src/db/database';
-import {
-  BUY_ACTIVITY_PARAMS,
-  BUY_ACTIVITY_STATEMENT,
-  TRACK_EVENT_DEFINITION,
-  trackStatementFor,
-  type TrackRow,
-} from '../../../src/domain/track-record/track-sql';
-import { buyRowPart } from '../../../src/domain/track-record/track-listener';
-import { BUY_STATEMENT, buyParams, buyStatementWith } from '../../../src/domain/trading/trade-sql';
+import { BUY_ACTIVITY_PARAMS, BUY_ACTIVITY_STATEMENT, trackStatementFor, type TrackRow } from '../../../src/domain/track-record/track-sql';
 import type { TradeEvent } from '../../../src/domain/trading/trade-hooks';
-import { seedMarket, type SeededMarket } from '../../support/markets';
 import { dayOf, monthStart, weekStart } from '../../../src/domain/track-record/periods';
 
 const DAY = 86_400_000;
@@ -24,23 +15,14 @@ describe.each(backends())("the buy's track statement on $name", (backend) => {
   let drop: () => Promise<void>;
   const user = randomUUID();
 
-  let market: SeededMarket;
-
   beforeAll(async () => {
     ({ db, drop } = await backend.open());
     await db.query(
       `INSERT INTO users (id, email, password_hash, display_name, referral_code, balance_micro) VALUES ($1, 'x@example.com', 'x', 'X', 'XCODE', 1000000000000)`,
       [user],
     );
-    market = await seedMarket(db);
   });
   afterAll(async () => drop());
-
-  test('is cut from the track_event() the database has', async () => {
-    const rows = await db.query<{ prosrc: string }>(`SELECT prosrc FROM pg_proc WHERE proname = 'track_event'`);
-    expect(rows).toHaveLength(1);
-    expect(rows[0]!.prosrc).toBe(TRACK_EVENT_DEFINITION.split('$fn$')[1]);
-  });
 
   /** Runs `fn` on the account row in `state` in a transaction that is rolled back; returns what it returned and the row after. */
   async function onState(state: Record<string, unknown>, fn: (tx: Queryable) => Promise<TrackRow | undefined>) {
@@ -141,64 +123,5 @@ describe.each(backends())("the buy's track statement on $name", (backend) => {
       }),
       { numRuns: 60 },
     );
-  });
-
-  test("carried in paper_trade's buy statement, it changes the account row and answers as the statement of its own does after a plain buy", async () => {
-    const part = buyRowPart();
-    const composed = buyStatementWith([part]);
-    const names = ['r_trades', 'r_streak', 'r_day_trades', 'r_progress', 'r_prev_progress', 'r_xp_gain', 'r_xp'] as const;
-    const pick = (r: Record<string, unknown> | undefined) => (r ? Object.fromEntries(names.map((n) => [n, r[n]])) : r);
-    await fc.assert(
-      fc.asyncProperty(buyOnState, async (c) => {
-        const { state, params, at, event } = stateAndParams(c);
-        const buy = buyParams({
-          userId: user,
-          marketId: market.id,
-          tokenId: market.yes,
-          amountMicro: BigInt(c.cash),
-          quantityMicro: 2n * BigInt(c.cash),
-          priceMicro: 500_000n,
-          outcome: 'YES',
-          at,
-        });
-        const together = (await onState(
-          state,
-          async (tx) => pick((await tx.query<Record<string, unknown>>(composed, [...buy, ...part.params(event)]))[0]) as never,
-        )) as {
-          returned: Record<string, unknown>;
-          row: Record<string, unknown>;
-        };
-        const apart = (await onState(state, async (tx) => {
-          await tx.query(BUY_STATEMENT, buy);
-          return pick((await tx.query<Record<string, unknown>>(BUY_ACTIVITY_STATEMENT, params.slice(0, BUY_ACTIVITY_PARAMS)))[0]) as never;
-        })) as { returned: Record<string, unknown>; row: Record<string, unknown> };
-        expect(together).toEqual(apart);
-        expect(together.returned.r_trades).toBe(((state.a_trades as number | undefined) ?? 0) + 1);
-      }),
-      { numRuns: backend.name === 'pglite' ? 40 : 80 },
-    );
-  });
-
-  test('carried in a refused buy (too little cash), it changes nothing', async () => {
-    const part = buyRowPart();
-    const at = new Date(base);
-    const event = { userId: user, side: 'BUY' as const, marketId: 'm1', tokenId: 'm1-yes', quantityMicro: 2n, cashMicro: 1n, realizedPnlMicro: 0n, at };
-    const before = await db.query(`SELECT ${ROW} FROM users WHERE id = $1`, [user]);
-    const huge = 10n ** 15n;
-    const rows = await db.query<Record<string, unknown>>(buyStatementWith([part]), [
-      ...buyParams({
-        userId: user,
-        marketId: market.id,
-        tokenId: market.yes,
-        amountMicro: huge,
-        quantityMicro: 2n * huge,
-        priceMicro: 500_000n,
-        outcome: 'YES',
-        at,
-      }),
-      ...part.params(event),
-    ]);
-    expect(rows[0]).toMatchObject({ balance_micro: null, r_trades: null, r_xp: null });
-    expect(await db.query(`SELECT ${ROW} FROM users WHERE id = $1`, [user])).toEqual(before);
   });
 });

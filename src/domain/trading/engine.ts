@@ -1,11 +1,22 @@
-import type { Queryable } from '../../db/database';
+import { together, type Queryable } from '../../db/database';
 import { AppError } from '../../errors/app-error';
 import { insufficientBalance } from '../ledger/cash';
 import { sharesShort } from '../ledger/shares';
+import { randomUUID } from 'node:crypto';
+import { poolAccount, VENUE } from '../ledger/accounts';
+import { buyMoves, buyTransfers, sellMoves, type BuyMoves } from '../ledger/trade-moves';
 import { fromMicro, type Micro } from '../money/micro';
 import { sellFill, type SellFill } from './fills';
-import type { BuyRowPart, CarriedPart, TradeEvent, TradeHooks } from './trade-hooks';
-import { buyParams, buyStatementWith, SELL_STATEMENT, sellParams, type Venue } from './trade-sql';
+import type { TradeHooks } from './trade-hooks';
+import { recordTrade } from './trade-records';
+
+/** Where a trade executes: a mirrored (or simulated) market's book, or a community market's pool. */
+export type Venue = 'mirrored' | 'pool';
+
+/** A stated forecast that comes with a trade's intent: recorded in the trade's transaction once the trade is written. */
+export interface IntentForecast {
+  record(tx: Queryable): Promise<void>;
+}
 
 /** A buy once priced: what it spends and the shares it gets at what price (a live quote, a pool, or a limit against the book). */
 export interface PricedBuy {
@@ -29,11 +40,8 @@ export interface PricedBuy {
   /** A community market still too thin for the record (TradeEvent.thinMarket). */
   thinMarket?: boolean;
   at: Date;
-  /**
-   * What the buy carries in its own statement (a stated forecast): a refused buy carries nothing out. One statement where
-   * a second one, even pipelined behind the buy's, cost a third of a trade's throughput (bench:trade).
-   */
-  carry?: CarriedPart;
+  /** The intent's stated forecast (paper_trade's `forecast`): a refused buy records none. */
+  forecast?: IntentForecast;
 }
 
 /** A position as a sale sees it, locked in the sale's transaction. */
@@ -94,67 +102,84 @@ export interface SaleDone {
 }
 
 /**
- * The one trade path: every buy and every sale of every venue — paper_trade, sell_position, a community market's pool,
- * a limit order's fill — writes the books here, in the caller's transaction, through the ledger's statements. Positions,
- * cash, journal entries, the trade journal, and the trade hooks (events, track record, XP, badges, challenges,
- * notifications) are written once, whatever priced the trade. Lock order, always: (a pool,) the account row, the position.
+ * The trade engine: every buy and every sale of every venue — paper_trade, sell_position, a community market's pool,
+ * a limit order's fill — is written here, in the caller's transaction, once a pricer has priced it. A buy, in order:
+ *   1. the market gate: the market is open (a mirrored market's row is locked shared, so it cannot close meanwhile;
+ *      a community market's pool row is already locked by its service);
+ *   2. the ledger's moves (ledger/trade-moves.ts): cash out of the account (refused beyond available cash), its journal
+ *      entry, the shares into the position, and the transfers between the account and the venue's account;
+ *   3. the trade record (trade-records.ts);
+ *   4. the intent's stated forecast, if any (forecasts/, its own chain on its own row);
+ *   5. the consumers of the written trade (TradeHooks: events, the track record, notifications).
+ * Each step is a plain statement (or a few) of the module that owns its table; a refusal throws, and the caller's
+ * transaction rolls every step back. Lock order, always: (a pool,) the market, the account row, the position.
  */
-export class TradePath {
-  /**
-   * Per venue and carried part's kind, the buy statement with the listeners' account-row parts, built on the first buy
-   * (every listener is attached by then).
-   */
-  private readonly buys = new Map<string, { parts: number; sql: string; name: string }>();
-  /** Per venue and carried part's kind, the buy statement without them, for a buy a part declines (TradeHooks.carriesParts). */
-  private readonly bareBuys = new Map<string, { sql: string; name: string }>();
-
+export class TradeEngine {
   constructor(private readonly hooks: TradeHooks) {}
 
   /**
-   * A priced buy in `tx`. The hooks' statements are sent right behind the buy's own (one round trip for both on a
-   * pipelined connection; PostgreSQL runs them after it, so they see it), and both are awaited before anything is
-   * decided, so none outlives the transaction. Refused — and the transaction is to be rolled back — with
-   * INSUFFICIENT_BALANCE beyond available cash, MARKET_CLOSED when the market is not open, NOT_FOUND for no account.
-   * The caller runs hooks.committed() after its commit.
+   * A priced buy in `tx`. Refused — and the transaction is to be rolled back — with INSUFFICIENT_BALANCE beyond
+   * available cash, MARKET_CLOSED when the market is not open, NOT_FOUND for no account. The caller runs
+   * hooks.committed() after its commit.
    */
   async buy(tx: Queryable, b: PricedBuy): Promise<{ balanceMicro: Micro; positionId: string }> {
-    const event: TradeEvent = {
+    const tradeId = randomUUID();
+    const moves: BuyMoves = {
       userId: b.userId,
-      side: 'BUY',
       marketId: b.marketId,
       tokenId: b.tokenId,
+      outcome: b.outcome,
+      amountMicro: b.amountMicro,
       quantityMicro: b.quantityMicro,
-      cashMicro: b.amountMicro,
-      realizedPnlMicro: 0n,
-      priceMicro: b.priceMicro,
-      ...(b.ownMarket ? { ownMarket: true } : {}),
-      ...(b.thinMarket ? { thinMarket: true } : {}),
+      counter: b.venue === 'pool' ? poolAccount(b.marketId) : VENUE,
+      releaseMicro: b.releaseMicro ?? 0n,
+      orderId: b.orderId ?? null,
+      tradeId,
+      newPositionId: randomUUID(),
       at: b.at,
     };
-    const carried = this.hooks.carriesParts(event);
-    const statement = this.buyStatement(b.venue, carried, b.carry);
-    const parts: readonly BuyRowPart[] = [...(carried ? this.hooks.buyRowParts : []), ...(b.carry ? [b.carry] : [])];
-    type Answer = { market_ok: boolean; balance_micro: bigint | null; position_id: string | null } & Record<string, unknown>;
-    const bought = tx.query<Answer>(statement.sql, [...buyParams(b), ...parts.flatMap((p) => p.params(event))], statement.name);
-    const hooked = this.hooks.afterTrade(tx, event, carried);
-    hooked.catch(() => {}); // awaited below; a failure arriving first must not count as unhandled meanwhile
-    let row: Answer;
-    try {
-      row = (await bought)[0]!;
-    } catch (err) {
-      await Promise.allSettled([hooked]);
-      throw err;
-    }
-    await hooked;
-    if (!row.market_ok) throw await this.closed(tx, b.venue, b.marketId);
-    if (row.balance_micro === null || row.position_id === null) {
+    // The gate and the ledger's moves go out together; on a refusal the caller's transaction rolls them back.
+    const [open, moved] = await together(this.marketOpen(tx, b.venue, b.marketId), buyMoves(tx, moves));
+    if (!open) throw await this.closed(tx, b.venue, b.marketId);
+    if (!moved) {
       const exists = await tx.query('SELECT 1 FROM users WHERE id = $1', [b.userId]);
       if (!exists[0]) throw new AppError('NOT_FOUND', 'Account not found.');
       throw insufficientBalance(`Insufficient available balance for a ${fromMicro(b.amountMicro)} dollar buy.`);
     }
-    if (carried) await this.hooks.afterBuyRow(tx, event, row);
-    if (b.carry) await b.carry.after(tx, event, row);
-    return { balanceMicro: BigInt(row.balance_micro), positionId: row.position_id };
+    // The transfers, the record, the forecast and the consumers' first statements go out together, in this order, and
+    // each sees those before it.
+    await together(
+      buyTransfers(tx, moves, moved.positionId),
+      recordTrade(tx, {
+        id: tradeId,
+        userId: b.userId,
+        positionId: moved.positionId,
+        marketId: b.marketId,
+        tokenId: b.tokenId,
+        side: 'BUY',
+        quantityMicro: b.quantityMicro,
+        priceMicro: b.priceMicro,
+        cashMicro: -b.amountMicro,
+        realizedPnlMicro: 0n,
+        feeMicro: b.feeMicro ?? 0n,
+        at: b.at,
+      }),
+      b.forecast ? b.forecast.record(tx) : Promise.resolve(),
+      this.hooks.afterTrade(tx, {
+        userId: b.userId,
+        side: 'BUY',
+        marketId: b.marketId,
+        tokenId: b.tokenId,
+        quantityMicro: b.quantityMicro,
+        cashMicro: b.amountMicro,
+        realizedPnlMicro: 0n,
+        priceMicro: b.priceMicro,
+        ...(b.ownMarket ? { ownMarket: true } : {}),
+        ...(b.thinMarket ? { thinMarket: true } : {}),
+        at: b.at,
+      }),
+    );
+    return moved;
   }
 
   /**
@@ -205,63 +230,66 @@ export class TradePath {
       throw sharesShort(`quantity ${fromMicro(want)} exceeds the ${fromMicro(pos.quantityMicro - reserved)} shares available.`, reserved);
     }
     const fill = pricer.fill(pos, want);
-    const out = await tx.query<{ balance_micro: bigint }>(
-      SELL_STATEMENT,
-      sellParams({
-        userId: s.userId,
-        positionId: s.positionId,
-        fill,
-        at: s.at,
-        marketId: pos.marketId,
-        tokenId: pos.tokenId,
-        releaseMicro: release,
-        ...(s.orderId ? { orderId: s.orderId } : {}),
-        ...(pricer.account ? { counter: pricer.account } : {}),
-      }),
-      'sell',
-    );
-    // The position is locked and checked above, so the statement's own guard can only fail on a broken invariant.
-    if (!out[0]) throw new Error(`sale of position ${s.positionId} was refused by the ledger after its checks passed`);
-    if (pricer.booked) await pricer.booked(tx, fill);
-    await this.hooks.afterTrade(tx, {
+    const tradeId = randomUUID();
+    const out = await sellMoves(tx, {
       userId: s.userId,
-      side: 'SELL',
-      marketId: pos.marketId,
+      positionId: s.positionId,
       tokenId: pos.tokenId,
       quantityMicro: fill.quantityMicro,
-      cashMicro: fill.proceedsMicro,
+      costRemovedMicro: fill.costRemovedMicro,
       realizedPnlMicro: fill.realizedPnlMicro,
-      priceMicro: fill.priceMicro,
-      positionId: s.positionId,
-      ...(s.ownMarket ? { ownMarket: true } : {}),
-      ...(s.thinMarket ? { thinMarket: true } : {}),
+      closes: fill.closes,
+      proceedsMicro: fill.proceedsMicro,
+      counter: pricer.account ?? VENUE,
+      releaseMicro: release,
+      orderId: s.orderId ?? null,
+      tradeId,
       at: s.at,
     });
-    return { fill, balanceMicro: BigInt(out[0].balance_micro), position: pos };
+    // The position is locked and checked above, so the ledger's own guard can only fail on a broken invariant.
+    if (!out) throw new Error(`sale of position ${s.positionId} was refused by the ledger after its checks passed`);
+    // The record, the venue's own bookkeeping and the consumers' first statements go out together, in this order.
+    await together(
+      recordTrade(tx, {
+        id: tradeId,
+        userId: s.userId,
+        positionId: s.positionId,
+        marketId: pos.marketId,
+        tokenId: pos.tokenId,
+        side: 'SELL',
+        quantityMicro: fill.quantityMicro,
+        priceMicro: fill.priceMicro,
+        cashMicro: fill.proceedsMicro,
+        realizedPnlMicro: fill.realizedPnlMicro,
+        feeMicro: fill.feeMicro ?? 0n,
+        at: s.at,
+      }),
+      pricer.booked ? pricer.booked(tx, fill) : Promise.resolve(),
+      this.hooks.afterTrade(tx, {
+        userId: s.userId,
+        side: 'SELL',
+        marketId: pos.marketId,
+        tokenId: pos.tokenId,
+        quantityMicro: fill.quantityMicro,
+        cashMicro: fill.proceedsMicro,
+        realizedPnlMicro: fill.realizedPnlMicro,
+        priceMicro: fill.priceMicro,
+        positionId: s.positionId,
+        ...(s.ownMarket ? { ownMarket: true } : {}),
+        ...(s.thinMarket ? { thinMarket: true } : {}),
+        at: s.at,
+      }),
+    );
+    return { fill, balanceMicro: out.balanceMicro, position: pos };
   }
 
-  private buyStatement(venue: Venue, withParts: boolean, carry: CarriedPart | undefined): { sql: string; name: string } {
-    const own = carry ? [carry] : [];
-    if (!withParts) {
-      const key = `${venue}_0${carry ? `_${carry.key}` : ''}`;
-      let bare = this.bareBuys.get(key);
-      if (!bare) {
-        bare = { sql: buyStatementWith(own, venue), name: `buy_${key}` };
-        this.bareBuys.set(key, bare);
-      }
-      return bare;
-    }
-    const parts = this.hooks.buyRowParts;
-    const key = `${venue}_${parts.length}${carry ? `_${carry.key}` : ''}`;
-    let built = this.buys.get(key);
-    if (!built) {
-      // Named by venue and parts, so paths with other listeners (a benchmark's, a test's) can share a connection.
-      built = { parts: parts.length, sql: buyStatementWith([...parts, ...own], venue), name: `buy_${key}` };
-      this.buys.set(key, built);
-    }
-    // Its text is prepared under one name on every connection: it cannot change once a buy has used it.
-    if (built.parts !== parts.length) throw new Error('a trade listener with a buy-row part was attached after the first buy');
-    return built;
+  /** The market gate: open, and (a mirrored market) locked shared until the trade commits, so it cannot close under it. */
+  private async marketOpen(tx: Queryable, venue: Venue, marketId: string): Promise<boolean> {
+    const rows =
+      venue === 'mirrored'
+        ? await tx.query(`SELECT 1 FROM markets WHERE id = $1 AND status = 'active' FOR SHARE`, [marketId], 'trade_gate_mirrored')
+        : await tx.query(`SELECT 1 FROM community_markets WHERE id = $1::uuid AND status = 'active'`, [marketId], 'trade_gate_pool');
+    return rows.length > 0;
   }
 
   private async closed(tx: Queryable, venue: Venue, marketId: string): Promise<AppError> {
