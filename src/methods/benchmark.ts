@@ -335,7 +335,7 @@ const ExportedTradeRow = z.object({
   side: z.enum(['BUY', 'SELL', 'SETTLE']).describe('BUY, SELL or SETTLE.'),
   createdAt: z.iso.datetime().describe('When it filled.'),
   price: Probability.describe('Price per share.'),
-  quantity: z.number().describe('Shares.'),
+  shares: z.number().describe('Shares.'),
   cash: z.number().describe('Cash to the account in dollars: negative for a buy (its cost).'),
   fee: z.number().min(0).describe('Fee in dollars.'),
   venuePath: z

@@ -136,7 +136,9 @@ describeOnPostgresWithRedis('Redis lost mid-run under keyed trading load on $nam
 
     await link.up();
     await untilRedis('ok');
-    await progress(load, load.ok() + 20);
+    const upMark = load.outcomes.size + agents.length;
+    await progress(load, load.ok() + 40);
+    const whileUp = answersSince(load, upMark);
 
     link.pause(); // connections stay open but nothing comes back: each call meets the store's deadline until the circuit opens
     await untilRedis('degraded');
@@ -150,10 +152,14 @@ describeOnPostgresWithRedis('Redis lost mid-run under keyed trading load on $nam
 
     const all = [...load.outcomes.values()];
     expect(all.map((o) => o.status).filter((s) => s !== 200)).toEqual([]);
-    // With the circuit open no call waits on the store; a probe now and then may meet its deadline once.
+    // With the circuit open no call waits on the store; a probe now and then may meet its deadline once. Measured against
+    // the healthy phase of the same run: on two loaded cores a buy can pass the deadline by itself, and a call that waited
+    // on the store would make a phase slower than that one.
+    const slowShare = (phase: typeof whileUp) => phase.filter((o) => o.ms >= STORE_DEADLINE_MS).length / phase.length;
+    expect(whileUp.length).toBeGreaterThan(30);
     for (const phase of [whileDown, whileStalled]) {
       expect(phase.length).toBeGreaterThan(30);
-      expect(phase.filter((o) => o.ms >= STORE_DEADLINE_MS).length).toBeLessThanOrEqual(phase.length / 10);
+      expect(slowShare(phase)).toBeLessThanOrEqual(slowShare(whileUp) + 0.1);
     }
     // Every answer came within the store's deadline plus a trade's own time: never a hang.
     for (const o of all) expect(o.ms).toBeLessThan(STORE_DEADLINE_MS + 2_000);

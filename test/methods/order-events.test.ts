@@ -125,7 +125,9 @@ describe.each(backends())('order events, idempotency, expiry and price changes o
     expect((await t.services.orders.get(a.id, order.id)).state).toBe('open');
     await priceChange(m.yes, 0.46, 0.48);
     expect(await t.services.orders.get(a.id, order.id)).toMatchObject({ state: 'filled', avgFillPrice: 0.48, filledCash: 100, reservedCash: 0 });
-    expect((await types(a.id)).slice(-1)).toEqual(['order.filled']);
+    // The fill's order event, then its trade's own events (the engine's consumers run once the trade is written), all in
+    // the fill's one transaction.
+    expect((await types(a.id)).slice(-3)).toEqual(['order.filled', 'trade', 'balance']);
   });
 
   test('when a price change arrives for a closed market or after expiresAt, then nothing fills', async () => {

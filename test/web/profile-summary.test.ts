@@ -39,7 +39,7 @@ describeWithChromium('a newcomer’s profile in Chromium', () => {
 
       const record = page.getByRole('region', { name: 'Forecasting benchmark' });
       await record.getByText(/^None yet: they appear once a market this account stated a forecast on resolves/).waitFor();
-      await record.getByText(/^None yet: they appear once a market this account bought in resolves/).waitFor();
+      await record.getByText(/^None yet: they appear once a token this account bought has a price after the fill/).waitFor();
       // No "— · n 0" tile anywhere: the figures with nothing behind them are not drawn.
       await expect(record.getByText(/· n 0$/).count()).resolves.toBe(0);
       await expect(record.getByRole('link', { name: 'Brier', exact: true }).count()).resolves.toBe(0);

@@ -27,7 +27,7 @@ export interface ExportedTrade {
   /** Price per share, 0..1. */
   price: number;
   /** Shares. */
-  quantity: number;
+  shares: number;
   /** Cash to the account, dollars: negative for a buy (its cost). */
   cash: number;
   fee: number;
@@ -238,7 +238,7 @@ async function toRow(part: BooksPart, r: Record<string, unknown>, path?: PricePa
       side,
       createdAt: iso(r.created_at as Date),
       price: m('price_micro'),
-      quantity: m('quantity_micro'),
+      shares: m('quantity_micro'),
       cash: m('cash_micro'),
       fee: m('fee_micro'),
       venuePath: path && side === 'BUY' ? await venueHorizons(path, String(r.token_id), at, new Date(r.closed_at as Date).getTime()) : null,
@@ -267,7 +267,7 @@ async function toRow(part: BooksPart, r: Record<string, unknown>, path?: PricePa
 
 /** Each part's CSV columns, in order (venuePath is its JSON text). */
 export const BOOKS_CSV_COLUMNS: Record<BooksPart, readonly string[]> = {
-  trades: ['id', 'userId', 'audience', 'marketId', 'tokenId', 'outcome', 'side', 'createdAt', 'price', 'quantity', 'cash', 'fee', 'venuePath'],
+  trades: ['id', 'userId', 'audience', 'marketId', 'tokenId', 'outcome', 'side', 'createdAt', 'price', 'shares', 'cash', 'fee', 'venuePath'],
   equity: ['userId', 'audience', 'day', 'equity', 'flow'],
   markets: ['marketId', 'winner', 'closedAt', 'resolvedAt', 'category', 'yesTokenId', 'noTokenId'],
   prices: ['tokenId', 'marketId', 'outcome', 't', 'price'],

@@ -171,7 +171,7 @@ function BenchmarkFigures({ r, own }: { r: Ok<'/api/benchmark/record', 'get'>; o
           ['CLV at the close, stake-weighted', METRIC_ANCHOR.clv, t.close.stakeWeighted, 'cents'],
           ['Buys with CLV above 0 at the close', METRIC_ANCHOR.clv, t.close.positiveShare, 'percent'],
         ]}
-        until="they appear once a market this account bought in resolves in this season."
+        until="they appear once a token this account bought has a price after the fill (+1 h, +24 h, the close) on a market resolved in this season."
       />
       {t.buys > 0 ? (
         <ClvChart

@@ -7692,7 +7692,7 @@ export interface operations {
                             /** @description Price per share. */
                             price: number;
                             /** @description Shares. */
-                            quantity: number;
+                            shares: number;
                             /** @description Cash to the account in dollars: negative for a buy (its cost). */
                             cash: number;
                             /** @description Fee in dollars. */
