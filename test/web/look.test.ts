@@ -79,15 +79,16 @@ describeWithChromium('the look of the web app in Chromium', () => {
     await openPage(page, '/portfolio');
     const body = (await (await page.request.get('/api/positions')).json()) as {
       positions: { quantity: number; avgPrice: number; currentPrice: number | null; isClosed: boolean }[];
-      totals: { cash: number };
+      totals: { cash: number; poolFunding: number };
     };
     const open = body.positions.filter((p) => !p.isClosed);
     expect(open).toHaveLength(1);
     const p = open[0]!;
-    // Independently of the app: value = shares × mark, return = mark / average − 1, allocation = value / (cash + value).
+    // Independently of the app: value = shares × mark, return = mark / average − 1, allocation = value / equity, where
+    // equity = cash + value + the funding of one's own community markets (issue 53 item 4: funding is an asset).
     const value = p.quantity * p.currentPrice!;
     const expectedReturn = p.currentPrice! / p.avgPrice - 1;
-    const expectedAllocation = value / (body.totals.cash + value);
+    const expectedAllocation = value / (body.totals.cash + value + body.totals.poolFunding);
     const fact = (term: string) =>
       page
         .getByRole('region', { name: 'Open positions' })
