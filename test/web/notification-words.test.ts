@@ -53,11 +53,11 @@ describeWithChromium('notifications and errors in people words in Chromium', () 
     prices.set(market.yes, 0.5, 0.5);
     prices.set(market.no, 0.5, 0.5);
     await page.goto(`/markets/${market.slug}`);
-    // The trade ticket refuses such an amount as it is typed (trading.test.ts); a limit buy is refused by the service.
+    // Both the trade ticket (trading.test.ts) and the limit form refuse such an amount as it is typed (issue 53 item 7), in
+    // the app's words, before any call: the buy cannot be placed.
     await page.getByLabel('Size (virtual dollars)').fill('5000');
-    await page.getByRole('button', { name: 'Place buy order' }).click();
-    const alert = page.getByRole('alert');
-    await alert.getByText(/Use a smaller amount, or cancel an open order\./).waitFor();
-    expect(await alert.textContent()).not.toMatch(/get_balance/);
+    await page.getByText('Not enough cash: $5,000.00 is more than the $1,000.00 available.').waitFor();
+    expect(await page.getByRole('button', { name: 'Place buy order' }).isDisabled()).toBe(true);
+    expect(await page.locator('main').textContent()).not.toMatch(/get_balance/);
   });
 });
