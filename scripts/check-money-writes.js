@@ -69,4 +69,4 @@ if (require.main === module) {
   console.log(`${dir}: ${files} files, money is written only by ${ALLOWED.join(' and ')}`);
 }
 
-module.exports = { checkMoneyWrites, ALLOWED };
+module.exports = { checkMoneyWrites, ALLOWED, filesUnder, lineOf };

@@ -5,6 +5,8 @@
 // migration (a rule cut out of a migration's text is a rule with no owner). Usage: node scripts/check-table-writes.js [dir]
 const fs = require('node:fs');
 const path = require('node:path');
+// The money lint's walk of the sources and its line numbers: one way to read the tree for both lints.
+const { filesUnder, lineOf } = require('./check-money-writes');
 
 /** Each table's owner, relative to the checked folder: a folder (ending in /) or a file. */
 const OWNERS = {
@@ -91,17 +93,6 @@ const MIGRATION_IMPORT = /\bfrom\s+['"][^'"]*db\/migrations\/[^'"]*['"]|\brequir
 
 function code(text) {
   return text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`])\/\/.*$/gm, '$1');
-}
-const lineOf = (text, index) => text.slice(0, index).split('\n').length;
-
-function filesUnder(dir) {
-  const out = [];
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...filesUnder(full));
-    else if (entry.name.endsWith('.ts')) out.push(full);
-  }
-  return out;
 }
 
 const owns = (owner, file) => (owner.endsWith('/') ? file.startsWith(owner) : file === owner);
