@@ -36,6 +36,9 @@ const POOL = Number(process.env.BENCH_POOL ?? 10);
 const AMOUNT = 0.01;
 /** BENCH_ONLY_REST=1 skips JSON-RPC and MCP (a quicker loop while tuning the trade path). */
 const ONLY_REST = process.env.BENCH_ONLY_REST === '1';
+/** How far REST's with/without-forecast ratio may fall below the raw pair's (issue 52 item 1's decided bar). */
+const FORECAST_MARGIN = 0.05;
+
 /** BENCH_ONLY_FORECAST=raw runs only the raw forecast pair, =1 both forecast pairs (tuning a forecast's cost). */
 const ONLY_FORECAST = process.env.BENCH_ONLY_FORECAST;
 
@@ -338,7 +341,7 @@ async function main(): Promise<void> {
     console.log(
       `REST with a forecast ${fig.restWithForecast.rps} req/s  p50 ${fig.restWithForecast.p50} ms  p99 ${fig.restWithForecast.p99} ms  non-2xx ${fig.restWithForecast.non2xx}; ` +
         `without (its pair) ${fig.restWithoutForecast.rps} req/s  p50 ${fig.restWithoutForecast.p50} ms  p99 ${fig.restWithoutForecast.p99} ms: ` +
-        `${ratios.tradeWithForecastToWithout} (≥ 0.9: a forecast adds at most 10 %)`,
+        `${ratios.tradeWithForecastToWithout} (bar: ≥ the raw pair's − ${FORECAST_MARGIN}, below)`,
     );
     console.log(
       `raw with a forecast ${fig.rawWithForecast.rps} tx/s, without ${fig.rawWithoutForecast.rps} tx/s: ${ratios.rawWithForecastToWithout} (the database's share)`,
@@ -350,7 +353,18 @@ async function main(): Promise<void> {
         `JSON-RPC/REST ${ratios.jsonrpcToRest} (≥ 0.9), MCP/REST ${ratios.mcpToRest} (≥ 0.7), ` +
         `open-loop p99 REST/raw ${ratios.restOpenP99ToRawOpenP99}× (≤ 1.5×)`,
     );
-    console.log(JSON.stringify({ bench: 'trade', agents: AGENTS, seconds: SECONDS, runs: RUNS, ...fig, writes, ratios }));
+    // Issue 52 item 1, decided: the database's own share of writing a forecast and its chain link is ~11–14 %, so the bar
+    // is that the service adds nothing beyond it: REST's with/without ratio within FORECAST_MARGIN of the raw pair's.
+    const targets = {
+      forecastWithinDatabaseShare: ratios.tradeWithForecastToWithout >= ratios.rawWithForecastToWithout - FORECAST_MARGIN,
+      restToRaw: ratios.restToRaw >= 0.5,
+      mcpToRest: ratios.mcpToRest >= 0.7,
+    };
+    console.log(
+      `a forecast on a trade: REST ${ratios.tradeWithForecastToWithout} against raw ${ratios.rawWithForecastToWithout} − ${FORECAST_MARGIN}: ` +
+        `${targets.forecastWithinDatabaseShare ? 'met' : 'NOT met'}`,
+    );
+    console.log(JSON.stringify({ bench: 'trade', agents: AGENTS, seconds: SECONDS, runs: RUNS, ...fig, writes, ratios, targets }));
   } finally {
     await pool.end();
     await service.stop();

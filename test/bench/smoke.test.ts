@@ -32,6 +32,7 @@ const NEEDS: Record<string, Need[]> = {
   'bench:web': ['chromium'],
   'bench:http-server': [],
   'bench:replay': [],
+  'bench:ab': ['postgres'],
 };
 
 /** A bench's smoke run on a loaded two-core machine. */

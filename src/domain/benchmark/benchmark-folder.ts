@@ -1,7 +1,8 @@
 import type { Database } from '../../db/database';
 import type { Logger } from '../../logger';
 import { readInputs, type PricePath } from './benchmark-inputs';
-import { boardFigures, scoreRecordYielding } from './benchmark-record';
+import { boardFigures } from './benchmark-record';
+import { sharedScorer, type RecordScorer } from './record-scorer';
 import { ALL_SEASONS, seasonOf } from './seasons';
 
 /**
@@ -82,6 +83,8 @@ export class BenchmarkFolder {
     private readonly scored: () => void = () => {},
     /** The venue's own price path, for the timing scores (benchmark-inputs.ts); without it, the mirror's snapshots. */
     private readonly path?: PricePath,
+    /** Where records are scored: the process's scoring thread, off the event loop the requests are served on. */
+    private readonly score: RecordScorer = sharedScorer().score,
   ) {}
 
   async runOnce(now: Date, budgetMs = BUDGET_MS): Promise<{ markets: number; scored: number }> {
@@ -115,7 +118,7 @@ export class BenchmarkFolder {
       const taken = await tx.query<{ user_id: string; season: string }>(TAKE, [BATCH]);
       for (const { user_id, season } of taken) {
         const current = season === ALL_SEASONS || season === seasonOf(now);
-        const record = await scoreRecordYielding(season, await readInputs(tx, user_id, season, current, this.path), `${user_id}|${season}`);
+        const record = await this.score(season, await readInputs(tx, user_id, season, current, this.path), `${user_id}|${season}`);
         const f = boardFigures(record);
         await tx.query(UPSERT, [
           user_id,

@@ -69,37 +69,14 @@ export interface BenchmarkRecord {
   timing: TimingScores;
 }
 
-/** Scores one account's season from its inputs; `seedLabel` (account and season) makes every interval reproducible. */
-export function scoreRecord(season: Season, inputs: BenchmarkInputs, seedLabel: string): BenchmarkRecord {
-  const parts = recordParts(season, inputs, seedLabel);
-  for (;;) {
-    const step = parts.next();
-    if (step.done) return step.value;
-  }
-}
-
 /**
- * scoreRecord, handing the event loop back between the record's parts (its stated forecasts, the entry-price basis,
- * each category, risk, timing): the folder scores on the service's own loop, and a whole record at once (up to tens of
- * milliseconds) kept every request waiting behind it.
+ * Scores one account's season from its inputs; `seedLabel` (account and season) makes every interval reproducible. The
+ * folder runs it on a thread of its own (record-scorer.ts): a whole record takes up to tens of milliseconds.
  */
-export async function scoreRecordYielding(season: Season, inputs: BenchmarkInputs, seedLabel: string): Promise<BenchmarkRecord> {
-  const parts = recordParts(season, inputs, seedLabel);
-  for (;;) {
-    const step = parts.next();
-    if (step.done) return step.value;
-    await new Promise<void>((resolve) => setImmediate(resolve));
-  }
-}
-
-/** A record's parts, one per step (one rule for both ways of running them). */
-function* recordParts(season: Season, inputs: BenchmarkInputs, seedLabel: string): Generator<void, BenchmarkRecord, void> {
+export function scoreRecord(season: Season, inputs: BenchmarkInputs, seedLabel: string): BenchmarkRecord {
   const forecasts = scoreForecasts(inputs.questions, `${seedLabel}|stated`);
-  yield;
   const life = scoreLife(inputs.questions, inputs.contexts, `${seedLabel}|life`);
-  yield;
   const ranking = scoreRanking(inputs.questions, inputs.contexts, forecasts.questions, `${seedLabel}|ranking`);
-  yield;
   // The entry-price basis and the categories show a few figures each: only those are scored (the same as in full).
   const entry = scoreHeadline(inputs.entryQuestions, `${seedLabel}|entry`);
   // The floor counts resolved markets with a stated forecast only: a plain buy states nothing (issue 49 item 3).
@@ -113,14 +90,11 @@ function* recordParts(season: Season, inputs: BenchmarkInputs, seedLabel: string
   }
   const byCategory: CategoryScores[] = [];
   for (const [category, qs] of groups) {
-    yield;
     const s = scoreHeadline(qs, `${seedLabel}|category|${category}`);
     byCategory.push({ category, questions: s.questions, brier: s.brier, logScore: s.logScore, alpha: s.alpha });
   }
   byCategory.sort((a, b) => b.questions - a.questions || a.category.localeCompare(b.category));
-  yield;
   const risk = scoreRisk({ startEquity: inputs.startEquity, days: inputs.days, positions: inputs.positions, kellyBuys: inputs.kellyBuys }, `${seedLabel}|risk`);
-  yield;
   return {
     scoringVersion: SCORING_VERSION,
     season,

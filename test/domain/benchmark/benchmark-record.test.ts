@@ -1,10 +1,11 @@
-import { scoreRecord, scoreRecordYielding } from '../../../src/domain/benchmark/benchmark-record';
+import { scoreRecord } from '../../../src/domain/benchmark/benchmark-record';
 import type { BenchmarkInputs } from '../../../src/domain/benchmark/benchmark-inputs';
+import { ThreadScorer } from '../../../src/domain/benchmark/record-scorer';
 
 const HOUR = 3_600_000;
 
 /** An account's season: 12 binary questions in 3 categories, 4 entry-price buys, 20 days of equity and timed buys. */
-function inputs(): BenchmarkInputs {
+function inputs(n = 12): BenchmarkInputs {
   const question = (i: number) => ({
     marketId: `m${i}`,
     kind: 'binary' as const,
@@ -15,7 +16,7 @@ function inputs(): BenchmarkInputs {
       { t: 10 * HOUR, probabilities: [0.15 + (i % 7) / 10], mids: [0.4 + (i % 5) / 10] },
     ],
   });
-  const questions = Array.from({ length: 12 }, (_, i) => question(i));
+  const questions = Array.from({ length: n }, (_, i) => question(i));
   return {
     questions,
     contexts: Object.fromEntries(
@@ -35,26 +36,51 @@ function inputs(): BenchmarkInputs {
 }
 
 describe('scoreRecord', () => {
-  it('when a record is scored handing the event loop back between its parts, then it is the record scored at once', async () => {
-    const a = inputs();
-    expect(await scoreRecordYielding('2026-11', a, 'acct|2026-11')).toEqual(scoreRecord('2026-11', a, 'acct|2026-11'));
-    const record = scoreRecord('2026-11', a, 'acct|2026-11');
+  it('when a record is scored, then it has every category and the entry-price basis', () => {
+    const record = scoreRecord('2026-11', inputs(), 'acct|2026-11');
     expect(record.byCategory.map((c) => c.category).sort()).toEqual(['Crypto', 'Politics', 'Sports']);
     expect(record.entryPrice.questions).toBe(4);
   });
+});
 
-  it('when a record is scored handing the loop back, then other work runs between its parts (stated forecasts, entry price, each category, risk, timing)', async () => {
-    let turns = 0;
-    let scoring = true;
-    const count = () => {
-      if (!scoring) return;
-      turns++;
-      setImmediate(count);
+describe('ThreadScorer (issue 52 item 1: scoring off the event loop)', () => {
+  const scorer = new ThreadScorer();
+  afterAll(() => scorer.close());
+
+  it('when the thread scores a record, then it is the record scoreRecord gives here', async () => {
+    const a = inputs();
+    expect(await scorer.score('2026-11', a, 'acct|2026-11')).toEqual(scoreRecord('2026-11', a, 'acct|2026-11'));
+  });
+
+  it('when the thread scores a large record, then the event loop turns meanwhile (scored here, it turns not once)', async () => {
+    const big = inputs(400);
+    const turnsWhile = async (work: () => unknown): Promise<number> => {
+      let turns = 0;
+      let on = true;
+      const tick = () => {
+        if (!on) return;
+        turns++;
+        setImmediate(tick);
+      };
+      setImmediate(tick);
+      await work();
+      on = false;
+      return turns;
     };
-    setImmediate(count);
-    await scoreRecordYielding('2026-11', inputs(), 'acct|2026-11');
-    scoring = false;
-    // One part before the first hand-back, then the entry price, 3 categories, risk and timing after one each.
-    expect(turns).toBeGreaterThanOrEqual(5);
+    expect(await turnsWhile(() => scoreRecord('2026-11', big, 'acct|2026-11'))).toBe(0);
+    expect(await turnsWhile(() => scorer.score('2026-11', big, 'acct|2026-11'))).toBeGreaterThanOrEqual(10);
+  });
+
+  it('when a record fails to score, then that call fails with the reason and the next one is scored', async () => {
+    const broken = { ...inputs(), questions: null } as unknown as BenchmarkInputs;
+    await expect(scorer.score('2026-11', broken, 'acct|2026-11')).rejects.toThrow(/scoring a record failed/);
+    expect((await scorer.score('2026-11', inputs(), 'acct|2026-11')).byCategory).toHaveLength(3);
+  });
+
+  it('when the thread is stopped while scoring, then the call fails and the next starts a new thread', async () => {
+    const scoring = scorer.score('2026-11', inputs(400), 'acct|2026-11');
+    await scorer.close();
+    await expect(scoring).rejects.toThrow(/scoring thread exited/);
+    expect((await scorer.score('2026-11', inputs(), 'acct|2026-11')).entryPrice.questions).toBe(4);
   });
 });
