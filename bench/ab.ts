@@ -75,11 +75,17 @@ function buildBase(): { dir: string; remove(): void } {
   }
 }
 
-/** One bench of one build: its JSON line. */
+/** One bench of one build: its JSON line (the last line that is a bench's JSON object; what else it printed goes to stderr). */
 function benchOnce(dir: string, bench: string): Record<string, unknown> {
   const out = run(process.execPath, [path.join(dir, 'dist/bench', `${bench}.js`)], dir);
-  const last = out.trim().split('\n').pop() ?? '';
-  return JSON.parse(last) as Record<string, unknown>;
+  process.stderr.write(out);
+  const line = out
+    .trim()
+    .split('\n')
+    .reverse()
+    .find((l) => l.startsWith('{"bench":'));
+  if (!line) throw new Error(`bench:${bench} in ${dir} printed no JSON line`);
+  return JSON.parse(line) as Record<string, unknown>;
 }
 
 /** Every throughput figure of a bench's JSON line, by its path (`rest.rps`, `folder.recordsPerSecond`). */
@@ -88,7 +94,7 @@ export function throughputs(x: unknown, at = ''): Record<string, number> {
   const out: Record<string, number> = {};
   for (const [k, v] of Object.entries(x as Record<string, unknown>)) {
     const p = at ? `${at}.${k}` : k;
-    if (typeof v === 'number' && (k === 'rps' || k.endsWith('PerSecond')) && v > 0) out[p] = v;
+    if (typeof v === 'number' && (k === 'rps' || k.endsWith('PerSecond'))) out[p] = v;
     else Object.assign(out, throughputs(v, p));
   }
   return out;
@@ -107,9 +113,15 @@ async function main(): Promise<void> {
       }
       const ratios: Record<string, number> = {};
       for (const figure of Object.keys(seen.base[0]!)) {
-        if (!seen.head.every((h) => figure in h)) continue;
+        // A figure the base could not give (0: nothing completed in its window) has no ratio; this build's 0 against a
+        // base's figure is a ratio of 0, and fails the bar.
+        if (!seen.head.every((h) => figure in h) || median(seen.base.map((b) => b[figure]!)) === 0) continue;
         ratios[figure] = round(median(seen.head.map((h) => h[figure]!)) / median(seen.base.map((b) => b[figure]!)), 3);
       }
+      if (Object.keys(ratios).length === 0)
+        log(
+          `bench:${bench}: no figure in common (base: ${Object.keys(seen.base[0]!).join(', ') || 'none'}; this: ${Object.keys(seen.head[0]!).join(', ') || 'none'})`,
+        );
       const worst = Object.entries(ratios).sort((a, b) => a[1] - b[1])[0];
       benches[bench] = { ratios, worst: worst ? { figure: worst[0], ratio: worst[1] } : null };
       log(
