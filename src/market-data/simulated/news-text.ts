@@ -32,34 +32,34 @@ const STORIES: Record<Category, Story[]> = {
     {
       up: 'Officials signal backing',
       down: 'Officials signal resistance',
-      upLead: 'An official statement from people close to the decision backs it',
-      downLead: 'An official statement from people close to the decision pushes back on it',
+      upLead: 'People close to the decision have come out in favour of it',
+      downLead: 'People close to the decision are pushing back on it',
     },
     {
       up: 'Key endorsement',
       down: 'Party revolt',
-      upLead: 'A key endorsement lands, and insiders report momentum',
-      downLead: 'A revolt inside the party stalls momentum, insiders report',
+      upLead: 'A key endorsement has landed and momentum is building',
+      downLead: 'A revolt inside the party has stalled momentum',
     },
   ],
   Sports: [
     {
       up: 'Rival hit by injury',
       down: 'Injury blow',
-      upLead: "A key player on the other side is ruled out with an injury, the team's medical staff confirm",
-      downLead: 'A key player is ruled out with an injury, the medical staff confirm',
+      upLead: 'A key player on the other side has been ruled out with an injury',
+      downLead: 'A key player has been ruled out with an injury',
     },
     {
       up: 'Form surge',
       down: 'Form slump',
-      upLead: 'A run of strong results and upbeat training reports point to a surge in form',
-      downLead: 'A run of poor results and gloomy training reports point to a slump in form',
+      upLead: 'A run of strong results and upbeat training sessions point to a surge in form',
+      downLead: 'A run of poor results and gloomy training sessions point to a slump in form',
     },
     {
       up: 'Star cleared to play',
-      down: 'Suspension confirmed',
-      upLead: 'A star player is cleared to play after a fitness test',
-      downLead: 'A suspension for a starter is confirmed by the league',
+      down: 'Starter suspended',
+      upLead: 'A star player has been cleared to play after a fitness test',
+      downLead: 'A starter has been handed a suspension by the league',
     },
   ],
   Crypto: [
@@ -72,8 +72,8 @@ const STORIES: Record<Category, Story[]> = {
     {
       up: 'Regulator eases stance',
       down: 'Regulator cracks down',
-      upLead: 'A regulator issues an official statement that eases its stance',
-      downLead: 'A regulator issues an official statement announcing a crackdown',
+      upLead: 'A regulator has eased its stance',
+      downLead: 'A regulator has launched a crackdown',
     },
   ],
   Economics: [
@@ -86,22 +86,22 @@ const STORIES: Record<Category, Story[]> = {
     {
       up: 'Officials hint at it',
       down: 'Officials push back',
-      upLead: 'Central bank and treasury officials hint in public remarks that it is on the way',
-      downLead: 'Central bank and treasury officials push back on it in public remarks',
+      upLead: 'Central bank and treasury officials have hinted that it is on the way',
+      downLead: 'Central bank and treasury officials have pushed back on it',
     },
   ],
   'Science & Tech': [
     {
       up: 'Leak points to early launch',
-      down: 'Reports of delays',
+      down: 'Delays surface',
       upLead: 'A leaked internal roadmap points to an early launch',
-      downLead: 'Reports of technical delays and missed milestones surface',
+      downLead: 'Technical delays and missed milestones have surfaced',
     },
     {
       up: 'Successful test',
       down: 'Test setback',
-      upLead: 'A key test succeeds, the team announces',
-      downLead: 'A key test ends in a setback, the team announces',
+      upLead: 'A key test has succeeded',
+      downLead: 'A key test has ended in a setback',
     },
   ],
   Culture: [
@@ -112,24 +112,24 @@ const STORIES: Record<Category, Story[]> = {
       downLead: 'Early reviews disappoint and the buzz fades',
     },
     {
-      up: 'Insiders tip it',
-      down: 'Insiders cool on it',
-      upLead: 'Industry insiders and voters polled by the trade press tip it',
-      downLead: 'Industry insiders polled by the trade press cool on it',
+      up: 'Polls swing toward it',
+      down: 'Polls swing away',
+      upLead: 'The trade-press polls of voters have swung toward it',
+      downLead: 'The trade-press polls of voters have swung away from it',
     },
   ],
   World: [
     {
       up: 'Talks make progress',
       down: 'Talks stall',
-      upLead: 'Diplomats report progress in talks, according to an official statement',
-      downLead: 'Talks stall, according to an official statement',
+      upLead: 'Diplomats have made progress in talks',
+      downLead: 'Talks have stalled',
     },
     {
       up: 'Allies line up',
       down: 'Allies balk',
-      upLead: 'Key allies line up behind it in public statements',
-      downLead: 'Key allies balk in public statements',
+      upLead: 'Key allies have lined up behind it',
+      downLead: 'Key allies have balked',
     },
   ],
   Weather: [
@@ -154,10 +154,10 @@ const STORIES: Record<Category, Story[]> = {
       downLead: 'A major analyst downgrade and weak channel checks cut expectations',
     },
     {
-      up: 'Company confirms plans',
-      down: 'Company denies report',
-      upLead: 'The company confirms the plans in an official statement',
-      downLead: 'The company denies the report in an official statement',
+      up: 'Company goes ahead',
+      down: 'Company backs away',
+      upLead: 'The company is going ahead with the plans',
+      downLead: 'The company has backed away from the plans',
     },
   ],
   Health: [
@@ -170,8 +170,8 @@ const STORIES: Record<Category, Story[]> = {
     {
       up: 'Regulator signals support',
       down: 'Regulator raises concerns',
-      upLead: 'The regulator signals support in an official statement',
-      downLead: 'The regulator raises concerns in an official statement',
+      upLead: 'The regulator has signalled support',
+      downLead: 'The regulator has raised concerns',
     },
   ],
 };
@@ -190,7 +190,7 @@ export const VERDICTS: Record<'up' | 'down', Record<1 | 2 | 3, [string, string]>
   },
 };
 export const UNCLEAR_VERDICTS: [string, string] = [
-  'Observers disagree on whether this helps or hurts the chances that "Q" resolves YES.',
+  'Whether this helps or hurts the chances that "Q" resolves YES is unclear.',
   'What it means for "Q" is unclear so far.',
 ];
 
@@ -203,11 +203,13 @@ export function newsText(question: string, category: Category, kindDraw: number,
   // A second choice from the same draw: which phrasing (independent of the story for any practical purpose).
   const variant = Math.floor(kindDraw * 9973) % 2;
   const source = NEWS_SOURCES[report.source]!.name;
+  // One attribution a report, its source's: a story's lead states what happened, never who says so.
   const by = variant === 0 ? `, according to ${source}` : `, ${source} reports`;
   if (report.stated === 0) {
+    const both = `${story.upLead}, yet ${lower(story.downLead)}`;
     return {
       headline: `Mixed reports: ${question}`,
-      body: `${story.upLead}${by}; yet ${lower(story.downLead)}, others say. ${UNCLEAR_VERDICTS[variant]!.replace('Q', question)}`,
+      body: `${variant === 0 ? `Mixed news, according to ${source}: ${lower(both)}` : `${both}, ${source} reports`}. ${UNCLEAR_VERDICTS[variant]!.replace('Q', question)}`,
     };
   }
   const up = report.stated > 0;

@@ -1,4 +1,5 @@
 import { pick } from './random';
+import { CLOSES, isEurovisionFinal, isLeagueTableSunday, isNbaStandingsSunday, isOscars, isSuperBowl, nyCloseHourUtc, type CloseOn } from './venue-calendar';
 
 /**
  * The question bank of the simulated venue: templates per category whose fill-ins come from the
@@ -29,23 +30,14 @@ export interface Question {
 
 type Make = (d: Draw, w: When) => Question;
 /**
- * A template: its text, and for a question about a daily close (a stock, a yield), the UTC hour of that close on a date
- * (the market then ends at it, so "close above" is decided when the exchange closes).
+ * A template: its text, and for a question decided on a dated occasion (an exchange's close, a data release, a central
+ * bank's decision, a match day), the real calendar of that occasion (venue-calendar.ts): the market then ends at the
+ * occasion's hour on one of its days, so its question's date is a day the thing it asks about happens.
  */
-type Template = Make & { closeHourUtc?: (dateMs: number) => number };
+export type Template = Make & { closeOn?: CloseOn };
 
-/** New York's close (16:00 Eastern) in UTC: 20:00 under US daylight time (second Sunday of March to first Sunday of November), else 21:00. */
-export function nyCloseHourUtc(dateMs: number): number {
-  const d = new Date(dateMs);
-  const y = d.getUTCFullYear();
-  const nthSunday = (month: number, n: number) => {
-    const first = new Date(Date.UTC(y, month, 1)).getUTCDay();
-    return Date.UTC(y, month, 1 + ((7 - first) % 7) + 7 * (n - 1));
-  };
-  const t = Date.UTC(y, d.getUTCMonth(), d.getUTCDate());
-  return t >= nthSunday(2, 2) && t < nthSunday(10, 1) ? 20 : 21;
-}
-const atNyClose = (make: Make): Template => Object.assign(make, { closeHourUtc: nyCloseHourUtc });
+export { nyCloseHourUtc };
+const on = (closeOn: CloseOn, make: Make): Template => Object.assign(make, { closeOn });
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 
@@ -248,13 +240,13 @@ export const TEMPLATES: Record<Category, Template[]> = {
         rule: rule(`the polling average shows approval of at least ${pct}% ${w.on}`, 'a major polling average'),
       };
     },
-    (d, w) => {
+    on(CLOSES.usElection, (d, w) => {
       const s = pick(US_STATES, d(1));
       return {
         question: `Will the incumbent party win the ${s} special election ${w.on}?`,
         rule: rule(`the incumbent party's candidate is declared the winner of the ${s} special election held ${w.on}`, 'certified state results'),
       };
-    },
+    }),
     (d, w) => {
       const c = pick(COUNTRIES, d(1));
       return {
@@ -264,7 +256,7 @@ export const TEMPLATES: Record<Category, Template[]> = {
     },
   ],
   Sports: [
-    (d, w) => {
+    on(CLOSES.leagueMatch, (d, w) => {
       const [club, league] = pick(CLUBS, d(1));
       const rivals = CLUBS.filter(([c, l]) => l === league && c !== club);
       const [other] = pick(rivals.length ? rivals : CLUBS, d(2));
@@ -272,8 +264,8 @@ export const TEMPLATES: Record<Category, Template[]> = {
         question: `Will ${club} beat ${other} ${w.on}?`,
         rule: rule(`${club} win the match against ${other} played ${w.on} in regular time`, 'the official match report'),
       };
-    },
-    (d, w) => {
+    }),
+    on(CLOSES.leagueMatch, (d, w) => {
       const [club, league] = pick(CLUBS, d(1));
       const rivals = CLUBS.filter(([c, l]) => l === league && c !== club);
       const [other] = pick(rivals.length ? rivals : CLUBS, d(2));
@@ -282,14 +274,14 @@ export const TEMPLATES: Record<Category, Template[]> = {
         question: `Will ${club} vs. ${other} have more than ${goals}.5 goals ${w.on}?`,
         rule: rule(`more than ${goals}.5 goals are scored in regular time`, 'the official match report'),
       };
-    },
-    (d, w) => {
+    }),
+    on(CLOSES.nbaDay, (d, w) => {
       const t = pick(NBA, d(1));
       return {
         question: `Will the ${t} hold a top-six playoff seed ${w.on}?`,
         rule: rule(`the ${t} are in the top six of their conference's standings ${w.on}`, 'the NBA standings'),
       };
-    },
+    }),
     (_d, w) => ({
       question: `Will a men's 100m world record be set ${w.by}?`,
       rule: rule(`a ratified men's 100m world record is run ${w.by}`, 'World Athletics'),
@@ -351,36 +343,36 @@ export const TEMPLATES: Record<Category, Template[]> = {
     },
   ],
   Economics: [
-    (_d, w) => ({
+    on(CLOSES.fomc, (_d, w) => ({
       question: `Will the Fed cut interest rates at its meeting ending ${w.date}?`,
       rule: rule(`the FOMC lowers the federal funds target range at its meeting ending ${w.date}`, 'the Federal Reserve'),
-    }),
-    (d, w) => {
+    })),
+    on(CLOSES.cpiRelease, (d, w) => {
       const x = pick(steps(2, 4, 0.1), d(1)).toFixed(1);
       return {
         question: `Will US CPI inflation be above ${x}% in the report released ${w.on}?`,
         rule: rule(`year-over-year CPI in the release published ${w.on} is above ${x}%`, 'the Bureau of Labor Statistics'),
       };
-    },
-    (d, w) => {
+    }),
+    on(CLOSES.jobsReport, (d, w) => {
       const x = pick(steps(3.8, 5.2, 0.1), d(1)).toFixed(1);
       return {
         question: `Will the US unemployment rate be ${x}% or higher in the jobs report released ${w.on}?`,
         rule: rule(`the unemployment rate in the jobs report published ${w.on} is at least ${x}%`, 'the Bureau of Labor Statistics'),
       };
-    },
+    }),
     (_d, w) => ({
       question: `Will the ECB lower its deposit rate ${w.by}?`,
       rule: rule(`the ECB announces a deposit facility rate cut ${w.by}`, 'the European Central Bank'),
     }),
-    (d, w) => {
+    on(CLOSES.gdpRelease, (d, w) => {
       const x = pick(steps(0.5, 3.5, 0.5), d(1)).toFixed(1);
       return {
         question: `Will the GDP estimate released ${w.on} show US growth above ${x}%?`,
         rule: rule(`the annualised real GDP growth in the estimate published ${w.on} exceeds ${x}%`, 'the Bureau of Economic Analysis'),
       };
-    },
-    atNyClose((d, w) => {
+    }),
+    on(CLOSES.nyClose, (d, w) => {
       const x = pick(steps(3.5, 5.5, 0.25), d(1)).toFixed(2);
       return {
         question: `Will the 10-year Treasury yield close above ${x}% ${w.on}?`,
@@ -391,10 +383,10 @@ export const TEMPLATES: Record<Category, Template[]> = {
       question: `Will the US enter a recession ${w.by}?`,
       rule: rule(`the NBER dates the start of a recession on or before ${w.by.slice(3)}`, 'NBER announcements'),
     }),
-    (d, w) => {
+    on(CLOSES.lbma, (d, w) => {
       const g = pick(steps(2_400, 4_200, 50), d(1));
       return { question: `Will gold close above $${num(g)} an ounce ${w.on}?`, rule: rule(`spot gold closes above $${num(g)} ${w.on}`, 'the LBMA gold price') };
-    },
+    }),
     (d, w) => {
       const o = pick(steps(60, 110, 5), d(1));
       return {
@@ -402,10 +394,10 @@ export const TEMPLATES: Record<Category, Template[]> = {
         rule: rule(`front-month WTI trades above $${o} ${w.by}`, 'NYMEX settlement prices'),
       };
     },
-    (_d, w) => ({
+    on(CLOSES.boe, (_d, w) => ({
       question: `Will the Bank of England cut rates at its meeting ${w.on}?`,
       rule: rule(`the Bank Rate is lowered at the meeting held ${w.on}`, 'the Bank of England'),
-    }),
+    })),
   ],
   'Science & Tech': [
     (_d, w) => ({
@@ -450,14 +442,14 @@ export const TEMPLATES: Record<Category, Template[]> = {
     },
   ],
   Culture: [
-    (d, w) => {
+    on(CLOSES.weekendBoxOffice, (d, w) => {
       const f = pick(FILMS, d(1));
       const n = pick(steps(40, 200, 10), d(2));
       return {
         question: `Will "${f}" gross more than $${n} million in the weekend ending ${w.date}?`,
         rule: rule(`the domestic weekend gross of "${f}" for the weekend ending ${w.date} exceeds $${n} million`, 'Box Office Mojo'),
       };
-    },
+    }),
     (d, w) => {
       const a = pick(ARTISTS, d(1));
       return { question: `Will ${a} release a new studio album ${w.by}?`, rule: rule(`${a} releases a new studio album ${w.by}`, 'official release listings') };
@@ -565,7 +557,7 @@ export const TEMPLATES: Record<Category, Template[]> = {
     }),
   ],
   Business: [
-    atNyClose((d, w) => {
+    on(CLOSES.nyClose, (d, w) => {
       const [co, base] = pick(STOCKS, d(1));
       const px = Math.max(5, Math.round((base * pick(STOCK_LEVELS, d(2))) / 5) * 5);
       return {
@@ -622,6 +614,11 @@ export function templateFor(d: Draw): { category: Category; template: Template }
   return { category, template: pick(TEMPLATES[category], d(102)) };
 }
 
+/** Every template with its category, in a fixed order: where a market looks for another question when its own is taken. */
+export const TEMPLATE_LIST: ReadonlyArray<{ category: Category; template: Template }> = CATEGORIES.flatMap((category) =>
+  TEMPLATES[category].map((template) => ({ category, template })),
+);
+
 /** The question of one market: its template's text with the fill-ins from the market's draws and its end date. */
 export function questionFor(d: Draw, end: Date, short: boolean): Question & { category: Category } {
   const { category, template } = templateFor(d);
@@ -630,16 +627,25 @@ export function questionFor(d: Draw, end: Date, short: boolean): Question & { ca
 
 /**
  * Events whose markets are mutually exclusive (issue 49): one market per listed candidate and one for the rest of the
- * field, so exactly one resolves YES. Each kind lasts a fixed time (days, weeks or months), and two events of a kind are
- * born at least two days apart (catalog.ts), so no two of them end on the same date and no question repeats.
+ * field, so exactly one resolves YES. At speed 1 each event is one real occasion of its kind (a Eurovision final, a
+ * Super Bowl, a Sunday's league table…) from its calendar, listed once, some days to months ahead, and its markets end
+ * when it begins; at other speeds (compressed time) an event lasts `lifeDays` divided by the speed.
  */
 export interface EventKind {
   name: string;
   category: Category;
   lifeDays: number;
-  /** As a template's: the UTC hour of the close the event is decided at. */
-  closeHourUtc?: (dateMs: number) => number;
-  /** Candidates to draw the listed ones from (in a random order), at least MAX_LISTED of them. */
+  calendar: {
+    /** Whether the kind's occasion falls on a day (a UTC midnight in ms). */
+    isDay(dayMs: number): boolean;
+    /** The UTC hour it begins at on that day: its markets end then. */
+    hour(dayMs: number): number;
+    /** How many days ahead of the occasion its event is listed: drawn between these. */
+    leadDays: readonly [number, number];
+    /** The share of its occasions the venue lists. */
+    share: number;
+  };
+  /** Candidates to draw the listed ones from (in a random order). */
   candidates(d: Draw): readonly string[];
   question(candidate: string, w: When): Question;
   /** The last market: every candidate not listed. */
@@ -648,12 +654,14 @@ export interface EventKind {
 
 const orList = (xs: readonly string[]): string => (xs.length <= 1 ? xs.join('') : `${xs.slice(0, -1).join(', ')} or ${xs[xs.length - 1]}`);
 const LEAGUES = [...new Set(CLUBS.map(([, l]) => l))];
+const isWeekday = (dayMs: number) => CLOSES.nyClose(dayMs) !== null;
 
 export const EVENT_KINDS: readonly EventKind[] = [
   {
     name: 'eurovision',
     category: 'Culture',
     lifeDays: 21,
+    calendar: { isDay: isEurovisionFinal, hour: () => 19, leadDays: [20, 75], share: 1 },
     candidates: () => EUROVISION,
     question: (c, w) => ({
       question: `Will ${c} win the Eurovision Song Contest final held ${w.on}?`,
@@ -664,27 +672,26 @@ export const EVENT_KINDS: readonly EventKind[] = [
       rule: rule(`the winning entry of the final held ${w.on} is from none of ${orList(listed)}`, 'the EBU'),
     }),
   },
-  {
-    name: 'league-leader',
+  ...LEAGUES.map((league): EventKind => ({
+    name: `league-leader:${league}`,
     category: 'Sports',
     lifeDays: 35,
-    candidates: (d) => {
-      const league = pick(LEAGUES, d(1));
-      return CLUBS.filter(([, l]) => l === league).map(([c]) => c);
-    },
+    calendar: { isDay: isLeagueTableSunday, hour: () => 12, leadDays: [7, 40], share: 0.12 },
+    candidates: () => CLUBS.filter(([, l]) => l === league).map(([c]) => c),
     question: (c, w) => ({
-      question: `Will ${c} top their league table ${w.on}?`,
-      rule: rule(`${c} are first in their league's table after the matches played ${w.on}`, 'the official league table'),
+      question: `Will ${c} lead ${league} after the matches played ${w.on}?`,
+      rule: rule(`${c} are first in the table of ${league} after the matches played ${w.on}`, 'the official league table'),
     }),
     field: (listed, w) => ({
-      question: `Will a club other than ${orList(listed)} top that league's table ${w.on}?`,
-      rule: rule(`none of ${orList(listed)} is first in the league's table after the matches played ${w.on}`, 'the official league table'),
+      question: `Will a club other than ${orList(listed)} lead ${league} after the matches played ${w.on}?`,
+      rule: rule(`none of ${orList(listed)} is first in the table of ${league} after the matches played ${w.on}`, 'the official league table'),
     }),
-  },
+  })),
   {
     name: 'nba-best-record',
     category: 'Sports',
     lifeDays: 60,
+    calendar: { isDay: isNbaStandingsSunday, hour: () => 22, leadDays: [14, 90], share: 0.5 },
     candidates: () => NBA,
     question: (c, w) => ({
       question: `Will the ${c} have the NBA's best record ${w.on}?`,
@@ -699,6 +706,7 @@ export const EVENT_KINDS: readonly EventKind[] = [
     name: 'super-bowl',
     category: 'Sports',
     lifeDays: 120,
+    calendar: { isDay: isSuperBowl, hour: () => 23, leadDays: [40, 160], share: 1 },
     candidates: () => NFL,
     question: (c, w) => ({
       question: `Will the ${c} win the Super Bowl played ${w.on}?`,
@@ -713,21 +721,22 @@ export const EVENT_KINDS: readonly EventKind[] = [
     name: 'best-picture',
     category: 'Culture',
     lifeDays: 45,
+    calendar: { isDay: isOscars, hour: () => 23, leadDays: [20, 60], share: 1 },
     candidates: () => FILMS,
     question: (c, w) => ({
-      question: `Will "${c}" win Best Picture at the ceremony held ${w.on}?`,
+      question: `Will "${c}" win Best Picture at the Academy Awards held ${w.on}?`,
       rule: rule(`"${c}" wins Best Picture at the Academy Awards ceremony held ${w.on}`, 'the Academy'),
     }),
     field: (listed, w) => ({
-      question: `Will a film other than ${orList(listed.map((f) => `"${f}"`))} win Best Picture at the ceremony held ${w.on}?`,
-      rule: rule(`none of the listed films wins Best Picture at the ceremony held ${w.on}`, 'the Academy'),
+      question: `Will a film other than ${orList(listed.map((f) => `"${f}"`))} win Best Picture at the Academy Awards held ${w.on}?`,
+      rule: rule(`none of the listed films wins Best Picture at the Academy Awards ceremony held ${w.on}`, 'the Academy'),
     }),
   },
   {
     name: 'most-valuable',
     category: 'Business',
     lifeDays: 7,
-    closeHourUtc: nyCloseHourUtc,
+    calendar: { isDay: isWeekday, hour: nyCloseHourUtc, leadDays: [3, 12], share: 0.12 },
     candidates: () => MEGACAPS,
     question: (c, w) => ({
       question: `Will ${c} be the world's most valuable company at the close ${w.on}?`,
