@@ -6,7 +6,7 @@ import { startService } from '../src/start';
 import { callAs, type AgentDeps } from '../src/transports/reference-forecasters';
 import { scenariosOf, suiteNamed, SUITES } from '../src/domain/replay/replay-suite';
 import { masterSecretOf } from '../src/market-data/simulated/venue-secret-store';
-import { pipelineCall, probeEpisode, type EpisodeResult } from './leak-probe/probe';
+import { pipelineCall, pipelineStream, probeEpisode, type EpisodeResult } from './leak-probe/probe';
 import { runReachableReads } from './leak-probe/readers';
 import { Random } from './leak-probe/random';
 
@@ -64,7 +64,9 @@ async function main(): Promise<void> {
   for (const [i, scenario] of sample.entries()) {
     const r = await probeEpisode({
       call: pipelineCall(deps),
+      stream: pipelineStream(deps),
       methods,
+      streams: services.registry.streams,
       liveKey: registered.user.apiKey,
       master: masterSecretOf(config),
       scenario,

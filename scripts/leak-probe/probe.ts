@@ -1,10 +1,14 @@
+import { randomUUID } from 'node:crypto';
 import { AppError } from '../../src/errors/app-error';
 import type { AnyMethod } from '../../src/registry/method';
+import type { AnyStream, StreamEvent, StreamSink } from '../../src/registry/stream';
+import { openStream, StreamSlots } from '../../src/registry/open-stream';
+import type { CallInfo } from '../../src/registry/context';
 import { candidateRange, tokenIdOf } from '../../src/market-data/simulated/catalog';
 import { callAs, type AgentDeps } from '../../src/transports/reference-forecasters';
 import type { SuiteScenario } from '../../src/domain/replay/replay-suite';
 import { Random } from './random';
-import { NO_DATA_IN_A_RUN, randomInput, runReachableReads, type Known } from './readers';
+import { NO_DATA_IN_A_RUN, randomInput, runReachableReads, runReachableStreams, type Known } from './readers';
 import { scanAnswer, type Leak } from './scan';
 import { VenueTruth } from './venue-truth';
 
@@ -16,10 +20,69 @@ export function pipelineCall(deps: AgentDeps): ProbeCall {
   return (key, method, input) => callAs(deps, key, method, input);
 }
 
+/** Opens a stream with a key, through the streams' pipeline (openStream), into `sink`; rejects when it is refused. */
+export type ProbeStream = (key: string, stream: string, input: Record<string, unknown>, sink: StreamSink) => Promise<void>;
+
+/** Opens streams as the SSE transport does (openStream: a run key's stream is the run's). */
+export function pipelineStream(deps: AgentDeps): ProbeStream {
+  const slots = new StreamSlots();
+  return (key, name, input, sink) => {
+    const stream = deps.registry.streams.find((s) => s.name === name);
+    if (!stream) throw new Error(`no stream ${name}`);
+    const call: CallInfo = {
+      transport: 'internal',
+      requestId: randomUUID(),
+      ip: '127.0.0.1',
+      credentials: { bearer: key },
+      address: { origin: deps.origin, own: [deps.origin] },
+    };
+    return openStream(deps, stream, input, call, sink, slots);
+  };
+}
+
+/** A stream's receiving end in the probe: it keeps what was sent until the probe scans it. */
+class CollectingSink implements StreamSink {
+  pending: StreamEvent[] = [];
+  received = 0;
+  closed = false;
+  private readonly listeners: Array<() => void> = [];
+
+  send(event: StreamEvent): boolean {
+    if (this.closed) return false;
+    this.pending.push(event);
+    this.received += 1;
+    return true;
+  }
+
+  drained(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  onClose(listener: () => void): void {
+    this.listeners.push(listener);
+  }
+
+  end(): void {
+    if (this.closed) return;
+    this.closed = true;
+    for (const l of this.listeners) l();
+  }
+
+  take(): StreamEvent[] {
+    const out = this.pending;
+    this.pending = [];
+    return out;
+  }
+}
+
 export interface EpisodeOptions {
   call: ProbeCall;
+  /** Opens the run's streams; without it the streams are not probed (and count as unprobed). */
+  stream?: ProbeStream;
   /** The registry's methods: the reads probed are derived from them. */
   methods: readonly AnyMethod[];
+  /** The registry's streams: every one a run key reaches is held open through the episode. */
+  streams: readonly AnyStream[];
   /** A live key: it starts the episode's run. */
   liveKey: string;
   /** The service's venue master secret: the probe rebuilds the scenario's venue from it. */
@@ -57,7 +120,9 @@ export interface EpisodeResult {
   clockFrom: string;
   clockTo: string;
   byMethod: Record<string, MethodTally>;
-  /** Reachable read methods that were never answered with data (NO_DATA_IN_A_RUN's aside). */
+  /** Events each reachable stream sent while held open through the episode (a stream refused at opening: absent). */
+  byStream: Record<string, number>;
+  /** Reachable read methods never answered with data (NO_DATA_IN_A_RUN's aside), and streams that could not be opened. */
   unprobed: string[];
   leaks: Leak[];
   /** Prices at the clock leaning toward news not yet published (scan.ts: the venue's path, reported apart). */
@@ -148,6 +213,7 @@ export async function probeEpisode(o: EpisodeOptions): Promise<EpisodeResult> {
         known.clockMs = to;
       }
       scan(method, answer);
+      drainStreams();
       callMs += t1 - t0;
       scanMs += performance.now() - t1;
       learn(known, answer, method);
@@ -157,6 +223,11 @@ export async function probeEpisode(o: EpisodeOptions): Promise<EpisodeResult> {
       scanRefusal(method, err);
       return { ok: false, err };
     }
+  };
+  const sinks = new Map<string, CollectingSink>();
+  /** Scans what the streams pushed since the last call, at the clock now (a step's events come before its answer). */
+  const drainStreams = () => {
+    for (const [name, sink] of sinks) for (const e of sink.take()) scan(name, e.data);
   };
   const refreshUnborn = () => {
     const { to } = candidateRange(venue.feed.params, known.clockMs + 2 * 86_400_000);
@@ -173,6 +244,24 @@ export async function probeEpisode(o: EpisodeOptions): Promise<EpisodeResult> {
     refreshUnborn();
     // What a reader names comes from what the run has shown: a first page of the markets.
     await callRun('list_markets', { limit: 100 });
+    // Every stream a run key reaches stays open through the episode: what it pushes is scanned as answers are.
+    for (const stream of runReachableStreams(o.streams)) {
+      if (!o.stream) break;
+      const sink = new CollectingSink();
+      const input =
+        stream.name === 'stream_prices'
+          ? { markets: rnd.sample(known.markets, 20).map((m) => m.id) }
+          : // A resumable stream replays from the start: everything the account has, then what comes.
+            'lastEventId' in stream.input.shape
+            ? { lastEventId: '0' }
+            : {};
+      try {
+        await o.stream(run.apiKey, stream.name, input, sink);
+        sinks.set(stream.name, sink);
+      } catch (err) {
+        if (!(err instanceof AppError)) throw withContext(err, stream.name, input, o.seed);
+      }
+    }
     const plan = schedule(rnd, o.reads, o.steps, o.trades);
     const order = rnd.sample(reads, reads.length);
     let readCount = 0;
@@ -210,7 +299,15 @@ export async function probeEpisode(o: EpisodeOptions): Promise<EpisodeResult> {
       if (res.ok) tally.ok += 1;
       else tally.refused += 1;
     }
-    const unprobed = reads.filter((m) => byMethod[m.name]!.ok === 0 && !(m.name in NO_DATA_IN_A_RUN)).map((m) => m.name);
+    // Pushes still on their way after the last call are scanned too.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    drainStreams();
+    const unprobed = [
+      ...reads.filter((m) => byMethod[m.name]!.ok === 0 && !(m.name in NO_DATA_IN_A_RUN)).map((m) => m.name),
+      ...runReachableStreams(o.streams)
+        .filter((s) => !sinks.has(s.name))
+        .map((s) => s.name),
+    ];
     return {
       episode: o.scenario.name,
       seed: o.seed,
@@ -224,6 +321,7 @@ export async function probeEpisode(o: EpisodeOptions): Promise<EpisodeResult> {
       clockFrom: run.startAt,
       clockTo: new Date(known.clockMs).toISOString(),
       byMethod,
+      byStream: Object.fromEntries([...sinks].map(([name, sink]) => [name, sink.received])),
       unprobed,
       leaks,
       ahead,
@@ -232,6 +330,7 @@ export async function probeEpisode(o: EpisodeOptions): Promise<EpisodeResult> {
       scanMs: Math.round(scanMs),
     };
   } finally {
+    for (const sink of sinks.values()) sink.end();
     await o.call(o.liveKey, 'delete_replay', { runId: run.runId }).catch(() => {});
   }
 }

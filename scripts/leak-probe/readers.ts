@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { AnyMethod } from '../../src/registry/method';
+import type { AnyStream } from '../../src/registry/stream';
 import type { Random } from './random';
 
 /**
@@ -9,6 +10,11 @@ import type { Random } from './random';
  */
 export function runReachableReads(methods: readonly AnyMethod[]): AnyMethod[] {
   return methods.filter((m) => m.annotations.readOnlyHint === true && m.auth !== 'session');
+}
+
+/** The streams a run key can open: every one (streams are reads, public or keyed; a run key's stream is its run's). */
+export function runReachableStreams(streams: readonly AnyStream[]): AnyStream[] {
+  return streams.filter((s) => s.auth === 'public' || s.auth === 'key');
 }
 
 /**

@@ -19,7 +19,8 @@ export interface Scanned {
   unexplained: string[];
   /**
    * Prices shown at the clock that already lean toward news not yet published (VenueTruth.midWithoutLaterNews): kept
-   * apart from the leaks, since they come from the venue's price path itself, not from a read (see the probe's README).
+   * apart from the leaks: they come from the venue's price path itself (every suite's, so fixing it changes what a suite
+   * replays and needs a new suite version), not from what a read lets through.
    */
   ahead: Leak[];
 }
@@ -36,15 +37,17 @@ export const FUTURE_FIELDS: Readonly<Record<string, string>> = {
 };
 
 /**
- * Times of the run itself on the wall clock rather than the venue's, by field name, each with its reason: they say when
- * the run was made, which tells nothing of what its venue does later (a simulated venue's path is sealed; a mirror run
- * carries its leakage warning whatever the wall clock).
+ * Times on the wall clock rather than the run's, by method and field, each with its reason: when the run was made, and
+ * when a rate-limit window ends (a run's limits count real minutes). They tell the wall date, nothing of what the
+ * venue does later (a simulated venue's path is sealed; a mirror run carries its leakage warning whatever the date).
  */
 export const WALL_FIELDS: Readonly<Record<string, string>> = {
-  createdAt: 'a replay run’s creation, on the wall clock (get_replay, list_replays, advance_replay: the run’s own view)',
+  'get_replay createdAt': 'the run’s creation, on the wall clock',
+  'list_replays runs[].createdAt': 'each run’s creation, on the wall clock',
+  'advance_replay createdAt': 'the run’s creation, on the wall clock',
+  'start_replay createdAt': 'the run’s creation, on the wall clock',
+  'whoami limits[].resetsAt': 'when a rate-limit window ends: limits count real minutes, in a run too',
 };
-/** The methods whose answers describe the run itself, where WALL_FIELDS apply; anywhere else a wall time is a leak. */
-export const RUN_VIEW_METHODS: readonly string[] = ['get_replay', 'list_replays', 'advance_replay', 'start_replay'];
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
 const MARKET_ID = /^sim-\d+$/;
@@ -179,7 +182,7 @@ export function scanAnswer(method: string, answer: unknown, clockMs: number, ven
       out.stamps += 1;
       if (t > clockMs) {
         if (key in FUTURE_FIELDS) checkSchedule(field, key, t, where);
-        else if (!(key in WALL_FIELDS && RUN_VIEW_METHODS.includes(method) && where.spec === null))
+        else if (!(`${method} ${field}` in WALL_FIELDS))
           leak(field, v, `is stamped ${new Date(t).toISOString()}, after the run’s clock ${new Date(clockMs).toISOString()}`);
       }
       return;

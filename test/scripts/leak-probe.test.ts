@@ -3,13 +3,13 @@ import { registerAgent, startTestApp, type TestApp } from '../support/app';
 import { backends } from '../support/backends';
 import { ManualClock } from '../support/identity';
 import { TEST_MASTER } from '../support/sealed-venue';
-import { pipelineCall, probeEpisode, type EpisodeResult, type ProbeCall } from '../../scripts/leak-probe/probe';
-import { NO_DATA_IN_A_RUN, runReachableReads } from '../../scripts/leak-probe/readers';
+import { pipelineCall, pipelineStream, probeEpisode, type EpisodeResult, type ProbeCall, type ProbeStream } from '../../scripts/leak-probe/probe';
+import { NO_DATA_IN_A_RUN, runReachableReads, runReachableStreams } from '../../scripts/leak-probe/readers';
 import { Random } from '../../scripts/leak-probe/random';
 import { priceKey, VenueTruth } from '../../scripts/leak-probe/venue-truth';
 import { scenarioFeed } from '../../src/market-data/simulated/scenario-feed';
 import { scenariosOf, SUITES, type SuiteScenario } from '../../src/domain/replay/replay-suite';
-import { ALL_METHODS } from '../../src/methods';
+import { ALL_METHODS, ALL_STREAMS } from '../../src/methods';
 import { defineMethod, type AnyMethod } from '../../src/registry/method';
 import type { AgentDeps } from '../../src/transports/reference-forecasters';
 
@@ -46,7 +46,20 @@ describe('the replay leak probe (issue 52 item 5)', () => {
   afterAll(async () => t.close());
 
   const episode = (scenario: SuiteScenario, call: ProbeCall, seed: number, reads: number, steps: number, trades: number): Promise<EpisodeResult> =>
-    probeEpisode({ call, methods: ALL_METHODS, liveKey, master: TEST_MASTER, scenario, seed, reads, steps, trades, suites });
+    probeEpisode({
+      call,
+      stream: pipelineStream(deps),
+      methods: ALL_METHODS,
+      streams: ALL_STREAMS,
+      liveKey,
+      master: TEST_MASTER,
+      scenario,
+      seed,
+      reads,
+      steps,
+      trades,
+      suites,
+    });
 
   test('when the reads are derived from the registry, then they are every read-only method a run key reaches, a new one included, and each exemption names one of them', () => {
     const reads = runReachableReads(ALL_METHODS).map((m) => m.name);
@@ -92,6 +105,8 @@ describe('the replay leak probe (issue 52 item 5)', () => {
     ]);
     expect(widened.map((m) => m.name)).toEqual([...reads, 'get_new_thing']);
     for (const name of Object.keys(NO_DATA_IN_A_RUN)) expect(reads).toContain(name);
+    // The streams too: a run key's stream is its run's (openStream), and each is probed.
+    expect(runReachableStreams(ALL_STREAMS).map((s) => s.name)).toEqual(expect.arrayContaining(['stream_events', 'stream_prices']));
   });
 
   test(`when ${EPISODES} episodes of the newest suite are probed with ${READS} random reads each, interleaved with steps and trades, then every reachable read answers and nothing after the run's clock shows`, async () => {
@@ -106,6 +121,8 @@ describe('the replay leak probe (issue 52 item 5)', () => {
       expect(r.reads).toBe(READS);
       expect(r.unprobed).toEqual([]);
       for (const m of reachable) expect(r.byMethod[m.name]!.calls).toBeGreaterThan(0);
+      // Every stream a run key reaches was held open and pushed something (its first prices; the trades' events).
+      for (const s of runReachableStreams(ALL_STREAMS)) expect(r.byStream[s.name]).toBeGreaterThan(0);
       // The clock moved, trades were made, and the answers held times and prices to check.
       expect(Date.parse(r.clockTo)).toBeGreaterThan(Date.parse(r.clockFrom));
       expect(r.trades).toBeGreaterThan(0);
@@ -114,7 +131,7 @@ describe('the replay leak probe (issue 52 item 5)', () => {
     }
   });
 
-  test('when leaks are planted (a later price in get_market_odds, a news reader whose clock runs 12 h ahead, a resolution not yet due in list_markets, the run’s own venue secret in get_venue_commitments), then the probe catches each, naming the method and the field', async () => {
+  test('when leaks are planted (a later price in get_market_odds, a news reader whose clock runs 12 h ahead, a resolution not yet due in list_markets, the run’s own venue secret in get_venue_commitments, price events stamped an hour ahead), then the probe catches each, naming the method and the field', async () => {
     const scenario = scenariosOf(suite)[0]!;
     const truth = new VenueTruth(TEST_MASTER, scenario);
     let clockMs = 0;
@@ -148,7 +165,32 @@ describe('the replay leak probe (issue 52 item 5)', () => {
       }
       return answer;
     };
-    const r = await episode(scenario, planted, SEED, 150, 2, 3);
+    // A price stream whose events are stamped an hour ahead.
+    const honestStream = pipelineStream(deps);
+    const plantedStream: ProbeStream = (key, name, input, sink) =>
+      honestStream(key, name, input, {
+        send: (e) => sink.send(name === 'stream_prices' ? { ...e, data: { ...(e.data as object), at: new Date(clockMs + 3_600_000).toISOString() } } : e),
+        drained: () => sink.drained(),
+        onClose: (l) => sink.onClose(l),
+        end: () => sink.end(),
+        get closed() {
+          return sink.closed;
+        },
+      });
+    const r = await probeEpisode({
+      call: planted,
+      stream: plantedStream,
+      methods: ALL_METHODS,
+      streams: ALL_STREAMS,
+      liveKey,
+      master: TEST_MASTER,
+      scenario,
+      seed: SEED,
+      reads: 150,
+      steps: 2,
+      trades: 3,
+      suites,
+    });
     const caught = new Set(r.leaks.map((l) => `${l.method} ${l.field}`));
     console.log(`planted, seed ${SEED}: ${[...caught].join('; ')}`);
     expect(caught).toContain('get_market_odds yesPrice');
@@ -156,17 +198,21 @@ describe('the replay leak probe (issue 52 item 5)', () => {
     expect(caught).toContain('list_news news[].id');
     expect(caught).toContain('list_markets markets[]');
     expect(caught).toContain('get_venue_commitments scopes[].secret');
+    expect(caught).toContain('stream_prices at');
     expect(r.leaks.find((l) => l.method === 'get_market_odds')!.why).toMatch(/later price of sim-\d+/);
     expect(r.leaks.find((l) => l.method === 'list_markets')!.why).toMatch(/resolved before its resolution/);
     // Nothing else was caught: the probe names what was planted, not noise.
-    for (const l of r.leaks) expect(['get_market_odds', 'list_news', 'list_markets', 'get_venue_commitments']).toContain(l.method);
+    for (const l of r.leaks) expect(['get_market_odds', 'list_news', 'list_markets', 'get_venue_commitments', 'stream_prices']).toContain(l.method);
   });
 });
 
 function summaryLine(r: EpisodeResult): string {
   const refused = Object.values(r.byMethod).reduce((s, m) => s + m.refused, 0);
+  const pushed = Object.entries(r.byStream)
+    .map(([s, n]) => `${s} ${n}`)
+    .join(', ');
   return (
-    `leak probe ${r.episode} seed ${r.seed}: ${r.reads} reads over ${Object.keys(r.byMethod).length} methods (${refused} refused), ${r.steps} steps ` +
+    `leak probe ${r.episode} seed ${r.seed}: ${r.reads} reads over ${Object.keys(r.byMethod).length} methods (${refused} refused), streams held open (${pushed}), ${r.steps} steps ` +
     `${r.clockFrom} → ${r.clockTo}, ${r.trades} trades; ${r.stamps} times and ${r.prices} prices checked; ${r.leaks.length} leaks, ${r.ahead.length} prices ahead of their news; ` +
     `${(r.wallMs / 1000).toFixed(1)} s (calls ${(r.callMs / 1000).toFixed(1)} s, scans ${(r.scanMs / 1000).toFixed(1)} s)`
   );
