@@ -86,8 +86,11 @@ const timeOf = (v: unknown, key: string): number | null => {
  */
 export function scanAnswer(method: string, answer: unknown, clockMs: number, venue: VenueTruth, syncs: readonly number[] = [clockMs]): Scanned {
   const lastSyncMs = syncs.filter((t) => t <= clockMs).reduce((a, b) => Math.max(a, b), -Infinity);
-  // A sparkline's hourly points are the snapshots of the syncs of the last day (src/market-data/market-moves.ts).
-  const lastDay = syncs.filter((t) => t <= clockMs && t >= clockMs - 25 * 3_600_000);
+  // A sparkline's hourly points are the snapshots of the syncs of the last day, its oldest the last one at or before a day
+  // ago (src/market-data/market-moves.ts).
+  const dayAgo = clockMs - 24 * 3_600_000;
+  const before = syncs.filter((t) => t <= dayAgo).reduce((a, b) => Math.max(a, b), -Infinity);
+  const lastDay = syncs.filter((t) => t <= clockMs && t >= Math.min(before, dayAgo));
   const out: Scanned = { leaks: [], stamps: 0, prices: 0, unexplained: [], ahead: [] };
   const leansAhead = new Map<number, { shown: string; fromPublished: string } | null>();
   const leak = (field: string, value: unknown, why: string) => out.leaks.push({ method, field, value, why });
