@@ -34,6 +34,8 @@ async function main(): Promise<void> {
   const episodes = arg('episodes', 'all');
   const all = scenariosOf(suite);
   const sample = episodes === 'all' ? all : new Random(seed).sample(all, Number(episodes));
+  // The venue's secret decides its paths: the seed replays a run's calls only with the same one, so a fresh one is printed.
+  const simSecret = process.env.SIM_SECRET ?? randomBytes(32).toString('hex');
   const config = testConfig({
     DATA_DIR: 'memory',
     LOG_LEVEL: 'silent',
@@ -42,7 +44,7 @@ async function main(): Promise<void> {
     RATE_LIMIT_TRADE_PER_MIN: 1_000_000,
     RATE_LIMIT_SELL_PER_MIN: 1_000_000,
     REFERENCE_FORECASTERS: 'off',
-    SIM_SECRET: process.env.SIM_SECRET ?? randomBytes(32).toString('hex'),
+    SIM_SECRET: simSecret,
   });
   const log = createLogger('silent');
   const service = await startService(config, log, { background: false, webDir: null, validateOutput: true });
@@ -57,7 +59,8 @@ async function main(): Promise<void> {
   })) as { user: { apiKey: string } };
   const methods = services.registry.methods;
   console.log(
-    `leak probe: ${suite.name}, ${sample.length} episodes, seed ${seed}, ${reads} reads, ${steps} steps, ${trades} trades each, over ${runReachableReads(methods).length} read methods`,
+    `leak probe: ${suite.name}, ${sample.length} episodes, seed ${seed}, ${reads} reads, ${steps} steps, ${trades} trades each, over ${runReachableReads(methods).length} read methods` +
+      (process.env.SIM_SECRET ? '' : ` (a fresh venue secret: SIM_SECRET=${simSecret} replays it)`),
   );
   const started = Date.now();
   const results: EpisodeResult[] = [];
