@@ -284,6 +284,16 @@ export const getBenchmarkLeaderboard = defineMethod({
       })
       .nullable()
       .describe('Your own place, when you are signed in; null otherwise.'),
+    references: z
+      .array(
+        z.object({
+          userId: z.string().describe('Read its record with get_benchmark_record.'),
+          displayName: z.string().describe('Public display name.'),
+          reference: Reference.describe('Which reference forecaster.'),
+          resolvedMarkets: z.number().int().min(0).describe('Its resolved markets in the season; ranked from minimumMarkets.'),
+        }),
+      )
+      .describe("The service's reference forecasters, ranked or not yet: the yardsticks every board names from its first day (empty before they first act)."),
     nextCursor: z.string().nullable().describe('Pass as cursor for the next page; null when this is the last page.'),
   }),
   rest: { method: 'GET', path: '/api/benchmark/leaderboard' },

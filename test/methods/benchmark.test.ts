@@ -38,7 +38,8 @@ function suite(backend: Backend) {
     for (const m of markets.slice(0, 5)) await state(few.apiKey, m, 0.9);
     for (const [i, m] of markets.entries()) await resolveMarket(t.services.db, m.id, i < 24 ? 'YES' : 'NO');
     await t.services.benchmarkFolder.runOnce(new Date());
-  });
+    // Some 200 calls and a fold: a minute is not always enough on a loaded machine.
+  }, 240_000);
   afterAll(() => t.close());
 
   const record = async (userId: string, season = 'all') => {
@@ -255,6 +256,31 @@ function suite(backend: Backend) {
     expect(after.entries.map((e: { userId: string }) => e.userId)).toEqual([sharp.id]);
     expect(after.you.rank).toBe(1);
     expect((await t.api.get('/api/benchmark/record').query({ userId: even.id, season: 'all' })).status).toBe(404);
+  });
+
+  test('when a reference forecaster has nothing resolved yet, then every board names it with its resolved markets, ranked ones with theirs', async () => {
+    const boardOf = async (season: string, audience: string) =>
+      (await t.api.get('/api/benchmark/leaderboard').query({ season, metric: 'alpha', audience })).body as {
+        entries: { userId: string }[];
+        references: { userId: string; displayName: string; reference: string; resolvedMarkets: number }[];
+      };
+    expect((await boardOf('all', 'everyone')).references).toEqual([]);
+    // A new account flagged as a reference, as the reference forecasters flag theirs (reference-accounts.ts), and the
+    // ranked Sharp flagged too: one with nothing resolved, one with every market.
+    const fresh = await registerAgent(t, 'Reference: coin flip');
+    await t.services.db.query(`UPDATE users SET reference = 'coin_flip' WHERE id = $1`, [fresh.id]);
+    await t.services.db.query(`UPDATE users SET reference = 'market' WHERE id = $1`, [sharp.id]);
+    for (const audience of ['everyone', 'all', 'bots', 'reference']) {
+      for (const season of ['all', seasonOf(new Date())]) {
+        const board = await boardOf(season, audience);
+        // In the order of their kinds' names: coin_flip, favourite, market.
+        expect(board.references).toEqual([
+          { userId: fresh.id, displayName: expect.stringMatching(/^Reference: coin flip/), reference: 'coin_flip', resolvedMarkets: 0 },
+          { userId: sharp.id, displayName: expect.stringMatching(/^Sharp/), reference: 'market', resolvedMarkets: N },
+        ]);
+        expect(board.entries.map((e) => e.userId)).not.toContain(fresh.id);
+      }
+    }
   });
 }
 

@@ -128,6 +128,19 @@ export async function signUp(page: Page, opts: { displayName?: string; referralC
   return person;
 }
 
+/** Signs out as a person does: Sign out is inside the header's account menu (web/src/app/header.tsx). */
+export async function signOut(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Account menu' }).click();
+  await page.getByRole('button', { name: 'Sign out' }).click();
+}
+
+/** Opens a page listed under the header's More menu (Watchlist, Replay, Replay board, Challenge, Agents). */
+export async function openFromMore(page: Page, name: string): Promise<void> {
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  await nav.getByRole('button', { name: 'More' }).click();
+  await nav.getByRole('link', { name, exact: true }).click();
+}
+
 /** axe-core on the page as it is now: no serious or critical violation (the list is the failure message). */
 export async function expectNoSeriousAxeViolations(page: Page): Promise<void> {
   const results = await new AxeBuilder({ page }).analyze();

@@ -6,6 +6,7 @@ import {
   signUp,
   startWebHarness,
   type WebHarness,
+  signOut,
 } from '../support/browser';
 
 describeWithChromium('web app shell in Chromium', () => {
@@ -64,7 +65,7 @@ describeWithChromium('web app shell in Chromium', () => {
     await expect(page.getByLabel('Signed in as').textContent()).resolves.toBe(person.displayName);
     await expect(page.getByLabel('Available cash').textContent()).resolves.toBe('$1,000.00');
     await expect(page.getByLabel('Level').textContent()).resolves.toMatch(/^Level \d+$/);
-    await page.getByRole('button', { name: 'Sign out' }).click();
+    await signOut(page);
     await page.getByRole('link', { name: 'Sign in' }).waitFor();
     const res = await page.request.get('/api/user/balance');
     expect(res.status()).toBe(401);
@@ -74,7 +75,7 @@ describeWithChromium('web app shell in Chromium', () => {
   test('when a signed-out person opens the portfolio, then they are sent to sign in and come back to it afterwards', async () => {
     const page = await web.newPage();
     const person = await signUp(page);
-    await page.getByRole('button', { name: 'Sign out' }).click();
+    await signOut(page);
     await page.getByRole('link', { name: 'Sign in' }).waitFor();
     await page.goto('/portfolio');
     await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();

@@ -1,4 +1,4 @@
-import { describeWithChromium, expectNoSeriousAxeViolations, signUp, startWebHarness, type WebHarness } from '../support/browser';
+import { describeWithChromium, expectNoSeriousAxeViolations, signUp, startWebHarness, type WebHarness, signOut } from '../support/browser';
 
 describeWithChromium('signing up and in, with errors inline, in Chromium', () => {
   let web: WebHarness;
@@ -25,7 +25,7 @@ describeWithChromium('signing up and in, with errors inline, in Chromium', () =>
   test('when the email is taken, then the email field says so', async () => {
     const page = await web.newPage();
     const person = await signUp(page);
-    await page.getByRole('button', { name: 'Sign out' }).click();
+    await signOut(page);
     await page.getByRole('link', { name: 'Sign in' }).first().waitFor();
     await page.goto('/signup');
     await page.getByLabel('Email').fill(person.email);

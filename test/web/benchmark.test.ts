@@ -94,7 +94,8 @@ describeWithChromium('the forecasting benchmark pages in Chromium', () => {
     const row = page.getByRole('row', { name: /Sharp/ });
     await row.waitFor();
     const cells = await row.getByRole('cell').allInnerTexts();
-    expect(cells[0]).toBe('1');
+    // Its rank, then the ranks its interval allows (alone on this board: 1 to 1).
+    expect(cells[0]).toBe('1 (1–1)');
     expect(cells[2]).toMatch(/^0\.190 \[0\.\d{3}, 0\.\d{3}\] · n 32$/);
     expect(cells[3]).toBe(String(N));
     await row.getByRole('link', { name: /^Sharp/ }).waitFor();
@@ -117,6 +118,62 @@ describeWithChromium('the forecasting benchmark pages in Chromium', () => {
     await section
       .getByRole('img', { name: /^Your equity from \$1,000\.00 to \$1,000\.00 over \d+ points, largest drawdown below the running peak 0\.0% \(shaded\)\.$/ })
       .waitFor();
+    await expectNoSeriousAxeViolations(page);
+    expect(pageErrors(page)).toEqual([]);
+  });
+
+  for (const width of [1280, 390]) {
+    test(`when the board is read at ${width} px, then each row shows the ranks its interval allows and its provisional mark with the edge its n can detect, as the API gives them`, async () => {
+      const page = await web.newPage({ width });
+      await page.goto('/benchmark?season=all&metric=alpha&audience=everyone');
+      const row = page.getByRole('row', { name: /Sharp/ });
+      await row.waitFor();
+      const api = (await (await page.request.get('/api/benchmark/leaderboard?season=all&metric=alpha&audience=everyone')).json()) as {
+        entries: { userId: string; rank: number; rankLow: number; rankHigh: number; provisional: boolean; minimumDetectableEdge: number | null }[];
+      };
+      const e = api.entries.find((x) => x.userId === sharp.id)!;
+      // 32 resolved markets is under 100: provisional (docs/scoring.md).
+      expect(e.provisional).toBe(true);
+      expect(e.rankLow).toBeLessThanOrEqual(e.rank);
+      expect(e.rankHigh).toBeGreaterThanOrEqual(e.rank);
+      const cells = await row.getByRole('cell').allTextContents();
+      expect(cells[0]).toBe(`${e.rank} (${e.rankLow}–${e.rankHigh})`);
+      // The edge to three decimals, worked here from the API's number.
+      expect(cells[1]).toContain(`provisional · detects alpha ≥ ${e.minimumDetectableEdge!.toFixed(3)}`);
+      await row.getByText(/^provisional/).waitFor();
+      if (width < 600) await expectNoSideScroll(page);
+      await expectNoSeriousAxeViolations(page);
+      expect(pageErrors(page)).toEqual([]);
+    });
+  }
+
+  test("when an agent's profile is read, then its scores over each market's life show alpha at 7 d, 1 d and 1 h before the close, as its record gives them", async () => {
+    const page = await web.newPage();
+    const record = (await (await page.request.get(`/api/benchmark/record?userId=${sharp.id}&season=all`)).json()) as {
+      life: { questions: number; horizons: { horizon: string; alpha: { value: number | null; n: number; low: number | null; high: number | null } }[] };
+    };
+    expect(record.life.questions).toBeGreaterThan(0);
+    expect(record.life.horizons.map((h) => h.horizon)).toEqual(['7d', '1d', '1h']);
+    await page.goto(`/traders/${sharp.id}`);
+    const section = page.getByRole('region', { name: 'Forecasting benchmark' });
+    await section.getByRole('combobox', { name: 'Season' }).selectOption('all');
+    await section.getByRole('heading', { name: "Over each market's life" }).waitFor();
+    const life = section.getByRole('definition').locator('xpath=..');
+    // Worked independently of the app: the figure to three decimals (− for minus), its interval, its n; "—" for none.
+    const shown = (v: number | null) => (v === null ? '—' : `${v < 0 ? '−' : ''}${Math.abs(v).toFixed(3)}`);
+    for (const [h, words] of [
+      [record.life.horizons[0]!, '7 d'],
+      [record.life.horizons[1]!, '1 d'],
+      [record.life.horizons[2]!, '1 h'],
+    ] as const) {
+      const a = h.alpha;
+      const interval = a.low !== null && a.high !== null ? ` [${shown(a.low)}, ${shown(a.high)}]` : '';
+      await life
+        .filter({ has: page.getByRole('link', { name: `Alpha ${words} before the close`, exact: true }) })
+        .getByRole('definition')
+        .filter({ hasText: `${shown(a.value)}${interval} · n ${a.n}` })
+        .waitFor();
+    }
     await expectNoSeriousAxeViolations(page);
     expect(pageErrors(page)).toEqual([]);
   });
@@ -154,4 +211,33 @@ describeWithChromium('the forecasting benchmark pages in Chromium', () => {
     await expectNoSideScroll(page);
     expect(pageErrors(page)).toEqual([]);
   });
+
+  test('when a reference forecaster has nothing resolved yet, then every board names it with a note, at both widths, light and dark', async () => {
+    // A new account flagged as the coin-flip reference, as the reference forecasters flag theirs (reference-accounts.ts).
+    const fresh = await registerAgent(web.app, 'Reference: coin flip');
+    await web.app.services.db.query(`UPDATE users SET reference = 'coin_flip' WHERE id = $1`, [fresh.id]);
+    const name = (await (await web.newPage()).request.get(`/api/benchmark/leaderboard?season=all&audience=all`).then((r) => r.json())) as {
+      references: { userId: string; displayName: string }[];
+    };
+    const displayName = name.references.find((r) => r.userId === fresh.id)!.displayName;
+    for (const width of [1280, 390]) {
+      const page = await web.newPage({ width });
+      for (const audience of ['all', 'bots', 'reference']) {
+        await page.goto(`/benchmark?season=all&audience=${audience}`);
+        const references = page.getByRole('region', { name: 'Reference forecasters' });
+        await references
+          .getByText(`Nothing they forecast has resolved in this season yet: each is ranked once ${MIN_RESOLVED_MARKETS} of its markets resolve.`)
+          .waitFor();
+        const item = references.getByRole('list', { name: 'Reference forecasters not ranked yet' }).getByRole('listitem');
+        await expect(item.allTextContents()).resolves.toEqual([`${displayName}: 0 of ${MIN_RESOLVED_MARKETS} resolved markets, not ranked yet`]);
+        await expect(item.getByRole('link', { name: displayName }).getAttribute('href')).resolves.toBe(`/traders/${fresh.id}`);
+      }
+      for (const colorScheme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme });
+        await expectNoSeriousAxeViolations(page);
+      }
+      if (width < 600) await expectNoSideScroll(page);
+      expect(pageErrors(page)).toEqual([]);
+    }
+  }, 240_000);
 });

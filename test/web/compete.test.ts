@@ -11,6 +11,7 @@ import {
   startWebHarness,
   tabTo,
   type WebHarness,
+  signOut,
 } from '../support/browser';
 
 /** Leaderboards, trader profiles, the daily challenge and notifications, clicked through in Chromium. */
@@ -192,7 +193,7 @@ describeWithChromium('leaderboards, profiles, challenge and notifications in Chr
   test('when a signed-out visitor opens the challenge or notifications, then they are sent to sign in and come back afterwards; the leaderboard invites them to sign in', async () => {
     const page = await web.newPage();
     const person = await signUp(page);
-    await page.getByRole('button', { name: 'Sign out' }).click();
+    await signOut(page);
     await page.getByRole('link', { name: 'Sign in' }).waitFor();
     await page.goto('/leaderboard');
     await page.getByText('to see your rank.').waitFor();

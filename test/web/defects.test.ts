@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { describeWithChromium, expectNoSideScroll, pageErrors, signUp, startWebHarness, type WebHarness } from '../support/browser';
+import { describeWithChromium, expectNoSideScroll, pageErrors, signUp, startWebHarness, type WebHarness, signOut } from '../support/browser';
 
 /** Defects a person met in the web app (issue 36), each driven in Chromium. */
 
@@ -243,7 +243,7 @@ describeWithChromium('defects of the web app (issue 36) in Chromium', () => {
     await expect(figure('Win rate').textContent()).resolves.toBe('—');
     await expect(figure('Accuracy').textContent()).resolves.toBe('—');
 
-    await page.getByRole('button', { name: 'Sign out' }).click();
+    await signOut(page);
     await page.getByRole('link', { name: 'Sign in' }).first().waitFor();
     await page.goto('/signup');
     await page.getByLabel('Email').fill(person.email);

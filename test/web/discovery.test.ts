@@ -8,6 +8,7 @@ import {
   signUp,
   startWebHarness,
   type WebHarness,
+  openFromMore,
 } from '../support/browser';
 
 const HOUR = 3_600_000;
@@ -70,7 +71,7 @@ describeWithChromium('discovery in Chromium', () => {
     await watch.getByText('Alert when YES is at or above 60.0¢.').waitFor();
     await expectNoSeriousAxeViolations(page);
 
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Watchlist' }).click();
+    await openFromMore(page, 'Watchlist');
     const watched = page.getByRole('list', { name: 'Watched markets' }).getByRole('listitem');
     await watched.filter({ hasText: 'Will the watched price cross 60 cents?' }).getByText('Alert ≥ 60.0¢').waitFor();
     expect(await watched.count()).toBe(1);

@@ -11,6 +11,7 @@ import {
   signUp,
   startWebHarness,
   type WebHarness,
+  openFromMore,
 } from '../support/browser';
 
 /**
@@ -116,7 +117,7 @@ describeWithChromium('the replay pages in Chromium', () => {
       if (started && /^\/api\/(news|markets|trade|forecasts|positions|replays\/)/.test(path)) runCalls.push({ path, auth: r.headers()['authorization'] });
     });
 
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Replay', exact: true }).click();
+    await openFromMore(page, 'Replay');
     await page.getByRole('heading', { level: 1, name: 'Replay' }).waitFor();
     await page.getByLabel('Seed').fill('7');
     await page.getByLabel('Days').fill('1');
@@ -207,7 +208,7 @@ describeWithChromium('the replay pages in Chromium', () => {
     for (const i of [0, 1]) await ended(me, i, 0.1);
     const mean = alphas.reduce((a, b) => a + b, 0) / alphas.length; // 0.020
 
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Replay board' }).click();
+    await openFromMore(page, 'Replay board');
     await page.getByRole('heading', { level: 1, name: 'Replay suite board' }).waitFor();
     await page.getByText(/^suite-v1: 20 scenarios; an account is ranked once it has ended 10\.$/).waitFor();
     const row = page.getByRole('row', { name: /Suite Agent/ });

@@ -4,6 +4,14 @@
  * the entry imports and the page's own modules (`data-modules`, space-separated) at once, and starts the entry. Nothing
  * of the app is fetched before: a module that arrives before the first paint is compiled then, and the paint waits.
  */
+// The person's light/dark choice first (web/src/lib/theme.ts keeps it under this key): the first view is drawn in it. Its
+// few lines are here, not imported: an import would make this script wait for a shared chunk.
+try {
+  const theme = localStorage.getItem('theme');
+  if (theme === 'light' || theme === 'dark') document.documentElement.dataset.theme = theme;
+} catch {
+  // Storage refused: the system's scheme rules.
+}
 const boot = document.querySelector<HTMLScriptElement>('script[data-entry]');
 const entry = boot?.dataset.entry;
 if (entry) {

@@ -5,6 +5,7 @@ import { createQueryClient } from './app/providers';
 import { ROUTES } from './app/routes';
 import { pathMatches } from './lib/paths';
 import { firstReadsOf, seedFirstReads } from './app/first-reads';
+import { applyStoredTheme } from './lib/theme';
 import './styles.css';
 import './dark.css';
 import './phone.css';
@@ -13,6 +14,7 @@ import './phone.css';
 // replaces it on its own pages; on a page it does not have yet, the server's content stays as it is. At an address
 // that is no page the server's not-found page (heading id "not-found", src/http/pages/not-found-page.ts) gives way
 // to the app's own, with the header and footer.
+applyStoredTheme();
 const root = document.getElementById('root')!;
 const known = ROUTES.some((r) => pathMatches(r.path, window.location.pathname));
 if (known || !root.textContent?.trim() || document.getElementById('not-found')) {

@@ -79,8 +79,18 @@ export interface BenchmarkBoard {
   rankedRows: number;
   entries: BenchmarkBoardEntry[];
   you: { rank: number | null; resolvedMarkets: number; figure: Estimate } | null;
+  /** The service's reference forecasters, ranked or not yet: the yardsticks a board names from its first day. */
+  references: BoardReference[];
   /** Where the next page starts (pass as cursor); null on the last. */
   nextCursor: string | null;
+}
+
+/** A reference forecaster as a board names it, with its resolved markets in the board's season (0 before any). */
+export interface BoardReference {
+  userId: string;
+  displayName: string;
+  reference: ReferenceKind;
+  resolvedMarkets: number;
 }
 
 interface RecordRow {
@@ -308,6 +318,7 @@ export class BenchmarkService {
     if (from) params.push(from.figure, from.resolvedMarkets, from.userId);
     // Each audience's best walked in its index's order (season, audience, metric, resolved_markets DESC, user_id), the
     // walks merged: a board reads about `limit` rows per audience, never the season.
+    const references = this.readReferences(q.season);
     const read = await this.db.query<
       Omit<RecordRow, 'record'> & { figure: Estimate | string; sort_key: string; ranking: RankingScores | string | null; total: number }
     >(
@@ -358,11 +369,26 @@ export class BenchmarkService {
       rankedRows,
       entries,
       you: null,
+      references: await references,
       nextCursor:
         read.length > q.limit && last
           ? encodeCursor({ s: boardSort(q), k: `${last.sort_key}|${last.resolved_markets}|${offset + rows.length}`, i: last.user_id })
           : null,
     };
+  }
+
+  /** The reference accounts (users' unique index on reference) and their resolved markets in the season, by kind (coin_flip, favourite, market). */
+  private async readReferences(season: Season): Promise<BoardReference[]> {
+    const rows = await this.db.query<{ user_id: string; display_name: string; reference: ReferenceKind; resolved_markets: number }>(
+      `SELECT u.id AS user_id, u.display_name, u.reference, COALESCE(b.resolved_markets, 0)::int AS resolved_markets
+       FROM users u LEFT JOIN benchmark_records b ON b.user_id = u.id AND b.season = $1
+       WHERE u.reference IS NOT NULL AND u.deleted_at IS NULL ORDER BY u.reference`,
+      [season],
+      'benchmark_board_references',
+    );
+    return Object.freeze(
+      rows.map((r) => ({ userId: r.user_id, displayName: r.display_name, reference: r.reference, resolvedMarkets: r.resolved_markets })),
+    ) as BoardReference[];
   }
 
   /**

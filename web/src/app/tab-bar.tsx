@@ -12,18 +12,19 @@ const TABS = [
 ] as const;
 
 const MORE = [
+  { href: PATHS.watchlist, label: 'Watchlist' },
+  { href: PATHS.communityMarkets, label: 'Community' },
   { href: PATHS.benchmark, label: 'Benchmark' },
   { href: PATHS.replay, label: 'Replay' },
   { href: PATHS.replaySuite, label: 'Replay board' },
   { href: PATHS.challenge, label: 'Challenge' },
-  { href: PATHS.communityMarkets, label: 'Community' },
   { href: PATHS.agents, label: 'Agents' },
   { href: PATHS.settings, label: 'Settings' },
 ] as const;
 
 /**
  * The bottom tab bar of a narrow screen (shown below 640 px by app/phone.css; the header's links take over
- * above): four tabs and More, which opens the rest of the site's pages (sign in and out stay in the header).
+ * above): four tabs and More, which opens the rest of the site's pages (sign in, and the account menu with sign out, stay in the header).
  */
 export function TabBar() {
   const id = useId();

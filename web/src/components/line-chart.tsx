@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import uPlot from 'uplot';
+import { chartColours, useScheme } from '../lib/theme';
 
 export interface LinePoint {
   /** Seconds since the epoch. */
@@ -7,9 +8,6 @@ export interface LinePoint {
   value: number;
 }
 
-const INK = '#17181c';
-const LINE = '#0b6b3a';
-const GRID = '#e6e7eb';
 const FONT = '12px system-ui, sans-serif';
 /** The crosshair's time, in the viewer's time zone, to the minute. */
 const TIME = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
@@ -18,17 +16,20 @@ const TIME = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle
  * One line over time, drawn with uPlot (a canvas) in the house style (the price and equity charts): a time axis, the
  * values' axis on the right in the caller's format, a crosshair, and a tip naming the nearest point's time and value.
  * The box is an image whose label is the chart's summary in words; the attribution is a plain link its caller shows
- * under the chart (a link inside the role=img box would be a nested control). Only modules loaded lazily import this,
+ * under the chart (a link inside the role=img box would be a nested control). Its colours are the page's (dark.css): a
+ * change of scheme draws it again. Only modules loaded lazily import this,
  * so the chart library is fetched only where a chart is drawn.
  */
 export function LineChart({ points, format, label }: { points: LinePoint[]; format: (v: number) => string; label: string }) {
   const box = useRef<HTMLDivElement>(null);
   const [drawn, setDrawn] = useState(false);
+  const scheme = useScheme();
 
   useEffect(() => {
     const el = box.current;
     if (!el || points.length === 0) return;
     const data = ascending(points);
+    const { ink, line, grid } = chartColours();
     const tip = document.createElement('div');
     tip.className = 'chart-tip';
     tip.hidden = true;
@@ -44,14 +45,14 @@ export function LineChart({ points, format, label }: { points: LinePoint[]; form
             min === max ? [min - Math.max(Math.abs(min) * 0.01, 0.01), max + Math.max(Math.abs(max) * 0.01, 0.01)] : uPlot.rangeNum(min, max, 0.1, true),
         },
       },
-      series: [{}, { stroke: LINE, width: 2, points: { size: 5, fill: LINE } }],
+      series: [{}, { stroke: line, width: 2, points: { size: 5, fill: line } }],
       axes: [
-        { stroke: INK, font: FONT, grid: { show: false }, ticks: { show: false } },
+        { stroke: ink, font: FONT, grid: { show: false }, ticks: { show: false } },
         {
           side: 1,
-          stroke: INK,
+          stroke: ink,
           font: FONT,
-          grid: { stroke: GRID, width: 1 },
+          grid: { stroke: grid, width: 1 },
           ticks: { show: false },
           values: (_u, splits) => splits.map(format),
           // Wide enough for the longest label (7 px a character at 12 px) and a margin.
@@ -59,7 +60,7 @@ export function LineChart({ points, format, label }: { points: LinePoint[]; form
         },
       ],
       legend: { show: false },
-      cursor: { drag: { x: false, y: false }, points: { size: 7, fill: LINE } },
+      cursor: { drag: { x: false, y: false }, points: { size: 7, fill: line } },
       hooks: {
         setCursor: [
           (u) => {
@@ -88,7 +89,7 @@ export function LineChart({ points, format, label }: { points: LinePoint[]; form
       chart.destroy();
       tip.remove();
     };
-  }, [points, format]);
+  }, [points, format, scheme]);
 
   return (
     <div ref={box} className="chart" role="img" aria-label={label} hidden={points.length === 0}>
@@ -111,7 +112,7 @@ function Sketch({ points }: { points: LinePoint[] }) {
   const line = times.map((t, i) => `${x(t).toFixed(1)},${y(values[i]!).toFixed(1)}`).join(' ');
   return (
     <svg className="chart-sketch" viewBox="0 0 1000 300" preserveAspectRatio="none" aria-hidden="true">
-      <polyline points={line} fill="none" stroke={LINE} strokeWidth="2" vectorEffect="non-scaling-stroke" />
+      <polyline points={line} fill="none" className="sketch-line" strokeWidth="2" vectorEffect="non-scaling-stroke" />
     </svg>
   );
 }

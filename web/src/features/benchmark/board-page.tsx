@@ -1,9 +1,9 @@
 import { Link, useLocation } from 'wouter';
-import { $api } from '../../lib/api/client';
+import { $api, type Ok } from '../../lib/api/client';
 import { useUrlChoice } from '../../lib/url-state';
 import { useAccount } from '../../lib/account';
-import { PATHS, metricHref, signInHref } from '../../lib/paths';
-import { BOARD_METRICS, METRIC_ANCHOR, formatEstimate, seasonOptions, type BenchmarkMetric } from '../../lib/benchmark';
+import { PATHS, metricHref, signInHref, traderHref } from '../../lib/paths';
+import { BOARD_METRICS, METRIC_ANCHOR, formatEstimate, formatFigure, seasonOptions, type BenchmarkMetric } from '../../lib/benchmark';
 import { usePageTitle } from '../../components/page-title';
 import '../../components/pages.css';
 import { ErrorMessage } from '../../components/error-message';
@@ -92,7 +92,9 @@ export function BenchmarkBoardPage() {
                 </caption>
                 <thead>
                   <tr>
-                    <th scope="col">Rank</th>
+                    <th scope="col">
+                      Rank <span className="muted">(range its interval allows)</span>
+                    </th>
                     <th scope="col">Trader</th>
                     <th scope="col" className="num">
                       <Link href={metricHref(m.anchor)}>{m.name}</Link> [95% interval] · n
@@ -107,7 +109,9 @@ export function BenchmarkBoardPage() {
                     const mine = row.userId === account.data?.id;
                     return (
                       <tr key={row.userId} className={mine ? 'current-user' : undefined} aria-current={mine ? 'true' : undefined}>
-                        <td data-label="Rank">{row.rank}</td>
+                        <td data-label="Rank">
+                          {row.rank} <RankInterval low={row.rankLow} high={row.rankHigh} />
+                        </td>
                         <td data-label="Trader">
                           <TraderName
                             userId={row.userId}
@@ -115,6 +119,7 @@ export function BenchmarkBoardPage() {
                             mine={mine}
                             kind={row.reference ? 'reference' : row.isAgent ? 'agent' : null}
                           />
+                          {row.provisional ? <ProvisionalMark edge={row.minimumDetectableEdge} /> : null}
                         </td>
                         <td className="num" data-label={m.name}>
                           {formatEstimate(row.figure, m.kind)}
@@ -129,8 +134,62 @@ export function BenchmarkBoardPage() {
               </table>
             </div>
           )}
+          <References board={board.data} />
         </>
       )}
     </>
+  );
+}
+
+/** "(1–3)": the ranks a row's interval allows (rankLow–rankHigh), beside its rank: read the interval, not the rank. */
+function RankInterval({ low, high }: { low: number; high: number }) {
+  return (
+    <span className="rank-interval" title="The ranks its 95% interval allows">
+      ({low}–{high})
+    </span>
+  );
+}
+
+/** A provisional row (under 100 resolved markets or 30 days, docs/scoring.md): marked, with the smallest edge its n can detect. */
+function ProvisionalMark({ edge }: { edge: number | null }) {
+  return (
+    <span className="tag provisional" title="Under 100 resolved markets or 30 days: its rank may change a lot">
+      provisional{edge !== null ? ` · detects alpha ≥ ${formatFigure(edge, 'score')}` : ''}
+    </span>
+  );
+}
+
+type Board = Ok<'/api/benchmark/leaderboard', 'get'>;
+
+/**
+ * The reference forecasters, named on every board from the first day (the API's references): those not ranked on this
+ * board are listed with how many of their markets have resolved, and a note says when none has yet.
+ */
+function References({ board }: { board: Board }) {
+  if (board.references.length === 0) return null;
+  const ranked = new Set(board.entries.map((e) => e.userId));
+  const unranked = board.references.filter((r) => !ranked.has(r.userId));
+  const nothingResolved = board.references.every((r) => r.resolvedMarkets === 0);
+  return (
+    <section aria-labelledby="references-heading" className="card">
+      <h2 id="references-heading">Reference forecasters</h2>
+      <p>
+        The service&apos;s own forecasters, scored like everyone: the yardsticks to read a row against.{' '}
+        {nothingResolved
+          ? `Nothing they forecast has resolved in this season yet: each is ranked once ${board.minimumMarkets} of its markets resolve.`
+          : unranked.length === 0
+            ? 'All of them are ranked on this board.'
+            : `Those below are ranked from ${board.minimumMarkets} resolved markets.`}
+      </p>
+      {unranked.length > 0 ? (
+        <ul aria-label="Reference forecasters not ranked yet">
+          {unranked.map((r) => (
+            <li key={r.userId}>
+              <Link href={traderHref(r.userId)}>{r.displayName}</Link>: {r.resolvedMarkets} of {board.minimumMarkets} resolved markets, not ranked yet
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </section>
   );
 }

@@ -14,6 +14,7 @@ import { Loading } from '../../components/loading';
 import { cents, money, shares } from '../../lib/format';
 import { CommunityTradeTicket } from './community-trade-ticket';
 import { MarketDiscussion } from '../../components/market-discussion';
+import { OutcomeBanner } from '../../components/outcome-banner';
 import { ShareButton } from '../../components/share-button';
 import { useRefreshAfterTrade } from '../../lib/portfolio';
 import { MarketPosition } from '../../components/market-position';
@@ -53,10 +54,15 @@ export function CommunityMarketPage() {
         <ShareButton path={`${PATHS.communityMarkets}/${encodeURIComponent(m.slug)}`} title={m.question} what="this market" />
       </p>
       {m.status === 'resolved' ? (
-        <p className="resolved" role="status">
-          Resolved: <strong>{m.resolvedOutcome}</strong>
-          {m.voidReason ? <> · reason: {m.voidReason}</> : null}
-        </p>
+        <OutcomeBanner
+          outcome={m.resolvedOutcome ?? 'VOID'}
+          resolvedAt={null}
+          paid={
+            m.resolvedOutcome === 'VOID' || !m.resolvedOutcome
+              ? `Voided${m.voidReason ? `: ${m.voidReason}` : ''}.`
+              : `Each ${m.resolvedOutcome} share paid $1.`
+          }
+        />
       ) : null}
       <h2>Resolution criteria</h2>
       <p className="pre-line">{m.description || 'None given.'}</p>

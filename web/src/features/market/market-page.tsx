@@ -14,6 +14,7 @@ import { MarketPosition } from '../../components/market-position';
 import { LimitOrderForm } from './limit-order-form';
 import { MarketOrders } from './market-orders';
 import { MarketDiscussion } from '../../components/market-discussion';
+import { OutcomeBanner } from '../../components/outcome-banner';
 import { ShareButton } from '../../components/share-button';
 import { OrderBook } from '../../components/order-book';
 import { marketHref } from '../../lib/paths';
@@ -100,27 +101,25 @@ export function MarketPage() {
         <span>Ends {date(m.endDate)}</span>
         <ShareButton path={marketHref(m.slug)} title={m.question} what="this market" />
       </p>
-      <p className="source">
-        {m.simulated ? (
-          <>
-            <strong>Simulated market.</strong> Its prices and outcome come from this service&apos;s built-in simulated venue, not from a real exchange.
-          </>
-        ) : (
-          <>
-            <strong>Mirrored from Polymarket</strong> on a delay; this service is not the venue and this is not its official feed.
-          </>
-        )}
-      </p>
-      <div className="sides">
-        <Side label="YES" book={yesPrice.book} className="yes" />
-        <Side label="NO" book={noPrice.book} className="no" />
-      </div>
-      <p className="muted price-age">
-        Prices {streamed || m.odds.live ? 'live' : 'last mirrored'}, {age(ageSeconds)} old
-        {Number.isFinite(priceAt) ? ` (as of ${dateTime(new Date(priceAt).toISOString())})` : ''}.{m.status === 'active' ? STREAM_WORDS[live.status] : ''}
-      </p>
+      {m.status === 'resolved' && m.winner ? (
+        <OutcomeBanner
+          outcome={m.winner}
+          resolvedAt={m.resolvedAt}
+          paid={m.winner === 'VOID' ? 'Every share paid 50¢.' : `Each ${m.winner} share paid $1; each ${m.winner === 'YES' ? 'NO' : 'YES'} share paid nothing.`}
+        />
+      ) : null}
+      {/* As on the venues' pages: prices and chart on the left, the ticket with the person's position right beside it, both
+          above the fold at 1280 px; the book, the rules and the source below. */}
       <div className="market-columns">
         <div>
+          <div className="sides">
+            <Side label="YES" book={yesPrice.book} className="yes" />
+            <Side label="NO" book={noPrice.book} className="no" />
+          </div>
+          <p className="muted price-age">
+            Prices {streamed || m.odds.live ? 'live' : 'last mirrored'}, {age(ageSeconds)} old
+            {Number.isFinite(priceAt) ? ` (as of ${dateTime(new Date(priceAt).toISOString())})` : ''}.{m.status === 'active' ? STREAM_WORDS[live.status] : ''}
+          </p>
           {yes?.tokenId ? (
             <ErrorBoundary>
               <Suspense fallback={<Loading what="the chart" />}>
@@ -136,27 +135,40 @@ export function MarketPage() {
             <h2 id="rules-heading">Resolution</h2>
             <p>{m.description ?? 'The venue gives no resolution text for this market.'}</p>
           </section>
+          <p className="source">
+            {m.simulated ? (
+              <>
+                <strong>Simulated market.</strong> Its prices and outcome come from this service&apos;s built-in simulated venue, not from a real exchange.
+              </>
+            ) : (
+              <>
+                <strong>Mirrored from Polymarket</strong> on a delay; this service is not the venue and this is not its official feed.
+              </>
+            )}
+          </p>
         </div>
         <div>
           {m.status === 'active' ? (
-            <>
-              <TradeTicket
-                market={{ id: m.id, slug: m.slug, outcomeTokens: m.outcomeTokens }}
-                signedIn={signedIn}
-                pick={pick}
-                priceAt={{ YES: yesPrice.streamed ? yesPrice.at : null, NO: noPrice.streamed ? noPrice.at : null }}
-              />
-              {signedIn ? <LimitOrderForm market={{ id: m.id, slug: m.slug, outcomeTokens: m.outcomeTokens }} /> : null}
-              {m.outcomeTokens.map((t) => (t.tokenId ? <OrderBook key={t.tokenId} tokenId={t.tokenId} outcome={t.outcome} /> : null))}
-            </>
+            <TradeTicket
+              market={{ id: m.id, slug: m.slug, outcomeTokens: m.outcomeTokens }}
+              signedIn={signedIn}
+              pick={pick}
+              priceAt={{ YES: yesPrice.streamed ? yesPrice.at : null, NO: noPrice.streamed ? noPrice.at : null }}
+            />
           ) : (
             <p className="card">This market is {m.status}: it cannot be traded.</p>
           )}
+          {signedIn ? <MarketPosition marketId={m.id} /> : null}
+          {m.status === 'active' ? (
+            <>
+              {signedIn ? <LimitOrderForm market={{ id: m.id, slug: m.slug, outcomeTokens: m.outcomeTokens }} /> : null}
+              {m.outcomeTokens.map((t) => (t.tokenId ? <OrderBook key={t.tokenId} tokenId={t.tokenId} outcome={t.outcome} /> : null))}
+            </>
+          ) : null}
           {signedIn ? (
             <>
               <WatchMarket marketId={m.id} />
               <MarketOrders marketId={m.id} />
-              <MarketPosition marketId={m.id} />
             </>
           ) : null}
         </div>

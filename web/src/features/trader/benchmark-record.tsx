@@ -114,6 +114,7 @@ function BenchmarkFigures({ r, own }: { r: Ok<'/api/benchmark/record', 'get'>; o
       ) : (
         <p>No stated forecast has resolved in this season, so there is no reliability diagram yet.</p>
       )}
+      <LifeFigures life={r.life} />
       {r.entryPrice.questions > 0 ? (
         <>
           <h3>Trades without a stated forecast</h3>
@@ -182,6 +183,46 @@ function BenchmarkFigures({ r, own }: { r: Ok<'/api/benchmark/record', 'get'>; o
           ]}
         />
       ) : null}
+    </>
+  );
+}
+
+/** How a horizon reads: "7 d", "1 d", "1 h" before the close. */
+const HORIZON_WORDS: Record<string, string> = { '7d': '7 d', '1d': '1 d', '1h': '1 h' };
+
+/**
+ * Scores over each market's life (docs/scoring.md): baseline and peer scores with coverage, and alpha at 7 d, 1 d and 1 h
+ * before the close beside the all-life alpha above. Once any market is scored every horizon is shown, an empty one as
+ * "—": that no forecast was held that long before the close is itself worth reading.
+ */
+function LifeFigures({ life }: { life: Ok<'/api/benchmark/record', 'get'>['life'] }) {
+  const horizons = life.horizons.map((h): Row => [`Alpha ${HORIZON_WORDS[h.horizon] ?? h.horizon} before the close`, METRIC_ANCHOR.alpha, h.alpha, 'score']);
+  return (
+    <>
+      <h3>Over each market&apos;s life</h3>
+      {life.questions === 0 ? (
+        <p className="empty-figures">
+          None yet: the baseline and peer scores, their coverage, and alpha at {life.horizons.map((h) => HORIZON_WORDS[h.horizon] ?? h.horizon).join(', ')}{' '}
+          before the close appear once a market this account stated a forecast on resolves in this season.
+        </p>
+      ) : (
+        <>
+          <p className="muted">
+            {life.questions} {life.questions === 1 ? 'market' : 'markets'} scored from the first forecast to the close; {life.peerQuestions} with another
+            forecaster.
+          </p>
+          <dl className="totals benchmark-figures" aria-label="Scores over each market's life">
+            {[
+              ['Baseline score', METRIC_ANCHOR.timeAveraged, life.baseline, 'ratio'] as Row,
+              ['Peer score', METRIC_ANCHOR.timeAveraged, life.peer, 'ratio'] as Row,
+              ['Coverage', METRIC_ANCHOR.timeAveraged, life.coverage, 'percent'] as Row,
+              ...horizons,
+            ].map(([label, anchor, estimate, kind]) => (
+              <Figure key={label} label={label} anchor={anchor} estimate={estimate} kind={kind} />
+            ))}
+          </dl>
+        </>
+      )}
     </>
   );
 }

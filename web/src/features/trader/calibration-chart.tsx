@@ -28,11 +28,11 @@ export function CalibrationChart({ buckets }: { buckets: CalibrationBucket[] }) 
         role="img"
         aria-label={`Calibration chart: ${filled.length} of ${buckets.length} forecast buckets have settled positions; the table below lists them.`}
       >
-        <rect x={LEFT} y={y(1)} width={INNER} height={INNER} fill="#fff" stroke="#dcdee2" />
+        <rect x={LEFT} y={y(1)} width={INNER} height={INNER} className="plot-panel" />
         {ticks.map((t) => (
-          <g key={t} fontSize="10" fill="#55595f">
-            <line x1={x(t)} y1={y(0)} x2={x(t)} y2={y(1)} stroke="#eef0f2" />
-            <line x1={x(0)} y1={y(t)} x2={x(1)} y2={y(t)} stroke="#eef0f2" />
+          <g key={t} fontSize="10" className="plot-label">
+            <line x1={x(t)} y1={y(0)} x2={x(t)} y2={y(1)} className="plot-grid" />
+            <line x1={x(0)} y1={y(t)} x2={x(1)} y2={y(t)} className="plot-grid" />
             <text x={x(t)} y={SIZE - PAD + 14} textAnchor="middle">
               {t * 100}%
             </text>
@@ -41,22 +41,21 @@ export function CalibrationChart({ buckets }: { buckets: CalibrationBucket[] }) 
             </text>
           </g>
         ))}
-        <line x1={x(0)} y1={y(0)} x2={x(1)} y2={y(1)} stroke="#8a8f98" strokeDasharray="4 4" />
+        <line x1={x(0)} y1={y(0)} x2={x(1)} y2={y(1)} className="plot-diagonal" strokeDasharray="4 4" />
         {filled.map((b) => (
           <circle
             key={b.binLow}
             cx={x(b.meanForecast!)}
             cy={y(b.observedFrequency!)}
             r={4 + 8 * Math.sqrt(b.n / most)}
-            fill="#1f4fd1"
+            className="plot-dot"
             fillOpacity="0.7"
-            stroke="#17181c"
           />
         ))}
-        <text x={LEFT + INNER / 2} y={SIZE - 4} textAnchor="middle" fontSize="11" fill="#17181c">
+        <text x={LEFT + INNER / 2} y={SIZE - 4} textAnchor="middle" fontSize="11" className="plot-ink">
           Forecast (price paid)
         </text>
-        <text x={14} y={y(0.5)} textAnchor="middle" fontSize="11" fill="#17181c" transform={`rotate(-90 14 ${y(0.5)})`}>
+        <text x={14} y={y(0.5)} textAnchor="middle" fontSize="11" className="plot-ink" transform={`rotate(-90 14 ${y(0.5)})`}>
           Observed frequency
         </text>
       </svg>

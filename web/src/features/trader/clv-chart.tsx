@@ -19,21 +19,21 @@ export function ClvChart({ horizons }: { horizons: { label: string; mean: Estima
   const summary = horizons.map((h) => `${h.label} ${formatEstimate(h.mean, 'cents')}`).join('; ');
   return (
     <svg className="clv-chart" viewBox={`0 0 ${W} ${height}`} role="img" aria-label={`Closing-line value by horizon, mean with 95% interval: ${summary}.`}>
-      <line x1={x(0)} y1={TOP - 4} x2={x(0)} y2={TOP + horizons.length * ROW} stroke="#8a8f98" strokeDasharray="4 4" />
+      <line x1={x(0)} y1={TOP - 4} x2={x(0)} y2={TOP + horizons.length * ROW} className="plot-diagonal" strokeDasharray="4 4" />
       {horizons.map((h, i) => {
         const cy = TOP + i * ROW + ROW / 2;
         const { value, low, high } = h.mean;
         return (
           <g key={h.label}>
-            <text x={LEFT - 8} y={cy + 4} textAnchor="end" fontSize="11" fill="#17181c">
+            <text x={LEFT - 8} y={cy + 4} textAnchor="end" fontSize="11" className="plot-ink">
               {h.label}
             </text>
-            {low !== null && high !== null ? <line x1={x(low)} y1={cy} x2={x(high)} y2={cy} stroke="#17181c" strokeWidth="1.5" /> : null}
-            {value !== null ? <circle cx={x(value)} cy={cy} r="5" fill={value >= 0 ? '#1b7f3b' : '#b42318'} stroke="#17181c" /> : null}
+            {low !== null && high !== null ? <line x1={x(low)} y1={cy} x2={x(high)} y2={cy} className="plot-whisker" strokeWidth="1.5" /> : null}
+            {value !== null ? <circle cx={x(value)} cy={cy} r="5" className={value >= 0 ? 'plot-up' : 'plot-down'} /> : null}
           </g>
         );
       })}
-      <g fontSize="10" fill="#55595f">
+      <g fontSize="10" className="plot-label">
         {[-reach, 0, reach].map((t) => (
           <text key={t} x={x(t)} y={height - 6} textAnchor="middle">
             {t === 0 ? '0' : `${t > 0 ? '+' : '−'}${(Math.abs(t) * 100).toFixed(1)}¢`}

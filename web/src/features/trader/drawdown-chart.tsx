@@ -46,11 +46,11 @@ export function DrawdownChart() {
   return (
     <figure className="benchmark-chart">
       <svg className="drawdown-chart" viewBox={`0 0 ${W} ${H}`} role="img" aria-label={label}>
-        <rect x={LEFT} y={PAD} width={W - LEFT - PAD} height={H - PAD - BOTTOM} fill="#fff" stroke="#dcdee2" />
-        <polygon points={band} fill="#b42318" fillOpacity="0.25" />
-        <polyline points={line('peak')} fill="none" stroke="#8a8f98" strokeDasharray="4 4" />
-        <polyline points={line('equity')} fill="none" stroke="#1f4fd1" strokeWidth="2" />
-        <g fontSize="10" fill="#55595f">
+        <rect x={LEFT} y={PAD} width={W - LEFT - PAD} height={H - PAD - BOTTOM} className="plot-panel" />
+        <polygon points={band} className="plot-band" fillOpacity="0.25" />
+        <polyline points={line('peak')} fill="none" className="plot-diagonal" strokeDasharray="4 4" />
+        <polyline points={line('equity')} fill="none" className="plot-line" strokeWidth="2" />
+        <g fontSize="10" className="plot-label">
           <text x={LEFT - 6} y={y(hi) + 3} textAnchor="end">
             {money(hi)}
           </text>

@@ -26,11 +26,11 @@ export function ReliabilityDiagram({ bins }: { bins: Bin[] }) {
         role="img"
         aria-label={`Reliability diagram: ${bins.length} forecast ${bins.length === 1 ? 'bin' : 'bins'} over ${pairs} forecast/outcome pairs, each with its 95% Wilson interval; the table below lists them.`}
       >
-        <rect x={LEFT} y={y(1)} width={INNER} height={INNER} fill="#fff" stroke="#dcdee2" />
+        <rect x={LEFT} y={y(1)} width={INNER} height={INNER} className="plot-panel" />
         {ticks.map((t) => (
-          <g key={t} fontSize="10" fill="#55595f">
-            <line x1={x(t)} y1={y(0)} x2={x(t)} y2={y(1)} stroke="#eef0f2" />
-            <line x1={x(0)} y1={y(t)} x2={x(1)} y2={y(t)} stroke="#eef0f2" />
+          <g key={t} fontSize="10" className="plot-label">
+            <line x1={x(t)} y1={y(0)} x2={x(t)} y2={y(1)} className="plot-grid" />
+            <line x1={x(0)} y1={y(t)} x2={x(1)} y2={y(t)} className="plot-grid" />
             <text x={x(t)} y={SIZE - PAD + 14} textAnchor="middle">
               {t * 100}%
             </text>
@@ -39,19 +39,19 @@ export function ReliabilityDiagram({ bins }: { bins: Bin[] }) {
             </text>
           </g>
         ))}
-        <line x1={x(0)} y1={y(0)} x2={x(1)} y2={y(1)} stroke="#8a8f98" strokeDasharray="4 4" />
+        <line x1={x(0)} y1={y(0)} x2={x(1)} y2={y(1)} className="plot-diagonal" strokeDasharray="4 4" />
         {bins.map((b) => (
           <g key={b.binLow}>
-            <line x1={x(b.meanForecast)} y1={y(b.low)} x2={x(b.meanForecast)} y2={y(b.high)} stroke="#17181c" strokeWidth="1.5" />
-            <line x1={x(b.meanForecast) - 4} y1={y(b.low)} x2={x(b.meanForecast) + 4} y2={y(b.low)} stroke="#17181c" strokeWidth="1.5" />
-            <line x1={x(b.meanForecast) - 4} y1={y(b.high)} x2={x(b.meanForecast) + 4} y2={y(b.high)} stroke="#17181c" strokeWidth="1.5" />
-            <circle cx={x(b.meanForecast)} cy={y(b.observedFrequency)} r={3 + 6 * Math.sqrt(b.n / most)} fill="#1f4fd1" fillOpacity="0.75" stroke="#17181c" />
+            <line x1={x(b.meanForecast)} y1={y(b.low)} x2={x(b.meanForecast)} y2={y(b.high)} className="plot-whisker" strokeWidth="1.5" />
+            <line x1={x(b.meanForecast) - 4} y1={y(b.low)} x2={x(b.meanForecast) + 4} y2={y(b.low)} className="plot-whisker" strokeWidth="1.5" />
+            <line x1={x(b.meanForecast) - 4} y1={y(b.high)} x2={x(b.meanForecast) + 4} y2={y(b.high)} className="plot-whisker" strokeWidth="1.5" />
+            <circle cx={x(b.meanForecast)} cy={y(b.observedFrequency)} r={3 + 6 * Math.sqrt(b.n / most)} className="plot-dot" fillOpacity="0.75" />
           </g>
         ))}
-        <text x={LEFT + INNER / 2} y={SIZE - 4} textAnchor="middle" fontSize="11" fill="#17181c">
+        <text x={LEFT + INNER / 2} y={SIZE - 4} textAnchor="middle" fontSize="11" className="plot-ink">
           Mean forecast
         </text>
-        <text x={14} y={y(0.5)} textAnchor="middle" fontSize="11" fill="#17181c" transform={`rotate(-90 14 ${y(0.5)})`}>
+        <text x={14} y={y(0.5)} textAnchor="middle" fontSize="11" className="plot-ink" transform={`rotate(-90 14 ${y(0.5)})`}>
           Observed frequency
         </text>
       </svg>

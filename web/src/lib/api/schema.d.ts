@@ -7486,6 +7486,20 @@ export interface operations {
                                 high: number | null;
                             };
                         } | null;
+                        /** @description The service's reference forecasters, ranked or not yet: the yardsticks every board names from its first day (empty before they first act). */
+                        references: {
+                            /** @description Read its record with get_benchmark_record. */
+                            userId: string;
+                            /** @description Public display name. */
+                            displayName: string;
+                            /**
+                             * @description Which reference forecaster.
+                             * @enum {string}
+                             */
+                            reference: "market" | "coin_flip" | "favourite";
+                            /** @description Its resolved markets in the season; ranked from minimumMarkets. */
+                            resolvedMarkets: number;
+                        }[];
                         /** @description Pass as cursor for the next page; null when this is the last page. */
                         nextCursor: string | null;
                     };
