@@ -14,12 +14,14 @@ const OWNERS = {
   a2a_push_cursors: 'domain/task-push/',
   a2a_task_contexts: 'domain/task-push/',
   access_tokens: 'auth/access-tokens.ts',
+  account_event_seqs: 'domain/events/',
   account_events: 'domain/events/',
   benchmark_changes: 'domain/benchmark/',
   benchmark_dirty: 'domain/benchmark/',
   benchmark_markets: 'domain/benchmark/',
   benchmark_records: 'domain/benchmark/',
   benchmark_state: 'domain/benchmark/',
+  book_claims: 'domain/orders/book-claims.ts',
   book_consumption: 'domain/trading/book-consumption.ts',
   challenge_claims: 'domain/track-record/',
   comments: 'domain/comments/',
@@ -27,10 +29,12 @@ const OWNERS = {
   community_outcomes: 'domain/community/',
   community_pools: 'domain/community/',
   community_price_points: 'domain/community/',
+  forecast_chain_heads: 'domain/forecasts/forecast-chain.ts',
   forecasts: 'domain/forecasts/forecast-chain.ts',
   idempotency_keys: 'domain/idempotency/',
   ledger_entries: 'domain/ledger/',
   market_events: 'market-data/',
+  market_settlements: 'domain/trading/settlement-service.ts',
   market_sync_state: 'market-data/',
   market_tokens: 'market-data/',
   markets: 'market-data/',
@@ -67,22 +71,7 @@ const OWNERS = {
  * log's, until each moves to a row of its own.
  */
 const NOT_YET_OWNED = {
-  users: [
-    'domain/ledger/cash.ts',
-    'domain/ledger/trade-moves.ts',
-    'domain/track-record/track-sql.ts',
-    'domain/track-record/awards.ts',
-    'domain/forecasts/forecast-chain.ts',
-    'domain/events/account-events.ts',
-    'domain/events/trade-events.ts',
-    'domain/notifications/notify.ts',
-    'domain/benchmark/reference-accounts.ts',
-  ],
-  account_events: ['domain/notifications/notify.ts', 'domain/track-record/awards.ts'],
-  notifications: ['domain/track-record/awards.ts'],
-  market_events: ['domain/trading/settlement-service.ts'],
-  market_tokens: ['domain/orders/resting-fills.ts'],
-  sessions: ['domain/accounts/account-settings.ts'],
+  users: ['domain/ledger/cash.ts', 'domain/ledger/trade-moves.ts', 'domain/track-record/track-sql.ts', 'domain/track-record/awards.ts'],
 };
 
 const ALWAYS = ['db/migrations/'];
