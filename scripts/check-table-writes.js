@@ -66,9 +66,10 @@ const OWNERS = {
 
 /**
  * Writes outside their table's owner that predate this check, each with what is to become of it: the lint keeps them
- * from growing (a new one fails) until they move. `users` is the god row of issue 50 item 4: its cash is the ledger's,
- * its track-record figures the track record's, its forecast-chain head the chain's and its event sequence the event
- * log's, until each moves to a row of its own.
+ * from growing (a new one fails) until they move. What is left of `users`, the god row of issue 50 item 4: its cash
+ * (balance_micro, reserved_micro, written by the ledger's cash and trade moves, with last_active_at) and its live
+ * track-record figures (XP, streak, challenge, badges, track_seq, written by the track record), until each moves to a
+ * row of its own. Its event sequence and forecast chain head have moved (migration 1700000000077).
  */
 const NOT_YET_OWNED = {
   users: ['domain/ledger/cash.ts', 'domain/ledger/trade-moves.ts', 'domain/track-record/track-sql.ts', 'domain/track-record/awards.ts'],
