@@ -27,7 +27,8 @@ const PRODUCERS = benchSetting('BENCH_PRODUCERS', 40, 4);
 /** The idle window (every stream open, heartbeats only) whose CPU is the floor of the loaded figure. */
 const IDLE_MS = SMOKE ? 1000 : 5000;
 
-const APPEND = `WITH s AS (UPDATE users SET event_seq = event_seq + 1 WHERE id = $1 RETURNING event_seq),
+const APPEND = `WITH s AS (INSERT INTO account_event_seqs AS q (user_id, event_seq) VALUES ($1, 1)
+    ON CONFLICT (user_id) DO UPDATE SET event_seq = q.event_seq + 1 RETURNING event_seq),
   e AS (INSERT INTO account_events (user_id, seq, type, data, created_at) SELECT $1, event_seq, 'trade', $2, now() FROM s RETURNING seq)
   SELECT seq, pg_notify('${ACCOUNT_EVENTS_CHANNEL}', $1::text || ':' || seq::text) FROM e`;
 

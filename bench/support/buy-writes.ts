@@ -27,7 +27,10 @@ export async function buyWrites(pool: Pool, url: string, userId: string, buy: ()
   const counts = async (): Promise<BuyWrites> => {
     const cols = tables.map((t) => `(SELECT count(*) FROM "${t}" WHERE user_id::text = $1) AS "${t}"`);
     const row = (
-      await pool.query<Record<string, string>>(`SELECT ${[...cols, '(SELECT event_seq FROM users WHERE id::text = $1) AS event_seq'].join(', ')}`, [userId])
+      await pool.query<Record<string, string>>(
+        `SELECT ${[...cols, '(SELECT coalesce(max(event_seq), 0) FROM account_event_seqs WHERE user_id::text = $1) AS event_seq'].join(', ')}`,
+        [userId],
+      )
     ).rows[0]!;
     return Object.fromEntries(Object.entries(row).map(([k, v]) => [k, Number(v)]));
   };

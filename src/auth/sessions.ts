@@ -69,6 +69,15 @@ export class SessionStore {
     return rows[0]!.n;
   }
 
+  /** Ends every session of an account but `keepSessionId` (a password change), in the caller's transaction; returns how many ended. */
+  static async endOthers(tx: Queryable, userId: string, keepSessionId: string | undefined): Promise<number> {
+    const rows = await tx.query<{ n: number }>(
+      'WITH d AS (DELETE FROM sessions WHERE user_id = $1 AND id IS DISTINCT FROM $2::uuid RETURNING 1) SELECT count(*)::int AS n FROM d',
+      [userId, keepSessionId ?? null],
+    );
+    return rows[0]!.n;
+  }
+
   async revokeToken(token: string): Promise<void> {
     if (SESSION_TOKEN_PATTERN.test(token)) await this.db.query('DELETE FROM sessions WHERE token_hash = $1', [hashSecret(token)]);
   }

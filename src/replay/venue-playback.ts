@@ -2,7 +2,7 @@ import { MICRO, toMicro, type Micro } from '../domain/money/micro';
 import type { Estimate } from '../domain/benchmark/estimate';
 import { scoreAlpha, type ResolvedQuestion } from '../domain/benchmark/forecast-scores';
 import { alphaAcrossRuns } from '../domain/replay/across-runs';
-import { meanWithTInterval } from '../domain/replay/t-interval';
+import { meanWithTInterval } from '../domain/benchmark/statistics';
 import { REPLAY_START_MS, type SimulatedScenario } from '../domain/replay/replay-runs';
 import { candidateRange, type SimMarketSpec } from '../market-data/simulated/catalog';
 import { newsIdOf } from '../market-data/simulated/information';

@@ -81,7 +81,7 @@ describe.each(backends())('the market mirror on $name', (backend) => {
       const [m] = await q<{ status: string; winner: string; resolved_at: Date }>('SELECT status, winner, resolved_at FROM markets WHERE id = $1', [spec.id]);
       expect(m).toEqual({ status: 'resolved', winner, resolved_at: new Date(spec.resolveAtMs) });
       const events = await q<{ winner: string; processed_at: Date | null }>(
-        `SELECT winner, processed_at FROM market_events WHERE market_id = $1 AND type = 'resolved'`,
+        `SELECT e.winner, s.processed_at FROM market_events e LEFT JOIN market_settlements s ON s.event_id = e.id WHERE e.market_id = $1 AND e.type = 'resolved'`,
         [spec.id],
       );
       expect(events).toHaveLength(1);

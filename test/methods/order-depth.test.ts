@@ -91,9 +91,9 @@ describe.each(backends())('orders against published depth on $name', (backend) =
     await listingChange(0.47, 0.49);
     expect(await t.services.orders.get(a.id, order.id)).toMatchObject({ state: 'partially_filled', filledCash: 9.8, filledShares: 20, reservedCash: 90.2 });
     expect(await balance(a.apiKey)).toEqual({ balance: 990.2, reserved: 90.2, available: 900 });
-    // The sizes at the best levels of the book read for the crossed order are kept on the token.
+    // The sizes at the best levels of the book read for the crossed order are kept in the token's book claim.
     const [book] = await t.services.db.query<{ bid: bigint; ask: bigint; at: Date | null }>(
-      'SELECT best_bid_size_micro AS bid, best_ask_size_micro AS ask, book_at AS at FROM market_tokens WHERE token_id = $1',
+      'SELECT best_bid_size_micro AS bid, best_ask_size_micro AS ask, book_at AS at FROM book_claims WHERE token_id = $1',
       [m.yes],
     );
     expect([book!.bid, book!.ask, book!.at !== null]).toEqual([10_000_000n, 20_000_000n, true]);

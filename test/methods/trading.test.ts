@@ -258,7 +258,7 @@ describe.each(backends())('trading on $name', (backend) => {
     await resolveMarket(t.services.db, m.id, 'YES');
     expect(await t.services.settlement.runOnce(new Date())).toBe(2);
     expect(await t.services.settlement.runOnce(new Date())).toBe(0);
-    await t.services.db.query(`UPDATE market_events SET processed_at = NULL WHERE market_id = $1`, [m.id]);
+    await t.services.db.query(`DELETE FROM market_settlements WHERE event_id IN (SELECT id FROM market_events WHERE market_id = $1)`, [m.id]);
     expect(await t.services.settlement.runOnce(new Date())).toBe(0); // a repeated event pays nothing more
     const pf = await t.api.get('/api/positions').set('Authorization', `Bearer ${a.apiKey}`);
     const byId = Object.fromEntries(pf.body.positions.map((p: { id: string }) => [p.id, p]));

@@ -174,6 +174,18 @@ export class AccountService {
     return { balance: fromMicro(balance_micro), reserved: fromMicro(reserved_micro), available: fromMicro(balance_micro - reserved_micro) };
   }
 
+  /**
+   * Marks the account as the benchmark's reference forecaster of `kind` (migration 31: 'market', 'coin_flip',
+   * 'favourite'); false when another account already is.
+   */
+  async markReference(userId: string, kind: string): Promise<boolean> {
+    const rows = await this.db.query<{ id: string }>(
+      `WITH r AS (UPDATE users SET reference = $2 WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM users WHERE reference = $2) RETURNING id) SELECT id FROM r`,
+      [userId, kind],
+    );
+    return rows.length === 1;
+  }
+
   /** Replaces an agent's API key; the old one stops working when this commits. */
   async rotateApiKey(userId: string): Promise<string> {
     const apiKey = generateApiKey();

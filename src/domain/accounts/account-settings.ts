@@ -1,6 +1,7 @@
 import type { Database, Queryable } from '../../db/database';
 import { AppError } from '../../errors/app-error';
 import { hashPassword, verifyPassword } from '../../auth/passwords';
+import { SessionStore } from '../../auth/sessions';
 import { wrongPassword } from './account-deletion';
 
 /** Run inside a rename's transaction by other areas (the leaderboard card carries the name). */
@@ -55,11 +56,7 @@ export class AccountSettings {
         [userId, hash, nextHash],
       );
       if (!done[0]) throw wrongPassword();
-      const ended = await tx.query<{ n: number }>(
-        'WITH d AS (DELETE FROM sessions WHERE user_id = $1 AND id IS DISTINCT FROM $2::uuid RETURNING 1) SELECT count(*)::int AS n FROM d',
-        [userId, keepSessionId ?? null],
-      );
-      return ended[0]!.n;
+      return SessionStore.endOthers(tx, userId, keepSessionId);
     });
   }
 }

@@ -1,4 +1,5 @@
 import { estimate, pooledMeanEstimate, seedOf, type Estimate } from './estimate';
+import { wilsonInterval } from './statistics';
 
 /**
  * Forecast scores of one account over its resolved questions: proper scores (Brier, log) of its stated probabilities and
@@ -38,8 +39,6 @@ export interface ResolvedQuestion {
 export const LOG_SCORE_FLOOR = 0.001;
 /** Calibration bins: [0, 0.1), [0.1, 0.2), …, [0.9, 1.0], 1.0 falling in the last. */
 export const CALIBRATION_BINS = 10;
-/** The 97.5 % normal quantile: the reliability table's Wilson intervals are 95 %. */
-export const WILSON_Z = 1.959963984540054;
 
 /** One calibration bin of the final forecasts' (forecast, outcome) pairs; low/high is the Wilson interval of the observed frequency. */
 export interface ReliabilityBin {
@@ -135,17 +134,6 @@ export function logScore(forecast: readonly number[], winner: number): number {
 export function calibrationBin(p: number): number {
   const k = Math.min(CALIBRATION_BINS - 1, Math.max(0, Math.floor(p * CALIBRATION_BINS)));
   return k > 0 && p < k / CALIBRATION_BINS ? k - 1 : k;
-}
-
-/** The Wilson score interval of a proportion `successes / n` (95 % with the default z); null when n is 0. */
-export function wilsonInterval(successes: number, n: number, z = WILSON_Z): { low: number; high: number } | null {
-  if (n <= 0) return null;
-  const p = successes / n;
-  const z2 = z * z;
-  const denominator = 1 + z2 / n;
-  const centre = (p + z2 / (2 * n)) / denominator;
-  const half = (z / denominator) * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n));
-  return { low: Math.max(0, centre - half), high: Math.min(1, centre + half) };
 }
 
 /** The account's forecast as a vector over outcomes; a malformed one is the caller's bug, so it throws. */

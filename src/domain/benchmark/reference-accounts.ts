@@ -38,12 +38,8 @@ export class ReferenceAccounts {
   }
 
   /** Flags a newly registered account as the reference of `kind` (false when another already is). */
-  async flag(userId: string, kind: ReferenceKind): Promise<boolean> {
-    const rows = await this.db.query<{ id: string }>(
-      `UPDATE users SET reference = $2 WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM users WHERE reference = $2) RETURNING id`,
-      [userId, kind],
-    );
-    return rows.length === 1;
+  flag(userId: string, kind: ReferenceKind): Promise<boolean> {
+    return this.accounts.markReference(userId, kind);
   }
 
   /** A new API key for the reference account (rotate_api_key's own rule), replacing the previous one. */

@@ -1,4 +1,4 @@
-import { blockInterval } from './block-bootstrap';
+import { blockInterval, mean, normalCdf, sampleSd } from './statistics';
 import { NO_ESTIMATE, pooledMeanEstimate, seedOf, withInterval, type Estimate } from './estimate';
 
 export interface EquityDay {
@@ -72,12 +72,6 @@ export function dailyReturns(startEquity: number, days: readonly EquityDay[]): n
   return returns;
 }
 
-function mean(xs: readonly number[]): number {
-  let s = 0;
-  for (const x of xs) s += x;
-  return s / xs.length;
-}
-
 export function timeWeightedReturn(r: readonly number[]): number | null {
   if (r.length === 0) return null;
   let g = 1;
@@ -107,13 +101,9 @@ export function currentDrawdown(r: readonly number[]): number | null {
   return drawdowns(r)?.current ?? null;
 }
 
-/** Sample standard deviation (n − 1). */
+/** Sample standard deviation (n − 1) of the daily returns. */
 export function volatility(r: readonly number[]): number | null {
-  if (r.length < 2) return null;
-  const m = mean(r);
-  let s = 0;
-  for (const x of r) s += (x - m) ** 2;
-  return Math.sqrt(s / (r.length - 1));
+  return sampleSd(r);
 }
 
 /** Null, not Infinity, when the returns do not vary. */
@@ -171,70 +161,6 @@ export function probabilisticSharpe(r: readonly number[]): number | null {
   const radicand = 1 - moments.skewness * sr + ((moments.kurtosis - 1) / 4) * sr * sr;
   if (!(radicand > 0)) return null;
   return normalCdf((sr * Math.sqrt(r.length - 1)) / Math.sqrt(radicand));
-}
-
-// W. J. Cody (1969; CALERF, 1993) rational Chebyshev approximations of erf/erfc: relative error near 1e-16 in double
-// precision, far inside the 1e-7 we need (Abramowitz–Stegun 7.1.26 is only 1.5e-7). Cody's 18-digit constants are
-// written as the shortest literal of the same double.
-const A = [3.1611237438705655, 113.86415415105016, 377.485237685302, 3209.3775891384694, 0.18577770618460315];
-const B = [23.601290952344122, 244.02463793444417, 1282.6165260773723, 2844.236833439171];
-const C = [
-  0.5641884969886701, 8.883149794388377, 66.11919063714163, 298.6351381974001, 881.952221241769, 1712.0476126340707, 2051.0783778260716, 1230.3393547979972,
-  2.1531153547440383e-8,
-];
-const D = [
-  15.744926110709835, 117.6939508913125, 537.1811018620099, 1621.3895745666903, 3290.7992357334597, 4362.619090143247, 3439.3676741437216, 1230.3393548037495,
-];
-const P = [0.30532663496123236, 0.36034489994980445, 0.12578172611122926, 0.016083785148742275, 0.0006587491615298378, 0.016315387137302097];
-const Q = [2.568520192289822, 1.8729528499234673, 0.5279051029514285, 0.06051834131244132, 0.0023352049762686918];
-const ONE_OVER_SQRT_PI = 0.5641895835477563;
-
-/** erfc(y) for y ≥ 0.46875. The exp(−y²) split keeps the rounding of y² out of the result. */
-function erfcTail(y: number): number {
-  if (y >= 26.543) return 0;
-  let result: number;
-  if (y <= 4) {
-    let num = C[8]! * y;
-    let den = y;
-    for (let i = 0; i < 7; i++) {
-      num = (num + C[i]!) * y;
-      den = (den + D[i]!) * y;
-    }
-    result = (num + C[7]!) / (den + D[7]!);
-  } else {
-    const z = 1 / (y * y);
-    let num = P[5]! * z;
-    let den = z;
-    for (let i = 0; i < 4; i++) {
-      num = (num + P[i]!) * z;
-      den = (den + Q[i]!) * z;
-    }
-    result = (ONE_OVER_SQRT_PI - (z * (num + P[4]!)) / (den + Q[4]!)) / y;
-  }
-  const ysq = Math.trunc(y * 16) / 16;
-  const del = (y - ysq) * (y + ysq);
-  return Math.exp(-ysq * ysq) * Math.exp(-del) * result;
-}
-
-function erfc(x: number): number {
-  const y = Math.abs(x);
-  if (y <= 0.46875) {
-    const z = y * y;
-    let num = A[4]! * z;
-    let den = z;
-    for (let i = 0; i < 3; i++) {
-      num = (num + A[i]!) * z;
-      den = (den + B[i]!) * z;
-    }
-    return 1 - (x * (num + A[3]!)) / (den + B[3]!);
-  }
-  const tail = erfcTail(y);
-  return x < 0 ? 2 - tail : tail;
-}
-
-/** Standard normal distribution function Φ(z) = erfc(−z/√2) / 2. */
-export function normalCdf(z: number): number {
-  return 0.5 * erfc(-z / Math.SQRT2);
 }
 
 /** Kelly fraction of a binary contract bought at price c with belief q: (q − c)/(1 − c); a price of 1 has no edge. */

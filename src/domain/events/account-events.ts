@@ -20,21 +20,52 @@ export type AccountEventType = (typeof ACCOUNT_EVENT_TYPES)[number];
 export const ACCOUNT_EVENTS_CHANNEL = 'account_events';
 
 /**
- * Appends one event to the account's log inside the caller's transaction and returns its sequence number. The
- * account row is locked by the seq update until the transaction ends (trades already hold it), so seqs commit in
- * order; the announcement goes out on commit and never for a rolled-back event. `data` must be JSON (no bigint).
+ * The statement body that advances an account's event sequence by `count` (SQL) and returns `event_seq`, the last seq
+ * taken: the sequence's row (`account_event_seqs`, migration 1700000000077) is created by the account's first event and
+ * locked by the advance until the transaction ends, so seqs commit in order. `when`: only if that holds. For the CTEs of
+ * this module's statements and notify.ts's (the event log's owner is this folder).
+ */
+export const advanceSeqSql = (user: string, count: string, when?: string) =>
+  `INSERT INTO account_event_seqs AS q (user_id, event_seq) SELECT ${user}, ${count}${when ? ` WHERE ${when}` : ''}
+   ON CONFLICT (user_id) DO UPDATE SET event_seq = q.event_seq + EXCLUDED.event_seq RETURNING event_seq`;
+
+/** The statement body that inserts one event at seq `seq` (SQL over the CTE `from`) and returns its seq. */
+export const insertEventSql = (from: string, user: string, seq: string, type: string, data: string, at: string) =>
+  `INSERT INTO account_events (user_id, seq, type, data, created_at) SELECT ${user}, ${seq}, ${type}, ${data}, ${at} FROM ${from} RETURNING seq`;
+
+/** The announcement of an appended event (`<userId>:<seq>`), sent on commit. */
+export const announceSql = (user: string, seq: string) => `pg_notify('${ACCOUNT_EVENTS_CHANNEL}', ${user}::text || ':' || ${seq}::text)`;
+
+/**
+ * Appends one event to the account's log inside the caller's transaction and returns its sequence number; the
+ * announcement goes out on commit and never for a rolled-back event. `data` must be JSON (no bigint).
  */
 export async function appendEvent(tx: Queryable, userId: string, type: AccountEventType, data: Record<string, unknown>, at: Date): Promise<bigint> {
   const rows = await tx.query<{ seq: bigint }>(
-    `WITH s AS (UPDATE users SET event_seq = event_seq + 1 WHERE id = $1 RETURNING event_seq),
-          e AS (INSERT INTO account_events (user_id, seq, type, data, created_at) SELECT $1, event_seq, $2, $3, $4 FROM s RETURNING seq)
-     SELECT seq, pg_notify('${ACCOUNT_EVENTS_CHANNEL}', $1::text || ':' || seq::text) FROM e`,
+    `WITH s AS (${advanceSeqSql('$1::uuid', '1')}),
+          e AS (${insertEventSql('s', '$1', 'event_seq', '$2', '$3', '$4')})
+     SELECT seq, ${announceSql('$1', 'seq')} FROM e`,
     [userId, type, JSON.stringify(data), at],
     'append_account_event',
   );
   const row = rows[0];
   if (!row) throw new Error(`appendEvent: account ${userId} does not exist`);
   return BigInt(row.seq);
+}
+
+/**
+ * Locks the account's event sequence (creating its row if it has none) and returns the last seq taken: whoever needs
+ * a cursor that no event slips past (a new webhook's) reads it so, in its transaction.
+ */
+export async function lockEventSeq(tx: Queryable, userId: string): Promise<bigint> {
+  const rows = await tx.query<{ event_seq: bigint }>(`WITH s AS (${advanceSeqSql('$1::uuid', '0')}) SELECT event_seq FROM s`, [userId], 'lock_event_seq');
+  return BigInt(rows[0]!.event_seq);
+}
+
+/** The last seq of the account's log, as committed (0: no event yet). */
+export async function lastEventSeq(db: Queryable, userId: string): Promise<bigint> {
+  const rows = await db.query<{ event_seq: bigint }>('SELECT event_seq FROM account_event_seqs WHERE user_id = $1', [userId]);
+  return rows[0] ? BigInt(rows[0].event_seq) : 0n;
 }
 
 /**
@@ -45,14 +76,16 @@ export const BALANCE_EVENT_DATA_SQL = `jsonb_build_object('balance', trim_scale(
   'reserved', trim_scale(reserved_micro::numeric / 1000000), 'available', trim_scale((balance_micro - reserved_micro)::numeric / 1000000))`;
 
 /**
- * The account's cash after a change, as a `balance` event: balance, reserved by resting orders, available. One statement
- * (it reads the row it bumps), so every change of cash pays one round trip for its event.
+ * The account's cash after a change, as a `balance` event: balance, reserved by resting orders, available. One statement,
+ * so every change of cash pays one round trip for its event. The caller's change of cash holds the account row, so the
+ * figures read are the ones this transaction leaves.
  */
 export async function appendBalanceEvent(tx: Queryable, userId: string, at: Date): Promise<bigint> {
   const rows = await tx.query<{ seq: bigint }>(
-    `WITH s AS (UPDATE users SET event_seq = event_seq + 1 WHERE id = $1 RETURNING event_seq, ${BALANCE_EVENT_DATA_SQL} AS data),
-          e AS (INSERT INTO account_events (user_id, seq, type, data, created_at) SELECT $1, event_seq, 'balance', data, $2 FROM s RETURNING seq)
-     SELECT seq, pg_notify('${ACCOUNT_EVENTS_CHANNEL}', $1::text || ':' || seq::text) FROM e`,
+    `WITH b AS (SELECT ${BALANCE_EVENT_DATA_SQL} AS data FROM users WHERE id = $1),
+          s AS (${advanceSeqSql('$1::uuid', '1', 'EXISTS (SELECT 1 FROM b)')}),
+          e AS (${insertEventSql('s, b', '$1', 'event_seq', "'balance'", 'b.data', '$2')})
+     SELECT seq, ${announceSql('$1', 'seq')} FROM e`,
     [userId, at],
     'append_balance_event',
   );

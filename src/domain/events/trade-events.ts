@@ -1,18 +1,19 @@
 import type { Queryable } from '../../db/database';
 import { fromMicro, MICRO } from '../money/micro';
 import type { TradeEvent, TradeHooks } from '../trading/trade-hooks';
-import { ACCOUNT_EVENTS_CHANNEL, BALANCE_EVENT_DATA_SQL } from './account-events';
+import { advanceSeqSql, announceSql, BALANCE_EVENT_DATA_SQL } from './account-events';
 
 /**
  * A trade's events: `trade` (a buy or sale, on a mirrored or a community market) or `settlement`, then `balance`, both in
- * one statement behind the trade's own, in its transaction. The account row is already locked by the trade, so the two
+ * one statement behind the trade's own, in its transaction. The event sequence's row is locked by its advance, so the two
  * seqs follow the account's previous events with no gap; one announcement (the later seq) wakes the subscribers, who
  * read the log from where they are. An account that does not exist writes nothing (the trade itself is refused).
  */
-const APPEND_TRADE_EVENTS = `WITH s AS (UPDATE users SET event_seq = event_seq + 2 WHERE id = $1 RETURNING event_seq, ${BALANCE_EVENT_DATA_SQL} AS balance),
+const APPEND_TRADE_EVENTS = `WITH b AS (SELECT ${BALANCE_EVENT_DATA_SQL} AS balance FROM users WHERE id = $1),
+  s AS (${advanceSeqSql('$1::uuid', '2', 'EXISTS (SELECT 1 FROM b)')}),
   e AS (INSERT INTO account_events (user_id, seq, type, data, created_at)
-        SELECT $1::uuid, event_seq - 1, $2::text, $3::jsonb, $4::timestamptz FROM s UNION ALL SELECT $1::uuid, event_seq, 'balance', balance, $4::timestamptz FROM s)
-  SELECT pg_notify('${ACCOUNT_EVENTS_CHANNEL}', $1::text || ':' || event_seq::text) FROM s`;
+        SELECT $1::uuid, event_seq - 1, $2::text, $3::jsonb, $4::timestamptz FROM s UNION ALL SELECT $1::uuid, event_seq, 'balance', b.balance, $4::timestamptz FROM s, b)
+  SELECT ${announceSql('$1', 'event_seq')} FROM s`;
 
 /** What a `trade` or `settlement` event says (dollars and shares as numbers, like every response). */
 export function tradeEventData(e: TradeEvent): Record<string, unknown> {

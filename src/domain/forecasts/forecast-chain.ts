@@ -2,9 +2,7 @@ import type { ForecastFacts, ForecastVenue } from './forecast-rules';
 
 /**
  * How a forecast record joins its account's hash chain, in SQL: one statement (recordSql), whether the forecast comes
- * alone (submit_forecast) or with a trade's intent (run in the trade's transaction once the trade is written). The chain head lives on the account row (migration 1700000000043); the update that advances it is what orders an
- * account's records, and it reads the head from the row it locks, so a statement that waited for the row still links to
- * the record committed meanwhile.
+ * alone (submit_forecast) or with a trade's intent (run in the trade's transaction once the trade is written). The chain head has a row of its own (recordSql).
  */
 
 /**
@@ -31,33 +29,33 @@ const quotedParams = (f: ForecastFacts): [boolean, string | null] => [
 ];
 
 /**
- * The account row's assignments (alias `s`) that link one record: seq + 1, the old head kept as the record's prevHash,
- * and the new head, sha256 (hex) of the canonical payload the caller built around the three chain fields (payloadAround:
- * four texts, parameters `$first` to `$first + 3`), with the mids' JSON text `mids` in its slot. Used by recordSql only.
+ * The hash of the record that follows a head (`head`, `seq`: SQL for the previous record's hash and seq): sha256 (hex)
+ * of the canonical payload the caller built around the three chain fields (payloadAround: four texts, parameters
+ * `$first` to `$first + 3`), with the mids' JSON text `mids` in its slot. Used by recordSql only.
  */
-function linkSet(first: number, mids: string): string {
+function nextHash(first: number, mids: string, head: string, seq: string): string {
   const [a, b, c, d] = [0, 1, 2, 3].map((i) => `$${first + i}::text`);
-  return `forecast_seq = s.forecast_seq + 1, forecast_prev_hash = s.forecast_head,
-    forecast_head = encode(sha256(convert_to(${a} || ${mids} || ${b} || coalesce('"' || s.forecast_head || '"', 'null') || ${c} || (s.forecast_seq + 1)::text || ${d}, 'UTF8')), 'hex')`;
+  return `encode(sha256(convert_to(${a} || ${mids} || ${b} || coalesce('"' || ${head} || '"', 'null') || ${c} || (${seq} + 1)::text || ${d}, 'UTF8')), 'hex')`;
 }
-
-/** What the linking update reads back: the record's seq, hash and prevHash. */
-const LINKED = ['s.forecast_seq AS forecast_seq', 's.forecast_head AS forecast_hash', 's.forecast_prev_hash AS forecast_prev'];
 
 const COLUMNS = 'id, user_id, seq, market_id, venue, source, probabilities_micro, mids_micro, rationale, created_at, prev_hash, hash';
 
 /**
- * A forecast alone, one statement: the account row's head advanced (only when the market is open and the probabilities
- * match its outcomes) and the record inserted from it. Nothing is written otherwise. Parameters: $1 id, $2 user, $3 market,
+ * A forecast, one statement: the account's chain head (`forecast_chain_heads`, migration 1700000000077) advanced — its
+ * first record creates it — only when the market is open and the probabilities match its outcomes, and the record
+ * inserted from it. Nothing is written otherwise. The head's row lock orders an account's records, and the head read
+ * from the locked row is the latest even when the statement waited for it. Parameters: $1 id, $2 user, $3 market,
  * $4 venue, $5 source, $6 probabilities µ, $7 rationale, $8 time, $9..$12 the payload around the chain fields, $13/$14
  * the quoted mid (midsSql).
  */
 export const recordSql = (venue: ForecastVenue) => `
   WITH m AS (${midsSql(venue, '$3', '$8', ['$13', '$14'])}),
   link AS (
-    UPDATE users s SET ${linkSet(9, '(SELECT mids_json FROM m)')}
-    WHERE s.id = $2 AND EXISTS (SELECT 1 FROM m WHERE m.open AND cardinality(m.mids) = cardinality($6::bigint[]))
-    RETURNING ${LINKED.join(', ')})
+    INSERT INTO forecast_chain_heads AS s (user_id, forecast_seq, forecast_head, forecast_prev_hash)
+    SELECT $2, 1, ${nextHash(9, 'm.mids_json', 'NULL::text', '0')}, NULL FROM m WHERE m.open AND cardinality(m.mids) = cardinality($6::bigint[])
+    ON CONFLICT (user_id) DO UPDATE SET forecast_seq = s.forecast_seq + 1, forecast_prev_hash = s.forecast_head,
+      forecast_head = ${nextHash(9, '(SELECT mids_json FROM m)', 's.forecast_head', 's.forecast_seq')}
+    RETURNING s.forecast_seq, s.forecast_head AS forecast_hash, s.forecast_prev_hash AS forecast_prev)
   INSERT INTO forecasts (${COLUMNS})
   SELECT $1, $2, link.forecast_seq, $3, $4, $5, $6::bigint[], m.mids, $7, $8, link.forecast_prev, link.forecast_hash
   FROM link, m RETURNING *`;

@@ -267,9 +267,10 @@ export class ForecastService {
   }
 
   private async chainHead(userId: string): Promise<ChainHead> {
-    const rows = await this.db.query<{ forecast_head: string | null; forecast_seq: number }>('SELECT forecast_head, forecast_seq FROM users WHERE id = $1', [
-      userId,
-    ]);
+    const rows = await this.db.query<{ forecast_head: string | null; forecast_seq: number }>(
+      'SELECT forecast_head, forecast_seq FROM forecast_chain_heads WHERE user_id = $1',
+      [userId],
+    );
     return { userId, head: rows[0]?.forecast_head ?? null, length: rows[0] ? Number(rows[0].forecast_seq) : 0 };
   }
 

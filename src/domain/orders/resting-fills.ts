@@ -6,6 +6,7 @@ import { buyFill } from '../trading/fills';
 import type { PriceChange, PriceService } from '../trading/price-service';
 import type { TradeHooks } from '../trading/trade-hooks';
 import type { TradeEngine } from '../trading/engine';
+import { claimBookRecord, recordBookTaken } from './book-claims';
 import { fillOrder } from './order-fill';
 import { bookHash, OPEN, type OrderRow, type Quote } from './order-rows';
 import { afterTaken, buyRelease, copyDepth, sharesShown, take, type Take } from './order-rules';
@@ -208,30 +209,25 @@ export class RestingFills {
    */
   async claimBook(tx: Queryable, tokenId: string, quote: Quote): Promise<Quote | null> {
     const depth = quote.depth!;
-    const rows = await tx.query<{ bid_taken: bigint; ask_taken: bigint }>(
-      `UPDATE market_tokens SET
-         book_bid_taken_micro = CASE WHEN book_hash = $2 THEN book_bid_taken_micro ELSE 0 END,
-         book_ask_taken_micro = CASE WHEN book_hash = $2 THEN book_ask_taken_micro ELSE 0 END,
-         best_bid_size_micro = $3, best_ask_size_micro = $4,
-         book_at = CASE WHEN book_at IS NULL OR book_at < $5 THEN $5 ELSE book_at END,
-         book_hash = $2
-       WHERE token_id = $1 AND (book_hash = $2 OR book_at IS NULL OR book_at < $5)
-       RETURNING book_bid_taken_micro AS bid_taken, book_ask_taken_micro AS ask_taken`,
-      [tokenId, quote.bookHash ?? bookHash(depth), depth.bids[0]?.sizeMicro ?? 0n, depth.asks[0]?.sizeMicro ?? 0n, quote.asOf],
-      'claim_book',
-    );
-    const row = rows[0];
-    if (!row) return null;
-    return { ...quote, depth: afterTaken(depth, BigInt(row.bid_taken), BigInt(row.ask_taken)) };
+    const taken = await claimBookRecord(tx, {
+      tokenId,
+      hash: quote.bookHash ?? bookHash(depth),
+      asOf: quote.asOf,
+      bestBidSizeMicro: depth.bids[0]?.sizeMicro ?? 0n,
+      bestAskSizeMicro: depth.asks[0]?.sizeMicro ?? 0n,
+    });
+    if (!taken) return null;
+    return { ...quote, depth: afterTaken(depth, taken.bidTakenMicro, taken.askTakenMicro) };
   }
 
   /** Records what this transaction's takes left of the claimed book (`book`, consumed in place) as taken from `shown`. */
   async recordTaken(tx: Queryable, tokenId: string, shown: Quote, book: Quote): Promise<void> {
     if (!shown.depth || !book.depth) return;
-    await tx.query(
-      'UPDATE market_tokens SET book_bid_taken_micro = $2, book_ask_taken_micro = $3 WHERE token_id = $1',
-      [tokenId, sharesShown(shown.depth.bids) - sharesShown(book.depth.bids), sharesShown(shown.depth.asks) - sharesShown(book.depth.asks)],
-      'record_book_taken',
+    await recordBookTaken(
+      tx,
+      tokenId,
+      sharesShown(shown.depth.bids) - sharesShown(book.depth.bids),
+      sharesShown(shown.depth.asks) - sharesShown(book.depth.asks),
     );
   }
 

@@ -1,6 +1,6 @@
 import { decodeCursor, encodeCursor } from '../../db/keyset-cursor';
 import type { Estimate } from '../benchmark/estimate';
-import { meanWithTInterval } from './t-interval';
+import { meanWithTInterval } from '../benchmark/statistics';
 
 /** One ended run of a suite scenario, as the board reads it: whose, which scenario, its frozen alpha (null: none). */
 export interface SuiteRun {

@@ -86,7 +86,7 @@ export class TaskPushStore {
       // The cursor starts (again) at the account's latest event when it has no targets: workers skip such an account's
       // events without claiming them, and they must not be pushed to the first target registered afterwards.
       await tx.query(
-        `INSERT INTO a2a_push_cursors (user_id, last_seq) SELECT id, event_seq FROM users WHERE id = $1
+        `INSERT INTO a2a_push_cursors (user_id, last_seq) SELECT u.id, coalesce(q.event_seq, 0) FROM users u LEFT JOIN account_event_seqs q ON q.user_id = u.id WHERE u.id = $1
          ON CONFLICT (user_id) DO UPDATE SET last_seq = EXCLUDED.last_seq
            WHERE NOT EXISTS (SELECT 1 FROM a2a_push_configs WHERE user_id = $1)`,
         [userId],

@@ -1,14 +1,12 @@
-import { randomUUID } from 'node:crypto';
 import type { Queryable } from '../../db/database';
 import { notify } from '../notifications/notify';
-import { ACCOUNT_EVENTS_CHANNEL } from '../events/account-events';
 import { BADGES, type BadgeId } from './badges';
 import { levelOf } from './levels';
 
 /**
- * Awards a badge once; when it is new, the board card (trader_activity) gets it and a notification is written, with its
- * `notification` event in the account's log. One statement. (Lock order as in a trade: the account's rows before
- * notifications.)
+ * Awards a badge once; when it is new, the account's card gets it (the board folder copies it, `changed`) and a
+ * notification is written, with its `notification` event in the account's log (notify). (Lock order as in a trade: the
+ * account's rows before notifications.)
  */
 export async function awardBadge(
   tx: Queryable,
@@ -18,33 +16,20 @@ export async function awardBadge(
   changed: (userId: string, seq: number) => void = () => {},
 ): Promise<void> {
   const b = BADGES[badge];
-  const rows = await tx.query<{ track_seq: bigint | null }>(
+  const rows = await tx.query<{ track_seq: bigint }>(
     `WITH earned AS (
        INSERT INTO user_badges (user_id, badge, earned_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING badge
-     ), n AS (
-       INSERT INTO notifications (id, user_id, type, title, message, ref, created_at)
-       SELECT $4, $1, 'badge', $5, $6, $2, $3 FROM earned
-       ON CONFLICT (user_id, type, ref) WHERE ref IS NOT NULL DO NOTHING RETURNING id
      ), s AS (
-       -- The badge joins the account row's card whenever it is earned; the event log moves only with its notification.
-       UPDATE users SET event_seq = event_seq + (SELECT count(*) FROM n), track_seq = track_seq + 1, badges = badges || $2::text
-       WHERE id = $1 AND EXISTS (SELECT 1 FROM earned)
-       RETURNING event_seq, track_seq
-     ),
-     e AS (
-       INSERT INTO account_events (user_id, seq, type, data, created_at)
-       SELECT $1, event_seq, 'notification',
-         jsonb_build_object('id', $4::text, 'kind', 'badge', 'title', $5::text, 'message', $6::text, 'ref', $2::text), $3 FROM s
-       WHERE EXISTS (SELECT 1 FROM n)
-       RETURNING seq
+       UPDATE users SET track_seq = track_seq + 1, badges = badges || $2::text WHERE id = $1 AND EXISTS (SELECT 1 FROM earned) RETURNING track_seq
      )
-     SELECT (SELECT track_seq FROM s) AS track_seq, (SELECT pg_notify('${ACCOUNT_EVENTS_CHANNEL}', $1::text || ':' || seq::text) FROM e) AS notified`,
-    [userId, badge, at, randomUUID(), `Badge earned: ${b.icon} ${b.name}`, b.description],
+     SELECT track_seq FROM s`,
+    [userId, badge, at],
   );
-  // The card's badges are on the account row (migration 1700000000027), which the board folder copies: a new badge
-  // counts as a write of it.
+  // The card's badges are on the account's track record, which the board folder copies: a new badge counts as a write of it.
   const seq = rows[0]?.track_seq;
-  if (seq !== null && seq !== undefined) changed(userId, Number(seq));
+  if (seq === undefined) return;
+  changed(userId, Number(seq));
+  await notify(tx, { userId, type: 'badge', title: `Badge earned: ${b.icon} ${b.name}`, message: b.description, ref: badge, at });
 }
 
 /** Writes a level-up notification when XP moved from `before` into a higher level. */

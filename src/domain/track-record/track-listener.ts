@@ -15,7 +15,7 @@ export type Pending = (userId: string, seq: number) => void;
 
 /**
  * The TradeHooks listener: runs inside every buy's, sale's and settlement's transaction, once the trade is written. One
- * statement maintains every aggregate: track_event() for a sale or settlement, for a buy its update of the account row
+ * statement maintains every aggregate: TRACK_STATEMENT for a sale or settlement, for a buy its update of the account row
  * alone (BUY_ACTIVITY_STATEMENT). `pending` hears the traders whose board rows the board
  * folder is to bring up to date. Badges, level-ups and a completed challenge cost a statement each, only on the trade
  * that earns them (thresholds are crossed exactly once because the trader's account row is locked).
@@ -27,7 +27,7 @@ export async function trackTrade(tx: Queryable, e: TradeEvent, pending: Pending 
   const r =
     e.side === 'BUY'
       ? (await tx.query<TrackRow>(BUY_ACTIVITY_STATEMENT, params.slice(0, BUY_ACTIVITY_PARAMS), 'track_buy'))[0]
-      : (await tx.query<TrackRow>(sql, params, 'track_event'))[0];
+      : (await tx.query<TrackRow>(sql, params, 'track_sale_or_settlement'))[0];
   if (r) await consequences(tx, e, r, pending);
 }
 

@@ -6,25 +6,24 @@ import { calendarOf } from './periods';
 import { isCommunityMarketToken } from './record-rule';
 
 /**
- * Everything a trade, sale or settlement changes in the track record is ONE statement in the trade's own
- * transaction: a call of track_event() (installed by migration 1700000000006, where its rules are written
- * out), or for a buy its update of the account row alone (BUY_ACTIVITY_STATEMENT, below). A
- * buy updates the trader's account row (their live figures, streak, day, challenge and XP: migration 1700000000026);
- * a sale also its results row; a settlement its results and calibration rows, and the account row only when it earns
- * XP. The boards rank a copy of the live figures, which the trader's process folds in moments later (board-folder.ts).
+ * Everything a trade, sale or settlement changes in the track record is ONE statement in the trade's own transaction,
+ * run by its listener once the trade is written (track-listener.ts), with the rules written out here: for a buy its
+ * update of the account row alone (BUY_ACTIVITY_STATEMENT); for a sale or settlement TRACK_STATEMENT, which also keeps
+ * the results row and a settlement's calibration row, and updates the account row only when the event trades or earns
+ * XP. The account row holds the trader's live figures, streak, day, challenge and XP (migration 1700000000026); the
+ * boards rank a copy of them, which the trader's process folds in moments later (board-folder.ts). These rules were
+ * track_event(), a PL/pgSQL function in migrations 6, 9 and 26, until migration 1700000000078 dropped it; a test runs
+ * these statements beside that function's last text on the same states and compares the rows.
+ *
+ * Parameters (trackStatementFor): $1 user, $2 week, $3 month, $4 day, $5 trades (1 or 0), $6 volume µ$, $7 challenge
+ * progress, $8 the market for a distinct-markets challenge, $9 the challenge's target, $10 trade XP, $11 win XP, $12/$13
+ * the daily XP caps, $14 whether the account row changes, $15 whether the results row does, $16 realized PnL µ$,
+ * $17 settled (0/1), $18 won (0/1), $19 a close with PnL > 0 (0/1), $20 a profitable sale (0/1), $21 the calibration
+ * bucket (null: none), $22 the forecast µ, $23 its squared error.
  */
-export const TRACK_EVENT_STATEMENT = `SELECT * FROM track_event($1::uuid, $2::date, $3::date, $4::date, $5::int, $6::bigint, $7::bigint, $8::text, $9::bigint,
-  $10::int, $11::int, $12::int, $13::int, $14::boolean, $15::boolean, $16::bigint, $17::int, $18::int, $19::int, $20::int, $21::smallint, $22::bigint, $23::bigint)`;
 
-/**
- * A buy's track record: its update of the account row alone (a buy touches neither the results nor the calibration
- * rows), the same rules as track_event()'s update of that row for a trade, written out here — the track record's own
- * statement, run by its listener once the buy is written (track-listener.ts). Its parameters are track_event()'s first
- * 13 (trackStatementFor's): $1 user, $2 week, $3 month, $4 day, $5 trades (1), $6 volume µ$, $7 challenge progress,
- * $8 the market for a distinct-markets challenge, $9 the challenge's target, $10 trade XP, $11 win XP (0), $12/$13 the
- * daily XP caps. A test runs it beside track_event() on the same states and compares the rows.
- */
-export const BUY_ACTIVITY_STATEMENT = `UPDATE users s SET w_trades = CASE WHEN $5::integer = 0 OR $2::date < s.w_bucket THEN s.w_trades WHEN $2::date = s.w_bucket THEN s.w_trades + $5::integer ELSE $5::integer END,
+/** The account row's track-record assignments for one event (alias `s`): periods, streak, day, challenge, XP, write count. */
+const ACTIVITY_SET = `w_trades = CASE WHEN $5::integer = 0 OR $2::date < s.w_bucket THEN s.w_trades WHEN $2::date = s.w_bucket THEN s.w_trades + $5::integer ELSE $5::integer END,
       w_volume = CASE WHEN $5::integer = 0 OR $2::date < s.w_bucket THEN s.w_volume WHEN $2::date = s.w_bucket THEN s.w_volume + $6::bigint ELSE $6::bigint END,
       w_bucket = CASE WHEN $5::integer = 0 THEN s.w_bucket ELSE greatest(s.w_bucket, $2::date) END,
       m_trades = CASE WHEN $5::integer = 0 OR $3::date < s.m_bucket THEN s.m_trades WHEN $3::date = s.m_bucket THEN s.m_trades + $5::integer ELSE $5::integer END,
@@ -51,12 +50,64 @@ export const BUY_ACTIVITY_STATEMENT = `UPDATE users s SET w_trades = CASE WHEN $
       xp = s.xp + least($12::integer, CASE WHEN s.day >= $4::date THEN s.trade_xp ELSE 0 END + $10::integer) - CASE WHEN s.day >= $4::date THEN s.trade_xp ELSE 0 END
               + least($13::integer, CASE WHEN s.day >= $4::date THEN s.win_xp ELSE 0 END + $11::integer) - CASE WHEN s.day >= $4::date THEN s.win_xp ELSE 0 END,
       day = greatest(s.day, $4::date),
-      track_seq = s.track_seq + 1
-  WHERE s.id = $1::uuid
-  RETURNING s.a_trades AS r_trades, s.streak AS r_streak, s.day_trades AS r_day_trades, s.progress AS r_progress, s.prev_progress AS r_prev_progress,
-    s.xp_gain AS r_xp_gain, s.xp AS r_xp, s.track_seq AS r_seq, NULL::integer AS r_settled, NULL::integer AS r_won, NULL::integer AS r_profitable_sells`;
+      track_seq = s.track_seq + 1`;
 
-/** How many of track_event()'s parameters (trackStatementFor's first ones) BUY_ACTIVITY_STATEMENT takes. */
+/** What the account row's update reads back. */
+const ACTIVITY_RETURNING = `s.a_trades AS r_trades, s.streak AS r_streak, s.day_trades AS r_day_trades, s.progress AS r_progress,
+    s.prev_progress AS r_prev_progress, s.xp_gain AS r_xp_gain, s.xp AS r_xp, s.track_seq AS r_seq`;
+
+/** A buy's track record: its update of the account row alone (a buy touches neither the results nor the calibration rows). */
+export const BUY_ACTIVITY_STATEMENT = `UPDATE users s SET ${ACTIVITY_SET}
+  WHERE s.id = $1::uuid
+  RETURNING ${ACTIVITY_RETURNING}, NULL::integer AS r_settled, NULL::integer AS r_won, NULL::integer AS r_profitable_sells`;
+
+/** A period's running figure in the results row: a newer bucket restarts it, the same one adds to it, an older one leaves it. */
+const period = (col: string, bucket: string, at: string, add: string) =>
+  `${col} = CASE WHEN ${at} < s.${bucket} THEN s.${col} WHEN ${at} = s.${bucket} THEN s.${col} + ${add} ELSE ${add} END`;
+
+/**
+ * A sale's or settlement's track record: the account row (when $14), the results row (when $15; its first event creates
+ * it, with the account's agent flag) and the calibration bucket (when $21 is set), in one statement. One answer row,
+ * null where a row was not written.
+ */
+export const TRACK_STATEMENT = `WITH a AS (
+    UPDATE users s SET ${ACTIVITY_SET}
+    WHERE s.id = $1::uuid AND $14::boolean
+    RETURNING ${ACTIVITY_RETURNING}
+  ), r AS (
+    INSERT INTO trader_results AS s (user_id, is_agent, w_bucket, w_pnl, w_settled, w_won, m_bucket, m_pnl, m_settled, m_won,
+                                     a_pnl, a_settled, a_won, a_closes, a_wins, a_profitable_sells)
+    SELECT u.id, u.is_agent, $2::date, $16::bigint, $17::integer, $18::integer, $3::date, $16::bigint, $17::integer, $18::integer,
+           $16::bigint, $17::integer, $18::integer, 1, $19::integer, $20::integer
+    FROM users u WHERE u.id = $1::uuid AND $15::boolean
+    ON CONFLICT (user_id) DO UPDATE SET
+      ${period('w_pnl', 'w_bucket', '$2::date', '$16::bigint')},
+      ${period('w_settled', 'w_bucket', '$2::date', '$17::integer')},
+      ${period('w_won', 'w_bucket', '$2::date', '$18::integer')},
+      w_bucket = greatest(s.w_bucket, $2::date),
+      ${period('m_pnl', 'm_bucket', '$3::date', '$16::bigint')},
+      ${period('m_settled', 'm_bucket', '$3::date', '$17::integer')},
+      ${period('m_won', 'm_bucket', '$3::date', '$18::integer')},
+      m_bucket = greatest(s.m_bucket, $3::date),
+      a_pnl = s.a_pnl + $16::bigint,
+      a_settled = s.a_settled + $17::integer,
+      a_won = s.a_won + $18::integer,
+      a_closes = s.a_closes + 1,
+      a_wins = s.a_wins + $19::integer,
+      a_profitable_sells = s.a_profitable_sells + $20::integer
+    RETURNING s.a_settled, s.a_won, s.a_profitable_sells
+  ), c AS (
+    INSERT INTO user_calibration AS c (user_id, bucket, n, sum_forecast_micro, wins, sum_sq_error)
+    SELECT $1::uuid, $21::smallint, 1, $22::bigint, $18::integer, $23::bigint WHERE $21::smallint IS NOT NULL
+    ON CONFLICT (user_id, bucket) DO UPDATE SET n = c.n + 1, sum_forecast_micro = c.sum_forecast_micro + EXCLUDED.sum_forecast_micro,
+      wins = c.wins + EXCLUDED.wins, sum_sq_error = c.sum_sq_error + EXCLUDED.sum_sq_error
+    RETURNING 1
+  )
+  SELECT a.r_trades, a.r_streak, a.r_day_trades, a.r_progress, a.r_prev_progress, a.r_xp_gain, a.r_xp, a.r_seq,
+    r.a_settled AS r_settled, r.a_won AS r_won, r.a_profitable_sells AS r_profitable_sells, (SELECT count(*) FROM c) AS calibrated
+  FROM (SELECT 1) one LEFT JOIN a ON true LEFT JOIN r ON true`;
+
+/** How many of trackStatementFor's parameters (the first ones) BUY_ACTIVITY_STATEMENT takes. */
 export const BUY_ACTIVITY_PARAMS = 13;
 
 /** What the statement returns (nulls for the rows the event did not touch). */
@@ -125,5 +176,5 @@ export function trackStatementFor(e: TradeEvent): { sql: string; params: unknown
     p.toString(),
     (err * err).toString(),
   ];
-  return { sql: TRACK_EVENT_STATEMENT, params, challenge };
+  return { sql: TRACK_STATEMENT, params, challenge };
 }

@@ -34,7 +34,9 @@ export class SettlementService {
   /** Processes pending resolution events; returns how many positions settled. */
   async runOnce(now: Date): Promise<number> {
     const events = await this.db.query<{ id: bigint; market_id: string; winner: Winner }>(
-      `SELECT id, market_id, winner FROM market_events WHERE type = 'resolved' AND processed_at IS NULL AND winner IS NOT NULL ORDER BY id LIMIT 100`,
+      `SELECT e.id, e.market_id, e.winner FROM market_events e
+       WHERE e.type = 'resolved' AND e.winner IS NOT NULL AND NOT EXISTS (SELECT 1 FROM market_settlements s WHERE s.event_id = e.id)
+       ORDER BY e.id LIMIT 100`,
     );
     let settled = 0;
     for (const event of events) {
@@ -44,7 +46,8 @@ export class SettlementService {
       for (const p of open) {
         if (await this.settlePosition(p.id, p.user_id, event.winner, now)) settled += 1;
       }
-      await this.db.query('UPDATE market_events SET processed_at = $2 WHERE id = $1 AND processed_at IS NULL', [event.id.toString(), now]);
+      // The settlement's own record of the events it has processed (market_events is the market data's queue).
+      await this.db.query('INSERT INTO market_settlements (event_id, processed_at) VALUES ($1, $2) ON CONFLICT DO NOTHING', [event.id.toString(), now]);
       this.log.info('market settled', { marketId: event.market_id, winner: event.winner, positions: open.length });
     }
     return settled;

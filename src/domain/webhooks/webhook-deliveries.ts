@@ -78,8 +78,8 @@ export class WebhookDeliveries {
   /** Queues the account's new events for each of its enabled endpoints that is behind; returns deliveries queued. */
   async enqueueFor(userId: string, now: Date): Promise<number> {
     const rows = await this.db.query<{ id: string }>(
-      `SELECT e.id FROM webhook_endpoints e JOIN users u ON u.id = e.user_id
-       WHERE e.user_id = $1 AND e.state = 'enabled' AND e.cursor_seq < u.event_seq`,
+      `SELECT e.id FROM webhook_endpoints e JOIN account_event_seqs q ON q.user_id = e.user_id
+       WHERE e.user_id = $1 AND e.state = 'enabled' AND e.cursor_seq < q.event_seq`,
       [userId],
       'webhook_endpoints_behind_of',
     );
@@ -89,7 +89,7 @@ export class WebhookDeliveries {
   /** Queues new events for every endpoint that is behind (the catch-up after a lost wake, and the periodic sweep). */
   async enqueueAll(now: Date): Promise<number> {
     const rows = await this.db.query<{ id: string }>(
-      `SELECT e.id FROM webhook_endpoints e JOIN users u ON u.id = e.user_id WHERE e.state = 'enabled' AND e.cursor_seq < u.event_seq`,
+      `SELECT e.id FROM webhook_endpoints e JOIN account_event_seqs q ON q.user_id = e.user_id WHERE e.state = 'enabled' AND e.cursor_seq < q.event_seq`,
       [],
       'webhook_endpoints_behind',
     );

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Database, Queryable } from '../../db/database';
 import { AppError } from '../../errors/app-error';
-import type { AccountEventType } from '../events/account-events';
+import { lockEventSeq, type AccountEventType } from '../events/account-events';
 
 /** A registered endpoint as the owner sees it; the secret is shown only by create and rotate. */
 export interface WebhookView {
@@ -65,8 +65,10 @@ export class WebhookEndpoints {
   ): Promise<WebhookView & { secret: string }> {
     const secret = newSigningSecret();
     return this.db.transaction(async (tx) => {
-      const user = await tx.query<{ event_seq: bigint }>('SELECT event_seq FROM users WHERE id = $1 FOR UPDATE', [userId]);
+      const user = await tx.query('SELECT 1 FROM users WHERE id = $1', [userId]);
       if (!user[0]) throw new AppError('NOT_FOUND', 'Account not found.');
+      // The log's sequence, locked: no event of the account commits between the cursor read here and the endpoint.
+      const eventSeq = await lockEventSeq(tx, userId);
       const count = await tx.query<{ n: bigint }>('SELECT count(*) AS n FROM webhook_endpoints WHERE user_id = $1', [userId]);
       if (Number(count[0]!.n) >= max) {
         throw new AppError('CONFLICT', `An account may register at most ${max} webhooks; nothing was registered.`, {
@@ -77,7 +79,7 @@ export class WebhookEndpoints {
       const rows = await tx.query<EndpointRow>(
         `INSERT INTO webhook_endpoints (id, user_id, url, description, types, secret, state, cursor_seq, created_at)
          VALUES ($1, $2, $3, $4, $5, $6, 'enabled', $7, $8) RETURNING ${COLUMNS}`,
-        [randomUUID(), userId, input.url, input.description ?? null, types, secret, user[0].event_seq, now],
+        [randomUUID(), userId, input.url, input.description ?? null, types, secret, eventSeq.toString(), now],
       );
       return { ...toView(rows[0]!), secret };
     });

@@ -18,7 +18,13 @@ describe.each(backends())('migration 1700000000043 (the forecast chain head on t
 
   type Head = { forecast_seq: number; forecast_head: string | null; forecast_prev_hash: string | null };
   const headOf = async (id: string) =>
-    (await t.services.db.query<Head>('SELECT forecast_seq, forecast_head, forecast_prev_hash FROM users WHERE id = $1', [id]))[0]!;
+    (
+      await t.services.db.query<Head>(
+        `SELECT coalesce(h.forecast_seq, 0) AS forecast_seq, h.forecast_head, h.forecast_prev_hash
+         FROM users u LEFT JOIN forecast_chain_heads h ON h.user_id = u.id WHERE u.id = $1`,
+        [id],
+      )
+    )[0]!;
 
   test('the head follows each record, is filled from the records when the columns arrive, and the chain goes on from it', async () => {
     const m = await seedMarket(t.services.db);

@@ -1,3 +1,4 @@
+import { wilsonInterval } from '../../../src/domain/benchmark/statistics';
 import fc from 'fast-check';
 import {
   calibrationBin,
@@ -5,7 +6,6 @@ import {
   scoreAlpha,
   scoreForecasts,
   scoreHeadline,
-  wilsonInterval,
   type ForecastScores,
   type ResolvedQuestion,
   type StatedPoint,

@@ -1,10 +1,10 @@
+import { normalCdf } from '../../../src/domain/benchmark/statistics';
 import fc from 'fast-check';
 import {
   currentDrawdown,
   dailyReturns,
   kurtosis,
   maxDrawdown,
-  normalCdf,
   probabilisticSharpe,
   scoreRisk,
   sharpe,

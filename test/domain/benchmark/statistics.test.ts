@@ -1,5 +1,14 @@
 import { seededRandom } from '../../../src/domain/benchmark/estimate';
-import { holm, minimumDetectableEdge, pairedBootstrap, rankIntervals, shrunkMean } from '../../../src/domain/benchmark/statistics';
+import {
+  holm,
+  mean,
+  minimumDetectableEdge,
+  pairedBootstrap,
+  rankIntervals,
+  sampleSd,
+  shrunkMean,
+  wilsonInterval,
+} from '../../../src/domain/benchmark/statistics';
 import { scoreRanking } from '../../../src/domain/benchmark/ranking-scores';
 import type { ResolvedQuestion } from '../../../src/domain/benchmark/forecast-scores';
 
@@ -16,6 +25,39 @@ function normalInterval(d: number[]): { low: number; high: number } {
   const s = Math.sqrt(d.reduce((a, x) => a + (x - m) ** 2, 0) / (n - 1));
   return { low: m - (1.96 * s) / Math.sqrt(n), high: m + (1.96 * s) / Math.sqrt(n) };
 }
+
+describe('means and spread', () => {
+  test('mean: hand-computed, and against a running sum in the test', () => {
+    expect(mean([1, 2, 3, 4])).toBe(2.5);
+    expect(mean([-0.5, 0.25])).toBe(-0.125);
+    const xs = edges(50, 0.01, 0.2, 7);
+    let running = 0;
+    xs.forEach((x, i) => (running += (x - running) / (i + 1)));
+    expect(mean(xs)).toBeCloseTo(running, 12);
+  });
+
+  test('sample standard deviation: hand-computed (n − 1), null below two values', () => {
+    // 2, 4, 4, 4, 5, 5, 7, 9: mean 5, squared deviations sum to 32, so √(32 / 7).
+    expect(sampleSd([2, 4, 4, 4, 5, 5, 7, 9])).toBeCloseTo(Math.sqrt(32 / 7), 14);
+    expect(sampleSd([1, 3])).toBeCloseTo(Math.SQRT2, 14);
+    expect(sampleSd([3])).toBeNull();
+    expect(sampleSd([])).toBeNull();
+    // Independently: E[x²] − E[x]² scaled by n / (n − 1).
+    const xs = edges(40, 0, 1, 3);
+    const n = xs.length;
+    const m2 = xs.reduce((a, x) => a + x * x, 0) / n;
+    const m1 = xs.reduce((a, x) => a + x, 0) / n;
+    expect(sampleSd(xs)).toBeCloseTo(Math.sqrt(((m2 - m1 * m1) * n) / (n - 1)), 10);
+  });
+
+  test('Wilson interval of 1 of 4: hand-computed centre and half-width', () => {
+    // p = 0.25, z² = 3.8415, denominator 1 + z²/4 = 1.96037; centre (0.25 + z²/8) / 1.96037 = 0.37247;
+    // half (z / 1.96037) · √(0.1875 / 4 + z² / 64) = 0.32689.
+    const w = wilsonInterval(1, 4)!;
+    expect(w.low).toBeCloseTo(0.04558, 4);
+    expect(w.high).toBeCloseTo(0.69936, 4);
+  });
+});
 
 describe('ranking statistics', () => {
   test('Holm: hand-computed step-down on four p-values, nulls left out', () => {

@@ -57,7 +57,7 @@ describe('suite board', () => {
       [1, 'a'],
       [2, 'c'],
     ]);
-    // As in t-interval.test.ts: 0.025 ± 3.182446 · √(0.0007 / 4).
+    // As in statistics-t-interval.test.ts: 0.025 ± 3.182446 · √(0.0007 / 4).
     expect(ranked[0]!.meanAlpha.value).toBeCloseTo(0.025, 12);
     expect(ranked[0]!.meanAlpha.low).toBeCloseTo(-0.0170995, 6);
     expect(ranked[0]!.meanAlpha.high).toBeCloseTo(0.0670995, 6);

@@ -1,4 +1,4 @@
-import { blockInterval, blockLength } from '../../../src/domain/benchmark/block-bootstrap';
+import { blockInterval, blockLength } from '../../../src/domain/benchmark/statistics';
 import { seededRandom } from '../../../src/domain/benchmark/estimate';
 
 const mean = (xs: readonly number[]): number => xs.reduce((s, x) => s + x, 0) / xs.length;

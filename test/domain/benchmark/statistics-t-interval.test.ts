@@ -1,4 +1,4 @@
-import { meanWithTInterval, tCentral, tQuantile } from '../../../src/domain/replay/t-interval';
+import { meanWithTInterval, tCentral, tQuantile } from '../../../src/domain/benchmark/statistics';
 
 // t(0.975, df) from the printed tables (e.g. NIST/SEMATECH e-Handbook 1.3.6.7.2), to 3 decimals.
 const TABLE: Array<[number, number]> = [
