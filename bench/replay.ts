@@ -20,6 +20,8 @@ import { benchSetting } from './support/smoke';
 const DAYS = benchSetting('BENCH_DAYS', 30, 1);
 const CALLS = benchSetting('BENCH_CALLS', 1000, 40);
 const SEED = Number(process.env.BENCH_SEED ?? 7);
+/** BENCH_SCENARIO=suite-v2/00 runs a published episode by name instead of BENCH_SEED (its days: leave BENCH_DAYS at 30). */
+const SCENARIO = process.env.BENCH_SCENARIO;
 /**
  * BENCH_LIMITS=spec runs the service at the SPEC's live limits (30 api calls, 120 trades a minute) with the run's own
  * budget in force (REPLAY_RATE_LIMIT_TIMES, default 40; =1 holds the run's key to the live limits): the agent waits out
@@ -185,7 +187,7 @@ async function main(): Promise<void> {
     const startRes = await fetch(`${baseUrl}/api/replays`, {
       method: 'POST',
       headers: { authorization: `Bearer ${liveKey}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ seed: SEED, days: DAYS }),
+      body: JSON.stringify(SCENARIO ? { scenario: SCENARIO } : { seed: SEED, days: DAYS }),
     });
     if (startRes.status !== 201) throw new Error(`start_replay answered ${startRes.status}: ${await startRes.text()}`);
     const run = (await startRes.json()) as { runId: string; apiKey: string };
@@ -217,6 +219,7 @@ async function main(): Promise<void> {
       return xs.reduce((s, x) => s + x, 0) / xs.length;
     };
     const figures = {
+      scenario: SCENARIO ?? null,
       days: DAYS,
       calls: CALLS,
       steps,

@@ -9,6 +9,7 @@ import { alphaAcrossRuns } from '../src/domain/replay/across-runs';
 import { scenariosOf, suiteNamed, SUITES } from '../src/domain/replay/replay-suite';
 import { playBackSuite, PLAYBACK_AGENTS, type PlaybackAgent } from '../src/replay/venue-playback';
 import type { Estimate } from '../src/domain/benchmark/estimate';
+import type { SimulatedScenario } from '../src/domain/replay/replay-runs';
 
 /**
  * npm run replay:reference [-- --seeds 1-20 --days 2 --agents market,keyword_reader,news_reader,coin_flip] — plays the built-in reference
@@ -20,7 +21,10 @@ import type { Estimate } from '../src/domain/benchmark/estimate';
  * agents back straight from the venue over every scenario of the suite (src/replay/venue-playback.ts: the forecasts the
  * runs would record, scored by the benchmark's code) in seconds, and prints each agent's alpha across the suite (pooled,
  * with the interval clustered by scenario; and the suite board's mean of the scenarios' alphas with its t-interval).
- * --suite without --playback plays real stepped runs of the suite's seeds and days.
+ * --suite without --playback plays real stepped runs of the suite's episodes by name (a current version only: a retired
+ * one refuses new runs), all of them or --episodes 0-4,9; the last line's slowestRunSeconds is the longest run's wall time
+ * (start to end_replay). For example the 30-day target (issue 52 item 5):
+ *   npm run replay:reference -- --suite suite-v2 --episodes 0 --agents news_reader
  */
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
@@ -65,7 +69,7 @@ function playback(suiteName: string): void {
   console.log(
     JSON.stringify({
       suite: suite.name,
-      scenarios: suite.seeds.length,
+      scenarios: suite.episodes.length,
       days: suite.days,
       playback: true,
       wallSeconds: (Date.now() - started) / 1000,
@@ -80,7 +84,12 @@ async function main(): Promise<void> {
   if (process.argv.includes('--playback')) throw new Error('--playback needs --suite (for example --suite suite-v1)');
   const suite = suiteName ? suiteNamed(suiteName) : undefined;
   if (suiteName && !suite) throw new Error(`unknown suite ${suiteName}`);
-  const seeds = suite ? [...suite.seeds] : seedList(arg('seeds', '1-20'));
+  // A suite's episodes by name (--episodes picks some by index: "0-4,9"), else scenarios of one's own seeds.
+  const episodes = suite ? arg('episodes', '') : '';
+  const scenarios: SimulatedScenario[] = suite
+    ? scenariosOf(suite).filter((s) => !episodes || seedList(episodes).includes(s.index))
+    : seedList(arg('seeds', '1-20')).map((seed) => ({ seed, days: Number(arg('days', '2')) }));
+  const seeds = scenarios.map((s) => s.seed);
   const days = suite ? suite.days : Number(arg('days', '2'));
   const agents = arg('agents', 'market,keyword_reader,news_reader').split(',') as ReplayAgent[];
   for (const a of agents) if (!REPLAY_AGENTS.includes(a)) throw new Error(`unknown agent ${a}: one of ${REPLAY_AGENTS.join(', ')}`);
@@ -110,21 +119,33 @@ async function main(): Promise<void> {
   const plays = new Map<ReplayAgent, ReplayAgentPlay[]>(agents.map((a) => [a, []]));
   const summary = () => Object.fromEntries(agents.map((a) => [a, { runs: plays.get(a)!.length, alpha: alphaAcrossRuns(plays.get(a)!, `${a}|${days}`) }]));
   const started = Date.now();
-  for (const seed of seeds) {
+  const runSeconds: number[] = [];
+  for (const scenario of scenarios) {
     for (const agent of agents) {
       const t0 = Date.now();
-      const play = await playReplayAgent(deps, registered.user.apiKey, agent, { seed, days });
+      const play = await playReplayAgent(deps, registered.user.apiKey, agent, scenario);
       plays.get(agent)!.push(play);
+      runSeconds.push((Date.now() - t0) / 1000);
       const a = play.alpha;
       console.log(
-        `seed ${seed} ${agent}: alpha ${fmt(a.value)} [${fmt(a.low)}, ${fmt(a.high)}] n ${a.n}, ${play.calls} calls, ${((Date.now() - t0) / 1000).toFixed(0)} s`,
+        `${scenario.name ?? `seed ${scenario.seed}`}${scenario.category ? ` (${scenario.category})` : ''} ${agent}: alpha ${fmt(a.value)} [${fmt(a.low)}, ${fmt(a.high)}] n ${a.n}, ${play.calls} calls, ${((Date.now() - t0) / 1000).toFixed(0)} s`,
       );
     }
     for (const [agent, s] of Object.entries(summary())) {
       console.log(`  after ${s.runs} seeds, ${agent}: alpha ${fmt(s.alpha.value)} [${fmt(s.alpha.low)}, ${fmt(s.alpha.high)}] n ${s.alpha.n}`);
     }
   }
-  console.log(JSON.stringify({ seeds, days, wallSeconds: Math.round((Date.now() - started) / 1000), agents: summary() }));
+  console.log(
+    JSON.stringify({
+      ...(suite ? { suite: suite.name, episodes: scenarios.map((s) => s.name) } : {}),
+      seeds,
+      days,
+      wallSeconds: Math.round((Date.now() - started) / 1000),
+      // Each run's wall time, start to end_replay: a 30-day episode's target is ≤ 600 s (issue 52 item 5).
+      slowestRunSeconds: Math.max(0, ...runSeconds),
+      agents: summary(),
+    }),
+  );
   await service.stop();
 }
 

@@ -54,6 +54,8 @@ export const ERROR_MEANING: Record<ErrorCode, string> = {
   METHOD_NOT_ALLOWED: 'the path exists but not with this HTTP method (see the Allow header)',
   CONFLICT: 'the Idempotency-Key was used with another request, or that request is still running',
   REPLAY_ENDED: 'the replay run has ended (end_replay): its clock, books and record are frozen; read it with get_replay',
+  SUITE_RETIRED:
+    'the replay suite version has retired (its secret is revealed): its board is read-only; start an episode of the current suite (list_replay_suite)',
   PAYLOAD_TOO_LARGE: 'the request body is larger than 100 kB',
   RATE_LIMITED: 'too many requests; wait the Retry-After seconds',
   INTERNAL: 'unexpected failure; quote requestId when reporting it',

@@ -30,6 +30,8 @@ export const ERROR_TABLE = {
   CONFLICT: { status: 409, rpc: -32049 },
   // A replay run that has ended (end_replay) is frozen: its clock, its books and its record no longer change.
   REPLAY_ENDED: { status: 409, rpc: -32048 },
+  // A retired replay suite version's secret is revealed, so its board is read-only: no new run of its episodes starts.
+  SUITE_RETIRED: { status: 409, rpc: -32047 },
   PAYLOAD_TOO_LARGE: { status: 413, rpc: -32600 },
   RATE_LIMITED: { status: 429, rpc: -32029 },
   INTERNAL: { status: 500, rpc: -32603 },

@@ -2,20 +2,34 @@ import { z } from 'zod';
 import { defineMethod } from '../registry/method';
 import type { MethodContext } from '../registry/context';
 import { AppError } from '../errors/app-error';
-import { scenariosOf, SUITE_V1, SUITES, suiteNamed, type ReplaySuite } from '../domain/replay/replay-suite';
+import { currentSuite, scenariosOf, SUITE_V2, SUITES, suiteNamed, suiteStatus, type ReplaySuite } from '../domain/replay/replay-suite';
+import { suiteScope } from '../market-data/simulated/venue-seal';
 import { pageSuiteBoard, rankSuiteRecords } from '../domain/replay/suite-board';
 import type { ReplayRuns } from '../domain/replay/replay-runs';
 import { Estimate } from './benchmark';
 
 const SuiteName = z
   .enum(SUITES.map((s) => s.name) as [string, ...string[]])
-  .default(SUITE_V1.name)
-  .describe('A published suite.');
+  .optional()
+  .describe('A published suite version (suite-v1, suite-v2, …); default: the current one.');
 
-function suiteOf(name: string): ReplaySuite {
+/** The version asked for, or the current one. */
+function suiteOf(ctx: MethodContext, name: string | undefined): ReplaySuite {
+  if (name === undefined) return currentSuite(ctx.clock.now().getTime());
   const suite = suiteNamed(name);
   if (!suite) throw new AppError('VALIDATION_ERROR', `No published suite is named ${name}.`);
   return suite;
+}
+
+const Status = z
+  .enum(['current', 'retired'])
+  .describe('current: runs of its episodes join its board; retired: its secret is revealed (get_venue_commitments) and its board is read-only.');
+const RetiredAt = z.iso.datetime().nullable().describe('When the version retired and its secret was revealed; null while current.');
+
+/** A version's status and retirement, as every answer about it says them. */
+function statusOf(ctx: MethodContext, suite: ReplaySuite): { status: 'current' | 'retired'; retiredAt: string | null } {
+  const status = suiteStatus(suite, ctx.clock.now().getTime());
+  return { status, retiredAt: status === 'retired' ? suite.retiredAt : null };
 }
 
 function replayOf(ctx: MethodContext): ReplayRuns {
@@ -27,20 +41,26 @@ export const listReplaySuite = defineMethod({
   name: 'list_replay_suite',
   toolset: 'replay',
   area: 'Forecasting',
-  summary: 'The published replay suite and its checksum',
-  brief: 'The replay suite’s named scenarios and checksum; start one with start_replay {"scenario": name}. Free.',
+  summary: 'A published replay suite version: its episodes with their categories, its checksum and status',
+  brief:
+    'A replay suite version’s named episodes (seed, days, category), checksum and status (current or retired); start one with start_replay {"scenario": name}. Free.',
   description:
-    `A published suite of replay scenarios (${SUITE_V1.name}: ${SUITE_V1.seeds.length} seeds × ${SUITE_V1.days} simulated days of the ` +
-    'simulated venue with information, about 300 markets open at any moment). Start one with start_replay {"scenario": "<name>"}; ' +
-    'get_replay_suite_board ranks every agent’s mean alpha across the suite. The suite is frozen: its checksum is sha256 over its ' +
-    'description and a fingerprint of what the venue’s generator makes of each scenario (catalog, first prices and news) under a public ' +
-    'probe secret; the scenarios themselves are sealed under the suite’s secret, whose commitment get_venue_commitments publishes ' +
-    '(revealed when the suite retires), so checksum and commitment together fix the markets. Free.',
+    `A published version of the replay suite (current: ${SUITE_V2.name}, ${SUITE_V2.episodes.length} episodes × ${SUITE_V2.days} simulated days of the ` +
+    'simulated venue with information, each listing one catalogue category’s markets and news). Start one with start_replay {"scenario": "<name>"}; ' +
+    'get_replay_suite_board ranks every agent’s mean alpha across a version. A version is frozen: its checksum is sha256 over its ' +
+    'description and a fingerprint of what the venue’s generator makes of each episode (catalog, first prices and news) under a public ' +
+    'probe secret; the episodes themselves are sealed under the version’s secret (scope suite|<name>), whose commitment get_venue_commitments publishes, ' +
+    'so checksum and commitment together fix the markets. A version retires when a new one is published: its secret is revealed (anyone can then ' +
+    'recompute its outcomes and check the commitment: scripts/verify-venue.ts), its board stays readable and new runs of it are refused (SUITE_RETIRED). ' +
+    'Without suite: the current version; versions lists them all. Free.',
   auth: 'public',
   limit: 'api',
   input: z.object({ suite: SuiteName }),
   output: z.object({
-    suite: z.string().describe('The suite’s name.'),
+    suite: z.string().describe('The suite version’s name.'),
+    status: Status,
+    retiredAt: RetiredAt,
+    scope: z.string().describe('The sealed scope of its episodes (suite|<name>): its commitment and, once retired, its secret are in get_venue_commitments.'),
     description: z.string().describe('What it replays.'),
     checksum: z.string().describe('sha256 (hex) over the suite’s description and the venue generator’s fingerprint of each scenario (probe secret).'),
     days: z.number().int().min(1).describe('Simulated days of each scenario.'),
@@ -52,22 +72,39 @@ export const listReplaySuite = defineMethod({
           index: z.number().int().min(0).describe('Its place in the suite.'),
           seed: z.number().int().describe('Seed of its simulated venue.'),
           days: z.number().int().min(1).describe('Its window, in simulated days.'),
+          category: z
+            .string()
+            .nullable()
+            .describe('The one catalogue category its venue lists (its markets and their news only); null: the whole venue (suite-v1).'),
         }),
       )
-      .describe('The scenarios, in order.'),
+      .describe('The episodes, in order.'),
+    versions: z
+      .array(
+        z.object({
+          suite: z.string().describe('A published version.'),
+          status: Status,
+          retiredAt: RetiredAt,
+          episodes: z.number().int().min(1).describe('Its episodes.'),
+        }),
+      )
+      .describe('Every published version, oldest first.'),
   }),
   rest: { method: 'GET', path: '/api/replay-suite' },
   annotations: { title: 'Replay suite', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   errors: ['VALIDATION_ERROR'],
-  handler: async (_ctx, input) => {
-    const suite = suiteOf(input.suite);
+  handler: async (ctx, input) => {
+    const suite = suiteOf(ctx, input.suite);
     return {
       suite: suite.name,
+      ...statusOf(ctx, suite),
+      scope: suiteScope(suite.name),
       description: suite.description,
       checksum: suite.checksum,
       days: suite.days,
       minScenarios: suite.minScenarios,
-      scenarios: scenariosOf(suite).map((s) => ({ name: s.name, index: s.index, seed: s.seed, days: s.days })),
+      scenarios: scenariosOf(suite).map((s) => ({ name: s.name, index: s.index, seed: s.seed, days: s.days, category: s.category })),
+      versions: SUITES.map((v) => ({ suite: v.name, ...statusOf(ctx, v), episodes: v.episodes.length })),
     };
   },
 });
@@ -99,7 +136,7 @@ export const getReplaySuiteBoard = defineMethod({
   brief:
     'Ranks live accounts on a replay suite by mean alpha over every ended run of its scenarios (deleted runs too) with a 95 % interval and the run count; you is your own record. Free.',
   description:
-    "Ranks live accounts on a published replay suite by the mean alpha (market Brier − yours) over EVERY ended run of its scenarios — not the best nor the latest, and a deleted run still counts, so rerunning or deleting cannot pick a lucky run — with a Student-t 95 % interval and runCount. Ranked from the suite's minScenarios distinct scenarios; you is your own record. Pass nextCursor as cursor for the next page. Replay runs never appear on the live boards. Free.",
+    "Ranks live accounts on a published replay suite by the mean alpha (market Brier − yours) over EVERY ended run of its scenarios — not the best nor the latest, and a deleted run still counts, so rerunning or deleting cannot pick a lucky run — with a Student-t 95 % interval and runCount. Ranked from the suite's minScenarios distinct scenarios; you is your own record. Pass nextCursor as cursor for the next page. Replay runs never appear on the live boards. Each suite version has its own board (suite; default: the current version); a retired version's board stays readable, read-only: its secret is revealed, so no new run joins it. Free.",
   auth: 'optional',
   limit: 'api',
   input: z.object({
@@ -108,7 +145,9 @@ export const getReplaySuiteBoard = defineMethod({
     cursor: z.string().min(1).max(600).optional().describe('nextCursor of the previous page (same suite); omit for the first.'),
   }),
   output: z.object({
-    suite: z.string().describe('The suite ranked.'),
+    suite: z.string().describe('The suite version ranked.'),
+    status: Status,
+    retiredAt: RetiredAt,
     checksum: z.string().describe('Its checksum (list_replay_suite).'),
     scenarios: z.number().int().min(1).describe('Scenarios in the suite.'),
     minScenarios: z.number().int().min(1).describe('Counted scenarios an account needs to be ranked.'),
@@ -122,7 +161,7 @@ export const getReplaySuiteBoard = defineMethod({
   annotations: { title: 'Replay suite board', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   errors: ['VALIDATION_ERROR'],
   handler: async (ctx, input) => {
-    const suite = suiteOf(input.suite);
+    const suite = suiteOf(ctx, input.suite);
     const records = await replayOf(ctx).suiteRecords(suite.name);
     const ranked = rankSuiteRecords(records, suite.minScenarios);
     // A run key's principal is the run's own account, which owns no run: only a live key has a record here.
@@ -130,8 +169,9 @@ export const getReplaySuiteBoard = defineMethod({
     const mine = me === undefined ? undefined : records.find((r) => r.userId === me);
     return {
       suite: suite.name,
+      ...statusOf(ctx, suite),
       checksum: suite.checksum,
-      scenarios: suite.seeds.length,
+      scenarios: suite.episodes.length,
       minScenarios: suite.minScenarios,
       ...pageSuiteBoard(suite.name, ranked, input.limit, input.cursor),
       you: mine ? { ...mine, rank: ranked.find((r) => r.userId === me)?.rank ?? null } : null,

@@ -60,8 +60,12 @@ const ReplayState = z.object({
       z.object({
         seed: z.number().int().describe('Seed of the run’s simulated venue.'),
         days: z.number().int().min(1).max(MAX_DAYS).describe('Length of the run’s window, in simulated days.'),
-        name: z.string().nullable().describe('The published suite scenario it replays (suite-v1/07), or null for a seed and days of your own.'),
-        suite: z.string().nullable().describe('That scenario’s suite (suite-v1): its runs count on get_replay_suite_board; null otherwise.'),
+        name: z.string().nullable().describe('The published suite scenario it replays (suite-v2/07), or null for a seed and days of your own.'),
+        suite: z.string().nullable().describe('That scenario’s suite (suite-v2): its runs count on get_replay_suite_board; null otherwise.'),
+        category: z
+          .string()
+          .nullable()
+          .describe('The one catalogue category the run’s venue lists (a suite-v2 episode: its markets and their news only); null: every category.'),
       }),
       z.object({
         source: z.literal('mirror').describe('The recorded Polymarket mirror.'),
@@ -99,11 +103,11 @@ function stateOf<T extends { record: unknown; scenario: ReplayScenario }>(view: 
   return { ...state, scenario: scenarioOut(scenario) };
 }
 
-type ScenarioOut = { seed: number; days: number; name: string | null; suite: string | null } | MirrorScenario;
+type ScenarioOut = { seed: number; days: number; name: string | null; suite: string | null; category: string | null } | MirrorScenario;
 
 function scenarioOut(s: ReplayScenario): ScenarioOut {
   if (isMirror(s)) return s;
-  return { seed: s.seed, days: s.days, name: s.name ?? null, suite: s.suite ?? null };
+  return { seed: s.seed, days: s.days, name: s.name ?? null, suite: s.suite ?? null, category: s.category ?? null };
 }
 
 const SCENARIO_NAME = /^[a-z0-9-]{1,40}\/\d{2}$/;
@@ -127,7 +131,7 @@ function scenarioOf(input: { scenario?: string; source: 'simulated' | 'mirror'; 
   if (input.scenario !== undefined) {
     if (input.seed !== undefined || input.days !== undefined) {
       throw new AppError('VALIDATION_ERROR', 'Give either scenario (a published scenario’s name) or seed and days, not both.', {
-        hint: 'For example {"scenario": "suite-v1/07"} or {"seed": 7, "days": 30}.',
+        hint: 'For example {"scenario": "suite-v2/07"} or {"seed": 7, "days": 30}.',
       });
     }
     const named = scenarioNamed(input.scenario);
@@ -136,11 +140,12 @@ function scenarioOf(input: { scenario?: string; source: 'simulated' | 'mirror'; 
         hint: `list_replay_suite lists a suite’s scenarios (suites: ${suites}).`,
       });
     }
-    return { seed: named.seed, days: named.days, name: named.name, suite: named.suite };
+    // A whole-venue scenario (suite-v1) is stored as it always was: no category key.
+    return { seed: named.seed, days: named.days, name: named.name, suite: named.suite, ...(named.category === null ? {} : { category: named.category }) };
   }
   if (input.seed === undefined || input.days === undefined) {
     throw new AppError('VALIDATION_ERROR', 'Give seed and days, or scenario (a published scenario’s name).', {
-      hint: 'For example {"seed": 7, "days": 30} or {"scenario": "suite-v1/07"}.',
+      hint: 'For example {"seed": 7, "days": 30} or {"scenario": "suite-v2/07"}.',
     });
   }
   return { seed: input.seed, days: input.days };
@@ -166,7 +171,7 @@ export const startReplay = defineMethod({
   brief:
     'Starts a replay run: a simulated market scenario with news (seed and days, or a suite scenario) on its own clock, stepped or at a speed, or a past Polymarket window. Returns a run apiKey that trades only there. Takes seconds; counts against the registration rate limit.',
   description:
-    'Starts a replay run: a simulated-venue scenario with news (seed and days, or a published suite scenario from list_replay_suite) on its own clock, stepped (mode "step": advance_replay moves it) or at a speed. The run has its own account and returns its apiKey: calls with that key see only the run. end_replay settles it and freezes its benchmark record; the same scenario and calls give the same record. Call it with your live key; it takes seconds and counts against the registration rate limit. source "mirror" with a past window (from, to) replays recorded Polymarket markets instead (no news; outcomes are public: a leakageWarning). Errors: VALIDATION_ERROR (400).',
+    'Starts a replay run: a simulated-venue scenario with news (seed and days, or a published suite scenario from list_replay_suite) on its own clock, stepped (mode "step": advance_replay moves it) or at a speed. The run has its own account and returns its apiKey: calls with that key see only the run. end_replay settles it and freezes its benchmark record; the same scenario and calls give the same record. Call it with your live key; it takes seconds and counts against the registration rate limit. source "mirror" with a past window (from, to) replays recorded Polymarket markets instead (no news; outcomes are public: a leakageWarning). Errors: VALIDATION_ERROR (400); SUITE_RETIRED (409) for an episode of a retired suite version (its secret is revealed; its board is read-only).',
   auth: 'key',
   limit: 'register',
   input: z.object({
@@ -174,7 +179,7 @@ export const startReplay = defineMethod({
       .string()
       .regex(SCENARIO_NAME)
       .optional()
-      .describe('A published scenario by name (suite-v1/07: list_replay_suite), instead of seed and days (source simulated).'),
+      .describe('A published scenario by name (suite-v2/07: list_replay_suite), instead of seed and days (source simulated).'),
     source: z
       .enum(['simulated', 'mirror'])
       .default('simulated')
@@ -200,7 +205,7 @@ export const startReplay = defineMethod({
   }),
   rest: { method: 'POST', path: '/api/replays', status: 201 },
   annotations: { title: 'Start replay', readOnlyHint: false, idempotentHint: false, openWorldHint: false },
-  errors: ['FORBIDDEN', 'VALIDATION_ERROR'],
+  errors: ['FORBIDDEN', 'VALIDATION_ERROR', 'SUITE_RETIRED'],
   handler: async (ctx, input) => {
     const mode = input.mode === 'step' ? { kind: 'step' as const } : { kind: 'speed' as const, speed: input.mode.speed };
     const started = await replayOf(ctx).start(callerOf(ctx), {

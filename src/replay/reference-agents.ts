@@ -77,7 +77,9 @@ interface NewsRow {
 
 /** Plays one reference agent over one scenario in a stepped run started with `liveKey`, to the run's end. */
 export async function playReplayAgent(deps: AgentDeps, liveKey: string, agent: ReplayAgent, scenario: SimulatedScenario): Promise<ReplayAgentPlay> {
-  const started = (await callAs(deps, liveKey, 'start_replay', { seed: scenario.seed, days: scenario.days, mode: 'step' })) as RunView;
+  // A published episode starts by its name (so its run joins the suite's board and lists the episode's category).
+  const what = scenario.name !== undefined ? { scenario: scenario.name } : { seed: scenario.seed, days: scenario.days };
+  const started = (await callAs(deps, liveKey, 'start_replay', { ...what, mode: 'step' })) as RunView;
   const run = new RunAgent(deps, started.apiKey!, started.runId);
   if (agent === 'news_reader' || agent === 'keyword_reader') await run.readNews(started, agent === 'news_reader' ? newsVerdict : keywordVerdict);
   else await run.stateDaily(started, agent);

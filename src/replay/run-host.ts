@@ -31,6 +31,7 @@ import { MirrorReplayFeed } from '../market-data/mirror-history/mirror-replay-fe
 import { MirrorHistoryStore } from '../market-data/mirror-history/mirror-history-store';
 import { RunClock } from './run-clock';
 import { suiteRecords, type SuiteRecord } from '../domain/replay/suite-board';
+import { assertSuiteOpen, suiteOpen } from '../domain/replay/replay-suite';
 
 const DAY_MS = 86_400_000;
 export { REPLAY_START_MS } from '../domain/replay/replay-runs';
@@ -83,8 +84,9 @@ export class RunHost implements ReplayRuns, RunScopes {
     if (owner.runId) {
       throw new AppError('FORBIDDEN', 'A replay run’s key cannot start a run.', { hint: 'Call start_replay with your live API key.' });
     }
-    const id = randomBytes(6).toString('hex');
     const wallNow = this.live.clock.now();
+    if (!isMirror(input.scenario)) assertSuiteOpen(input.scenario.suite, wallNow.getTime());
+    const id = randomBytes(6).toString('hex');
     const { startMs, endMs } = this.windowOf(input.scenario, wallNow.getTime());
     // A mirror run's records are read before anything is built: a window with none is refused and leaves nothing behind.
     const clock = new RunClock(input.mode, startMs, endMs, startMs, wallNow.getTime(), this.live.clock);
@@ -208,7 +210,10 @@ export class RunHost implements ReplayRuns, RunScopes {
         source: mirror ? ('mirror' as const) : ('simulated' as const),
         leakageWarning: mirror ? MIRROR_LEAKAGE_WARNING : null,
       };
-      const done = await this.store.end(runId, now, record, this.live.clock.now());
+      const at = this.live.clock.now();
+      // A run of a version that retired while it ran ends as usual but stays off the board: the secret was revealed meanwhile.
+      const suite = isMirror(row.scenario) ? undefined : row.scenario.suite;
+      const done = await this.store.end(runId, now, record, at, suite === undefined || suiteOpen(suite, at.getTime()));
       if (!done) throw ended(runId);
       return this.view(done, h);
     });

@@ -156,14 +156,14 @@ export function playBack(master: Buffer, agent: PlaybackAgent, scenario: Simulat
   return new ScenarioVenue(master, scenario).play(agent, accountId);
 }
 
-/** Every market of the venue that exists at some moment of the window and has not resolved by its start. */
+/** Every market the venue lists (its category's, for an episode) that exists at some moment of the window and has not resolved by its start. */
 function aliveIn(feed: SimulatedFeed, startMs: number, endMs: number): SimMarketSpec[] {
   const { from } = candidateRange(feed.params, startMs);
   const { to } = candidateRange(feed.params, endMs);
   const specs: SimMarketSpec[] = [];
   for (let k = from; k <= to; k++) {
     const spec = feed.spec(k);
-    if (spec.createdAtMs <= endMs && spec.resolveAtMs > startMs) specs.push(spec);
+    if (spec.createdAtMs <= endMs && spec.resolveAtMs > startMs && feed.lists(spec)) specs.push(spec);
   }
   return specs;
 }

@@ -4,7 +4,7 @@ import { registerAgent, startTestApp, type TestApp } from '../support/app';
 import { ManualClock } from '../support/identity';
 import { ReplayStore } from '../../src/domain/replay/replay-store';
 import type { ReplayRecord } from '../../src/domain/replay/replay-runs';
-import { SUITE_V1 } from '../../src/domain/replay/replay-suite';
+import { SUITE_V1, SUITE_V2 } from '../../src/domain/replay/replay-suite';
 
 const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
 
@@ -22,27 +22,61 @@ describe.each(backends())('replay suite, its board and delete_replay on $name', 
   });
   afterAll(async () => t.close());
 
-  test('when the suite is listed, then it shows its 20 scenarios of 30 days and the pinned checksum', async () => {
+  test('when the suite is listed, then the current version shows its 50 episodes of 30 days with their categories; suite-v1 is listed as retired', async () => {
     const res = await t.api.get('/api/replay-suite');
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ suite: 'suite-v1', checksum: SUITE_V1.checksum, days: 30, minScenarios: SUITE_V1.minScenarios });
-    expect(res.body.scenarios).toHaveLength(20);
-    expect(res.body.scenarios[7]).toEqual({ name: 'suite-v1/07', index: 7, seed: 35_107, days: 30 });
+    expect(res.body).toMatchObject({
+      suite: 'suite-v2',
+      status: 'current',
+      retiredAt: null,
+      scope: 'suite|suite-v2',
+      checksum: SUITE_V2.checksum,
+      days: 30,
+      minScenarios: SUITE_V2.minScenarios,
+    });
+    expect(res.body.scenarios).toHaveLength(50);
+    expect(res.body.scenarios[12]).toEqual({ name: 'suite-v2/12', index: 12, seed: 52_501, days: 30, category: 'Crypto' });
+    expect(new Set(res.body.scenarios.map((s: { category: string }) => s.category)).size).toBe(10);
+    expect(res.body.versions).toEqual([
+      { suite: 'suite-v1', status: 'retired', retiredAt: SUITE_V1.retiredAt, episodes: 20 },
+      { suite: 'suite-v2', status: 'current', retiredAt: null, episodes: 50 },
+    ]);
+    const v1 = await t.api.get('/api/replay-suite').query({ suite: 'suite-v1' });
+    expect(v1.body).toMatchObject({ suite: 'suite-v1', status: 'retired', retiredAt: SUITE_V1.retiredAt, checksum: SUITE_V1.checksum });
+    expect(v1.body.scenarios[7]).toEqual({ name: 'suite-v1/07', index: 7, seed: 35_107, days: 30, category: null });
     expect((await t.api.get('/api/replay-suite').query({ suite: 'suite-v0' })).status).toBe(400);
+    // Retiring revealed suite-v1's secret on the commitments' path; suite-v2's stays sealed.
+    const scopes = (await t.api.get('/api/venue/commitments')).body.scopes as Array<{ scope: string; state: string; secret: string | null }>;
+    expect(scopes.find((s) => s.scope === 'suite|suite-v1')).toMatchObject({ state: 'revealed', secret: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(scopes.find((s) => s.scope === 'suite|suite-v2')).toMatchObject({ state: 'sealed', secret: null });
+  });
+
+  test('when an episode of the retired suite-v1 is started, then it is refused with SUITE_RETIRED and nothing is started', async () => {
+    const count = async () => (await t.services.db.query<{ n: string }>('SELECT count(*) AS n FROM replay_runs'))[0]!.n;
+    const before = await count();
+    const res = await t.api.post('/api/replays').set(bearer(live.apiKey)).send({ scenario: 'suite-v1/03' });
+    expect(res.status).toBe(409);
+    expect(res.body.code).toBe('SUITE_RETIRED');
+    expect(res.body.hint).toContain('suite-v2');
+    expect(await count()).toBe(before);
   });
 
   test('when a run starts by scenario name, then get_replay shows it; a name with seed, an unknown name or neither is refused with nothing started', async () => {
-    const started = await t.api.post('/api/replays').set(bearer(live.apiKey)).send({ scenario: 'suite-v1/03' });
+    const started = await t.api.post('/api/replays').set(bearer(live.apiKey)).send({ scenario: 'suite-v2/03' });
     expect(started.status).toBe(201);
-    expect(started.body.scenario).toEqual({ seed: 35_103, days: 30, name: 'suite-v1/03', suite: 'suite-v1' });
+    expect(started.body.scenario).toEqual({ seed: 52_500, days: 30, name: 'suite-v2/03', suite: 'suite-v2', category: 'Economics' });
     const read = await t.api.get(`/api/replays/${started.body.runId}`).set(bearer(started.body.apiKey));
     expect(read.body.scenario).toEqual(started.body.scenario);
+    // The episode's venue lists its category only.
+    const listed = (await t.api.get('/api/markets').query({ limit: 100 }).set(bearer(started.body.apiKey))).body.markets as Array<{ category: string }>;
+    expect(listed.length).toBeGreaterThan(0);
+    expect(new Set(listed.map((m) => m.category))).toEqual(new Set(['Economics']));
     const own = await t.api.post('/api/replays').set(bearer(live.apiKey)).send({ seed: 4, days: 1 });
-    expect(own.body.scenario).toEqual({ seed: 4, days: 1, name: null, suite: null });
+    expect(own.body.scenario).toEqual({ seed: 4, days: 1, name: null, suite: null, category: null });
 
     const count = async () => (await t.services.db.query<{ n: string }>('SELECT count(*) AS n FROM replay_runs'))[0]!.n;
     const before = await count();
-    for (const body of [{ scenario: 'suite-v1/03', seed: 1, days: 1 }, { scenario: 'suite-v1/20' }, { scenario: 'nope' }, {}, { seed: 3 }]) {
+    for (const body of [{ scenario: 'suite-v2/03', seed: 1, days: 1 }, { scenario: 'suite-v2/50' }, { scenario: 'nope' }, {}, { seed: 3 }]) {
       const res = await t.api.post('/api/replays').set(bearer(live.apiKey)).send(body);
       expect(res.status).toBe(400);
       expect(res.body.code).toBe('VALIDATION_ERROR');
@@ -94,7 +128,7 @@ describe.each(backends())('replay suite, its board and delete_replay on $name', 
     const a = await registerAgent(t, 'SuiteA');
     const b = await registerAgent(t, 'SuiteB');
     let minute = 0;
-    const ended = async (owner: string, index: number, alpha: number | null, suite = 'suite-v1') => {
+    const ended = async (owner: string, index: number, alpha: number | null, suite = 'suite-v1', onBoard = true) => {
       const id = randomUUID().replace(/-/g, '').slice(0, 12);
       const name = `${suite}/${String(index).padStart(2, '0')}`;
       const start = new Date(Date.UTC(2025, 0, 1));
@@ -113,7 +147,7 @@ describe.each(backends())('replay suite, its board and delete_replay on $name', 
         created_at: new Date(),
       });
       const record = { forecasts: { alpha: { value: alpha, n: 10, low: null, high: null } } } as unknown as ReplayRecord;
-      await store.end(id, start, record, new Date(Date.UTC(2026, 10, 1, 0, ++minute)));
+      await store.end(id, start, record, new Date(Date.UTC(2026, 10, 1, 0, ++minute)), onBoard);
       return id;
     };
     // a: ten scenarios; scenario 0 first at 0.9, then at 0.0: both count (issue 49: not the best, not the latest).
@@ -124,9 +158,17 @@ describe.each(backends())('replay suite, its board and delete_replay on $name', 
     for (const i of [0, 1, 2]) await ended(b.id, i, 0.2);
     await ended(b.id, 3, 0.5, 'other');
 
-    const board = await t.api.get('/api/replay-suite/board').set(bearer(b.apiKey));
+    // suite-v1's board stays readable after its retirement (its runs ended while it was current).
+    const board = await t.api.get('/api/replay-suite/board').query({ suite: 'suite-v1' }).set(bearer(b.apiKey));
     expect(board.status).toBe(200);
-    expect(board.body).toMatchObject({ suite: 'suite-v1', checksum: SUITE_V1.checksum, scenarios: 20, minScenarios: 10 });
+    expect(board.body).toMatchObject({
+      suite: 'suite-v1',
+      status: 'retired',
+      retiredAt: SUITE_V1.retiredAt,
+      checksum: SUITE_V1.checksum,
+      scenarios: 20,
+      minScenarios: 10,
+    });
     expect(board.body.entries.map((e: { rank: number; userId: string }) => [e.rank, e.userId])).toEqual([[1, a.id]]);
     const top = board.body.entries[0];
     expect(top.scenarios).toBe(10);
@@ -144,11 +186,21 @@ describe.each(backends())('replay suite, its board and delete_replay on $name', 
     const deleted = await t.api.delete(`/api/replays/${lucky}`).set(bearer(a.apiKey));
     expect(deleted.status).toBe(200);
     expect((await t.api.get(`/api/replays/${lucky}`).set(bearer(a.apiKey))).status).toBe(404);
-    const after = (await t.api.get('/api/replay-suite/board')).body.entries[0];
+    const after = (await t.api.get('/api/replay-suite/board').query({ suite: 'suite-v1' })).body.entries[0];
     expect(after).toMatchObject({ userId: a.id, runCount: 11, meanAlpha: { value: expect.closeTo(0.1, 12), n: 11 } });
     expect(after.runs.map((r: { runId: string }) => r.runId)).toContain(lucky);
     expect(board.body.you).toMatchObject({ userId: b.id, rank: null, scenarios: 3 });
-    expect((await t.api.get('/api/replay-suite/board')).body.you).toBeNull();
+    expect((await t.api.get('/api/replay-suite/board').query({ suite: 'suite-v1' })).body.you).toBeNull();
+    // Each version has its own board: suite-v1's runs are not on suite-v2's, which ranks by its own runs.
+    await ended(b.id, 5, 0.3, 'suite-v2');
+    const v2 = await t.api.get('/api/replay-suite/board').set(bearer(b.apiKey));
+    expect(v2.body).toMatchObject({ suite: 'suite-v2', status: 'current', retiredAt: null, scenarios: 50, entries: [] });
+    expect(v2.body.you).toMatchObject({ userId: b.id, runCount: 1, scenarios: 1 });
+    // A run of suite-v1 ending after its retirement (started before it) stays off the read-only board.
+    const late = await ended(a.id, 4, 0.7, 'suite-v1', false);
+    const closed = (await t.api.get('/api/replay-suite/board').query({ suite: 'suite-v1' })).body.entries[0];
+    expect(closed).toMatchObject({ userId: a.id, runCount: 11 });
+    expect(closed.runs.map((r: { runId: string }) => r.runId)).not.toContain(late);
     // The live boards are untouched by replay runs.
     const liveBoard = await t.api.get('/api/leaderboard');
     expect(JSON.stringify(liveBoard.body)).not.toContain('SuiteA');

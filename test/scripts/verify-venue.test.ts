@@ -39,8 +39,10 @@ describe.each(backends())('sealed outcomes, checked from a reveal, on $name', (b
     expect(nov).toMatchObject({ state: 'sealed', secret: null, revealAt: '2026-12-01T00:00:00.000Z' });
     expect(nov.commitment).toMatch(/^[0-9a-f]{64}$/);
     expect(body.scopes[0]!.scope).toBe('season|2024-01');
+    // Before suite-v1's retirement (2026-12-06, announced as its revealAt) both versions are sealed.
     expect(body.scopes.filter((s) => s.scope.startsWith('suite|'))).toEqual([
-      expect.objectContaining({ scope: 'suite|suite-v1', state: 'sealed', secret: null, revealAt: null }),
+      expect.objectContaining({ scope: 'suite|suite-v1', state: 'sealed', secret: null, revealAt: '2026-12-06T00:00:00.000Z' }),
+      expect.objectContaining({ scope: 'suite|suite-v2', state: 'sealed', secret: null, revealAt: null }),
     ]);
     expect(body.scopes.filter((s) => s.state === 'revealed').every((s) => s.scope < 'season|2026-11')).toBe(true);
     const ready = await t.api.get('/ready');
@@ -116,8 +118,9 @@ describe.each(backends())('sealed outcomes, checked from a reveal, on $name', (b
     expect(runCli(['--secret', revealed.secret!]).code).toBe(2);
   });
 
-  test('when a suite scenario is replayed, then its venue is sealed under the suite’s secret and a reveal of it recomputes the scenario’s outcomes', async () => {
+  test('when a suite version retires, then its secret is revealed on the commitments’ path and recomputes a scenario’s outcomes', async () => {
     const suite = (await commitments()).scopes.find((s) => s.scope === 'suite|suite-v1')!;
+    expect(suite).toMatchObject({ state: 'sealed', secret: null });
     const scenario = scenarioNamed('suite-v1/03')!;
     const feed = scenarioFeed(TEST_MASTER, scenario, { now: () => new Date(REPLAY_START_MS) });
     const outcomes: OutcomeClaim[] = [];
@@ -127,8 +130,13 @@ describe.each(backends())('sealed outcomes, checked from a reveal, on $name', (b
       if (spec.resolveAtMs > REPLAY_START_MS && spec.resolveAtMs <= end) outcomes.push({ marketId: spec.id, winner: feed.winnerOf(spec) });
     }
     expect(outcomes.length).toBeGreaterThan(50);
-    // The suite's secret as a retirement would reveal it (suiteCommitments: the master's HMAC of its scope).
-    const secret = scopeSecret(TEST_MASTER, 'suite|suite-v1').toString('hex');
+    // suite-v1 retires: get_venue_commitments reveals its secret, the one its commitment was published for.
+    setClock(clock, '2026-12-06T00:00:00Z');
+    const revealed = (await commitments()).scopes.find((s) => s.scope === 'suite|suite-v1')!;
+    expect(revealed).toMatchObject({ state: 'revealed', commitment: suite.commitment, revealAt: '2026-12-06T00:00:00.000Z' });
+    expect((await commitments()).scopes.find((s) => s.scope === 'suite|suite-v2')).toMatchObject({ state: 'sealed', secret: null });
+    const secret = revealed.secret!;
+    expect(secret).toBe(scopeSecret(TEST_MASTER, 'suite|suite-v1').toString('hex'));
     const check = verifyVenue({
       secret,
       commitment: suite.commitment,

@@ -14,6 +14,11 @@ export interface SimulatedScenario {
   name?: string;
   /** The suite of a named scenario (suite-v1), which the suite board selects by. */
   suite?: string;
+  /**
+   * The one catalogue category the venue lists (a suite-v2 episode): its markets and their news only. Absent or null:
+   * the whole venue.
+   */
+  category?: string | null;
 }
 
 /** A replay scenario of the recorded Polymarket mirror (issue 35 item 6): a past window, ISO times. */

@@ -63,8 +63,11 @@ export class ReplayStore {
     await this.db.query(`UPDATE replay_runs SET sim_now = $2 WHERE id = $1 AND state = 'running'`, [id, simNow]);
   }
 
-  /** Freezes a running run; undefined when it had already ended (a second end_replay). */
-  async end(id: string, simNow: Date, record: ReplayRecord, at: Date): Promise<ReplayRunRow | undefined> {
+  /**
+   * Freezes a running run; undefined when it had already ended (a second end_replay). `onBoard`: whether a suite run's
+   * result joins its suite's board (false once the version has retired: its board is read-only).
+   */
+  async end(id: string, simNow: Date, record: ReplayRecord, at: Date, onBoard = true): Promise<ReplayRunRow | undefined> {
     // A suite run's result is kept apart in the same statement: the suite board counts it even once the run is deleted.
     const rows = await this.db.query<ReplayRunRow>(
       `WITH e AS (
@@ -72,11 +75,11 @@ export class ReplayStore {
        ), kept AS (
          INSERT INTO suite_results (run_id, owner_id, suite, scenario, alpha, ended_at)
          SELECT id, owner_id, scenario->>'suite', scenario->>'name', (record #>> '{forecasts,alpha,value}')::double precision, ended_at
-         FROM e WHERE scenario->>'suite' IS NOT NULL
+         FROM e WHERE scenario->>'suite' IS NOT NULL AND $5::boolean
          ON CONFLICT (run_id) DO NOTHING
        )
        SELECT * FROM e`,
-      [id, simNow, JSON.stringify(record), at],
+      [id, simNow, JSON.stringify(record), at, onBoard],
     );
     return rows[0];
   }

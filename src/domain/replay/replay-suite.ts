@@ -1,60 +1,146 @@
+import { AppError } from '../../errors/app-error';
 import type { SimulatedScenario } from './replay-runs';
 
 /**
- * The published replay suites (issue 35 item 3): named scenarios of the simulated venue with information, the same for
- * every agent, so suite records compare. A suite is frozen: its checksum is sha256 over its canonical description and a
- * fingerprint of what the venue's generator makes of each scenario under a public probe secret
- * (src/market-data/simulated/suite-fingerprint.ts); the scenarios themselves are sealed under the suite's own secret,
- * whose commitment get_venue_commitments publishes and which it reveals when the suite retires. A test pins the checksum below, so a change to the suite or to the venue's generator fails it; publish a new suite (v2)
- * rather than change this one, or every record on its board would stop meaning the same thing.
+ * The published replay suites (issue 35 item 3, versioned by issue 49 item 1): named scenarios ("episodes") of the
+ * simulated venue with information, the same for every agent, so suite records compare. A suite version is frozen: its
+ * checksum is sha256 over its canonical description and a fingerprint of what the venue's generator makes of each
+ * episode under a public probe secret (src/market-data/simulated/suite-fingerprint.ts); the episodes themselves are
+ * sealed under the version's own secret (scope suite|<name>), whose commitment get_venue_commitments publishes. A test
+ * pins each checksum, so a change to a suite or to the venue's generator fails it: publish a new version rather than
+ * change one, or every record on its board would stop meaning the same thing.
  *
- * suite-v1: 20 scenarios × 30 simulated days. The venue's size is its own (src/market-data/simulated/catalog.ts): about
- * 300 markets open at any moment (200 to 400), lives from hours to months, so each window sees markets open, news land
- * and some 100 markets resolve. Scenario i has seed 35_100 + i (35: the issue; the seeds are arbitrary but fixed).
+ * A version is current until it retires (retiredAt). Retiring reveals its secret (get_venue_commitments; anyone can then
+ * recompute its outcomes with scripts/verify-venue.ts and check the commitment), so from that moment its board is
+ * read-only: new runs of its episodes are refused (SUITE_RETIRED) and a run ending later does not join the board.
+ *
+ * suite-v1 (retired): 20 seeds × 30 simulated days of the whole venue (about 300 markets open at any moment). Its
+ * checksum was once re-pinned when the venue changed, which is what a version exists to prevent; it retired when
+ * suite-v2 was published. Scenario i has seed 35_100 + i.
+ *
+ * suite-v2 (current): 50 episodes × 30 simulated days, each of one catalogue category (the venue lists only that
+ * category's markets and their news: src/market-data/simulated/simulated-feed.ts), five seeds for each of the ten
+ * categories, in category order within a seed (episode i: category CATEGORY_ORDER[i % 10], seed 52_500 + ⌊i / 10⌋;
+ * 52: the issue). An episode's category is part of what it replays, so it is in the canonical description.
  */
 export interface ReplaySuite {
   name: string;
   description: string;
-  /** Simulated days of each scenario's window. */
+  /** Simulated days of each episode's window. */
   days: number;
-  seeds: readonly number[];
-  /** Scenarios an owner needs on the suite board before it ranks them. */
+  /** The episodes, in order: a seed of the venue, and the one catalogue category it lists (null: every category). */
+  episodes: readonly SuiteEpisode[];
+  /** Distinct episodes an owner needs on the suite board before it ranks them. */
   minScenarios: number;
   /** sha256 (hex) of the canonical description and the venue's fingerprint: what the suite test recomputes. */
   checksum: string;
   /**
-   * When the suite retired (ISO), or null while it is current. Its scenarios are sealed under the suite's own secret
+   * When the version retired (ISO), or null while it is current. Its episodes are sealed under the version's own secret
    * (sealed outcomes, issue 49), which get_venue_commitments reveals from this moment on; not in the checksum.
    */
   retiredAt: string | null;
+}
+
+export interface SuiteEpisode {
+  seed: number;
+  /** A catalogue category (src/market-data/simulated/questions.ts CATEGORIES), or null for the whole venue. */
+  category: string | null;
 }
 
 export interface SuiteScenario extends SimulatedScenario {
   name: string;
   suite: string;
   index: number;
+  category: string | null;
 }
+
+export type SuiteStatus = 'current' | 'retired';
+
+/**
+ * The catalogue's categories in suite-v2's order. The domain does not read the venue's catalogue (a layer below it
+ * would have to import market-data); a test checks this list is the catalogue's.
+ */
+export const CATEGORY_ORDER = ['Politics', 'Sports', 'Crypto', 'Economics', 'Science & Tech', 'Culture', 'World', 'Weather', 'Business', 'Health'] as const;
 
 export const SUITE_V1: ReplaySuite = {
   name: 'suite-v1',
   description: 'Replay suite v1: 20 seeds of the simulated venue with information, 30 simulated days each, from 2025-01-01, ~300 open markets.',
   days: 30,
-  seeds: Array.from({ length: 20 }, (_, i) => 35_100 + i),
+  episodes: Array.from({ length: 20 }, (_, i) => ({ seed: 35_100 + i, category: null })),
   // Half the suite: a mean over fewer scenarios has an interval too wide to rank by.
   minScenarios: 10,
-  checksum: 'a736d89f0134c5b04af75b67c9fb2a2f2a98d23eb302a946994d95b623c0bf11',
+  checksum: '702ce840d4fe3e5772ee9990ac9df9301583f3a108ff76afe6180e754e7113dd',
+  // Retired when suite-v2 was published (issue 52 item 5): its secret is revealed from then on.
+  retiredAt: '2026-12-06T00:00:00.000Z',
+};
+
+const V2_SEEDS_PER_CATEGORY = 5;
+
+export const SUITE_V2: ReplaySuite = {
+  name: 'suite-v2',
+  description:
+    'Replay suite v2: 50 episodes of the simulated venue with information, 30 simulated days each, from 2025-01-01; ' +
+    'each episode lists one catalogue category (5 seeds for each of 10 categories).',
+  days: 30,
+  episodes: Array.from({ length: V2_SEEDS_PER_CATEGORY * CATEGORY_ORDER.length }, (_, i) => ({
+    seed: 52_500 + Math.floor(i / CATEGORY_ORDER.length),
+    category: CATEGORY_ORDER[i % CATEGORY_ORDER.length]!,
+  })),
+  // A fifth of the suite, two episodes of each category on average: ranked on fewer, the interval is too wide to rank by.
+  minScenarios: 10,
+  checksum: '9a78848213ac9dbb9608387a13b87687e09dcb3722edcf281d8eaa462d18b7d5',
   retiredAt: null,
 };
 
-export const SUITES: readonly ReplaySuite[] = [SUITE_V1];
+/** Every published version, oldest first; the current one is the newest that has not retired. */
+export const SUITES: readonly ReplaySuite[] = [SUITE_V1, SUITE_V2];
 
-/** A scenario's name: the suite's, a slash and its two-digit index (suite-v1/07). */
+/** A version's status at a moment: retired from its retiredAt on. */
+export function suiteStatus(suite: ReplaySuite, nowMs: number): SuiteStatus {
+  return suite.retiredAt !== null && nowMs >= Date.parse(suite.retiredAt) ? 'retired' : 'current';
+}
+
+/** The suite a listing defaults to: the newest version current at `nowMs` (the newest of all when every one retired). */
+export function currentSuite(nowMs: number, suites: readonly ReplaySuite[] = SUITES): ReplaySuite {
+  return [...suites].reverse().find((s) => suiteStatus(s, nowMs) === 'current') ?? suites[suites.length - 1]!;
+}
+
+/** Whether a run of the named suite's episodes may still join its board at `nowMs`: false once the version retired. */
+export function suiteOpen(suiteName: string, nowMs: number): boolean {
+  const suite = suiteNamed(suiteName);
+  return suite !== undefined && suiteStatus(suite, nowMs) === 'current';
+}
+
+/**
+ * Refuses a new run of a retired version's episode: its secret is revealed, so a run could know every outcome in
+ * advance, and its board is read-only. A scenario of one's own (no suite) is never refused here.
+ */
+export function assertSuiteOpen(suiteName: string | undefined, nowMs: number): void {
+  if (suiteName === undefined || suiteOpen(suiteName, nowMs)) return;
+  const current = currentSuite(nowMs);
+  throw new AppError('SUITE_RETIRED', `The replay suite ${suiteName} has retired: its secret is revealed and its board is read-only.`, {
+    hint: `Start an episode of the current suite (${current.name}: list_replay_suite), e.g. {"scenario": "${scenarioName(current, 0)}"}; get_replay_suite_board {"suite": "${suiteName}"} still reads the retired board.`,
+  });
+}
+
+/** A scenario's name: the suite's, a slash and its two-digit index (suite-v2/07). */
 export function scenarioName(suite: ReplaySuite, index: number): string {
   return `${suite.name}/${String(index).padStart(2, '0')}`;
 }
 
+/**
+ * The suite's episodes, in order: what a run of each replays (seed, days, category) and its name. This is the suite's
+ * listing for every reader (list_replay_suite, the checksum, playback, probes).
+ */
 export function scenariosOf(suite: ReplaySuite): SuiteScenario[] {
-  return suite.seeds.map((seed, index) => ({ name: scenarioName(suite, index), suite: suite.name, index, seed, days: suite.days }));
+  return suite.episodes.map(({ seed, category }, index) => ({
+    name: scenarioName(suite, index),
+    suite: suite.name,
+    index,
+    seed,
+    days: suite.days,
+    category,
+  }));
 }
 
 export function suiteNamed(name: string): ReplaySuite | undefined {
@@ -80,6 +166,7 @@ export function canonicalDescription(suite: ReplaySuite, startMs: number): strin
     new Date(startMs).toISOString(),
     suite.days,
     suite.minScenarios,
-    scenariosOf(suite).map((s) => [s.name, s.seed, s.days]),
+    // A whole-venue episode (suite-v1) is [name, seed, days], as before categories: its checksum stays the one pinned.
+    scenariosOf(suite).map((s) => (s.category === null ? [s.name, s.seed, s.days] : [s.name, s.seed, s.days, s.category])),
   ]);
 }

@@ -18,6 +18,7 @@ import {
 import { candidateRange, marketSpec, parseMarketRef, parseTokenId, SIM_EPOCH_MS, SPAWN_MS, VOID_RATE, type CatalogParams, type SimMarketSpec } from './catalog';
 import { InformedPath, newsEvents, newsIdOf, type NewsEvent } from './information';
 import { newsText } from './news-text';
+import { CATEGORIES, type Category } from './questions';
 import { uniform } from './random';
 import { LruPathCache, MarketPath, type VenuePath } from './price-path';
 import { EventPath, winnerIndex } from './event-path';
@@ -93,14 +94,21 @@ export class SimulatedFeed implements MarketFeed {
   private readonly events = new Map<number, NewsEvent[]>();
   private readonly draws = new Map<number, MarketDraws>();
   private readonly seal: VenueSeal;
+  /**
+   * The one category this venue lists (a replay suite's episode, issue 52 item 5), or null for every category. The
+   * catalog, paths and outcomes are the whole venue's (an event's members share its category); only what is shown is
+   * narrowed: listings, lookups, quotes, history, news and the next news or resolution a stepped run moves to.
+   */
+  readonly category: Category | null;
 
   constructor(
-    opts: { seed: number; speed: number; information?: boolean; seal: VenueSeal },
+    opts: { seed: number; speed: number; information?: boolean; seal: VenueSeal; category?: string | null },
     private readonly clock: Clock,
   ) {
     this.params = { seed: opts.seed, speed: opts.speed };
     this.information = opts.information ?? false;
     this.seal = opts.seal;
+    this.category = categoryOf(opts.category ?? null);
     const params = this.params;
     const own = this.information
       ? (spec: SimMarketSpec) => new InformedPath(params, spec, this.newsEventsOf(spec), this.drawsOf(spec))
@@ -143,6 +151,11 @@ export class SimulatedFeed implements MarketFeed {
     if (!this.information) return null;
     const path = this.paths.get(spec);
     return path instanceof EventPath ? path.hiddenAt(tMs) : path instanceof InformedPath ? path.hiddenAt(tMs) : null;
+  }
+
+  /** Whether the venue shows a market: every one, or those of its category. */
+  lists(spec: SimMarketSpec): boolean {
+    return this.category === null || spec.category === this.category;
   }
 
   spec(k: number): SimMarketSpec {
@@ -245,7 +258,7 @@ export class SimulatedFeed implements MarketFeed {
     const markets: FeedMarket[] = [];
     for (let k = from; k <= to; k++) {
       const spec = this.spec(k);
-      if (spec.createdAtMs > now || spec.resolveAtMs <= now) continue;
+      if (spec.createdAtMs > now || spec.resolveAtMs <= now || !this.lists(spec)) continue;
       markets.push(this.marketAt(spec, now)!);
     }
     return { markets, complete: true, skipped: 0 };
@@ -255,7 +268,7 @@ export class SimulatedFeed implements MarketFeed {
     const k = parseMarketRef(idOrSlug);
     if (k === null) return null;
     const spec = this.spec(k);
-    if (spec.id !== idOrSlug && spec.slug !== idOrSlug) return null;
+    if ((spec.id !== idOrSlug && spec.slug !== idOrSlug) || !this.lists(spec)) return null;
     return this.marketAt(spec, this.clock.now().getTime());
   }
 
@@ -264,7 +277,7 @@ export class SimulatedFeed implements MarketFeed {
     if (!ref) throw new FeedError('unknown-token', 'The simulated venue has no such token.');
     const now = this.clock.now();
     const spec = this.spec(ref.k);
-    const state = this.stateAt(spec, now.getTime());
+    const state = this.lists(spec) ? this.stateAt(spec, now.getTime()) : null;
     if (!state) throw new FeedError('unknown-token', 'The simulated venue has no such token.');
     if (state.status !== 'active') throw new FeedError('not-trading', `The market is ${state.status}.`);
     const book = bookAround(state.pYes, spec.halfSpreadMicro);
@@ -274,7 +287,7 @@ export class SimulatedFeed implements MarketFeed {
 
   async history(tokenId: string, range: HistoryRange): Promise<PricePoint[]> {
     const ref = parseTokenId(this.params, tokenId);
-    if (!ref) throw new FeedError('unknown-token', 'The simulated venue has no such token.');
+    if (!ref || !this.lists(this.spec(ref.k))) throw new FeedError('unknown-token', 'The simulated venue has no such token.');
     const spec = this.spec(ref.k);
     const nowS = Math.floor(this.clock.now().getTime() / 1000);
     const first = Math.max(range.fromS, Math.ceil(spec.createdAtMs / 1000));
@@ -325,7 +338,7 @@ export class SimulatedFeed implements MarketFeed {
     const { to } = candidateRange(this.params, toMs);
     for (let k = from; k <= to; k++) {
       const spec = this.spec(k);
-      if (spec.createdAtMs <= toMs && spec.resolveAtMs > fromMs) fn(spec);
+      if (spec.createdAtMs <= toMs && spec.resolveAtMs > fromMs && this.lists(spec)) fn(spec);
     }
   }
 
@@ -357,7 +370,7 @@ export class SimulatedFeed implements MarketFeed {
     if (q.marketId !== undefined) {
       const k = parseMarketRef(q.marketId);
       const spec = k === null ? null : this.spec(k);
-      if (spec?.id === q.marketId) collect(spec, floor, top);
+      if (spec?.id === q.marketId && this.lists(spec)) collect(spec, floor, top);
     } else {
       let hi = top;
       let span = ((q.limit + 1) * SPAWN_MS) / this.params.speed;
@@ -367,7 +380,7 @@ export class SimulatedFeed implements MarketFeed {
         const { to } = candidateRange(this.params, hi);
         for (let k = from; k <= to; k++) {
           const spec = this.spec(k);
-          if (spec.createdAtMs <= hi && spec.endAtMs >= lo) collect(spec, lo, hi);
+          if (spec.createdAtMs <= hi && spec.endAtMs >= lo && this.lists(spec)) collect(spec, lo, hi);
         }
         if (found.length >= q.limit) break;
         hi = lo;
@@ -385,4 +398,12 @@ export class SimulatedFeed implements MarketFeed {
         ...newsText(spec.question, spec.category, event.kindDraw, event.report),
       }));
   }
+}
+
+/** A category the catalogue has, or null; anything else is a programming error (a suite names catalogue categories). */
+function categoryOf(name: string | null): Category | null {
+  if (name === null) return null;
+  const found = CATEGORIES.find((c) => c === name);
+  if (!found) throw new Error(`The simulated venue has no category ${name}: one of ${CATEGORIES.join(', ')}.`);
+  return found;
 }

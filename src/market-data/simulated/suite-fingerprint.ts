@@ -25,10 +25,10 @@ export const PROBE_SECRET = Buffer.alloc(32);
  * window (id, time, market, headline and body). A change to the catalog, the price paths, the news or its text changes
  * it, and with it the suite's checksum.
  */
-export function scenarioFingerprint(s: Pick<SuiteScenario, 'seed' | 'days'>, secret: Buffer = PROBE_SECRET): string {
+export function scenarioFingerprint(s: Pick<SuiteScenario, 'seed' | 'days'> & { category?: string | null }, secret: Buffer = PROBE_SECRET): string {
   const startMs = REPLAY_START_MS;
   const endMs = startMs + s.days * DAY_MS;
-  const feed = scenarioFeedWith(secret, s.seed, { now: () => new Date(startMs) });
+  const feed = scenarioFeedWith(secret, s.seed, { now: () => new Date(startMs) }, s.category ?? null);
   const catalog: unknown[] = [];
   const news: Array<[number, string, string, string, string]> = [];
   for (const m of listAt(feed, startMs)) {
@@ -45,10 +45,13 @@ export function scenarioFingerprint(s: Pick<SuiteScenario, 'seed' | 'days'>, sec
   return JSON.stringify([catalog, news.slice(0, FINGERPRINT_NEWS)]);
 }
 
-/** The suite's checksum: sha256 over its canonical description and each scenario's fingerprint under the probe secret, in order. */
-export function suiteChecksum(suite: ReplaySuite): string {
+/**
+ * The suite's checksum: sha256 over its canonical description and each scenario's fingerprint under the probe secret, in
+ * order. `fingerprint` is scenarioFingerprint; a caller checking several variants of a suite may pass a memoised one.
+ */
+export function suiteChecksum(suite: ReplaySuite, fingerprint: (s: SuiteScenario) => string = (s) => scenarioFingerprint(s)): string {
   const h = createHash('sha256').update(canonicalDescription(suite, REPLAY_START_MS));
-  for (const s of scenariosOf(suite)) h.update('\n').update(s.name).update('\n').update(scenarioFingerprint(s));
+  for (const s of scenariosOf(suite)) h.update('\n').update(s.name).update('\n').update(fingerprint(s));
   return h.digest('hex');
 }
 
@@ -56,12 +59,12 @@ function listAt(feed: SimulatedFeed, tMs: number) {
   return [...aliveIn(feed, tMs - 1, tMs)].filter((spec) => spec.createdAtMs <= tMs && spec.resolveAtMs > tMs);
 }
 
-/** Every market that exists at some moment of (fromMs, toMs] and is not yet resolved at fromMs, by k. */
+/** Every market the venue lists that exists at some moment of (fromMs, toMs] and is not yet resolved at fromMs, by k. */
 function* aliveIn(feed: SimulatedFeed, fromMs: number, toMs: number) {
   const { from } = candidateRange(feed.params, fromMs);
   const { to } = candidateRange(feed.params, toMs);
   for (let k = from; k <= to; k++) {
     const spec = feed.spec(k);
-    if (spec.createdAtMs <= toMs && spec.resolveAtMs > fromMs) yield spec;
+    if (spec.createdAtMs <= toMs && spec.resolveAtMs > fromMs && feed.lists(spec)) yield spec;
   }
 }

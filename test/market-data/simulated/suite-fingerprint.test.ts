@@ -1,24 +1,35 @@
 import { scenarioFingerprint, suiteChecksum } from '../../../src/market-data/simulated/suite-fingerprint';
-import { scenarioNamed, scenariosOf, SUITE_V1 } from '../../../src/domain/replay/replay-suite';
+import { CATEGORY_ORDER, scenarioNamed, scenariosOf, SUITE_V1, SUITE_V2, SUITES, suiteStatus } from '../../../src/domain/replay/replay-suite';
+import { CATEGORIES } from '../../../src/market-data/simulated/questions';
 import { PROBE_SECRET } from '../../../src/market-data/simulated/suite-fingerprint';
 import { scopeSecret, suiteScope } from '../../../src/market-data/simulated/venue-seal';
 import { TEST_MASTER } from '../../support/sealed-venue';
 
 // The published suite's checksum, pinned here as well as in the suite's module: a change to the suite's description or to
-// anything the venue generates for it (catalog, prices, news, their text) fails this test. Publish suite-v2 instead.
-const SUITE_V1_CHECKSUM = 'a736d89f0134c5b04af75b67c9fb2a2f2a98d23eb302a946994d95b623c0bf11';
+// anything the venue generates for it (catalog, prices, news, their text) fails this test. Publish a new version instead.
+const SUITE_V1_CHECKSUM = '702ce840d4fe3e5772ee9990ac9df9301583f3a108ff76afe6180e754e7113dd';
+const SUITE_V2_CHECKSUM = '9a78848213ac9dbb9608387a13b87687e09dcb3722edcf281d8eaa462d18b7d5';
 
-// Twenty scenarios' catalogs and paths: some seconds, more under load.
-jest.setTimeout(120_000);
+// Seventy episodes' catalogs and paths (suite-v1's twenty, suite-v2's fifty): some seconds each under load.
+jest.setTimeout(400_000);
+
+// Each episode's fingerprint once: a variant of a suite recomputes only the episode it changes.
+const fingerprints = new Map<string, string>();
+const memo = (s: { seed: number; days: number; category: string | null }) => {
+  const key = `${s.seed}|${s.days}|${s.category}`;
+  if (!fingerprints.has(key)) fingerprints.set(key, scenarioFingerprint(s));
+  return fingerprints.get(key)!;
+};
 
 describe('replay suite v1', () => {
   test('when its checksum is recomputed from the description and the venue, then it is the pinned one', () => {
     expect(SUITE_V1.checksum).toBe(SUITE_V1_CHECKSUM);
-    expect(suiteChecksum(SUITE_V1)).toBe(SUITE_V1_CHECKSUM);
+    expect(suiteChecksum(SUITE_V1, memo)).toBe(SUITE_V1_CHECKSUM);
   });
 
   test('when a scenario of the suite changes, then the checksum changes', () => {
-    expect(suiteChecksum({ ...SUITE_V1, seeds: SUITE_V1.seeds.map((s, i) => (i === 19 ? s + 1000 : s)) })).not.toBe(SUITE_V1_CHECKSUM);
+    const changed = SUITE_V1.episodes.map((e, i) => (i === 19 ? { ...e, seed: e.seed + 1000 } : e));
+    expect(suiteChecksum({ ...SUITE_V1, episodes: changed }, memo)).not.toBe(SUITE_V1_CHECKSUM);
   });
 
   test('when a scenario is fingerprinted, then it holds the catalog open at the start (about 300 markets) and the first 20 news items', () => {
@@ -43,10 +54,52 @@ describe('replay suite v1', () => {
   });
 
   test('when scenarios are named, then suite-v1/00..19 resolve to their seeds and anything else to nothing', () => {
-    expect(SUITE_V1.seeds).toHaveLength(20);
-    expect(scenarioNamed('suite-v1/07')).toEqual({ name: 'suite-v1/07', suite: 'suite-v1', index: 7, seed: 35_107, days: 30 });
+    expect(SUITE_V1.episodes).toHaveLength(20);
+    expect(scenarioNamed('suite-v1/07')).toEqual({ name: 'suite-v1/07', suite: 'suite-v1', index: 7, seed: 35_107, days: 30, category: null });
     expect(scenarioNamed('suite-v1/20')).toBeUndefined();
     expect(scenarioNamed('suite-v9/01')).toBeUndefined();
     expect(scenarioNamed('suite-v1/7')).toBeUndefined();
+  });
+});
+
+describe('replay suite v2 and the versions', () => {
+  test('when its checksum is recomputed from the description and the venue, then it is the pinned one; a changed category changes it', () => {
+    expect(SUITE_V2.checksum).toBe(SUITE_V2_CHECKSUM);
+    expect(suiteChecksum(SUITE_V2, memo)).toBe(SUITE_V2_CHECKSUM);
+    const swapped = SUITE_V2.episodes.map((e, i) => (i === 0 ? { ...e, category: 'Health' } : e));
+    expect(suiteChecksum({ ...SUITE_V2, episodes: swapped }, memo)).not.toBe(SUITE_V2_CHECKSUM);
+  });
+
+  test('when its episodes are listed, then there are at least 50 across at least 5 of the catalogue’s categories, each named once', () => {
+    const episodes = scenariosOf(SUITE_V2);
+    expect(episodes.length).toBeGreaterThanOrEqual(50);
+    const categories = new Set(episodes.map((e) => e.category));
+    expect(categories.size).toBeGreaterThanOrEqual(5);
+    // The domain's list of categories is the catalogue's (the domain may not import the venue).
+    expect([...CATEGORY_ORDER].sort()).toEqual([...CATEGORIES].sort());
+    for (const c of categories) expect(CATEGORIES).toContain(c);
+    expect(new Set(episodes.map((e) => e.name)).size).toBe(episodes.length);
+    expect(new Set(episodes.map((e) => `${e.seed}|${e.category}`)).size).toBe(episodes.length);
+    expect(episodes.every((e) => e.days === 30 && e.suite === 'suite-v2')).toBe(true);
+    expect(scenarioNamed('suite-v2/12')).toEqual({ name: 'suite-v2/12', suite: 'suite-v2', index: 12, seed: 52_501, days: 30, category: 'Crypto' });
+    expect(scenarioNamed('suite-v2/50')).toBeUndefined();
+  });
+
+  test('when an episode is fingerprinted, then its catalog holds only its category’s markets, a part of the whole venue’s', () => {
+    const e = scenariosOf(SUITE_V2)[2]!;
+    const [catalog] = JSON.parse(scenarioFingerprint(e)) as [unknown[][]];
+    const [whole] = JSON.parse(scenarioFingerprint({ seed: e.seed, days: e.days })) as [unknown[][]];
+    expect(catalog.length).toBeGreaterThan(5);
+    expect(catalog.length).toBeLessThan(whole.length / 3);
+    const ids = new Set(whole.map((m) => m[0]));
+    expect(catalog.every((m) => ids.has(m[0]))).toBe(true);
+  });
+
+  test('when the versions are read at a moment, then suite-v1 is retired from its retirement on and suite-v2 is current', () => {
+    expect(SUITES.map((s) => s.name)).toEqual(['suite-v1', 'suite-v2']);
+    const retiredAt = Date.parse(SUITE_V1.retiredAt!);
+    expect(suiteStatus(SUITE_V1, retiredAt - 1)).toBe('current');
+    expect(suiteStatus(SUITE_V1, retiredAt)).toBe('retired');
+    expect(suiteStatus(SUITE_V2, Date.parse('2100-01-01T00:00:00Z'))).toBe('current');
   });
 });

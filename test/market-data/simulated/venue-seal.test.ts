@@ -117,9 +117,19 @@ describe('commitments', () => {
 
   test('when a suite is current its secret is sealed; once retired it is revealed', () => {
     const now = Date.parse(NOW);
+    // suite-v1 retired when suite-v2 was published (2026-12-06): its secret is out, suite-v2's sealed.
     expect(suiteCommitments(TEST_MASTER, now)).toEqual([
-      { scope: 'suite|suite-v1', suite: 'suite-v1', revealAt: null, state: 'sealed', secret: null, commitment: independentCommitment('suite|suite-v1') },
+      {
+        scope: 'suite|suite-v1',
+        suite: 'suite-v1',
+        revealAt: '2026-12-06T00:00:00.000Z',
+        state: 'revealed',
+        secret: independentScope('suite|suite-v1').toString('hex'),
+        commitment: independentCommitment('suite|suite-v1'),
+      },
+      { scope: 'suite|suite-v2', suite: 'suite-v2', revealAt: null, state: 'sealed', secret: null, commitment: independentCommitment('suite|suite-v2') },
     ]);
+    expect(suiteCommitments(TEST_MASTER, Date.parse('2026-12-05T23:59:59Z'))[0]).toMatchObject({ state: 'sealed', secret: null });
     const retired = { ...SUITE_V1, retiredAt: '2026-12-01T00:00:00.000Z' };
     expect(suiteCommitments(TEST_MASTER, now, [retired])[0]).toMatchObject({ state: 'revealed', secret: independentScope('suite|suite-v1').toString('hex') });
     expect(suiteCommitments(TEST_MASTER, Date.parse('2026-11-30T00:00:00Z'), [retired])[0]).toMatchObject({ state: 'sealed', secret: null });

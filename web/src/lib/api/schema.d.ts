@@ -671,7 +671,7 @@ export interface paths {
         put?: never;
         /**
          * Start a replay run: a simulated month of markets with news on its own clock, and a key that trades only there
-         * @description Starts a replay run: a simulated-venue scenario with news (seed and days, or a published suite scenario from list_replay_suite) on its own clock, stepped (mode "step": advance_replay moves it) or at a speed. The run has its own account and returns its apiKey: calls with that key see only the run. end_replay settles it and freezes its benchmark record; the same scenario and calls give the same record. Call it with your live key; it takes seconds and counts against the registration rate limit. source "mirror" with a past window (from, to) replays recorded Polymarket markets instead (no news; outcomes are public: a leakageWarning). Errors: VALIDATION_ERROR (400).
+         * @description Starts a replay run: a simulated-venue scenario with news (seed and days, or a published suite scenario from list_replay_suite) on its own clock, stepped (mode "step": advance_replay moves it) or at a speed. The run has its own account and returns its apiKey: calls with that key see only the run. end_replay settles it and freezes its benchmark record; the same scenario and calls give the same record. Call it with your live key; it takes seconds and counts against the registration rate limit. source "mirror" with a past window (from, to) replays recorded Polymarket markets instead (no news; outcomes are public: a leakageWarning). Errors: VALIDATION_ERROR (400); SUITE_RETIRED (409) for an episode of a retired suite version (its secret is revealed; its board is read-only).
          *
          *     Rate limit: 5 register requests per minute per IP address.
          */
@@ -762,8 +762,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The published replay suite and its checksum
-         * @description A published suite of replay scenarios (suite-v1: 20 seeds × 30 simulated days of the simulated venue with information, about 300 markets open at any moment). Start one with start_replay {"scenario": "<name>"}; get_replay_suite_board ranks every agent’s mean alpha across the suite. The suite is frozen: its checksum is sha256 over its description and a fingerprint of what the venue’s generator makes of each scenario (catalog, first prices and news) under a public probe secret; the scenarios themselves are sealed under the suite’s secret, whose commitment get_venue_commitments publishes (revealed when the suite retires), so checksum and commitment together fix the markets. Free.
+         * A published replay suite version: its episodes with their categories, its checksum and status
+         * @description A published version of the replay suite (current: suite-v2, 50 episodes × 30 simulated days of the simulated venue with information, each listing one catalogue category’s markets and news). Start one with start_replay {"scenario": "<name>"}; get_replay_suite_board ranks every agent’s mean alpha across a version. A version is frozen: its checksum is sha256 over its description and a fingerprint of what the venue’s generator makes of each episode (catalog, first prices and news) under a public probe secret; the episodes themselves are sealed under the version’s secret (scope suite|<name>), whose commitment get_venue_commitments publishes, so checksum and commitment together fix the markets. A version retires when a new one is published: its secret is revealed (anyone can then recompute its outcomes and check the commitment: scripts/verify-venue.ts), its board stays readable and new runs of it are refused (SUITE_RETIRED). Without suite: the current version; versions lists them all. Free.
          *
          *     Rate limit: 30 api requests per minute per account (per IP address when anonymous). Answers carry an ETag; a repeat request with If-None-Match: <that ETag> is answered 304 Not Modified while the answer is unchanged, and a 304 is not counted against this limit.
          */
@@ -785,7 +785,7 @@ export interface paths {
         };
         /**
          * The replay suite board: each agent’s mean alpha across the suite’s scenarios, with its interval
-         * @description Ranks live accounts on a published replay suite by the mean alpha (market Brier − yours) over EVERY ended run of its scenarios — not the best nor the latest, and a deleted run still counts, so rerunning or deleting cannot pick a lucky run — with a Student-t 95 % interval and runCount. Ranked from the suite's minScenarios distinct scenarios; you is your own record. Pass nextCursor as cursor for the next page. Replay runs never appear on the live boards. Free.
+         * @description Ranks live accounts on a published replay suite by the mean alpha (market Brier − yours) over EVERY ended run of its scenarios — not the best nor the latest, and a deleted run still counts, so rerunning or deleting cannot pick a lucky run — with a Student-t 95 % interval and runCount. Ranked from the suite's minScenarios distinct scenarios; you is your own record. Pass nextCursor as cursor for the next page. Replay runs never appear on the live boards. Each suite version has its own board (suite; default: the current version); a retired version's board stays readable, read-only: its secret is revealed, so no new run joins it. Free.
          *
          *     Rate limit: 30 api requests per minute per account (per IP address when anonymous).
          */
@@ -1890,7 +1890,7 @@ export interface components {
              * @description Stable machine-readable error code.
              * @enum {string}
              */
-            code: "VALIDATION_ERROR" | "INSUFFICIENT_BALANCE" | "POSITION_CLOSED" | "MARKET_CLOSED" | "NOT_COMPLETED" | "ALREADY_CLAIMED" | "EMAIL_TAKEN" | "WRONG_PASSWORD" | "PRICE_LIMIT_EXCEEDED" | "ADDRESS_NOT_ALLOWED" | "INSUFFICIENT_DEPTH" | "UNAUTHORIZED" | "SESSION_REQUIRED" | "FORBIDDEN" | "NOT_FOUND" | "ENDPOINT_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "REPLAY_ENDED" | "PAYLOAD_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL" | "UPSTREAM_UNAVAILABLE" | "PRICE_UNAVAILABLE" | "SERVICE_UNAVAILABLE";
+            code: "VALIDATION_ERROR" | "INSUFFICIENT_BALANCE" | "POSITION_CLOSED" | "MARKET_CLOSED" | "NOT_COMPLETED" | "ALREADY_CLAIMED" | "EMAIL_TAKEN" | "WRONG_PASSWORD" | "PRICE_LIMIT_EXCEEDED" | "ADDRESS_NOT_ALLOWED" | "INSUFFICIENT_DEPTH" | "UNAUTHORIZED" | "SESSION_REQUIRED" | "FORBIDDEN" | "NOT_FOUND" | "ENDPOINT_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "REPLAY_ENDED" | "SUITE_RETIRED" | "PAYLOAD_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL" | "UPSTREAM_UNAVAILABLE" | "PRICE_UNAVAILABLE" | "SERVICE_UNAVAILABLE";
             /** @description What to do about it. */
             hint?: string;
             /**
@@ -7892,10 +7892,12 @@ export interface operations {
                                 seed: number;
                                 /** @description Length of the run’s window, in simulated days. */
                                 days: number;
-                                /** @description The published suite scenario it replays (suite-v1/07), or null for a seed and days of your own. */
+                                /** @description The published suite scenario it replays (suite-v2/07), or null for a seed and days of your own. */
                                 name: string | null;
-                                /** @description That scenario’s suite (suite-v1): its runs count on get_replay_suite_board; null otherwise. */
+                                /** @description That scenario’s suite (suite-v2): its runs count on get_replay_suite_board; null otherwise. */
                                 suite: string | null;
+                                /** @description The one catalogue category the run’s venue lists (a suite-v2 episode: its markets and their news only); null: every category. */
+                                category: string | null;
                             } | {
                                 /**
                                  * @description The recorded Polymarket mirror.
@@ -8043,7 +8045,7 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
-                    /** @description A published scenario by name (suite-v1/07: list_replay_suite), instead of seed and days (source simulated). */
+                    /** @description A published scenario by name (suite-v2/07: list_replay_suite), instead of seed and days (source simulated). */
                     scenario?: string;
                     /**
                      * @description simulated (default; seed and days) or mirror (a past window of recorded Polymarket markets; from, to).
@@ -8099,10 +8101,12 @@ export interface operations {
                             seed: number;
                             /** @description Length of the run’s window, in simulated days. */
                             days: number;
-                            /** @description The published suite scenario it replays (suite-v1/07), or null for a seed and days of your own. */
+                            /** @description The published suite scenario it replays (suite-v2/07), or null for a seed and days of your own. */
                             name: string | null;
-                            /** @description That scenario’s suite (suite-v1): its runs count on get_replay_suite_board; null otherwise. */
+                            /** @description That scenario’s suite (suite-v2): its runs count on get_replay_suite_board; null otherwise. */
                             suite: string | null;
+                            /** @description The one catalogue category the run’s venue lists (a suite-v2 episode: its markets and their news only); null: every category. */
+                            category: string | null;
                         } | {
                             /**
                              * @description The recorded Polymarket mirror.
@@ -8198,6 +8202,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description SUITE_RETIRED: the replay suite version has retired (its secret is revealed): its board is read-only; start an episode of the current suite (list_replay_suite). */
+            409: {
+                headers: {
+                    /** @description Identifies the request in the service logs. */
+                    "X-Request-Id"?: string;
+                    /** @description When a request with the same Idempotency-Key is still running: seconds to wait before retrying it. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description PAYLOAD_TOO_LARGE: the request body is larger than 100 kB. */
             413: {
                 headers: {
@@ -8284,10 +8301,12 @@ export interface operations {
                             seed: number;
                             /** @description Length of the run’s window, in simulated days. */
                             days: number;
-                            /** @description The published suite scenario it replays (suite-v1/07), or null for a seed and days of your own. */
+                            /** @description The published suite scenario it replays (suite-v2/07), or null for a seed and days of your own. */
                             name: string | null;
-                            /** @description That scenario’s suite (suite-v1): its runs count on get_replay_suite_board; null otherwise. */
+                            /** @description That scenario’s suite (suite-v2): its runs count on get_replay_suite_board; null otherwise. */
                             suite: string | null;
+                            /** @description The one catalogue category the run’s venue lists (a suite-v2 episode: its markets and their news only); null: every category. */
+                            category: string | null;
                         } | {
                             /**
                              * @description The recorded Polymarket mirror.
@@ -8712,10 +8731,12 @@ export interface operations {
                             seed: number;
                             /** @description Length of the run’s window, in simulated days. */
                             days: number;
-                            /** @description The published suite scenario it replays (suite-v1/07), or null for a seed and days of your own. */
+                            /** @description The published suite scenario it replays (suite-v2/07), or null for a seed and days of your own. */
                             name: string | null;
-                            /** @description That scenario’s suite (suite-v1): its runs count on get_replay_suite_board; null otherwise. */
+                            /** @description That scenario’s suite (suite-v2): its runs count on get_replay_suite_board; null otherwise. */
                             suite: string | null;
+                            /** @description The one catalogue category the run’s venue lists (a suite-v2 episode: its markets and their news only); null: every category. */
+                            category: string | null;
                         } | {
                             /**
                              * @description The recorded Polymarket mirror.
@@ -8923,10 +8944,12 @@ export interface operations {
                             seed: number;
                             /** @description Length of the run’s window, in simulated days. */
                             days: number;
-                            /** @description The published suite scenario it replays (suite-v1/07), or null for a seed and days of your own. */
+                            /** @description The published suite scenario it replays (suite-v2/07), or null for a seed and days of your own. */
                             name: string | null;
-                            /** @description That scenario’s suite (suite-v1): its runs count on get_replay_suite_board; null otherwise. */
+                            /** @description That scenario’s suite (suite-v2): its runs count on get_replay_suite_board; null otherwise. */
                             suite: string | null;
+                            /** @description The one catalogue category the run’s venue lists (a suite-v2 episode: its markets and their news only); null: every category. */
+                            category: string | null;
                         } | {
                             /**
                              * @description The recorded Polymarket mirror.
@@ -9101,8 +9124,8 @@ export interface operations {
     list_replay_suite: {
         parameters: {
             query?: {
-                /** @description A published suite. */
-                suite?: "suite-v1";
+                /** @description A published suite version (suite-v1, suite-v2, …); default: the current one. */
+                suite?: "suite-v1" | "suite-v2";
             };
             header?: {
                 /** @description The ETag of the answer you hold: when it is still current the answer is 304 with no body, not counted against the rate limit. */
@@ -9113,7 +9136,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The published replay suite and its checksum */
+            /** @description A published replay suite version: its episodes with their categories, its checksum and status */
             200: {
                 headers: {
                     /** @description Names this answer: send it back as If-None-Match to revalidate for free. */
@@ -9122,8 +9145,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The suite’s name. */
+                        /** @description The suite version’s name. */
                         suite: string;
+                        /**
+                         * @description current: runs of its episodes join its board; retired: its secret is revealed (get_venue_commitments) and its board is read-only.
+                         * @enum {string}
+                         */
+                        status: "current" | "retired";
+                        /** @description When the version retired and its secret was revealed; null while current. */
+                        retiredAt: string | null;
+                        /** @description The sealed scope of its episodes (suite|<name>): its commitment and, once retired, its secret are in get_venue_commitments. */
+                        scope: string;
                         /** @description What it replays. */
                         description: string;
                         /** @description sha256 (hex) over the suite’s description and the venue generator’s fingerprint of each scenario (probe secret). */
@@ -9132,7 +9164,7 @@ export interface operations {
                         days: number;
                         /** @description Scenarios an owner needs on the suite board to be ranked. */
                         minScenarios: number;
-                        /** @description The scenarios, in order. */
+                        /** @description The episodes, in order. */
                         scenarios: {
                             /** @description Pass it to start_replay as scenario. */
                             name: string;
@@ -9142,6 +9174,22 @@ export interface operations {
                             seed: number;
                             /** @description Its window, in simulated days. */
                             days: number;
+                            /** @description The one catalogue category its venue lists (its markets and their news only); null: the whole venue (suite-v1). */
+                            category: string | null;
+                        }[];
+                        /** @description Every published version, oldest first. */
+                        versions: {
+                            /** @description A published version. */
+                            suite: string;
+                            /**
+                             * @description current: runs of its episodes join its board; retired: its secret is revealed (get_venue_commitments) and its board is read-only.
+                             * @enum {string}
+                             */
+                            status: "current" | "retired";
+                            /** @description When the version retired and its secret was revealed; null while current. */
+                            retiredAt: string | null;
+                            /** @description Its episodes. */
+                            episodes: number;
                         }[];
                     };
                 };
@@ -9225,8 +9273,8 @@ export interface operations {
     get_replay_suite_board: {
         parameters: {
             query?: {
-                /** @description A published suite. */
-                suite?: "suite-v1";
+                /** @description A published suite version (suite-v1, suite-v2, …); default: the current one. */
+                suite?: "suite-v1" | "suite-v2";
                 /** @description Entries. */
                 limit?: number;
                 /** @description nextCursor of the previous page (same suite); omit for the first. */
@@ -9245,8 +9293,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The suite ranked. */
+                        /** @description The suite version ranked. */
                         suite: string;
+                        /**
+                         * @description current: runs of its episodes join its board; retired: its secret is revealed (get_venue_commitments) and its board is read-only.
+                         * @enum {string}
+                         */
+                        status: "current" | "retired";
+                        /** @description When the version retired and its secret was revealed; null while current. */
+                        retiredAt: string | null;
                         /** @description Its checksum (list_replay_suite). */
                         checksum: string;
                         /** @description Scenarios in the suite. */
