@@ -7,6 +7,7 @@ import { fillAt } from '../trading/fills';
 import { TradeEngine, type SellPricer } from '../trading/engine';
 import { credit, debit } from '../ledger/cash';
 import { poolAccount } from '../ledger/accounts';
+import { poolCash } from '../ledger/pool-cash';
 import type { SettlementService } from '../trading/settlement-service';
 import type { TradeHooks } from '../trading/trade-hooks';
 import { openPool, prices, pricesMicro, sellProceeds, sharesForAmount } from './lmsr';
@@ -70,18 +71,19 @@ export class CommunityTradingService {
 
   /** Opens the pool of a new market inside its creation transaction, funded from the creator's balance. */
   async fund(tx: Queryable, args: { marketId: string; creatorId: string; labels: string[]; liquidity: Micro; opening?: number[]; now: Date }): Promise<void> {
+    const pool = openPool(args.liquidity, args.labels.length, args.opening);
+    const opening = pricesMicro(pool);
+    await tx.query(`INSERT INTO community_pools (market_id, b_micro, subsidy_micro) VALUES ($1, $2, $3)`, [
+      args.marketId,
+      pool.b.toString(),
+      args.liquidity.toString(),
+    ]);
+    // The funding is a transfer from the creator's cash to the pool's account; the ledger keeps the pool's cash.
     await debit(
       tx,
       { userId: args.creatorId, counter: poolAccount(args.marketId), type: 'pool_fund', amountMicro: args.liquidity, ref: args.marketId, at: args.now },
       `Funding the market maker takes ${fromMicro(args.liquidity)} dollars of your available balance, more than you have.`,
     );
-    const pool = openPool(args.liquidity, args.labels.length, args.opening);
-    const opening = pricesMicro(pool);
-    await tx.query(`INSERT INTO community_pools (market_id, b_micro, subsidy_micro, cash_micro) VALUES ($1, $2, $3, $3)`, [
-      args.marketId,
-      pool.b.toString(),
-      args.liquidity.toString(),
-    ]);
     const tokens = args.labels.map((_, i) => tokenIdOf(args.marketId, i));
     await tx.query(
       `INSERT INTO community_outcomes (token_id, market_id, idx, label, offset_micro, price_micro)
@@ -166,7 +168,7 @@ export class CommunityTradingService {
           thinMarket,
           at: now,
         }),
-        bookFill(tx, pool, after, { tokenId: order.tokenId, sharesDelta: shares, cashDelta: amount, volume: amount, at: now }),
+        bookFill(tx, pool, after, { tokenId: order.tokenId, sharesDelta: shares, volume: amount, at: now }),
       );
       const result = {
         success: true as const,
@@ -230,7 +232,6 @@ export class CommunityTradingService {
           bookFill(q, pool, moved(state, i, -fill.quantityMicro), {
             tokenId,
             sharesDelta: -fill.quantityMicro,
-            cashDelta: -fill.proceedsMicro,
             volume: fill.proceedsMicro,
             at: now,
           }),
@@ -328,30 +329,21 @@ export class CommunityTradingService {
           const payoutMicro = won ? pos.quantityMicro : 0n;
           return { perShareMicro: won ? MICRO : 0n, payoutMicro, realizedPnlMicro: payoutMicro - pos.costMicro, won };
         },
+        // The payout left the pool's cash with its transfer (the ledger's credit); the curve's count of shares out follows.
         booked: async (tx, s) => {
-          await tx.query(
-            `WITH pool AS (UPDATE community_pools SET cash_micro = cash_micro - $2 WHERE market_id = $1::uuid RETURNING 1)
-             UPDATE community_outcomes SET shares_micro = shares_micro - $3 WHERE token_id = $4`,
-            [marketId, s.payoutMicro.toString(), s.quantityMicro.toString(), s.tokenId],
-          );
+          await tx.query('UPDATE community_outcomes SET shares_micro = shares_micro - $2 WHERE token_id = $1', [s.tokenId, s.quantityMicro.toString()]);
         },
       });
       if (ok) settled += 1;
     }
     await this.db.transaction(async (tx) => {
-      const rows = await tx.query<{ cash_micro: bigint; settled_at: Date | null }>(
-        'SELECT cash_micro, settled_at FROM community_pools WHERE market_id = $1::uuid FOR UPDATE',
-        [marketId],
-      );
+      const rows = await tx.query<{ settled_at: Date | null }>('SELECT settled_at FROM community_pools WHERE market_id = $1::uuid FOR UPDATE', [marketId]);
       const still = await tx.query('SELECT 1 FROM positions WHERE market_id = $1 AND NOT is_closed LIMIT 1', [marketId]);
       if (!rows[0] || rows[0].settled_at || still[0]) return;
-      const rest = BigInt(rows[0].cash_micro);
+      // What is left of the pool's cash (held still: its row is locked) returns to the creator as a transfer; the ledger empties it.
+      const rest = await poolCash(tx, marketId);
       await credit(tx, { userId: pool.creatorId, counter: poolAccount(marketId), type: 'pool_return', amountMicro: rest, ref: marketId, at: now });
-      await tx.query('UPDATE community_pools SET cash_micro = 0, returned_micro = $2, settled_at = $3 WHERE market_id = $1::uuid', [
-        marketId,
-        rest.toString(),
-        now,
-      ]);
+      await tx.query('UPDATE community_pools SET returned_micro = $2, settled_at = $3 WHERE market_id = $1::uuid', [marketId, rest.toString(), now]);
     });
     return settled;
   }
