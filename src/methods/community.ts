@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineMethod } from '../registry/method';
 import { requirePrincipal } from '../registry/context';
 import { Balance, Dollars, ForecastProbability, Probability, QuoteSize, SaleResult, ShareQuantity, SpendAmount } from './common-schemas';
-import { tradeWithForecast } from './trade-forecast';
+import { communityBuy } from './trade-forecast';
 import { aliased } from './aliases';
 import { LIQUIDITY_DEFAULT, LIQUIDITY_MIN } from '../domain/community/community-market-service';
 
@@ -232,9 +232,6 @@ export const quoteCommunityTrade = defineMethod({
   },
 });
 
-/** The community market a buy traded, from its answer (its forecast is recorded on that market). */
-const boughtMarket = (result: unknown): string => (result as { marketId: string }).marketId;
-
 export const buyCommunityShares = defineMethod({
   name: 'buy_community_shares',
   toolset: 'community',
@@ -287,8 +284,14 @@ export const buyCommunityShares = defineMethod({
     const maxAveragePrice = aliased('maxAvgPrice', input.maxAvgPrice, 'maxAveragePrice', input.maxAveragePrice);
     const probabilities = aliased('probabilities', input.probabilities, 'forecasts', input.forecasts);
     const stated = probabilities === undefined ? undefined : { probabilities };
-    const { userId, now, then } = tradeWithForecast(ctx, 'buy_community_shares', stated, boughtMarket);
-    return ctx.services.communityTrading.buy(userId, { tokenId, amount, maxAveragePrice }, now, then);
+    const buy = communityBuy(ctx, 'buy_community_shares', tokenId, stated);
+    return ctx.services.communityTrading.buy(
+      buy.userId,
+      { tokenId, amount, ...(maxAveragePrice !== undefined ? { maxAveragePrice } : {}) },
+      buy.now,
+      buy.then,
+      await buy.forecast,
+    );
   },
 });
 
