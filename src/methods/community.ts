@@ -192,6 +192,7 @@ const FillFigures = {
 
 export const quoteCommunityTrade = defineMethod({
   name: 'quote_community_trade',
+  deprecated: { use: 'quote_trade' },
   toolset: 'community',
   area: 'Community markets',
   summary: 'Preview a community market buy or sell (changes nothing)',
@@ -234,6 +235,7 @@ export const quoteCommunityTrade = defineMethod({
 
 export const buyCommunityShares = defineMethod({
   name: 'buy_community_shares',
+  deprecated: { use: 'paper_trade' },
   toolset: 'community',
   area: 'Community markets',
   summary: 'Buy shares of a community market outcome from its market maker',
@@ -297,6 +299,7 @@ export const buyCommunityShares = defineMethod({
 
 export const sellCommunityShares = defineMethod({
   name: 'sell_community_shares',
+  deprecated: { use: 'sell_position' },
   toolset: 'community',
   area: 'Community markets',
   summary: 'Sell community market shares back to its market maker',

@@ -138,7 +138,8 @@ export class CommunityTradingService {
    */
   async buy(
     userId: string,
-    order: { tokenId: string; amount?: number; shares?: number; maxAveragePrice?: number },
+    /** `market`: what the caller named the market (paper_trade's marketId, marketSlug and outcome), held to the token's. */
+    order: { tokenId: string; amount?: number; shares?: number; maxAveragePrice?: number; market?: { id: string; slug: string; outcome: 'YES' | 'NO' } },
     now: Date,
     complete?: BeforeCommit,
     forecast?: IntentForecast,
@@ -147,6 +148,7 @@ export class CommunityTradingService {
       throw new AppError('VALIDATION_ERROR', 'send exactly one of amount (dollars to spend) or shares (shares to buy).');
     const done = await this.db.transaction(async (tx) => {
       const { pool, i } = await this.poolOfToken(tx, order.tokenId, true);
+      if (order.market) namedAs(pool, order.tokenId, order.market);
       this.requireOpen(pool, now);
       const intent: Intent = {
         userId,
@@ -386,6 +388,17 @@ export class CommunityTradingService {
       });
     return { pool, i };
   }
+}
+
+/** Refuses a buy whose named market (paper_trade's marketId, marketSlug, outcome) is not the token's community market. */
+function namedAs(pool: PoolState, tokenId: string, market: { id: string; slug: string; outcome: 'YES' | 'NO' }): void {
+  if (market.id !== pool.marketId && market.id !== pool.slug)
+    throw new AppError('VALIDATION_ERROR', `tokenId ${tokenId} is not a token of market ${market.id}.`, {
+      hint: 'Use outcomeTokens[].tokenId of that market (get_community_market).',
+    });
+  if (market.slug !== pool.slug) throw new AppError('VALIDATION_ERROR', `marketSlug does not match market ${pool.marketId} (its slug is ${pool.slug}).`);
+  if (market.outcome !== 'YES')
+    throw new AppError('VALIDATION_ERROR', 'A community market outcome is bought as YES of its label: send outcome YES with its tokenId.');
 }
 
 const round6 = (x: number) => Math.round(x * 1e6) / 1e6;

@@ -173,15 +173,22 @@ export class TradingService {
   }
 
   async sell(userId: string, positionId: string, quantity: number | undefined, now: Date, beforeCommit?: BeforeCommit): Promise<SellResult> {
-    const token = await this.openTokenOf(userId, positionId);
-    const quote = await this.prices.live(token.tokenId);
-    const done = await this.db.transaction(async (tx) => {
-      const book = await this.claimBook(tx, userId, token.marketId, token.outcome, quote, now);
+    return this.onPositionBook(userId, positionId, now, async (tx, book) => {
       const sale = await this.sellOn(tx, book, { userId, positionId, wantedMicro: quantity === undefined ? undefined : toMicro(quantity), at: now });
       const result = saleResult(sale, positionId);
       if (beforeCommit) await beforeCommit(tx, result);
       return result;
     });
+  }
+
+  /**
+   * Runs `step` in one transaction on the book of an open position's token (its live quote, claimed for this account),
+   * then lets the trade's consumers know it committed. Refused before any quote when the position cannot sell.
+   */
+  private async onPositionBook<T>(userId: string, positionId: string, now: Date, step: (tx: Queryable, book: MarketBook) => Promise<T>): Promise<T> {
+    const token = await this.openTokenOf(userId, positionId);
+    const quote = await this.prices.live(token.tokenId);
+    const done = await this.db.transaction(async (tx) => step(tx, await this.claimBook(tx, userId, token.marketId, token.outcome, quote, now)));
     this.hooks.committed();
     return done;
   }
@@ -197,10 +204,7 @@ export class TradingService {
    * the orders, the account, the position (as settlement keeps it). Answers the sale and the orders it cancelled.
    */
   async close(userId: string, positionId: string, now: Date): Promise<SellResult & { cancelledOrders: string[] }> {
-    const token = await this.openTokenOf(userId, positionId);
-    const quote = await this.prices.live(token.tokenId);
-    const done = await this.db.transaction(async (tx) => {
-      const book = await this.claimBook(tx, userId, token.marketId, token.outcome, quote, now);
+    return this.onPositionBook(userId, positionId, now, async (tx, book) => {
       const releases: Array<(now: Date) => Promise<string[]>> = [];
       for (const hold of this.holds) releases.push(await hold(tx, positionId));
       await tx.query('SELECT 1 FROM users WHERE id = $1 FOR UPDATE', [userId]);
@@ -210,8 +214,6 @@ export class TradingService {
       const sale = await this.sellOn(tx, book, { userId, positionId, wantedMicro: undefined, at: now });
       return { ...saleResult(sale, positionId), cancelledOrders };
     });
-    this.hooks.committed();
-    return done;
   }
 
   /**
