@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // The money check of `npm run lint`: only the ledger module writes money (DESIGN.md, "Money (one path)"). Any other
 // file under src/ that writes the journal (ledger_entries), an account's cash or reserved cash (users.balance_micro,
-// users.reserved_micro) or a position (positions: held and reserved shares) fails it. Usage: node scripts/check-money-writes.js [dir]
+// users.reserved_micro), a position (positions: held and reserved shares) or a community pool's cash (pool_balances, and
+// the column community_pools.cash_micro it replaced) fails it. Usage: node scripts/check-money-writes.js [dir]
 const fs = require('node:fs');
 const path = require('node:path');
 
@@ -10,12 +11,21 @@ const ALLOWED = ['domain/ledger/', 'db/migrations/'];
 
 /** Statements that write a money table, whatever they set. `FOR UPDATE` / `FOR NO KEY UPDATE` (a lock) is not a write. */
 const TABLE_WRITE =
-  /(?<!\bFOR\s+)(?<!\bKEY\s+)\b(INSERT\s+INTO|UPDATE|DELETE\s+FROM|TRUNCATE(?:\s+TABLE)?|MERGE\s+INTO|COPY)\s+(?:ONLY\s+)?(ledger_entries|positions)\b/gi;
-/** An update of the accounts table: a money write when its SET list assigns cash or reserved cash. */
-const USERS_UPDATE = /(?<!\bFOR\s+)(?<!\bKEY\s+)\bUPDATE\s+(?:ONLY\s+)?users\b[^`'"]*?\bSET\b([\s\S]*?)(?=\bWHERE\b|\bRETURNING\b|\bFROM\b|[`'"]|$)/gi;
-/** An insert into the accounts table: a money write when its column list names cash or reserved cash. */
-const USERS_INSERT = /\bINSERT\s+INTO\s+users\s*\(([^)]*)\)/gi;
-const MONEY_COLUMN = /\b(balance_micro|reserved_micro)\b/i;
+  /(?<!\bFOR\s+)(?<!\bKEY\s+)\b(INSERT\s+INTO|UPDATE|DELETE\s+FROM|TRUNCATE(?:\s+TABLE)?|MERGE\s+INTO|COPY)\s+(?:ONLY\s+)?(ledger_entries|positions|pool_balances)\b/gi;
+/**
+ * Tables whose rows hold money in some columns only (the rest is written by their owner): an UPDATE whose SET list
+ * assigns one of those columns, or an INSERT whose column list names one, is a money write.
+ */
+const MONEY_COLUMNS = {
+  users: /\b(balance_micro|reserved_micro)\b/i,
+  community_pools: /\b(cash_micro)\b/i,
+};
+const updateOf = (table) =>
+  new RegExp(
+    String.raw`(?<!\bFOR\s+)(?<!\bKEY\s+)\bUPDATE\s+(?:ONLY\s+)?${table}\b[^\`'"]*?\bSET\b([\s\S]*?)(?=\bWHERE\b|\bRETURNING\b|\bFROM\b|[\`'"]|$)`,
+    'gi',
+  );
+const insertOf = (table) => new RegExp(String.raw`\bINSERT\s+INTO\s+${table}\s*(?:AS\s+\w+\s*)?\(([^)]*)\)`, 'gi');
 
 /** The file's text without its comments (a comment may describe a write; only code can make one). */
 function code(text) {
@@ -46,13 +56,15 @@ function checkMoneyWrites(dir) {
     const text = code(fs.readFileSync(full, 'utf8'));
     for (const m of text.matchAll(TABLE_WRITE))
       problems.push({ file, line: lineOf(text, m.index), what: `${m[1].replace(/\s+/g, ' ').toUpperCase()} ${m[2]}` });
-    for (const m of text.matchAll(USERS_UPDATE)) {
-      const col = MONEY_COLUMN.exec(m[1]);
-      if (col && new RegExp(`\\b${col[1]}\\s*=`, 'i').test(m[1])) problems.push({ file, line: lineOf(text, m.index), what: `UPDATE users SET ${col[1]}` });
-    }
-    for (const m of text.matchAll(USERS_INSERT)) {
-      const col = MONEY_COLUMN.exec(m[1]);
-      if (col) problems.push({ file, line: lineOf(text, m.index), what: `INSERT INTO users (${col[1]})` });
+    for (const [table, column] of Object.entries(MONEY_COLUMNS)) {
+      for (const m of text.matchAll(updateOf(table))) {
+        const col = column.exec(m[1]);
+        if (col && new RegExp(`\\b${col[1]}\\s*=`, 'i').test(m[1])) problems.push({ file, line: lineOf(text, m.index), what: `UPDATE ${table} SET ${col[1]}` });
+      }
+      for (const m of text.matchAll(insertOf(table))) {
+        const col = column.exec(m[1]);
+        if (col) problems.push({ file, line: lineOf(text, m.index), what: `INSERT INTO ${table} (${col[1]})` });
+      }
     }
   }
   return { files: files.length, problems };

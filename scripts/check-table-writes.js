@@ -42,6 +42,7 @@ const OWNERS = {
   mirror_market_history: 'market-data/mirror-history/',
   notifications: 'domain/notifications/',
   orders: 'domain/orders/',
+  pool_balances: 'domain/ledger/pool-cash.ts',
   portfolio_snapshots: 'domain/portfolio/',
   positions: 'domain/ledger/',
   price_snapshots: 'market-data/',

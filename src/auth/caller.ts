@@ -68,6 +68,8 @@ export interface VocabularyUse {
   strict: boolean;
   /** The earliest announcement and sunset (UTC dates) of the deprecated fields used; absent when none. */
   deprecation?: { since: string; sunset: string };
+  /** A deprecated method was called (a venue alias): its dates, announced in strict mode too (the method is still there). */
+  method?: { since: string; sunset: string };
 }
 
 export interface CallEffects {

@@ -204,7 +204,8 @@ function operationOf(m: AnyMethod, config: Config, base: string, hoist: Componen
   const op: OperationObject = {
     operationId: m.name,
     summary: m.summary,
-    description: `${m.description}\n\nRate limit: ${limitText(m.limit, config)}.${revalidatable ? ` ${REVALIDATION_TEXT}` : ''}`,
+    ...(m.deprecated ? { deprecated: true } : {}),
+    description: `${m.deprecated ? `Deprecated: use ${m.deprecated.use}, which tells the venue from the market. ` : ''}${m.description}\n\nRate limit: ${limitText(m.limit, config)}.${revalidatable ? ` ${REVALIDATION_TEXT}` : ''}`,
     tags: [m.area],
     externalDocs: { url: methodDocsUrl(base, m) },
     security: SECURITY_BY_AUTH[m.auth],

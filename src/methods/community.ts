@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineMethod } from '../registry/method';
 import { requirePrincipal } from '../registry/context';
 import { Balance, Dollars, ForecastProbability, Probability, QuoteSize, SaleResult, ShareQuantity, SpendAmount } from './common-schemas';
-import { tradeWithForecast } from './trade-forecast';
+import { communityBuy } from './trade-forecast';
 import { aliased } from './aliases';
 import { LIQUIDITY_DEFAULT, LIQUIDITY_MIN } from '../domain/community/community-market-service';
 
@@ -192,6 +192,7 @@ const FillFigures = {
 
 export const quoteCommunityTrade = defineMethod({
   name: 'quote_community_trade',
+  deprecated: { use: 'quote_trade' },
   toolset: 'community',
   area: 'Community markets',
   summary: 'Preview a community market buy or sell (changes nothing)',
@@ -232,11 +233,9 @@ export const quoteCommunityTrade = defineMethod({
   },
 });
 
-/** The community market a buy traded, from its answer (its forecast is recorded on that market). */
-const boughtMarket = (result: unknown): string => (result as { marketId: string }).marketId;
-
 export const buyCommunityShares = defineMethod({
   name: 'buy_community_shares',
+  deprecated: { use: 'paper_trade' },
   toolset: 'community',
   area: 'Community markets',
   summary: 'Buy shares of a community market outcome from its market maker',
@@ -287,13 +286,20 @@ export const buyCommunityShares = defineMethod({
     const maxAveragePrice = aliased('maxAvgPrice', input.maxAvgPrice, 'maxAveragePrice', input.maxAveragePrice);
     const probabilities = aliased('probabilities', input.probabilities, 'forecasts', input.forecasts);
     const stated = probabilities === undefined ? undefined : { probabilities };
-    const { userId, now, then } = tradeWithForecast(ctx, 'buy_community_shares', stated, boughtMarket);
-    return ctx.services.communityTrading.buy(userId, { tokenId, amount, maxAveragePrice }, now, then);
+    const buy = communityBuy(ctx, 'buy_community_shares', tokenId, stated);
+    return ctx.services.communityTrading.buy(
+      buy.userId,
+      { tokenId, amount, ...(maxAveragePrice !== undefined ? { maxAveragePrice } : {}) },
+      buy.now,
+      buy.then,
+      await buy.forecast,
+    );
   },
 });
 
 export const sellCommunityShares = defineMethod({
   name: 'sell_community_shares',
+  deprecated: { use: 'sell_position' },
   toolset: 'community',
   area: 'Community markets',
   summary: 'Sell community market shares back to its market maker',

@@ -1,17 +1,17 @@
 import { requirePrincipal, type MethodContext } from '../registry/context';
 import { aliased } from './aliases';
 import type { InTransaction, Stated } from '../domain/forecasts/forecast-service';
-import type { ForecastSource } from '../domain/forecasts/forecast-rules';
 import type { IntentForecast } from '../domain/trading/engine';
+import { marketOfToken } from '../domain/community/community-trading-service';
 
 /**
- * What a trading handler needs to carry a stated forecast (paper_trade, place_order, buy_community_shares): the caller,
- * one instant for the trade and its forecast, and the step its domain runs before commit (the forecast when one is
- * given, then the idempotent call's completion; without a forecast, the completion alone).
+ * What place_order needs to carry a stated forecast: the caller, one instant for the order and its forecast, and the
+ * step its domain runs before commit (the forecast when one is given, then the idempotent call's completion; without a
+ * forecast, the completion alone). A trade's forecast is part of its intent instead (marketBuy, communityBuy).
  */
-export function tradeWithForecast(
+function tradeWithForecast(
   ctx: MethodContext,
-  source: Exclude<ForecastSource, 'stated'>,
+  source: 'place_order',
   stated: Stated | undefined,
   marketOf: (result: unknown) => string | undefined,
   /** A mirrored order's token: the forecast is stamped with its market's live quote (ForecastService.quotedMid). */
@@ -59,5 +59,28 @@ export function marketBuy<I extends { marketId: string; tokenId: string; probabi
     now,
     then: ctx.idempotency?.complete,
     forecast: ctx.services.forecasts.forIntent(userId, 'paper_trade', stated, input.marketId, now, input.tokenId),
+  };
+}
+
+/**
+ * A community market's buy (buy_community_shares, or paper_trade of a community token): its market is known from the
+ * token before it trades, so its forecast is part of the buy's intent, as paper_trade's is; `then` is the idempotent
+ * call's completion alone. A token that is no community outcome carries no forecast (the buy answers NOT_FOUND).
+ */
+export function communityBuy(
+  ctx: MethodContext,
+  source: 'paper_trade' | 'buy_community_shares',
+  tokenId: string,
+  stated: Stated | undefined,
+): { userId: string; now: Date; then: InTransaction | undefined; forecast: Promise<IntentForecast | undefined> } {
+  const userId = requirePrincipal(ctx).userId;
+  const now = ctx.clock.now();
+  const marketId = marketOfToken(tokenId);
+  return {
+    userId,
+    now,
+    then: ctx.idempotency?.complete,
+    forecast:
+      marketId === undefined ? Promise.resolve(undefined) : ctx.services.forecasts.forIntent(userId, source, stated, marketId, now, tokenId, 'community'),
   };
 }

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { defineMethod } from '../registry/method';
 import { requirePrincipal } from '../registry/context';
 import { Balance, Dollars, Probability, QuoteSize, SaleResult, ShareQuantity, SpendAmount, DeprecatedTradeForecast, TradeProbability } from './common-schemas';
-import { marketBuy } from './trade-forecast';
+import { communityBuy, marketBuy } from './trade-forecast';
+import { isCommunityToken } from '../domain/community/community-trading-service';
 import { aliased } from './aliases';
 import { BatchError, itemError } from './orders';
 import { HISTORY_PERIODS, HISTORY_TIMEFRAMES } from '../domain/portfolio/history-rules';
@@ -35,6 +36,7 @@ export const paperTrade = defineMethod({
     '(costing shares × price plus the fee), paid from available cash (get_balance). What you took of a book snapshot stays taken ' +
     'for you, so split orders price no better; more than the book shows is refused. ' +
     `${MONEY_NOTE} Get the market's ids and outcomeTokens[].tokenId from search_prediction_markets; quote_trade shows the price, slippage and fee first. ` +
+    "A community market's outcome (its id, slug and outcomeTokens[].tokenId from get_community_market, outcome YES) buys from its market maker. " +
     'Errors: INSUFFICIENT_BALANCE, INSUFFICIENT_DEPTH, MARKET_CLOSED, VALIDATION_ERROR (400); NOT_FOUND (404); PRICE_UNAVAILABLE (503, nothing traded); RATE_LIMITED.',
   auth: 'key',
   limit: 'trade',
@@ -81,6 +83,27 @@ export const paperTrade = defineMethod({
     },
   ],
   handler: async (ctx, input) => {
+    // A community market's outcome token: its pool is the venue (buy_community_shares is the deprecated alias of this).
+    if (isCommunityToken(input.tokenId)) {
+      const { marketId, marketSlug, tokenId, outcome, amount, shares } = input;
+      const probability = aliased('probability', input.probability, 'forecast', input.forecast);
+      const buy = communityBuy(ctx, 'paper_trade', tokenId, probability === undefined ? undefined : { probability });
+      const done = await ctx.services.communityTrading.buy(
+        buy.userId,
+        { tokenId, ...(amount !== undefined ? { amount } : { shares: shares! }), market: { id: marketId, slug: marketSlug, outcome } },
+        buy.now,
+        buy.then,
+        await buy.forecast,
+      );
+      return {
+        success: done.success,
+        quantity: done.quantity,
+        price: done.price,
+        totalCost: done.totalCost,
+        positionId: done.positionId,
+        balance: done.balance,
+      };
+    }
     const trade = marketBuy(ctx, input);
     return ctx.services.trading.buy(trade.userId, trade.order, trade.now, trade.then, await trade.forecast);
   },
@@ -379,7 +402,8 @@ export const quoteTrade = defineMethod({
   description:
     "What a BUY of `amount` dollars or a SELL of `shares` shares would fill at now, walking the venue's book as paper_trade and " +
     'sell_position do: price (the average of the levels taken), shares, dollars (fee included), best and worst level, slippage, fee ' +
-    'and price age. With your key, what you already took of this book snapshot is left out. Read-only and free. ' +
+    'and price age. With your key, what you already took of this book snapshot is left out. A community market outcome token ' +
+    "(cm-…) is quoted on its market maker: price is the fill's average, bestPrice the price now, worstPrice the price after, no fee. Read-only and free. " +
     'Errors: NOT_FOUND (unknown token), INSUFFICIENT_DEPTH (400, the book shows less; the message says how much), PRICE_UNAVAILABLE (503).',
   auth: 'optional',
   limit: 'api',
@@ -392,13 +416,14 @@ export const quoteTrade = defineMethod({
     tokenId: z.string().describe('The token quoted.'),
     marketId: z.string().describe('Its market.'),
     outcome: Outcome,
+    outcomeLabel: z.string().optional().describe("A community market's outcome label (its token is held as YES of that label); absent for mirrored markets."),
     marketStatus: z.string().describe('active, closed or resolved; only active markets trade.'),
     price: Probability.describe('Fill price per share right now.'),
     shares: z.number().describe('Shares bought (BUY) or sold (SELL).'),
     quantity: z.number().meta({ deprecated: true }).describe('Deprecated (read shares): shares bought (BUY) or sold (SELL).'),
     amount: Dollars.describe('Dollars spent, fee included (BUY), or received after the fee (SELL).'),
     priceAsOf: z.iso.datetime().describe('When the venue quoted this price.'),
-    source: z.string().describe('Price source: simulated or polymarket (mirrored on a delay).'),
+    source: z.string().describe("Price source: simulated, polymarket (mirrored on a delay), or community (a community market's market maker)."),
     bestPrice: Probability.describe('The best level walked: the ask (BUY) or bid (SELL).'),
     worstPrice: Probability.describe('The worst level reached.'),
     slippage: z.number().min(0).describe('|price − bestPrice|, against you.'),
@@ -413,7 +438,32 @@ export const quoteTrade = defineMethod({
   errors: ['NOT_FOUND', 'INSUFFICIENT_DEPTH', 'PRICE_UNAVAILABLE'],
   handler: async (ctx, input) => {
     const { shares, quantity, ...rest } = input;
-    const q = await ctx.services.trading.quote({ ...rest, quantity: aliased('shares', shares, 'quantity', quantity) }, ctx.principal?.userId);
+    const sized = { ...rest, quantity: aliased('shares', shares, 'quantity', quantity) };
+    // A community market's outcome token is quoted on its pool (quote_community_trade is the deprecated alias of this).
+    if (isCommunityToken(input.tokenId)) {
+      const q = await ctx.services.communityTrading.quote(sized);
+      return {
+        side: q.side,
+        tokenId: q.tokenId,
+        marketId: q.marketId,
+        outcome: 'YES' as const,
+        outcomeLabel: q.outcome,
+        marketStatus: q.marketStatus,
+        price: q.averagePrice,
+        shares: q.quantity,
+        quantity: q.quantity,
+        amount: q.amount,
+        priceAsOf: ctx.clock.now().toISOString(),
+        source: 'community',
+        bestPrice: q.priceBefore,
+        worstPrice: q.priceAfter,
+        slippage: Math.round(Math.abs(q.averagePrice - q.priceBefore) * 1e6) / 1e6,
+        fee: 0,
+        feeRateBps: 0,
+        levels: q.quantity > 0 ? [{ price: q.averagePrice, shares: q.quantity }] : [],
+      };
+    }
+    const q = await ctx.services.trading.quote(sized, ctx.principal?.userId);
     return { ...q, shares: q.quantity };
   },
 });

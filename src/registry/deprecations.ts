@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { AppError } from '../errors/app-error';
 import type { AnyMethod } from './method';
 import type { CallInfo, VocabularyUse } from './context';
-import { DEPRECATIONS, type Deprecation } from './vocabulary';
+import { DEPRECATED_METHODS, DEPRECATIONS, type Deprecation } from './vocabulary';
 
 /**
  * Where a method's deprecated fields are (issue 51 item 3): a tree of the fields marked `deprecated: true` in its input
@@ -105,7 +105,18 @@ function pathParams(method: AnyMethod, call: CallInfo): ReadonlySet<string> {
 /** Records a deprecated use on the request's vocabulary holder: the headers name its earliest dates. */
 function note(use: VocabularyUse, names: Iterable<string>): void {
   const dates = datesOf(names);
-  if (!dates) return;
+  if (dates) noteDates(use, dates);
+}
+
+/** A call of a deprecated method (a venue alias): its answer carries the method's Deprecation and Sunset headers. */
+export function noteDeprecatedMethod(method: AnyMethod, call: CallInfo): void {
+  const dates = method.deprecated ? DEPRECATED_METHODS[method.name] : undefined;
+  if (!call.vocabulary || !dates) return;
+  call.vocabulary.method = dates;
+  noteDates(call.vocabulary, dates);
+}
+
+function noteDates(use: VocabularyUse, dates: Deprecation): void {
   const held = use.deprecation;
   use.deprecation = held
     ? { since: held.since < dates.since ? held.since : dates.since, sunset: held.sunset < dates.sunset ? held.sunset : dates.sunset }

@@ -5,7 +5,7 @@ import type { CallInfo, Clock, IdempotencyHandle, MethodContext, Principal } fro
 import type { MethodServices } from './method-services';
 import type { Logger } from '../logger';
 import { requestHash } from '../domain/idempotency/idempotency-store';
-import { answerVocabulary, checkDeprecatedInput } from './deprecations';
+import { answerVocabulary, checkDeprecatedInput, noteDeprecatedMethod } from './deprecations';
 import { BROWSER_KEY_PREFIX, type LimitClass } from '../limits/rate-limiter';
 
 export interface InvokeDeps {
@@ -114,6 +114,7 @@ async function run(deps: InvokeDeps, method: AnyMethod, rawInput: unknown, call:
     });
   }
   checkDeprecatedInput(method, rawInput, call);
+  noteDeprecatedMethod(method, call);
   const ctx = new CallContext(principal, deps, call, method.name);
   const result =
     method.idempotent && principal ? await withIdempotency(deps, method, ctx, principal.userId, parsed.data) : await method.handler(ctx, parsed.data);

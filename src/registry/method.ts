@@ -56,6 +56,12 @@ export interface MethodSpec<I extends ObjectSchema, O extends ObjectSchema> {
   hiddenFrom?: Array<'mcp' | 'jsonrpc'>;
   /** Reads an Idempotency-Key (header on REST, `idempotencyKey` input on RPC/MCP). */
   idempotent?: boolean;
+  /**
+   * A venue alias (issue 50 item 2): the same as method `use`, which tells the venue from the market. It stays fully
+   * working until its sunset (vocabulary.ts DEPRECATED_METHODS); every answer carries `Deprecation` and `Sunset` headers,
+   * and the OpenAPI operation (`deprecated: true`), the tool's description and the docs name the method to use.
+   */
+  deprecated?: { use: string };
   handler: (ctx: MethodContext, input: z.output<I>) => Promise<z.input<O>>;
 }
 
@@ -91,7 +97,8 @@ export function onSurface(method: AnyMethod, surface: 'mcp' | 'jsonrpc'): boolea
  */
 export function toolDescriptionOf(method: AnyMethod): string {
   const own = (method.errors ?? []).filter((c) => c !== 'VALIDATION_ERROR' && c !== 'RATE_LIMITED');
-  return own.length > 0 ? `${method.brief} Errors: ${own.join(', ')}.` : method.brief;
+  const brief = method.deprecated ? `Deprecated: use ${method.deprecated.use}. ${method.brief}` : method.brief;
+  return own.length > 0 ? `${brief} Errors: ${own.join(', ')}.` : brief;
 }
 
 /** What an MCP tool name may be: the function-calling APIs of OpenAI and Anthropic refuse any other (a dot, say). */

@@ -89,6 +89,17 @@ export interface Deprecation {
 const ISSUE_19: Deprecation = { since: '2026-11-25', sunset: '2027-03-01' };
 const ISSUE_34: Deprecation = { since: '2026-11-28', sunset: '2027-03-01' };
 const ISSUE_51: Deprecation = { since: '2026-12-06', sunset: '2027-06-01' };
+const ISSUE_50: Deprecation = { since: '2026-12-06', sunset: '2027-06-01' };
+
+/**
+ * Every deprecated method's dates, by its name (a method is deprecated by `deprecated: { use }` in its definition: a
+ * venue alias of one method that tells the venue from the market, issue 50 item 2). docs/glossary.md lists each.
+ */
+export const DEPRECATED_METHODS: Readonly<Record<string, Deprecation>> = {
+  quote_community_trade: ISSUE_50,
+  buy_community_shares: ISSUE_50,
+  sell_community_shares: ISSUE_50,
+};
 
 /**
  * Every deprecated field's dates, by its old name (a field is deprecated by `.meta({ deprecated: true })` on its

@@ -76,7 +76,8 @@ export function wantsStrictVocabulary(req: Request, transport: Transport): boole
 }
 
 /**
- * The request's vocabulary headers: `Preference-Applied: strict-vocabulary` when honoured; else, when an answer carried
+ * The request's vocabulary headers: `Preference-Applied: strict-vocabulary` when honoured (with a deprecated method's
+ * `Deprecation` and `Sunset`, a venue alias); else, when an answer carried
  * or a call sent a deprecated field, `Deprecation: @<unix seconds>` (RFC 9745) and `Sunset: <HTTP-date>` (RFC 8594)
  * with the earliest dates (docs/glossary.md lists each field's). `Vary: Prefer` either way: the answer depends on it.
  */
@@ -85,10 +86,16 @@ export function applyVocabulary(res: Response, use: VocabularyUse | undefined): 
   if (use.strict) {
     res.setHeader('Preference-Applied', 'strict-vocabulary');
     res.vary('Prefer');
+    // A deprecated method answers in strict mode too: its fields are all current, but the method itself goes at its sunset.
+    if (use.method) announce(res, use.method);
     return;
   }
   if (!use.deprecation) return;
-  res.setHeader('Deprecation', `@${Math.floor(Date.parse(`${use.deprecation.since}T00:00:00Z`) / 1000)}`);
-  res.setHeader('Sunset', new Date(`${use.deprecation.sunset}T00:00:00Z`).toUTCString());
+  announce(res, use.deprecation);
   res.vary('Prefer');
+}
+
+function announce(res: Response, d: { since: string; sunset: string }): void {
+  res.setHeader('Deprecation', `@${Math.floor(Date.parse(`${d.since}T00:00:00Z`) / 1000)}`);
+  res.setHeader('Sunset', new Date(`${d.sunset}T00:00:00Z`).toUTCString());
 }

@@ -88,10 +88,14 @@ export async function auditLedger(db: Queryable): Promise<AuditReport> {
   return { accounts: Number(c.a), positions: Number(c.p), pools: Number(c.c), transfers: Number(c.t), venueCashMicro, violations };
 }
 
+/** Every community pool with its cash: the maintained balance of its ledger account (0 when it has no row). */
+const POOLS = `(SELECT c.market_id, c.settled_at, coalesce(b.cash_micro, 0)::bigint AS cash_micro FROM community_pools c
+  LEFT JOIN pool_balances b ON b.market_id = c.market_id)`;
+
 async function auditPools(db: Queryable, violations: string[]): Promise<void> {
   const books = await db.query<{ market_id: string; cash_micro: bigint; expected: bigint }>(
     `SELECT p.market_id, p.cash_micro, (coalesce(f.funded, 0) - coalesce(r.returned, 0) - coalesce(t.cash, 0))::bigint AS expected
-     FROM community_pools p
+     FROM ${POOLS} p
      LEFT JOIN (SELECT ref, -sum(amount_micro) AS funded FROM ledger_entries WHERE type = 'pool_fund' GROUP BY ref) f ON f.ref = p.market_id::text
      LEFT JOIN (SELECT ref, sum(amount_micro) AS returned FROM ledger_entries WHERE type = 'pool_return' GROUP BY ref) r ON r.ref = p.market_id::text
      LEFT JOIN (SELECT market_id, sum(cash_micro) AS cash FROM trades GROUP BY market_id) t ON t.market_id = p.market_id::text
@@ -107,14 +111,14 @@ async function auditPools(db: Queryable, violations: string[]): Promise<void> {
   for (const x of shares) violations.push(`pool outcome ${x.token_id}: pool counts ${x.shares_micro} shares out, positions hold ${x.held}`);
 
   const short = await db.query<{ market_id: string; cash_micro: bigint; owed: bigint }>(
-    `SELECT p.market_id, p.cash_micro, max(o.shares_micro) AS owed FROM community_pools p JOIN community_outcomes o ON o.market_id = p.market_id
+    `SELECT p.market_id, p.cash_micro, max(o.shares_micro) AS owed FROM ${POOLS} p JOIN community_outcomes o ON o.market_id = p.market_id
      WHERE p.settled_at IS NULL GROUP BY p.market_id, p.cash_micro HAVING p.cash_micro < max(o.shares_micro)`,
   );
   for (const x of short) violations.push(`pool ${x.market_id}: cash ${x.cash_micro} cannot pay the ${x.owed} shares of its most held outcome`);
 
   // Money in accounts and pools = grants and rewards + what mirrored-market trades moved (they trade against the venue, not a pool).
   const money = await db.query<{ held: bigint | null; sources: bigint | null }>(
-    `SELECT ((SELECT coalesce(sum(balance_micro), 0) FROM users) + (SELECT coalesce(sum(cash_micro), 0) FROM community_pools))::bigint AS held,
+    `SELECT ((SELECT coalesce(sum(balance_micro), 0) FROM users) + (SELECT coalesce(sum(cash_micro), 0) FROM pool_balances))::bigint AS held,
             ((SELECT coalesce(sum(amount_micro), 0) FROM ledger_entries WHERE type NOT IN ('buy', 'sell', 'settlement', 'pool_fund', 'pool_return'))
              + (SELECT coalesce(sum(t.cash_micro), 0) FROM trades t WHERE NOT EXISTS (SELECT 1 FROM community_pools p WHERE p.market_id::text = t.market_id)))::bigint AS sources`,
   );
@@ -174,7 +178,7 @@ async function auditTransfers(db: Queryable, violations: string[]): Promise<bigi
   }
   const pools = await db.query<{ market_id: string; cash_micro: bigint; moved: bigint }>(
     `WITH s AS (${SUMS}) SELECT p.market_id, p.cash_micro, coalesce(s.moved, 0)::bigint AS moved
-     FROM community_pools p LEFT JOIN s ON s.account = 'pool:' || p.market_id AND s.asset = 'USD'
+     FROM ${POOLS} p LEFT JOIN s ON s.account = 'pool:' || p.market_id AND s.asset = 'USD'
      WHERE p.cash_micro <> coalesce(s.moved, 0)`,
   );
   for (const x of pools) violations.push(`pool ${x.market_id}: cash ${x.cash_micro}, but its transfers give ${x.moved}`);

@@ -113,9 +113,10 @@ export class CommunityMarketService {
         [ids],
       ),
       this.db.query<{ market_id: string; subsidy_micro: bigint; cash_micro: bigint; volume_micro: bigint; trades: number; creator_trades: boolean }>(
-        `SELECT p.market_id, p.subsidy_micro, p.cash_micro, p.volume_micro, p.trades,
+        `SELECT p.market_id, p.subsidy_micro, coalesce(b.cash_micro, 0) AS cash_micro, p.volume_micro, p.trades,
                 EXISTS (SELECT 1 FROM trades t WHERE t.market_id = m.id::text AND t.user_id = m.creator_id AND t.side <> 'SETTLE') AS creator_trades
-         FROM community_pools p JOIN community_markets m ON m.id = p.market_id WHERE p.market_id = ANY($1::uuid[])`,
+         FROM community_pools p JOIN community_markets m ON m.id = p.market_id LEFT JOIN pool_balances b ON b.market_id = p.market_id
+         WHERE p.market_id = ANY($1::uuid[])`,
         [ids],
       ),
     ]);

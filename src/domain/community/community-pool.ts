@@ -41,9 +41,10 @@ export async function readPool(q: Queryable, marketId: string, lock: boolean): P
   const [, rows] = await together(
     lock ? q.query('SELECT 1 FROM community_pools WHERE market_id = $1::uuid FOR UPDATE', [marketId], 'community-pool-lock') : Promise.resolve([]),
     q.query<Row>(
-      `SELECT p.market_id, m.slug, m.question, m.status, m.end_date, m.creator_id, p.b_micro, p.cash_micro,
+      `SELECT p.market_id, m.slug, m.question, m.status, m.end_date, m.creator_id, p.b_micro, coalesce(c.cash_micro, 0) AS cash_micro,
             o.token_id, o.idx, o.label, o.offset_micro, o.shares_micro
      FROM community_pools p JOIN community_markets m ON m.id = p.market_id JOIN community_outcomes o ON o.market_id = p.market_id
+       LEFT JOIN pool_balances c ON c.market_id = p.market_id
      WHERE p.market_id = $1::uuid ORDER BY o.idx`,
       [marketId],
       'community-pool-read',
@@ -77,27 +78,28 @@ export function moved(pool: Pool, i: number, delta: Micro): Pool {
 }
 
 /**
- * Books a fill on the pool inside the trade's transaction: cash and volume, the outcome's shares, every
- * outcome's new price, and one price point per outcome (every trade is a point of the history).
+ * Books a fill on the pool's curve inside the trade's transaction: volume and trade count, the outcome's shares, every
+ * outcome's new price, and one price point per outcome (every trade is a point of the history). The pool's cash is not
+ * here: it moved with the trade's transfers, in the ledger (ledger/pool-cash.ts).
  */
 export async function bookFill(
   tx: Queryable,
   pool: PoolState,
   after: Pool,
-  fill: { tokenId: string; sharesDelta: Micro; cashDelta: Micro; volume: Micro; at: Date },
+  fill: { tokenId: string; sharesDelta: Micro; volume: Micro; at: Date },
 ): Promise<void> {
   const prices = pricesMicro(after).map(String);
   const tokens = pool.outcomes.map((o) => o.tokenId);
   await tx.query(
     `WITH pool AS (
-       UPDATE community_pools SET cash_micro = cash_micro + $2::bigint, volume_micro = volume_micro + $3::bigint, trades = trades + 1
+       UPDATE community_pools SET volume_micro = volume_micro + $2::bigint, trades = trades + 1
        WHERE market_id = $1::uuid RETURNING market_id
      ), outs AS (
-       UPDATE community_outcomes o SET shares_micro = o.shares_micro + CASE WHEN o.token_id = $4::text THEN $5::bigint ELSE 0 END, price_micro = x.price
-       FROM unnest($6::text[], $7::bigint[]) AS x(token_id, price) WHERE o.token_id = x.token_id RETURNING o.token_id
+       UPDATE community_outcomes o SET shares_micro = o.shares_micro + CASE WHEN o.token_id = $3::text THEN $4::bigint ELSE 0 END, price_micro = x.price
+       FROM unnest($5::text[], $6::bigint[]) AS x(token_id, price) WHERE o.token_id = x.token_id RETURNING o.token_id
      )
-     INSERT INTO community_price_points (token_id, t, price_micro) SELECT x.token_id, $8, x.price FROM unnest($6::text[], $7::bigint[]) AS x(token_id, price)`,
-    [pool.marketId, fill.cashDelta.toString(), fill.volume.toString(), fill.tokenId, fill.sharesDelta.toString(), tokens, prices, fill.at],
+     INSERT INTO community_price_points (token_id, t, price_micro) SELECT x.token_id, $7, x.price FROM unnest($5::text[], $6::bigint[]) AS x(token_id, price)`,
+    [pool.marketId, fill.volume.toString(), fill.tokenId, fill.sharesDelta.toString(), tokens, prices, fill.at],
     'community-pool-book',
   );
 }

@@ -1,15 +1,16 @@
-import { together, type Database, type Queryable } from '../../db/database';
+import { type Database, type Queryable } from '../../db/database';
 import { AppError } from '../../errors/app-error';
 import { rangeFor, type Interval } from '../trading/price-intervals';
 import { fromMicro, toMicro, MICRO, type Micro } from '../money/micro';
 import type { BeforeCommit, BuyResult, SellResult } from '../trading/trading-service';
 import { fillAt } from '../trading/fills';
-import { TradeEngine, type SellPricer } from '../trading/engine';
+import { TradeEngine, type Intent, type IntentForecast, type Pricer } from '../trading/engine';
 import { credit, debit } from '../ledger/cash';
 import { poolAccount } from '../ledger/accounts';
+import { poolCash } from '../ledger/pool-cash';
 import type { SettlementService } from '../trading/settlement-service';
 import type { TradeHooks } from '../trading/trade-hooks';
-import { openPool, prices, pricesMicro, sellProceeds, sharesForAmount } from './lmsr';
+import { buyCost, openPool, prices, pricesMicro, sellProceeds, sharesForAmount } from './lmsr';
 import { bookFill, lmsrOf, moved, readPool, type PoolState } from './community-pool';
 import { THIN_MARKET_SQL } from '../track-record/record-rule';
 
@@ -19,7 +20,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const tokenIdOf = (marketId: string, idx: number) => `cm-${marketId.replace(/-/g, '')}-${idx}`;
 const TOKEN = /^cm-([0-9a-f]{32})-(\d{1,2})$/i;
 export const isCommunityToken = (tokenId: string) => TOKEN.test(tokenId);
-function marketOfToken(tokenId: string): string | undefined {
+/** The community market of an outcome token's id, or undefined when it is not a community token. */
+export function marketOfToken(tokenId: string): string | undefined {
   const m = TOKEN.exec(tokenId);
   if (!m) return undefined;
   const h = m[1]!.toLowerCase();
@@ -35,6 +37,9 @@ const averageMicro = (cash: Micro, shares: Micro, side: 'BUY' | 'SELL'): Micro =
   const p = side === 'BUY' ? (cash * MICRO + shares - 1n) / shares : (cash * MICRO) / shares;
   return p > MICRO ? MICRO : p;
 };
+
+/** The most dollars one buy may spend (the SPEC's trade amount limit), whether sized by amount or by shares. */
+const MAX_BUY_MICRO = toMicro(1_000_000);
 
 const closed = (why: string) =>
   new AppError('MARKET_CLOSED', `This community market ${why}; it no longer trades.`, { hint: 'Find an active one with list_community_markets.' });
@@ -70,18 +75,19 @@ export class CommunityTradingService {
 
   /** Opens the pool of a new market inside its creation transaction, funded from the creator's balance. */
   async fund(tx: Queryable, args: { marketId: string; creatorId: string; labels: string[]; liquidity: Micro; opening?: number[]; now: Date }): Promise<void> {
+    const pool = openPool(args.liquidity, args.labels.length, args.opening);
+    const opening = pricesMicro(pool);
+    await tx.query(`INSERT INTO community_pools (market_id, b_micro, subsidy_micro) VALUES ($1, $2, $3)`, [
+      args.marketId,
+      pool.b.toString(),
+      args.liquidity.toString(),
+    ]);
+    // The funding is a transfer from the creator's cash to the pool's account; the ledger keeps the pool's cash.
     await debit(
       tx,
       { userId: args.creatorId, counter: poolAccount(args.marketId), type: 'pool_fund', amountMicro: args.liquidity, ref: args.marketId, at: args.now },
       `Funding the market maker takes ${fromMicro(args.liquidity)} dollars of your available balance, more than you have.`,
     );
-    const pool = openPool(args.liquidity, args.labels.length, args.opening);
-    const opening = pricesMicro(pool);
-    await tx.query(`INSERT INTO community_pools (market_id, b_micro, subsidy_micro, cash_micro) VALUES ($1, $2, $3, $3)`, [
-      args.marketId,
-      pool.b.toString(),
-      args.liquidity.toString(),
-    ]);
     const tokens = args.labels.map((_, i) => tokenIdOf(args.marketId, i));
     await tx.query(
       `INSERT INTO community_outcomes (token_id, market_id, idx, label, offset_micro, price_micro)
@@ -125,67 +131,96 @@ export class CommunityTradingService {
     };
   }
 
+  /**
+   * A buy from the pool of `order.tokenId`'s market, sized by `amount` dollars or by `shares`, as one intent through the
+   * engine: `maxAveragePrice` is its limit, `forecast` its stated forecast (recorded with the buy, or not at all), and
+   * `complete` the idempotent call's completion, run with the answer before commit.
+   */
   async buy(
     userId: string,
-    order: { tokenId: string; amount: number; maxAveragePrice?: number },
+    /** `market`: what the caller named the market (paper_trade's marketId, marketSlug and outcome), held to the token's. */
+    order: { tokenId: string; amount?: number; shares?: number; maxAveragePrice?: number; market?: { id: string; slug: string; outcome: 'YES' | 'NO' } },
     now: Date,
-    beforeCommit?: BeforeCommit,
+    complete?: BeforeCommit,
+    forecast?: IntentForecast,
   ): Promise<BuyResult & { avgPrice: number; averagePrice: number; priceAfter: number; outcome: string; marketId: string }> {
-    const amount = toMicro(order.amount);
+    if ((order.amount === undefined) === (order.shares === undefined))
+      throw new AppError('VALIDATION_ERROR', 'send exactly one of amount (dollars to spend) or shares (shares to buy).');
     const done = await this.db.transaction(async (tx) => {
       const { pool, i } = await this.poolOfToken(tx, order.tokenId, true);
+      if (order.market) namedAs(pool, order.tokenId, order.market);
       this.requireOpen(pool, now);
-      const state = lmsrOf(pool);
-      const shares = sharesForAmount(state, i, amount);
-      if (shares <= 0n) throw new AppError('VALIDATION_ERROR', 'amount is too small to buy any share at the current price.');
-      const avg = averageMicro(amount, shares, 'BUY');
-      // The limit compares the exact ratio, not the rounded average: amount / shares ≤ limit.
-      if (order.maxAveragePrice !== undefined && amount * MICRO > toMicro(order.maxAveragePrice) * shares)
-        throw new AppError(
-          'PRICE_LIMIT_EXCEEDED',
-          `This buy would fill at an average ${fromMicro(avg)}, above your maxAveragePrice ${order.maxAveragePrice}.`,
-          {
-            hint: 'Buy a smaller amount or raise the limit; quote_community_trade shows the fill first.',
-          },
-        );
-      const thinMarket = await isThin(tx, pool, userId);
-      const after = moved(state, i, shares);
-      // The pool's bookkeeping goes out with the buy's first statements, not a round trip of its own after them: the pool row
-      // is locked from the read to the commit, and every trade of this market waits on it. A refused buy rolls it back.
-      const [row] = await together(
-        this.path.buy(tx, {
-          venue: 'pool',
-          userId,
-          marketId: pool.marketId,
-          tokenId: order.tokenId,
-          outcome: 'YES',
-          amountMicro: amount,
-          quantityMicro: shares,
-          priceMicro: avg,
-          ownMarket: pool.creatorId === userId,
-          thinMarket,
-          at: now,
-        }),
-        bookFill(tx, pool, after, { tokenId: order.tokenId, sharesDelta: shares, cashDelta: amount, volume: amount, at: now }),
-      );
+      const intent: Intent = {
+        userId,
+        marketId: pool.marketId,
+        tokenId: order.tokenId,
+        outcome: 'YES',
+        side: 'BUY',
+        size: order.amount !== undefined ? { by: 'amount', micro: toMicro(order.amount) } : { by: 'shares', micro: toMicro(order.shares!) },
+        ...(order.maxAveragePrice !== undefined ? { limitMicro: toMicro(order.maxAveragePrice) } : {}),
+        ...(forecast ? { forecast } : {}),
+        at: now,
+      };
+      const ex = await this.path.execute(tx, intent, this.poolPricer(pool, i, order.tokenId, now, userId, await isThin(tx, pool, userId)));
+      if (ex.side !== 'BUY') throw new Error('a buy executed as a sale');
+      const after = moved(lmsrOf(pool), i, ex.fill.quantityMicro);
       const result = {
         success: true as const,
-        quantity: fromMicro(shares),
-        price: fromMicro(avg),
-        avgPrice: fromMicro(avg),
-        averagePrice: fromMicro(avg), // deprecated duplicate of avgPrice (docs/glossary.md)
+        quantity: fromMicro(ex.fill.quantityMicro),
+        price: fromMicro(ex.fill.priceMicro),
+        avgPrice: fromMicro(ex.fill.priceMicro),
+        averagePrice: fromMicro(ex.fill.priceMicro), // deprecated duplicate of avgPrice (docs/glossary.md)
         priceAfter: round6(prices(after)[i]!),
-        totalCost: fromMicro(amount),
-        positionId: row.positionId,
-        balance: fromMicro(row.balanceMicro),
+        totalCost: fromMicro(ex.fill.amountMicro),
+        positionId: ex.positionId,
+        balance: fromMicro(ex.balanceMicro),
         outcome: pool.outcomes[i]!.label,
         marketId: pool.marketId,
       };
-      if (beforeCommit) await beforeCommit(tx, result);
+      if (complete) await complete(tx, result);
       return result;
     });
     this.hooks.committed();
     return done;
+  }
+
+  /**
+   * The pricer of a community market's pool (read and locked in the trade's transaction): its LMSR curve prices a buy by
+   * amount or by shares and a sale of shares; the fill moves the curve (shares out, prices, a price point) with the
+   * ledger's moves, which carry its cash (the pool's account).
+   */
+  private poolPricer(pool: PoolState, i: number, tokenId: string, now: Date, userId: string, thin: boolean): Pricer {
+    const state = lmsrOf(pool);
+    return {
+      venue: 'pool',
+      account: poolAccount(pool.marketId),
+      buy: (intent) => {
+        let amount: Micro;
+        let shares: Micro;
+        if (intent.size.by === 'amount') {
+          amount = intent.size.micro;
+          shares = sharesForAmount(state, i, amount);
+          if (shares <= 0n) throw new AppError('VALIDATION_ERROR', 'amount is too small to buy any share at the current price.');
+        } else {
+          shares = intent.size.micro ?? 0n;
+          amount = buyCost(state, i, shares);
+          if (amount > MAX_BUY_MICRO)
+            throw new AppError('VALIDATION_ERROR', `${fromMicro(shares)} shares cost ${fromMicro(amount)} dollars now, above the 1,000,000 a trade may spend.`);
+        }
+        return { amountMicro: amount, quantityMicro: shares, priceMicro: averageMicro(amount, shares, 'BUY') };
+      },
+      check: () => this.requireOpen(pool, now),
+      sell: (pos, shares) => {
+        const proceeds = sellProceeds(state, i, shares);
+        return fillAt({ quantityMicro: pos.quantityMicro, costMicro: pos.costMicro }, shares, proceeds, averageMicro(proceeds, shares, 'SELL'));
+      },
+      booked: (tx, side, fill) => {
+        const delta = side === 'BUY' ? fill.sharesMicro : -fill.sharesMicro;
+        return bookFill(tx, pool, moved(state, i, delta), { tokenId, sharesDelta: delta, volume: fill.cashMicro, at: now });
+      },
+      ownMarket: pool.creatorId === userId,
+      thinMarket: thin,
+    };
   }
 
   /** Whether a position of this account is in a community market (sell_position sends it here). */
@@ -213,41 +248,21 @@ export class CommunityTradingService {
     const tokenId = found[0].token_id;
     const done = await this.db.transaction(async (tx) => {
       const { pool, i } = await this.poolOfToken(tx, tokenId, true);
-      const state = lmsrOf(pool);
-      const pricer: SellPricer = {
-        account: poolAccount(pool.marketId),
-        check: () => this.requireOpen(pool, now),
-        fill: (pos, shares) => {
-          const proceeds = sellProceeds(state, i, shares);
-          const avg = averageMicro(proceeds, shares, 'SELL');
-          if (minAveragePrice !== undefined && proceeds * MICRO < toMicro(minAveragePrice) * shares)
-            throw new AppError('PRICE_LIMIT_EXCEEDED', `This sale would fill at an average ${fromMicro(avg)}, below your minAveragePrice ${minAveragePrice}.`, {
-              hint: 'Sell fewer shares or lower the limit; quote_community_trade shows the fill first.',
-            });
-          return fillAt({ quantityMicro: pos.quantityMicro, costMicro: pos.costMicro }, shares, proceeds, avg);
-        },
-        booked: (q, fill) =>
-          bookFill(q, pool, moved(state, i, -fill.quantityMicro), {
-            tokenId,
-            sharesDelta: -fill.quantityMicro,
-            cashDelta: -fill.proceedsMicro,
-            volume: fill.proceedsMicro,
-            at: now,
-          }),
+      const intent: Intent = {
+        userId,
+        marketId: pool.marketId,
+        tokenId,
+        outcome: 'YES',
+        side: 'SELL',
+        size: { by: 'shares', micro: quantity === undefined ? undefined : toMicro(quantity) },
+        positionId,
+        ...(minAveragePrice !== undefined ? { limitMicro: toMicro(minAveragePrice) } : {}),
+        at: now,
       };
-      const { fill, balanceMicro } = await this.path.sell(
-        tx,
-        {
-          userId,
-          positionId,
-          wantedMicro: quantity === undefined ? undefined : toMicro(quantity),
-          ownMarket: pool.creatorId === userId,
-          thinMarket: await isThin(tx, pool, userId),
-          at: now,
-        },
-        pricer,
-      );
-      const after = moved(state, i, -fill.quantityMicro);
+      const ex = await this.path.execute(tx, intent, this.poolPricer(pool, i, tokenId, now, userId, await isThin(tx, pool, userId)));
+      if (ex.side !== 'SELL') throw new Error('a sale executed as a buy');
+      const { fill, balanceMicro } = ex;
+      const after = moved(lmsrOf(pool), i, -fill.quantityMicro);
       const result = {
         success: true as const,
         quantitySold: fromMicro(fill.quantityMicro),
@@ -328,30 +343,21 @@ export class CommunityTradingService {
           const payoutMicro = won ? pos.quantityMicro : 0n;
           return { perShareMicro: won ? MICRO : 0n, payoutMicro, realizedPnlMicro: payoutMicro - pos.costMicro, won };
         },
+        // The payout left the pool's cash with its transfer (the ledger's credit); the curve's count of shares out follows.
         booked: async (tx, s) => {
-          await tx.query(
-            `WITH pool AS (UPDATE community_pools SET cash_micro = cash_micro - $2 WHERE market_id = $1::uuid RETURNING 1)
-             UPDATE community_outcomes SET shares_micro = shares_micro - $3 WHERE token_id = $4`,
-            [marketId, s.payoutMicro.toString(), s.quantityMicro.toString(), s.tokenId],
-          );
+          await tx.query('UPDATE community_outcomes SET shares_micro = shares_micro - $2 WHERE token_id = $1', [s.tokenId, s.quantityMicro.toString()]);
         },
       });
       if (ok) settled += 1;
     }
     await this.db.transaction(async (tx) => {
-      const rows = await tx.query<{ cash_micro: bigint; settled_at: Date | null }>(
-        'SELECT cash_micro, settled_at FROM community_pools WHERE market_id = $1::uuid FOR UPDATE',
-        [marketId],
-      );
+      const rows = await tx.query<{ settled_at: Date | null }>('SELECT settled_at FROM community_pools WHERE market_id = $1::uuid FOR UPDATE', [marketId]);
       const still = await tx.query('SELECT 1 FROM positions WHERE market_id = $1 AND NOT is_closed LIMIT 1', [marketId]);
       if (!rows[0] || rows[0].settled_at || still[0]) return;
-      const rest = BigInt(rows[0].cash_micro);
+      // What is left of the pool's cash (held still: its row is locked) returns to the creator as a transfer; the ledger empties it.
+      const rest = await poolCash(tx, marketId);
       await credit(tx, { userId: pool.creatorId, counter: poolAccount(marketId), type: 'pool_return', amountMicro: rest, ref: marketId, at: now });
-      await tx.query('UPDATE community_pools SET cash_micro = 0, returned_micro = $2, settled_at = $3 WHERE market_id = $1::uuid', [
-        marketId,
-        rest.toString(),
-        now,
-      ]);
+      await tx.query('UPDATE community_pools SET returned_micro = $2, settled_at = $3 WHERE market_id = $1::uuid', [marketId, rest.toString(), now]);
     });
     return settled;
   }
@@ -382,6 +388,17 @@ export class CommunityTradingService {
       });
     return { pool, i };
   }
+}
+
+/** Refuses a buy whose named market (paper_trade's marketId, marketSlug, outcome) is not the token's community market. */
+function namedAs(pool: PoolState, tokenId: string, market: { id: string; slug: string; outcome: 'YES' | 'NO' }): void {
+  if (market.id !== pool.marketId && market.id !== pool.slug)
+    throw new AppError('VALIDATION_ERROR', `tokenId ${tokenId} is not a token of market ${market.id}.`, {
+      hint: 'Use outcomeTokens[].tokenId of that market (get_community_market).',
+    });
+  if (market.slug !== pool.slug) throw new AppError('VALIDATION_ERROR', `marketSlug does not match market ${pool.marketId} (its slug is ${pool.slug}).`);
+  if (market.outcome !== 'YES')
+    throw new AppError('VALIDATION_ERROR', 'A community market outcome is bought as YES of its label: send outcome YES with its tokenId.');
 }
 
 const round6 = (x: number) => Math.round(x * 1e6) / 1e6;

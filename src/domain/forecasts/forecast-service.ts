@@ -171,14 +171,14 @@ export class ForecastService {
   }
 
   /**
-   * The step a trade runs before it commits when it carries a forecast: the forecast is recorded in the trade's
-   * transaction (one statement; the trade holds the account row), then `next`. Without a forecast, `next` itself, so
-   * the trade's path is unchanged. The probabilities are checked now, before anything trades; `marketOf` reads the
-   * market from the trade's result (undefined: record nothing, as for a rejected order).
+   * The step a resting order's placement runs before it commits when it carries a forecast (place_order: its market is
+   * read from the placed order, so the forecast is recorded in that transaction, then `next`). Without a forecast, `next`
+   * itself. The probability is checked now, before anything is placed; `marketOf` reads the market from the result
+   * (undefined: record nothing, as for a rejected order). A trade's forecast comes through its intent instead (forIntent).
    */
   onTrade(
     userId: string,
-    source: Exclude<ForecastSource, 'stated'>,
+    source: 'place_order',
     stated: Stated | undefined,
     marketOf: (result: unknown) => string | undefined,
     now: Date,
@@ -187,13 +187,12 @@ export class ForecastService {
     quotedToken?: string,
   ): InTransaction | undefined {
     if (!stated) return next;
-    const venue: ForecastVenue = source === 'buy_community_shares' ? 'community' : 'mirrored';
-    const probabilitiesMicro = statedProbabilities(venue, stated.probabilities?.length ?? 1, stated);
-    const quote = venue === 'mirrored' && quotedToken !== undefined ? this.quotedMid(null, quotedToken).catch(() => null) : undefined;
+    const probabilitiesMicro = statedProbabilities('mirrored', 1, stated);
+    const quote = quotedToken !== undefined ? this.quotedMid(null, quotedToken).catch(() => null) : undefined;
     return async (tx, result) => {
       const marketId = marketOf(result);
       if (marketId !== undefined) {
-        const facts = this.facts(userId, marketId, venue, source, probabilitiesMicro, stated.rationale, now);
+        const facts = this.facts(userId, marketId, 'mirrored', source, probabilitiesMicro, stated.rationale, now);
         if (quote) facts.quotedMidMicro = await quote;
         await this.insert(tx, facts);
       }
@@ -202,21 +201,25 @@ export class ForecastService {
   }
 
   /**
-   * A trade's stated forecast, for the trade's intent (paper_trade): checked now, before anything trades, and stamped
-   * with the market's quote; the engine records it in the trade's transaction once the trade is written, so a refused
-   * trade records nothing. Undefined without a forecast.
+   * A trade's stated forecast, for the trade's intent (the forecast's one way into a trade: paper_trade, a community
+   * market's buy): checked now, before anything trades — a mirrored market's stamped with its quote — and recorded by
+   * the engine in the trade's transaction once the trade is written, so a refused trade records nothing. `venue`: the
+   * traded market's. A community forecast's count of probabilities is held to the market's outcomes as it is recorded.
+   * Undefined without a forecast.
    */
   async forIntent(
     userId: string,
-    source: 'paper_trade',
+    source: 'paper_trade' | 'buy_community_shares',
     stated: Stated | undefined,
     marketId: string,
     now: Date,
     tokenId?: string,
+    venue: ForecastVenue = 'mirrored',
   ): Promise<IntentForecast | undefined> {
     if (!stated) return undefined;
-    const facts = this.facts(userId, marketId, 'mirrored', source, statedProbabilities('mirrored', 1, stated), stated.rationale, now);
-    facts.quotedMidMicro = await this.quotedMid(marketId, tokenId);
+    const outcomes = venue === 'mirrored' ? 1 : (stated.probabilities?.length ?? 0);
+    const facts = this.facts(userId, marketId, venue, source, statedProbabilities(venue, outcomes, stated), stated.rationale, now);
+    if (venue === 'mirrored') facts.quotedMidMicro = await this.quotedMid(marketId, tokenId);
     return { record: async (tx) => void (await this.insert(tx, facts)) };
   }
 

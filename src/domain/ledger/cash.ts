@@ -4,6 +4,7 @@ import { appendBalanceEvent } from '../events/account-events';
 import { fromMicro, type Micro } from '../money/micro';
 import { cashAccountSql, USD, VENUE } from './accounts';
 import { entrySql, type LedgerType } from './journal';
+import { moveCounterBalance } from './pool-cash';
 import { insertTransfersSql } from './transfers';
 
 /**
@@ -72,25 +73,29 @@ const CREDIT = `WITH moved AS (${creditSql({ user: '$1', amount: '$2' })}), entr
   SELECT balance_micro FROM moved`;
 
 /**
- * Moves `amountMicro` (> 0) out of an account with its journal entry and balance event, in the caller's transaction.
+ * Moves `amountMicro` (> 0) out of an account with its journal entry, transfer and balance event, in the caller's transaction
+ * (into the counter-account's maintained balance when it keeps one: a pool).
  * Refused beyond available cash with INSUFFICIENT_BALANCE (`refusal` says what for), changing nothing. Returns the balance after.
  */
 export async function debit(tx: Queryable, m: Movement, refusal: string): Promise<Micro> {
   if (m.amountMicro <= 0n) throw new Error(`a debit moves a positive amount, not ${m.amountMicro}`);
   const rows = await tx.query<{ balance_micro: bigint }>(DEBIT, [m.userId, m.amountMicro.toString(), m.type, m.ref, m.at, m.counter], 'ledger_debit');
   if (!rows[0]) throw insufficientBalance(refusal);
+  await moveCounterBalance(tx, m.counter, m.amountMicro);
   await appendBalanceEvent(tx, m.userId, m.at);
   return BigInt(rows[0].balance_micro);
 }
 
 /**
- * Moves `amountMicro` (≥ 0) into an account with its journal entry and balance event (`balanceEvent: false` when the
+ * Moves `amountMicro` (≥ 0) into an account with its journal entry, transfer and balance event, out of the counter-account's
+ * maintained balance when it keeps one (a pool paying a winner or returning to its creator); `balanceEvent: false` when the
  * caller's trade events carry the balance, as a settlement's do). Returns the balance after.
  */
 export async function credit(tx: Queryable, m: Movement, opts: { balanceEvent?: boolean } = {}): Promise<Micro> {
   if (m.amountMicro < 0n) throw new Error(`a credit moves a non-negative amount, not ${m.amountMicro}`);
   const rows = await tx.query<{ balance_micro: bigint }>(CREDIT, [m.userId, m.amountMicro.toString(), m.type, m.ref, m.at, m.counter], 'ledger_credit');
   if (!rows[0]) throw new AppError('NOT_FOUND', 'Account not found.');
+  await moveCounterBalance(tx, m.counter, -m.amountMicro);
   if (opts.balanceEvent !== false) await appendBalanceEvent(tx, m.userId, m.at);
   return BigInt(rows[0].balance_micro);
 }

@@ -3,6 +3,7 @@ import type { Micro } from '../money/micro';
 import { cashAccount, positionAccount, USD, VENUE } from './accounts';
 import { covers } from './cash';
 import { addEntry } from './journal';
+import { moveCounterBalance } from './pool-cash';
 import { sellable } from './shares';
 import { insertTransfers, type Transfer } from './transfers';
 
@@ -46,7 +47,8 @@ const ADD_SHARES = `INSERT INTO positions (id, user_id, market_id, token_id, out
   RETURNING id`;
 
 /**
- * A buy's money and shares: the debit, its journal entry and the position, sent together (one round trip). Null when
+ * A buy's money and shares: the debit, its journal entry, the position and the counter-account's maintained balance (a
+ * pool's cash; the venue keeps none), sent together (one round trip). Null when
  * the account's available cash (counting the order's consumed reservation as freed) does not cover it, or the account
  * does not exist: the entry and the position went out with the debit, so the caller must roll back (the engine's
  * refusal does). buyTransfers() records the transfers once the position is known.
@@ -60,6 +62,7 @@ export async function buyMoves(tx: Queryable, b: BuyMoves): Promise<{ balanceMic
       [b.newPositionId, b.userId, b.marketId, b.tokenId, b.outcome, b.quantityMicro.toString(), b.amountMicro.toString(), b.at],
       'ledger_buy_shares',
     ),
+    moveCounterBalance(tx, b.counter, b.amountMicro),
   );
   if (!spent[0]) return null;
   return { balanceMicro: BigInt(spent[0].balance_micro), positionId: pos[0]!.id };
@@ -104,7 +107,8 @@ const REMOVE_SHARES = `UPDATE positions SET quantity_micro = quantity_micro - $2
 const EARN = 'UPDATE users SET balance_micro = balance_micro + $2, last_active_at = $3 WHERE id = $1 RETURNING balance_micro';
 
 /**
- * A sale's shares, money, journal entry and transfers, sent together (one round trip). Null when the position's
+ * A sale's shares, money, journal entry, transfers and the counter-account's maintained balance (a pool's cash), sent
+ * together (one round trip). Null when the position's
  * unreserved shares do not cover it: the rest went out with the removal, so the caller must roll back.
  */
 export async function sellMoves(tx: Queryable, s: SellMoves): Promise<{ balanceMicro: Micro } | null> {
@@ -123,6 +127,7 @@ export async function sellMoves(tx: Queryable, s: SellMoves): Promise<{ balanceM
     tx.query<{ balance_micro: bigint }>(EARN, [s.userId, s.proceedsMicro.toString(), s.at], 'ledger_sell_earn'),
     addEntry(tx, { userId: s.userId, type: 'sell', amountMicro: s.proceedsMicro, ref: s.tradeId, at: s.at }),
     insertTransfers(tx, moves),
+    moveCounterBalance(tx, s.counter, -s.proceedsMicro),
   );
   if (!removed[0]) return null;
   // The position is the account's, so the account exists: no row here is a broken invariant.

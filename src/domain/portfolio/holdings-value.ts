@@ -21,8 +21,8 @@ export const OPEN_POSITION_VALUES = `
 /** Each creator's unsettled pool stakes summed: user_id, value_micro. */
 export const POOL_STAKES = `
   SELECT m.creator_id AS user_id,
-    sum(p.cash_micro - (SELECT coalesce(sum(floor(o.shares_micro::numeric * o.price_micro / ${MICRO})), 0) FROM community_outcomes o WHERE o.market_id = p.market_id))::bigint AS value_micro
-  FROM community_pools p JOIN community_markets m ON m.id = p.market_id
+    sum(coalesce(b.cash_micro, 0) - (SELECT coalesce(sum(floor(o.shares_micro::numeric * o.price_micro / ${MICRO})), 0) FROM community_outcomes o WHERE o.market_id = p.market_id))::bigint AS value_micro
+  FROM community_pools p JOIN community_markets m ON m.id = p.market_id LEFT JOIN pool_balances b ON b.market_id = p.market_id
   WHERE p.settled_at IS NULL
   GROUP BY m.creator_id`;
 

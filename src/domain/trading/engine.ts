@@ -5,7 +5,7 @@ import { sharesShort } from '../ledger/shares';
 import { randomUUID } from 'node:crypto';
 import { poolAccount, VENUE } from '../ledger/accounts';
 import { buyMoves, buyTransfers, sellMoves, type BuyMoves } from '../ledger/trade-moves';
-import { fromMicro, type Micro } from '../money/micro';
+import { fromMicro, MICRO, type Micro } from '../money/micro';
 import { sellFill, type SellFill } from './fills';
 import type { TradeHooks } from './trade-hooks';
 import { recordTrade } from './trade-records';
@@ -17,6 +17,74 @@ export type Venue = 'mirrored' | 'pool';
 export interface IntentForecast {
   record(tx: Queryable): Promise<void>;
 }
+
+/**
+ * What an account wants to trade — the one intent every venue executes (paper_trade, sell_position, a community market's
+ * buy and sale; a resting order's fill is priced from its order): the account, the market and outcome, the side, the
+ * size by `amount` (dollars to spend, a buy) or `shares`, an optional limit on the average price, an optional stated
+ * forecast (its one way in) and the idempotent call's completion. TradeEngine.execute() runs it against a venue's Pricer.
+ */
+export interface Intent {
+  userId: string;
+  marketId: string;
+  tokenId: string;
+  /** YES or NO of a mirrored market; a community outcome is held as YES of "this label wins". */
+  outcome: 'YES' | 'NO';
+  side: 'BUY' | 'SELL';
+  /** A buy: dollars to spend or shares to buy. A sale: shares (undefined sells the whole position). */
+  size: { by: 'amount'; micro: Micro } | { by: 'shares'; micro: Micro | undefined };
+  /** A sale's position. */
+  positionId?: string;
+  /** The worst average price accepted: a buy's most, a sale's least (PRICE_LIMIT_EXCEEDED beyond it, nothing changed). */
+  limitMicro?: Micro;
+  /** The intent's stated forecast, recorded with the buy (a refused buy records none). */
+  forecast?: IntentForecast;
+  /** The idempotent call's completion: its services run it in the trade's transaction, with the answer, before commit. */
+  complete?: (tx: Queryable, result: unknown) => Promise<void>;
+  at: Date;
+}
+
+/** What a venue's pricer gives a buy: the cash it spends (fee included), the shares and their average price. */
+export interface Fill {
+  amountMicro: Micro;
+  quantityMicro: Micro;
+  priceMicro: Micro;
+  feeMicro?: Micro;
+  /** A resting order's fill: of the account's reserved cash, what the fill consumes, and that order (its pending transfer is posted). */
+  releaseMicro?: Micro;
+  orderId?: string;
+}
+
+/**
+ * How one venue prices an intent, read (and locked) in the trade's transaction before the engine runs: a mirrored or
+ * simulated market's book (less what the account took of this snapshot), a community market's pool curve. A resting
+ * order's fill is a pricer too: buy() answers the fill at the book within the order's limit with the reservation it
+ * consumes (releaseMicro, orderId), and `holds` names the sell order whose reserved shares a sale consumes.
+ */
+export interface Pricer {
+  venue: Venue;
+  /** The venue's ledger account, the other side of the transfers (ledger/accounts.ts): the venue, or a pool. */
+  account: string;
+  /** A buy's fill of the intent's size; throws to refuse (INSUFFICIENT_DEPTH, a size too small, above the trade limit). */
+  buy(intent: Intent): Fill;
+  /** Refuses a sale this venue does not take now (a closed market), before any share is counted. */
+  check(pos: HeldPosition): void;
+  /** A sale's fill of `shares` of the position; throws to refuse. */
+  sell(pos: HeldPosition, shares: Micro): SellFill;
+  /** A resting sell order's fill: the order and how much of the position's reservation the sale consumes. */
+  holds?: { orderId: string; releaseMicro: Micro };
+  /** The venue's own bookkeeping of the fill (the book's consumption, the pool's curve), sent with the ledger's moves. */
+  booked?(tx: Queryable, side: 'BUY' | 'SELL', fill: { sharesMicro: Micro; cashMicro: Micro }): Promise<void>;
+  /** The trader created this market (TradeEvent.ownMarket). */
+  ownMarket?: boolean;
+  /** A community market still too thin for the record (TradeEvent.thinMarket). */
+  thinMarket?: boolean;
+}
+
+/** What execute() did: a buy's position and balance, or a sale. */
+export type Executed =
+  | { side: 'BUY'; fill: Fill; positionId: string; balanceMicro: Micro }
+  | { side: 'SELL'; fill: SellFill; positionId: string; balanceMicro: Micro; position: HeldPosition };
 
 /** A buy once priced: what it spends and the shares it gets at what price (a live quote, a pool, or a limit against the book). */
 export interface PricedBuy {
@@ -62,7 +130,7 @@ export interface SellPricer {
   check(pos: HeldPosition): void;
   /** The sale's fill: the shares, their proceeds and price, the cost basis they carried. Throws to refuse (a price limit). */
   fill(pos: HeldPosition, sharesMicro: Micro): SellFill;
-  /** After the books moved, in the same transaction: the venue's own bookkeeping (a pool's shares and cash). */
+  /** The venue's own bookkeeping (the book's consumption, a pool's curve), sent with the ledger's moves (one round trip). */
   booked?(tx: Queryable, fill: SellFill): Promise<void>;
   /** The venue's ledger account, the other side of the sale's transfers (ledger/accounts.ts): the venue's unless a pool's. */
   account?: string;
@@ -118,11 +186,79 @@ export class TradeEngine {
   constructor(private readonly hooks: TradeHooks) {}
 
   /**
+   * Executes `intent` against `pricer` in `tx`: the pricer's fill, the intent's limit, then the buy or the sale below
+   * (the ledger's moves, the venue's bookkeeping, the trade record, the forecast and the consumers). A refusal throws and
+   * the caller's transaction rolls every step back. The caller runs hooks.committed() after its commit.
+   */
+  async execute(tx: Queryable, intent: Intent, pricer: Pricer): Promise<Executed> {
+    const flags = { ...(pricer.ownMarket ? { ownMarket: true } : {}), ...(pricer.thinMarket ? { thinMarket: true } : {}) };
+    if (intent.side === 'BUY') {
+      const fill = pricer.buy(intent);
+      if (intent.limitMicro !== undefined && fill.amountMicro * MICRO > intent.limitMicro * fill.quantityMicro)
+        throw priceLimit('buy', fill.priceMicro, 'above', intent.limitMicro);
+      const priced: PricedBuy = {
+        venue: pricer.venue,
+        userId: intent.userId,
+        marketId: intent.marketId,
+        tokenId: intent.tokenId,
+        outcome: intent.outcome,
+        amountMicro: fill.amountMicro,
+        quantityMicro: fill.quantityMicro,
+        priceMicro: fill.priceMicro,
+        ...(fill.feeMicro !== undefined ? { feeMicro: fill.feeMicro } : {}),
+        ...(fill.releaseMicro !== undefined ? { releaseMicro: fill.releaseMicro } : {}),
+        ...(fill.orderId !== undefined ? { orderId: fill.orderId } : {}),
+        ...(intent.forecast ? { forecast: intent.forecast } : {}),
+        ...flags,
+        at: intent.at,
+      };
+      const booked = pricer.booked;
+      const done = await this.buyWith(
+        tx,
+        priced,
+        booked ? () => booked(tx, 'BUY', { sharesMicro: fill.quantityMicro, cashMicro: fill.amountMicro }) : undefined,
+      );
+      return { side: 'BUY', fill, ...done };
+    }
+    if (!intent.positionId) throw new Error('a sale intent names its position');
+    if (intent.size.by !== 'shares') throw new AppError('VALIDATION_ERROR', 'A sale is sized in shares.');
+    const limit = intent.limitMicro;
+    const booked = pricer.booked;
+    const sale = await this.sell(
+      tx,
+      {
+        userId: intent.userId,
+        positionId: intent.positionId,
+        wantedMicro: intent.size.micro,
+        ...(pricer.holds ? { releaseMicro: pricer.holds.releaseMicro, orderId: pricer.holds.orderId } : {}),
+        ...flags,
+        at: intent.at,
+      },
+      {
+        account: pricer.account,
+        check: (pos) => pricer.check(pos),
+        fill: (pos, shares) => {
+          const fill = pricer.sell(pos, shares);
+          if (limit !== undefined && fill.proceedsMicro * MICRO < limit * fill.quantityMicro) throw priceLimit('sale', fill.priceMicro, 'below', limit);
+          return fill;
+        },
+        ...(booked ? { booked: (q: Queryable, fill: SellFill) => booked(q, 'SELL', { sharesMicro: fill.quantityMicro, cashMicro: fill.proceedsMicro }) } : {}),
+      },
+    );
+    return { side: 'SELL', fill: sale.fill, positionId: intent.positionId, balanceMicro: sale.balanceMicro, position: sale.position };
+  }
+
+  /**
    * A priced buy in `tx`. Refused — and the transaction is to be rolled back — with INSUFFICIENT_BALANCE beyond
    * available cash, MARKET_CLOSED when the market is not open, NOT_FOUND for no account. The caller runs
    * hooks.committed() after its commit.
    */
   async buy(tx: Queryable, b: PricedBuy): Promise<{ balanceMicro: Micro; positionId: string }> {
+    return this.buyWith(tx, b, undefined);
+  }
+
+  /** A priced buy, with the venue's bookkeeping (`booked`) sent alongside the ledger's first statements. */
+  private async buyWith(tx: Queryable, b: PricedBuy, booked: (() => Promise<void>) | undefined): Promise<{ balanceMicro: Micro; positionId: string }> {
     const tradeId = randomUUID();
     const moves: BuyMoves = {
       userId: b.userId,
@@ -138,8 +274,9 @@ export class TradeEngine {
       newPositionId: randomUUID(),
       at: b.at,
     };
-    // The gate and the ledger's moves go out together; on a refusal the caller's transaction rolls them back.
-    const [open, moved] = await together(this.marketOpen(tx, b.venue, b.marketId), buyMoves(tx, moves));
+    // The gate, the ledger's moves and the venue's bookkeeping go out together (one round trip: the venue's row — the
+    // account's book consumption, a pool — is locked from its read to the commit); a refusal rolls them all back.
+    const [open, moved] = await together(this.marketOpen(tx, b.venue, b.marketId), buyMoves(tx, moves), booked ? booked() : Promise.resolve());
     if (!open) throw await this.closed(tx, b.venue, b.marketId);
     if (!moved) {
       const exists = await tx.query('SELECT 1 FROM users WHERE id = $1', [b.userId]);
@@ -231,24 +368,28 @@ export class TradeEngine {
     }
     const fill = pricer.fill(pos, want);
     const tradeId = randomUUID();
-    const out = await sellMoves(tx, {
-      userId: s.userId,
-      positionId: s.positionId,
-      tokenId: pos.tokenId,
-      quantityMicro: fill.quantityMicro,
-      costRemovedMicro: fill.costRemovedMicro,
-      realizedPnlMicro: fill.realizedPnlMicro,
-      closes: fill.closes,
-      proceedsMicro: fill.proceedsMicro,
-      counter: pricer.account ?? VENUE,
-      releaseMicro: release,
-      orderId: s.orderId ?? null,
-      tradeId,
-      at: s.at,
-    });
+    // The ledger's moves and the venue's bookkeeping (the book's consumption, a pool's curve) go out together, one round trip.
+    const [out] = await together(
+      sellMoves(tx, {
+        userId: s.userId,
+        positionId: s.positionId,
+        tokenId: pos.tokenId,
+        quantityMicro: fill.quantityMicro,
+        costRemovedMicro: fill.costRemovedMicro,
+        realizedPnlMicro: fill.realizedPnlMicro,
+        closes: fill.closes,
+        proceedsMicro: fill.proceedsMicro,
+        counter: pricer.account ?? VENUE,
+        releaseMicro: release,
+        orderId: s.orderId ?? null,
+        tradeId,
+        at: s.at,
+      }),
+      pricer.booked ? pricer.booked(tx, fill) : Promise.resolve(),
+    );
     // The position is locked and checked above, so the ledger's own guard can only fail on a broken invariant.
     if (!out) throw new Error(`sale of position ${s.positionId} was refused by the ledger after its checks passed`);
-    // The record, the venue's own bookkeeping and the consumers' first statements go out together, in this order.
+    // The record and the consumers' first statements go out together, in this order.
     await together(
       recordTrade(tx, {
         id: tradeId,
@@ -264,7 +405,6 @@ export class TradeEngine {
         feeMicro: fill.feeMicro ?? 0n,
         at: s.at,
       }),
-      pricer.booked ? pricer.booked(tx, fill) : Promise.resolve(),
       this.hooks.afterTrade(tx, {
         userId: s.userId,
         side: 'SELL',
@@ -305,6 +445,13 @@ export function marketClosed(status: string, venue: Venue = 'mirrored'): AppErro
   return venue === 'mirrored'
     ? new AppError('MARKET_CLOSED', `This market is ${status}; it no longer trades.`, { hint: 'Search for an active market with search_prediction_markets.' })
     : new AppError('MARKET_CLOSED', `This community market is ${status}; it no longer trades.`, { hint: 'Find an active one with list_community_markets.' });
+}
+
+/** A fill whose average price is beyond the intent's limit: refused, nothing changed. */
+function priceLimit(what: 'buy' | 'sale', avgMicro: Micro, beyond: 'above' | 'below', limitMicro: Micro): AppError {
+  return new AppError('PRICE_LIMIT_EXCEEDED', `This ${what} would fill at an average ${fromMicro(avgMicro)}, ${beyond} your limit ${fromMicro(limitMicro)}.`, {
+    hint: `${what === 'buy' ? 'Buy a smaller amount' : 'Sell fewer shares'} or move the limit; quote_trade shows the fill first.`,
+  });
 }
 
 export function positionClosed(): AppError {

@@ -1,16 +1,17 @@
-import { together, type Database, type Queryable } from '../../db/database';
+import { type Database, type Queryable } from '../../db/database';
 import { AppError } from '../../errors/app-error';
 import type { LivePrice, PriceService } from './price-service';
 import { fromMicro, toMicro, MICRO, type Micro } from '../money/micro';
 import { avgPriceMicro, fillAt } from './fills';
 import type { BookFill, WalkIntent } from './book-walk';
 import { addTaken, claimTaken, peekTaken, snapshotKey, type Taken } from './book-consumption';
+import { VENUE } from '../ledger/accounts';
 import { priceMarketOrder } from './market-order';
 import { PUBLISHED_ONLY, type VenueBooks } from './venue-books';
 import type { TradeHooks } from './trade-hooks';
 import type { IntentForecast } from './engine';
 import { marketIdOf } from './market-ref';
-import { marketClosed, mirroredOpen, positionClosed, TradeEngine, type SaleDone, type SellPricer } from './engine';
+import { marketClosed, mirroredOpen, positionClosed, TradeEngine, type Intent, type Pricer, type SaleDone } from './engine';
 import { POOL_STAKES } from '../portfolio/holdings-value';
 
 export interface BuyOrder {
@@ -134,44 +135,37 @@ export class TradingService {
       throw err;
     }
     if (quote.askMicro <= 0n || quote.askMicro > MICRO) throw new AppError('PRICE_UNAVAILABLE', 'No valid ask for this token right now; nothing was bought.');
-    const intent: WalkIntent =
+    const walk: WalkIntent =
       order.shares !== undefined
         ? { side: 'BUY', sizedBy: 'shares', sizeMicro: toMicro(order.shares) }
         : { side: 'BUY', sizedBy: 'amount', sizeMicro: toMicro(order.amount!) };
     // The cheapest those shares can be is all at the best ask: over the limit there, refused before any book is read.
-    if (intent.sizedBy === 'shares') this.refuseAboveMax(order.shares!, (intent.sizeMicro * quote.askMicro + MICRO - 1n) / MICRO);
+    if (walk.sizedBy === 'shares') this.refuseAboveMax(order.shares!, (walk.sizeMicro * quote.askMicro + MICRO - 1n) / MICRO);
 
+    const intent: Intent = {
+      userId,
+      marketId: order.marketId,
+      tokenId: order.tokenId,
+      outcome: order.outcome,
+      side: 'BUY',
+      size: { by: walk.sizedBy, micro: walk.sizeMicro },
+      ...(forecast ? { forecast } : {}),
+      ...(beforeCommit ? { complete: beforeCommit } : {}),
+      at: now,
+    };
     const done = await this.db.transaction(async (tx) => {
-      const walk = await this.walk(tx, userId, order.marketId, quote, intent, now);
-      const fill = walk.fill;
-      if (intent.sizedBy === 'shares') this.refuseAboveMax(order.shares!, fill.cashMicro);
-      // What the walk took of the book goes out with the buy's first statements, not a round trip of its own after them:
-      // the account's book row is locked from the claim to the commit, and every buy of this account on this token waits on it.
-      const [row] = await together(
-        this.path.buy(tx, {
-          venue: 'mirrored',
-          userId,
-          marketId: order.marketId,
-          tokenId: order.tokenId,
-          outcome: order.outcome,
-          amountMicro: fill.cashMicro,
-          quantityMicro: fill.sharesMicro,
-          priceMicro: fill.priceMicro,
-          feeMicro: fill.feeMicro,
-          at: now,
-          ...(forecast ? { forecast } : {}),
-        }),
-        walk.record(),
-      );
+      const book = await this.claimBook(tx, userId, order.marketId, order.outcome, quote, now);
+      const ex = await this.path.execute(tx, intent, this.bookPricer(userId, book, order.shares));
+      if (ex.side !== 'BUY') throw new Error('a buy executed as a sale');
       const result: BuyResult = {
         success: true,
-        quantity: fromMicro(fill.sharesMicro),
-        price: fromMicro(fill.priceMicro),
-        totalCost: fromMicro(fill.cashMicro),
-        positionId: row.positionId,
-        balance: fromMicro(row.balanceMicro),
+        quantity: fromMicro(ex.fill.quantityMicro),
+        price: fromMicro(ex.fill.priceMicro),
+        totalCost: fromMicro(ex.fill.amountMicro),
+        positionId: ex.positionId,
+        balance: fromMicro(ex.balanceMicro),
       };
-      if (beforeCommit) await beforeCommit(tx, result);
+      if (intent.complete) await intent.complete(tx, result);
       return result;
     });
     this.hooks.committed();
@@ -179,14 +173,22 @@ export class TradingService {
   }
 
   async sell(userId: string, positionId: string, quantity: number | undefined, now: Date, beforeCommit?: BeforeCommit): Promise<SellResult> {
-    const token = await this.openTokenOf(userId, positionId);
-    const quote = await this.prices.live(token.tokenId);
-    const done = await this.db.transaction(async (tx) => {
-      const sale = await this.sellWalking(tx, userId, positionId, token.marketId, quote, quantity === undefined ? undefined : toMicro(quantity), now);
+    return this.onPositionBook(userId, positionId, now, async (tx, book) => {
+      const sale = await this.sellOn(tx, book, { userId, positionId, wantedMicro: quantity === undefined ? undefined : toMicro(quantity), at: now });
       const result = saleResult(sale, positionId);
       if (beforeCommit) await beforeCommit(tx, result);
       return result;
     });
+  }
+
+  /**
+   * Runs `step` in one transaction on the book of an open position's token (its live quote, claimed for this account),
+   * then lets the trade's consumers know it committed. Refused before any quote when the position cannot sell.
+   */
+  private async onPositionBook<T>(userId: string, positionId: string, now: Date, step: (tx: Queryable, book: MarketBook) => Promise<T>): Promise<T> {
+    const token = await this.openTokenOf(userId, positionId);
+    const quote = await this.prices.live(token.tokenId);
+    const done = await this.db.transaction(async (tx) => step(tx, await this.claimBook(tx, userId, token.marketId, token.outcome, quote, now)));
     this.hooks.committed();
     return done;
   }
@@ -202,10 +204,7 @@ export class TradingService {
    * the orders, the account, the position (as settlement keeps it). Answers the sale and the orders it cancelled.
    */
   async close(userId: string, positionId: string, now: Date): Promise<SellResult & { cancelledOrders: string[] }> {
-    const token = await this.openTokenOf(userId, positionId);
-    const quote = await this.prices.live(token.tokenId);
-    const done = await this.db.transaction(async (tx) => {
-      const book = await this.claimBook(tx, userId, token.marketId, quote, now);
+    return this.onPositionBook(userId, positionId, now, async (tx, book) => {
       const releases: Array<(now: Date) => Promise<string[]>> = [];
       for (const hold of this.holds) releases.push(await hold(tx, positionId));
       await tx.query('SELECT 1 FROM users WHERE id = $1 FOR UPDATE', [userId]);
@@ -215,8 +214,6 @@ export class TradingService {
       const sale = await this.sellOn(tx, book, { userId, positionId, wantedMicro: undefined, at: now });
       return { ...saleResult(sale, positionId), cancelledOrders };
     });
-    this.hooks.committed();
-    return done;
   }
 
   /**
@@ -237,10 +234,10 @@ export class TradingService {
   }
 
   /** The token of an open position of this account in an active market; refuses (NOT_FOUND, POSITION_CLOSED, MARKET_CLOSED) before any quote. */
-  private async openTokenOf(userId: string, positionId: string): Promise<{ tokenId: string; marketId: string }> {
+  private async openTokenOf(userId: string, positionId: string): Promise<{ tokenId: string; marketId: string; outcome: 'YES' | 'NO' }> {
     const found = UUID.test(positionId)
-      ? await this.db.query<{ token_id: string; market_id: string; is_closed: boolean; status: string }>(
-          `SELECT p.token_id, p.market_id, p.is_closed, m.status FROM positions p JOIN markets m ON m.id = p.market_id WHERE p.id = $1 AND p.user_id = $2`,
+      ? await this.db.query<{ token_id: string; market_id: string; outcome: 'YES' | 'NO'; is_closed: boolean; status: string }>(
+          `SELECT p.token_id, p.market_id, p.outcome, p.is_closed, m.status FROM positions p JOIN markets m ON m.id = p.market_id WHERE p.id = $1 AND p.user_id = $2`,
           [positionId, userId],
         )
       : [];
@@ -248,7 +245,7 @@ export class TradingService {
     if (!found[0]) throw new AppError('NOT_FOUND', `Position ${positionId} not found.`, { hint: 'List your positions with get_portfolio.' });
     if (found[0].is_closed) throw positionClosed();
     if (found[0].status !== 'active') throw marketClosed(found[0].status);
-    return { tokenId: found[0].token_id, marketId: found[0].market_id };
+    return { tokenId: found[0].token_id, marketId: found[0].market_id, outcome: found[0].outcome };
   }
 
   /** Refuses a buy of `shares` shares costing `costMicro`, above what one trade may spend. */
@@ -264,42 +261,62 @@ export class TradingService {
    * The venue's book of a quote as this account may take it, in `tx`: its published levels (or the simulated venue's),
    * less what the account took of this snapshot, claimed (locked) before the account row. No book: nothing to claim.
    */
-  private async claimBook(tx: Queryable, userId: string, marketId: string, quote: LivePrice, now: Date): Promise<MarketBook> {
+  private async claimBook(tx: Queryable, userId: string, marketId: string, outcome: 'YES' | 'NO', quote: LivePrice, now: Date): Promise<MarketBook> {
     const depth = this.books.depth(quote, quote.depth || quote.source !== 'simulated' ? null : await this.volumeOf(tx, marketId));
     const key = depth ? snapshotKey(depth) : null;
     const taken = key ? await claimTaken(tx, userId, quote.tokenId, key, now) : { bidMicro: 0n, askMicro: 0n };
-    return { quote, depth, key, taken, fee: this.books.fee(quote) };
+    return { marketId, outcome, quote, depth, key, taken, fee: this.books.fee(quote) };
   }
 
-  /** A market order's walk of the book in `tx`; record() adds what it took to the account's consumption, after the trade. */
-  private async walk(tx: Queryable, userId: string, marketId: string, quote: LivePrice, intent: WalkIntent, now: Date) {
-    const book = await this.claimBook(tx, userId, marketId, quote, now);
-    const fill = priceMarketOrder(quote, book.depth, book.taken, intent, book.fee);
-    return { fill, record: () => (book.key ? addTaken(tx, userId, quote.tokenId, intent.side, fill.sharesMicro) : Promise.resolve()) };
+  /**
+   * The pricer of a mirrored (or simulated) market's book as this account may take it (`book`, claimed in the trade's
+   * transaction): a buy walks its asks, a sale its bids, each less what the account took of this snapshot, and the fill's
+   * shares are added to that consumption with the ledger's moves. `shares`: a buy sized in shares, held to the trade limit.
+   */
+  private bookPricer(userId: string, book: MarketBook, shares?: number): Pricer {
+    const walk = (intent: WalkIntent) => priceMarketOrder(book.quote, book.depth, book.taken, intent, book.fee);
+    const key = book.key;
+    return {
+      venue: 'mirrored',
+      account: VENUE,
+      buy: (intent) => {
+        const fill = walk({ side: 'BUY', sizedBy: intent.size.by, sizeMicro: intent.size.micro ?? 0n });
+        if (shares !== undefined) this.refuseAboveMax(shares, fill.cashMicro);
+        return { amountMicro: fill.cashMicro, quantityMicro: fill.sharesMicro, priceMicro: fill.priceMicro, feeMicro: fill.feeMicro };
+      },
+      check: mirroredOpen,
+      sell: (pos, sold) => {
+        const fill = walk({ side: 'SELL', sizedBy: 'shares', sizeMicro: sold });
+        return { ...fillAt(pos, sold, fill.cashMicro, fill.priceMicro), feeMicro: fill.feeMicro };
+      },
+      ...(key
+        ? { booked: (tx: Queryable, side: 'BUY' | 'SELL', fill: { sharesMicro: Micro }) => addTaken(tx, userId, book.quote.tokenId, side, fill.sharesMicro) }
+        : {}),
+    };
   }
 
-  /** A sale of a mirrored position walking the bids of `book` (claimed in `tx`), its consumption recorded. */
+  /** A sale of a mirrored position walking the bids of `book` (claimed in `tx`), its consumption recorded with it. */
   private async sellOn(
     tx: Queryable,
     book: MarketBook,
     s: { userId: string; positionId: string; wantedMicro: Micro | undefined; at: Date },
   ): Promise<SaleDone> {
-    let walked: BookFill | null = null;
-    const pricer: SellPricer = {
-      check: mirroredOpen,
-      fill: (pos, shares) => {
-        walked = priceMarketOrder(book.quote, book.depth, book.taken, { side: 'SELL', sizedBy: 'shares', sizeMicro: shares }, book.fee);
-        return { ...fillAt(pos, shares, walked.cashMicro, walked.priceMicro), feeMicro: walked.feeMicro };
+    const ex = await this.path.execute(
+      tx,
+      {
+        userId: s.userId,
+        marketId: book.marketId,
+        tokenId: book.quote.tokenId,
+        outcome: book.outcome,
+        side: 'SELL',
+        size: { by: 'shares', micro: s.wantedMicro },
+        positionId: s.positionId,
+        at: s.at,
       },
-    };
-    const sale = await this.path.sell(tx, s, pricer);
-    if (book.key && walked) await addTaken(tx, s.userId, book.quote.tokenId, 'SELL', (walked as BookFill).sharesMicro);
-    return sale;
-  }
-
-  private async sellWalking(tx: Queryable, userId: string, positionId: string, marketId: string, quote: LivePrice, wantedMicro: Micro | undefined, now: Date) {
-    const book = await this.claimBook(tx, userId, marketId, quote, now);
-    return this.sellOn(tx, book, { userId, positionId, wantedMicro, at: now });
+      this.bookPricer(s.userId, book),
+    );
+    if (ex.side !== 'SELL') throw new Error('a sale executed as a buy');
+    return { fill: ex.fill, balanceMicro: ex.balanceMicro, position: ex.position };
   }
 
   /**
@@ -466,6 +483,8 @@ export class TradingService {
 
 /** A venue's book as one account may take it in one transaction (TradingService.claimBook). */
 interface MarketBook {
+  marketId: string;
+  outcome: 'YES' | 'NO';
   quote: LivePrice;
   depth: ReturnType<VenueBooks['depth']>;
   /** The snapshot's key, or null when the venue shows no sizes (nothing to remember). */

@@ -2,6 +2,7 @@ import { backends } from '../../support/backends';
 import { registerAgent, startTestApp, type TestApp } from '../../support/app';
 import { ControlledPrices, moveQuote, seedMarket } from '../../support/markets';
 import { auditLedger } from '../../../src/domain/audit/ledger-audit';
+import { createCommunityMarket } from '../../support/community';
 
 const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
 
@@ -78,6 +79,36 @@ describe.each(backends())('the ledger audit over transfers on $name', (backend) 
         `order ${placed.body.order.id} (open): reserves 30000000, but its pending transfers hold -30000000`,
       ]),
     );
+    expect(await violations()).toEqual([]);
+  });
+
+  test("when a pool's cash or one of its transfers is altered, the audit fails naming the pool", async () => {
+    const market = await createCommunityMarket(t, 'Will the pool audit see an altered transfer?', 100);
+    const a = await registerAgent(t);
+    const bought = await t.api.post('/api/user-markets/trade').set(bearer(a.apiKey)).send({ tokenId: market.yes, amount: 10 });
+    expect(bought.status).toBe(200);
+    expect(await violations()).toEqual([]);
+    // The pool's maintained balance: the creator's funding and the buy, both transfers into its account.
+    const [pool] = await t.services.db.query<{ cash_micro: bigint }>('SELECT cash_micro FROM pool_balances WHERE market_id = $1', [market.id]);
+    expect(BigInt(pool!.cash_micro)).toBe(110_000_000n);
+
+    const balance = await alteredAudit(
+      'UPDATE pool_balances SET cash_micro = cash_micro + 1 WHERE market_id = $1',
+      'UPDATE pool_balances SET cash_micro = cash_micro - 1 WHERE market_id = $1',
+      [market.id],
+    );
+    expect(balance).toContain(`pool ${market.id}: cash 110000001, but its transfers give 110000000`);
+
+    const [buy] = await t.services.db.query<{ id: string }>(
+      `SELECT id::text AS id FROM transfers WHERE kind = 'buy' AND asset = 'USD' AND credit_account = $1`,
+      [`pool:${market.id}`],
+    );
+    const transfer = await alteredAudit(
+      'UPDATE transfers SET amount_micro = amount_micro - 1 WHERE id = $1',
+      'UPDATE transfers SET amount_micro = amount_micro + 1 WHERE id = $1',
+      [buy!.id],
+    );
+    expect(transfer).toContain(`pool ${market.id}: cash 110000000, but its transfers give 109999999`);
     expect(await violations()).toEqual([]);
   });
 });

@@ -203,6 +203,7 @@ const SNAPSHOT = `SELECT
   (SELECT count(*) || ' entries, sum ' || coalesce(sum(amount_micro), 0) FROM ledger_entries) AS ledger,
   (SELECT count(*)::text FROM trades) AS trades,
   (SELECT count(*) || ' | ' || coalesce(string_agg(c::text, '; ' ORDER BY c.market_id) FILTER (WHERE c.market_id = ANY($2::uuid[])), '') FROM community_pools c) AS pools,
+  (SELECT count(*) || ' | ' || coalesce(string_agg(b::text, '; ' ORDER BY b.market_id) FILTER (WHERE b.market_id = ANY($2::uuid[])), '') FROM pool_balances b) AS pool_cash,
   (SELECT count(*) || ' | ' || coalesce(string_agg(c::text, '; ' ORDER BY c.token_id) FILTER (WHERE c.market_id = ANY($2::uuid[])), '') FROM community_outcomes c)
      AS outcomes`;
 

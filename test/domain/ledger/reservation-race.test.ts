@@ -182,7 +182,7 @@ describeOnPostgres('one account racing its resting fill, a community buy and a p
       filled: totals.fills,
       reserved: 0n,
     });
-    const [pool] = await t.services.db.query<{ cash: bigint }>('SELECT cash_micro AS cash FROM community_pools WHERE market_id = $1', [community.id]);
+    const [pool] = await t.services.db.query<{ cash: bigint }>('SELECT cash_micro AS cash FROM pool_balances WHERE market_id = $1', [community.id]);
     expect(BigInt(pool!.cash)).toBe(community.liquidity + totals.community - totals.communitySold);
     expect((await auditLedger(t.services.db)).violations).toEqual([]);
   }, 240_000);

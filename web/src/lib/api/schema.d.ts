@@ -279,7 +279,7 @@ export interface paths {
         put?: never;
         /**
          * Buy shares of an outcome at the live price
-         * @description Buys the YES or NO token of a market, opening or adding to your position: the order walks the venue's asks (get_order_book) level by level, and price is the average of the levels taken. Sized by amount (dollars to spend, fee included) or shares (costing shares × price plus the fee), paid from available cash (get_balance). What you took of a book snapshot stays taken for you, so split orders price no better; more than the book shows is refused. Amounts and shares are exact to 6 decimals (micro-units); a buy by amount receives the shares each level's price allows, floored (floor(amount / price) at one level), sale proceeds round half up. Get the market's ids and outcomeTokens[].tokenId from search_prediction_markets; quote_trade shows the price, slippage and fee first. Errors: INSUFFICIENT_BALANCE, INSUFFICIENT_DEPTH, MARKET_CLOSED, VALIDATION_ERROR (400); NOT_FOUND (404); PRICE_UNAVAILABLE (503, nothing traded); RATE_LIMITED.
+         * @description Buys the YES or NO token of a market, opening or adding to your position: the order walks the venue's asks (get_order_book) level by level, and price is the average of the levels taken. Sized by amount (dollars to spend, fee included) or shares (costing shares × price plus the fee), paid from available cash (get_balance). What you took of a book snapshot stays taken for you, so split orders price no better; more than the book shows is refused. Amounts and shares are exact to 6 decimals (micro-units); a buy by amount receives the shares each level's price allows, floored (floor(amount / price) at one level), sale proceeds round half up. Get the market's ids and outcomeTokens[].tokenId from search_prediction_markets; quote_trade shows the price, slippage and fee first. A community market's outcome (its id, slug and outcomeTokens[].tokenId from get_community_market, outcome YES) buys from its market maker. Errors: INSUFFICIENT_BALANCE, INSUFFICIENT_DEPTH, MARKET_CLOSED, VALIDATION_ERROR (400); NOT_FOUND (404); PRICE_UNAVAILABLE (503, nothing traded); RATE_LIMITED.
          *
          *     Rate limit: 120 trade requests per minute per account (per IP address when anonymous).
          */
@@ -389,7 +389,7 @@ export interface paths {
         put?: never;
         /**
          * Preview a buy or sell at the live price (changes nothing)
-         * @description What a BUY of `amount` dollars or a SELL of `shares` shares would fill at now, walking the venue's book as paper_trade and sell_position do: price (the average of the levels taken), shares, dollars (fee included), best and worst level, slippage, fee and price age. With your key, what you already took of this book snapshot is left out. Read-only and free. Errors: NOT_FOUND (unknown token), INSUFFICIENT_DEPTH (400, the book shows less; the message says how much), PRICE_UNAVAILABLE (503).
+         * @description What a BUY of `amount` dollars or a SELL of `shares` shares would fill at now, walking the venue's book as paper_trade and sell_position do: price (the average of the levels taken), shares, dollars (fee included), best and worst level, slippage, fee and price age. With your key, what you already took of this book snapshot is left out. A community market outcome token (cm-…) is quoted on its market maker: price is the fill's average, bestPrice the price now, worstPrice the price after, no fee. Read-only and free. Errors: NOT_FOUND (unknown token), INSUFFICIENT_DEPTH (400, the book shows less; the message says how much), PRICE_UNAVAILABLE (503).
          *
          *     Rate limit: 30 api requests per minute per account (per IP address when anonymous).
          */
@@ -1183,7 +1183,8 @@ export interface paths {
         put?: never;
         /**
          * Preview a community market buy or sell (changes nothing)
-         * @description What a BUY of amount dollars or a SELL of quantity shares of a community market outcome would fill at now: shares, dollars, the average price, the price before and after, and the price impact (after − before). The market's LMSR market maker prices every trade (each moves the price); a winning share pays 1 dollar; trading stops at endDate. Read-only and free. Use the result's avgPrice as maxAvgPrice / minAvgPrice of the trade to be sure of the fill. Errors: NOT_FOUND (unknown token).
+         * @deprecated
+         * @description Deprecated: use quote_trade, which tells the venue from the market. What a BUY of amount dollars or a SELL of quantity shares of a community market outcome would fill at now: shares, dollars, the average price, the price before and after, and the price impact (after − before). The market's LMSR market maker prices every trade (each moves the price); a winning share pays 1 dollar; trading stops at endDate. Read-only and free. Use the result's avgPrice as maxAvgPrice / minAvgPrice of the trade to be sure of the fill. Errors: NOT_FOUND (unknown token).
          *
          *     Rate limit: 30 api requests per minute per account (per IP address when anonymous).
          */
@@ -1205,7 +1206,8 @@ export interface paths {
         put?: never;
         /**
          * Buy shares of a community market outcome from its market maker
-         * @description Buys amount dollars of one outcome of a community market (by token id) from its market maker, opening or adding to your position (sell it with sell_community_shares). The market's LMSR market maker prices every trade (each moves the price); a winning share pays 1 dollar; trading stops at endDate. Optional maxAvgPrice refuses a buy that would average higher (PRICE_LIMIT_EXCEEDED, nothing changed). Errors: INSUFFICIENT_BALANCE, MARKET_CLOSED, PRICE_LIMIT_EXCEEDED, VALIDATION_ERROR (400); NOT_FOUND (404); RATE_LIMITED.
+         * @deprecated
+         * @description Deprecated: use paper_trade, which tells the venue from the market. Buys amount dollars of one outcome of a community market (by token id) from its market maker, opening or adding to your position (sell it with sell_community_shares). The market's LMSR market maker prices every trade (each moves the price); a winning share pays 1 dollar; trading stops at endDate. Optional maxAvgPrice refuses a buy that would average higher (PRICE_LIMIT_EXCEEDED, nothing changed). Errors: INSUFFICIENT_BALANCE, MARKET_CLOSED, PRICE_LIMIT_EXCEEDED, VALIDATION_ERROR (400); NOT_FOUND (404); RATE_LIMITED.
          *
          *     Rate limit: 120 trade requests per minute per account (per IP address when anonymous).
          */
@@ -1227,7 +1229,8 @@ export interface paths {
         put?: never;
         /**
          * Sell community market shares back to its market maker
-         * @description Sells quantity shares of one of your community market positions back to its market maker (omit quantity to close it); realizedPnl = proceeds − cost basis. The market's LMSR market maker prices every trade (each moves the price); a winning share pays 1 dollar; trading stops at endDate. Optional minAvgPrice refuses a sale that would average lower (PRICE_LIMIT_EXCEEDED, nothing changed). Errors: VALIDATION_ERROR, POSITION_CLOSED, MARKET_CLOSED, PRICE_LIMIT_EXCEEDED (400); NOT_FOUND (404); RATE_LIMITED.
+         * @deprecated
+         * @description Deprecated: use sell_position, which tells the venue from the market. Sells quantity shares of one of your community market positions back to its market maker (omit quantity to close it); realizedPnl = proceeds − cost basis. The market's LMSR market maker prices every trade (each moves the price); a winning share pays 1 dollar; trading stops at endDate. Optional minAvgPrice refuses a sale that would average lower (PRICE_LIMIT_EXCEEDED, nothing changed). Errors: VALIDATION_ERROR, POSITION_CLOSED, MARKET_CLOSED, PRICE_LIMIT_EXCEEDED (400); NOT_FOUND (404); RATE_LIMITED.
          *
          *     Rate limit: 120 sell requests per minute per account (per IP address when anonymous).
          */
@@ -4533,6 +4536,8 @@ export interface operations {
                          * @enum {string}
                          */
                         outcome: "YES" | "NO";
+                        /** @description A community market's outcome label (its token is held as YES of that label); absent for mirrored markets. */
+                        outcomeLabel?: string;
                         /** @description active, closed or resolved; only active markets trade. */
                         marketStatus: string;
                         /** @description Fill price per share right now. */
@@ -4551,7 +4556,7 @@ export interface operations {
                          * @description When the venue quoted this price.
                          */
                         priceAsOf: string;
-                        /** @description Price source: simulated or polymarket (mirrored on a delay). */
+                        /** @description Price source: simulated, polymarket (mirrored on a delay), or community (a community market's market maker). */
                         source: string;
                         /** @description The best level walked: the ask (BUY) or bid (SELL). */
                         bestPrice: number;
