@@ -56,6 +56,11 @@ export interface MethodSpec<I extends ObjectSchema, O extends ObjectSchema> {
   hiddenFrom?: Array<'mcp' | 'jsonrpc'>;
   /** Reads an Idempotency-Key (header on REST, `idempotencyKey` input on RPC/MCP). */
   idempotent?: boolean;
+  /**
+   * The output list whose items the input's `fields` (src/registry/fields.ts fieldsInput) cuts to the named fields and
+   * `id` (issue 51 item 2): a market list a model scans. Without `fields`, the whole items.
+   */
+  selectsFields?: string;
   handler: (ctx: MethodContext, input: z.output<I>) => Promise<z.input<O>>;
 }
 
