@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { AnyMethod } from '../registry/method';
+import { ALWAYS_SELECTED } from '../registry/fields';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -40,7 +41,27 @@ export function deprecatedOptional(node: unknown): unknown {
 }
 
 export const inputSchemaOf = (m: AnyMethod): JsonSchema => toJsonSchema(m.input, 'input');
-export const outputSchemaOf = (m: AnyMethod): JsonSchema => toJsonSchema(m.output, 'output');
+export const outputSchemaOf = (m: AnyMethod): JsonSchema => (m.selectsFields ? selectableOutput(m, m.selectsFields) : toJsonSchema(m.output, 'output'));
+
+const selectableOutputs = new WeakMap<AnyMethod, JsonSchema>();
+
+/**
+ * A method whose input takes `fields` (src/registry/fields.ts) may answer its list's items with only the named fields
+ * and `id`: its schema requires only `id` of them (without `fields`, every item is whole, as the SPEC states it).
+ */
+function selectableOutput(m: AnyMethod, list: string): JsonSchema {
+  let schema = selectableOutputs.get(m);
+  if (!schema) {
+    const full = toJsonSchema(m.output, 'output');
+    const props = full.properties as Record<string, JsonSchema>;
+    const items = props[list]!.items as JsonSchema;
+    const required = ((items.required as string[] | undefined) ?? []).filter((n) => n === ALWAYS_SELECTED);
+    const { required: _all, ...rest } = items;
+    schema = { ...full, properties: { ...props, [list]: { ...props[list], items: { ...rest, required } } } };
+    selectableOutputs.set(m, schema);
+  }
+  return schema;
+}
 
 // Keywords that describe a schema rather than constrain its value: they stay beside an `anyOf`, not in a branch.
 const ANNOTATIONS = new Set(['description', 'title', 'default', 'examples', 'deprecated', 'readOnly', 'writeOnly', '$comment', 'id', '$id']);

@@ -163,7 +163,7 @@ function withoutDeprecation(schema: JsonSchema): JsonSchema {
 const REVALIDATION_TEXT =
   'Answers carry an ETag; a repeat request with If-None-Match: <that ETag> is answered 304 Not Modified while the answer is unchanged, and a 304 is not counted against this limit.';
 
-function operationOf(m: AnyMethod, config: Config, base: string, hoist: ComponentHoister): OperationObject {
+function operationOf(m: AnyMethod, config: Config, base: string, hoist: ComponentHoister, opts: OpenApiOptions): OperationObject {
   const rest = m.rest!;
   const pathParams = pathParamsOf(rest.path);
   const input = hoist.embed(inputSchemaOf(m), m.name, 'input');
@@ -242,7 +242,7 @@ function operationOf(m: AnyMethod, config: Config, base: string, hoist: Componen
   }
   if (parameters.length) op.parameters = parameters;
 
-  const output = hoist.embed(outputSchemaOf(m), m.name, 'output');
+  const output = hoist.embed(opts.wholeItems ? toJsonSchema(m.output, 'output') : outputSchemaOf(m), m.name, 'output');
   op.responses[String(rest.status ?? 200)] = jsonResponse(
     m.summary,
     output,
@@ -268,8 +268,16 @@ function operationOf(m: AnyMethod, config: Config, base: string, hoist: Componen
   return op;
 }
 
+export interface OpenApiOptions {
+  /**
+   * Answers as a caller that never sends `fields` reads them (the web app's typed client): every list item whole, as
+   * the SPEC states it, instead of only `id` required (src/registry/fields.ts).
+   */
+  wholeItems?: boolean;
+}
+
 /** Builds the document by walking the registry, then the extra (non-registry) paths. Collects every problem before failing. */
-export function buildOpenApi(registry: Registry, config: Config, base: string): OpenApiDocument {
+export function buildOpenApi(registry: Registry, config: Config, base: string, opts: OpenApiOptions = {}): OpenApiDocument {
   const schemas: Record<string, JsonSchema> = { Error: ERROR_SCHEMA };
   const hoist = new ComponentHoister(schemas);
   const paths: Record<string, PathItem> = {};
@@ -286,7 +294,7 @@ export function buildOpenApi(registry: Registry, config: Config, base: string): 
   for (const m of registry.methods) {
     if (!m.rest) continue;
     try {
-      put(openApiPath(m.rest.path), m.rest.method.toLowerCase() as HttpVerb, operationOf(m, config, base, hoist), m.name);
+      put(openApiPath(m.rest.path), m.rest.method.toLowerCase() as HttpVerb, operationOf(m, config, base, hoist, opts), m.name);
     } catch (err) {
       problems.push(`${m.name}: ${(err as Error).message}`);
     }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineMethod } from '../registry/method';
+import { fieldsInput } from '../registry/fields';
 import { requirePrincipal } from '../registry/context';
 import { Balance, Dollars, ForecastProbability, Probability, QuoteSize, SaleResult, ShareQuantity, SpendAmount } from './common-schemas';
 import { communityBuy } from './trade-forecast';
@@ -65,7 +66,8 @@ export const listCommunityMarkets = defineMethod({
   description:
     'Lists community markets (questions created by users, with their own outcome labels), newest first. Filters: category (or all), ' +
     'status (active by default, resolved, all), creator (a user ID), featured, limit 1..100 (default 50); pass nextCursor as cursor, with the same filters, for the next page. Each is priced by its own ' +
-    "automated market maker (LMSR): outcomeTokens[] carries every outcome's token id and price; trade them with buy_community_shares.",
+    "automated market maker (LMSR): outcomeTokens[] carries every outcome's token id and price; trade them with buy_community_shares. " +
+    'fields (e.g. question,outcomeTokens) answers only those fields of each market, and id.',
   auth: 'public',
   limit: 'api',
   input: z.object({
@@ -75,7 +77,9 @@ export const listCommunityMarkets = defineMethod({
     featured: z.boolean().default(false).describe('true limits to featured markets.'),
     limit: z.number().int().min(1).max(100).default(50).describe('Markets to return.'),
     cursor: z.string().min(1).max(600).optional().describe('nextCursor of the previous page (same filters); omit for the first.'),
+    fields: fieldsInput(CommunityMarket),
   }),
+  selectsFields: 'markets',
   output: z.object({
     markets: z.array(CommunityMarket).describe('Community markets, newest first.'),
     nextCursor: z.string().nullable().describe('Pass as cursor for the next page; null when this is the last page.'),

@@ -6,6 +6,7 @@ import type { MethodServices } from './method-services';
 import type { Logger } from '../logger';
 import { requestHash } from '../domain/idempotency/idempotency-store';
 import { answerVocabulary, checkDeprecatedInput, noteDeprecatedMethod } from './deprecations';
+import { withSelectedFields } from './fields';
 import { BROWSER_KEY_PREFIX, type LimitClass } from '../limits/rate-limiter';
 
 export interface InvokeDeps {
@@ -125,7 +126,8 @@ async function run(deps: InvokeDeps, method: AnyMethod, rawInput: unknown, call:
       throw new AppError('INTERNAL', `Output of ${method.name} does not match its schema`);
     }
   }
-  return answerVocabulary(method, result, call);
+  // The whole answer is checked above; the selection only leaves fields out (a method's schema says they may go).
+  return answerVocabulary(method, withSelectedFields(method, result, (parsed.data as { fields?: unknown }).fields), call);
 }
 
 /**

@@ -62,6 +62,11 @@ export interface MethodSpec<I extends ObjectSchema, O extends ObjectSchema> {
    * and the OpenAPI operation (`deprecated: true`), the tool's description and the docs name the method to use.
    */
   deprecated?: { use: string };
+  /**
+   * The output list whose items the input's `fields` (src/registry/fields.ts fieldsInput) cuts to the named fields and
+   * `id` (issue 51 item 2): a market list a model scans. Without `fields`, the whole items.
+   */
+  selectsFields?: string;
   handler: (ctx: MethodContext, input: z.output<I>) => Promise<z.input<O>>;
 }
 

@@ -1,4 +1,5 @@
 import { TOOL_NAME, toolNameOf, type AnyMethod } from './method';
+import { ALWAYS_SELECTED, listItemOf, selectableNames } from './fields';
 import type { AnyStream } from './stream';
 
 declare module './method-services' {
@@ -31,6 +32,7 @@ export class Registry {
       tools.add(tool);
       this.byName.set(m.name, m);
       names.add(m.name);
+      if (m.selectsFields) problems.push(...fieldSelectionProblems(m, m.selectsFields));
       if (!m.rest) continue;
       const route = `${m.rest.method} ${m.rest.path.replace(/:\w+/g, ':')}`;
       if (routes.has(route)) problems.push(`duplicate REST route ${m.rest.method} ${m.rest.path} (${m.name})`);
@@ -55,4 +57,16 @@ export class Registry {
   get(name: string): AnyMethod | undefined {
     return this.byName.get(name);
   }
+}
+
+/** A field selection needs a list of objects with an id, and a `fields` input naming exactly their fields. */
+function fieldSelectionProblems(m: AnyMethod, list: string): string[] {
+  const item = listItemOf(m, list);
+  if (!item) return [`${m.name}: selectsFields ${list} is not an output list of objects`];
+  if (!(ALWAYS_SELECTED in item.shape)) return [`${m.name}: the items of ${list} have no ${ALWAYS_SELECTED}`];
+  const fields = m.input.shape.fields as { unwrap?: () => { element?: { options?: readonly string[] } } } | undefined;
+  const named = fields?.unwrap?.().element?.options;
+  const expected = selectableNames(item);
+  if (!named || named.join() !== expected.join()) return [`${m.name}: its input's fields must be fieldsInput of the items of ${list}`];
+  return [];
 }

@@ -45,8 +45,9 @@ describe.each(backends())('agent card on $name', (backend) => {
     // 74.15 KB with the stated probability's one name beside its deprecated alias (issue 51 item 3: probability on
     // paper_trade, place_order, place_orders; probabilities on buy_community_shares), until the alias's sunset.
     // +0.6 KB with a cursor input on the six lists that had none (issue 51 item 4); +0.03 KB with export_benchmark_forecasts'
-    // part (issue 49 item 4); 75.65 KB with list_replays (issue 53 item 6). The bound only ratchets down.
-    expect(Buffer.byteLength(res.text)).toBeLessThanOrEqual(75.7 * 1024);
+    // part (issue 49 item 4); 75.65 KB with list_replays (issue 53 item 6); 76.6 KB with fields on the three market lists
+    // (issue 51 item 2: their skills' input schemas name the item fields). The bound only ratchets down.
+    expect(Buffer.byteLength(res.text)).toBeLessThanOrEqual(76.7 * 1024);
   });
 
   test('the card is built once per process and address: the same object every time', () => {

@@ -101,7 +101,7 @@ export interface paths {
         };
         /**
          * Search active markets by words in the question or category
-         * @description Full-text search over active markets by question and category (every word must match; partial words too), highest volume first, at most `limit` a page; pass nextCursor as cursor, with the same q, for the next page. Each market carries id, slug and outcomeTokens[].tokenId: what paper_trade needs. Prices are the last mirrored ones; get_market_odds reads live ones. Free to call. Errors: SERVICE_UNAVAILABLE (503); UPSTREAM_UNAVAILABLE (500).
+         * @description Full-text search over active markets by question and category (every word must match; partial words too), highest volume first, at most `limit` a page; pass nextCursor as cursor, with the same q, for the next page. Each market carries id, slug and outcomeTokens[].tokenId: what paper_trade needs. Prices are the last mirrored ones; get_market_odds reads live ones. fields (e.g. question,yesPrice) answers only those fields of each market, and id. Free to call. Errors: SERVICE_UNAVAILABLE (503); UPSTREAM_UNAVAILABLE (500).
          *
          *     Rate limit: 30 api requests per minute per account (per IP address when anonymous). Answers carry an ETag; a repeat request with If-None-Match: <that ETag> is answered 304 Not Modified while the answer is unchanged, and a 304 is not counted against this limit.
          */
@@ -123,7 +123,7 @@ export interface paths {
         };
         /**
          * Browse markets page by page: most traded, ending soon, newest or biggest movers
-         * @description Lists the mirrored markets a page at a time, sorted by volume (default), ending (soonest first), newest, or change24h (largest 24 h move of the YES price; pages read minutes apart may repeat or skip a market). sparkline: true adds hourly YES prices over 24 h. Filter by category (as list_market_categories names it) and status (active by default, closed, resolved, all). Pass nextCursor as cursor, with the same filters and sort, for the next page (null: the last). Markets have search_prediction_markets' shape. Free to call. Errors: VALIDATION_ERROR (400).
+         * @description Lists the mirrored markets a page at a time, sorted by volume (default), ending (soonest first), newest, or change24h (largest 24 h move of the YES price; pages read minutes apart may repeat or skip a market). sparkline: true adds hourly YES prices over 24 h. Filter by category (as list_market_categories names it) and status (active by default, closed, resolved, all). Pass nextCursor as cursor, with the same filters and sort, for the next page (null: the last). Markets have search_prediction_markets' shape; fields (e.g. question,yesPrice,change24h) answers only those fields of each market, and id: a scan of 100 markets with five fields costs about a third of the bytes. Free to call. Errors: VALIDATION_ERROR (400).
          *
          *     Rate limit: 30 api requests per minute per account (per IP address when anonymous). Answers carry an ETag; a repeat request with If-None-Match: <that ETag> is answered 304 Not Modified while the answer is unchanged, and a 304 is not counted against this limit.
          */
@@ -1109,7 +1109,7 @@ export interface paths {
         };
         /**
          * List user-created markets
-         * @description Lists community markets (questions created by users, with their own outcome labels), newest first. Filters: category (or all), status (active by default, resolved, all), creator (a user ID), featured, limit 1..100 (default 50); pass nextCursor as cursor, with the same filters, for the next page. Each is priced by its own automated market maker (LMSR): outcomeTokens[] carries every outcome's token id and price; trade them with buy_community_shares.
+         * @description Lists community markets (questions created by users, with their own outcome labels), newest first. Filters: category (or all), status (active by default, resolved, all), creator (a user ID), featured, limit 1..100 (default 50); pass nextCursor as cursor, with the same filters, for the next page. Each is priced by its own automated market maker (LMSR): outcomeTokens[] carries every outcome's token id and price; trade them with buy_community_shares. fields (e.g. question,outcomeTokens) answers only those fields of each market, and id.
          *
          *     Rate limit: 30 api requests per minute per account (per IP address when anonymous). Answers carry an ETag; a repeat request with If-None-Match: <that ETag> is answered 304 Not Modified while the answer is unchanged, and a 304 is not counted against this limit.
          */
@@ -2458,6 +2458,8 @@ export interface operations {
                 limit?: number;
                 /** @description nextCursor of the previous page (same q); omit for the first. */
                 cursor?: string;
+                /** @description Only these fields of each item (id always); omit for all. */
+                fields?: ("id" | "slug" | "question" | "category" | "imageUrl" | "outcomeTokens" | "yesPrice" | "noPrice" | "volume" | "endDate" | "status" | "winner" | "source" | "simulated")[];
             };
             header?: {
                 /** @description The ETag of the answer you hold: when it is still current the answer is 304 with no body, not counted against the rate limit. */
@@ -2629,6 +2631,8 @@ export interface operations {
                 cursor?: string;
                 /** @description Adds each market's hourly YES prices over the last 24 h. */
                 sparkline?: boolean;
+                /** @description Only these fields of each item (id always); omit for all. */
+                fields?: ("id" | "slug" | "question" | "category" | "imageUrl" | "outcomeTokens" | "yesPrice" | "noPrice" | "volume" | "endDate" | "status" | "winner" | "source" | "simulated" | "change24h" | "sparkline")[];
             };
             header?: {
                 /** @description The ETag of the answer you hold: when it is still current the answer is 304 with no body, not counted against the rate limit. */
@@ -11840,6 +11844,8 @@ export interface operations {
                 limit?: number;
                 /** @description nextCursor of the previous page (same filters); omit for the first. */
                 cursor?: string;
+                /** @description Only these fields of each item (id always); omit for all. */
+                fields?: ("id" | "slug" | "question" | "description" | "category" | "outcomes" | "endDate" | "status" | "creatorId" | "featured" | "imageUrl" | "resolvedOutcome" | "voidReason" | "createdAt" | "outcomeTokens" | "liquidity" | "poolCash" | "volume" | "tradeCount" | "creatorTrades" | "creatorTradesNote")[];
             };
             header?: {
                 /** @description The ETag of the answer you hold: when it is still current the answer is 304 with no body, not counted against the rate limit. */
