@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The money check of `npm run lint`: only the ledger module writes money (DESIGN.md, "Money (one path)"). Any other
-// file under src/ that writes the journal (ledger_entries), an account's cash or reserved cash (users.balance_micro,
+// file under src/ that writes the journal (transfers), an account's cash or reserved cash (users.balance_micro,
 // users.reserved_micro) or a position (positions: held and reserved shares) fails it. Usage: node scripts/check-money-writes.js [dir]
 const fs = require('node:fs');
 const path = require('node:path');
@@ -10,7 +10,7 @@ const ALLOWED = ['domain/ledger/', 'db/migrations/'];
 
 /** Statements that write a money table, whatever they set. `FOR UPDATE` / `FOR NO KEY UPDATE` (a lock) is not a write. */
 const TABLE_WRITE =
-  /(?<!\bFOR\s+)(?<!\bKEY\s+)\b(INSERT\s+INTO|UPDATE|DELETE\s+FROM|TRUNCATE(?:\s+TABLE)?|MERGE\s+INTO|COPY)\s+(?:ONLY\s+)?(ledger_entries|positions)\b/gi;
+  /(?<!\bFOR\s+)(?<!\bKEY\s+)\b(INSERT\s+INTO|UPDATE|DELETE\s+FROM|TRUNCATE(?:\s+TABLE)?|MERGE\s+INTO|COPY)\s+(?:ONLY\s+)?(transfers|positions)\b/gi;
 /** An update of the accounts table: a money write when its SET list assigns cash or reserved cash. */
 const USERS_UPDATE = /(?<!\bFOR\s+)(?<!\bKEY\s+)\bUPDATE\s+(?:ONLY\s+)?users\b[^`'"]*?\bSET\b([\s\S]*?)(?=\bWHERE\b|\bRETURNING\b|\bFROM\b|[`'"]|$)/gi;
 /** An insert into the accounts table: a money write when its column list names cash or reserved cash. */

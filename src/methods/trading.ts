@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineMethod } from '../registry/method';
 import { requirePrincipal } from '../registry/context';
 import { Balance, Dollars, Probability, QuoteSize, SaleResult, ShareQuantity, SpendAmount, DeprecatedTradeForecast, TradeProbability } from './common-schemas';
-import { marketBuy } from './trade-forecast';
+import { tradeIntent } from './trade-forecast';
 import { aliased } from './aliases';
 import { BatchError, itemError } from './orders';
 import { HISTORY_PERIODS, HISTORY_TIMEFRAMES } from '../domain/portfolio/history-rules';
@@ -81,7 +81,7 @@ export const paperTrade = defineMethod({
     },
   ],
   handler: async (ctx, input) => {
-    const trade = marketBuy(ctx, input);
+    const trade = tradeIntent(ctx, 'paper_trade', input, input.marketId);
     return ctx.services.trading.buy(trade.userId, trade.order, trade.now, trade.then, await trade.forecast);
   },
 });

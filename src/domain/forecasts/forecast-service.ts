@@ -174,49 +174,51 @@ export class ForecastService {
    * The step a trade runs before it commits when it carries a forecast: the forecast is recorded in the trade's
    * transaction (one statement; the trade holds the account row), then `next`. Without a forecast, `next` itself, so
    * the trade's path is unchanged. The probabilities are checked now, before anything trades; `marketOf` reads the
-   * market from the trade's result (undefined: record nothing, as for a rejected order).
+   * market from the trade's result (undefined: record nothing). A community market's buy only: the mirrored trades
+   * (paper_trade, place_order) carry theirs in the engine's intent (forIntent).
    */
   onTrade(
     userId: string,
-    source: Exclude<ForecastSource, 'stated'>,
+    source: 'buy_community_shares',
     stated: Stated | undefined,
     marketOf: (result: unknown) => string | undefined,
     now: Date,
     next?: InTransaction,
-    /** A mirrored order's token: its market's quote is taken now, before the trade's transaction, and stamped. */
-    quotedToken?: string,
   ): InTransaction | undefined {
     if (!stated) return next;
-    const venue: ForecastVenue = source === 'buy_community_shares' ? 'community' : 'mirrored';
+    const venue: ForecastVenue = 'community';
     const probabilitiesMicro = statedProbabilities(venue, stated.probabilities?.length ?? 1, stated);
-    const quote = venue === 'mirrored' && quotedToken !== undefined ? this.quotedMid(null, quotedToken).catch(() => null) : undefined;
     return async (tx, result) => {
       const marketId = marketOf(result);
-      if (marketId !== undefined) {
-        const facts = this.facts(userId, marketId, venue, source, probabilitiesMicro, stated.rationale, now);
-        if (quote) facts.quotedMidMicro = await quote;
-        await this.insert(tx, facts);
-      }
+      if (marketId !== undefined) await this.insert(tx, this.facts(userId, marketId, venue, source, probabilitiesMicro, stated.rationale, now));
       if (next) await next(tx, result);
     };
   }
 
   /**
-   * A trade's stated forecast, for the trade's intent (paper_trade): checked now, before anything trades, and stamped
-   * with the market's quote; the engine records it in the trade's transaction once the trade is written, so a refused
-   * trade records nothing. Undefined without a forecast.
+   * A mirrored trade's stated forecast, for the trade's intent (paper_trade, place_order): checked now, before anything
+   * trades, and stamped with the market's quote; the engine records it in the trade's transaction once the trade is
+   * written (a resting order's placement, when nothing fills now), so a refused trade or a rejected order records
+   * nothing. `marketId` null: the market of `tokenId` (an order names its token only); an unknown token gives none (the
+   * order is refused NOT_FOUND). Undefined without a forecast.
    */
   async forIntent(
     userId: string,
-    source: 'paper_trade',
+    source: 'paper_trade' | 'place_order',
     stated: Stated | undefined,
-    marketId: string,
+    marketId: string | null,
     now: Date,
     tokenId?: string,
   ): Promise<IntentForecast | undefined> {
     if (!stated) return undefined;
-    const facts = this.facts(userId, marketId, 'mirrored', source, statedProbabilities('mirrored', 1, stated), stated.rationale, now);
-    facts.quotedMidMicro = await this.quotedMid(marketId, tokenId);
+    const probabilitiesMicro = statedProbabilities('mirrored', 1, stated);
+    const market =
+      marketId ??
+      (await this.db.query<{ market_id: string }>('SELECT market_id FROM market_tokens WHERE token_id = $1', [tokenId ?? null], 'forecast_token_market'))[0]
+        ?.market_id;
+    if (market === undefined) return undefined;
+    const facts = this.facts(userId, market, 'mirrored', source, probabilitiesMicro, stated.rationale, now);
+    facts.quotedMidMicro = await this.quotedMid(market, tokenId);
     return { record: async (tx) => void (await this.insert(tx, facts)) };
   }
 
