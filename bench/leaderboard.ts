@@ -105,7 +105,8 @@ async function generate(c: Client): Promise<Record<string, number>> {
     ),
   );
   await c.query(
-    `INSERT INTO ledger_entries (user_id, type, amount_micro, ref, created_at) SELECT id, 'grant', 1000000000, 'registration', created_at FROM users`,
+    `INSERT INTO transfers (debit_account, credit_account, asset, amount_micro, kind, ref, created_at)
+     SELECT 'grants', 'cash:' || id, 'USD', 1000000000, 'grant', 'registration', created_at FROM users`,
   );
   await timed(`${MARKETS} markets`, async () => {
     await c.query(
@@ -529,8 +530,8 @@ async function httpTrades(url: string) {
       tracked.services.db.query(
         `WITH agent AS (SELECT * FROM unnest($1::uuid[], $2::text[]) AS a(id, key_hash)),
          grant_ AS (
-           INSERT INTO ledger_entries (user_id, type, amount_micro, ref, created_at)
-           SELECT u.id, 'grant', 10000000000 - u.balance_micro, 'bench top-up', now() FROM users u JOIN agent a ON a.id = u.id
+           INSERT INTO transfers (debit_account, credit_account, asset, amount_micro, kind, ref, created_at)
+           SELECT 'grants', 'cash:' || u.id, 'USD', 10000000000 - u.balance_micro, 'grant', 'bench top-up', now() FROM users u JOIN agent a ON a.id = u.id
            WHERE u.balance_micro < 10000000000
          )
          UPDATE users u SET api_key_hash = a.key_hash, balance_micro = greatest(u.balance_micro, 10000000000) FROM agent a WHERE u.id = a.id`,

@@ -77,19 +77,25 @@ async function main(): Promise<void> {
       [ACCOUNTS],
     );
     await gen.query(
-      `INSERT INTO ledger_entries (user_id, type, amount_micro, ref, created_at) SELECT id, 'grant', balance_micro, 'registration', now() FROM users`,
+      `INSERT INTO transfers (debit_account, credit_account, asset, amount_micro, kind, ref, created_at)
+       SELECT 'grants', 'cash:' || id, 'USD', balance_micro, 'grant', 'registration', now() FROM users`,
     );
     // Buy orders resting below the ask: per market ORDERS/MARKETS orders spread over limits 0.05..0.44 ($10 each, reserved),
     // sized in dollars ('amount', as a BUY placed with `amount` is; migration 45 made sized_by NOT NULL).
     await gen.query(
-      `INSERT INTO orders (id, user_id, market_id, token_id, outcome, side, limit_price_micro, size_micro, time_in_force, state, reserved_cash_micro, created_at, updated_at, sized_by)
+      `INSERT INTO orders (id, user_id, market_id, token_id, outcome, side, limit_price_micro, size_micro, time_in_force, state, created_at, updated_at, sized_by)
        SELECT ${uuidSql('9000', 'i')}, ${uuidSql('8000', '1 + ((i / $3::int) * 37 + i) % $2::int')}, 'ob-' || (1 + i % $3::int), 'ob-' || (1 + i % $3::int) || '-yes', 'YES', 'BUY',
-              50000 + (((i / $3::int) * 7) % 40) * 10000, 10000000, 'GTC', 'open', 10000000, now() - interval '1 hour' + i * interval '1 millisecond', now(), 'amount'
+              50000 + (((i / $3::int) * 7) % 40) * 10000, 10000000, 'GTC', 'open', now() - interval '1 hour' + i * interval '1 millisecond', now(), 'amount'
        FROM generate_series(1, $1::int) i`,
       [ORDERS, ACCOUNTS, MARKETS],
     );
     await gen.query(
-      `UPDATE users u SET reserved_micro = r.s FROM (SELECT user_id, sum(reserved_cash_micro) AS s FROM orders GROUP BY user_id) r WHERE r.user_id = u.id`,
+      `INSERT INTO transfers (debit_account, credit_account, asset, amount_micro, kind, phase, order_id, ref, created_at)
+       SELECT 'cash:' || user_id, 'venue', 'USD', size_micro, 'reserve', 'pending', id, id::text, created_at FROM orders`,
+    );
+    // Each resting order holds its $10 as a pending transfer (the ledger's answer to what it holds); the accounts' reserved balances sum them.
+    await gen.query(
+      `UPDATE users u SET reserved_micro = r.s FROM (SELECT user_id, sum(size_micro) AS s FROM orders GROUP BY user_id) r WHERE r.user_id = u.id`,
     );
     await gen.query('ANALYZE');
     log(`generated ${MARKETS} markets, ${ACCOUNTS} accounts, ${ORDERS} resting orders in ${round((Date.now() - t0) / 1000, 1)} s`);

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineMethod } from '../registry/method';
 import { requirePrincipal, type MethodContext } from '../registry/context';
 import { AppError, toAppError } from '../errors/app-error';
-import { binaryTrade } from './trade-forecast';
+import { tradeIntent } from './trade-forecast';
 import { Dollars, IdempotencyKey, Probability, ShareQuantity, SpendAmount, DeprecatedTradeForecast, TradeProbability } from './common-schemas';
 
 const STATES = ['open', 'partially_filled', 'filled', 'cancelled', 'expired', 'rejected'] as const;
@@ -129,12 +129,6 @@ function sized<T extends { side: 'BUY' | 'SELL'; amount?: number; shares?: numbe
 /** place_order's output. */
 export const PlacedOrder = z.object({ order: Order });
 
-/** The market of a placed order, from place's answer; none for a rejected one (its forecast is not recorded). */
-const placedMarket = (result: unknown): string | undefined => {
-  const { order } = result as { order: { marketId: string; state: string } };
-  return order.state === 'rejected' ? undefined : order.marketId;
-};
-
 export const placeOrder = defineMethod({
   name: 'place_order',
   toolset: 'orders',
@@ -160,8 +154,8 @@ export const placeOrder = defineMethod({
     },
   ],
   handler: async (ctx, input) => {
-    const placing = binaryTrade(ctx, 'place_order', sized(input), placedMarket);
-    return { order: await ctx.services.orders.place(placing.userId, placing.order, placing.now, placing.then) };
+    const placing = tradeIntent(ctx, 'place_order', sized(input), null);
+    return { order: await ctx.services.orders.place(placing.userId, placing.order, placing.now, placing.then, await placing.forecast) };
   },
 });
 
@@ -354,8 +348,11 @@ export const placeOrders = defineMethod({
       try {
         // The call itself paid for the first order; each further one pays its own.
         if (i > 0) await ctx.services.limiter.consume('trade', `user:${userId}`, ctx.call.ip);
-        const placing = binaryTrade(ctx, 'place_order', sized(one), placedMarket);
-        results.push({ ok: true as const, order: await ctx.services.orders.place(placing.userId, placing.order, placing.now, placing.then) });
+        const placing = tradeIntent(ctx, 'place_order', sized(one), null);
+        results.push({
+          ok: true as const,
+          order: await ctx.services.orders.place(placing.userId, placing.order, placing.now, placing.then, await placing.forecast),
+        });
       } catch (err) {
         results.push({ ok: false as const, error: itemError(ctx, err, 'batch order failed', { index: i }) });
       }

@@ -5,42 +5,17 @@ import type { IntentForecast } from '../domain/trading/engine';
 import { marketOfToken } from '../domain/community/community-trading-service';
 
 /**
- * What place_order needs to carry a stated forecast: the caller, one instant for the order and its forecast, and the
- * step its domain runs before commit (the forecast when one is given, then the idempotent call's completion; without a
- * forecast, the completion alone). A trade's forecast is part of its intent instead (marketBuy, communityBuy).
+ * A mirrored trade's intent (paper_trade, place_order): the call's order (without its forecast and idempotency key),
+ * and its stated forecast as the intent's — checked now, stamped with the market's quote, recorded by the engine with
+ * the trade (or by the order service with a resting order; a refused trade or rejected order records none). `marketId`:
+ * the market when the call names it (paper_trade), else null (an order names its token). `then` is the idempotent
+ * call's completion alone.
  */
-function tradeWithForecast(
+export function tradeIntent<I extends { tokenId: string; probability?: number; forecast?: number; idempotencyKey?: string }>(
   ctx: MethodContext,
-  source: 'place_order',
-  stated: Stated | undefined,
-  marketOf: (result: unknown) => string | undefined,
-  /** A mirrored order's token: the forecast is stamped with its market's live quote (ForecastService.quotedMid). */
-  quotedToken?: string,
-): { userId: string; now: Date; then: InTransaction | undefined } {
-  const userId = requirePrincipal(ctx).userId;
-  const now = ctx.clock.now();
-  return { userId, now, then: ctx.services.forecasts.onTrade(userId, source, stated, marketOf, now, ctx.idempotency?.complete, quotedToken) };
-}
-
-/** place_order: the call's order (without its forecast and idempotency key) and tradeWithForecast's parts. */
-export function binaryTrade<I extends { tokenId: string; probability?: number; forecast?: number; idempotencyKey?: string }>(
-  ctx: MethodContext,
-  source: 'place_order',
+  source: 'paper_trade' | 'place_order',
   input: I,
-  marketOf: (result: unknown) => string | undefined,
-): { order: Omit<I, 'probability' | 'forecast' | 'idempotencyKey'>; userId: string; now: Date; then: InTransaction | undefined } {
-  const { idempotencyKey: _ignored, probability: given, forecast, ...order } = input;
-  const probability = aliased('probability', given, 'forecast', forecast);
-  return { order, ...tradeWithForecast(ctx, source, probability === undefined ? undefined : { probability }, marketOf, input.tokenId) };
-}
-
-/**
- * paper_trade: its market is known before it trades, so its forecast is part of the buy's intent (the engine records it
- * once the buy is written); `then` is the idempotent call's completion alone.
- */
-export function marketBuy<I extends { marketId: string; tokenId: string; probability?: number; forecast?: number; idempotencyKey?: string }>(
-  ctx: MethodContext,
-  input: I,
+  marketId: string | null,
 ): {
   order: Omit<I, 'probability' | 'forecast' | 'idempotencyKey'>;
   userId: string;
@@ -58,7 +33,7 @@ export function marketBuy<I extends { marketId: string; tokenId: string; probabi
     userId,
     now,
     then: ctx.idempotency?.complete,
-    forecast: ctx.services.forecasts.forIntent(userId, 'paper_trade', stated, input.marketId, now, input.tokenId),
+    forecast: ctx.services.forecasts.forIntent(userId, source, stated, marketId, now, input.tokenId),
   };
 }
 

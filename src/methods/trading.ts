@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineMethod } from '../registry/method';
 import { requirePrincipal } from '../registry/context';
 import { Balance, Dollars, Probability, QuoteSize, SaleResult, ShareQuantity, SpendAmount, DeprecatedTradeForecast, TradeProbability } from './common-schemas';
-import { communityBuy, marketBuy } from './trade-forecast';
+import { communityBuy, tradeIntent } from './trade-forecast';
 import { isCommunityToken } from '../domain/community/community-trading-service';
 import { aliased } from './aliases';
 import { BatchError, itemError } from './orders';
@@ -104,7 +104,7 @@ export const paperTrade = defineMethod({
         balance: done.balance,
       };
     }
-    const trade = marketBuy(ctx, input);
+    const trade = tradeIntent(ctx, 'paper_trade', input, input.marketId);
     return ctx.services.trading.buy(trade.userId, trade.order, trade.now, trade.then, await trade.forecast);
   },
 });

@@ -120,7 +120,7 @@ describe.each(backends())('the market venue failing on $name', (backend: Backend
     const [row] = await q<{ balance: bigint; trades: bigint; shares: bigint | null; ledger: bigint }>(
       `SELECT (SELECT balance_micro FROM users WHERE id = $1) AS balance, (SELECT count(*) FROM trades WHERE user_id = $1) AS trades,
               (SELECT sum(quantity_micro)::bigint FROM positions WHERE user_id = $1) AS shares,
-              (SELECT count(*) FROM ledger_entries WHERE user_id = $1) AS ledger`,
+              (SELECT count(*) FROM transfers WHERE asset = 'USD' AND phase = 'posted' AND ('cash:' || $1::text) IN (debit_account, credit_account)) AS ledger`,
       [agent.id],
     );
     return { balance: row!.balance, trades: Number(row!.trades), shares: row!.shares, ledger: Number(row!.ledger) };

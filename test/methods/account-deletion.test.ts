@@ -76,7 +76,8 @@ describe.each(backends())('delete_account on $name', (backend) => {
   test('when an account is deleted, then its personal data is gone, its email can register again, and its trades and ledger stay', async () => {
     const a = await tradingAgent();
     const [before] = await t.services.db.query<{ trades: bigint; ledger: bigint }>(
-      'SELECT (SELECT count(*) FROM trades WHERE user_id = $1) AS trades, (SELECT count(*) FROM ledger_entries WHERE user_id = $1) AS ledger',
+      `SELECT (SELECT count(*) FROM trades WHERE user_id = $1) AS trades,
+         (SELECT count(*) FROM transfers WHERE asset = 'USD' AND phase = 'posted' AND ('cash:' || $1::text) IN (debit_account, credit_account)) AS ledger`,
       [a.id],
     );
     expect((await t.api.post('/api/user/delete').set(bearer(a.apiKey)).send({ password: 'password123' })).status).toBe(200);
@@ -84,7 +85,7 @@ describe.each(backends())('delete_account on $name', (backend) => {
       `SELECT email, display_name, agent_description, api_key_hash, referral_code, deleted_at,
          (SELECT count(*) FROM sessions WHERE user_id = u.id) AS sessions, (SELECT count(*) FROM access_tokens WHERE user_id = u.id) AS tokens,
          (SELECT count(*) FROM notifications WHERE user_id = u.id) AS notifications,
-         (SELECT count(*) FROM trades WHERE user_id = u.id) AS trades, (SELECT count(*) FROM ledger_entries WHERE user_id = u.id) AS ledger
+         (SELECT count(*) FROM trades WHERE user_id = u.id) AS trades, (SELECT count(*) FROM transfers WHERE asset = 'USD' AND phase = 'posted' AND ('cash:' || u.id::text) IN (debit_account, credit_account)) AS ledger
        FROM users u WHERE id = $1`,
       [a.id],
     );

@@ -176,6 +176,21 @@ describe.each(backends())("the simulated venue's fee on $name", (backend) => {
       { side: 'BUY', fee_micro: 980_393n, cash_micro: -50_000_000n },
       { side: 'SELL', fee_micro: 960_785n, cash_micro: 47_078_430n },
     ]);
+    // Each fee is a transfer of its own, the account's cash to the venue, beside the price: the buy's 50 dollars are
+    // 49.019607 to the venue for the shares and 0.980393 of fee; the sale's 48.039215 come from the venue and 0.960785
+    // of them go back as its fee.
+    const moves = await t.services.db.query<{ kind: string; debit: string; credit: string; amount: bigint }>(
+      `SELECT m.kind, m.debit_account AS debit, m.credit_account AS credit, m.amount_micro AS amount FROM transfers m JOIN trades r ON r.id::text = m.ref
+       WHERE r.user_id = $1 AND m.asset = 'USD' AND m.phase = 'posted' ORDER BY r.side, m.kind`,
+      [a.id],
+    );
+    const cash = `cash:${a.id}`;
+    expect(moves).toEqual([
+      { kind: 'buy', debit: cash, credit: 'venue', amount: 49_019_607n },
+      { kind: 'fee', debit: cash, credit: 'venue', amount: 980_393n },
+      { kind: 'fee', debit: cash, credit: 'venue', amount: 960_785n },
+      { kind: 'sell', debit: 'venue', credit: cash, amount: 48_039_215n },
+    ]);
     // Checked independently in floating point: the fees are the products rounded up to the micro-dollar.
     expect(Math.ceil(98.039215 * 0.02 * 0.5 * 1e6 - 1e-6)).toBe(980_393);
     expect(Math.ceil(98.039215 * 0.02 * 0.49 * 1e6 - 1e-6)).toBe(960_785);

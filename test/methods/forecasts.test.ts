@@ -218,8 +218,14 @@ function suite(backend: Backend) {
     expect((await order({ size: 5000, forecast: 0.1 })).body.code).toBe('INSUFFICIENT_BALANCE');
     const fok = await order({ timeInForce: 'FOK', limitPrice: 0.5, forecast: 0.2 });
     expect(fok.body.order.state).toBe('rejected');
+    // An order that fills now: its forecast rides the engine's intent with the fill, recorded once.
+    const crossing = await order({ timeInForce: 'IOC', limitPrice: 0.99, size: 10, forecast: 0.8 });
+    expect(crossing.body.order.state).toBe('filled');
     const listed = (await list(a.apiKey)).body.forecasts;
-    expect(listed.map((f: { source: string; probability: number }) => [f.source, f.probability])).toEqual([['place_order', 0.66]]);
+    expect(listed.map((f: { source: string; probability: number }) => [f.source, f.probability])).toEqual([
+      ['place_order', 0.8],
+      ['place_order', 0.66],
+    ]);
   });
 
   test('when buy_community_shares carries forecasts, then they are recorded with the pool prices; a mismatched count refuses the buy', async () => {

@@ -195,7 +195,9 @@ describe.each(backends())('XP, badges, referrals, daily challenges and notificat
         .sort(),
     ).toEqual(['Level 2: Apprentice', 'Level 3: Trader']);
     expect(s.level).toMatchObject({ current: 3, title: 'Trader' });
-    const rewards = await t.services.db.query(`SELECT 1 FROM ledger_entries WHERE user_id = $1 AND type <> 'grant'`, [r.id]);
+    const rewards = await t.services.db.query(`SELECT 1 FROM transfers WHERE ('cash:' || $1::text) IN (debit_account, credit_account) AND kind <> 'grant'`, [
+      r.id,
+    ]);
     expect(rewards).toHaveLength(0);
   });
 
@@ -318,7 +320,7 @@ describe.each(backends())('XP, badges, referrals, daily challenges and notificat
         expect(await balance(p)).toBe(before + half.challenge.cashReward);
         expect((await stats(p)).level.xp).toBe(xpBefore + half.challenge.xpReward);
         const ledger = await t.services.db.query<{ amount_micro: bigint; ref: string }>(
-          `SELECT amount_micro, ref FROM ledger_entries WHERE user_id = $1 AND type = 'challenge_reward'`,
+          `SELECT amount_micro, ref FROM transfers WHERE credit_account = 'cash:' || $1::text AND kind = 'challenge_reward'`,
           [p.id],
         );
         expect(ledger).toEqual([{ amount_micro: BigInt(Math.round(half.challenge.cashReward * 1e6)), ref: id }]);

@@ -8,7 +8,7 @@ describe('scripts/check-money-writes.js', () => {
     write({
       'domain/ledger/cash.ts': 'export const DEBIT = `UPDATE users s SET balance_micro = s.balance_micro - $2 WHERE s.id = $1`;\n',
       'domain/ledger/shares.ts': 'export const SELL = `UPDATE positions SET quantity_micro = quantity_micro - $2 WHERE id = $1`;\n',
-      'db/migrations/1-accounts.ts': "export const UP = 'INSERT INTO ledger_entries (user_id) SELECT id FROM users';\n",
+      'db/migrations/1-accounts.ts': "export const UP = 'INSERT INTO transfers (user_id) SELECT id FROM users';\n",
       'domain/trading/trade.ts': [
         "export const LOCK = 'SELECT 1 FROM users WHERE id = $1 FOR UPDATE';",
         "export const REF = 'SELECT 1 FROM users WHERE id = $1 FOR NO KEY UPDATE';",
@@ -32,10 +32,10 @@ describe('scripts/check-money-writes.js', () => {
     write({
       'domain/community/buy.ts': [
         'export const BUY = `WITH debit AS (UPDATE users SET balance_micro = balance_micro - $2, last_active_at = $3 WHERE id = $1 RETURNING 1)',
-        "  INSERT INTO ledger_entries (user_id, type) SELECT $1, 'buy' FROM debit`;",
+        "  INSERT INTO transfers (user_id, type) SELECT $1, 'buy' FROM debit`;",
       ].join('\n'),
       'domain/orders/reserve.ts': "export const R = 'UPDATE users u SET reserved_micro = u.reserved_micro + $2 WHERE u.id = $1';\n",
-      'domain/trading/settle.ts': "export const S = 'UPDATE positions SET quantity_micro = 0 WHERE id = $1';\nexport const D = 'DELETE FROM ledger_entries';\n",
+      'domain/trading/settle.ts': "export const S = 'UPDATE positions SET quantity_micro = 0 WHERE id = $1';\nexport const D = 'DELETE FROM transfers';\n",
       'domain/accounts/open.ts': "export const O = 'INSERT INTO users (id, balance_micro) VALUES ($1, 1000)';\n",
       'domain/community/pool.ts': [
         "export const BOOK = 'UPDATE community_pools SET cash_micro = cash_micro + $2, trades = trades + 1 WHERE market_id = $1';",
@@ -46,10 +46,10 @@ describe('scripts/check-money-writes.js', () => {
     const r = check(tree());
     expect(r.status).toBe(1);
     expect(r.stderr).toContain('domain/community/buy.ts:1: UPDATE users SET balance_micro outside the ledger module');
-    expect(r.stderr).toContain('domain/community/buy.ts:2: INSERT INTO ledger_entries outside the ledger module');
+    expect(r.stderr).toContain('domain/community/buy.ts:2: INSERT INTO transfers outside the ledger module');
     expect(r.stderr).toContain('domain/orders/reserve.ts:1: UPDATE users SET reserved_micro');
     expect(r.stderr).toContain('domain/trading/settle.ts:1: UPDATE positions');
-    expect(r.stderr).toContain('domain/trading/settle.ts:2: DELETE FROM ledger_entries');
+    expect(r.stderr).toContain('domain/trading/settle.ts:2: DELETE FROM transfers');
     expect(r.stderr).toContain('domain/accounts/open.ts:1: INSERT INTO users (balance_micro)');
     expect(r.stderr).toContain('domain/community/pool.ts:1: UPDATE community_pools SET cash_micro');
     expect(r.stderr).toContain('domain/community/pool.ts:2: INSERT INTO community_pools (cash_micro)');

@@ -55,6 +55,17 @@ describe('scripts/check-table-writes.js', () => {
     expect(r.stderr).toContain('db/migrations/3-orphans.ts:1: table orphans has no owner');
   });
 
+  it('when code writes a table a migration dropped, it fails; the migrations that made and dropped it need no owner for it', () => {
+    write({
+      'db/migrations/4-journal.ts': "export const UP = 'CREATE TABLE ledger_entries (id int)'; export const LATER = 'DROP TABLE ledger_entries';\n",
+      'domain/ledger/journal.ts': "export const J = 'INSERT INTO ledger_entries (id) VALUES ($1)';\n",
+    });
+    const r = check(tree());
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('domain/ledger/journal.ts:1: INSERT INTO ledger_entries, a table dropped by migration 74');
+    expect(r.stderr).not.toContain('table ledger_entries has no owner');
+  });
+
   it('the project’s own tree passes', () => {
     const r = check('src');
     expect(r.stderr).toBe('');

@@ -22,7 +22,7 @@ type Surface = 'rest' | 'jsonrpc' | 'mcp';
 // Every table that holds what an account did; sessions only by count (a used session's expiry slides).
 const STATE_TABLES = [
   'users',
-  'ledger_entries',
+  'transfers',
   'positions',
   'trades',
   'idempotency_keys',

@@ -41,6 +41,8 @@ import { VenueSecret1700000000050 } from './1700000000050-venue-secret';
 import { SuiteResults1700000000052 } from './1700000000052-suite-results';
 import { BookConsumption1700000000054 } from './1700000000054-book-consumption';
 import { ScoringV11700000000072 } from './1700000000072-scoring-v1';
+import { OrderHoldsInLedger1700000000073 } from './1700000000073-order-holds-in-ledger';
+import { JournalRetired1700000000074 } from './1700000000074-journal-retired';
 import { PoolBalances1700000000075 } from './1700000000075-pool-balances';
 import { RowsOfTheirOwn1700000000077 } from './1700000000077-rows-of-their-own';
 import { TrackRulesInCode1700000000078 } from './1700000000078-track-rules-in-code';
@@ -90,6 +92,8 @@ export const MIGRATIONS = [
   SuiteResults1700000000052,
   BookConsumption1700000000054,
   ScoringV11700000000072,
+  OrderHoldsInLedger1700000000073,
+  JournalRetired1700000000074,
   PoolBalances1700000000075,
   RowsOfTheirOwn1700000000077,
   TrackRulesInCode1700000000078,

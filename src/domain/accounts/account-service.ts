@@ -3,8 +3,7 @@ import { AppError } from '../../errors/app-error';
 import type { Database, Queryable } from '../../db/database';
 import { generateApiKey, hashSecret } from '../../auth/api-keys';
 import { hashPassword } from '../../auth/passwords';
-import { credit } from '../ledger/cash';
-import { STARTING_BALANCE_MICRO } from '../ledger/journal';
+import { credit, STARTING_BALANCE_MICRO } from '../ledger/cash';
 import { GRANTS } from '../ledger/accounts';
 import { fromMicro } from '../money/micro';
 

@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/database';
+import { ALL_CASH_MOVES } from '../ledger/transfers';
 
 export interface AuditReport {
   accounts: number;
@@ -12,28 +13,24 @@ export interface AuditReport {
 
 /**
  * Checks every money invariant straight from the tables:
- * - each balance equals the sum of its ledger entries and is never negative;
+ * - each balance is never negative (and equals its transfers: auditTransfers);
  * - each position's quantity = bought − sold − settled, matching its trade journal;
- * - cash conservation: all balances = grants + rewards − buys + sells + settlements, with every
- *   buy/sell/settlement ledger entry matched by its trade (same amount, same account);
+ * - cash conservation: all balances = grants + rewards − buys + sells + settlements, with every trade's cash transfer
+ *   (price, fee, settlement) belonging to a trade;
  * - community market pools (auditPools): each pool's cash is its funding minus what it returned plus
  *   what its market's trades paid in and out; each outcome's shares equal the open positions in it; an
  *   unsettled pool can pay every share of any one outcome; and money is conserved with pools counted;
- * - reservations (auditReservations): an account's reserved cash is the sum of its open buy orders' reservations,
- *   a position's reserved shares that of the open sell orders on it, never negative nor above the cash or shares
- *   there are (so reserved + available = cash with available >= 0), and each open order holds exactly its unfilled size;
+ * - reservations (auditReservations): an account's reserved cash and a position's reserved shares are never negative
+ *   nor above the cash or shares there are (so reserved + available = cash with available >= 0);
  * - transfers (auditTransfers): every maintained balance — an account's cash and reserved cash, a position's shares and
- *   reserved shares, a pool's cash — equals the sum of its account's transfers; no order holds a negative amount, an
- *   order no longer open holds nothing, an open one holds its reservation; every trade's cash and shares moved as transfers.
+ *   reserved shares, a pool's cash — equals the sum of its account's transfers; what an order holds (the ledger's
+ *   answer, the only one) is never negative, nothing once the order is no longer open, and exactly the reservation of
+ *   its unfilled size while it is; every trade's cash (its price and its fee) and shares moved as transfers of its own.
  */
 export async function auditLedger(db: Queryable): Promise<AuditReport> {
   const violations: string[] = [];
-  const balances = await db.query<{ id: string; balance_micro: bigint; ledger: bigint | null }>(
-    `SELECT u.id, u.balance_micro, l.total AS ledger FROM users u
-     LEFT JOIN (SELECT user_id, sum(amount_micro)::bigint AS total FROM ledger_entries GROUP BY user_id) l ON l.user_id = u.id
-     WHERE u.balance_micro <> coalesce(l.total, 0) OR u.balance_micro < 0`,
-  );
-  for (const b of balances) violations.push(`account ${b.id}: balance ${b.balance_micro} but ledger sums to ${b.ledger ?? 0n}`);
+  const balances = await db.query<{ id: string; balance_micro: bigint }>('SELECT id, balance_micro FROM users WHERE balance_micro < 0');
+  for (const b of balances) violations.push(`account ${b.id}: balance ${b.balance_micro} is negative`);
 
   const positions = await db.query<{ id: string; quantity_micro: bigint; bought: bigint; sold: bigint; settled: bigint; b: bigint; s: bigint; st: bigint }>(
     `SELECT p.id, p.quantity_micro, p.bought_micro AS bought, p.sold_micro AS sold, p.settled_micro AS settled,
@@ -55,27 +52,23 @@ export async function auditLedger(db: Queryable): Promise<AuditReport> {
     );
   }
 
-  const unmatched = await db.query<{ ref: string; type: string }>(
-    `SELECT l.ref, l.type FROM ledger_entries l
-     LEFT JOIN trades t ON t.id::text = l.ref AND t.user_id = l.user_id AND t.cash_micro = l.amount_micro
-     WHERE l.type IN ('buy', 'sell', 'settlement') AND t.id IS NULL`,
+  // A trade's cash transfers (kind buy, sell, settlement or fee) each belong to a trade (their ref).
+  const unmatched = await db.query<{ ref: string; kind: string }>(
+    `SELECT DISTINCT m.ref, m.kind FROM transfers m LEFT JOIN trades t ON t.id::text = m.ref
+     WHERE m.asset = 'USD' AND m.phase = 'posted' AND m.kind IN ('buy', 'sell', 'settlement', 'fee') AND t.id IS NULL`,
   );
-  for (const u of unmatched) violations.push(`ledger ${u.type} entry ${u.ref} has no matching trade`);
-  const unbooked = await db.query<{ id: string; side: string }>(
-    `SELECT t.id, t.side FROM trades t LEFT JOIN ledger_entries l ON l.ref = t.id::text AND l.user_id = t.user_id
-     WHERE l.id IS NULL AND t.cash_micro <> 0`,
-  );
-  for (const t of unbooked) violations.push(`trade ${t.id} (${t.side}) moved cash with no ledger entry`);
+  for (const u of unmatched) violations.push(`${u.kind} transfer ${u.ref} has no matching trade`);
 
   const totals = await db.query<{ balances: bigint | null; ledger: bigint | null; flows: bigint | null }>(
-    `SELECT (SELECT sum(balance_micro) FROM users)::bigint AS balances,
-            (SELECT sum(amount_micro) FROM ledger_entries)::bigint AS ledger,
-            ((SELECT coalesce(sum(amount_micro), 0) FROM ledger_entries WHERE type NOT IN ('buy', 'sell', 'settlement'))
+    `WITH c AS (${ALL_CASH_MOVES})
+     SELECT (SELECT sum(balance_micro) FROM users)::bigint AS balances,
+            (SELECT sum(amount_micro) FROM c)::bigint AS ledger,
+            ((SELECT coalesce(sum(amount_micro), 0) FROM c WHERE kind NOT IN ('buy', 'sell', 'settlement', 'fee'))
              + (SELECT coalesce(sum(cash_micro), 0) FROM trades))::bigint AS flows`,
   );
   const t = totals[0]!;
   if ((t.balances ?? 0n) !== (t.ledger ?? 0n) || (t.ledger ?? 0n) !== (t.flows ?? 0n)) {
-    violations.push(`cash conservation: balances ${t.balances ?? 0n}, ledger ${t.ledger ?? 0n}, grants + trade cash ${t.flows ?? 0n}`);
+    violations.push(`cash conservation: balances ${t.balances ?? 0n}, transfers ${t.ledger ?? 0n}, grants + trade cash ${t.flows ?? 0n}`);
   }
   await auditPools(db, violations);
   await auditReservations(db, violations);
@@ -96,8 +89,8 @@ async function auditPools(db: Queryable, violations: string[]): Promise<void> {
   const books = await db.query<{ market_id: string; cash_micro: bigint; expected: bigint }>(
     `SELECT p.market_id, p.cash_micro, (coalesce(f.funded, 0) - coalesce(r.returned, 0) - coalesce(t.cash, 0))::bigint AS expected
      FROM ${POOLS} p
-     LEFT JOIN (SELECT ref, -sum(amount_micro) AS funded FROM ledger_entries WHERE type = 'pool_fund' GROUP BY ref) f ON f.ref = p.market_id::text
-     LEFT JOIN (SELECT ref, sum(amount_micro) AS returned FROM ledger_entries WHERE type = 'pool_return' GROUP BY ref) r ON r.ref = p.market_id::text
+     LEFT JOIN (SELECT ref, sum(amount_micro) AS funded FROM transfers WHERE kind = 'pool_fund' AND phase = 'posted' GROUP BY ref) f ON f.ref = p.market_id::text
+     LEFT JOIN (SELECT ref, sum(amount_micro) AS returned FROM transfers WHERE kind = 'pool_return' AND phase = 'posted' GROUP BY ref) r ON r.ref = p.market_id::text
      LEFT JOIN (SELECT market_id, sum(cash_micro) AS cash FROM trades GROUP BY market_id) t ON t.market_id = p.market_id::text
      WHERE p.cash_micro <> coalesce(f.funded, 0) - coalesce(r.returned, 0) - coalesce(t.cash, 0)`,
   );
@@ -118,8 +111,9 @@ async function auditPools(db: Queryable, violations: string[]): Promise<void> {
 
   // Money in accounts and pools = grants and rewards + what mirrored-market trades moved (they trade against the venue, not a pool).
   const money = await db.query<{ held: bigint | null; sources: bigint | null }>(
-    `SELECT ((SELECT coalesce(sum(balance_micro), 0) FROM users) + (SELECT coalesce(sum(cash_micro), 0) FROM pool_balances))::bigint AS held,
-            ((SELECT coalesce(sum(amount_micro), 0) FROM ledger_entries WHERE type NOT IN ('buy', 'sell', 'settlement', 'pool_fund', 'pool_return'))
+    `WITH c AS (${ALL_CASH_MOVES})
+     SELECT ((SELECT coalesce(sum(balance_micro), 0) FROM users) + (SELECT coalesce(sum(cash_micro), 0) FROM pool_balances))::bigint AS held,
+            ((SELECT coalesce(sum(amount_micro), 0) FROM c WHERE kind NOT IN ('buy', 'sell', 'settlement', 'fee', 'pool_fund', 'pool_return'))
              + (SELECT coalesce(sum(t.cash_micro), 0) FROM trades t WHERE NOT EXISTS (SELECT 1 FROM community_pools p WHERE p.market_id::text = t.market_id)))::bigint AS sources`,
   );
   const m = money[0]!;
@@ -127,27 +121,14 @@ async function auditPools(db: Queryable, violations: string[]): Promise<void> {
 }
 
 async function auditReservations(db: Queryable, violations: string[]): Promise<void> {
-  const cash = await db.query<{ id: string; reserved_micro: bigint; balance_micro: bigint; held: bigint }>(
-    `SELECT u.id, u.reserved_micro, u.balance_micro, coalesce(o.held, 0)::bigint AS held FROM users u
-     LEFT JOIN (SELECT user_id, sum(reserved_cash_micro) AS held FROM orders WHERE state IN ('open', 'partially_filled') GROUP BY user_id) o ON o.user_id = u.id
-     WHERE u.reserved_micro <> coalesce(o.held, 0) OR u.reserved_micro < 0 OR u.reserved_micro > u.balance_micro`,
+  const cash = await db.query<{ id: string; reserved_micro: bigint; balance_micro: bigint }>(
+    'SELECT id, reserved_micro, balance_micro FROM users WHERE reserved_micro < 0 OR reserved_micro > balance_micro',
   );
-  for (const c of cash) violations.push(`account ${c.id}: reserved ${c.reserved_micro} of balance ${c.balance_micro}, open buy orders hold ${c.held}`);
-  const shares = await db.query<{ id: string; reserved_micro: bigint; quantity_micro: bigint; held: bigint }>(
-    `SELECT p.id, p.reserved_micro, p.quantity_micro, coalesce(o.held, 0)::bigint AS held FROM positions p
-     LEFT JOIN (SELECT position_id, sum(reserved_shares_micro) AS held FROM orders WHERE state IN ('open', 'partially_filled') GROUP BY position_id) o
-       ON o.position_id = p.id
-     WHERE p.reserved_micro <> coalesce(o.held, 0) OR p.reserved_micro < 0 OR p.reserved_micro > p.quantity_micro`,
+  for (const c of cash) violations.push(`account ${c.id}: reserved ${c.reserved_micro} of balance ${c.balance_micro}`);
+  const shares = await db.query<{ id: string; reserved_micro: bigint; quantity_micro: bigint }>(
+    'SELECT id, reserved_micro, quantity_micro FROM positions WHERE reserved_micro < 0 OR reserved_micro > quantity_micro',
   );
-  for (const x of shares) violations.push(`position ${x.id}: reserved ${x.reserved_micro} of ${x.quantity_micro} shares, open sell orders hold ${x.held}`);
-  const orders = await db.query<{ id: string }>(
-    `SELECT id FROM orders WHERE state IN ('open', 'partially_filled')
-       AND (CASE WHEN side = 'SELL' THEN reserved_shares_micro <> size_micro - filled_size_micro
-                 WHEN sized_by = 'amount' THEN reserved_cash_micro <> size_micro - filled_size_micro
-                 -- a BUY sized in shares: its unfilled shares × limit, rounded up (order-rules sharesCostCeiling)
-                 ELSE reserved_cash_micro <> ceil((size_micro - filled_size_micro)::numeric * limit_price_micro / 1000000)::bigint END)`,
-  );
-  for (const o of orders) violations.push(`order ${o.id}: open, but its reservation is not that of its unfilled size`);
+  for (const x of shares) violations.push(`position ${x.id}: reserved ${x.reserved_micro} of ${x.quantity_micro} shares`);
 }
 
 /** Per account and asset: posted balance (credits − debits) and what its pending transfers still hold. */
@@ -182,26 +163,44 @@ async function auditTransfers(db: Queryable, violations: string[]): Promise<bigi
      WHERE p.cash_micro <> coalesce(s.moved, 0)`,
   );
   for (const x of pools) violations.push(`pool ${x.market_id}: cash ${x.cash_micro}, but its transfers give ${x.moved}`);
-  // What an order holds: its pending transfers less what fills posted and releases voided of them.
-  const orders = await db.query<{ id: string; state: string; reserved: bigint; held: bigint }>(
-    `SELECT o.id, o.state, (o.reserved_cash_micro + o.reserved_shares_micro)::bigint AS reserved, coalesce(h.held, 0)::bigint AS held FROM orders o
-     LEFT JOIN (SELECT order_id, sum(CASE WHEN phase = 'pending' THEN amount_micro ELSE -amount_micro END) AS held FROM transfers
-                WHERE order_id IS NOT NULL GROUP BY order_id) h ON h.order_id = o.id
-     WHERE coalesce(h.held, 0) < 0 OR coalesce(h.held, 0) <> CASE WHEN o.state IN ('open', 'partially_filled') THEN o.reserved_cash_micro + o.reserved_shares_micro ELSE 0 END`,
+  // What an order holds: its pending transfers less what fills posted and releases voided of them — nothing once it is
+  // no longer open, and while it is, the reservation of its unfilled size (a SELL: its shares; a BUY by amount: its
+  // dollars; a BUY in shares: unfilled shares × limit rounded up, order-rules sharesCostCeiling). And it holds from the
+  // right account: a BUY its owner's cash, a SELL its position.
+  const orders = await db.query<{ id: string; state: string; owed: bigint; held: bigint; own: boolean }>(
+    `SELECT o.id, o.state, x.owed, coalesce(h.held, 0)::bigint AS held, coalesce(h.own, true) AS own FROM orders o
+     LEFT JOIN (SELECT order_id, sum(CASE WHEN phase = 'pending' THEN amount_micro ELSE -amount_micro END) AS held,
+                       bool_and(debit_account = (CASE WHEN asset = 'USD' THEN 'cash:' ELSE 'position:' END || account_owner)) AS own
+                FROM (SELECT t.*, CASE WHEN t.asset = 'USD' THEN o2.user_id::text ELSE o2.position_id::text END AS account_owner
+                      FROM transfers t JOIN orders o2 ON o2.id = t.order_id) tt
+                GROUP BY order_id) h ON h.order_id = o.id
+     CROSS JOIN LATERAL (SELECT CASE WHEN o.state NOT IN ('open', 'partially_filled') THEN 0
+                                     WHEN o.side = 'SELL' OR o.sized_by = 'amount' THEN o.size_micro - o.filled_size_micro
+                                     ELSE ceil((o.size_micro - o.filled_size_micro)::numeric * o.limit_price_micro / 1000000)::bigint END AS owed) x
+     WHERE coalesce(h.held, 0) <> x.owed OR NOT coalesce(h.own, true)`,
   );
-  for (const o of orders) violations.push(`order ${o.id} (${o.state}): reserves ${o.reserved}, but its pending transfers hold ${o.held}`);
+  for (const o of orders) {
+    if (BigInt(o.held) !== BigInt(o.owed))
+      violations.push(`order ${o.id} (${o.state}): its transfers hold ${o.held}, but its unfilled size reserves ${o.owed}`);
+    if (!o.own) violations.push(`order ${o.id} (${o.state}): its transfers hold from an account not its owner's`);
+  }
   const strays = await db.query<{ order_id: string }>(
     `SELECT DISTINCT t.order_id FROM transfers t WHERE t.order_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM orders o WHERE o.id = t.order_id)`,
   );
   for (const x of strays) violations.push(`transfers hold for order ${x.order_id}, which does not exist`);
-  // Every trade moved its cash and its shares as transfers of its own (ref: the trade), of the trade's amounts.
+  // Every trade moved its cash (its price, and its fee as a transfer of its own to the venue) and its shares as transfers
+  // of its own (ref: the trade), of the trade's amounts: the net into the trader's cash account is the trade's cash.
   const trades = await db.query<{ id: string; side: string }>(
     `SELECT t.id, t.side FROM trades t
-     LEFT JOIN (SELECT ref, sum(amount_micro) FILTER (WHERE asset = 'USD') AS cash, sum(amount_micro) FILTER (WHERE asset <> 'USD') AS shares
-                FROM transfers WHERE phase = 'posted' AND kind IN ('buy', 'sell', 'settlement', 'settle') GROUP BY ref) m ON m.ref = t.id::text
-     WHERE coalesce(m.cash, 0) <> abs(t.cash_micro) OR coalesce(m.shares, 0) <> t.quantity_micro`,
+     LEFT JOIN (SELECT ref,
+                       sum(CASE WHEN credit_account LIKE 'cash:%' THEN amount_micro WHEN debit_account LIKE 'cash:%' THEN -amount_micro ELSE 0 END)
+                         FILTER (WHERE asset = 'USD') AS cash,
+                       sum(amount_micro) FILTER (WHERE asset = 'USD' AND kind = 'fee') AS fee,
+                       sum(amount_micro) FILTER (WHERE asset <> 'USD') AS shares
+                FROM transfers WHERE phase = 'posted' AND kind IN ('buy', 'sell', 'settlement', 'settle', 'fee') GROUP BY ref) m ON m.ref = t.id::text
+     WHERE coalesce(m.cash, 0) <> t.cash_micro OR coalesce(m.fee, 0) <> t.fee_micro OR coalesce(m.shares, 0) <> t.quantity_micro`,
   );
-  for (const x of trades) violations.push(`trade ${x.id} (${x.side}): its transfers do not move its cash and shares`);
+  for (const x of trades) violations.push(`trade ${x.id} (${x.side}): its transfers do not move its cash, fee and shares`);
   const venue = await db.query<{ moved: bigint | null }>(
     `SELECT (coalesce(sum(amount_micro) FILTER (WHERE credit_account = 'venue'), 0) - coalesce(sum(amount_micro) FILTER (WHERE debit_account = 'venue'), 0))::bigint AS moved
      FROM transfers WHERE asset = 'USD' AND phase = 'posted' AND 'venue' IN (debit_account, credit_account)`,

@@ -4,6 +4,7 @@ import type { ResolvedQuestion } from './forecast-scores';
 import { HORIZONS, type QuestionContext } from './life-scores';
 import type { EquityDay, KellyBuy } from './risk-scores';
 import { OPEN_POSITION_VALUES } from '../portfolio/holdings-value';
+import { cashMovesSql } from '../ledger/transfers';
 import { resolvedMarketsCte } from './resolved-markets';
 import { seasonRange, type Season } from './seasons';
 import type { TimedBuy } from './timing-scores';
@@ -97,20 +98,27 @@ const BUYS_SQL = `WITH ${RESOLVED}
   ORDER BY r.market_id COLLATE "C", t.created_at, t.id`;
 
 /** Cash from outside the account's trading (grants, rewards, a pool's funding and return): flows, not returns. */
-const FLOW_TYPES = `('grant', 'challenge_reward', 'pool_fund', 'pool_return')`;
+const FLOW_KINDS = `('grant', 'challenge_reward', 'pool_fund', 'pool_return')`;
 
-/** The last snapshot of each UTC day in the range, with the day's flows; and the equity before the range starts. */
-const DAYS_SQL = `
+/**
+ * An account's equity by UTC day: each day's last snapshot in the range with the day's flows into (+) and out of (−)
+ * its cash, from its transfers (ledger cashMovesSql). `user` an SQL expression of the account's id, `from` and `to` of
+ * the range (a null `from`: all time). Rows: day (text), equity_micro, flow_micro; `d.day` orders them.
+ */
+export const equityDaysSql = (user: string, from: string, to: string) => `
   WITH d AS (
     SELECT DISTINCT ON (bucket::date) (bucket AT TIME ZONE 'UTC')::date AS day, cash_micro + positions_value_micro AS equity_micro
-    FROM portfolio_snapshots WHERE user_id = $1 AND ($2::timestamptz IS NULL OR (bucket >= $2 AND bucket < $3))
+    FROM portfolio_snapshots WHERE user_id = ${user} AND (${from}::timestamptz IS NULL OR (bucket >= ${from} AND bucket < ${to}))
     ORDER BY bucket::date, bucket DESC
   ), f AS (
-    SELECT (created_at AT TIME ZONE 'UTC')::date AS day, sum(amount_micro) AS flow_micro FROM ledger_entries
-    WHERE user_id = $1 AND type IN ${FLOW_TYPES} AND ($2::timestamptz IS NULL OR (created_at >= $2 AND created_at < $3))
+    SELECT (c.created_at AT TIME ZONE 'UTC')::date AS day, sum(c.amount_micro) AS flow_micro FROM (${cashMovesSql(`${user}::text`)}) c
+    WHERE c.kind IN ${FLOW_KINDS} AND (${from}::timestamptz IS NULL OR (c.created_at >= ${from} AND c.created_at < ${to}))
     GROUP BY 1
   )
-  SELECT to_char(d.day, 'YYYY-MM-DD') AS day, d.equity_micro, coalesce(f.flow_micro, 0) AS flow_micro FROM d LEFT JOIN f ON f.day = d.day ORDER BY d.day`;
+  SELECT to_char(d.day, 'YYYY-MM-DD') AS day, d.equity_micro, coalesce(f.flow_micro, 0) AS flow_micro FROM d LEFT JOIN f ON f.day = d.day`;
+
+/** The last snapshot of each UTC day in the range, with the day's flows; and the equity before the range starts. */
+const DAYS_SQL = `${equityDaysSql('$1', '$2', '$3')} ORDER BY d.day`;
 
 const START_SQL = `SELECT cash_micro + positions_value_micro AS before_micro FROM portfolio_snapshots WHERE user_id = $1 AND bucket < $2 ORDER BY bucket DESC LIMIT 1`;
 

@@ -1,7 +1,7 @@
 import type { Database } from '../../db/database';
 import { decodeCursor, encodeCursor, TIMESTAMP_TEXT } from '../../db/keyset-cursor';
 import { MICRO } from '../money/micro';
-import type { PricePath } from './benchmark-inputs';
+import { equityDaysSql, type PricePath } from './benchmark-inputs';
 import { resolvedMarketsCte } from './resolved-markets';
 import { seasonRange, type Season } from './seasons';
 
@@ -113,17 +113,7 @@ const EQUITY_SQL = `
     WHERE $1::timestamptz IS NOT NULL
     UNION ALL
     SELECT w.user_id, w.audience, x.day, x.equity_micro, x.flow_micro FROM who w CROSS JOIN LATERAL (
-      WITH d AS (
-        SELECT DISTINCT ON (bucket::date) (bucket AT TIME ZONE 'UTC')::date AS day, cash_micro + positions_value_micro AS equity_micro
-        FROM portfolio_snapshots WHERE user_id = w.user_id AND ($1::timestamptz IS NULL OR (bucket >= $1 AND bucket < $2))
-        ORDER BY bucket::date, bucket DESC
-      ), f AS (
-        SELECT (created_at AT TIME ZONE 'UTC')::date AS day, sum(amount_micro) AS flow_micro FROM ledger_entries
-        WHERE user_id = w.user_id AND type IN ('grant', 'challenge_reward', 'pool_fund', 'pool_return')
-          AND ($1::timestamptz IS NULL OR (created_at >= $1 AND created_at < $2))
-        GROUP BY 1
-      )
-      SELECT to_char(d.day, 'YYYY-MM-DD') AS day, d.equity_micro, coalesce(f.flow_micro, 0) AS flow_micro FROM d LEFT JOIN f ON f.day = d.day
+      ${equityDaysSql('w.user_id', '$1', '$2')}
     ) x
   )
   SELECT user_id, audience, day, equity_micro, flow_micro FROM series

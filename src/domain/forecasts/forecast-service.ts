@@ -170,56 +170,34 @@ export class ForecastService {
     });
   }
 
-  /**
-   * The step a resting order's placement runs before it commits when it carries a forecast (place_order: its market is
-   * read from the placed order, so the forecast is recorded in that transaction, then `next`). Without a forecast, `next`
-   * itself. The probability is checked now, before anything is placed; `marketOf` reads the market from the result
-   * (undefined: record nothing, as for a rejected order). A trade's forecast comes through its intent instead (forIntent).
-   */
-  onTrade(
-    userId: string,
-    source: 'place_order',
-    stated: Stated | undefined,
-    marketOf: (result: unknown) => string | undefined,
-    now: Date,
-    next?: InTransaction,
-    /** A mirrored order's token: its market's quote is taken now, before the trade's transaction, and stamped. */
-    quotedToken?: string,
-  ): InTransaction | undefined {
-    if (!stated) return next;
-    const probabilitiesMicro = statedProbabilities('mirrored', 1, stated);
-    const quote = quotedToken !== undefined ? this.quotedMid(null, quotedToken).catch(() => null) : undefined;
-    return async (tx, result) => {
-      const marketId = marketOf(result);
-      if (marketId !== undefined) {
-        const facts = this.facts(userId, marketId, 'mirrored', source, probabilitiesMicro, stated.rationale, now);
-        if (quote) facts.quotedMidMicro = await quote;
-        await this.insert(tx, facts);
-      }
-      if (next) await next(tx, result);
-    };
-  }
 
   /**
-   * A trade's stated forecast, for the trade's intent (the forecast's one way into a trade: paper_trade, a community
-   * market's buy): checked now, before anything trades — a mirrored market's stamped with its quote — and recorded by
-   * the engine in the trade's transaction once the trade is written, so a refused trade records nothing. `venue`: the
-   * traded market's. A community forecast's count of probabilities is held to the market's outcomes as it is recorded.
+   * A trade's stated forecast, for the trade's intent — the forecast's one way into a trade (paper_trade, place_order, a
+   * community market's buy): checked now, before anything trades — a mirrored market's stamped with its quote — and
+   * recorded by the engine in the trade's transaction once the trade is written (or by the order service with a resting
+   * order when nothing fills now), so a refused trade or a rejected order records nothing. `marketId` null: the market of
+   * `tokenId` (an order names its token only); an unknown token gives none (the order is refused NOT_FOUND). `venue`: the
+   * traded market's; a community forecast's count of probabilities is held to the market's outcomes as it is recorded.
    * Undefined without a forecast.
    */
   async forIntent(
     userId: string,
-    source: 'paper_trade' | 'buy_community_shares',
+    source: 'paper_trade' | 'place_order' | 'buy_community_shares',
     stated: Stated | undefined,
-    marketId: string,
+    marketId: string | null,
     now: Date,
     tokenId?: string,
     venue: ForecastVenue = 'mirrored',
   ): Promise<IntentForecast | undefined> {
     if (!stated) return undefined;
+    const market =
+      marketId ??
+      (await this.db.query<{ market_id: string }>('SELECT market_id FROM market_tokens WHERE token_id = $1', [tokenId ?? null], 'forecast_token_market'))[0]
+        ?.market_id;
+    if (market === undefined) return undefined;
     const outcomes = venue === 'mirrored' ? 1 : (stated.probabilities?.length ?? 0);
-    const facts = this.facts(userId, marketId, venue, source, statedProbabilities(venue, outcomes, stated), stated.rationale, now);
-    if (venue === 'mirrored') facts.quotedMidMicro = await this.quotedMid(marketId, tokenId);
+    const facts = this.facts(userId, market, venue, source, statedProbabilities(venue, outcomes, stated), stated.rationale, now);
+    if (venue === 'mirrored') facts.quotedMidMicro = await this.quotedMid(market, tokenId);
     return { record: async (tx) => void (await this.insert(tx, facts)) };
   }
 

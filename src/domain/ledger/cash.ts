@@ -3,15 +3,18 @@ import { AppError } from '../../errors/app-error';
 import { appendBalanceEvent } from '../events/account-events';
 import { fromMicro, type Micro } from '../money/micro';
 import { cashAccountSql, USD, VENUE } from './accounts';
-import { entrySql, type LedgerType } from './journal';
 import { moveCounterBalance } from './pool-cash';
-import { insertTransfersSql } from './transfers';
+import { insertTransfersSql, type CashKind } from './transfers';
 
 /**
  * An account's cash: `balance_micro` (what the ledger sums to) and `reserved_micro` (what its resting buy orders
  * hold). Available = balance − reserved, never negative: the rule every debit and every reservation keeps is
- * covers(), written here once. A refused debit or reservation changes nothing (its statement updates no row).
+ * covers(), written here once. A refused debit or reservation changes nothing (its statement updates no row). Every
+ * change of either is a transfer recorded in the same statement (transfers.ts), so both always equal their transfers.
  */
+
+/** Every account starts with this many micro-dollars (its first transfer, a 'grant'). */
+export const STARTING_BALANCE_MICRO: Micro = 1000n * 1_000_000n;
 
 /** The one rule of money out: the account's available cash, counting `release` of its reservation as freed, covers `amount`. */
 export const covers = (amount: string, release = '0', alias = '') => `${alias}balance_micro - (${alias}reserved_micro - ${release}) >= ${amount}`;
@@ -37,7 +40,7 @@ export interface DebitSql {
 
 /**
  * The body of a debit CTE: `UPDATE users s SET ...` that moves `amount` out of the account only if its available cash
- * covers it (after `release` of its reservation is freed). Pair it with entrySql({ from: <this CTE> }) for its entry.
+ * covers it (after `release` of its reservation is freed). Pair it with its transfer (insertTransfersSql, `from` this CTE).
  */
 export function debitSql(d: DebitSql): string {
   const release = d.release ?? '0';
@@ -59,22 +62,22 @@ interface Movement {
   userId: string;
   /** The account on the other side of the transfer (accounts.ts: grants, rewards, settlement, the venue, a pool). */
   counter: string;
-  type: LedgerType;
+  type: CashKind;
   amountMicro: Micro;
   ref: string;
   at: Date;
 }
 
-const DEBIT = `WITH moved AS (${debitSql({ user: '$1', amount: '$2' })}), entry AS (${entrySql({ from: 'moved', user: '$1', type: '$3', amount: '-$2::bigint', ref: '$4', at: '$5' })}),
+const DEBIT = `WITH moved AS (${debitSql({ user: '$1', amount: '$2' })}),
   moves AS (${insertTransfersSql([{ debit: cashAccountSql('$1::text'), credit: '$6::text', asset: `'${USD}'`, amount: '$2', kind: '$3', ref: '$4', at: '$5', from: 'moved' }])})
   SELECT balance_micro FROM moved`;
-const CREDIT = `WITH moved AS (${creditSql({ user: '$1', amount: '$2' })}), entry AS (${entrySql({ from: 'moved', user: '$1', type: '$3', amount: '$2', ref: '$4', at: '$5' })}),
+const CREDIT = `WITH moved AS (${creditSql({ user: '$1', amount: '$2' })}),
   moves AS (${insertTransfersSql([{ debit: '$6::text', credit: cashAccountSql('$1::text'), asset: `'${USD}'`, amount: '$2', kind: '$3', ref: '$4', at: '$5', from: 'moved' }])})
   SELECT balance_micro FROM moved`;
 
 /**
- * Moves `amountMicro` (> 0) out of an account with its journal entry, transfer and balance event, in the caller's transaction
- * (into the counter-account's maintained balance when it keeps one: a pool).
+ * Moves `amountMicro` (> 0) out of an account as a transfer to `counter` (into the counter's maintained balance when it
+ * keeps one: a pool), with its balance event, in the caller's transaction.
  * Refused beyond available cash with INSUFFICIENT_BALANCE (`refusal` says what for), changing nothing. Returns the balance after.
  */
 export async function debit(tx: Queryable, m: Movement, refusal: string): Promise<Micro> {
@@ -87,8 +90,8 @@ export async function debit(tx: Queryable, m: Movement, refusal: string): Promis
 }
 
 /**
- * Moves `amountMicro` (≥ 0) into an account with its journal entry, transfer and balance event, out of the counter-account's
- * maintained balance when it keeps one (a pool paying a winner or returning to its creator); `balanceEvent: false` when the
+ * Moves `amountMicro` (≥ 0) into an account as a transfer from `counter` (none for 0; out of the counter's maintained
+ * balance when it keeps one: a pool paying a winner or returning to its creator), with its balance event (`balanceEvent: false` when the
  * caller's trade events carry the balance, as a settlement's do). Returns the balance after.
  */
 export async function credit(tx: Queryable, m: Movement, opts: { balanceEvent?: boolean } = {}): Promise<Micro> {

@@ -2,16 +2,16 @@ import { together, type Queryable } from '../../db/database';
 import type { Micro } from '../money/micro';
 import { cashAccount, positionAccount, USD, VENUE } from './accounts';
 import { covers } from './cash';
-import { addEntry } from './journal';
 import { moveCounterBalance } from './pool-cash';
 import { sellable } from './shares';
 import { insertTransfers, type Transfer } from './transfers';
 
 /**
  * What a trade moves, in the ledger's own plain statements (the trade engine calls these in its transaction, then writes
- * the trade record): cash out of or into the account, the journal entry, the shares into or out of the position, and
- * the transfers — cash between the account and the venue's account (the venue, or a community market's pool), shares
- * the other way, and for a resting order's fill the `post` of what the fill consumed of the order's pending transfer.
+ * the trade record): cash out of or into the account, the shares into or out of the position, and the transfers — the
+ * price in cash between the account and the venue's account (the venue, or a community market's pool), the venue's fee
+ * as a transfer of its own (kind 'fee', the account to the venue), the shares the other way, and for a resting order's
+ * fill the `post` of what the fill consumed of the order's pending transfer.
  * Lock order, as every trade keeps it: the account row, then the position.
  */
 
@@ -22,13 +22,15 @@ export interface BuyMoves {
   outcome: string;
   /** Cash spent, the venue's fee included. */
   amountMicro: Micro;
+  /** Of amountMicro, the venue's fee (its own transfer, to the venue); the rest is the price, to `counter`. */
+  feeMicro: Micro;
   quantityMicro: Micro;
   /** The venue's account on the other side (accounts.ts): VENUE, or a community market's pool. */
   counter: string;
   /** Of the account's reserved cash, what this buy spends (a resting buy order's fill), and that order. */
   releaseMicro: Micro;
   orderId: string | null;
-  /** The trade's id (every transfer's and the journal entry's ref) and the position's id should the buy open one. */
+  /** The trade's id (every transfer's ref) and the position's id should the buy open one. */
   tradeId: string;
   newPositionId: string;
   at: Date;
@@ -47,32 +49,34 @@ const ADD_SHARES = `INSERT INTO positions (id, user_id, market_id, token_id, out
   RETURNING id`;
 
 /**
- * A buy's money and shares: the debit, its journal entry, the position and the counter-account's maintained balance (a
- * pool's cash; the venue keeps none), sent together (one round trip). Null when
- * the account's available cash (counting the order's consumed reservation as freed) does not cover it, or the account
- * does not exist: the entry and the position went out with the debit, so the caller must roll back (the engine's
- * refusal does). buyTransfers() records the transfers once the position is known.
+ * A buy's money and shares: the debit, the position and the counter-account's maintained balance (a pool's cash; the
+ * venue keeps none), sent together (one round trip). Null when the account's
+ * available cash (counting the order's consumed reservation as freed) does not cover it, or the account does not exist:
+ * the position went out with the debit, so the caller must roll back (the engine's refusal does). buyTransfers()
+ * records the transfers once the position is known.
  */
 export async function buyMoves(tx: Queryable, b: BuyMoves): Promise<{ balanceMicro: Micro; positionId: string } | null> {
-  const [spent, , pos] = await together(
+  if (b.feeMicro < 0n || b.feeMicro > b.amountMicro) throw new Error(`a buy's fee ${b.feeMicro} lies outside its amount ${b.amountMicro}`);
+  const [spent, pos] = await together(
     tx.query<{ balance_micro: bigint }>(SPEND, [b.userId, b.amountMicro.toString(), b.releaseMicro.toString(), b.at], 'ledger_buy_spend'),
-    addEntry(tx, { userId: b.userId, type: 'buy', amountMicro: -b.amountMicro, ref: b.tradeId, at: b.at }),
     tx.query<{ id: string }>(
       ADD_SHARES,
       [b.newPositionId, b.userId, b.marketId, b.tokenId, b.outcome, b.quantityMicro.toString(), b.amountMicro.toString(), b.at],
       'ledger_buy_shares',
     ),
-    moveCounterBalance(tx, b.counter, b.amountMicro),
+    // The price (the amount less the venue's fee) into the counter-account's maintained balance, when it keeps one (a pool).
+    moveCounterBalance(tx, b.counter, b.amountMicro - b.feeMicro),
   );
   if (!spent[0]) return null;
   return { balanceMicro: BigInt(spent[0].balance_micro), positionId: pos[0]!.id };
 }
 
-/** A buy's transfers: cash to the venue's account, shares from it into the position, and the post of a consumed reservation. */
+/** A buy's transfers: the price to the venue's account, the fee to the venue, shares into the position, and the post of a consumed reservation. */
 export async function buyTransfers(tx: Queryable, b: BuyMoves, positionId: string): Promise<void> {
   const cash = cashAccount(b.userId);
   const moves: Transfer[] = [
-    { debit: cash, credit: b.counter, asset: USD, amountMicro: b.amountMicro, kind: 'buy', ref: b.tradeId, at: b.at },
+    { debit: cash, credit: b.counter, asset: USD, amountMicro: b.amountMicro - b.feeMicro, kind: 'buy', ref: b.tradeId, at: b.at },
+    { debit: cash, credit: VENUE, asset: USD, amountMicro: b.feeMicro, kind: 'fee', ref: b.tradeId, at: b.at },
     { debit: b.counter, credit: positionAccount(positionId), asset: b.tokenId, amountMicro: b.quantityMicro, kind: 'buy', ref: b.tradeId, at: b.at },
   ];
   if (b.orderId) moves.push(postOf(cash, USD, b.releaseMicro, b.orderId, b.tradeId, b.at));
@@ -91,6 +95,8 @@ export interface SellMoves {
   closes: boolean;
   /** Cash received, the venue's fee already taken. */
   proceedsMicro: Micro;
+  /** The venue's fee: the counter pays proceeds + fee, and the fee goes to the venue as its own transfer. */
+  feeMicro: Micro;
   counter: string;
   /** Of the position's reserved shares, what this sale consumes (a resting sell order's fill), and that order. */
   releaseMicro: Micro;
@@ -107,15 +113,17 @@ const REMOVE_SHARES = `UPDATE positions SET quantity_micro = quantity_micro - $2
 const EARN = 'UPDATE users SET balance_micro = balance_micro + $2, last_active_at = $3 WHERE id = $1 RETURNING balance_micro';
 
 /**
- * A sale's shares, money, journal entry, transfers and the counter-account's maintained balance (a pool's cash), sent
- * together (one round trip). Null when the position's
- * unreserved shares do not cover it: the rest went out with the removal, so the caller must roll back.
+ * A sale's shares, money, transfers and the counter-account's maintained balance (a pool's cash), sent together (one round trip). Null when the position's unreserved shares do
+ * not cover it: the rest went out with the removal, so the caller must roll back.
  */
 export async function sellMoves(tx: Queryable, s: SellMoves): Promise<{ balanceMicro: Micro } | null> {
+  if (s.feeMicro < 0n) throw new Error(`a sale's fee is not negative: ${s.feeMicro}`);
   const held = positionAccount(s.positionId);
+  const cash = cashAccount(s.userId);
   const moves: Transfer[] = [
     { debit: held, credit: s.counter, asset: s.tokenId, amountMicro: s.quantityMicro, kind: 'sell', ref: s.tradeId, at: s.at },
-    { debit: s.counter, credit: cashAccount(s.userId), asset: USD, amountMicro: s.proceedsMicro, kind: 'sell', ref: s.tradeId, at: s.at },
+    { debit: s.counter, credit: cash, asset: USD, amountMicro: s.proceedsMicro + s.feeMicro, kind: 'sell', ref: s.tradeId, at: s.at },
+    { debit: cash, credit: VENUE, asset: USD, amountMicro: s.feeMicro, kind: 'fee', ref: s.tradeId, at: s.at },
   ];
   if (s.orderId) moves.push(postOf(held, s.tokenId, s.releaseMicro, s.orderId, s.tradeId, s.at));
   const [removed, earned] = await together(
@@ -125,9 +133,8 @@ export async function sellMoves(tx: Queryable, s: SellMoves): Promise<{ balanceM
       'ledger_sell_shares',
     ),
     tx.query<{ balance_micro: bigint }>(EARN, [s.userId, s.proceedsMicro.toString(), s.at], 'ledger_sell_earn'),
-    addEntry(tx, { userId: s.userId, type: 'sell', amountMicro: s.proceedsMicro, ref: s.tradeId, at: s.at }),
     insertTransfers(tx, moves),
-    moveCounterBalance(tx, s.counter, -s.proceedsMicro),
+    moveCounterBalance(tx, s.counter, -(s.proceedsMicro + s.feeMicro)),
   );
   if (!removed[0]) return null;
   // The position is the account's, so the account exists: no row here is a broken invariant.

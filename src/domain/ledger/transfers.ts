@@ -8,8 +8,11 @@ import type { Queryable } from '../../db/database';
  */
 export type Phase = 'posted' | 'pending' | 'post' | 'void';
 
-/** What a transfer was for: a journal entry's type, the share side of a trade, or a reservation's step. */
-export type TransferKind = 'grant' | 'buy' | 'sell' | 'settlement' | 'settle' | 'challenge_reward' | 'pool_fund' | 'pool_return' | 'reserve' | 'fee';
+/** What moved a person's cash (and the kind of its transfer): a grant, a trade's price, a settlement, a reward, a pool's funding or return, a venue's fee. */
+export type CashKind = 'grant' | 'buy' | 'sell' | 'settlement' | 'challenge_reward' | 'pool_fund' | 'pool_return' | 'fee';
+
+/** What a transfer was for: a cash movement's kind, a settlement's shares, or a reservation's step. */
+export type TransferKind = CashKind | 'settle' | 'reserve';
 
 /** One transfer, its fields as SQL expressions (parameters, columns of the row it is selected from). */
 export interface TransferSql {
@@ -72,15 +75,38 @@ export async function insertTransfer(tx: Queryable, t: Transfer): Promise<void> 
   );
 }
 
-/** What order `orderId` holds now (cash of a buy, shares of a sell): its pending transfers less what was posted or voided of them. */
+/**
+ * What an order holds now (cash of a buy, shares of a sell), as an SQL expression over the order's id (`order`, e.g.
+ * `o.id`): its pending transfers less what was posted or voided of them. The one answer to "what does order X hold":
+ * no other copy of it is kept. An index lookup (transfers_order).
+ */
+export const heldByOrderSql = (order: string) =>
+  `(SELECT coalesce(sum(CASE WHEN h.phase = 'pending' THEN h.amount_micro ELSE -h.amount_micro END), 0) FROM transfers h WHERE h.order_id = ${order})::bigint`;
+
+/** What order `orderId` holds now (heldByOrderSql). */
 export async function heldBy(q: Queryable, orderId: string): Promise<bigint> {
-  const rows = await q.query<{ held: bigint | null }>(
-    `SELECT sum(CASE WHEN phase = 'pending' THEN amount_micro ELSE -amount_micro END)::bigint AS held FROM transfers WHERE order_id = $1`,
-    [orderId],
-    'ledger_held_by',
-  );
+  const rows = await q.query<{ held: bigint }>(`SELECT ${heldByOrderSql('$1::uuid')} AS held`, [orderId], 'ledger_held_by');
   return BigInt(rows[0]?.held ?? 0n);
 }
+
+/**
+ * The cash that moved into and out of one person's cash account (`user`: an SQL text expression of the user's id), one
+ * row per posted transfer: `kind`, `amount_micro` (signed: + in, − out), `ref`, `created_at`. What the retired journal
+ * (ledger_entries) answered; a subquery body for readers (a benchmark's flows, an export). Two index lookups.
+ */
+export const cashMovesSql = (user: string) =>
+  `SELECT m.kind, CASE WHEN m.credit_account = ('cash:' || ${user}) THEN m.amount_micro ELSE -m.amount_micro END AS amount_micro, m.ref, m.created_at
+   FROM transfers m WHERE m.asset = 'USD' AND m.phase = 'posted' AND (m.debit_account = ('cash:' || ${user}) OR m.credit_account = ('cash:' || ${user}))`;
+
+/**
+ * Every posted cash movement of every person's cash account, one row per side that touches one: `user_id` (text),
+ * `kind`, `amount_micro` (signed: + in, − out), `ref`. For the audit's sums over all accounts.
+ */
+export const ALL_CASH_MOVES = `SELECT substr(credit_account, 6) AS user_id, kind, amount_micro, ref FROM transfers
+     WHERE asset = 'USD' AND phase = 'posted' AND credit_account LIKE 'cash:%'
+   UNION ALL
+   SELECT substr(debit_account, 6), kind, -amount_micro, ref FROM transfers
+     WHERE asset = 'USD' AND phase = 'posted' AND debit_account LIKE 'cash:%'`;
 
 /** Records several transfers in one statement (those of zero amount are left out). Only this module's statements call it. */
 export async function insertTransfers(tx: Queryable, rows: readonly Transfer[]): Promise<void> {

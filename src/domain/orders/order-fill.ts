@@ -3,7 +3,7 @@ import { appendEvent } from '../events/account-events';
 import { sharesShort } from '../ledger/shares';
 import { fromMicro, type Micro } from '../money/micro';
 import { buyFill } from '../trading/fills';
-import { atBid, mirroredOpen, type TradeEngine } from '../trading/engine';
+import { atBid, mirroredOpen, type IntentForecast, type TradeEngine } from '../trading/engine';
 import { toView, type OrderRow } from './order-rows';
 import type { Take } from './order-rules';
 
@@ -13,11 +13,12 @@ import type { Take } from './order-rules';
  * a buy's release beyond the fill's cost returns to available cash, order-rules buyRelease),
  * through the one trade path at the order's fill price. Appends order.filled or order.partially_filled. A buy's
  * statements are all known up front, so they go out together (one round trip on a pipelined connection); a refused
- * trade throws and the transaction takes them all back.
+ * trade throws and the transaction takes them all back. `forecast`: the placing intent's stated forecast (a new order's
+ * fill), recorded by the engine with the trade.
  */
-export async function fillOrder(tx: Queryable, path: TradeEngine, o: OrderRow, t: Take, now: Date, release: Micro): Promise<void> {
+export async function fillOrder(tx: Queryable, path: TradeEngine, o: OrderRow, t: Take, now: Date, release: Micro, forecast?: IntentForecast): Promise<void> {
   const sent: Array<Promise<unknown>> = [];
-  const { shares, cash } = o.side === 'BUY' ? sendBuy(tx, path, o, t, now, release, sent) : await sell(tx, path, o, t, now, release);
+  const { shares, cash } = o.side === 'BUY' ? sendBuy(tx, path, o, t, now, release, sent, forecast) : await sell(tx, path, o, t, now, release, forecast);
   const filledSize = o.filled_size_micro + t.sizeMicro;
   const after: OrderRow = {
     ...o,
@@ -25,24 +26,14 @@ export async function fillOrder(tx: Queryable, path: TradeEngine, o: OrderRow, t
     filled_size_micro: filledSize,
     filled_shares_micro: o.filled_shares_micro + shares,
     filled_cash_micro: o.filled_cash_micro + cash,
-    reserved_cash_micro: o.side === 'BUY' ? o.reserved_cash_micro - release : 0n,
-    reserved_shares_micro: o.side === 'SELL' ? o.reserved_shares_micro - release : 0n,
+    // The ledger's post of `release` (the engine's trade) leaves this held.
+    held_micro: o.held_micro - release,
     updated_at: now,
   };
   sent.push(
     tx.query(
-      `UPDATE orders SET state = $2, filled_size_micro = $3, filled_shares_micro = $4, filled_cash_micro = $5, reserved_cash_micro = $6,
-         reserved_shares_micro = $7, updated_at = $8 WHERE id = $1`,
-      [
-        o.id,
-        after.state,
-        after.filled_size_micro,
-        after.filled_shares_micro,
-        after.filled_cash_micro,
-        after.reserved_cash_micro,
-        after.reserved_shares_micro,
-        now,
-      ],
+      `UPDATE orders SET state = $2, filled_size_micro = $3, filled_shares_micro = $4, filled_cash_micro = $5, updated_at = $6 WHERE id = $1`,
+      [o.id, after.state, after.filled_size_micro, after.filled_shares_micro, after.filled_cash_micro, now],
       'order_filled',
     ),
   );
@@ -66,6 +57,7 @@ function sendBuy(
   now: Date,
   release: Micro,
   sent: Array<Promise<unknown>>,
+  forecast: IntentForecast | undefined,
 ): { shares: Micro; cash: Micro } {
   // Sized in shares: the take says its shares and their cost; by amount: the dollars, which buy floor(amount / price).
   const fill =
@@ -83,17 +75,26 @@ function sendBuy(
       releaseMicro: release,
       orderId: o.id,
       at: now,
+      ...(forecast ? { forecast } : {}),
     }),
   );
   return { shares: fill.quantityMicro, cash: fill.costMicro };
 }
 
 /** A sell order's fill, from the position its reservation holds (or the account's open one in the token). */
-async function sell(tx: Queryable, path: TradeEngine, o: OrderRow, t: Take, now: Date, release: Micro): Promise<{ shares: Micro; cash: Micro }> {
+async function sell(
+  tx: Queryable,
+  path: TradeEngine,
+  o: OrderRow,
+  t: Take,
+  now: Date,
+  release: Micro,
+  forecast: IntentForecast | undefined,
+): Promise<{ shares: Micro; cash: Micro }> {
   const positionId = o.position_id ?? (await openPosition(tx, o, t));
   const { fill } = await path.sell(
     tx,
-    { userId: o.user_id, positionId, wantedMicro: t.sizeMicro, releaseMicro: release, orderId: o.id, at: now },
+    { userId: o.user_id, positionId, wantedMicro: t.sizeMicro, releaseMicro: release, orderId: o.id, at: now, ...(forecast ? { forecast } : {}) },
     atBid(t.priceMicro, mirroredOpen),
   );
   return { shares: fill.quantityMicro, cash: fill.proceedsMicro };

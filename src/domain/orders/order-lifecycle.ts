@@ -3,7 +3,7 @@ import { AppError } from '../../errors/app-error';
 import { appendEvent } from '../events/account-events';
 import { releaseCash } from '../ledger/cash';
 import { releaseShares } from '../ledger/shares';
-import { byId, notFound, OPEN, toView, UUID, type OrderRow, type OrderView } from './order-rows';
+import { byId, notFound, OPEN, ORDER_COLUMNS, toView, UUID, type OrderRow, type OrderView } from './order-rows';
 
 /** Expired per expiry pass at most (the rest go on the next pass, a fraction of a second later). */
 const EXPIRE_BATCH = 500;
@@ -80,7 +80,7 @@ export class OrderLifecycle {
   /** Ends an open order with `state`, releasing its reservation; undefined when it was no longer open. */
   async close(id: string, state: 'cancelled' | 'expired', reason: string, now: Date): Promise<OrderRow | undefined> {
     return this.db.transaction(async (tx) => {
-      const rows = await tx.query<OrderRow>(`SELECT * FROM orders WHERE id = $1 AND state IN ${OPEN} FOR UPDATE`, [id]);
+      const rows = await tx.query<OrderRow>(`SELECT ${ORDER_COLUMNS} FROM orders o WHERE o.id = $1 AND o.state IN ${OPEN} FOR UPDATE OF o`, [id]);
       return rows[0] ? closeIn(tx, rows[0], state, reason, now) : undefined;
     });
   }
@@ -94,8 +94,9 @@ export class OrderLifecycle {
   async holdsOn(tx: Queryable, positionId: string, reason: string): Promise<(now: Date) => Promise<string[]>> {
     // Through orders_open_by_price (the position's token, side SELL): no scan of the orders at each settled position.
     const rows = await tx.query<OrderRow>(
-      `SELECT * FROM orders WHERE token_id = (SELECT token_id FROM positions WHERE id = $1) AND side = 'SELL' AND state IN ${OPEN} AND position_id = $1
-       ORDER BY id FOR UPDATE`,
+      `SELECT ${ORDER_COLUMNS} FROM orders o
+       WHERE o.token_id = (SELECT token_id FROM positions WHERE id = $1) AND o.side = 'SELL' AND o.state IN ${OPEN} AND o.position_id = $1
+       ORDER BY o.id FOR UPDATE OF o`,
       [positionId],
       'orders_holding_position',
     );
@@ -108,15 +109,18 @@ export class OrderLifecycle {
 
 /** Ends the open order `o` (its row locked in `tx`) with `state`, releasing its reservation through the ledger. */
 async function closeIn(tx: Queryable, o: OrderRow, state: 'cancelled' | 'expired', reason: string, now: Date): Promise<OrderRow> {
-  await tx.query(`UPDATE orders SET state = $2, reason = $3, reserved_cash_micro = 0, reserved_shares_micro = 0, updated_at = $4 WHERE id = $1`, [
-    o.id,
-    state,
-    reason,
-    now,
-  ]);
-  const after = (await byId(tx, o.id))!;
+  await tx.query(`UPDATE orders SET state = $2, reason = $3, updated_at = $4 WHERE id = $1`, [o.id, state, reason, now]);
+  // The release below voids what it holds; the event (sent first, as before) shows the order as it ends.
+  const after: OrderRow = { ...(await byId(tx, o.id))!, held_micro: 0n };
   await appendEvent(tx, o.user_id, state === 'expired' ? 'order.expired' : 'order.cancelled', toView(after), now);
-  if (o.reserved_cash_micro > 0n) await releaseCash(tx, o.user_id, BigInt(o.reserved_cash_micro), now, o.id);
-  if (o.reserved_shares_micro > 0n) await releaseShares(tx, o.position_id!, BigInt(o.reserved_shares_micro), o.id, now);
+  await releaseHeld(tx, o, now);
   return after;
+}
+
+/** Voids all that order `o` (its row locked in `tx`, as read with ORDER_COLUMNS) holds: cash of a buy, shares of a sell. */
+export async function releaseHeld(tx: Queryable, o: OrderRow, now: Date): Promise<void> {
+  const held = BigInt(o.held_micro);
+  if (held <= 0n) return;
+  if (o.side === 'BUY') await releaseCash(tx, o.user_id, held, now, o.id);
+  else await releaseShares(tx, o.position_id!, held, o.id, now);
 }

@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { Queryable } from '../../db/database';
 import { AppError } from '../../errors/app-error';
+import { heldByOrderSql } from '../ledger/transfers';
 import { fromMicro, type Micro } from '../money/micro';
 import type { Depth } from '../trading/price-service';
 import type { OrderSide, OrderState, SizedBy, TimeInForce } from './order-rules';
 
-/** An order as stored (orders table, migration 17). */
+/** An order as stored (orders table, migration 17), with what the ledger says it holds (ORDER_COLUMNS). */
 export interface OrderRow {
   id: string;
   user_id: string;
@@ -25,8 +26,8 @@ export interface OrderRow {
   filled_size_micro: bigint;
   filled_shares_micro: bigint;
   filled_cash_micro: bigint;
-  reserved_cash_micro: bigint;
-  reserved_shares_micro: bigint;
+  /** What the order holds now, read from the ledger (heldByOrderSql): cash of a BUY, shares of a SELL; 0 once closed. */
+  held_micro: bigint;
   reason: string | null;
   created_at: Date;
   updated_at: Date;
@@ -45,17 +46,20 @@ export interface Quote {
 
 export type OrderView = ReturnType<typeof toView>;
 
+/** An order's columns with what it holds (the ledger's answer, never a copy on the row), from `orders o`. */
+export const ORDER_COLUMNS = `o.*, ${heldByOrderSql('o.id')} AS held_micro`;
+
 /** The open states as an SQL list. */
 export const OPEN = `('open', 'partially_filled')`;
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const notFound = (id: string) => new AppError('NOT_FOUND', `Order ${id} not found.`, { hint: 'List your orders with list_orders.' });
 
 export async function byId(q: Queryable, id: string): Promise<OrderRow | undefined> {
-  return (await q.query<OrderRow>('SELECT * FROM orders WHERE id = $1', [id]))[0];
+  return (await q.query<OrderRow>(`SELECT ${ORDER_COLUMNS} FROM orders o WHERE o.id = $1`, [id]))[0];
 }
 
 export async function byClientId(q: Queryable, userId: string, clientOrderId: string): Promise<OrderRow | undefined> {
-  return (await q.query<OrderRow>('SELECT * FROM orders WHERE user_id = $1 AND client_order_id = $2', [userId, clientOrderId]))[0];
+  return (await q.query<OrderRow>(`SELECT ${ORDER_COLUMNS} FROM orders o WHERE o.user_id = $1 AND o.client_order_id = $2`, [userId, clientOrderId]))[0];
 }
 
 /** A book's identity (its levels), to tell a new book from one already filled against, in any process. */
@@ -89,8 +93,8 @@ export function toView(r: OrderRow) {
     avgPrice,
     // Deprecated duplicate of avgPrice (docs/glossary.md), kept one version for clients that read it.
     avgFillPrice: avgPrice,
-    reservedCash: fromMicro(r.reserved_cash_micro),
-    reservedShares: fromMicro(r.reserved_shares_micro),
+    reservedCash: fromMicro(r.side === 'BUY' ? r.held_micro : 0n),
+    reservedShares: fromMicro(r.side === 'SELL' ? r.held_micro : 0n),
     reason: r.reason,
     createdAt: new Date(r.created_at).toISOString(),
     updatedAt: new Date(r.updated_at).toISOString(),

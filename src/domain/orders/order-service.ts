@@ -5,16 +5,16 @@ import { AppError } from '../../errors/app-error';
 import type { Logger } from '../../logger';
 import { toMicro, type Micro } from '../money/micro';
 import { appendEvent } from '../events/account-events';
-import { releaseCash, reserveCash } from '../ledger/cash';
-import { releaseShares, reserveShares } from '../ledger/shares';
+import { reserveCash } from '../ledger/cash';
+import { reserveShares } from '../ledger/shares';
 import type { PriceChange, PriceService } from '../trading/price-service';
 import type { TradeHooks } from '../trading/trade-hooks';
 import { marketIdOf } from '../trading/market-ref';
-import { marketClosed, type TradeEngine } from '../trading/engine';
+import { marketClosed, type IntentForecast, type TradeEngine } from '../trading/engine';
 import { fillOrder } from './order-fill';
-import { CANCELLED_BY_OWNER, OrderLifecycle } from './order-lifecycle';
+import { CANCELLED_BY_OWNER, OrderLifecycle, releaseHeld } from './order-lifecycle';
 import { planAmend, planPlacement, type PlacementPlan } from './order-plan';
-import { bookHash, byClientId, byId, notFound, toView, UUID, type OrderRow, type OrderView, type Quote } from './order-rows';
+import { bookHash, byClientId, byId, notFound, ORDER_COLUMNS, toView, UUID, type OrderRow, type OrderView, type Quote } from './order-rows';
 import { buyReservation, copyDepth, OPEN_STATES, unitOf, type OrderSide, type OrderState, type SizedBy, type TimeInForce } from './order-rules';
 import { RestingFills } from './resting-fills';
 
@@ -73,9 +73,11 @@ export class OrderService {
    * A new order: what can fill now fills through the trade path (order-rules take(): the whole without published depth,
    * no more than the book shows with it); the rest of a GTC/GTD order rests holding a reservation, IOC cancels it, FOK
    * refuses anything short of whole. With a published book, the plan is made again in the transaction against what the
-   * book still shows once earlier fills (in any process) are counted (claimBook).
+   * book still shows once earlier fills (in any process) are counted (claimBook). The intent's stated forecast, if any,
+   * is recorded by the engine with the order's fill now, or with the resting order when nothing fills now; a rejected
+   * order (or a repeated clientOrderId) records none.
    */
-  async place(userId: string, input: PlaceOrder, now: Date, complete?: CompleteIdempotent): Promise<OrderView> {
+  async place(userId: string, input: PlaceOrder, now: Date, complete?: CompleteIdempotent, forecast?: IntentForecast): Promise<OrderView> {
     const order = {
       side: input.side,
       limitMicro: toMicro(input.limitPrice),
@@ -112,7 +114,7 @@ export class OrderService {
         `INSERT INTO orders (id, user_id, client_order_id, market_id, token_id, outcome, side, limit_price_micro, size_micro, time_in_force,
            expires_at, state, created_at, updated_at, sized_by)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'open', $12, $12, $13)
-         ON CONFLICT (user_id, client_order_id) WHERE client_order_id IS NOT NULL DO NOTHING RETURNING *`,
+         ON CONFLICT (user_id, client_order_id) WHERE client_order_id IS NOT NULL DO NOTHING RETURNING *, 0::bigint AS held_micro`,
         [
           id,
           userId,
@@ -132,7 +134,7 @@ export class OrderService {
       // A concurrent first order with the same clientOrderId committed meanwhile: that one is the answer.
       if (!inserted[0]) return { view: toView((await byClientId(tx, userId, input.clientOrderId!))!), traded: false };
       await appendEvent(tx, userId, 'order.accepted', toView(inserted[0]), now);
-      await this.carryOut(tx, inserted[0], plan, now);
+      await this.carryOut(tx, inserted[0], plan, now, forecast);
       if (claimed && 'take' in plan) await this.fills.recordTaken(tx, input.tokenId, quote!, { ...claimed, depth: plan.left });
       const view = toView((await byId(tx, id))!);
       if (complete) await complete(tx, { order: view });
@@ -164,7 +166,7 @@ export class OrderService {
     const done = await this.db.transaction(async (tx) => {
       // The order (locked), with its market (shared: it cannot close meanwhile), as a resting fill takes them.
       const rows = await tx.query<OrderRow & { market_status: string }>(
-        `SELECT o.*, m.status AS market_status FROM orders o JOIN markets m ON m.id = o.market_id WHERE o.id = $1 FOR UPDATE OF o FOR SHARE OF m`,
+        `SELECT ${ORDER_COLUMNS}, m.status AS market_status FROM orders o JOIN markets m ON m.id = o.market_id WHERE o.id = $1 FOR UPDATE OF o FOR SHARE OF m`,
         [id],
       );
       const o = rows[0]!;
@@ -182,13 +184,9 @@ export class OrderService {
         return { view: same, traded: false };
       }
       await tx.query('SELECT 1 FROM users WHERE id = $1 FOR UPDATE', [userId]);
-      // The old reservation leaves whole; the plan below takes the new one (and any fill spends from available).
-      if (o.reserved_cash_micro > 0n) await releaseCash(tx, userId, BigInt(o.reserved_cash_micro), now, o.id);
-      if (o.reserved_shares_micro > 0n) await releaseShares(tx, o.position_id!, BigInt(o.reserved_shares_micro), o.id, now);
-      await tx.query(
-        'UPDATE orders SET limit_price_micro = $2, size_micro = $3, reserved_cash_micro = 0, reserved_shares_micro = 0, updated_at = $4 WHERE id = $1',
-        [id, amend.limitMicro, amend.sizeMicro, now],
-      );
+      // The old reservation leaves whole (what the ledger says it holds); the plan below takes the new one (and any fill spends from available).
+      await releaseHeld(tx, o, now);
+      await tx.query('UPDATE orders SET limit_price_micro = $2, size_micro = $3, updated_at = $4 WHERE id = $1', [id, amend.limitMicro, amend.sizeMicro, now]);
       const amended = (await byId(tx, id))!;
       await appendEvent(tx, userId, 'order.replaced', toView(amended), now);
       await this.carryOut(tx, amended, amend.plan, now);
@@ -228,7 +226,7 @@ export class OrderService {
       where += ` AND (created_at, id) < (${param(c.k)}::timestamptz, ${param(c.i)}::uuid)`;
     }
     const rows = await this.db.query<OrderRow>(
-      `SELECT *, created_at::text AS created_key FROM orders WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT $2`,
+      `SELECT ${ORDER_COLUMNS}, o.created_at::text AS created_key FROM orders o WHERE ${where} ORDER BY o.created_at DESC, o.id DESC LIMIT $2`,
       params,
     );
     const page = rows.slice(0, q.limit);
@@ -308,9 +306,14 @@ export class OrderService {
     }
   }
 
-  /** Carries out a placement plan on the new order `o` (its row as inserted) in the placing transaction. */
-  private async carryOut(tx: Queryable, o: OrderRow, plan: PlacementPlan, now: Date): Promise<void> {
-    if ('take' in plan) await fillOrder(tx, this.path, o, plan.take, now, 0n);
+  /**
+   * Carries out a placement plan on the new order `o` (its row as inserted) in the placing transaction. A new order's
+   * `forecast` goes with its fill into the engine's intent; an order that does not fill now records it as it rests
+   * (or is cancelled unfilled, IOC), never when rejected.
+   */
+  private async carryOut(tx: Queryable, o: OrderRow, plan: PlacementPlan, now: Date, forecast?: IntentForecast): Promise<void> {
+    if ('take' in plan) await fillOrder(tx, this.path, o, plan.take, now, 0n, forecast);
+    else if (forecast && !(plan.kind === 'end' && plan.state === 'rejected')) await forecast.record(tx);
     if (plan.kind === 'rest' || plan.kind === 'fill-rest') await this.reserve(tx, o, plan.restMicro, now);
     if (plan.kind === 'end' || plan.kind === 'fill-cancel') {
       const state: OrderState = plan.kind === 'end' ? plan.state : 'cancelled';
@@ -327,11 +330,10 @@ export class OrderService {
     if (o.side === 'BUY') {
       const cash = buyReservation(o.sized_by, size, BigInt(o.limit_price_micro));
       await reserveCash(tx, o.user_id, cash, now, o.id);
-      await tx.query('UPDATE orders SET reserved_cash_micro = $2 WHERE id = $1', [o.id, cash]);
       return;
     }
     const positionId = await reserveShares(tx, o.user_id, o.token_id, size, o.id, now);
-    await tx.query('UPDATE orders SET reserved_shares_micro = $2, position_id = $3 WHERE id = $1', [o.id, size, positionId]);
+    await tx.query('UPDATE orders SET position_id = $2 WHERE id = $1', [o.id, positionId]);
   }
 }
 

@@ -8,7 +8,7 @@ import type { TradeHooks } from '../trading/trade-hooks';
 import type { TradeEngine } from '../trading/engine';
 import { claimBookRecord, recordBookTaken } from './book-claims';
 import { fillOrder } from './order-fill';
-import { bookHash, OPEN, type OrderRow, type Quote } from './order-rows';
+import { bookHash, OPEN, ORDER_COLUMNS, type OrderRow, type Quote } from './order-rows';
 import { afterTaken, buyRelease, copyDepth, sharesShown, take, type Take } from './order-rules';
 
 /** Orders crossed by one price change filled per transaction at most. */
@@ -37,9 +37,9 @@ export function restingFill(o: OrderRow & { market_status: string }, quote: Quot
   const unfilled = o.size_micro - o.filled_size_micro;
   const t = take(o.side, o.limit_price_micro, unfilled, quote, o.sized_by);
   if (t === null) return null;
-  if (o.side === 'SELL') return { o, t, release: t.sizeMicro < o.reserved_shares_micro ? t.sizeMicro : o.reserved_shares_micro };
+  if (o.side === 'SELL') return { o, t, release: t.sizeMicro < o.held_micro ? t.sizeMicro : o.held_micro };
   if (o.sized_by === 'amount' && buyFill(t.sizeMicro, t.priceMicro).quantityMicro <= 0n) return null;
-  return { o, t, release: buyRelease(o.sized_by, o.reserved_cash_micro, unfilled, t.sizeMicro, o.limit_price_micro) };
+  return { o, t, release: buyRelease(o.sized_by, o.held_micro, unfilled, t.sizeMicro, o.limit_price_micro) };
 }
 
 /**
@@ -155,7 +155,7 @@ export class RestingFills {
   private async fillTogether(tokenId: string, ids: string[], now: Date, given: Quote): Promise<number> {
     const n = await this.db.transaction(async (tx) => {
       const locked = tx.query<OrderRow & { market_status: string }>(
-        `SELECT o.*, m.status AS market_status FROM orders o JOIN markets m ON m.id = o.market_id
+        `SELECT ${ORDER_COLUMNS}, m.status AS market_status FROM orders o JOIN markets m ON m.id = o.market_id
          WHERE o.id = ANY($1::uuid[]) AND o.state IN ${OPEN} ORDER BY o.id FOR UPDATE OF o FOR SHARE OF m`,
         [ids],
         'orders_fill_lock',
@@ -270,7 +270,7 @@ export class RestingFills {
     const done = await this.db.transaction(async (tx) => {
       // The order (locked: fill, cancel and expiry are decided under this lock) with its market (shared: it cannot close meanwhile).
       const rows = await tx.query<OrderRow & { market_status: string; bid: bigint | null; ask: bigint | null; price_at: Date | null }>(
-        `SELECT o.*, m.status AS market_status, coalesce(t.bid_micro, t.price_micro) AS bid, coalesce(t.ask_micro, t.price_micro) AS ask, t.price_at
+        `SELECT ${ORDER_COLUMNS}, m.status AS market_status, coalesce(t.bid_micro, t.price_micro) AS bid, coalesce(t.ask_micro, t.price_micro) AS ask, t.price_at
          FROM orders o JOIN market_tokens t ON t.token_id = o.token_id JOIN markets m ON m.id = o.market_id
          WHERE o.id = $1 AND o.state IN ${OPEN} FOR UPDATE OF o FOR SHARE OF m`,
         [id],

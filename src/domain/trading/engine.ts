@@ -161,6 +161,8 @@ export interface SellRequest {
   /** A community market still too thin for the record (TradeEvent.thinMarket). */
   thinMarket?: boolean;
   at: Date;
+  /** The intent's stated forecast (a sell order's `probability`): recorded once the sale is written; a refused sale records none. */
+  forecast?: IntentForecast;
 }
 
 export interface SaleDone {
@@ -174,8 +176,8 @@ export interface SaleDone {
  * a limit order's fill — is written here, in the caller's transaction, once a pricer has priced it. A buy, in order:
  *   1. the market gate: the market is open (a mirrored market's row is locked shared, so it cannot close meanwhile;
  *      a community market's pool row is already locked by its service);
- *   2. the ledger's moves (ledger/trade-moves.ts): cash out of the account (refused beyond available cash), its journal
- *      entry, the shares into the position, and the transfers between the account and the venue's account;
+ *   2. the ledger's moves (ledger/trade-moves.ts): cash out of the account (refused beyond available cash), the shares
+ *      into the position, and the transfers — the price to the venue's account, the fee to the venue, the shares back;
  *   3. the trade record (trade-records.ts);
  *   4. the intent's stated forecast, if any (forecasts/, its own chain on its own row);
  *   5. the consumers of the written trade (TradeHooks: events, the track record, notifications).
@@ -231,6 +233,7 @@ export class TradeEngine {
         positionId: intent.positionId,
         wantedMicro: intent.size.micro,
         ...(pricer.holds ? { releaseMicro: pricer.holds.releaseMicro, orderId: pricer.holds.orderId } : {}),
+        ...(intent.forecast ? { forecast: intent.forecast } : {}),
         ...flags,
         at: intent.at,
       },
@@ -266,6 +269,7 @@ export class TradeEngine {
       tokenId: b.tokenId,
       outcome: b.outcome,
       amountMicro: b.amountMicro,
+      feeMicro: b.feeMicro ?? 0n,
       quantityMicro: b.quantityMicro,
       counter: b.venue === 'pool' ? poolAccount(b.marketId) : VENUE,
       releaseMicro: b.releaseMicro ?? 0n,
@@ -379,6 +383,7 @@ export class TradeEngine {
         realizedPnlMicro: fill.realizedPnlMicro,
         closes: fill.closes,
         proceedsMicro: fill.proceedsMicro,
+        feeMicro: fill.feeMicro ?? 0n,
         counter: pricer.account ?? VENUE,
         releaseMicro: release,
         orderId: s.orderId ?? null,
@@ -389,7 +394,7 @@ export class TradeEngine {
     );
     // The position is locked and checked above, so the ledger's own guard can only fail on a broken invariant.
     if (!out) throw new Error(`sale of position ${s.positionId} was refused by the ledger after its checks passed`);
-    // The record and the consumers' first statements go out together, in this order.
+    // The record, the forecast and the consumers' first statements go out together, in this order.
     await together(
       recordTrade(tx, {
         id: tradeId,
@@ -405,6 +410,7 @@ export class TradeEngine {
         feeMicro: fill.feeMicro ?? 0n,
         at: s.at,
       }),
+      s.forecast ? s.forecast.record(tx) : Promise.resolve(),
       this.hooks.afterTrade(tx, {
         userId: s.userId,
         side: 'SELL',

@@ -56,7 +56,13 @@ describe.each(backends())('the ledger audit over transfers on $name', (backend) 
       [cash],
     );
     expect(more.some((v) => v.startsWith(`account ${a.id}: cash 900000000`))).toBe(true);
-    expect(more.some((v) => /^trade .* \(BUY\): its transfers do not move its cash and shares$/.test(v))).toBe(true);
+    expect(more.some((v) => /^trade .* \(BUY\): its transfers do not move its cash, fee and shares$/.test(v))).toBe(true);
+
+    // The buy's price relabelled as a fee: the same cash moved, but the trade records no fee, so the audit names the trade.
+    const fee = await alteredAudit("UPDATE transfers SET kind = 'fee' WHERE id = $1", "UPDATE transfers SET kind = 'buy' WHERE id = $1", [cash]);
+    expect(fee.filter((v) => v.startsWith('trade '))).toEqual([
+      expect.stringMatching(/^trade .* \(BUY\): its transfers do not move its cash, fee and shares$/),
+    ]);
 
     const elsewhere = await alteredAudit(
       `UPDATE transfers SET debit_account = 'cash:00000000-0000-0000-0000-000000000000' WHERE id = $1`,
@@ -76,9 +82,17 @@ describe.each(backends())('the ledger audit over transfers on $name', (backend) 
     expect(held).toEqual(
       expect.arrayContaining([
         `account ${a.id}: cash 900000000 reserved 30000000, but its transfers give 900000000 reserved -30000000`,
-        `order ${placed.body.order.id} (open): reserves 30000000, but its pending transfers hold -30000000`,
+        `order ${placed.body.order.id} (open): its transfers hold -30000000, but its unfilled size reserves 30000000`,
       ]),
     );
+
+    // The reservation moved to another account's cash: the order holds from an account not its owner's.
+    const stolen = await alteredAudit(
+      `UPDATE transfers SET debit_account = 'cash:00000000-0000-0000-0000-000000000000' WHERE id = $1`,
+      `UPDATE transfers SET debit_account = 'cash:${a.id}' WHERE id = $1`,
+      [pending],
+    );
+    expect(stolen).toContain(`order ${placed.body.order.id} (open): its transfers hold from an account not its owner's`);
     expect(await violations()).toEqual([]);
   });
 

@@ -61,7 +61,8 @@ function suite(backend: Backend) {
       [who.id],
     );
     await db.query(
-      `INSERT INTO ledger_entries (user_id, type, amount_micro, ref, created_at) VALUES ($1, 'challenge_reward', 100000000, 'test', '2030-03-12T12:00:00Z')`,
+      `INSERT INTO transfers (debit_account, credit_account, asset, amount_micro, kind, ref, created_at)
+       VALUES ('rewards', 'cash:' || $1::text, 'USD', 100000000, 'challenge_reward', 'test', '2030-03-12T12:00:00Z')`,
       [who.id],
     );
     setClock(clock, '2030-03-14T00:00:00Z');

@@ -200,24 +200,59 @@ const SNAPSHOT = `SELECT
      FROM users) AS users,
   (SELECT count(*) || ' | ' || coalesce(string_agg(p::text, '; ' ORDER BY p.id) FILTER (WHERE p.user_id = ANY($1::uuid[])), '') FROM positions p) AS positions,
   (SELECT count(*) || ' | ' || coalesce(string_agg(o::text, '; ' ORDER BY o.id) FILTER (WHERE o.user_id = ANY($1::uuid[])), '') FROM orders o) AS orders,
-  (SELECT count(*) || ' entries, sum ' || coalesce(sum(amount_micro), 0) FROM ledger_entries) AS ledger,
+  (SELECT count(*) || ' transfers, sum ' || coalesce(sum(amount_micro), 0) FROM transfers) AS ledger,
   (SELECT count(*)::text FROM trades) AS trades,
   (SELECT count(*) || ' | ' || coalesce(string_agg(c::text, '; ' ORDER BY c.market_id) FILTER (WHERE c.market_id = ANY($2::uuid[])), '') FROM community_pools c) AS pools,
   (SELECT count(*) || ' | ' || coalesce(string_agg(b::text, '; ' ORDER BY b.market_id) FILTER (WHERE b.market_id = ANY($2::uuid[])), '') FROM pool_balances b) AS pool_cash,
   (SELECT count(*) || ' | ' || coalesce(string_agg(c::text, '; ' ORDER BY c.token_id) FILTER (WHERE c.market_id = ANY($2::uuid[])), '') FROM community_outcomes c)
      AS outcomes`;
 
-/** Cash and shares: available cash never below zero, no reservation negative or above what it is taken from. */
+/** What each order holds by the ledger: its pending transfers less what was posted or voided of them. */
+const HELD = `(SELECT coalesce(sum(CASE WHEN h.phase = 'pending' THEN h.amount_micro ELSE -h.amount_micro END), 0) FROM transfers h WHERE h.order_id = o.id)`;
+
+/** Per account and asset, from the transfers alone: posted credits − debits (moved), and what pending transfers still hold. */
+const LEGS = `SELECT account, asset, sum(moved)::bigint AS moved, sum(held)::bigint AS held FROM (
+    SELECT credit_account AS account, asset, CASE WHEN phase = 'posted' THEN amount_micro ELSE 0 END AS moved, 0 AS held FROM transfers
+    UNION ALL
+    SELECT debit_account, asset, CASE WHEN phase = 'posted' THEN -amount_micro ELSE 0 END,
+           CASE phase WHEN 'pending' THEN amount_micro WHEN 'posted' THEN 0 ELSE -amount_micro END FROM transfers) l
+  GROUP BY account, asset`;
+
+/**
+ * Cash and shares, computed here from the tables (the audit's rules, independently): available cash never below zero,
+ * no reservation negative or above what it is taken from; every transfer moves a positive amount from one account to
+ * another (its debit is its credit); every maintained balance — an account's cash and reserved cash, a position's shares
+ * and reserved shares, a pool's cash — is the sum of its account's transfers; an order holds nothing once it ended,
+ * never a negative amount, and a BUY by shares holds ceil(unfilled × limit).
+ */
 const BROKEN = `SELECT 'account ' || id || ': balance ' || balance_micro || ', reserved ' || reserved_micro || ', available ' || (balance_micro - reserved_micro) AS v
   FROM users WHERE reserved_micro < 0 OR reserved_micro > balance_micro OR balance_micro - reserved_micro < 0
   UNION ALL
   SELECT 'position ' || id || ': holds ' || quantity_micro || ' shares, reserves ' || reserved_micro
   FROM positions WHERE reserved_micro < 0 OR reserved_micro > quantity_micro
   UNION ALL
+  SELECT 'transfer ' || id || ': ' || amount_micro || ' from ' || debit_account || ' to ' || credit_account
+  FROM transfers WHERE amount_micro <= 0 OR debit_account = credit_account
+  UNION ALL
+  SELECT 'account ' || u.id || ': cash ' || u.balance_micro || ' reserved ' || u.reserved_micro || ', its transfers ' || coalesce(l.moved, 0) || ' held ' || coalesce(l.held, 0)
+  FROM users u LEFT JOIN (${LEGS}) l ON l.account = 'cash:' || u.id AND l.asset = 'USD'
+  WHERE u.balance_micro <> coalesce(l.moved, 0) OR u.reserved_micro <> coalesce(l.held, 0)
+  UNION ALL
+  SELECT 'position ' || p.id || ': ' || p.quantity_micro || ' shares reserved ' || p.reserved_micro || ', its transfers ' || coalesce(l.moved, 0) || ' held ' || coalesce(l.held, 0)
+  FROM positions p LEFT JOIN (${LEGS}) l ON l.account = 'position:' || p.id AND l.asset = p.token_id
+  WHERE p.quantity_micro <> coalesce(l.moved, 0) OR p.reserved_micro <> coalesce(l.held, 0)
+  UNION ALL
+  SELECT 'pool ' || c.market_id || ': cash ' || c.cash_micro || ', its transfers ' || coalesce(l.moved, 0)
+  FROM community_pools c LEFT JOIN (${LEGS}) l ON l.account = 'pool:' || c.market_id AND l.asset = 'USD'
+  WHERE c.cash_micro <> coalesce(l.moved, 0)
+  UNION ALL
+  SELECT 'order ' || o.id || ' (' || o.state || '): its transfers hold ' || ${HELD}
+  FROM orders o WHERE ${HELD} < 0 OR (o.state NOT IN ('open', 'partially_filled') AND ${HELD} <> 0)
+  UNION ALL
   SELECT 'order ' || id || ': a BUY of ' || size_micro || ' shares (' || filled_size_micro || ' filled) at ' || limit_price_micro
-      || ' reserves ' || reserved_cash_micro || ', not ceil(unfilled × limit)'
-  FROM orders WHERE side = 'BUY' AND sized_by = 'shares' AND state IN ('open', 'partially_filled')
-    AND reserved_cash_micro <> ((size_micro - filled_size_micro) * limit_price_micro + 999999) / 1000000`;
+      || ' holds ' || ${HELD} || ', not ceil(unfilled × limit)'
+  FROM orders o WHERE side = 'BUY' AND sized_by = 'shares' AND state IN ('open', 'partially_filled')
+    AND ${HELD} <> ((size_micro - filled_size_micro) * limit_price_micro + 999999) / 1000000`;
 
 const refused = (o: Outcome) => o.call && ((o.status >= 400 && o.status < 500) || (o.status === 503 && o.body.code === 'PRICE_UNAVAILABLE'));
 const show = (op: Op) => JSON.stringify(op);

@@ -50,7 +50,8 @@ describeOnPostgres('one account racing its resting fill, a community buy and a p
   const cashOf = async (userId: string) => {
     const rows = await t.services.db.query<{ balance: bigint; reserved: bigint; held: bigint }>(
       `SELECT u.balance_micro AS balance, u.reserved_micro AS reserved,
-              (SELECT coalesce(sum(reserved_cash_micro), 0) FROM orders WHERE user_id = u.id AND side = 'BUY' AND state IN ('open', 'partially_filled'))::bigint AS held
+              (SELECT coalesce(sum(CASE WHEN h.phase = 'pending' THEN h.amount_micro ELSE -h.amount_micro END), 0) FROM transfers h JOIN orders o ON o.id = h.order_id
+                WHERE o.user_id = u.id AND o.side = 'BUY' AND o.state IN ('open', 'partially_filled'))::bigint AS held
        FROM users u WHERE u.id = $1`,
       [userId],
     );
@@ -59,17 +60,18 @@ describeOnPostgres('one account racing its resting fill, a community buy and a p
   };
 
   /**
-   * Which debits of the account landed since ledger entry `after`, in the order they took the account row (each
-   * takes it before writing its entry, so entry ids follow that order): a failing round says how it interleaved.
+   * Which debits of the account landed since transfer `after` (a trade's price and fee together), in the order they took
+   * the account row (each takes it before writing its transfers, so their ids follow that order): a failing round says how it interleaved.
    */
   const commitOrder = async (userId: string, after: bigint, fillSize: Micro) => {
     const rows = await t.services.db.query<{ id: bigint; amount: bigint; market_id: string | null }>(
-      `SELECT l.id, l.amount_micro AS amount, tr.market_id FROM ledger_entries l LEFT JOIN trades tr ON tr.id::text = l.ref
-       WHERE l.user_id = $1 AND l.amount_micro < 0 AND l.id > $2 ORDER BY l.id`,
+      `SELECT max(l.id) AS id, sum(l.amount_micro)::bigint AS amount, tr.market_id FROM transfers l LEFT JOIN trades tr ON tr.id::text = l.ref
+       WHERE l.debit_account = 'cash:' || $1::text AND l.asset = 'USD' AND l.phase = 'posted' AND l.id > $2
+       GROUP BY l.ref, tr.market_id ORDER BY min(l.id)`,
       [userId, after],
     );
-    const name = (r: (typeof rows)[number]) => (r.market_id === community.id ? 'community buy' : -BigInt(r.amount) === fillSize ? 'fill' : 'paper_trade');
-    return { order: rows.map(name), last: rows.length ? BigInt(rows[rows.length - 1]!.id) : after };
+    const name = (r: (typeof rows)[number]) => (r.market_id === community.id ? 'community buy' : BigInt(r.amount) === fillSize ? 'fill' : 'paper_trade');
+    return { order: rows.map(name), last: rows.reduce((m, r) => (BigInt(r.id) > m ? BigInt(r.id) : m), after) };
   };
 
   const outcomeOf = (res: { status: number; body: { code?: string } }): Outcome =>
@@ -163,7 +165,11 @@ describeOnPostgres('one account racing its resting fill, a community buy and a p
     const cash = await cashOf(a.id);
     const expected = toMicro(1000) + totals.proceeds - totals.fills - totals.community - totals.paper;
     expect(cash).toEqual({ balance: expected, reserved: 0n, held: 0n });
-    const [ledger] = await t.services.db.query<{ sum: bigint }>('SELECT sum(amount_micro)::bigint AS sum FROM ledger_entries WHERE user_id = $1', [a.id]);
+    const [ledger] = await t.services.db.query<{ sum: bigint }>(
+      `SELECT sum(CASE WHEN credit_account = 'cash:' || $1::text THEN amount_micro ELSE -amount_micro END)::bigint AS sum FROM transfers
+       WHERE asset = 'USD' AND phase = 'posted' AND ('cash:' || $1::text) IN (debit_account, credit_account)`,
+      [a.id],
+    );
     expect(BigInt(ledger!.sum)).toBe(expected);
     const journal = await t.services.db.query<{ side: string; n: bigint; cash: bigint }>(
       'SELECT side, count(*) AS n, sum(cash_micro)::bigint AS cash FROM trades WHERE user_id = $1 GROUP BY side ORDER BY side',
@@ -174,7 +180,9 @@ describeOnPostgres('one account racing its resting fill, a community buy and a p
       { side: 'SELL', n: totals.sells, cash: totals.proceeds },
     ]);
     const [orders] = await t.services.db.query<{ n: bigint; filled: bigint; reserved: bigint }>(
-      `SELECT count(*) AS n, sum(filled_cash_micro)::bigint AS filled, sum(reserved_cash_micro)::bigint AS reserved FROM orders WHERE user_id = $1 AND state = 'filled'`,
+      `SELECT count(*) AS n, sum(filled_cash_micro)::bigint AS filled,
+              sum((SELECT coalesce(sum(CASE WHEN h.phase = 'pending' THEN h.amount_micro ELSE -h.amount_micro END), 0) FROM transfers h WHERE h.order_id = o.id))::bigint AS reserved
+       FROM orders o WHERE user_id = $1 AND state = 'filled'`,
       [a.id],
     );
     expect({ n: Number(orders!.n), filled: BigInt(orders!.filled), reserved: BigInt(orders!.reserved) }).toEqual({

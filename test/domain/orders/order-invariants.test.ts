@@ -6,6 +6,9 @@ import { auditLedger } from '../../../src/domain/audit/ledger-audit';
 import { AppError } from '../../../src/errors/app-error';
 import { toMicro } from '../../../src/domain/money/micro';
 
+/** Each order with what the ledger says it holds (its pending transfers less posts and voids), as cash of a BUY or shares of a SELL. */
+const HELD_ORDERS = `(SELECT o.*, CASE WHEN o.side = 'BUY' THEN (SELECT coalesce(sum(CASE WHEN h.phase = 'pending' THEN h.amount_micro ELSE -h.amount_micro END), 0) FROM transfers h WHERE h.order_id = o.id) ELSE 0 END AS reserved_cash_micro, CASE WHEN o.side = 'SELL' THEN (SELECT coalesce(sum(CASE WHEN h.phase = 'pending' THEN h.amount_micro ELSE -h.amount_micro END), 0) FROM transfers h WHERE h.order_id = o.id) ELSE 0 END AS reserved_shares_micro FROM orders o)`;
+
 type Op =
   | { kind: 'place'; side: 'BUY' | 'SELL'; byShares: boolean; token: 0 | 1; limit: number; size: number; tif: 'GTC' | 'GTD' | 'IOC' | 'FOK'; ttlS: number }
   | { kind: 'cancel'; pick: number }
@@ -160,14 +163,15 @@ describe.each(backends())('order invariants on $name', (backend) => {
             [agent.id],
           );
           expect(short[0]!.n).toBe(0n); // no position's available shares below zero
-          // Reserved cash is the sum of the open orders' reservations, each exactly that of its unfilled size (the audit's
-          // rule): the size itself, or for a BUY sized by shares its unfilled shares × limit rounded up.
+          // Reserved cash is the sum of what the open orders hold by the ledger (pending transfers less posts and voids),
+          // each exactly the reservation of its unfilled size: the size itself, or for a BUY sized by shares its unfilled
+          // shares × limit rounded up.
           const held = await t.services.db.query<{ sum: bigint; bad: bigint }>(
             `SELECT coalesce(sum(reserved_cash_micro), 0)::bigint AS sum,
                count(*) FILTER (WHERE CASE WHEN side = 'SELL' THEN reserved_shares_micro <> size_micro - filled_size_micro
                  WHEN sized_by = 'amount' THEN reserved_cash_micro <> size_micro - filled_size_micro
                  ELSE reserved_cash_micro <> ceil((size_micro - filled_size_micro)::numeric * limit_price_micro / 1000000)::bigint END) AS bad
-             FROM orders WHERE user_id = $1 AND state IN ('open', 'partially_filled')`,
+             FROM ${HELD_ORDERS} o WHERE user_id = $1 AND state IN ('open', 'partially_filled')`,
             [agent.id],
           );
           expect(toMicro(cash.reserved)).toBe(held[0]!.sum);
@@ -175,7 +179,7 @@ describe.each(backends())('order invariants on $name', (backend) => {
         }
         // Every order that left the open states holds nothing; the open ones hold exactly what the account and positions reserve.
         const held = await t.services.db.query<{ n: bigint }>(
-          `SELECT count(*) AS n FROM orders WHERE user_id = $1 AND state NOT IN ('open', 'partially_filled') AND (reserved_cash_micro <> 0 OR reserved_shares_micro <> 0)`,
+          `SELECT count(*) AS n FROM ${HELD_ORDERS} o WHERE user_id = $1 AND state NOT IN ('open', 'partially_filled') AND (reserved_cash_micro <> 0 OR reserved_shares_micro <> 0)`,
           [agent.id],
         );
         expect(held[0]!.n).toBe(0n);

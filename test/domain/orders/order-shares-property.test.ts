@@ -6,6 +6,9 @@ import { auditLedger } from '../../../src/domain/audit/ledger-audit';
 import { AppError } from '../../../src/errors/app-error';
 import { toMicro } from '../../../src/domain/money/micro';
 
+/** Each order with what the ledger says it holds (its pending transfers less posts and voids), as cash of a BUY or shares of a SELL. */
+const HELD_ORDERS = `(SELECT o.*, CASE WHEN o.side = 'BUY' THEN (SELECT coalesce(sum(CASE WHEN h.phase = 'pending' THEN h.amount_micro ELSE -h.amount_micro END), 0) FROM transfers h WHERE h.order_id = o.id) ELSE 0 END AS reserved_cash_micro, CASE WHEN o.side = 'SELL' THEN (SELECT coalesce(sum(CASE WHEN h.phase = 'pending' THEN h.amount_micro ELSE -h.amount_micro END), 0) FROM transfers h WHERE h.order_id = o.id) ELSE 0 END AS reserved_shares_micro FROM orders o)`;
+
 type Op =
   | { kind: 'place'; limit: number; shares: number; tif: 'GTC' | 'GTD' | 'IOC' | 'FOK'; ttlS: number }
   | { kind: 'price'; bid: number; spread: number; depth: number | null }
@@ -142,7 +145,7 @@ describe.each(backends())('limit BUYs sized by shares on $name', (backend) => {
           expect(BigInt(row!.balance) + BigInt(row!.cost)).toBe(granted);
           const open = await t.services.db.query<{ size: bigint; filled: bigint; limit: bigint; reserved: bigint; fshares: bigint }>(
             `SELECT size_micro AS size, filled_size_micro AS filled, limit_price_micro AS limit, reserved_cash_micro AS reserved,
-               filled_shares_micro AS fshares FROM orders WHERE user_id = $1 AND state IN ('open', 'partially_filled')`,
+               filled_shares_micro AS fshares FROM ${HELD_ORDERS} o WHERE user_id = $1 AND state IN ('open', 'partially_filled')`,
             [agent.id],
           );
           let sum = 0n;
@@ -155,7 +158,7 @@ describe.each(backends())('limit BUYs sized by shares on $name', (backend) => {
           expect(BigInt(row!.reserved)).toBe(sum);
         }
         const ended = await t.services.db.query<{ n: bigint }>(
-          `SELECT count(*) AS n FROM orders WHERE user_id = $1 AND state NOT IN ('open', 'partially_filled') AND reserved_cash_micro <> 0`,
+          `SELECT count(*) AS n FROM ${HELD_ORDERS} o WHERE user_id = $1 AND state NOT IN ('open', 'partially_filled') AND reserved_cash_micro <> 0`,
           [agent.id],
         );
         expect(ended[0]!.n).toBe(0n);

@@ -40,7 +40,7 @@ describeOnPostgres('track record under concurrency on $name', (backend) => {
       expect(r.status).toBe(400);
       expect(r.body.code).toBe('ALREADY_CLAIMED');
     }
-    const ledger = await t.services.db.query(`SELECT 1 FROM ledger_entries WHERE user_id = $1 AND type = 'challenge_reward'`, [p.id]);
+    const ledger = await t.services.db.query(`SELECT 1 FROM transfers WHERE credit_account = 'cash:' || $1::text AND kind = 'challenge_reward'`, [p.id]);
     expect(ledger).toHaveLength(1);
     const after = (await t.api.get('/api/user/stats').query({ userId: p.id })).body;
     expect(after.level.xp).toBe(xpBefore + c.xpReward);
