@@ -165,7 +165,7 @@ function seasonAsked(ctx: MethodContext, text: string | undefined): { season: st
 const Record = z.object({
   scoringVersion: z.string().describe('The scoring rules applied (docs/scoring.md).'),
   userId: z.string().describe('The account.'),
-  displayName: z.string().describe('Public display name.'),
+  displayName: z.string().describe('Name.'),
   isAgent: z.boolean().describe('True for an agent account.'),
   reference: Reference.nullable().describe('Which reference forecaster this is (the service’s own baselines), or null.'),
   season: z.string().describe('The season scored: YYYY-MM or all.'),
@@ -262,7 +262,7 @@ export const getBenchmarkLeaderboard = defineMethod({
         z.object({
           rank: z.number().int().min(1).describe('1 is best.'),
           userId: z.string().describe('Read their record with get_benchmark_record.'),
-          displayName: z.string().describe('Public display name.'),
+          displayName: z.string().describe('Name.'),
           isAgent: z.boolean().describe('True for an agent.'),
           reference: Reference.nullable().describe('Which reference forecaster, or null.'),
           resolvedMarkets: z.number().int().min(0).describe('Resolved markets behind the record.'),
@@ -287,13 +287,13 @@ export const getBenchmarkLeaderboard = defineMethod({
     references: z
       .array(
         z.object({
-          userId: z.string().describe('Read its record with get_benchmark_record.'),
-          displayName: z.string().describe('Public display name.'),
-          reference: Reference.describe('Which reference forecaster.'),
-          resolvedMarkets: z.number().int().min(0).describe('Its resolved markets in the season; ranked from minimumMarkets.'),
+          userId: z.string().describe('Account id.'),
+          displayName: z.string().describe('Name.'),
+          reference: Reference.describe('Which reference.'),
+          resolvedMarkets: z.number().int().min(0).describe('Resolved markets this season.'),
         }),
       )
-      .describe("The service's reference forecasters, ranked or not yet: the yardsticks every board names from its first day (empty before they first act)."),
+      .describe('The reference forecasters, ranked or not yet.'),
     nextCursor: z.string().nullable().describe('Pass as cursor for the next page; null when this is the last page.'),
   }),
   rest: { method: 'GET', path: '/api/benchmark/leaderboard' },

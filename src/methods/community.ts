@@ -200,8 +200,7 @@ export const quoteCommunityTrade = defineMethod({
   toolset: 'community',
   area: 'Community markets',
   summary: 'Preview a community market buy or sell (changes nothing)',
-  brief:
-    "Previews a community market BUY of amount dollars or SELL of quantity shares: shares, dollars, average price, price before and after, and impact. Changes nothing; free. Pass its avgPrice as the trade's maxAvgPrice / minAvgPrice.",
+  brief: 'Previews a community market BUY (amount) or SELL (quantity): shares, dollars, average price. Changes nothing.',
   description:
     `What a BUY of amount dollars or a SELL of quantity shares of a community market outcome would fill at now: shares, dollars, the ` +
     `average price, the price before and after, and the price impact (after − before). ${TRADE_NOTE} Read-only and free. ` +
@@ -243,8 +242,7 @@ export const buyCommunityShares = defineMethod({
   toolset: 'community',
   area: 'Community markets',
   summary: 'Buy shares of a community market outcome from its market maker',
-  brief:
-    'Buys amount dollars of one community market outcome (by token id) from its market maker, which moves the price; a winning share pays 1. Optional maxAvgPrice refuses a worse average. Counts against the trade rate limit.',
+  brief: 'Buys amount dollars of a community market outcome (by token id) from its market maker.',
   description: `Buys amount dollars of one outcome of a community market (by token id) from its market maker, opening or adding to your position (sell it with sell_community_shares). ${TRADE_NOTE} Optional maxAvgPrice refuses a buy that would average higher (PRICE_LIMIT_EXCEEDED, nothing changed). Errors: INSUFFICIENT_BALANCE, MARKET_CLOSED, PRICE_LIMIT_EXCEEDED, VALIDATION_ERROR (400); NOT_FOUND (404); RATE_LIMITED.`,
   auth: 'key',
   limit: 'trade',
@@ -307,8 +305,7 @@ export const sellCommunityShares = defineMethod({
   toolset: 'community',
   area: 'Community markets',
   summary: 'Sell community market shares back to its market maker',
-  brief:
-    'Sells shares of a community market position back to its market maker (omit quantity to close it); returns realizedPnl. Optional minAvgPrice refuses a worse average. Counts against the sell rate limit.',
+  brief: 'Sells shares of a community market position to its market maker (omit quantity to close it).',
   description: `Sells quantity shares of one of your community market positions back to its market maker (omit quantity to close it); realizedPnl = proceeds − cost basis. ${TRADE_NOTE} Optional minAvgPrice refuses a sale that would average lower (PRICE_LIMIT_EXCEEDED, nothing changed). Errors: VALIDATION_ERROR, POSITION_CLOSED, MARKET_CLOSED, PRICE_LIMIT_EXCEEDED (400); NOT_FOUND (404); RATE_LIMITED.`,
   auth: 'key',
   limit: 'sell',

@@ -60,12 +60,9 @@ const ReplayState = z.object({
       z.object({
         seed: z.number().int().describe('Seed of the run’s simulated venue.'),
         days: z.number().int().min(1).max(MAX_DAYS).describe('Length of the run’s window, in simulated days.'),
-        name: z.string().nullable().describe('The published suite scenario it replays (suite-v2/07), or null for a seed and days of your own.'),
-        suite: z.string().nullable().describe('That scenario’s suite (suite-v2): its runs count on get_replay_suite_board; null otherwise.'),
-        category: z
-          .string()
-          .nullable()
-          .describe('The one catalogue category the run’s venue lists (a suite-v2 episode: its markets and their news only); null: every category.'),
+        name: z.string().nullable().describe('The suite scenario it replays (suite-v2/07), or null.'),
+        suite: z.string().nullable().describe('Its suite (suite-v2; its runs count on get_replay_suite_board), or null.'),
+        category: z.string().nullable().describe('The one category the run lists (a suite-v2 episode); null: all.'),
       }),
       z.object({
         source: z.literal('mirror').describe('The recorded Polymarket mirror.'),

@@ -247,7 +247,7 @@ export const sellPosition = defineMethod({
   area: 'Trading',
   summary: 'Sell all or part of a position at the live price',
   brief:
-    "Sells shares of one of your positions walking the venue's bids from the best (omit quantity to close it) and credits the proceeds; returns realizedPnl. Shares reserved by resting sell orders cannot be sold. Counts against the sell rate limit.",
+    "Sells shares of one of your positions (any venue's) walking the bids from the best (omit quantity to close it); returns realizedPnl. Shares reserved by resting sell orders cannot be sold.",
   description:
     "Sells `quantity` shares of one of your positions (omit quantity to close it), walking the venue's bids; price is their average, " +
     "the proceeds credited are after the venue's fee (a community " +
@@ -416,7 +416,7 @@ export const quoteTrade = defineMethod({
     tokenId: z.string().describe('The token quoted.'),
     marketId: z.string().describe('Its market.'),
     outcome: Outcome,
-    outcomeLabel: z.string().optional().describe("A community market's outcome label (its token is held as YES of that label); absent for mirrored markets."),
+    outcomeLabel: z.string().optional().describe("A community market's outcome label; absent for mirrored markets."),
     marketStatus: z.string().describe('active, closed or resolved; only active markets trade.'),
     price: Probability.describe('Fill price per share right now.'),
     shares: z.number().describe('Shares bought (BUY) or sold (SELL).'),

@@ -25,7 +25,7 @@ export function fieldsInput(item: ObjectSchema) {
     .min(1)
     .max(names.length)
     .optional()
-    .describe('Only these fields of each item (id always); omit for all.');
+    .describe('Item fields to answer (id always).');
 }
 
 /** The item schema of the output list `list` of a method (the array's element), or undefined when it is not a list of objects. */

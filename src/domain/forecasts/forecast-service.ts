@@ -170,7 +170,6 @@ export class ForecastService {
     });
   }
 
-
   /**
    * A trade's stated forecast, for the trade's intent — the forecast's one way into a trade (paper_trade, place_order, a
    * community market's buy): checked now, before anything trades — a mirrored market's stamped with its quote — and

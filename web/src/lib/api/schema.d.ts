@@ -2458,7 +2458,7 @@ export interface operations {
                 limit?: number;
                 /** @description nextCursor of the previous page (same q); omit for the first. */
                 cursor?: string;
-                /** @description Only these fields of each item (id always); omit for all. */
+                /** @description Item fields to answer (id always). */
                 fields?: ("id" | "slug" | "question" | "category" | "imageUrl" | "outcomeTokens" | "yesPrice" | "noPrice" | "volume" | "endDate" | "status" | "winner" | "source" | "simulated")[];
             };
             header?: {
@@ -2631,7 +2631,7 @@ export interface operations {
                 cursor?: string;
                 /** @description Adds each market's hourly YES prices over the last 24 h. */
                 sparkline?: boolean;
-                /** @description Only these fields of each item (id always); omit for all. */
+                /** @description Item fields to answer (id always). */
                 fields?: ("id" | "slug" | "question" | "category" | "imageUrl" | "outcomeTokens" | "yesPrice" | "noPrice" | "volume" | "endDate" | "status" | "winner" | "source" | "simulated" | "change24h" | "sparkline")[];
             };
             header?: {
@@ -4540,7 +4540,7 @@ export interface operations {
                          * @enum {string}
                          */
                         outcome: "YES" | "NO";
-                        /** @description A community market's outcome label (its token is held as YES of that label); absent for mirrored markets. */
+                        /** @description A community market's outcome label; absent for mirrored markets. */
                         outcomeLabel?: string;
                         /** @description active, closed or resolved; only active markets trade. */
                         marketStatus: string;
@@ -6694,7 +6694,7 @@ export interface operations {
                         scoringVersion: string;
                         /** @description The account. */
                         userId: string;
-                        /** @description Public display name. */
+                        /** @description Name. */
                         displayName: string;
                         /** @description True for an agent account. */
                         isAgent: boolean;
@@ -7445,7 +7445,7 @@ export interface operations {
                             rank: number;
                             /** @description Read their record with get_benchmark_record. */
                             userId: string;
-                            /** @description Public display name. */
+                            /** @description Name. */
                             displayName: string;
                             /** @description True for an agent. */
                             isAgent: boolean;
@@ -7495,18 +7495,18 @@ export interface operations {
                                 high: number | null;
                             };
                         } | null;
-                        /** @description The service's reference forecasters, ranked or not yet: the yardsticks every board names from its first day (empty before they first act). */
+                        /** @description The reference forecasters, ranked or not yet. */
                         references: {
-                            /** @description Read its record with get_benchmark_record. */
+                            /** @description Account id. */
                             userId: string;
-                            /** @description Public display name. */
+                            /** @description Name. */
                             displayName: string;
                             /**
-                             * @description Which reference forecaster.
+                             * @description Which reference.
                              * @enum {string}
                              */
                             reference: "market" | "coin_flip" | "favourite";
-                            /** @description Its resolved markets in the season; ranked from minimumMarkets. */
+                            /** @description Resolved markets this season. */
                             resolvedMarkets: number;
                         }[];
                         /** @description Pass as cursor for the next page; null when this is the last page. */
@@ -7901,11 +7901,11 @@ export interface operations {
                                 seed: number;
                                 /** @description Length of the run’s window, in simulated days. */
                                 days: number;
-                                /** @description The published suite scenario it replays (suite-v2/07), or null for a seed and days of your own. */
+                                /** @description The suite scenario it replays (suite-v2/07), or null. */
                                 name: string | null;
-                                /** @description That scenario’s suite (suite-v2): its runs count on get_replay_suite_board; null otherwise. */
+                                /** @description Its suite (suite-v2; its runs count on get_replay_suite_board), or null. */
                                 suite: string | null;
-                                /** @description The one catalogue category the run’s venue lists (a suite-v2 episode: its markets and their news only); null: every category. */
+                                /** @description The one category the run lists (a suite-v2 episode); null: all. */
                                 category: string | null;
                             } | {
                                 /**
@@ -8110,11 +8110,11 @@ export interface operations {
                             seed: number;
                             /** @description Length of the run’s window, in simulated days. */
                             days: number;
-                            /** @description The published suite scenario it replays (suite-v2/07), or null for a seed and days of your own. */
+                            /** @description The suite scenario it replays (suite-v2/07), or null. */
                             name: string | null;
-                            /** @description That scenario’s suite (suite-v2): its runs count on get_replay_suite_board; null otherwise. */
+                            /** @description Its suite (suite-v2; its runs count on get_replay_suite_board), or null. */
                             suite: string | null;
-                            /** @description The one catalogue category the run’s venue lists (a suite-v2 episode: its markets and their news only); null: every category. */
+                            /** @description The one category the run lists (a suite-v2 episode); null: all. */
                             category: string | null;
                         } | {
                             /**
@@ -8310,11 +8310,11 @@ export interface operations {
                             seed: number;
                             /** @description Length of the run’s window, in simulated days. */
                             days: number;
-                            /** @description The published suite scenario it replays (suite-v2/07), or null for a seed and days of your own. */
+                            /** @description The suite scenario it replays (suite-v2/07), or null. */
                             name: string | null;
-                            /** @description That scenario’s suite (suite-v2): its runs count on get_replay_suite_board; null otherwise. */
+                            /** @description Its suite (suite-v2; its runs count on get_replay_suite_board), or null. */
                             suite: string | null;
-                            /** @description The one catalogue category the run’s venue lists (a suite-v2 episode: its markets and their news only); null: every category. */
+                            /** @description The one category the run lists (a suite-v2 episode); null: all. */
                             category: string | null;
                         } | {
                             /**
@@ -8740,11 +8740,11 @@ export interface operations {
                             seed: number;
                             /** @description Length of the run’s window, in simulated days. */
                             days: number;
-                            /** @description The published suite scenario it replays (suite-v2/07), or null for a seed and days of your own. */
+                            /** @description The suite scenario it replays (suite-v2/07), or null. */
                             name: string | null;
-                            /** @description That scenario’s suite (suite-v2): its runs count on get_replay_suite_board; null otherwise. */
+                            /** @description Its suite (suite-v2; its runs count on get_replay_suite_board), or null. */
                             suite: string | null;
-                            /** @description The one catalogue category the run’s venue lists (a suite-v2 episode: its markets and their news only); null: every category. */
+                            /** @description The one category the run lists (a suite-v2 episode); null: all. */
                             category: string | null;
                         } | {
                             /**
@@ -8953,11 +8953,11 @@ export interface operations {
                             seed: number;
                             /** @description Length of the run’s window, in simulated days. */
                             days: number;
-                            /** @description The published suite scenario it replays (suite-v2/07), or null for a seed and days of your own. */
+                            /** @description The suite scenario it replays (suite-v2/07), or null. */
                             name: string | null;
-                            /** @description That scenario’s suite (suite-v2): its runs count on get_replay_suite_board; null otherwise. */
+                            /** @description Its suite (suite-v2; its runs count on get_replay_suite_board), or null. */
                             suite: string | null;
-                            /** @description The one catalogue category the run’s venue lists (a suite-v2 episode: its markets and their news only); null: every category. */
+                            /** @description The one category the run lists (a suite-v2 episode); null: all. */
                             category: string | null;
                         } | {
                             /**
@@ -11844,7 +11844,7 @@ export interface operations {
                 limit?: number;
                 /** @description nextCursor of the previous page (same filters); omit for the first. */
                 cursor?: string;
-                /** @description Only these fields of each item (id always); omit for all. */
+                /** @description Item fields to answer (id always). */
                 fields?: ("id" | "slug" | "question" | "description" | "category" | "outcomes" | "endDate" | "status" | "creatorId" | "featured" | "imageUrl" | "resolvedOutcome" | "voidReason" | "createdAt" | "outcomeTokens" | "liquidity" | "poolCash" | "volume" | "tradeCount" | "creatorTrades" | "creatorTradesNote")[];
             };
             header?: {
