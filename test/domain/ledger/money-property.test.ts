@@ -242,9 +242,10 @@ const BROKEN = `SELECT 'account ' || id || ': balance ' || balance_micro || ', r
   FROM positions p LEFT JOIN (${LEGS}) l ON l.account = 'position:' || p.id AND l.asset = p.token_id
   WHERE p.quantity_micro <> coalesce(l.moved, 0) OR p.reserved_micro <> coalesce(l.held, 0)
   UNION ALL
-  SELECT 'pool ' || c.market_id || ': cash ' || c.cash_micro || ', its transfers ' || coalesce(l.moved, 0)
-  FROM community_pools c LEFT JOIN (${LEGS}) l ON l.account = 'pool:' || c.market_id AND l.asset = 'USD'
-  WHERE c.cash_micro <> coalesce(l.moved, 0)
+  SELECT 'pool ' || c.market_id || ': cash ' || coalesce(b.cash_micro, 0) || ', its transfers ' || coalesce(l.moved, 0)
+  FROM community_pools c LEFT JOIN pool_balances b ON b.market_id = c.market_id
+  LEFT JOIN (${LEGS}) l ON l.account = 'pool:' || c.market_id AND l.asset = 'USD'
+  WHERE coalesce(b.cash_micro, 0) <> coalesce(l.moved, 0)
   UNION ALL
   SELECT 'order ' || o.id || ' (' || o.state || '): its transfers hold ' || ${HELD}
   FROM orders o WHERE ${HELD} < 0 OR (o.state NOT IN ('open', 'partially_filled') AND ${HELD} <> 0)
