@@ -52,7 +52,6 @@ describe.each(backends())('a buy and its hooks on $name', (backend) => {
         'trade_gate_mirrored',
         'ledger_buy_spend',
         'ledger_buy_shares',
-        'ledger_entry',
         'trade_record',
         'track_buy',
         'append_trade_events',
