@@ -1,4 +1,5 @@
 import {
+  openFromMore,
   describeWithChromium,
   expectNoSeriousAxeViolations,
   expectNoSideScroll,
@@ -91,7 +92,7 @@ describeWithChromium('community markets, agents and settings in Chromium', () =>
     await expect(page.getByRole('button', { name: 'Resolve market' }).isDisabled()).resolves.toBe(true);
     await page.getByLabel('Reason for voiding').fill('The question turned out to be ambiguous.');
     await page.getByRole('button', { name: 'Resolve market' }).click();
-    await page.getByRole('status').filter({ hasText: 'Resolved: VOID · reason: The question turned out to be ambiguous.' }).waitFor();
+    await page.getByRole('status').filter({ hasText: 'Resolved void' }).filter({ hasText: 'Voided: The question turned out to be ambiguous.' }).waitFor();
     await expect(page.getByRole('button', { name: 'Resolve market' }).count()).resolves.toBe(0);
 
     await page.getByRole('link', { name: '← Community markets' }).click();
@@ -109,7 +110,7 @@ describeWithChromium('community markets, agents and settings in Chromium', () =>
     const page = await web.newPage();
     const person = await signUp(page, { displayName: 'Agent Builder' });
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: web.baseUrl });
-    await page.getByRole('link', { name: 'Agents' }).click();
+    await openFromMore(page, 'Agents');
     await page.getByRole('heading', { level: 1, name: 'Agents' }).waitFor();
     for (const [name, href] of [
       ['OpenAPI document', '/openapi.json'],
@@ -295,7 +296,7 @@ describeWithChromium('community markets, agents and settings in Chromium', () =>
     await page.keyboard.type('Voided from the keyboard.');
     await tabTo(page, /^Resolve market$/);
     await page.keyboard.press('Enter');
-    await page.getByRole('status').filter({ hasText: 'Resolved: VOID' }).waitFor();
+    await page.getByRole('status').filter({ hasText: 'Resolved void' }).waitFor();
     expect(pageErrors(page)).toEqual([]);
   });
 

@@ -192,7 +192,7 @@ describeWithChromium('defects of the web app (issue 36) in Chromium', () => {
     await page.getByLabel('Void: none of them', { exact: false }).check();
     await page.getByLabel('Reason for voiding').fill('Asked by mistake.');
     await page.getByRole('button', { name: 'Resolve market' }).click();
-    await page.getByRole('status').filter({ hasText: 'Resolved: VOID' }).waitFor();
+    await page.getByRole('status').filter({ hasText: 'Resolved void' }).waitFor();
     await header.filter({ hasText: '$1,000.00' }).waitFor({ timeout: 5_000 });
     expect(pageErrors(page)).toEqual([]);
   });
