@@ -1,9 +1,7 @@
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
-import { testConfig } from '../src/config';
-import { createLogger } from '../src/logger';
-import { startService } from '../src/start';
-import { callAs, type AgentDeps } from '../src/transports/reference-forecasters';
+import { startOwnService } from './own-service';
+import { callAs } from '../src/transports/reference-forecasters';
 import { scenariosOf, suiteNamed, SUITES } from '../src/domain/replay/replay-suite';
 import { masterSecretOf } from '../src/market-data/simulated/venue-secret-store';
 import { pipelineCall, pipelineStream, probeEpisode, type EpisodeResult } from './leak-probe/probe';
@@ -36,20 +34,7 @@ async function main(): Promise<void> {
   const sample = episodes === 'all' ? all : new Random(seed).sample(all, Number(episodes));
   // The venue's secret decides its paths: the seed replays a run's calls only with the same one, so a fresh one is printed.
   const simSecret = process.env.SIM_SECRET ?? randomBytes(32).toString('hex');
-  const config = testConfig({
-    DATA_DIR: 'memory',
-    LOG_LEVEL: 'silent',
-    RATE_LIMIT_REGISTER_PER_MIN: 1_000_000,
-    RATE_LIMIT_API_PER_MIN: 1_000_000,
-    RATE_LIMIT_TRADE_PER_MIN: 1_000_000,
-    RATE_LIMIT_SELL_PER_MIN: 1_000_000,
-    REFERENCE_FORECASTERS: 'off',
-    SIM_SECRET: simSecret,
-  });
-  const log = createLogger('silent');
-  const service = await startService(config, log, { background: false, webDir: null, validateOutput: true });
-  const { services } = service;
-  const deps: AgentDeps = { services, clock: services.clock, log, validateOutput: true, registry: services.registry, origin: 'http://localhost' };
+  const { service, services, deps } = await startOwnService(simSecret, { validateOutput: true });
   const registered = (await callAs(deps, undefined, 'register_account', {
     email: 'leak-probe@probe.invalid',
     password: randomBytes(24).toString('hex'),
@@ -71,7 +56,7 @@ async function main(): Promise<void> {
       methods,
       streams: services.registry.streams,
       liveKey: registered.user.apiKey,
-      master: masterSecretOf(config),
+      master: masterSecretOf(services.config),
       scenario,
       seed: seed + i,
       reads,

@@ -1,9 +1,7 @@
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
-import { testConfig } from '../src/config';
-import { createLogger } from '../src/logger';
-import { startService } from '../src/start';
-import { callAs, type AgentDeps } from '../src/transports/reference-forecasters';
+import { startOwnService } from './own-service';
+import { callAs } from '../src/transports/reference-forecasters';
 import { playReplayAgent, REPLAY_AGENTS, type ReplayAgent, type ReplayAgentPlay } from '../src/replay/reference-agents';
 import { alphaAcrossRuns } from '../src/domain/replay/across-runs';
 import { scenariosOf, suiteNamed, SUITES } from '../src/domain/replay/replay-suite';
@@ -94,21 +92,8 @@ async function main(): Promise<void> {
   const agents = arg('agents', 'market,keyword_reader,news_reader').split(',') as ReplayAgent[];
   for (const a of agents) if (!REPLAY_AGENTS.includes(a)) throw new Error(`unknown agent ${a}: one of ${REPLAY_AGENTS.join(', ')}`);
   // A service of its own, with limits no in-process agent meets: the agents here are the only callers.
-  const config = testConfig({
-    DATA_DIR: 'memory',
-    LOG_LEVEL: 'silent',
-    RATE_LIMIT_REGISTER_PER_MIN: 1_000_000,
-    RATE_LIMIT_API_PER_MIN: 1_000_000,
-    RATE_LIMIT_TRADE_PER_MIN: 1_000_000,
-    RATE_LIMIT_SELL_PER_MIN: 1_000_000,
-    REFERENCE_FORECASTERS: 'off',
-    SIM_SECRET: masterHex,
-  });
-  const log = createLogger('silent');
-  const service = await startService(config, log, { background: false, webDir: null });
-  const { services } = service;
+  const { service, services, deps } = await startOwnService(masterHex, { validateOutput: false });
   await services.marketSync.runOnce();
-  const deps: AgentDeps = { services, clock: services.clock, log, validateOutput: false, registry: services.registry, origin: 'http://localhost' };
   const registered = (await callAs(deps, undefined, 'register_account', {
     email: 'replay-reference@reference.invalid',
     password: randomBytes(24).toString('hex'),

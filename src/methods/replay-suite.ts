@@ -21,15 +21,15 @@ function suiteOf(ctx: MethodContext, name: string | undefined): ReplaySuite {
   return suite;
 }
 
-const Status = z
+const State = z
   .enum(['current', 'retired'])
   .describe('current: runs of its episodes join its board; retired: its secret is revealed (get_venue_commitments) and its board is read-only.');
 const RetiredAt = z.iso.datetime().nullable().describe('When the version retired and its secret was revealed; null while current.');
 
-/** A version's status and retirement, as every answer about it says them. */
-function statusOf(ctx: MethodContext, suite: ReplaySuite): { status: 'current' | 'retired'; retiredAt: string | null } {
-  const status = suiteStatus(suite, ctx.clock.now().getTime());
-  return { status, retiredAt: status === 'retired' ? suite.retiredAt : null };
+/** A version's state and retirement, as every answer about it says them (state, not status: the glossary keeps status for markets). */
+function stateOf(ctx: MethodContext, suite: ReplaySuite): { state: 'current' | 'retired'; retiredAt: string | null } {
+  const state = suiteStatus(suite, ctx.clock.now().getTime());
+  return { state, retiredAt: state === 'retired' ? suite.retiredAt : null };
 }
 
 function replayOf(ctx: MethodContext): ReplayRuns {
@@ -41,9 +41,9 @@ export const listReplaySuite = defineMethod({
   name: 'list_replay_suite',
   toolset: 'replay',
   area: 'Forecasting',
-  summary: 'A published replay suite version: its episodes with their categories, its checksum and status',
+  summary: 'A published replay suite version: its episodes with their categories, its checksum and state',
   brief:
-    'A replay suite version’s named episodes (seed, days, category), checksum and status (current or retired); start one with start_replay {"scenario": name}. Free.',
+    'A replay suite version’s named episodes (seed, days, category), checksum and state (current or retired); start one with start_replay {"scenario": name}. Free.',
   description:
     `A published version of the replay suite (current: ${SUITE_V2.name}, ${SUITE_V2.episodes.length} episodes × ${SUITE_V2.days} simulated days of the ` +
     'simulated venue with information, each listing one catalogue category’s markets and news). Start one with start_replay {"scenario": "<name>"}; ' +
@@ -58,7 +58,7 @@ export const listReplaySuite = defineMethod({
   input: z.object({ suite: SuiteName }),
   output: z.object({
     suite: z.string().describe('The suite version’s name.'),
-    status: Status,
+    state: State,
     retiredAt: RetiredAt,
     scope: z.string().describe('The sealed scope of its episodes (suite|<name>): its commitment and, once retired, its secret are in get_venue_commitments.'),
     description: z.string().describe('What it replays.'),
@@ -83,7 +83,7 @@ export const listReplaySuite = defineMethod({
       .array(
         z.object({
           suite: z.string().describe('A published version.'),
-          status: Status,
+          state: State,
           retiredAt: RetiredAt,
           episodes: z.number().int().min(1).describe('Its episodes.'),
         }),
@@ -97,14 +97,14 @@ export const listReplaySuite = defineMethod({
     const suite = suiteOf(ctx, input.suite);
     return {
       suite: suite.name,
-      ...statusOf(ctx, suite),
+      ...stateOf(ctx, suite),
       scope: suiteScope(suite.name),
       description: suite.description,
       checksum: suite.checksum,
       days: suite.days,
       minScenarios: suite.minScenarios,
       scenarios: scenariosOf(suite).map((s) => ({ name: s.name, index: s.index, seed: s.seed, days: s.days, category: s.category })),
-      versions: SUITES.map((v) => ({ suite: v.name, ...statusOf(ctx, v), episodes: v.episodes.length })),
+      versions: SUITES.map((v) => ({ suite: v.name, ...stateOf(ctx, v), episodes: v.episodes.length })),
     };
   },
 });
@@ -146,7 +146,7 @@ export const getReplaySuiteBoard = defineMethod({
   }),
   output: z.object({
     suite: z.string().describe('The suite version ranked.'),
-    status: Status,
+    state: State,
     retiredAt: RetiredAt,
     checksum: z.string().describe('Its checksum (list_replay_suite).'),
     scenarios: z.number().int().min(1).describe('Scenarios in the suite.'),
@@ -169,7 +169,7 @@ export const getReplaySuiteBoard = defineMethod({
     const mine = me === undefined ? undefined : records.find((r) => r.userId === me);
     return {
       suite: suite.name,
-      ...statusOf(ctx, suite),
+      ...stateOf(ctx, suite),
       checksum: suite.checksum,
       scenarios: suite.episodes.length,
       minScenarios: suite.minScenarios,

@@ -27,7 +27,7 @@ describe.each(backends())('replay suite, its board and delete_replay on $name', 
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
       suite: 'suite-v2',
-      status: 'current',
+      state: 'current',
       retiredAt: null,
       scope: 'suite|suite-v2',
       checksum: SUITE_V2.checksum,
@@ -38,11 +38,11 @@ describe.each(backends())('replay suite, its board and delete_replay on $name', 
     expect(res.body.scenarios[12]).toEqual({ name: 'suite-v2/12', index: 12, seed: 52_501, days: 30, category: 'Crypto' });
     expect(new Set(res.body.scenarios.map((s: { category: string }) => s.category)).size).toBe(10);
     expect(res.body.versions).toEqual([
-      { suite: 'suite-v1', status: 'retired', retiredAt: SUITE_V1.retiredAt, episodes: 20 },
-      { suite: 'suite-v2', status: 'current', retiredAt: null, episodes: 50 },
+      { suite: 'suite-v1', state: 'retired', retiredAt: SUITE_V1.retiredAt, episodes: 20 },
+      { suite: 'suite-v2', state: 'current', retiredAt: null, episodes: 50 },
     ]);
     const v1 = await t.api.get('/api/replay-suite').query({ suite: 'suite-v1' });
-    expect(v1.body).toMatchObject({ suite: 'suite-v1', status: 'retired', retiredAt: SUITE_V1.retiredAt, checksum: SUITE_V1.checksum });
+    expect(v1.body).toMatchObject({ suite: 'suite-v1', state: 'retired', retiredAt: SUITE_V1.retiredAt, checksum: SUITE_V1.checksum });
     expect(v1.body.scenarios[7]).toEqual({ name: 'suite-v1/07', index: 7, seed: 35_107, days: 30, category: null });
     expect((await t.api.get('/api/replay-suite').query({ suite: 'suite-v0' })).status).toBe(400);
     // Retiring revealed suite-v1's secret on the commitments' path; suite-v2's stays sealed.
@@ -163,7 +163,7 @@ describe.each(backends())('replay suite, its board and delete_replay on $name', 
     expect(board.status).toBe(200);
     expect(board.body).toMatchObject({
       suite: 'suite-v1',
-      status: 'retired',
+      state: 'retired',
       retiredAt: SUITE_V1.retiredAt,
       checksum: SUITE_V1.checksum,
       scenarios: 20,
@@ -194,7 +194,7 @@ describe.each(backends())('replay suite, its board and delete_replay on $name', 
     // Each version has its own board: suite-v1's runs are not on suite-v2's, which ranks by its own runs.
     await ended(b.id, 5, 0.3, 'suite-v2');
     const v2 = await t.api.get('/api/replay-suite/board').set(bearer(b.apiKey));
-    expect(v2.body).toMatchObject({ suite: 'suite-v2', status: 'current', retiredAt: null, scenarios: 50, entries: [] });
+    expect(v2.body).toMatchObject({ suite: 'suite-v2', state: 'current', retiredAt: null, scenarios: 50, entries: [] });
     expect(v2.body.you).toMatchObject({ userId: b.id, runCount: 1, scenarios: 1 });
     // A run of suite-v1 ending after its retirement (started before it) stays off the read-only board.
     const late = await ended(a.id, 4, 0.7, 'suite-v1', false);

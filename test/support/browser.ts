@@ -134,6 +134,12 @@ export async function signOut(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Sign out' }).click();
 }
 
+/** Opens a page listed in the header's account menu (My profile, Notifications, Settings). */
+export async function openFromAccountMenu(page: Page, name: string | RegExp): Promise<void> {
+  await page.getByRole('button', { name: 'Account menu' }).click();
+  await page.getByRole('link', typeof name === 'string' ? { name, exact: true } : { name }).click();
+}
+
 /** Opens a page listed under the header's More menu (Watchlist, Replay, Replay board, Challenge, Agents). */
 export async function openFromMore(page: Page, name: string): Promise<void> {
   const nav = page.getByRole('navigation', { name: 'Main' });

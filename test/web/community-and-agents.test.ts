@@ -1,4 +1,5 @@
 import {
+  openFromAccountMenu,
   openFromMore,
   describeWithChromium,
   expectNoSeriousAxeViolations,
@@ -150,7 +151,7 @@ describeWithChromium('community markets, agents and settings in Chromium', () =>
     await expectNoSeriousAxeViolations(page);
 
     // Settings: rotate the agent's key with its current one; the old key stops working at once.
-    await page.getByRole('link', { name: 'Settings' }).click();
+    await openFromAccountMenu(page, 'Settings');
     await page.getByRole('heading', { level: 1, name: 'Account settings' }).waitFor();
     await page.getByLabel("Agent's current API key").fill('svc_00000000000000000000000000000000');
     await page.getByRole('button', { name: 'Rotate key' }).click();
@@ -173,7 +174,7 @@ describeWithChromium('community markets, agents and settings in Chromium', () =>
   test('when a person changes their display name and password in settings, then the header shows the new name and only the new password signs in', async () => {
     const page = await web.newPage();
     const person = await signUp(page, { displayName: 'Old Name' });
-    await page.getByRole('link', { name: 'Settings' }).click();
+    await openFromAccountMenu(page, 'Settings');
     await page.getByRole('heading', { level: 1, name: 'Account settings' }).waitFor();
     await expect(page.getByLabel('Display name', { exact: true }).inputValue()).resolves.toBe('Old Name');
     await page.getByLabel('Display name', { exact: true }).fill('N');
@@ -231,7 +232,7 @@ describeWithChromium('community markets, agents and settings in Chromium', () =>
     const person = await signUp(page, { displayName: 'Leaving Soon' });
     const { user } = (await (await page.request.get('/api/user/me')).json()) as { user: { id: string } };
     const cookie = (await page.context().cookies(web.baseUrl)).map((c) => `${c.name}=${c.value}`).join('; ');
-    await page.getByRole('link', { name: 'Settings' }).click();
+    await openFromAccountMenu(page, 'Settings');
     await page.getByRole('heading', { level: 2, name: 'Delete your account' }).waitFor();
 
     await page.getByLabel('Password to confirm deletion').fill('not-my-password');

@@ -2,6 +2,8 @@ import { seedMarket, ControlledPrices } from '../support/markets';
 import { agentTrader, buy, sell, settle } from '../support/traders';
 import { browserTrader } from '../support/browser-trader';
 import {
+  openFromAccountMenu,
+  openFromMore,
   describeWithChromium,
   expectNoSeriousAxeViolations,
   expectNoSideScroll,
@@ -115,7 +117,7 @@ describeWithChromium('leaderboards, profiles, challenge and notifications in Chr
     await signUp(page, { displayName: 'Challenger' });
     const me = await browserTrader(page, web.baseUrl);
 
-    await page.getByRole('link', { name: 'Challenge' }).click();
+    await openFromMore(page, 'Challenge');
     await page.getByRole('heading', { level: 1, name: 'Daily challenge' }).waitFor();
     await expect(page.getByRole('progressbar', { name: 'Challenge progress' }).getAttribute('value')).resolves.toBe('0');
     await expect(page.getByRole('button', { name: 'Claim reward (complete it first)' }).isDisabled()).resolves.toBe(true);
@@ -136,7 +138,7 @@ describeWithChromium('leaderboards, profiles, challenge and notifications in Chr
     await page.getByLabel('Available cash').filter({ hasNotText: before! }).waitFor();
 
     const unread = async () => Number(await page.getByLabel('Unread notifications').textContent());
-    await page.getByRole('link', { name: 'Notifications' }).click();
+    await openFromAccountMenu(page, /^Notifications/);
     await page.getByRole('heading', { level: 1, name: 'Notifications' }).waitFor();
     const list = page.getByRole('list', { name: 'Notifications' });
     await list.getByRole('listitem').first().waitFor();

@@ -3,6 +3,7 @@ import { AppError } from '../../errors/app-error';
 import { appendEvent } from '../events/account-events';
 import { releaseCash } from '../ledger/cash';
 import { releaseShares } from '../ledger/shares';
+import { heldBy } from '../ledger/transfers';
 import { byId, notFound, OPEN, ORDER_COLUMNS, toView, UUID, type OrderRow, type OrderView } from './order-rows';
 
 /** Expired per expiry pass at most (the rest go on the next pass, a fraction of a second later). */
@@ -117,9 +118,13 @@ async function closeIn(tx: Queryable, o: OrderRow, state: 'cancelled' | 'expired
   return after;
 }
 
-/** Voids all that order `o` (its row locked in `tx`, as read with ORDER_COLUMNS) holds: cash of a buy, shares of a sell. */
+/**
+ * Voids all that order `o` (its row locked in `tx`) holds: cash of a buy, shares of a sell. What it holds is read again
+ * here, in a statement of its own: the statement that locked the row, had it waited for a fill's commit, still summed the
+ * order's transfers as they stood when it began (PostgreSQL's read committed), and would release what the fill had used.
+ */
 export async function releaseHeld(tx: Queryable, o: OrderRow, now: Date): Promise<void> {
-  const held = BigInt(o.held_micro);
+  const held = await heldBy(tx, o.id);
   if (held <= 0n) return;
   if (o.side === 'BUY') await releaseCash(tx, o.user_id, held, now, o.id);
   else await releaseShares(tx, o.position_id!, held, o.id, now);

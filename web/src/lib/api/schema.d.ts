@@ -762,7 +762,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * A published replay suite version: its episodes with their categories, its checksum and status
+         * A published replay suite version: its episodes with their categories, its checksum and state
          * @description A published version of the replay suite (current: suite-v2, 50 episodes × 30 simulated days of the simulated venue with information, each listing one catalogue category’s markets and news). Start one with start_replay {"scenario": "<name>"}; get_replay_suite_board ranks every agent’s mean alpha across a version. A version is frozen: its checksum is sha256 over its description and a fingerprint of what the venue’s generator makes of each episode (catalog, first prices and news) under a public probe secret; the episodes themselves are sealed under the version’s secret (scope suite|<name>), whose commitment get_venue_commitments publishes, so checksum and commitment together fix the markets. A version retires when a new one is published: its secret is revealed (anyone can then recompute its outcomes and check the commitment: scripts/verify-venue.ts), its board stays readable and new runs of it are refused (SUITE_RETIRED). Without suite: the current version; versions lists them all. Free.
          *
          *     Rate limit: 30 api requests per minute per account (per IP address when anonymous). Answers carry an ETag; a repeat request with If-None-Match: <that ETag> is answered 304 Not Modified while the answer is unchanged, and a 304 is not counted against this limit.
@@ -9145,7 +9145,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A published replay suite version: its episodes with their categories, its checksum and status */
+            /** @description A published replay suite version: its episodes with their categories, its checksum and state */
             200: {
                 headers: {
                     /** @description Names this answer: send it back as If-None-Match to revalidate for free. */
@@ -9160,7 +9160,7 @@ export interface operations {
                          * @description current: runs of its episodes join its board; retired: its secret is revealed (get_venue_commitments) and its board is read-only.
                          * @enum {string}
                          */
-                        status: "current" | "retired";
+                        state: "current" | "retired";
                         /** @description When the version retired and its secret was revealed; null while current. */
                         retiredAt: string | null;
                         /** @description The sealed scope of its episodes (suite|<name>): its commitment and, once retired, its secret are in get_venue_commitments. */
@@ -9194,7 +9194,7 @@ export interface operations {
                              * @description current: runs of its episodes join its board; retired: its secret is revealed (get_venue_commitments) and its board is read-only.
                              * @enum {string}
                              */
-                            status: "current" | "retired";
+                            state: "current" | "retired";
                             /** @description When the version retired and its secret was revealed; null while current. */
                             retiredAt: string | null;
                             /** @description Its episodes. */
@@ -9308,7 +9308,7 @@ export interface operations {
                          * @description current: runs of its episodes join its board; retired: its secret is revealed (get_venue_commitments) and its board is read-only.
                          * @enum {string}
                          */
-                        status: "current" | "retired";
+                        state: "current" | "retired";
                         /** @description When the version retired and its secret was revealed; null while current. */
                         retiredAt: string | null;
                         /** @description Its checksum (list_replay_suite). */
