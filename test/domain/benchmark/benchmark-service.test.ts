@@ -12,7 +12,7 @@ const figure = (value: number) => ({ value, n: 40, low: value - 0.01, high: valu
  */
 class Scripted {
   mark = 'm1';
-  reads = { board: 0, standings: 0, callerRow: 0, place: 0, record: 0, mark: 0 };
+  reads = { board: 0, standings: 0, callerRow: 0, place: 0, record: 0, mark: 0, references: 0 };
   name = 'First';
   rank = 7;
   /** The ranked agents' Brier and first 8 hex digits of their ids, all with 40 resolved markets (the board ranks low first). */
@@ -25,6 +25,8 @@ class Scripted {
   callerBrier = 0.25;
   async query<T>(sql: string, params: unknown[] = []): Promise<T[]> {
     if (sql.includes('AS mark FROM benchmark_changes')) return (this.reads.mark++, [{ mark: this.mark }] as T[]);
+    // A board's reference forecasters (read with the board, kept with it): none here.
+    if (sql.includes('u.reference IS NOT NULL')) return (this.reads.references++, [] as T[]);
     if (sql.includes('string_agg')) {
       this.reads.standings += 1;
       const standings = this.agents.map(([f, id]) => `${f} 40 ${id}`).join(',');
