@@ -68,7 +68,8 @@ describeOnPostgres('book consumption across processes on $name', (backend) => {
     return { shares: Number(rows[0]!.shares) / 1e6, cash: Number(rows[0]!.cash) / 1e6 };
   };
   const taken = async (side: 'bid' | 'ask' = 'ask') =>
-    (await one.services.db.query<{ n: bigint }>(`SELECT book_${side}_taken_micro AS n FROM market_tokens WHERE token_id = $1`, [m.yes]))[0]!.n;
+    // The book's claims live in book_claims since migration 77 (none yet: nothing taken).
+    (await one.services.db.query<{ n: bigint }>(`SELECT coalesce((SELECT ${side}_taken_micro FROM book_claims WHERE token_id = $1), 0) AS n`, [m.yes]))[0]!.n;
 
   test('when many resting buys cross and both processes fill against one book at once, then together they take exactly what it showed', async () => {
     // Ten $2 buys at 0.50 (4 shares each), placed through either process; the book will show 20 shares at 0.50.
