@@ -60,7 +60,11 @@ describe.each(backends())('replay runs reproduce and stay apart on $name', (back
     const events = await t.api.get('/api/user/events').query({ limit: 100 }).set(bearer(run.apiKey));
     expect([trades.status, events.status]).toEqual([200, 200]);
     const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-    return JSON.stringify({ trades: trades.body, events: events.body }, (_k, v: unknown) => (typeof v === 'string' && uuid.test(v) ? 'uuid' : v));
+    // Trades of one instant (two settlements at a resolution) are listed in the order of their random ids: compared as a set.
+    const rows = (trades.body.trades as Array<Record<string, unknown>>).map((r) =>
+      JSON.stringify(r, (_k, v: unknown) => (typeof v === 'string' && uuid.test(v) ? 'uuid' : v)),
+    );
+    return JSON.stringify({ trades: rows.sort(), events: events.body }, (_k, v: unknown) => (typeof v === 'string' && uuid.test(v) ? 'uuid' : v));
   };
 
   /**
@@ -103,7 +107,7 @@ describe.each(backends())('replay runs reproduce and stay apart on $name', (back
     const expected = await frozen(original);
     expect(JSON.parse(expected).whole).toMatchObject({ season: 'all', forecasts: { forecasts: 2 } });
     const fills = await fillsAndEvents(original);
-    expect(JSON.parse(fills).trades.trades.length).toBeGreaterThanOrEqual(2);
+    expect(JSON.parse(fills).trades.length).toBeGreaterThanOrEqual(2);
     for (let i = 0; i < 2; i++) {
       const again = await start(SCENARIO);
       for (const call of log) await send(again, call);
