@@ -1,7 +1,6 @@
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
-import { startOwnService } from './own-service';
-import { callAs } from '../src/transports/reference-forecasters';
+import { registerScriptAgent, startOwnService } from './own-service';
 import { scenariosOf, suiteNamed, SUITES } from '../src/domain/replay/replay-suite';
 import { masterSecretOf } from '../src/market-data/simulated/venue-secret-store';
 import { pipelineCall, pipelineStream, probeEpisode, type EpisodeResult } from './leak-probe/probe';
@@ -35,13 +34,11 @@ async function main(): Promise<void> {
   // The venue's secret decides its paths: the seed replays a run's calls only with the same one, so a fresh one is printed.
   const simSecret = process.env.SIM_SECRET ?? randomBytes(32).toString('hex');
   const { service, services, deps } = await startOwnService(simSecret, { validateOutput: true });
-  const registered = (await callAs(deps, undefined, 'register_account', {
+  const apiKey = await registerScriptAgent(deps, {
     email: 'leak-probe@probe.invalid',
-    password: randomBytes(24).toString('hex'),
     displayName: 'Leak probe',
-    isAgent: true,
-    agentDescription: 'Probes replay runs for anything after their clock.',
-  })) as { user: { apiKey: string } };
+    description: 'Probes replay runs for anything after their clock.',
+  });
   const methods = services.registry.methods;
   console.log(
     `leak probe: ${suite.name}, ${sample.length} episodes, seed ${seed}, ${reads} reads, ${steps} steps, ${trades} trades each, over ${runReachableReads(methods).length} read methods` +
@@ -55,7 +52,7 @@ async function main(): Promise<void> {
       stream: pipelineStream(deps),
       methods,
       streams: services.registry.streams,
-      liveKey: registered.user.apiKey,
+      liveKey: apiKey,
       master: masterSecretOf(services.config),
       scenario,
       seed: seed + i,

@@ -1,7 +1,8 @@
 import { testConfig } from '../src/config';
 import { createLogger } from '../src/logger';
 import { startService } from '../src/start';
-import type { AgentDeps } from '../src/transports/reference-forecasters';
+import { randomBytes } from 'node:crypto';
+import { callAs, type AgentDeps } from '../src/transports/reference-forecasters';
 
 /**
  * A service of a script's own, in memory, with limits no in-process agent meets (the script's agents are its only
@@ -31,4 +32,16 @@ export async function startOwnService(simSecret: string, opts: { validateOutput:
     origin: 'http://localhost',
   };
   return { service, services, log, deps };
+}
+
+/** Registers the script's one agent on its own service (a throwaway password: the API key is what it calls with). */
+export async function registerScriptAgent(deps: AgentDeps, who: { email: string; displayName: string; description: string }): Promise<string> {
+  const registered = (await callAs(deps, undefined, 'register_account', {
+    email: who.email,
+    password: randomBytes(24).toString('hex'),
+    displayName: who.displayName,
+    isAgent: true,
+    agentDescription: who.description,
+  })) as { user: { apiKey: string } };
+  return registered.user.apiKey;
 }

@@ -1,7 +1,6 @@
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
-import { startOwnService } from './own-service';
-import { callAs } from '../src/transports/reference-forecasters';
+import { registerScriptAgent, startOwnService } from './own-service';
 import { playReplayAgent, REPLAY_AGENTS, type ReplayAgent, type ReplayAgentPlay } from '../src/replay/reference-agents';
 import { alphaAcrossRuns } from '../src/domain/replay/across-runs';
 import { scenariosOf, suiteNamed, SUITES } from '../src/domain/replay/replay-suite';
@@ -94,13 +93,11 @@ async function main(): Promise<void> {
   // A service of its own, with limits no in-process agent meets: the agents here are the only callers.
   const { service, services, deps } = await startOwnService(masterHex, { validateOutput: false });
   await services.marketSync.runOnce();
-  const registered = (await callAs(deps, undefined, 'register_account', {
+  const apiKey = await registerScriptAgent(deps, {
     email: 'replay-reference@reference.invalid',
-    password: randomBytes(24).toString('hex'),
     displayName: 'Replay references',
-    isAgent: true,
-    agentDescription: 'Starts the replay runs of the built-in reference agents.',
-  })) as { user: { apiKey: string } };
+    description: 'Starts the replay runs of the built-in reference agents.',
+  });
   const plays = new Map<ReplayAgent, ReplayAgentPlay[]>(agents.map((a) => [a, []]));
   const summary = () => Object.fromEntries(agents.map((a) => [a, { runs: plays.get(a)!.length, alpha: alphaAcrossRuns(plays.get(a)!, `${a}|${days}`) }]));
   const started = Date.now();
@@ -108,7 +105,7 @@ async function main(): Promise<void> {
   for (const scenario of scenarios) {
     for (const agent of agents) {
       const t0 = Date.now();
-      const play = await playReplayAgent(deps, registered.user.apiKey, agent, scenario);
+      const play = await playReplayAgent(deps, apiKey, agent, scenario);
       plays.get(agent)!.push(play);
       runSeconds.push((Date.now() - t0) / 1000);
       const a = play.alpha;
