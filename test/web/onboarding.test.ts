@@ -1,4 +1,4 @@
-import { describeWithChromium, expectNoSeriousAxeViolations, pageErrors, signUp, startWebHarness, type WebHarness } from '../support/browser';
+import { describeWithChromium, expectNoSeriousAxeViolations, openFromAccountMenu, pageErrors, signUp, startWebHarness, type WebHarness } from '../support/browser';
 
 type Listed = { markets: Array<{ slug: string; question: string; yesPrice?: number }> };
 
@@ -38,7 +38,7 @@ describeWithChromium('onboarding and sharing in Chromium', () => {
     const inviter = await web.newPage();
     const me = await signUp(inviter, { displayName: 'Inviter' });
     const { user } = (await (await inviter.request.get('/api/user/me')).json()) as { user: { id: string; referralCode: string } };
-    await inviter.getByRole('link', { name: 'My profile', exact: true }).click();
+    await openFromAccountMenu(inviter, 'My profile');
     await inviter.waitForURL(`**/traders/${user.id}`);
     await inviter.getByRole('heading', { level: 1, name: me.displayName }).waitFor();
 
