@@ -130,6 +130,8 @@ export const streamEvents = defineStream({
   open: async (ctx, input, sink) => {
     const userId = requirePrincipal(ctx).userId;
     const { events, eventFeed } = ctx.services;
+    // A replay run's feed listens from its first stream on; before the log is read, so no commit slips between.
+    await eventFeed.ready();
     const after = input.lastEventId !== undefined ? BigInt(input.lastEventId) : await events.latest(userId);
     const pump = new AccountEventPump({ log: events, feed: eventFeed }, userId, after, sink, {
       pageSize: STREAM_PAGE,

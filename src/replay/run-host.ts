@@ -283,6 +283,7 @@ export class RunHost implements ReplayRuns, RunScopes {
   /** Lets what the run is doing finish and stops its services (its database stays open). */
   private async stop(h: RunHandle): Promise<void> {
     await h.queue.catch(() => {});
+    await h.services.eventFeed.stop();
     await h.services.marketSync.stop();
     await h.services.priceChanges.idle();
     await h.services.idempotency.close();
@@ -339,6 +340,8 @@ export class RunHost implements ReplayRuns, RunScopes {
       ...(feed ? { feed } : {}),
     });
     attachSyncWork(services);
+    // The run's account events wake its own streams: its database's announcements (a schema's own channel on PostgreSQL).
+    services.eventFeed.listenOnDemand((channel, onPayload, onResumed) => db.listen(channel, onPayload, onResumed));
     services.replay = this;
     return { id, services, clock, db, queue: Promise.resolve(), lastSyncMs: -Infinity };
   }

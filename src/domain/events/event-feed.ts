@@ -16,6 +16,8 @@ export class EventFeed {
   private readonly byUser = new Map<string, Set<Wake>>();
   private readonly all = new Set<Wake>();
   private stopListening: (() => Promise<void>) | undefined;
+  private onDemand: Listen | undefined;
+  private starting: Promise<void> | undefined;
 
   constructor(private readonly log: Logger) {}
 
@@ -35,7 +37,27 @@ export class EventFeed {
     );
   }
 
+  /**
+   * Listens with `listen` only once a subscriber needs it (ready()): a replay run's feed, whose listening session would
+   * otherwise cost a connection for every run loaded, streamed or not.
+   */
+  listenOnDemand(listen: Listen): void {
+    this.onDemand = listen;
+  }
+
+  /** Resolves once commits wake this feed's subscribers: at once when it listens (or never will), else after starting. */
+  async ready(): Promise<void> {
+    const listen = this.onDemand;
+    if (this.stopListening || !listen) return;
+    this.starting ??= this.start(listen).finally(() => {
+      this.starting = undefined;
+    });
+    await this.starting;
+  }
+
   async stop(): Promise<void> {
+    this.onDemand = undefined;
+    await this.starting?.catch(() => {});
     const stop = this.stopListening;
     this.stopListening = undefined;
     await stop?.();
