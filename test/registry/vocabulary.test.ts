@@ -13,7 +13,7 @@ import {
   STATED_PROBABILITY,
   SYNONYMS,
 } from '../../src/registry/vocabulary';
-import { webDeprecatedUses } from '../support/web-deprecated-uses';
+import { deprecatedCallsIn, webDeprecatedCalls, webDeprecatedUses, type AliasPath } from '../support/web-deprecated-uses';
 
 /** One field of one method's input or output schema. */
 interface Field {
@@ -229,4 +229,39 @@ describe('the web app uses no deprecated field (issue 51 item 3)', () => {
   it('when web/ is type-checked, then it neither sends nor reads a field the API marks deprecated', () => {
     expect(webDeprecatedUses()).toEqual([]);
   }, 300_000);
+});
+
+describe('the web app calls no deprecated method (issue 50 item 2)', () => {
+  // Every method the registry marks deprecated (a venue alias) and served on REST: the path web/ would name to call it.
+  const ALIASES: AliasPath[] = ALL_METHODS.flatMap((m) => (m.deprecated && m.rest ? [{ name: m.name, path: m.rest.path, use: m.deprecated.use }] : []));
+  const pathKey = (p: string) => p.replace(/:[^/]+/g, ':');
+
+  it('when the registry is read, then it has deprecated methods on REST, and no method that stays shares one of their paths', () => {
+    expect(ALIASES.map((a) => a.name)).toEqual(expect.arrayContaining(['quote_community_trade', 'buy_community_shares', 'sell_community_shares']));
+    // A path names one method, so naming a deprecated method's path is calling it.
+    const live = new Set(ALL_METHODS.filter((m) => !m.deprecated && m.rest).map((m) => pathKey(m.rest!.path)));
+    expect(ALIASES.filter((a) => live.has(pathKey(a.path))).map((a) => a.path)).toEqual([]);
+  });
+
+  it("when web/src is scanned, then it names no deprecated method's REST path (each names the method to use)", () => {
+    expect(webDeprecatedCalls(ALIASES)).toEqual([]);
+  });
+
+  it("when a source names a deprecated method's path, as the typed client, a fetch or a template, then the scan finds it, and only it", () => {
+    const source = [
+      "$api.useQuery('post', '/api/user-markets/quote', { body });",
+      "$api.useMutation('post', '/api/user-markets/positions/{id}/sell');",
+      'fetch(`${base}/api/user-markets/positions/${id}/sell?x=1`);',
+      "$api.useQuery('get', '/api/user-markets/{slug}', { params });",
+      "$api.useMutation('post', '/api/trade');",
+      "$api.useQuery('post', '/api/trade/quote');",
+      "const label = { buy_community_shares: 'with a community buy' };",
+    ].join('\n');
+    const found = deprecatedCallsIn('planted.tsx', source, ALIASES).map((c) => [c.line, c.method, c.use]);
+    expect(found).toEqual([
+      [1, 'quote_community_trade', 'quote_trade'],
+      [2, 'sell_community_shares', 'sell_position'],
+      [3, 'sell_community_shares', 'sell_position'],
+    ]);
+  });
 });

@@ -56,3 +56,72 @@ export function webDeprecatedUses(): DeprecatedUse[] {
   }
   return uses;
 }
+
+/** A place in the web app that names the REST path of a deprecated method (a venue alias), and the method to call instead. */
+export interface DeprecatedCall {
+  file: string;
+  line: number;
+  path: string;
+  method: string;
+  use: string;
+}
+
+/** A method as the scan needs it: its name, its REST path (`/api/x/:id`), and the method it is an alias of. */
+export interface AliasPath {
+  name: string;
+  path: string;
+  use: string;
+}
+
+/** A path's segments, each parameter (`:id`, OpenAPI's `{id}`, a template's `${…}`) as null. */
+function segmentsOf(path: string): Array<string | null> {
+  return path
+    .split('/')
+    .filter((s) => s !== '')
+    .map((s) => (/^:|^\{.*\}$|\$\{\}/.test(s) ? null : s));
+}
+
+/**
+ * Whether a string of the source names `alias`'s path: its last segments are the path's, a parameter of the path taking
+ * any segment (an origin or a base before it, a query after it, change nothing). A parameter of the string never stands
+ * for a fixed segment of the path: `/api/user-markets/{slug}` is get_community_market, not the alias at `…/quote`.
+ */
+function namesPath(text: string, alias: string): boolean {
+  const want = segmentsOf(alias);
+  const have = segmentsOf(text.split(/[?#]/)[0]!);
+  if (have.length < want.length) return false;
+  const tail = have.slice(have.length - want.length);
+  return want.every((w, i) => w === null || w === tail[i]);
+}
+
+/** The text of a string or template literal, each `${…}` as `${}` (a parameter segment), or undefined for other nodes. */
+function literalText(node: ts.Node): string | undefined {
+  if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) return node.text;
+  if (ts.isTemplateExpression(node)) return node.head.text + node.templateSpans.map((s) => '${}' + s.literal.text).join('');
+  return undefined;
+}
+
+/** Every literal in one source file that names the REST path of one of `aliases`. */
+export function deprecatedCallsIn(file: string, text: string, aliases: readonly AliasPath[]): DeprecatedCall[] {
+  const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, file.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+  const calls: DeprecatedCall[] = [];
+  const visit = (node: ts.Node): void => {
+    const literal = literalText(node);
+    if (literal !== undefined && literal.includes('/'))
+      for (const a of aliases.filter((x) => namesPath(literal, x.path)))
+        calls.push({ file, line: sf.getLineAndCharacterOfPosition(node.getStart()).line + 1, path: literal, method: a.name, use: a.use });
+    ts.forEachChild(node, visit);
+  };
+  visit(sf);
+  return calls;
+}
+
+/**
+ * Every place web/src names the REST path of a method the registry marks `deprecated` (a venue alias, issue 50 item
+ * 2): the web app calls only the methods that stay. The path is what the app's typed client and any fetch name.
+ */
+export function webDeprecatedCalls(aliases: readonly AliasPath[]): DeprecatedCall[] {
+  const src = path.join(WEB, 'src');
+  const files = ts.sys.readDirectory(src, ['.ts', '.tsx']).filter((f) => path.resolve(f) !== SCHEMA);
+  return files.flatMap((f) => deprecatedCallsIn(path.relative(WEB, f), ts.sys.readFile(f) ?? '', aliases));
+}

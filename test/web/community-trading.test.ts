@@ -9,6 +9,16 @@ import {
   type WebHarness,
 } from '../support/browser';
 
+/** The paths of the trading calls (POST) a page makes from now on: the app trades a community market as any other. */
+function tradingCalls(page: Page): string[] {
+  const calls: string[] = [];
+  page.on('request', (r) => {
+    const path = new URL(r.url()).pathname;
+    if (r.method() === 'POST' && /^\/api\/(trade|positions|user-markets)\b/.test(path)) calls.push(path.replace(/\/positions\/[^/]+\//, '/positions/{id}/'));
+  });
+  return calls;
+}
+
 /** A community market traded in Chromium: prices, the trade ticket against its market maker, the chart. */
 describeWithChromium('community market trading in Chromium', () => {
   let web: WebHarness;
@@ -37,6 +47,7 @@ describeWithChromium('community market trading in Chromium', () => {
 
     const page = await web.newPage();
     await signUp(page, { displayName: 'Ticket Buyer' });
+    const calls = tradingCalls(page);
     await page.goto(`/community-markets/${market.slug}`);
     await page.getByRole('heading', { level: 1, name: 'Will the lighthouse museum reopen by June?' }).waitFor();
     await expect(page.getByRole('list', { name: 'Outcomes' }).getByRole('listitem').allTextContents()).resolves.toEqual(['Yes · 50.0¢', 'No · 50.0¢']);
@@ -65,6 +76,8 @@ describeWithChromium('community market trading in Chromium', () => {
     // The position is in the portfolio like any other.
     const positions = (await (await page.request.get('/api/positions')).json()) as { positions: Array<{ outcomeLabel?: string; marketSlug: string }> };
     expect(positions.positions[0]).toMatchObject({ outcomeLabel: 'Yes', marketSlug: market.slug });
+    // Quoted and bought by quote_trade and paper_trade, which tell the venue from the token (not by the deprecated aliases).
+    expect([...new Set(calls)].sort()).toEqual(['/api/trade', '/api/trade/quote']);
     expect(pageErrors(page)).toEqual([]);
   });
 
@@ -93,6 +106,7 @@ describeWithChromium('community market trading in Chromium', () => {
       const slug = await newCommunityMarket(question);
       const page = await web.newPage({ width });
       await signUp(page, { displayName: `Seller ${width}` });
+      const calls = tradingCalls(page);
 
       // Bought on the market page: the position appears beside the ticket.
       await page.goto(`/community-markets/${slug}`);
@@ -155,6 +169,8 @@ describeWithChromium('community market trading in Chromium', () => {
       await position.getByText('You hold no shares of this market.').waitFor();
       expect(await openPositions(page)).toEqual([]);
       await page.getByRole('list', { name: 'Outcomes' }).getByText('Yes · 50.0¢').waitFor();
+      // Sold by quote_trade and sell_position on both pages, as a mirrored position is.
+      expect([...new Set(calls)].sort()).toEqual(['/api/positions/{id}/sell', '/api/trade', '/api/trade/quote']);
       expect(pageErrors(page)).toEqual([]);
     });
   }

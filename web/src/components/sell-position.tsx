@@ -18,9 +18,8 @@ export interface SellablePosition {
 
 /**
  * Sell part or all of an open position: the quantity (all by default), a quote first, then the sale with an
- * Idempotency-Key, so a double click or a retry sells once. A mirrored market's position is quoted by quote_trade and
- * sold by sell_position; a community market's by quote_community_trade and sell_community_shares, with the quote's
- * average as the least accepted (minAvgPrice), so a price that moved in between refuses the sale rather than filling worse.
+ * Idempotency-Key, so a double click or a retry sells once. Every venue's position is quoted by quote_trade and sold by
+ * sell_position, which tell the venue from the token and the position (a community one sells to its market maker).
  */
 export function SellPosition({
   position,
@@ -46,23 +45,15 @@ export function SellPosition({
   const valid = text.trim() !== '' && Number.isFinite(typed) && typed > 0 && typed <= Math.max(shown, position.quantity) + 1e-9;
   const quantity = typed >= Math.min(shown, position.quantity) - 1e-9 ? position.quantity : typed;
   const settled = useDebounced(valid ? quantity : 0, 400);
-  const mirroredQuote = $api.useQuery(
+  const quote = $api.useQuery(
     'post',
     '/api/trade/quote',
     { body: { side: 'SELL', tokenId: position.tokenId, shares: settled } },
-    { enabled: !community && open && settled > 0, staleTime: 10_000 },
+    // A community sale moves its market maker's price with every trade: its quote goes stale sooner.
+    { enabled: open && settled > 0, staleTime: community ? 5_000 : 10_000 },
   );
-  const communityQuote = $api.useQuery(
-    'post',
-    '/api/user-markets/quote',
-    { body: { side: 'SELL', tokenId: position.tokenId, shares: settled } },
-    { enabled: community && open && settled > 0, staleTime: 5_000 },
-  );
-  const quote = community ? communityQuote : mirroredQuote;
-  // Both venues' quotes as one: shares sold, the average price per share, dollars received.
-  const quoted: SaleQuote | undefined = community
-    ? communityQuote.data && { shares: communityQuote.data.shares, price: communityQuote.data.avgPrice, amount: communityQuote.data.amount }
-    : mirroredQuote.data && { shares: mirroredQuote.data.shares, price: mirroredQuote.data.price, amount: mirroredQuote.data.amount };
+  // Shares sold, the average price per share, dollars received (after the venue's fee).
+  const quoted = quote.data;
   // One key per intended sale: the same quantity again (a double click, a retry) is the same sale.
   const key = useMemo(() => newIdempotencyKey(), [position.id, text, news]);
   const onSuccess = (r: Sale) => {
@@ -73,9 +64,7 @@ export function SellPosition({
     onSold?.();
     return refresh();
   };
-  const sellMirrored = $api.useMutation('post', '/api/positions/{id}/sell', { onSuccess });
-  const sellCommunity = $api.useMutation('post', '/api/user-markets/positions/{id}/sell', { onSuccess });
-  const sell = community ? sellCommunity : sellMirrored;
+  const sell = $api.useMutation('post', '/api/positions/{id}/sell', { onSuccess });
 
   const start = () => {
     sell.reset();
@@ -84,10 +73,8 @@ export function SellPosition({
   };
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    if (!valid || sell.isPending) return;
-    const params = { path: { id: position.id }, header: { 'Idempotency-Key': key } };
-    if (!community) sellMirrored.mutate({ params, body: { quantity } });
-    else if (quoted) sellCommunity.mutate({ params, body: { quantity, minAvgPrice: quoted.price } });
+    if (!valid || !quoted || sell.isPending) return;
+    sell.mutate({ params: { path: { id: position.id }, header: { 'Idempotency-Key': key } }, body: { quantity } });
   };
 
   const status = news ? (
@@ -132,13 +119,7 @@ export function SellPosition({
   );
 }
 
-interface SaleQuote {
-  shares: number;
-  price: number;
-  amount: number;
-}
-
-/** What either venue's sale answers that the form shows. */
+/** What a sale (sell_position) answers that the form shows. */
 interface Sale {
   quantitySold: number;
   price: number;

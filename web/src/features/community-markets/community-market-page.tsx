@@ -91,7 +91,14 @@ export function CommunityMarketPage() {
         </p>
       ) : null}
       {tokens.length && open ? (
-        <CommunityTradeTicket tokens={tokens} signedIn={signedIn} selected={Math.min(selected, tokens.length - 1)} onSelect={setSelected} onTraded={traded} />
+        <CommunityTradeTicket
+          market={m}
+          tokens={tokens}
+          signedIn={signedIn}
+          selected={Math.min(selected, tokens.length - 1)}
+          onSelect={setSelected}
+          onTraded={traded}
+        />
       ) : null}
       {signedIn ? <MarketPosition marketId={m.id} onSold={traded} /> : null}
       {tokens.length ? <Holders tokens={tokens} /> : null}

@@ -17,18 +17,21 @@ export interface CommunityOutcomeToken {
 }
 
 /**
- * Buy one outcome of a community market from its market maker: a quote (quote_community_trade, once typing
- * pauses) shows shares, average price and the price after; confirming buys with that average as the limit
- * (maxAvgPrice), so a trade that moved the price in between is refused rather than filled worse, and with
- * an Idempotency-Key tied to this outcome and amount, so a double click never trades twice.
+ * Buy one outcome of a community market from its market maker, through the methods every venue shares (they tell the
+ * venue from the token): a quote (quote_trade, once typing pauses) shows shares, average price and the price after;
+ * confirming buys it (paper_trade, the outcome as YES of its label) with an Idempotency-Key tied to this outcome and
+ * amount, so a double click never trades twice.
  */
 export function CommunityTradeTicket({
+  market,
   tokens,
   signedIn,
   selected,
   onSelect,
   onTraded,
 }: {
+  /** The market's id and slug, which paper_trade holds the token to. */
+  market: { id: string; slug: string };
   tokens: CommunityOutcomeToken[];
   signedIn: boolean;
   selected: number;
@@ -49,12 +52,12 @@ export function CommunityTradeTicket({
   const settled = useDebounced(valid && !short ? amount : 0, 400);
   const quote = $api.useQuery(
     'post',
-    '/api/user-markets/quote',
+    '/api/trade/quote',
     { body: { side: 'BUY', tokenId: token.tokenId, amount: settled } },
     { enabled: settled > 0, staleTime: 5_000 },
   );
   const key = useMemo(() => newIdempotencyKey(), [selected, text, round]);
-  const trade = $api.useMutation('post', '/api/user-markets/trade', {
+  const trade = $api.useMutation('post', '/api/trade', {
     onSuccess: () => {
       refresh();
       onTraded();
@@ -68,7 +71,8 @@ export function CommunityTradeTicket({
     if (!valid || short || !quoteIsCurrent || trade.isPending || trade.isSuccess) return;
     trade.mutate({
       params: { header: { 'Idempotency-Key': key } },
-      body: { tokenId: token.tokenId, amount, maxAvgPrice: quote.data.avgPrice },
+      // A community outcome is bought as YES of its label.
+      body: { marketId: market.id, marketSlug: market.slug, tokenId: token.tokenId, outcome: 'YES', amount },
     });
   };
 
@@ -121,8 +125,9 @@ export function CommunityTradeTicket({
             ) : null}
             {valid && !short && quoteIsCurrent ? (
               <p className="quote">
-                Quote: {shares(quote.data.shares)} {token.outcome} shares at an average {cents(quote.data.avgPrice)} for {money(quote.data.amount)}; the price
-                moves from {cents(quote.data.priceBefore)} to {cents(quote.data.priceAfter)}.
+                {/* On a market maker the first and last levels walked are the price now and the price after the fill. */}
+                Quote: {shares(quote.data.shares)} {token.outcome} shares at an average {cents(quote.data.price)} for {money(quote.data.amount)}; the price
+                moves from {cents(quote.data.bestPrice)} to {cents(quote.data.worstPrice)}.
               </p>
             ) : valid && !short && quote.isFetching ? (
               <p className="muted">Getting a quote…</p>
@@ -138,8 +143,8 @@ export function CommunityTradeTicket({
       {trade.isSuccess ? (
         <div role="status" className="fill">
           <p>
-            Bought {shares(trade.data.quantity)} {trade.data.outcome} shares at an average {cents(trade.data.avgPrice)} for {money(trade.data.totalCost)}. New
-            balance {money(trade.data.balance)}.
+            Bought {shares(trade.data.quantity)} {token.outcome} shares at an average {cents(trade.data.price)} for {money(trade.data.totalCost)}. New balance{' '}
+            {money(trade.data.balance)}.
           </p>
           <button
             type="button"
