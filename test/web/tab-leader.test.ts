@@ -1,4 +1,8 @@
-import { leadOneTab } from '../../web/src/lib/tab-leader';
+/**
+ * Loaded by path, not imported: the module uses the page's globals (navigator, localStorage, addEventListener), and an
+ * import would bring it under the service's tsconfig, which has no DOM types (tsc -p web checks it).
+ */
+const { leadOneTab } = jest.requireActual<{ leadOneTab: (name: string, lead: () => () => void) => () => void }>('../../web/src/lib/tab-leader');
 
 /**
  * The election of one leader tab without Web Locks (an insecure origin): Node has BroadcastChannel (delivered between
