@@ -27,6 +27,8 @@ export interface TestAppOptions {
   clock?: Clock;
   /** Listen on a real port (MCP and A2A clients need one); BASE_URL is then that origin. */
   listen?: boolean;
+  /** With listen: the host name of that origin (default 127.0.0.1); a client must resolve it to 127.0.0.1. */
+  hostName?: string;
   log?: Logger;
   /** A price source the test controls (test/support/markets.ts ControlledPrices). */
   prices?: PriceService;
@@ -64,7 +66,7 @@ export async function startTestApp(backend: Backend, opts: TestAppOptions = {}):
     // (1 s) sends on a socket the server has just closed, and the call fails with ECONNRESET (seen under load).
     server.keepAliveTimeout = 65_000;
     await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
-    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    baseUrl = `http://${opts.hostName ?? '127.0.0.1'}:${(server.address() as AddressInfo).port}`;
   }
   const config = testConfig({ ...TEST_DEFAULTS, BASE_URL: baseUrl, ...(opts.config ?? {}) });
   const service = await startService(config, opts.log ?? createLogger('silent'), {

@@ -45,7 +45,10 @@ export interface WebHarness {
 export async function startWebHarness(opts: TestAppOptions = {}): Promise<WebHarness> {
   await ensureWebBuilt();
   const app = await startTestApp(backends()[0]!, { ...opts, listen: true });
-  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  // A host name other than 127.0.0.1 or localhost makes the app's origin an insecure one (plain http, as behind the
+  // documented HAProxy): no Web Locks, no secure-only APIs. Chromium is told where that name is.
+  const resolve = opts.hostName ? [`--host-resolver-rules=MAP ${opts.hostName} 127.0.0.1`] : [];
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS, ...resolve] });
   const contexts: BrowserContext[] = [];
   return {
     app,

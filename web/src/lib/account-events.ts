@@ -3,6 +3,7 @@ import { useQueryClient, type QueryClient, type QueryKey } from '@tanstack/react
 import type { Ok } from './api/client';
 import { ACCOUNT_QUERY_KEY, type Account } from './account';
 import { EventStream } from './event-stream';
+import { leadOneTab } from './tab-leader';
 
 /** One event of the account's log, as GET /api/events sends it (the same object list_events returns). */
 export type AccountEvent = Ok<'/api/user/events', 'get'>['events'][number];
@@ -57,9 +58,10 @@ export function applyAccountEvent(client: QueryClient, e: AccountEvent): void {
 /**
  * The signed-in person's event stream (GET /api/events), one per browser, not one per tab: the server holds at most
  * EVENT_STREAMS_PER_ACCOUNT streams of an account, and a person with more tabs than that must not be refused. The tab
- * holding the Web Lock named for the account (sharedAccountStream) opens the stream and passes every event on to the
- * other tabs over a BroadcastChannel; when it closes, a waiting tab takes the lock and opens the stream again from the
- * last event it was passed (lastEventId), so nothing is missed. Without Web Locks or BroadcastChannel, each tab opens its own.
+ * elected under the account's name (tab-leader.ts: a Web Lock, or a lease on an insecure origin) opens the stream and
+ * passes every event on to the other tabs over a BroadcastChannel; when it closes, another tab is elected and opens the
+ * stream again from the last event it was passed (lastEventId), so nothing is missed. Without BroadcastChannel, each
+ * tab opens its own.
  */
 export function useAccountEvents(userId: string | null): void {
   const client = useQueryClient();
@@ -69,7 +71,7 @@ export function useAccountEvents(userId: string | null): void {
   }, [userId, client]);
 }
 
-/** Where one browser's tabs meet for an account: the lock's name and the channel's. */
+/** Where one browser's tabs meet for an account: the leader's election (tab-leader.ts) and the channel. */
 export const accountStreamName = (userId: string) => `paper-trading:account-events:${userId}`;
 
 /** A usable account event, else null (the stream and the channel carry only JSON the server wrote, but check). */
@@ -98,29 +100,21 @@ export function sharedAccountStream(userId: string, onEvent: (e: AccountEvent) =
       },
       onStatus: () => undefined,
     });
-  const locks = typeof navigator !== 'undefined' ? navigator.locks : undefined;
-  if (!locks || typeof BroadcastChannel === 'undefined') {
+  if (typeof BroadcastChannel === 'undefined') {
     const stream = open();
     return () => stream.close();
   }
-  const name = accountStreamName(userId);
-  const channel = new BroadcastChannel(name);
+  const channel = new BroadcastChannel(accountStreamName(userId));
   channel.onmessage = (m: MessageEvent) => {
     const e = asEvent(m.data);
     if (e) seen(e);
   };
-  const stop = new AbortController();
-  let stream: EventStream | null = null;
-  // Held until this tab stops (the promise below settles only then); waiting tabs queue for it.
-  locks
-    .request(name, { signal: stop.signal }, () => {
-      stream = open(channel);
-      return new Promise<void>((resolve) => stop.signal.addEventListener('abort', () => resolve(), { once: true }));
-    })
-    .catch(() => undefined); // aborted while waiting: this tab stopped before its turn came
+  const leave = leadOneTab(accountStreamName(userId), () => {
+    const stream = open(channel);
+    return () => stream.close();
+  });
   return () => {
-    stop.abort();
-    stream?.close();
+    leave();
     channel.close();
   };
 }

@@ -1,5 +1,6 @@
 import { useEffect, useSyncExternalStore } from 'react';
 import { EventStream, type StreamStatus } from './event-stream';
+import { leadOneTab } from './tab-leader';
 
 /** A token's price as the price stream (GET /api/markets/stream) last gave it; `at` is the venue's time of that price. */
 export interface LiveQuote {
@@ -32,7 +33,7 @@ type TabMessage =
   | { kind: 'quote'; quote: LiveQuote }
   | { kind: 'status'; status: StreamStatus };
 
-/** Where one browser's tabs meet for prices: the Web Lock's name and the BroadcastChannel's. */
+/** Where one browser's tabs meet for prices: the leader's election (tab-leader.ts) and the BroadcastChannel. */
 export const PRICE_STREAM_NAME = 'paper-trading:price-stream';
 
 const STATUSES: readonly StreamStatus[] = ['off', 'connecting', 'live', 'lost'];
@@ -61,11 +62,11 @@ function asTabMessage(d: unknown): TabMessage | null {
  * The browser's one price stream, shared by all its tabs. Chromium holds at most six connections per host over HTTP/1.1
  * (the documented HAProxy deployment): a stream per tab left the sixth tab unable to load even its HTML (issue 53, item 3).
  *
- * Each page says which markets it shows (need). One tab, the holder of the Web Lock PRICE_STREAM_NAME (the leader),
- * opens the stream for the union of every tab's needs and passes each price and its status on to the others over a
- * BroadcastChannel; the others send the leader their own needs (each time they change, and again when a new leader
- * says hello) and never open a stream. When the leader closes, the browser gives the lock to a waiting tab, which says
- * hello and opens the stream again. Without Web Locks or BroadcastChannel (an insecure origin), each tab leads itself.
+ * Each page says which markets it shows (need). One tab, the leader elected under PRICE_STREAM_NAME (tab-leader.ts:
+ * a Web Lock, or a lease on an insecure origin), opens the stream for the union of every tab's needs and passes each
+ * price and its status on to the others over a BroadcastChannel; the others send the leader their own needs (each time
+ * they change, and again when a new leader says hello) and never open a stream. When the leader closes, another tab is
+ * elected, says hello and opens the stream again. Without BroadcastChannel, each tab leads itself.
  *
  * The leader's stream: while its markets cover every need it stays as it is (a page of fewer markets re-uses it); a
  * need of a market it lacks re-opens it on the union of both (the list's markets and the one opened), so browsing from
@@ -123,39 +124,41 @@ class PriceStreamStore {
     for (const l of this.listeners) l();
   }
 
-  /** Joins the browser's tabs at the first need: queues for the lock (held for the tab's life) and hears the channel. */
+  /** Joins the browser's tabs at the first need: stands for leader (for the tab's life) and hears the channel. */
   private join(): void {
     if (this.joined) return;
     this.joined = true;
-    const locks = typeof navigator !== 'undefined' ? navigator.locks : undefined;
-    if (!locks || typeof BroadcastChannel === 'undefined') {
-      this.leader = true;
-      return;
+    if (typeof BroadcastChannel !== 'undefined') {
+      const channel = new BroadcastChannel(PRICE_STREAM_NAME);
+      this.channel = channel;
+      channel.onmessage = (m: MessageEvent) => {
+        const msg = asTabMessage(m.data);
+        if (msg) this.hear(msg);
+      };
+      // A page leaving says so, so the leader stops following what only it showed; one coming back from the
+      // back-forward cache says its needs again.
+      addEventListener('pagehide', () => this.post({ kind: 'bye', tab: this.tab }));
+      addEventListener('pageshow', (e) => {
+        if (e.persisted) {
+          this.sentNeed = '';
+          this.schedule();
+        }
+      });
     }
-    const channel = new BroadcastChannel(PRICE_STREAM_NAME);
-    this.channel = channel;
-    channel.onmessage = (m: MessageEvent) => {
-      const msg = asTabMessage(m.data);
-      if (msg) this.hear(msg);
-    };
-    // A page leaving says so, so the leader stops following what only it showed; one coming back from the
-    // back-forward cache says its needs again.
-    addEventListener('pagehide', () => this.post({ kind: 'bye', tab: this.tab }));
-    addEventListener('pageshow', (e) => {
-      if (e.persisted) {
+    leadOneTab(PRICE_STREAM_NAME, () => {
+      this.leader = true;
+      this.post({ kind: 'hello' });
+      this.schedule();
+      // Another tab leads now (this one left, or slept past its lease): it says hello and hears this tab's needs.
+      return () => {
+        this.leader = false;
+        this.tabNeeds.clear();
+        clearTimeout(this.linger);
+        this.stop();
         this.sentNeed = '';
         this.schedule();
-      }
+      };
     });
-    void locks
-      .request(PRICE_STREAM_NAME, () => {
-        this.leader = true;
-        this.post({ kind: 'hello' });
-        this.schedule();
-        // Held until the tab goes: the browser then passes the lock to a waiting tab.
-        return new Promise<void>(() => undefined);
-      })
-      .catch(() => undefined);
   }
 
   private post(msg: TabMessage): void {
@@ -244,6 +247,8 @@ class PriceStreamStore {
         if (isQuote(data) && this.take(data)) this.post({ kind: 'quote', quote: data });
       },
       onStatus: (s) => {
+        // The stream closed on stepping down ends quietly: the new leader tells its status.
+        if (!this.leader) return;
         this.status = s;
         this.post({ kind: 'status', status: s });
         this.changed();
