@@ -1,4 +1,12 @@
-import { describeWithChromium, expectNoSeriousAxeViolations, openFromAccountMenu, pageErrors, signUp, startWebHarness, type WebHarness } from '../support/browser';
+import {
+  describeWithChromium,
+  expectNoSeriousAxeViolations,
+  openFromAccountMenu,
+  pageErrors,
+  signUp,
+  startWebHarness,
+  type WebHarness,
+} from '../support/browser';
 
 type Listed = { markets: Array<{ slug: string; question: string; yesPrice?: number }> };
 
