@@ -42,7 +42,7 @@ import { benchSetting, SMOKE } from './support/smoke';
  * 2. one trade's latency without and with the track-record maintenance, alternating in the same run on the
  *    same data: POST /api/trade through the whole service one at a time (the target; while boards are read, so
  *    the service folds, and while none is), and the bare buy
- *    transaction (BEGIN + the trade engine's buy [with the track record as its listener]; COMMIT) one at a time and 8 at once.
+ *    transaction (BEGIN + the trade engine's execute() of a buy [with the track record as its listener]; COMMIT) one at a time and 8 at once.
  * Each figure is the median of RUNS runs. Last line: one JSON object with every figure.
  */
 const ACCOUNTS = benchSetting('BENCH_ACCOUNTS', 100_000, 200);
@@ -310,7 +310,7 @@ function keepWatching(folder: BoardFolder): () => void {
 }
 
 /**
- * Buys for SECONDS with `workers` workers, each one transaction: the trade engine's buy, with the track record when `track`,
+ * Buys for SECONDS with `workers` workers, each one transaction: the trade engine's execute() of a buy, with the track record when `track`,
  * with the board folder folding the traders' pending figures as the service's does (its cost is the track record's).
  */
 async function tradeRun(pool: Pool, track: boolean, workers: number, db: Database): Promise<TradeFigures> {
@@ -338,7 +338,6 @@ async function tradeRun(pool: Pool, track: boolean, workers: number, db: Databas
         await rawBuy(
           client,
           {
-            venue: 'mirrored',
             userId: user,
             marketId: `bench-${mk}`,
             tokenId: token,

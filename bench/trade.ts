@@ -22,7 +22,7 @@ import { benchSetting } from './support/smoke';
 /**
  * npm run bench:trade — N agents trading concurrently over HTTP (REST, then JSON-RPC and MCP) against
  * the service in its own process on PostgreSQL, and in the same run the raw ceiling: the service's own buy
- * transaction (support/raw-buy.ts: BEGIN + the trade engine's buy with the track record and the trade's events as its
+ * transaction (support/raw-buy.ts: BEGIN + the trade engine's execute() of a buy with the track record and the trade's events as its
  * listeners; COMMIT) driven directly through pg at the same concurrency, closed-loop and evenly paced at the REST open-loop rate.
  * Before the runs it checks that the raw transaction writes what one REST buy writes (support/buy-writes.ts); the same
  * raw transaction without the event write is run beside it, so the event write's cost is printed apart.
@@ -168,7 +168,6 @@ async function main(): Promise<void> {
         const { positionId } = await rawBuy(
           c,
           {
-            venue: 'mirrored',
             userId: agent.id,
             marketId: o.marketId,
             tokenId: o.tokenId,

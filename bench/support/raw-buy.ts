@@ -1,6 +1,8 @@
 import type { PoolClient } from 'pg';
 import type { Queryable } from '../../src/db/database';
-import { TradeEngine, type IntentForecast, type PricedBuy } from '../../src/domain/trading/engine';
+import { mirroredOpen, TradeEngine, type IntentForecast, type Pricer } from '../../src/domain/trading/engine';
+import { VENUE } from '../../src/domain/ledger/accounts';
+import type { Micro } from '../../src/domain/money/micro';
 import { TradeHooks } from '../../src/domain/trading/trade-hooks';
 import { trackTrade } from '../../src/domain/track-record/track-listener';
 import { appendTradeEvents } from '../../src/domain/events/trade-events';
@@ -42,22 +44,54 @@ export function rawForecast(facts: ForecastFacts): IntentForecast {
   return { record: async (tx) => void (await tx.query(recordSql(facts.venue), recordParams(facts, payloadAround(facts)), `forecast_record_${facts.venue}`)) };
 }
 
+/** A mirrored buy the bench has priced itself (its own fill of the ask): what it spends, the shares and their price. */
+export interface RawBuy {
+  userId: string;
+  marketId: string;
+  tokenId: string;
+  outcome: 'YES' | 'NO';
+  amountMicro: Micro;
+  quantityMicro: Micro;
+  priceMicro: Micro;
+  forecast?: IntentForecast;
+  at: Date;
+}
+
+/** The bench's fill as the engine's pricer: the mirrored venue, answering the buy as the bench priced it. */
+function fixedPricer(buy: RawBuy): Pricer {
+  return {
+    venue: 'mirrored',
+    account: VENUE,
+    buy: () => ({ amountMicro: buy.amountMicro, quantityMicro: buy.quantityMicro, priceMicro: buy.priceMicro }),
+    check: mirroredOpen,
+    sell: () => {
+      throw new Error('a raw buy sells nothing');
+    },
+  };
+}
+
 /**
- * One buy transaction straight through `pg`: BEGIN, the trade engine's buy (src/domain/trading/engine.ts) with the
+ * One buy transaction straight through `pg`: BEGIN, the trade engine's execute() of a buy intent against the bench's
+ * own fill (src/domain/trading/engine.ts) with the
  * listeners asked for, COMMIT — or ROLLBACK for a refused buy. No HTTP, no registry, no price service: the benches'
  * baseline for a trade. The client must be pipelined (benchPool). `pending` hears the traders whose board rows the
  * board folder is to bring up to date.
  */
-export async function rawBuy(
-  client: PoolClient,
-  buy: PricedBuy,
-  listeners: RawBuyListeners,
-  pending: Pending = unheard,
-): Promise<{ positionId: string | null }> {
+export async function rawBuy(client: PoolClient, buy: RawBuy, listeners: RawBuyListeners, pending: Pending = unheard): Promise<{ positionId: string | null }> {
   const tx: Queryable = { query: async (sql, params, name) => (await client.query({ name, text: sql, values: params })).rows as never[] };
   const begun = client.query('BEGIN');
   try {
-    const [, bought] = await Promise.all([begun, engineFor(listeners, pending).buy(tx, buy)]);
+    const intent = {
+      userId: buy.userId,
+      marketId: buy.marketId,
+      tokenId: buy.tokenId,
+      outcome: buy.outcome,
+      side: 'BUY' as const,
+      size: { by: 'amount' as const, micro: buy.amountMicro },
+      ...(buy.forecast ? { forecast: buy.forecast } : {}),
+      at: buy.at,
+    };
+    const [, bought] = await Promise.all([begun, engineFor(listeners, pending).execute(tx, intent, fixedPricer(buy))]);
     await client.query('COMMIT');
     return { positionId: bought.positionId };
   } catch (err) {

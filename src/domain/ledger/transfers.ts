@@ -89,6 +89,16 @@ export async function heldBy(q: Queryable, orderId: string): Promise<bigint> {
   return BigInt(rows[0]?.held ?? 0n);
 }
 
+/** What each of orders `orderIds` holds now (heldByOrderSql), by order id; one statement. */
+export async function heldByEach(q: Queryable, orderIds: readonly string[]): Promise<Map<string, bigint>> {
+  const rows = await q.query<{ id: string; held: bigint }>(
+    `SELECT o.id, ${heldByOrderSql('o.id')} AS held FROM unnest($1::uuid[]) AS o(id)`,
+    [orderIds],
+    'ledger_held_by_each',
+  );
+  return new Map(rows.map((r) => [r.id, BigInt(r.held)]));
+}
+
 /**
  * The cash that moved into and out of one person's cash account (`user`: an SQL text expression of the user's id), one
  * row per posted transfer: `kind`, `amount_micro` (signed: + in, − out), `ref`, `created_at`. What the retired journal

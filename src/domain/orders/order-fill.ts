@@ -2,23 +2,42 @@ import type { Queryable } from '../../db/database';
 import { appendEvent } from '../events/account-events';
 import { sharesShort } from '../ledger/shares';
 import { fromMicro, type Micro } from '../money/micro';
-import { buyFill } from '../trading/fills';
-import { atBid, mirroredOpen, type IntentForecast, type TradeEngine } from '../trading/engine';
+import type { IntentForecast, TradeEngine } from '../trading/engine';
 import { toView, type OrderRow } from './order-rows';
 import type { Take } from './order-rules';
+import { restingOrderIntent, restingOrderPricer } from './resting-order-pricer';
 
 /**
- * Fills `t` of order `o` (its row as locked) inside `tx` (t.sizeMicro in the order's unit at t.priceMicro), first
- * settling `release` of its reservation into the trade (a resting order consumes what it held for the part that fills;
- * a buy's release beyond the fill's cost returns to available cash, order-rules buyRelease),
- * through the one trade path at the order's fill price. Appends order.filled or order.partially_filled. A buy's
- * statements are all known up front, so they go out together (one round trip on a pipelined connection); a refused
- * trade throws and the transaction takes them all back. `forecast`: the placing intent's stated forecast (a new order's
- * fill), recorded by the engine with the trade.
+ * Fills `t` of order `o` (its row as locked) inside `tx` (t.sizeMicro in the order's unit at t.priceMicro): one intent
+ * executed by the engine against the order's pricer (resting-order-pricer.ts), which prices the fill at the order's
+ * price and posts `release` of its reservation into the trade (a resting order consumes what it held for the part that
+ * fills; a buy's release beyond the fill's cost returns to available cash, order-rules buyRelease). Appends
+ * order.filled or order.partially_filled. A buy's statements are all known up front, so they go out together (one
+ * round trip on a pipelined connection); a refused trade throws and the transaction takes them all back. `forecast`:
+ * the placing intent's stated forecast (a new order's fill), recorded by the engine with the trade.
  */
-export async function fillOrder(tx: Queryable, path: TradeEngine, o: OrderRow, t: Take, now: Date, release: Micro, forecast?: IntentForecast): Promise<void> {
+export async function fillOrder(tx: Queryable, engine: TradeEngine, o: OrderRow, t: Take, now: Date, release: Micro, forecast?: IntentForecast): Promise<void> {
+  const pricer = restingOrderPricer(o, t, release);
   const sent: Array<Promise<unknown>> = [];
-  const { shares, cash } = o.side === 'BUY' ? sendBuy(tx, path, o, t, now, release, sent, forecast) : await sell(tx, path, o, t, now, release, forecast);
+  let shares: Micro;
+  let cash: Micro;
+  if (o.side === 'BUY') {
+    // Sent, not awaited: the engine's statements go out before their first answer, so the order's own writes below
+    // travel in the same round trip; a refused buy throws once everything sent has finished. The pricer is pure, so
+    // what the engine will fill is known now.
+    const intent = restingOrderIntent(o, t, now, null, forecast);
+    const priced = pricer.buy(intent);
+    shares = priced.quantityMicro;
+    cash = priced.amountMicro;
+    sent.push(engine.execute(tx, intent, pricer));
+  } else {
+    // A sell order's fill, from the position its reservation holds (or the account's open one in the token).
+    const positionId = o.position_id ?? (await openPosition(tx, o, t));
+    const sold = await engine.execute(tx, restingOrderIntent(o, t, now, positionId, forecast), pricer);
+    if (sold.side !== 'SELL') throw new Error('a sell order executed as a buy');
+    shares = sold.fill.quantityMicro;
+    cash = sold.fill.proceedsMicro;
+  }
   const filledSize = o.filled_size_micro + t.sizeMicro;
   const after: OrderRow = {
     ...o,
@@ -43,61 +62,6 @@ export async function fillOrder(tx: Queryable, path: TradeEngine, o: OrderRow, t
   const settled = await Promise.allSettled(sent);
   const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (failed) throw failed.reason;
-}
-
-/**
- * A buy order's fill, sent (not awaited: its statements go out before their first answer, so the order's own writes
- * travel in the same round trip); a refused buy throws once everything sent has finished. What it will have traded.
- */
-function sendBuy(
-  tx: Queryable,
-  path: TradeEngine,
-  o: OrderRow,
-  t: Take,
-  now: Date,
-  release: Micro,
-  sent: Array<Promise<unknown>>,
-  forecast: IntentForecast | undefined,
-): { shares: Micro; cash: Micro } {
-  // Sized in shares: the take says its shares and their cost; by amount: the dollars, which buy floor(amount / price).
-  const fill =
-    t.cashMicro !== undefined ? { quantityMicro: t.sizeMicro, priceMicro: t.priceMicro, costMicro: t.cashMicro } : buyFill(t.sizeMicro, t.priceMicro);
-  sent.push(
-    path.buy(tx, {
-      venue: 'mirrored',
-      userId: o.user_id,
-      marketId: o.market_id,
-      tokenId: o.token_id,
-      outcome: o.outcome,
-      amountMicro: fill.costMicro,
-      quantityMicro: fill.quantityMicro,
-      priceMicro: fill.priceMicro,
-      releaseMicro: release,
-      orderId: o.id,
-      at: now,
-      ...(forecast ? { forecast } : {}),
-    }),
-  );
-  return { shares: fill.quantityMicro, cash: fill.costMicro };
-}
-
-/** A sell order's fill, from the position its reservation holds (or the account's open one in the token). */
-async function sell(
-  tx: Queryable,
-  path: TradeEngine,
-  o: OrderRow,
-  t: Take,
-  now: Date,
-  release: Micro,
-  forecast: IntentForecast | undefined,
-): Promise<{ shares: Micro; cash: Micro }> {
-  const positionId = o.position_id ?? (await openPosition(tx, o, t));
-  const { fill } = await path.sell(
-    tx,
-    { userId: o.user_id, positionId, wantedMicro: t.sizeMicro, releaseMicro: release, orderId: o.id, at: now, ...(forecast ? { forecast } : {}) },
-    atBid(t.priceMicro, mirroredOpen),
-  );
-  return { shares: fill.quantityMicro, cash: fill.proceedsMicro };
 }
 
 async function openPosition(tx: Queryable, o: OrderRow, t: Take): Promise<string> {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { Queryable } from '../../db/database';
+import { together, type Queryable } from '../../db/database';
 import { AppError } from '../../errors/app-error';
-import { heldByOrderSql } from '../ledger/transfers';
+import { heldByEach, heldByOrderSql } from '../ledger/transfers';
 import { fromMicro, type Micro } from '../money/micro';
 import type { Depth } from '../trading/price-service';
 import type { OrderSide, OrderState, SizedBy, TimeInForce } from './order-rules';
@@ -48,6 +48,18 @@ export type OrderView = ReturnType<typeof toView>;
 
 /** An order's columns with what it holds (the ledger's answer, never a copy on the row), from `orders o`. */
 export const ORDER_COLUMNS = `o.*, ${heldByOrderSql('o.id')} AS held_micro`;
+
+/**
+ * Order rows as a locking statement (`lock`, `SELECT ${ORDER_COLUMNS} ... FOR UPDATE OF o`, already sent) returns them,
+ * with what each holds read again by a statement of its own sent right behind it (one round trip): had the lock waited
+ * for another transaction's fill, amend or cancel of the order, the locking statement still sums the order's transfers
+ * as they stood when it began (PostgreSQL's read committed), although the row itself is the one that transaction left.
+ * The statement behind it begins once the lock is held, so it sees every change to what the order holds.
+ */
+export async function lockedWithHeld<T extends OrderRow>(tx: Queryable, lock: Promise<T[]>, ids: readonly string[]): Promise<T[]> {
+  const [rows, held] = await together(lock, heldByEach(tx, ids));
+  return rows.map((r) => ({ ...r, held_micro: held.get(r.id) ?? 0n }));
+}
 
 /** The open states as an SQL list. */
 export const OPEN = `('open', 'partially_filled')`;

@@ -14,7 +14,7 @@ import { marketClosed, type IntentForecast, type TradeEngine } from '../trading/
 import { fillOrder } from './order-fill';
 import { CANCELLED_BY_OWNER, OrderLifecycle, releaseHeld } from './order-lifecycle';
 import { planAmend, planPlacement, type PlacementPlan } from './order-plan';
-import { bookHash, byClientId, byId, notFound, ORDER_COLUMNS, toView, UUID, type OrderRow, type OrderView, type Quote } from './order-rows';
+import { bookHash, byClientId, byId, lockedWithHeld, notFound, ORDER_COLUMNS, toView, UUID, type OrderRow, type OrderView, type Quote } from './order-rows';
 import { buyReservation, copyDepth, OPEN_STATES, unitOf, type OrderSide, type OrderState, type SizedBy, type TimeInForce } from './order-rules';
 import { RestingFills } from './resting-fills';
 
@@ -164,9 +164,14 @@ export class OrderService {
     if (OPEN_STATES.includes(found.state)) planAmend(amendedOf(found), want, null); // a size at or below what filled is refused before any quote
     const quote = OPEN_STATES.includes(found.state) ? await this.quoteFor({ tokenId: found.token_id, timeInForce: found.time_in_force }) : null;
     const done = await this.db.transaction(async (tx) => {
-      // The order (locked), with its market (shared: it cannot close meanwhile), as a resting fill takes them.
-      const rows = await tx.query<OrderRow & { market_status: string }>(
-        `SELECT ${ORDER_COLUMNS}, m.status AS market_status FROM orders o JOIN markets m ON m.id = o.market_id WHERE o.id = $1 FOR UPDATE OF o FOR SHARE OF m`,
+      // The order (locked), with its market (shared: it cannot close meanwhile), as a resting fill takes them; what it
+      // holds is read again once the lock is held (lockedWithHeld), so an amend that waited for a fill sees what the fill left.
+      const rows = await lockedWithHeld(
+        tx,
+        tx.query<OrderRow & { market_status: string }>(
+          `SELECT ${ORDER_COLUMNS}, m.status AS market_status FROM orders o JOIN markets m ON m.id = o.market_id WHERE o.id = $1 FOR UPDATE OF o FOR SHARE OF m`,
+          [id],
+        ),
         [id],
       );
       const o = rows[0]!;

@@ -8,7 +8,7 @@ import type { TradeHooks } from '../trading/trade-hooks';
 import type { TradeEngine } from '../trading/engine';
 import { claimBookRecord, recordBookTaken } from './book-claims';
 import { fillOrder } from './order-fill';
-import { bookHash, OPEN, ORDER_COLUMNS, type OrderRow, type Quote } from './order-rows';
+import { bookHash, lockedWithHeld, OPEN, ORDER_COLUMNS, type OrderRow, type Quote } from './order-rows';
 import { afterTaken, buyRelease, copyDepth, sharesShown, take, type Take } from './order-rules';
 
 /** Orders crossed by one price change filled per transaction at most. */
@@ -154,11 +154,17 @@ export class RestingFills {
    */
   private async fillTogether(tokenId: string, ids: string[], now: Date, given: Quote): Promise<number> {
     const n = await this.db.transaction(async (tx) => {
-      const locked = tx.query<OrderRow & { market_status: string }>(
-        `SELECT ${ORDER_COLUMNS}, m.status AS market_status FROM orders o JOIN markets m ON m.id = o.market_id
-         WHERE o.id = ANY($1::uuid[]) AND o.state IN ${OPEN} ORDER BY o.id FOR UPDATE OF o FOR SHARE OF m`,
-        [ids],
-        'orders_fill_lock',
+      // What each holds is read right behind the lock (lockedWithHeld): an order another process filled or amended
+      // meanwhile holds what that left it.
+      const locked = lockedWithHeld(
+        tx,
+        tx.query<OrderRow & { market_status: string }>(
+          `SELECT ${ORDER_COLUMNS}, m.status AS market_status FROM orders o JOIN markets m ON m.id = o.market_id
+           WHERE o.id = ANY($1::uuid[]) AND o.state IN ${OPEN} ORDER BY o.id FOR UPDATE OF o FOR SHARE OF m`,
+          [ids],
+          'orders_fill_lock',
+        ),
+        ids,
       );
       const claimed = given.depth ? this.claimBook(tx, tokenId, given) : Promise.resolve(given);
       // Sent right behind (one round trip): the owners' accounts, in id order, once the orders are held. An order's
@@ -268,13 +274,18 @@ export class RestingFills {
    */
   async fillResting(id: string, now: Date, quote?: Quote): Promise<boolean> {
     const done = await this.db.transaction(async (tx) => {
-      // The order (locked: fill, cancel and expiry are decided under this lock) with its market (shared: it cannot close meanwhile).
-      const rows = await tx.query<OrderRow & { market_status: string; bid: bigint | null; ask: bigint | null; price_at: Date | null }>(
-        `SELECT ${ORDER_COLUMNS}, m.status AS market_status, coalesce(t.bid_micro, t.price_micro) AS bid, coalesce(t.ask_micro, t.price_micro) AS ask, t.price_at
-         FROM orders o JOIN market_tokens t ON t.token_id = o.token_id JOIN markets m ON m.id = o.market_id
-         WHERE o.id = $1 AND o.state IN ${OPEN} FOR UPDATE OF o FOR SHARE OF m`,
+      // The order (locked: fill, amend, cancel and expiry are decided under this lock, and what it holds is read once
+      // the lock is held: lockedWithHeld) with its market (shared: it cannot close meanwhile).
+      const rows = await lockedWithHeld(
+        tx,
+        tx.query<OrderRow & { market_status: string; bid: bigint | null; ask: bigint | null; price_at: Date | null }>(
+          `SELECT ${ORDER_COLUMNS}, m.status AS market_status, coalesce(t.bid_micro, t.price_micro) AS bid, coalesce(t.ask_micro, t.price_micro) AS ask, t.price_at
+           FROM orders o JOIN market_tokens t ON t.token_id = o.token_id JOIN markets m ON m.id = o.market_id
+           WHERE o.id = $1 AND o.state IN ${OPEN} FOR UPDATE OF o FOR SHARE OF m`,
+          [id],
+          'order_fill_lock',
+        ),
         [id],
-        'order_fill_lock',
       );
       const o = rows[0];
       if (!o) return false; // cancelled, expired or filled first

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { poolAccount, VENUE } from '../ledger/accounts';
 import { buyMoves, buyTransfers, sellMoves, type BuyMoves } from '../ledger/trade-moves';
 import { fromMicro, MICRO, type Micro } from '../money/micro';
-import { sellFill, type SellFill } from './fills';
+import type { SellFill } from './fills';
 import type { TradeHooks } from './trade-hooks';
 import { recordTrade } from './trade-records';
 
@@ -20,7 +20,7 @@ export interface IntentForecast {
 
 /**
  * What an account wants to trade — the one intent every venue executes (paper_trade, sell_position, a community market's
- * buy and sale; a resting order's fill is priced from its order): the account, the market and outcome, the side, the
+ * buy and sale, a limit order's fill): the account, the market and outcome, the side, the
  * size by `amount` (dollars to spend, a buy) or `shares`, an optional limit on the average price, an optional stated
  * forecast (its one way in) and the idempotent call's completion. TradeEngine.execute() runs it against a venue's Pricer.
  */
@@ -50,16 +50,13 @@ export interface Fill {
   quantityMicro: Micro;
   priceMicro: Micro;
   feeMicro?: Micro;
-  /** A resting order's fill: of the account's reserved cash, what the fill consumes, and that order (its pending transfer is posted). */
-  releaseMicro?: Micro;
-  orderId?: string;
 }
 
 /**
  * How one venue prices an intent, read (and locked) in the trade's transaction before the engine runs: a mirrored or
- * simulated market's book (less what the account took of this snapshot), a community market's pool curve. A resting
- * order's fill is a pricer too: buy() answers the fill at the book within the order's limit with the reservation it
- * consumes (releaseMicro, orderId), and `holds` names the sell order whose reserved shares a sale consumes.
+ * simulated market's book (less what the account took of this snapshot), a community market's pool curve, and a limit
+ * order's fill (orders/resting-order-pricer.ts: the order's take at its price, `holds` naming the order whose
+ * reservation the trade consumes).
  */
 export interface Pricer {
   venue: Venue;
@@ -71,7 +68,10 @@ export interface Pricer {
   check(pos: HeldPosition): void;
   /** A sale's fill of `shares` of the position; throws to refuse. */
   sell(pos: HeldPosition, shares: Micro): SellFill;
-  /** A resting sell order's fill: the order and how much of the position's reservation the sale consumes. */
+  /**
+   * A limit order's fill: the order, and how much of its reservation the trade consumes (its pending transfer is posted
+   * by that much): the account's reserved cash of a buy, the position's reserved shares of a sale.
+   */
   holds?: { orderId: string; releaseMicro: Micro };
   /** The venue's own bookkeeping of the fill (the book's consumption, the pool's curve), sent with the ledger's moves. */
   booked?(tx: Queryable, side: 'BUY' | 'SELL', fill: { sharesMicro: Micro; cashMicro: Micro }): Promise<void>;
@@ -86,8 +86,8 @@ export type Executed =
   | { side: 'BUY'; fill: Fill; positionId: string; balanceMicro: Micro }
   | { side: 'SELL'; fill: SellFill; positionId: string; balanceMicro: Micro; position: HeldPosition };
 
-/** A buy once priced: what it spends and the shares it gets at what price (a live quote, a pool, or a limit against the book). */
-export interface PricedBuy {
+/** A buy once priced: what it spends and the shares it gets at what price (a pricer's fill of the intent). */
+interface PricedBuy {
   venue: Venue;
   userId: string;
   marketId: string;
@@ -97,9 +97,9 @@ export interface PricedBuy {
   amountMicro: Micro;
   quantityMicro: Micro;
   priceMicro: Micro;
-  /** Of the account's reserved cash, what this buy consumes (a resting buy order's fill). */
+  /** Of the account's reserved cash, what this buy consumes (a limit order's fill: Pricer.holds). */
   releaseMicro?: Micro;
-  /** The resting order whose reservation that is (the ledger posts its pending transfer by releaseMicro). */
+  /** The order whose reservation that is (the ledger posts its pending transfer by releaseMicro). */
   orderId?: string;
   /** The venue's fee, included in amountMicro (book-walk.ts) and recorded on the trade; 0 when absent. */
   feeMicro?: Micro;
@@ -124,8 +124,8 @@ export interface HeldPosition {
   marketStatus: string | null;
 }
 
-/** How a sale is priced: the proceeds of `shares` of the position, after the venue's own checks. */
-export interface SellPricer {
+/** How a sale is priced (execute()'s wrapping of the Pricer): the proceeds of `shares` of the position, after the venue's own checks. */
+interface SellPricer {
   /** Refuses a sale this venue does not take now (a closed market), before any share is counted. */
   check(pos: HeldPosition): void;
   /** The sale's fill: the shares, their proceeds and price, the cost basis they carried. Throws to refuse (a price limit). */
@@ -136,23 +136,18 @@ export interface SellPricer {
   account?: string;
 }
 
-/** The proceeds at a bid price per share (a mirrored market's live bid, or a resting sell order's limit against the book). */
-export const atBid = (bidMicro: Micro, check: (pos: HeldPosition) => void): SellPricer => ({
-  check,
-  fill: (pos, shares) => sellFill({ quantityMicro: pos.quantityMicro, costMicro: pos.costMicro }, shares, bidMicro),
-});
-
 /** A mirrored market's sale needs it open (its status as read with the locked position). */
 export const mirroredOpen = (pos: HeldPosition): void => {
   if (pos.marketStatus !== 'active') throw marketClosed(pos.marketStatus ?? 'closed');
 };
 
-export interface SellRequest {
+/** A sale as execute() hands it on: the intent's account, position and shares, with the reservation it consumes. */
+interface SellRequest {
   userId: string;
   positionId: string;
   /** Shares to sell; undefined sells the whole position. */
   wantedMicro: Micro | undefined;
-  /** Of the position's reserved shares, what this sale consumes (a resting sell order's fill). */
+  /** Of the position's reserved shares, what this sale consumes (a limit sell order's fill: Pricer.holds). */
   releaseMicro?: Micro;
   /** The resting order whose reservation that is. */
   orderId?: string;
@@ -172,8 +167,9 @@ export interface SaleDone {
 }
 
 /**
- * The trade engine: every buy and every sale of every venue — paper_trade, sell_position, a community market's pool,
- * a limit order's fill — is written here, in the caller's transaction, once a pricer has priced it. A buy, in order:
+ * The trade engine, one file to read to learn what a trade does. It has one way in, execute(intent, pricer): every buy
+ * and every sale of every venue — paper_trade, sell_position, a community market's pool, a limit order's fill (new or
+ * resting) — is one Intent, priced by its venue's Pricer and written here, in the caller's transaction. A buy, in order:
  *   1. the market gate: the market is open (a mirrored market's row is locked shared, so it cannot close meanwhile;
  *      a community market's pool row is already locked by its service);
  *   2. the ledger's moves (ledger/trade-moves.ts): cash out of the account (refused beyond available cash), the shares
@@ -193,7 +189,14 @@ export class TradeEngine {
    * the caller's transaction rolls every step back. The caller runs hooks.committed() after its commit.
    */
   async execute(tx: Queryable, intent: Intent, pricer: Pricer): Promise<Executed> {
-    const flags = { ...(pricer.ownMarket ? { ownMarket: true } : {}), ...(pricer.thinMarket ? { thinMarket: true } : {}) };
+    // What either side carries from the intent and the pricer: the order whose reservation it consumes, the forecast, the flags.
+    const carried = {
+      ...(pricer.holds ? { releaseMicro: pricer.holds.releaseMicro, orderId: pricer.holds.orderId } : {}),
+      ...(intent.forecast ? { forecast: intent.forecast } : {}),
+      ...(pricer.ownMarket ? { ownMarket: true } : {}),
+      ...(pricer.thinMarket ? { thinMarket: true } : {}),
+      at: intent.at,
+    };
     if (intent.side === 'BUY') {
       const fill = pricer.buy(intent);
       if (intent.limitMicro !== undefined && fill.amountMicro * MICRO > intent.limitMicro * fill.quantityMicro)
@@ -208,11 +211,7 @@ export class TradeEngine {
         quantityMicro: fill.quantityMicro,
         priceMicro: fill.priceMicro,
         ...(fill.feeMicro !== undefined ? { feeMicro: fill.feeMicro } : {}),
-        ...(fill.releaseMicro !== undefined ? { releaseMicro: fill.releaseMicro } : {}),
-        ...(fill.orderId !== undefined ? { orderId: fill.orderId } : {}),
-        ...(intent.forecast ? { forecast: intent.forecast } : {}),
-        ...flags,
-        at: intent.at,
+        ...carried,
       };
       const booked = pricer.booked;
       const done = await this.buyWith(
@@ -232,10 +231,7 @@ export class TradeEngine {
         userId: intent.userId,
         positionId: intent.positionId,
         wantedMicro: intent.size.micro,
-        ...(pricer.holds ? { releaseMicro: pricer.holds.releaseMicro, orderId: pricer.holds.orderId } : {}),
-        ...(intent.forecast ? { forecast: intent.forecast } : {}),
-        ...flags,
-        at: intent.at,
+        ...carried,
       },
       {
         account: pricer.account,
@@ -252,15 +248,10 @@ export class TradeEngine {
   }
 
   /**
-   * A priced buy in `tx`. Refused — and the transaction is to be rolled back — with INSUFFICIENT_BALANCE beyond
-   * available cash, MARKET_CLOSED when the market is not open, NOT_FOUND for no account. The caller runs
-   * hooks.committed() after its commit.
+   * A priced buy in `tx`, with the venue's bookkeeping (`booked`) sent alongside the ledger's first statements. Refused
+   * — and the transaction is to be rolled back — with INSUFFICIENT_BALANCE beyond available cash, MARKET_CLOSED when
+   * the market is not open, NOT_FOUND for no account.
    */
-  async buy(tx: Queryable, b: PricedBuy): Promise<{ balanceMicro: Micro; positionId: string }> {
-    return this.buyWith(tx, b, undefined);
-  }
-
-  /** A priced buy, with the venue's bookkeeping (`booked`) sent alongside the ledger's first statements. */
   private async buyWith(tx: Queryable, b: PricedBuy, booked: (() => Promise<void>) | undefined): Promise<{ balanceMicro: Micro; positionId: string }> {
     const tradeId = randomUUID();
     const moves: BuyMoves = {
@@ -326,9 +317,9 @@ export class TradeEngine {
   /**
    * A sale in `tx`, priced by `pricer`: locks the account row, then the position; sells only shares not reserved by
    * resting sell orders, after freeing `releaseMicro` of the position's reservation (a resting sell order consuming its
-   * own shares). The caller runs hooks.committed() after its commit.
+   * own shares).
    */
-  async sell(tx: Queryable, s: SellRequest, pricer: SellPricer): Promise<SaleDone> {
+  private async sell(tx: Queryable, s: SellRequest, pricer: SellPricer): Promise<SaleDone> {
     await tx.query('SELECT 1 FROM users WHERE id = $1 FOR UPDATE', [s.userId], 'trade_lock_account');
     const rows = await tx.query<{
       quantity_micro: bigint;
