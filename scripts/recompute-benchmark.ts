@@ -272,7 +272,7 @@ export async function fetchExport(base: string, season: string): Promise<SeasonE
       const url = new URL('/api/benchmark/forecasts', base);
       url.searchParams.set('season', season);
       url.searchParams.set('part', part);
-      url.searchParams.set('limit', '5000');
+      url.searchParams.set('limit', '100');
       if (cursor) url.searchParams.set('cursor', cursor);
       const res = await fetch(url);
       if (!res.ok) throw new Error(`export (${part}) answered ${res.status}`);

@@ -243,7 +243,7 @@ export async function probeEpisode(o: EpisodeOptions): Promise<EpisodeResult> {
   try {
     refreshUnborn();
     // What a reader names comes from what the run has shown: a first page of the markets.
-    await callRun('list_markets', { limit: 100 });
+    await callRun('list_markets', { limit: 80 });
     // Every stream a run key reaches stays open through the episode: what it pushes is scanned as answers are.
     for (const stream of runReachableStreams(o.streams)) {
       if (!o.stream) break;

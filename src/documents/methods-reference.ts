@@ -1,4 +1,5 @@
 import { onSurface, type AnyMethod } from '../registry/method';
+import { defaultPageOf, isListMethod, maxPageOf, OVER_BOUND_BY_SPEC, PAGE_BYTES_BOUND } from '../registry/pages';
 
 /** How a REST path reads in the reference: `:id` as `{id}`, and a status other than 200 beside it. */
 function restOf(m: AnyMethod): string {
@@ -39,6 +40,20 @@ export function methodsReference(methods: readonly AnyMethod[]): string {
   for (const [area, list] of areas) {
     lines.push('', `## ${area}`, '', '| method | REST | auth | rate class | surfaces | what it does |', '|---|---|---|---|---|---|');
     for (const m of list) lines.push(`| \`${m.name}\` | ${restOf(m)} | ${m.auth} | ${m.limit} | ${surfacesOf(m)} | ${cell(m.summary)} |`);
+  }
+  lines.push(
+    '',
+    '## Pages',
+    '',
+    'Each list method answers a page (`limit`) and a `nextCursor` to pass as `cursor` for the next. Its maximum page is the',
+    `most \`limit\` takes; at it, no answer exceeds ${PAGE_BYTES_BOUND} bytes (about 25,000 tokens; measured over`,
+    'realistic data at full length by test/registry/page-bounds.test.ts), but where the SPEC sets the limit and a note says so.',
+    '',
+    '| method | maximum page | default page | note |',
+    '|---|---|---|---|',
+  );
+  for (const m of methods.filter(isListMethod)) {
+    lines.push(`| \`${m.name}\` | ${maxPageOf(m)} | ${defaultPageOf(m)} | ${cell(OVER_BOUND_BY_SPEC.get(m.name) ?? '')} |`);
   }
   return lines.join('\n') + '\n';
 }

@@ -404,7 +404,7 @@ export const exportBenchmarkForecasts = defineMethod({
       .default('forecasts')
       .describe('What to export: forecasts (default), trades, equity, markets or prices.'),
     format: z.enum(['json', 'jsonl', 'csv']).default('json').describe('json (default): rows; jsonl or csv: text.'),
-    limit: z.number().int().min(1).max(5000).default(1000).describe('Rows per page.'),
+    limit: z.number().int().min(1).max(100).default(100).describe('Rows per page.'),
     cursor: z.string().min(1).max(600).optional().describe('nextCursor of the previous page; omit for the first.'),
   }),
   output: z.object({

@@ -77,13 +77,13 @@ export const listComments = defineMethod({
   brief: "A market's comments, newest first; once the market has closed, also its forecasters' rationales. Pass nextCursor as cursor for the next page. Free.",
   description:
     'The comments on a market, newest first (hidden ones left out). Once the market has closed, also the rationales its forecasters gave ' +
-    'with their current forecasts (never before: forecasts are private while a market trades). limit 1..100 (default 30); pass ' +
+    'with their current forecasts (never before: forecasts are private while a market trades). Pass ' +
     'nextCursor as cursor for the next page (null on the last). Public. Errors: VALIDATION_ERROR (400); NOT_FOUND (404, unknown market).',
   auth: 'public',
   limit: 'api',
   input: z.object({
     marketId: MarketId,
-    limit: z.number().int().min(1).max(100).default(30).describe('Comments per page.'),
+    limit: z.number().int().min(1).max(50).default(30).describe('Comments per page.'),
     cursor: z.string().min(1).max(600).optional().describe('nextCursor of the previous page; omit for the first.'),
   }),
   output: z.object({

@@ -65,7 +65,7 @@ export const listCommunityMarkets = defineMethod({
     'Lists user-created markets, newest first, each priced by its own market maker (LMSR) with outcomeTokens[] ids and prices. Filter by category, status, creator, featured. Trade with buy_community_shares. Free.',
   description:
     'Lists community markets (questions created by users, with their own outcome labels), newest first. Filters: category (or all), ' +
-    'status (active by default, resolved, all), creator (a user ID), featured, limit 1..100 (default 50); pass nextCursor as cursor, with the same filters, for the next page. Each is priced by its own ' +
+    'status (active by default, resolved, all), creator (a user ID), featured; pass nextCursor as cursor, with the same filters, for the next page. Each is priced by its own ' +
     "automated market maker (LMSR): outcomeTokens[] carries every outcome's token id and price; trade them with buy_community_shares. " +
     'fields (e.g. question,outcomeTokens) answers only those fields of each market, and id.',
   auth: 'public',

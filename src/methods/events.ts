@@ -47,7 +47,7 @@ export const listEvents = defineMethod({
   input: z.object({
     cursor: Seq.optional().describe('Return events after this seq: the nextCursor of your previous call; omit (or "0") to read from the start.'),
     afterSeq: Seq.optional().meta({ deprecated: true }).describe('Deprecated (send cursor): return events after this seq.'),
-    limit: z.number().int().min(1).max(500).default(100).describe('Most events to return.'),
+    limit: z.number().int().min(1).max(200).default(100).describe('Most events to return.'),
     types: z
       .array(z.enum(ACCOUNT_EVENT_TYPES))
       .min(1)

@@ -110,7 +110,7 @@ export const listForecasts = defineMethod({
   description:
     'Your stated forecasts, newest first, each with its stamped mid(s), whether it is current, its hash and prevHash, and your chain’s ' +
     'head. With userId, another account’s forecasts, but only on markets that have closed: a forecast on an open market is never ' +
-    'shown to anyone else. Optional marketId keeps one market’s. limit 1..100 (default 50); pass nextCursor as cursor for the next page ' +
+    'shown to anyone else. Optional marketId keeps one market’s. Pass nextCursor as cursor for the next page ' +
     '(null on the last). Free to call. Errors: VALIDATION_ERROR (400) for a bad limit or cursor; NOT_FOUND (404) for a malformed userId.',
   auth: 'key',
   limit: 'api',

@@ -105,7 +105,7 @@ export const getNotifications = defineMethod({
   auth: 'session',
   limit: 'api',
   input: z.object({
-    limit: z.number().int().min(1).max(100).default(50).describe('How many to return, 1..100. Default 50.'),
+    limit: z.number().int().min(1).max(100).default(50).describe('How many to return.'),
     cursor: z.string().min(1).max(600).optional().describe('nextCursor of the previous page; omit for the first.'),
   }),
   output: z.object({

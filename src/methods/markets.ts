@@ -143,7 +143,7 @@ export const listMarkets = defineMethod({
     '24 h move of the YES price; pages read minutes apart may repeat or skip a market). sparkline: true adds hourly YES prices over 24 h. ' +
     'Filter by category (as list_market_categories names it) and status (active by default, closed, resolved, all). Pass nextCursor as ' +
     "cursor, with the same filters and sort, for the next page (null: the last). Markets have search_prediction_markets' shape; " +
-    'fields (e.g. question,yesPrice,change24h) answers only those fields of each market, and id: a scan of 100 markets with five fields ' +
+    'fields (e.g. question,yesPrice,change24h) answers only those fields of each market, and id: a scan with five fields ' +
     'costs about a third of the bytes. ' +
     'Free to call. Errors: VALIDATION_ERROR (400).',
   auth: 'public',
@@ -155,7 +155,7 @@ export const listMarkets = defineMethod({
       .enum(MARKET_SORTS)
       .default('volume')
       .describe('volume (most traded first, default), ending (soonest first), newest, or change24h (largest 24 h move first).'),
-    limit: z.number().int().min(1).max(100).default(20).describe('Markets per page.'),
+    limit: z.number().int().min(1).max(80).default(20).describe('Markets per page.'),
     cursor: z.string().min(1).max(600).optional().describe('nextCursor of the previous page; omit for the first.'),
     sparkline: z.boolean().default(false).describe("Adds each market's hourly YES prices over the last 24 h."),
     fields: fieldsInput(ListedMarket),

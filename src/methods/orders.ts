@@ -251,7 +251,7 @@ export const listOrders = defineMethod({
   summary: 'List your orders, newest first',
   brief: 'Your orders, newest first, optionally in one state (open = resting); pass nextCursor as cursor for the next page. Free.',
   description:
-    'Your orders, newest first, optionally only those in one state (open for the resting ones). limit 1..100 (default 50); pass nextCursor as ' +
+    'Your orders, newest first, optionally only those in one state (open for the resting ones). Pass nextCursor as ' +
     'cursor for the next page (null on the last). Free to call. Errors: VALIDATION_ERROR (400) for a bad state, limit or cursor.',
   auth: 'key',
   limit: 'api',

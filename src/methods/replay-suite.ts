@@ -141,7 +141,7 @@ export const getReplaySuiteBoard = defineMethod({
   limit: 'api',
   input: z.object({
     suite: SuiteName,
-    limit: z.number().int().min(1).max(100).default(50).describe('Entries.'),
+    limit: z.number().int().min(1).max(50).default(50).describe('Entries.'),
     cursor: z.string().min(1).max(600).optional().describe('nextCursor of the previous page (same suite); omit for the first.'),
   }),
   output: z.object({

@@ -158,7 +158,7 @@ export const listWebhookDeliveries = defineMethod({
     "One webhook's deliveries, newest first, each with event seq and type, state and every attempt (time, status or error, duration). Filter by state; pass nextCursor as cursor for the next page. Free.",
   description:
     "One webhook's deliveries, newest event first, each with its event seq and type, state (pending, succeeded, failed), and every attempt " +
-    "(time, the receiver's HTTP status or the error, duration). Optionally only one state. limit 1..100 (default 20); pass nextCursor as " +
+    "(time, the receiver's HTTP status or the error, duration). Optionally only one state. Pass nextCursor as " +
     'cursor for the next page (null on the last). Free to call. Errors: NOT_FOUND (404, no such webhook of yours); VALIDATION_ERROR (bad cursor).',
   auth: 'key',
   limit: 'api',

@@ -1,5 +1,6 @@
 import { TOOL_NAME, toolNameOf, type AnyMethod } from './method';
 import { ALWAYS_SELECTED, listItemOf, selectableNames } from './fields';
+import { isListMethod, maxPageOf } from './pages';
 import type { AnyStream } from './stream';
 
 declare module './method-services' {
@@ -33,6 +34,7 @@ export class Registry {
       this.byName.set(m.name, m);
       names.add(m.name);
       if (m.selectsFields) problems.push(...fieldSelectionProblems(m, m.selectsFields));
+      if (isListMethod(m) && maxPageOf(m) === undefined) problems.push(`${m.name}: a list method states its maximum page as the maximum of its limit input`);
       if (!m.rest) continue;
       const route = `${m.rest.method} ${m.rest.path.replace(/:\w+/g, ':')}`;
       if (routes.has(route)) problems.push(`duplicate REST route ${m.rest.method} ${m.rest.path} (${m.name})`);

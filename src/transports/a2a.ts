@@ -11,6 +11,7 @@ import { SERVICE_SUMMARY, SERVICE_TITLE, marketDataNotice } from '../documents/s
 import { loadA2aSdk, type A2aSdk } from '../a2a-tasks/sdk';
 import { ServiceA2aHandler, STATE } from './a2a-request-handler';
 import { rpcErrorOf } from './rpc-call';
+import { applyVocabulary } from './http-call';
 import { perOrigin } from './public-origin';
 
 /** The A2A protocol versions served on /api/a2a (A2A-Version header; absent means 0.3, as the specification says). */
@@ -117,6 +118,8 @@ export function a2aEndpoint(deps: InvokeDeps, skills: ReadonlyMap<string, AnyMet
           status = f.status;
           for (const [k, v] of Object.entries(f.headers ?? {})) res.setHeader(k, v);
         }
+        // The skill has run: its deprecated fields (or the strict vocabulary) are known, as on JSON-RPC.
+        applyVocabulary(res, call.vocabulary);
         res.status(status).json(withServiceError(response, f, call));
       };
       if (!isAsyncIterable(out)) return answer(out as JSONRPCResponse);
@@ -133,6 +136,8 @@ export function a2aEndpoint(deps: InvokeDeps, skills: ReadonlyMap<string, AnyMet
       res.setHeader('Content-Type', 'text/event-stream');
       res.setHeader('Cache-Control', 'no-cache');
       res.setHeader('X-Accel-Buffering', 'no');
+      // What is known before the first event goes out: the strict vocabulary asked, a deprecated field already sent.
+      applyVocabulary(res, call.vocabulary);
       res.flushHeaders();
       const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), HEARTBEAT_MS);
       aborted.signal.addEventListener('abort', () => void events.return?.(undefined));

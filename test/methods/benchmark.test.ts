@@ -157,12 +157,25 @@ function suite(backend: Backend) {
     expect(mean(brier)).toBeCloseTo(r.forecasts.brier.value, 10);
     expect(mean(market) - mean(brier)).toBeCloseTo(r.forecasts.alpha.value, 10);
 
-    const jsonl = await t.api.get('/api/benchmark/forecasts').query({ season: 'all', limit: 5000, format: 'jsonl' });
-    const lines = (jsonl.body.text as string).trimEnd().split('\n');
+    // Every page of a text format (a page holds at most 100 rows), each page's lines.
+    const textPages = async (format: 'jsonl' | 'csv') => {
+      const pages: string[][] = [];
+      let next: string | undefined;
+      do {
+        const res = await t.api.get('/api/benchmark/forecasts').query({ season: 'all', limit: 100, format, ...(next ? { cursor: next } : {}) });
+        expect(res.status).toBe(200);
+        pages.push((res.body.text as string).trimEnd().split('\n'));
+        next = res.body.nextCursor ?? undefined;
+      } while (next);
+      return pages;
+    };
+    const lines = (await textPages('jsonl')).flat();
     expect(lines).toHaveLength(rows.length);
     expect(JSON.parse(lines[0]!)).toEqual(rows[0]);
-    const csv = await t.api.get('/api/benchmark/forecasts').query({ season: 'all', limit: 5000, format: 'csv' });
-    const csvLines = (csv.body.text as string).trimEnd().split('\n');
+    // Each CSV page starts with the header line.
+    const csvPages = await textPages('csv');
+    for (const page of csvPages) expect(page[0]).toBe(csvPages[0]![0]);
+    const csvLines = [csvPages[0]![0]!, ...csvPages.flatMap((page) => page.slice(1))];
     expect(csvLines[0]).toBe('id,userId,audience,seq,marketId,venue,source,createdAt,probabilities,mids,rationale,winner,closedAt,resolvedAt,hash,prevHash');
     expect(csvLines).toHaveLength(rows.length + 1);
     // A one-element array has no comma, so it goes unquoted (RFC 4180 quotes only fields that need it).

@@ -274,6 +274,59 @@ describe.each(backends())('one vocabulary: new names and deprecated aliases on $
         expect(strict.headers['preference-applied']).toBe('strict-vocabulary');
       }
     });
+
+    test('when A2A message/send (v1.0 and v0.3) calls a skill whose answer carries a deprecated field, then Deprecation and Sunset say so, and the strict vocabulary answers without it', async () => {
+      // The SDK loads jose (ESM-only) by import(): one at a time here, as jest's module loader cannot link them at once.
+      for (const entry of ['@a2a-js/sdk', '@a2a-js/sdk/server', '@a2a-js/sdk/compat/v0_3/server']) await import(entry);
+      const input = { tokenId: m.yes, side: 'SELL', shares: 10 };
+      const messages = [
+        {
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'SendMessage',
+          params: { message: { messageId: 'vocab-1', role: 'ROLE_USER', parts: [{ data: { skill: 'quote_trade', input } }] } },
+        },
+        {
+          jsonrpc: '2.0',
+          id: 2,
+          method: 'message/send',
+          params: { message: { kind: 'message', messageId: 'vocab-2', role: 'user', parts: [{ kind: 'data', data: { skill: 'quote_trade', input } }] } },
+        },
+      ];
+      const answerOf = (body: Json): Json => body.result.message?.parts?.[0]?.data ?? body.result.parts?.[0]?.data;
+      for (const message of messages) {
+        const loose = await t.api.post('/api/a2a').send(message);
+        expect(loose.status).toBe(200);
+        expect(answerOf(loose.body)).toMatchObject({ shares: 10, quantity: 10 });
+        expect(loose.headers.deprecation).toBe(`@${unixSeconds(2026, 11, 28)}`);
+        expect(loose.headers.sunset).toBe('Mon, 01 Mar 2027 00:00:00 GMT');
+        expect(loose.headers.vary).toMatch(/Prefer/);
+        for (const strict of [
+          await t.api.post('/api/a2a').set('Prefer', 'strict-vocabulary').send(message),
+          await t.api.post('/api/a2a?vocabulary=strict').send(message),
+        ]) {
+          expect(strict.status).toBe(200);
+          expect(answerOf(strict.body)).toMatchObject({ shares: 10 });
+          expect('quantity' in answerOf(strict.body)).toBe(false);
+          expect(strict.headers['preference-applied']).toBe('strict-vocabulary');
+          expect(strict.headers.deprecation).toBeUndefined();
+        }
+      }
+      // A deprecated input is refused under the strict vocabulary on A2A too, with the stable code.
+      const old = {
+        ...messages[0]!,
+        params: {
+          message: {
+            messageId: 'vocab-3',
+            role: 'ROLE_USER',
+            parts: [{ data: { skill: 'quote_trade', input: { tokenId: m.yes, side: 'SELL', quantity: 10 } } }],
+          },
+        },
+      };
+      const refused = await t.api.post('/api/a2a').set('Prefer', 'strict-vocabulary').send(old);
+      expect(refused.body.error.data.code).toBe('VALIDATION_ERROR');
+      expect(JSON.stringify(refused.body.error)).toMatch(/quantity/);
+    });
   });
 
   describe('renamed reads', () => {

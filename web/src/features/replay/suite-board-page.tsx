@@ -14,7 +14,7 @@ export function SuiteBoardPage() {
   usePageTitle('Replay suite board');
   const [location] = useLocation();
   const account = useAccount();
-  const board = $api.useQuery('get', '/api/replay-suite/board', { params: { query: { limit: 100 } } });
+  const board = $api.useQuery('get', '/api/replay-suite/board', { params: { query: { limit: 50 } } });
   return (
     <>
       <h1>Replay suite board</h1>

@@ -123,7 +123,7 @@ export interface paths {
         };
         /**
          * Browse markets page by page: most traded, ending soon, newest or biggest movers
-         * @description Lists the mirrored markets a page at a time, sorted by volume (default), ending (soonest first), newest, or change24h (largest 24 h move of the YES price; pages read minutes apart may repeat or skip a market). sparkline: true adds hourly YES prices over 24 h. Filter by category (as list_market_categories names it) and status (active by default, closed, resolved, all). Pass nextCursor as cursor, with the same filters and sort, for the next page (null: the last). Markets have search_prediction_markets' shape; fields (e.g. question,yesPrice,change24h) answers only those fields of each market, and id: a scan of 100 markets with five fields costs about a third of the bytes. Free to call. Errors: VALIDATION_ERROR (400).
+         * @description Lists the mirrored markets a page at a time, sorted by volume (default), ending (soonest first), newest, or change24h (largest 24 h move of the YES price; pages read minutes apart may repeat or skip a market). sparkline: true adds hourly YES prices over 24 h. Filter by category (as list_market_categories names it) and status (active by default, closed, resolved, all). Pass nextCursor as cursor, with the same filters and sort, for the next page (null: the last). Markets have search_prediction_markets' shape; fields (e.g. question,yesPrice,change24h) answers only those fields of each market, and id: a scan with five fields costs about a third of the bytes. Free to call. Errors: VALIDATION_ERROR (400).
          *
          *     Rate limit: 30 api requests per minute per account (per IP address when anonymous). Answers carry an ETag; a repeat request with If-None-Match: <that ETag> is answered 304 Not Modified while the answer is unchanged, and a 304 is not counted against this limit.
          */
@@ -431,7 +431,7 @@ export interface paths {
         };
         /**
          * List your orders, newest first
-         * @description Your orders, newest first, optionally only those in one state (open for the resting ones). limit 1..100 (default 50); pass nextCursor as cursor for the next page (null on the last). Free to call. Errors: VALIDATION_ERROR (400) for a bad state, limit or cursor.
+         * @description Your orders, newest first, optionally only those in one state (open for the resting ones). Pass nextCursor as cursor for the next page (null on the last). Free to call. Errors: VALIDATION_ERROR (400) for a bad state, limit or cursor.
          *
          *     Rate limit: 30 api requests per minute per account (per IP address when anonymous).
          */
@@ -569,7 +569,7 @@ export interface paths {
         };
         /**
          * List your forecasts (or the public ones of another account), newest first
-         * @description Your stated forecasts, newest first, each with its stamped mid(s), whether it is current, its hash and prevHash, and your chain’s head. With userId, another account’s forecasts, but only on markets that have closed: a forecast on an open market is never shown to anyone else. Optional marketId keeps one market’s. limit 1..100 (default 50); pass nextCursor as cursor for the next page (null on the last). Free to call. Errors: VALIDATION_ERROR (400) for a bad limit or cursor; NOT_FOUND (404) for a malformed userId.
+         * @description Your stated forecasts, newest first, each with its stamped mid(s), whether it is current, its hash and prevHash, and your chain’s head. With userId, another account’s forecasts, but only on markets that have closed: a forecast on an open market is never shown to anyone else. Optional marketId keeps one market’s. Pass nextCursor as cursor for the next page (null on the last). Free to call. Errors: VALIDATION_ERROR (400) for a bad limit or cursor; NOT_FOUND (404) for a malformed userId.
          *
          *     Rate limit: 30 api requests per minute per account (per IP address when anonymous).
          */
@@ -1109,7 +1109,7 @@ export interface paths {
         };
         /**
          * List user-created markets
-         * @description Lists community markets (questions created by users, with their own outcome labels), newest first. Filters: category (or all), status (active by default, resolved, all), creator (a user ID), featured, limit 1..100 (default 50); pass nextCursor as cursor, with the same filters, for the next page. Each is priced by its own automated market maker (LMSR): outcomeTokens[] carries every outcome's token id and price; trade them with buy_community_shares. fields (e.g. question,outcomeTokens) answers only those fields of each market, and id.
+         * @description Lists community markets (questions created by users, with their own outcome labels), newest first. Filters: category (or all), status (active by default, resolved, all), creator (a user ID), featured; pass nextCursor as cursor, with the same filters, for the next page. Each is priced by its own automated market maker (LMSR): outcomeTokens[] carries every outcome's token id and price; trade them with buy_community_shares. fields (e.g. question,outcomeTokens) answers only those fields of each market, and id.
          *
          *     Rate limit: 30 api requests per minute per account (per IP address when anonymous). Answers carry an ETag; a repeat request with If-None-Match: <that ETag> is answered 304 Not Modified while the answer is unchanged, and a 304 is not counted against this limit.
          */
@@ -1250,7 +1250,7 @@ export interface paths {
         };
         /**
          * Read a market’s discussion, newest first
-         * @description The comments on a market, newest first (hidden ones left out). Once the market has closed, also the rationales its forecasters gave with their current forecasts (never before: forecasts are private while a market trades). limit 1..100 (default 30); pass nextCursor as cursor for the next page (null on the last). Public. Errors: VALIDATION_ERROR (400); NOT_FOUND (404, unknown market).
+         * @description The comments on a market, newest first (hidden ones left out). Once the market has closed, also the rationales its forecasters gave with their current forecasts (never before: forecasts are private while a market trades). Pass nextCursor as cursor for the next page (null on the last). Public. Errors: VALIDATION_ERROR (400); NOT_FOUND (404, unknown market).
          *
          *     Rate limit: 30 api requests per minute per account (per IP address when anonymous). Answers carry an ETag; a repeat request with If-None-Match: <that ETag> is answered 304 Not Modified while the answer is unchanged, and a 304 is not counted against this limit.
          */
@@ -1372,7 +1372,7 @@ export interface paths {
         };
         /**
          * List a webhook's deliveries with their attempts, newest event first
-         * @description One webhook's deliveries, newest event first, each with its event seq and type, state (pending, succeeded, failed), and every attempt (time, the receiver's HTTP status or the error, duration). Optionally only one state. limit 1..100 (default 20); pass nextCursor as cursor for the next page (null on the last). Free to call. Errors: NOT_FOUND (404, no such webhook of yours); VALIDATION_ERROR (bad cursor).
+         * @description One webhook's deliveries, newest event first, each with its event seq and type, state (pending, succeeded, failed), and every attempt (time, the receiver's HTTP status or the error, duration). Optionally only one state. Pass nextCursor as cursor for the next page (null on the last). Free to call. Errors: NOT_FOUND (404, no such webhook of yours); VALIDATION_ERROR (bad cursor).
          *
          *     Rate limit: 30 api requests per minute per account (per IP address when anonymous).
          */
@@ -11585,7 +11585,7 @@ export interface operations {
     get_notifications: {
         parameters: {
             query?: {
-                /** @description How many to return, 1..100. Default 50. */
+                /** @description How many to return. */
                 limit?: number;
                 /** @description nextCursor of the previous page; omit for the first. */
                 cursor?: string;
