@@ -20,7 +20,7 @@ import { benchSetting } from './support/smoke';
 const DAYS = benchSetting('BENCH_DAYS', 30, 1);
 const CALLS = benchSetting('BENCH_CALLS', 1000, 40);
 const SEED = Number(process.env.BENCH_SEED ?? 7);
-/** BENCH_SCENARIO=suite-v2/00 runs a published episode by name instead of BENCH_SEED (its days: leave BENCH_DAYS at 30). */
+/** BENCH_SCENARIO=suite-v3/00 runs a published episode by name instead of BENCH_SEED (its days: leave BENCH_DAYS at 30). */
 const SCENARIO = process.env.BENCH_SCENARIO;
 /**
  * BENCH_LIMITS=spec runs the service at the SPEC's live limits (30 api calls, 120 trades a minute) with the run's own

@@ -21,7 +21,7 @@ import type { SimulatedScenario } from '../src/domain/replay/replay-runs';
  * --suite without --playback plays real stepped runs of the suite's episodes by name (a current version only: a retired
  * one refuses new runs), all of them or --episodes 0-4,9; the last line's slowestRunSeconds is the longest run's wall time
  * (start to end_replay). For example the 30-day target (issue 52 item 5):
- *   npm run replay:reference -- --suite suite-v2 --episodes 0 --agents news_reader
+ *   npm run replay:reference -- --suite suite-v3 --episodes 0 --agents news_reader
  */
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);

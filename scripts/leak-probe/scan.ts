@@ -19,8 +19,9 @@ export interface Scanned {
   unexplained: string[];
   /**
    * Prices shown at the clock that already lean toward news not yet published (VenueTruth.midWithoutLaterNews): kept
-   * apart from the leaks: they come from the venue's price path itself (every suite's, so fixing it changes what a suite
-   * replays and needs a new suite version), not from what a read lets through.
+   * apart from the leaks: they come from the venue's price path itself, not from what a read lets through. suite-v1's
+   * and suite-v2's paths lean (NewsInPrice 'step-end', kept so they replay what they pinned); suite-v3's and every
+   * other venue's do not.
    */
   ahead: Leak[];
 }

@@ -117,9 +117,10 @@ export class VenueTruth {
 
   /**
    * The YES mid the market would show at `tMs` had its price path seen only the news published by then, when that differs
-   * from the mid it shows; else null. The path steps toward the hidden probability after every news item up to the end of
-   * the current price step and is read between steps by interpolation (price-path.ts), so within a step before a news
-   * item the price can already lean toward it: news not yet published, visible in the price.
+   * from the mid it shows; else null. Under NewsInPrice 'step-end' (suite-v1, suite-v2) the path steps toward the hidden
+   * probability after every news item up to the end of the current price step and is read between steps by interpolation
+   * (price-path.ts), so within a step before a news item the price already leans toward it: news not yet published,
+   * visible in the price. Under 'published' (every other venue) a step sees only the news out at its start: never.
    */
   midWithoutLaterNews(spec: SimMarketSpec, tMs: number): { shown: string; fromPublished: string } | null {
     const members = this.feed.membersOf(spec);
@@ -132,6 +133,7 @@ export class VenueTruth {
         m,
         this.feed.newsEventsOf(m).filter((e) => e.tMs <= tMs),
         this.feed.drawsOf(m),
+        this.feed.newsInPrice,
       );
     const path = spec.event ? new EventPath(spec, members, published) : published(spec);
     const mid = (p: number) => priceKey(Number(bookAround(p, spec.halfSpreadMicro).yes.midMicro) / 1e6);

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineMethod } from '../registry/method';
 import type { MethodContext } from '../registry/context';
 import { AppError } from '../errors/app-error';
-import { currentSuite, scenariosOf, SUITE_V2, SUITES, suiteNamed, suiteStatus, type ReplaySuite } from '../domain/replay/replay-suite';
+import { currentSuite, scenariosOf, SUITE_V3, SUITES, suiteNamed, suiteStatus, type ReplaySuite } from '../domain/replay/replay-suite';
 import { suiteScope } from '../market-data/simulated/venue-seal';
 import { pageSuiteBoard, rankSuiteRecords } from '../domain/replay/suite-board';
 import type { ReplayRuns } from '../domain/replay/replay-runs';
@@ -11,7 +11,8 @@ import { Estimate } from './benchmark';
 const SuiteName = z
   .enum(SUITES.map((s) => s.name) as [string, ...string[]])
   .optional()
-  .describe('A published suite version (suite-v1, suite-v2, …); default: the current one.');
+  // The enum names every version (a new one lengthens the tool list by its name): the description need not.
+  .describe('A published suite version; default: the current one.');
 
 /** The version asked for, or the current one. */
 function suiteOf(ctx: MethodContext, name: string | undefined): ReplaySuite {
@@ -45,7 +46,7 @@ export const listReplaySuite = defineMethod({
   brief:
     'A replay suite version’s named episodes (seed, days, category), checksum and state (current or retired); start one with start_replay {"scenario": name}. Free.',
   description:
-    `A published version of the replay suite (current: ${SUITE_V2.name}, ${SUITE_V2.episodes.length} episodes × ${SUITE_V2.days} simulated days of the ` +
+    `A published version of the replay suite (current: ${SUITE_V3.name}, ${SUITE_V3.episodes.length} episodes × ${SUITE_V3.days} simulated days of the ` +
     'simulated venue with information, each listing one catalogue category’s markets and news). Start one with start_replay {"scenario": "<name>"}; ' +
     'get_replay_suite_board ranks every agent’s mean alpha across a version. A version is frozen: its checksum is sha256 over its ' +
     'description and a fingerprint of what the venue’s generator makes of each episode (catalog, first prices and news) under a public ' +

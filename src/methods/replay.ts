@@ -60,9 +60,9 @@ const ReplayState = z.object({
       z.object({
         seed: z.number().int().describe('Seed of the run’s simulated venue.'),
         days: z.number().int().min(1).max(MAX_DAYS).describe('Length of the run’s window, in simulated days.'),
-        name: z.string().nullable().describe('The suite scenario it replays (suite-v2/07), or null.'),
-        suite: z.string().nullable().describe('Its suite (suite-v2; its runs count on get_replay_suite_board), or null.'),
-        category: z.string().nullable().describe('The one category the run lists (a suite-v2 episode); null: all.'),
+        name: z.string().nullable().describe('The suite scenario it replays (suite-v3/07), or null.'),
+        suite: z.string().nullable().describe('Its suite (suite-v3; its runs count on get_replay_suite_board), or null.'),
+        category: z.string().nullable().describe('The one category the run lists (a suite-v3 episode); null: all.'),
       }),
       z.object({
         source: z.literal('mirror').describe('The recorded Polymarket mirror.'),
@@ -128,7 +128,7 @@ function scenarioOf(input: { scenario?: string; source: 'simulated' | 'mirror'; 
   if (input.scenario !== undefined) {
     if (input.seed !== undefined || input.days !== undefined) {
       throw new AppError('VALIDATION_ERROR', 'Give either scenario (a published scenario’s name) or seed and days, not both.', {
-        hint: 'For example {"scenario": "suite-v2/07"} or {"seed": 7, "days": 30}.',
+        hint: 'For example {"scenario": "suite-v3/07"} or {"seed": 7, "days": 30}.',
       });
     }
     const named = scenarioNamed(input.scenario);
@@ -142,7 +142,7 @@ function scenarioOf(input: { scenario?: string; source: 'simulated' | 'mirror'; 
   }
   if (input.seed === undefined || input.days === undefined) {
     throw new AppError('VALIDATION_ERROR', 'Give seed and days, or scenario (a published scenario’s name).', {
-      hint: 'For example {"seed": 7, "days": 30} or {"scenario": "suite-v2/07"}.',
+      hint: 'For example {"seed": 7, "days": 30} or {"scenario": "suite-v3/07"}.',
     });
   }
   return { seed: input.seed, days: input.days };
@@ -176,7 +176,7 @@ export const startReplay = defineMethod({
       .string()
       .regex(SCENARIO_NAME)
       .optional()
-      .describe('A published scenario by name (suite-v2/07: list_replay_suite), instead of seed and days (source simulated).'),
+      .describe('A published scenario by name (suite-v3/07: list_replay_suite), instead of seed and days (source simulated).'),
     source: z
       .enum(['simulated', 'mirror'])
       .default('simulated')

@@ -4,7 +4,7 @@ import { registerAgent, startTestApp, type TestApp } from '../support/app';
 import { ManualClock } from '../support/identity';
 import { ReplayStore } from '../../src/domain/replay/replay-store';
 import type { ReplayRecord } from '../../src/domain/replay/replay-runs';
-import { SUITE_V1, SUITE_V2 } from '../../src/domain/replay/replay-suite';
+import { SUITE_V1, SUITE_V2, SUITE_V3 } from '../../src/domain/replay/replay-suite';
 
 const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
 
@@ -22,49 +22,55 @@ describe.each(backends())('replay suite, its board and delete_replay on $name', 
   });
   afterAll(async () => t.close());
 
-  test('when the suite is listed, then the current version shows its 50 episodes of 30 days with their categories; suite-v1 is listed as retired', async () => {
+  test('when the suite is listed, then the current version shows its 50 episodes of 30 days with their categories; suite-v1 and suite-v2 are listed as retired', async () => {
     const res = await t.api.get('/api/replay-suite');
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
-      suite: 'suite-v2',
+      suite: 'suite-v3',
       state: 'current',
       retiredAt: null,
-      scope: 'suite|suite-v2',
-      checksum: SUITE_V2.checksum,
+      scope: 'suite|suite-v3',
+      checksum: SUITE_V3.checksum,
       days: 30,
-      minScenarios: SUITE_V2.minScenarios,
+      minScenarios: SUITE_V3.minScenarios,
     });
     expect(res.body.scenarios).toHaveLength(50);
-    expect(res.body.scenarios[12]).toEqual({ name: 'suite-v2/12', index: 12, seed: 52_501, days: 30, category: 'Crypto' });
+    expect(res.body.scenarios[12]).toEqual({ name: 'suite-v3/12', index: 12, seed: 53_001, days: 30, category: 'Crypto' });
     expect(new Set(res.body.scenarios.map((s: { category: string }) => s.category)).size).toBe(10);
     expect(res.body.versions).toEqual([
       { suite: 'suite-v1', state: 'retired', retiredAt: SUITE_V1.retiredAt, episodes: 20 },
-      { suite: 'suite-v2', state: 'current', retiredAt: null, episodes: 50 },
+      { suite: 'suite-v2', state: 'retired', retiredAt: SUITE_V2.retiredAt, episodes: 50 },
+      { suite: 'suite-v3', state: 'current', retiredAt: null, episodes: 50 },
     ]);
+    const v2 = await t.api.get('/api/replay-suite').query({ suite: 'suite-v2' });
+    expect(v2.body).toMatchObject({ suite: 'suite-v2', state: 'retired', retiredAt: SUITE_V2.retiredAt, checksum: SUITE_V2.checksum });
     const v1 = await t.api.get('/api/replay-suite').query({ suite: 'suite-v1' });
     expect(v1.body).toMatchObject({ suite: 'suite-v1', state: 'retired', retiredAt: SUITE_V1.retiredAt, checksum: SUITE_V1.checksum });
     expect(v1.body.scenarios[7]).toEqual({ name: 'suite-v1/07', index: 7, seed: 35_107, days: 30, category: null });
     expect((await t.api.get('/api/replay-suite').query({ suite: 'suite-v0' })).status).toBe(400);
-    // Retiring revealed suite-v1's secret on the commitments' path; suite-v2's stays sealed.
+    // Retiring revealed suite-v1's and suite-v2's secrets on the commitments' path; suite-v3's stays sealed.
     const scopes = (await t.api.get('/api/venue/commitments')).body.scopes as Array<{ scope: string; state: string; secret: string | null }>;
     expect(scopes.find((s) => s.scope === 'suite|suite-v1')).toMatchObject({ state: 'revealed', secret: expect.stringMatching(/^[0-9a-f]{64}$/) });
-    expect(scopes.find((s) => s.scope === 'suite|suite-v2')).toMatchObject({ state: 'sealed', secret: null });
+    expect(scopes.find((s) => s.scope === 'suite|suite-v2')).toMatchObject({ state: 'revealed', secret: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(scopes.find((s) => s.scope === 'suite|suite-v3')).toMatchObject({ state: 'sealed', secret: null });
   });
 
-  test('when an episode of the retired suite-v1 is started, then it is refused with SUITE_RETIRED and nothing is started', async () => {
+  test('when an episode of the retired suite-v1 or suite-v2 is started, then it is refused with SUITE_RETIRED and nothing is started', async () => {
     const count = async () => (await t.services.db.query<{ n: string }>('SELECT count(*) AS n FROM replay_runs'))[0]!.n;
     const before = await count();
-    const res = await t.api.post('/api/replays').set(bearer(live.apiKey)).send({ scenario: 'suite-v1/03' });
-    expect(res.status).toBe(409);
-    expect(res.body.code).toBe('SUITE_RETIRED');
-    expect(res.body.hint).toContain('suite-v2');
+    for (const scenario of ['suite-v1/03', 'suite-v2/03']) {
+      const res = await t.api.post('/api/replays').set(bearer(live.apiKey)).send({ scenario });
+      expect(res.status).toBe(409);
+      expect(res.body.code).toBe('SUITE_RETIRED');
+      expect(res.body.hint).toContain('suite-v3');
+    }
     expect(await count()).toBe(before);
   });
 
   test('when a run starts by scenario name, then get_replay shows it; a name with seed, an unknown name or neither is refused with nothing started', async () => {
-    const started = await t.api.post('/api/replays').set(bearer(live.apiKey)).send({ scenario: 'suite-v2/03' });
+    const started = await t.api.post('/api/replays').set(bearer(live.apiKey)).send({ scenario: 'suite-v3/03' });
     expect(started.status).toBe(201);
-    expect(started.body.scenario).toEqual({ seed: 52_500, days: 30, name: 'suite-v2/03', suite: 'suite-v2', category: 'Economics' });
+    expect(started.body.scenario).toEqual({ seed: 53_000, days: 30, name: 'suite-v3/03', suite: 'suite-v3', category: 'Economics' });
     const read = await t.api.get(`/api/replays/${started.body.runId}`).set(bearer(started.body.apiKey));
     expect(read.body.scenario).toEqual(started.body.scenario);
     // The episode's venue lists its category only.
@@ -76,7 +82,7 @@ describe.each(backends())('replay suite, its board and delete_replay on $name', 
 
     const count = async () => (await t.services.db.query<{ n: string }>('SELECT count(*) AS n FROM replay_runs'))[0]!.n;
     const before = await count();
-    for (const body of [{ scenario: 'suite-v2/03', seed: 1, days: 1 }, { scenario: 'suite-v2/50' }, { scenario: 'nope' }, {}, { seed: 3 }]) {
+    for (const body of [{ scenario: 'suite-v3/03', seed: 1, days: 1 }, { scenario: 'suite-v3/50' }, { scenario: 'nope' }, {}, { seed: 3 }]) {
       const res = await t.api.post('/api/replays').set(bearer(live.apiKey)).send(body);
       expect(res.status).toBe(400);
       expect(res.body.code).toBe('VALIDATION_ERROR');
@@ -191,11 +197,11 @@ describe.each(backends())('replay suite, its board and delete_replay on $name', 
     expect(after.runs.map((r: { runId: string }) => r.runId)).toContain(lucky);
     expect(board.body.you).toMatchObject({ userId: b.id, rank: null, scenarios: 3 });
     expect((await t.api.get('/api/replay-suite/board').query({ suite: 'suite-v1' })).body.you).toBeNull();
-    // Each version has its own board: suite-v1's runs are not on suite-v2's, which ranks by its own runs.
-    await ended(b.id, 5, 0.3, 'suite-v2');
-    const v2 = await t.api.get('/api/replay-suite/board').set(bearer(b.apiKey));
-    expect(v2.body).toMatchObject({ suite: 'suite-v2', state: 'current', retiredAt: null, scenarios: 50, entries: [] });
-    expect(v2.body.you).toMatchObject({ userId: b.id, runCount: 1, scenarios: 1 });
+    // Each version has its own board: suite-v1's runs are not on suite-v3's, which ranks by its own runs.
+    await ended(b.id, 5, 0.3, 'suite-v3');
+    const v3 = await t.api.get('/api/replay-suite/board').set(bearer(b.apiKey));
+    expect(v3.body).toMatchObject({ suite: 'suite-v3', state: 'current', retiredAt: null, scenarios: 50, entries: [] });
+    expect(v3.body.you).toMatchObject({ userId: b.id, runCount: 1, scenarios: 1 });
     // A run of suite-v1 ending after its retirement (started before it) stays off the read-only board.
     const late = await ended(a.id, 4, 0.7, 'suite-v1', false);
     const closed = (await t.api.get('/api/replay-suite/board').query({ suite: 'suite-v1' })).body.entries[0];

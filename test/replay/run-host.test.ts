@@ -158,7 +158,7 @@ describe.each(backends())('replay runs on $name', (backend) => {
     expect(empty.body).toEqual({ runs: [] });
     const older = await start({ seed: 21, days: 1 }, owner.apiKey);
     clock.advance(1_000);
-    const newer = await start({ scenario: 'suite-v2/01' }, owner.apiKey);
+    const newer = await start({ scenario: 'suite-v3/01' }, owner.apiKey);
     expect((await t.api.post(`/api/replays/${older.runId}/end`).set(bearer(owner.apiKey))).status).toBe(200);
 
     const listed = await t.api.get('/api/replays').set(bearer(owner.apiKey));

@@ -1,4 +1,4 @@
-import { SUITE_V1, scenariosOf } from '../../src/domain/replay/replay-suite';
+import { SUITE_V1, SUITES, scenariosOf } from '../../src/domain/replay/replay-suite';
 import { playBack, playBackSuite, type PlaybackSuite } from '../../src/replay/venue-playback';
 import { TEST_MASTER } from '../support/sealed-venue';
 import { readerPushes } from '../../src/replay/reference-agents';
@@ -93,5 +93,25 @@ describe('venue playback of the reference agents over suite-v1', () => {
     const scored = new Set(run.forecasts.map((f) => f.marketId));
     expect(whole.forecasts.filter((f) => scored.has(f.marketId))).toEqual(run.forecasts);
     expect(whole.forecasts.length).toBeGreaterThan(run.forecasts.length);
+  });
+});
+
+// The bar of issue 49 item 2 on the newest suite, the one agents play (docs/replay.md prints its figures).
+const newest = SUITES[SUITES.length - 1]!;
+
+describe(`venue playback of the reference agents over ${newest.name}, the newest suite`, () => {
+  test('when the references are played side by side, then the news-reader’s interval lies above 0 and above the keyword reader’s point estimate, and the market’s alpha is 0 within its interval', () => {
+    const episodes = scenariosOf(newest);
+    const played = playBackSuite(TEST_MASTER, ['news_reader', 'keyword_reader', 'market'], episodes, newest.name);
+    const { news_reader: reader, keyword_reader: keyword, market } = played;
+    expect(reader.runs).toHaveLength(episodes.length);
+    expect(reader.alpha.n).toBeGreaterThan(1000);
+    expect(reader.alpha.low!).toBeGreaterThan(0);
+    expect(reader.alpha.low!).toBeGreaterThan(keyword.alpha.value!);
+    expect(reader.meanAlpha.low!).toBeGreaterThan(0);
+    expect(reader.meanAlpha.low!).toBeGreaterThan(keyword.meanAlpha.value!);
+    expect(market.alpha.value).toBe(0);
+    expect(market.alpha.low!).toBeLessThanOrEqual(0);
+    expect(market.alpha.high!).toBeGreaterThanOrEqual(0);
   });
 });

@@ -118,6 +118,8 @@ describe('the replay leak probe (issue 52 item 5)', () => {
       const r = await episode(scenario, pipelineCall(deps), seed, READS, 8, 20);
       console.log(summaryLine(r));
       expect(r.leaks).toEqual([]);
+      // Nor does a price lean toward news not yet published (the venue's own path; suite-v1 and suite-v2 did).
+      expect(r.ahead).toEqual([]);
       expect(r.reads).toBe(READS);
       expect(r.unprobed).toEqual([]);
       for (const m of reachable) expect(r.byMethod[m.name]!.calls).toBeGreaterThan(0);

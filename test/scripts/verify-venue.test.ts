@@ -39,10 +39,11 @@ describe.each(backends())('sealed outcomes, checked from a reveal, on $name', (b
     expect(nov).toMatchObject({ state: 'sealed', secret: null, revealAt: '2026-12-01T00:00:00.000Z' });
     expect(nov.commitment).toMatch(/^[0-9a-f]{64}$/);
     expect(body.scopes[0]!.scope).toBe('season|2024-01');
-    // Before suite-v1's retirement (2026-12-06, announced as its revealAt) both versions are sealed.
+    // Before suite-v1's retirement (2026-12-06, announced as its revealAt) every version is sealed.
     expect(body.scopes.filter((s) => s.scope.startsWith('suite|'))).toEqual([
       expect.objectContaining({ scope: 'suite|suite-v1', state: 'sealed', secret: null, revealAt: '2026-12-06T00:00:00.000Z' }),
-      expect.objectContaining({ scope: 'suite|suite-v2', state: 'sealed', secret: null, revealAt: null }),
+      expect.objectContaining({ scope: 'suite|suite-v2', state: 'sealed', secret: null, revealAt: '2026-12-07T00:00:00.000Z' }),
+      expect.objectContaining({ scope: 'suite|suite-v3', state: 'sealed', secret: null, revealAt: null }),
     ]);
     expect(body.scopes.filter((s) => s.state === 'revealed').every((s) => s.scope < 'season|2026-11')).toBe(true);
     const ready = await t.api.get('/ready');

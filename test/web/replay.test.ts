@@ -185,12 +185,12 @@ describeWithChromium('the replay pages in Chromium', () => {
     const ended = async (owner: string, index: number, alpha: number) => {
       const id = randomUUID().replace(/-/g, '').slice(0, 12);
       const start = new Date(Date.UTC(2025, 0, 1));
-      const name = `suite-v2/${String(index).padStart(2, '0')}`;
+      const name = `suite-v3/${String(index).padStart(2, '0')}`;
       await store.insert({
         id,
         owner_id: owner,
         key_hash: `fixture-${id}`,
-        scenario: { seed: 52_500 + Math.floor(index / 10), days: 30, name, suite: 'suite-v2' },
+        scenario: { seed: 53_000 + Math.floor(index / 10), days: 30, name, suite: 'suite-v3' },
         mode: 'step',
         speed: null,
         start_at: start,
@@ -210,7 +210,7 @@ describeWithChromium('the replay pages in Chromium', () => {
 
     await openFromMore(page, 'Replay board');
     await page.getByRole('heading', { level: 1, name: 'Replay suite board' }).waitFor();
-    await page.getByText(/^suite-v2: 50 scenarios; an account is ranked once it has ended 10\.$/).waitFor();
+    await page.getByText(/^suite-v3: 50 scenarios; an account is ranked once it has ended 10\.$/).waitFor();
     const row = page.getByRole('row', { name: /Suite Agent/ });
     await row.waitFor();
     const cells = await row.getByRole('cell').allInnerTexts();

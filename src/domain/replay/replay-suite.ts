@@ -18,10 +18,15 @@ import type { SimulatedScenario } from './replay-runs';
  * checksum was once re-pinned when the venue changed, which is what a version exists to prevent; it retired when
  * suite-v2 was published. Scenario i has seed 35_100 + i.
  *
- * suite-v2 (current): 50 episodes × 30 simulated days, each of one catalogue category (the venue lists only that
+ * suite-v2 (retired): 50 episodes × 30 simulated days, each of one catalogue category (the venue lists only that
  * category's markets and their news: src/market-data/simulated/simulated-feed.ts), five seeds for each of the ten
  * categories, in category order within a seed (episode i: category CATEGORY_ORDER[i % 10], seed 52_500 + ⌊i / 10⌋;
- * 52: the issue). An episode's category is part of what it replays, so it is in the canonical description.
+ * 52: the issue). An episode's category is part of what it replays, so it is in the canonical description. Its prices
+ * leaned toward news up to a price step before its publication (NewsInPrice 'step-end', found by the leak probe); it
+ * retired when suite-v3 was published.
+ *
+ * suite-v3 (current): suite-v2's layout (seeds 53_000 + ⌊i / 10⌋) on the venue whose prices follow only news already
+ * published (NewsInPrice 'published').
  */
 export interface ReplaySuite {
   name: string;
@@ -39,7 +44,18 @@ export interface ReplaySuite {
    * (sealed outcomes, issue 49), which get_venue_commitments reveals from this moment on; not in the checksum.
    */
   retiredAt: string | null;
+  /** Which news its venue's price steps catch up with; part of what its checksum's fingerprints pin. */
+  newsInPrice: NewsInPrice;
 }
+
+/**
+ * Which news a price step of the simulated venue catches up with (src/market-data/simulated/information.ts):
+ * 'published', the news out by the step's start, so the price read between two steps never moves on an item before it
+ * is published; 'step-end', every item up to the step's end, so the price leaned toward an item up to one step before
+ * its publication (the leak probe's pricesAheadOfNews). suite-v1 and suite-v2 were pinned with 'step-end' and keep it, so
+ * they replay what they published; every other venue is 'published'.
+ */
+export type NewsInPrice = 'published' | 'step-end';
 
 export interface SuiteEpisode {
   seed: number;
@@ -57,8 +73,8 @@ export interface SuiteScenario extends SimulatedScenario {
 export type SuiteStatus = 'current' | 'retired';
 
 /**
- * The catalogue's categories in suite-v2's order. The domain does not read the venue's catalogue (a layer below it
- * would have to import market-data); a test checks this list is the catalogue's.
+ * The catalogue's categories in the order of suite-v2's and suite-v3's episodes. The domain does not read the venue's
+ * catalogue (a layer below it would have to import market-data); a test checks this list is the catalogue's.
  */
 export const CATEGORY_ORDER = ['Politics', 'Sports', 'Crypto', 'Economics', 'Science & Tech', 'Culture', 'World', 'Weather', 'Business', 'Health'] as const;
 
@@ -72,9 +88,18 @@ export const SUITE_V1: ReplaySuite = {
   checksum: 'a736d89f0134c5b04af75b67c9fb2a2f2a98d23eb302a946994d95b623c0bf11',
   // Retired when suite-v2 was published (issue 52 item 5): its secret is revealed from then on.
   retiredAt: '2026-12-06T00:00:00.000Z',
+  newsInPrice: 'step-end',
 };
 
-const V2_SEEDS_PER_CATEGORY = 5;
+const SEEDS_PER_CATEGORY = 5;
+
+/** Five seeds for each of the ten categories, in category order within a seed: episode i is CATEGORY_ORDER[i % 10] of seed first + ⌊i / 10⌋. */
+function categoryEpisodes(firstSeed: number): SuiteEpisode[] {
+  return Array.from({ length: SEEDS_PER_CATEGORY * CATEGORY_ORDER.length }, (_, i) => ({
+    seed: firstSeed + Math.floor(i / CATEGORY_ORDER.length),
+    category: CATEGORY_ORDER[i % CATEGORY_ORDER.length]!,
+  }));
+}
 
 export const SUITE_V2: ReplaySuite = {
   name: 'suite-v2',
@@ -82,18 +107,30 @@ export const SUITE_V2: ReplaySuite = {
     'Replay suite v2: 50 episodes of the simulated venue with information, 30 simulated days each, from 2025-01-01; ' +
     'each episode lists one catalogue category (5 seeds for each of 10 categories).',
   days: 30,
-  episodes: Array.from({ length: V2_SEEDS_PER_CATEGORY * CATEGORY_ORDER.length }, (_, i) => ({
-    seed: 52_500 + Math.floor(i / CATEGORY_ORDER.length),
-    category: CATEGORY_ORDER[i % CATEGORY_ORDER.length]!,
-  })),
+  episodes: categoryEpisodes(52_500),
   // A fifth of the suite, two episodes of each category on average: ranked on fewer, the interval is too wide to rank by.
   minScenarios: 10,
   checksum: '4a956335de07c27165c6231d52cf3dc1bf945bf88dac98d5baef371aa2bc9946',
+  // Retired when suite-v3 was published: its prices leaned toward news before its publication.
+  retiredAt: '2026-12-07T00:00:00.000Z',
+  newsInPrice: 'step-end',
+};
+
+export const SUITE_V3: ReplaySuite = {
+  name: 'suite-v3',
+  description:
+    'Replay suite v3: 50 episodes of the simulated venue with information, 30 simulated days each, from 2025-01-01; ' +
+    'each episode lists one catalogue category (5 seeds for each of 10 categories); prices follow only news already published.',
+  days: 30,
+  episodes: categoryEpisodes(53_000),
+  minScenarios: 10,
+  checksum: '1f86abc2717955331549c40632a40aceaa95c3794522d3f93a9cd5d86e308ad3',
   retiredAt: null,
+  newsInPrice: 'published',
 };
 
 /** Every published version, oldest first; the current one is the newest that has not retired. */
-export const SUITES: readonly ReplaySuite[] = [SUITE_V1, SUITE_V2];
+export const SUITES: readonly ReplaySuite[] = [SUITE_V1, SUITE_V2, SUITE_V3];
 
 /** A version's status at a moment: retired from its retiredAt on. */
 export function suiteStatus(suite: ReplaySuite, nowMs: number): SuiteStatus {

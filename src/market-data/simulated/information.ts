@@ -1,6 +1,7 @@
 import { sigmoid, SteppedPath } from './price-path';
 import type { CatalogParams, SimMarketSpec } from './catalog';
 import type { MarketDraws } from './venue-seal';
+import type { NewsInPrice } from '../../domain/replay/replay-suite';
 
 /**
  * The venue with information (SIM_INFORMATION=on). Each market has a hidden YES probability that moves only
@@ -19,7 +20,9 @@ import type { MarketDraws } from './venue-seal';
  * - price: log-odds x caught up with the hidden log-odds h at each price step, x ← h + (x − h)·a + noise, with
  *   a = 2^(−step/halfLife) and halfLife = min(12 h, 8% of the life): an exponential catch-up whose half-life is
  *   CATCH_UP_HALF_LIFE_MS (shorter for short markets), plus noise whose stationary spread is PRICE_NOISE
- *   log-odds.
+ *   log-odds. h is the hidden log-odds at the step's start (NewsInPrice 'published'): the price is read between steps
+ *   by interpolation (price-path.ts), so a step that caught up with news published within it would move the price
+ *   toward that news before its publication.
  */
 
 export const NEWS_MIN = 4;
@@ -140,6 +143,8 @@ export class InformedPath extends SteppedPath {
     spec: SimMarketSpec,
     readonly events: readonly NewsEvent[],
     draws: Pick<MarketDraws, 'stepNormals' | 'x0'>,
+    /** Which news a step catches up with: what was out at its start, or (suite-v1, suite-v2) everything up to its end. */
+    private readonly newsInPrice: NewsInPrice = 'published',
   ) {
     super(params, spec, draws);
     this.hidden = draws.x0;
@@ -165,10 +170,13 @@ export class InformedPath extends SteppedPath {
     return sigmoid(this.hiddenLogOddsAt(tMs));
   }
 
-  /** Exponential catch-up with the hidden log-odds at the step's end, plus noise. */
+  /**
+   * Exponential catch-up with the hidden log-odds at the step's start (its end under 'step-end'), plus noise: step i
+   * moves the price from time start + i·step to start + (i + 1)·step, so it may reflect only the news out at the first.
+   */
   protected step(x: number, i: number): number {
     const { spec, events } = this;
-    const t = spec.createdAtMs + (i + 1) * spec.stepMs;
+    const t = spec.createdAtMs + (this.newsInPrice === 'published' ? i : i + 1) * spec.stepMs;
     while (this.nextEvent < events.length && events[this.nextEvent]!.tMs <= t) this.hidden = events[this.nextEvent++]!.after;
     const h = this.hidden;
     return h + (x - h) * this.keep + this.kick * this.normal(i);

@@ -23,6 +23,7 @@ import { uniform } from './random';
 import { LruPathCache, MarketPath, type VenuePath } from './price-path';
 import { EventPath, winnerIndex } from './event-path';
 import { marketDraws, type MarketDraws, type VenueSeal } from './venue-seal';
+import type { NewsInPrice } from '../../domain/replay/replay-suite';
 
 const TICK = 1000n; // 0.001 dollars
 const MIN_MID = 10_000n;
@@ -100,18 +101,21 @@ export class SimulatedFeed implements MarketFeed {
    * narrowed: listings, lookups, quotes, history, news and the next news or resolution a stepped run moves to.
    */
   readonly category: Category | null;
+  /** With information on, which news a price step catches up with (information.ts): 'published' but for suite-v1 and suite-v2. */
+  readonly newsInPrice: NewsInPrice;
 
   constructor(
-    opts: { seed: number; speed: number; information?: boolean; seal: VenueSeal; category?: string | null },
+    opts: { seed: number; speed: number; information?: boolean; seal: VenueSeal; category?: string | null; newsInPrice?: NewsInPrice },
     private readonly clock: Clock,
   ) {
     this.params = { seed: opts.seed, speed: opts.speed };
     this.information = opts.information ?? false;
+    this.newsInPrice = opts.newsInPrice ?? 'published';
     this.seal = opts.seal;
     this.category = categoryOf(opts.category ?? null);
     const params = this.params;
     const own = this.information
-      ? (spec: SimMarketSpec) => new InformedPath(params, spec, this.newsEventsOf(spec), this.drawsOf(spec))
+      ? (spec: SimMarketSpec) => new InformedPath(params, spec, this.newsEventsOf(spec), this.drawsOf(spec), this.newsInPrice)
       : (spec: SimMarketSpec) => new MarketPath(params, spec, this.drawsOf(spec));
     this.strengths = new LruPathCache<VenuePath>(own, 2000);
     this.paths = new LruPathCache<VenuePath>((spec) => (spec.event ? new EventPath(spec, this.membersOf(spec), (m) => this.strengths.get(m)) : own(spec)));

@@ -183,6 +183,62 @@ describe('the simulated venue with information (SIM_INFORMATION=on)', () => {
     expect(n).toBeGreaterThan(100);
     expect(closer / n).toBeGreaterThan(0.9);
   });
+
+  /**
+   * The leak probe's pricesAheadOfNews: the price is read between steps by interpolation, so a step that caught up with
+   * news published within it moved the price toward an item before its publication. Just before each item (a second, a
+   * minute, half a step), the path of every item must equal the path of the items published by then, to the bit;
+   * suite-v1 and suite-v2 keep the old rule ('step-end'), which does lean, and whose outcomes are the same.
+   */
+  test('when the price is read just before a news item, then it is the price of the news published by then alone, not leaning toward the item', () => {
+    const leans = { published: 0, 'step-end': 0 };
+    let n = 0;
+    for (const seed of [11, 52_500]) {
+      const v = informed(seed);
+      for (let k = 0; k < 150; k++) {
+        const spec = v.spec(k);
+        const draws = v.drawsOf(spec);
+        const events = newsEvents(draws, spec);
+        for (const rule of ['published', 'step-end'] as const) {
+          const path = new InformedPath(v.params, spec, events, draws, rule);
+          for (const e of events) {
+            for (const before of [1000, 60_000, Math.floor(spec.stepMs / 2)]) {
+              const t = e.tMs - before;
+              if (t < spec.createdAtMs) continue;
+              if (rule === 'published') n += 1;
+              const known = new InformedPath(
+                v.params,
+                spec,
+                events.filter((x) => x.tMs <= t),
+                draws,
+                rule,
+              );
+              if (known.probabilityAt(t) !== path.probabilityAt(t)) leans[rule] += 1;
+            }
+          }
+        }
+      }
+    }
+    expect(n).toBeGreaterThan(1000);
+    expect(leans.published).toBe(0);
+    // The old rule leans within the step before an item (most of the moments above fall in it): the test sees it.
+    expect(leans['step-end']).toBeGreaterThan(n / 4);
+  });
+
+  test('when the price rule is the old one (suite-v1, suite-v2), then only prices differ: the news and every winner are the same', () => {
+    const now = informed(52_500);
+    const old = new SimulatedFeed({ seed: 52_500, speed: 1, information: true, seal: testSeal(), newsInPrice: 'step-end' }, fixedClock(NOW));
+    let moved = 0;
+    for (let k = 0; k < 400; k++) {
+      const a = now.spec(k);
+      const b = old.spec(k);
+      expect(now.winnerOf(a)).toBe(old.winnerOf(b));
+      expect(now.newsEventsOf(a)).toEqual(old.newsEventsOf(b));
+      const mid = a.createdAtMs + (a.endAtMs - a.createdAtMs) / 2;
+      if (now.stateAt(a, mid)!.pYes !== old.stateAt(b, mid)!.pYes) moved += 1;
+    }
+    expect(moved).toBeGreaterThan(100);
+  });
 });
 
 describe('the simulated venue with information off (the default)', () => {

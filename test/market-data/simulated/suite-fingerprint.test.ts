@@ -1,5 +1,15 @@
 import { scenarioFingerprint, suiteChecksum } from '../../../src/market-data/simulated/suite-fingerprint';
-import { CATEGORY_ORDER, scenarioNamed, scenariosOf, SUITE_V1, SUITE_V2, SUITES, suiteStatus } from '../../../src/domain/replay/replay-suite';
+import {
+  CATEGORY_ORDER,
+  currentSuite,
+  scenarioNamed,
+  scenariosOf,
+  SUITE_V1,
+  SUITE_V2,
+  SUITE_V3,
+  SUITES,
+  suiteStatus,
+} from '../../../src/domain/replay/replay-suite';
 import { CATEGORIES } from '../../../src/market-data/simulated/questions';
 import { PROBE_SECRET } from '../../../src/market-data/simulated/suite-fingerprint';
 import { scopeSecret, suiteScope } from '../../../src/market-data/simulated/venue-seal';
@@ -9,14 +19,16 @@ import { TEST_MASTER } from '../../support/sealed-venue';
 // anything the venue generates for it (catalog, prices, news, their text) fails this test. Publish a new version instead.
 const SUITE_V1_CHECKSUM = 'a736d89f0134c5b04af75b67c9fb2a2f2a98d23eb302a946994d95b623c0bf11';
 const SUITE_V2_CHECKSUM = '4a956335de07c27165c6231d52cf3dc1bf945bf88dac98d5baef371aa2bc9946';
+const SUITE_V3_CHECKSUM = '1f86abc2717955331549c40632a40aceaa95c3794522d3f93a9cd5d86e308ad3';
 
-// Seventy episodes' catalogs and paths (suite-v1's twenty, suite-v2's fifty): some seconds each under load.
-jest.setTimeout(400_000);
+// 120 episodes' catalogs and paths (suite-v1's twenty, suite-v2's and suite-v3's fifty): some seconds each under load.
+jest.setTimeout(600_000);
 
-// Each episode's fingerprint once: a variant of a suite recomputes only the episode it changes.
+// Each episode's fingerprint once: a variant of a suite recomputes only the episode it changes. The suite is in the key:
+// it decides the price rule (suite-v1 and suite-v2 keep theirs).
 const fingerprints = new Map<string, string>();
-const memo = (s: { seed: number; days: number; category: string | null }) => {
-  const key = `${s.seed}|${s.days}|${s.category}`;
+const memo = (s: { seed: number; days: number; category: string | null; suite: string }) => {
+  const key = `${s.seed}|${s.days}|${s.category}|${s.suite}`;
   if (!fingerprints.has(key)) fingerprints.set(key, scenarioFingerprint(s));
   return fingerprints.get(key)!;
 };
@@ -95,11 +107,35 @@ describe('replay suite v2 and the versions', () => {
     expect(catalog.every((m) => ids.has(m[0]))).toBe(true);
   });
 
-  test('when the versions are read at a moment, then suite-v1 is retired from its retirement on and suite-v2 is current', () => {
-    expect(SUITES.map((s) => s.name)).toEqual(['suite-v1', 'suite-v2']);
+  test('when the versions are read at a moment, then suite-v1 and then suite-v2 retire from their retirement on and suite-v3 is current', () => {
+    expect(SUITES.map((s) => s.name)).toEqual(['suite-v1', 'suite-v2', 'suite-v3']);
     const retiredAt = Date.parse(SUITE_V1.retiredAt!);
     expect(suiteStatus(SUITE_V1, retiredAt - 1)).toBe('current');
     expect(suiteStatus(SUITE_V1, retiredAt)).toBe('retired');
-    expect(suiteStatus(SUITE_V2, Date.parse('2100-01-01T00:00:00Z'))).toBe('current');
+    const v2RetiredAt = Date.parse(SUITE_V2.retiredAt!);
+    expect(v2RetiredAt).toBeGreaterThan(retiredAt);
+    expect(suiteStatus(SUITE_V2, v2RetiredAt - 1)).toBe('current');
+    expect(suiteStatus(SUITE_V2, v2RetiredAt)).toBe('retired');
+    expect(suiteStatus(SUITE_V3, Date.parse('2100-01-01T00:00:00Z'))).toBe('current');
+    expect(currentSuite(v2RetiredAt)).toBe(SUITE_V3);
+  });
+});
+
+describe('replay suite v3', () => {
+  test('when its checksum is recomputed from the description and the venue, then it is the pinned one', () => {
+    expect(SUITE_V3.checksum).toBe(SUITE_V3_CHECKSUM);
+    expect(suiteChecksum(SUITE_V3, memo)).toBe(SUITE_V3_CHECKSUM);
+  });
+
+  test('when its episodes are listed, then they are suite-v2’s layout on seeds of their own, and its prices follow only published news while suite-v1’s and suite-v2’s keep their rule', () => {
+    const v2 = scenariosOf(SUITE_V2);
+    const v3 = scenariosOf(SUITE_V3);
+    expect(v3.map((e) => e.category)).toEqual(v2.map((e) => e.category));
+    expect(scenarioNamed('suite-v3/12')).toEqual({ name: 'suite-v3/12', suite: 'suite-v3', index: 12, seed: 53_001, days: 30, category: 'Crypto' });
+    expect(new Set(v3.map((e) => e.seed)).size).toBe(5);
+    for (const e of v3) expect(v2.map((x) => x.seed)).not.toContain(e.seed);
+    expect([SUITE_V1.newsInPrice, SUITE_V2.newsInPrice, SUITE_V3.newsInPrice]).toEqual(['step-end', 'step-end', 'published']);
+    // The rule is in the fingerprint: the same episode under the old rule is another venue.
+    expect(scenarioFingerprint(v3[0]!, PROBE_SECRET, 'step-end')).not.toBe(memo(v3[0]!));
   });
 });

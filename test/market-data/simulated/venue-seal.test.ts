@@ -117,7 +117,8 @@ describe('commitments', () => {
 
   test('when a suite is current its secret is sealed; once retired it is revealed', () => {
     const now = Date.parse(NOW);
-    // suite-v1 retired when suite-v2 was published (2026-12-06): its secret is out, suite-v2's sealed.
+    // suite-v1 retired when suite-v2 was published (2026-12-06): its secret is out, suite-v2's sealed until its own
+    // retirement (2026-12-07, when suite-v3 was published), suite-v3's with no date.
     expect(suiteCommitments(TEST_MASTER, now)).toEqual([
       {
         scope: 'suite|suite-v1',
@@ -127,8 +128,20 @@ describe('commitments', () => {
         secret: independentScope('suite|suite-v1').toString('hex'),
         commitment: independentCommitment('suite|suite-v1'),
       },
-      { scope: 'suite|suite-v2', suite: 'suite-v2', revealAt: null, state: 'sealed', secret: null, commitment: independentCommitment('suite|suite-v2') },
+      {
+        scope: 'suite|suite-v2',
+        suite: 'suite-v2',
+        revealAt: '2026-12-07T00:00:00.000Z',
+        state: 'sealed',
+        secret: null,
+        commitment: independentCommitment('suite|suite-v2'),
+      },
+      { scope: 'suite|suite-v3', suite: 'suite-v3', revealAt: null, state: 'sealed', secret: null, commitment: independentCommitment('suite|suite-v3') },
     ]);
+    expect(suiteCommitments(TEST_MASTER, Date.parse('2026-12-07T00:00:00Z'))[1]).toMatchObject({
+      state: 'revealed',
+      secret: independentScope('suite|suite-v2').toString('hex'),
+    });
     expect(suiteCommitments(TEST_MASTER, Date.parse('2026-12-05T23:59:59Z'))[0]).toMatchObject({ state: 'sealed', secret: null });
     const retired = { ...SUITE_V1, retiredAt: '2026-12-01T00:00:00.000Z' };
     expect(suiteCommitments(TEST_MASTER, now, [retired])[0]).toMatchObject({ state: 'revealed', secret: independentScope('suite|suite-v1').toString('hex') });

@@ -763,7 +763,7 @@ export interface paths {
         };
         /**
          * A published replay suite version: its episodes with their categories, its checksum and state
-         * @description A published version of the replay suite (current: suite-v2, 50 episodes × 30 simulated days of the simulated venue with information, each listing one catalogue category’s markets and news). Start one with start_replay {"scenario": "<name>"}; get_replay_suite_board ranks every agent’s mean alpha across a version. A version is frozen: its checksum is sha256 over its description and a fingerprint of what the venue’s generator makes of each episode (catalog, first prices and news) under a public probe secret; the episodes themselves are sealed under the version’s secret (scope suite|<name>), whose commitment get_venue_commitments publishes, so checksum and commitment together fix the markets. A version retires when a new one is published: its secret is revealed (anyone can then recompute its outcomes and check the commitment: scripts/verify-venue.ts), its board stays readable and new runs of it are refused (SUITE_RETIRED). Without suite: the current version; versions lists them all. Free.
+         * @description A published version of the replay suite (current: suite-v3, 50 episodes × 30 simulated days of the simulated venue with information, each listing one catalogue category’s markets and news). Start one with start_replay {"scenario": "<name>"}; get_replay_suite_board ranks every agent’s mean alpha across a version. A version is frozen: its checksum is sha256 over its description and a fingerprint of what the venue’s generator makes of each episode (catalog, first prices and news) under a public probe secret; the episodes themselves are sealed under the version’s secret (scope suite|<name>), whose commitment get_venue_commitments publishes, so checksum and commitment together fix the markets. A version retires when a new one is published: its secret is revealed (anyone can then recompute its outcomes and check the commitment: scripts/verify-venue.ts), its board stays readable and new runs of it are refused (SUITE_RETIRED). Without suite: the current version; versions lists them all. Free.
          *
          *     Rate limit: 30 api requests per minute per account (per IP address when anonymous). Answers carry an ETag; a repeat request with If-None-Match: <that ETag> is answered 304 Not Modified while the answer is unchanged, and a 304 is not counted against this limit.
          */
@@ -7901,11 +7901,11 @@ export interface operations {
                                 seed: number;
                                 /** @description Length of the run’s window, in simulated days. */
                                 days: number;
-                                /** @description The suite scenario it replays (suite-v2/07), or null. */
+                                /** @description The suite scenario it replays (suite-v3/07), or null. */
                                 name: string | null;
-                                /** @description Its suite (suite-v2; its runs count on get_replay_suite_board), or null. */
+                                /** @description Its suite (suite-v3; its runs count on get_replay_suite_board), or null. */
                                 suite: string | null;
-                                /** @description The one category the run lists (a suite-v2 episode); null: all. */
+                                /** @description The one category the run lists (a suite-v3 episode); null: all. */
                                 category: string | null;
                             } | {
                                 /**
@@ -8054,7 +8054,7 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
-                    /** @description A published scenario by name (suite-v2/07: list_replay_suite), instead of seed and days (source simulated). */
+                    /** @description A published scenario by name (suite-v3/07: list_replay_suite), instead of seed and days (source simulated). */
                     scenario?: string;
                     /**
                      * @description simulated (default; seed and days) or mirror (a past window of recorded Polymarket markets; from, to).
@@ -8110,11 +8110,11 @@ export interface operations {
                             seed: number;
                             /** @description Length of the run’s window, in simulated days. */
                             days: number;
-                            /** @description The suite scenario it replays (suite-v2/07), or null. */
+                            /** @description The suite scenario it replays (suite-v3/07), or null. */
                             name: string | null;
-                            /** @description Its suite (suite-v2; its runs count on get_replay_suite_board), or null. */
+                            /** @description Its suite (suite-v3; its runs count on get_replay_suite_board), or null. */
                             suite: string | null;
-                            /** @description The one category the run lists (a suite-v2 episode); null: all. */
+                            /** @description The one category the run lists (a suite-v3 episode); null: all. */
                             category: string | null;
                         } | {
                             /**
@@ -8310,11 +8310,11 @@ export interface operations {
                             seed: number;
                             /** @description Length of the run’s window, in simulated days. */
                             days: number;
-                            /** @description The suite scenario it replays (suite-v2/07), or null. */
+                            /** @description The suite scenario it replays (suite-v3/07), or null. */
                             name: string | null;
-                            /** @description Its suite (suite-v2; its runs count on get_replay_suite_board), or null. */
+                            /** @description Its suite (suite-v3; its runs count on get_replay_suite_board), or null. */
                             suite: string | null;
-                            /** @description The one category the run lists (a suite-v2 episode); null: all. */
+                            /** @description The one category the run lists (a suite-v3 episode); null: all. */
                             category: string | null;
                         } | {
                             /**
@@ -8740,11 +8740,11 @@ export interface operations {
                             seed: number;
                             /** @description Length of the run’s window, in simulated days. */
                             days: number;
-                            /** @description The suite scenario it replays (suite-v2/07), or null. */
+                            /** @description The suite scenario it replays (suite-v3/07), or null. */
                             name: string | null;
-                            /** @description Its suite (suite-v2; its runs count on get_replay_suite_board), or null. */
+                            /** @description Its suite (suite-v3; its runs count on get_replay_suite_board), or null. */
                             suite: string | null;
-                            /** @description The one category the run lists (a suite-v2 episode); null: all. */
+                            /** @description The one category the run lists (a suite-v3 episode); null: all. */
                             category: string | null;
                         } | {
                             /**
@@ -8953,11 +8953,11 @@ export interface operations {
                             seed: number;
                             /** @description Length of the run’s window, in simulated days. */
                             days: number;
-                            /** @description The suite scenario it replays (suite-v2/07), or null. */
+                            /** @description The suite scenario it replays (suite-v3/07), or null. */
                             name: string | null;
-                            /** @description Its suite (suite-v2; its runs count on get_replay_suite_board), or null. */
+                            /** @description Its suite (suite-v3; its runs count on get_replay_suite_board), or null. */
                             suite: string | null;
-                            /** @description The one category the run lists (a suite-v2 episode); null: all. */
+                            /** @description The one category the run lists (a suite-v3 episode); null: all. */
                             category: string | null;
                         } | {
                             /**
@@ -9133,8 +9133,8 @@ export interface operations {
     list_replay_suite: {
         parameters: {
             query?: {
-                /** @description A published suite version (suite-v1, suite-v2, …); default: the current one. */
-                suite?: "suite-v1" | "suite-v2";
+                /** @description A published suite version; default: the current one. */
+                suite?: "suite-v1" | "suite-v2" | "suite-v3";
             };
             header?: {
                 /** @description The ETag of the answer you hold: when it is still current the answer is 304 with no body, not counted against the rate limit. */
@@ -9282,8 +9282,8 @@ export interface operations {
     get_replay_suite_board: {
         parameters: {
             query?: {
-                /** @description A published suite version (suite-v1, suite-v2, …); default: the current one. */
-                suite?: "suite-v1" | "suite-v2";
+                /** @description A published suite version; default: the current one. */
+                suite?: "suite-v1" | "suite-v2" | "suite-v3";
                 /** @description Entries. */
                 limit?: number;
                 /** @description nextCursor of the previous page (same suite); omit for the first. */
