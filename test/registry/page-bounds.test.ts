@@ -9,6 +9,7 @@ import { appendEvent } from '../../src/domain/events/account-events';
 import { ALL_METHODS } from '../../src/methods';
 import { onSurface } from '../../src/registry/method';
 import { isListMethod, maxPageOf, OVER_BOUND_BY_SPEC, PAGE_BYTES_BOUND } from '../../src/registry/pages';
+import { currentSuite } from '../../src/domain/replay/replay-suite';
 import { MIN_RESOLVED_MARKETS } from '../../src/domain/benchmark/benchmark-record';
 
 /**
@@ -113,7 +114,7 @@ describe.each(backends())('list methods at their maximum page on $name', (backen
       return out;
     },
     get_replay_suite_board: async () => [
-      ['suite-v2', await viaMcp('get_replay_suite_board', { limit: maxPage('get_replay_suite_board') }, agents[0]!.apiKey, (a) => a.entries.length)],
+      ['current suite', await viaMcp('get_replay_suite_board', { limit: maxPage('get_replay_suite_board') }, agents[0]!.apiKey, (a) => a.entries.length)],
     ],
     get_leaderboard: async () => [
       [
@@ -246,6 +247,8 @@ describe.each(backends())('list methods at their maximum page on $name', (backen
 
     // Ranked accounts for the boards, with names of the longest length.
     agents = [];
+    // The board a caller reads by default: the suite current at the app's clock.
+    const suite = currentSuite(t.services.clock.now().getTime()).name;
     for (let i = 0; i < 105; i += 1) agents.push(await registerAgent(t, `Ranked Trader ${String(i).padStart(3, '0')}`));
     for (const [i, a] of agents.entries()) {
       await db.query(
@@ -260,10 +263,11 @@ describe.each(backends())('list methods at their maximum page on $name', (backen
         [a.id, MIN_RESOLVED_MARKETS + i, 0.0123456 + i / 1e5, JSON.stringify({ forecasts: { alpha: estimate(0.0123456 + i / 1e5) } })],
       );
       for (let s = 0; s < 12; s += 1) {
-        await db.query(`INSERT INTO suite_results (run_id, owner_id, suite, scenario, alpha, ended_at) VALUES ($1, $2, 'suite-v2', $3, $4, now())`, [
+        await db.query(`INSERT INTO suite_results (run_id, owner_id, suite, scenario, alpha, ended_at) VALUES ($1, $2, $3, $4, $5, now())`, [
           randomUUID().replace(/-/g, '').slice(0, 12),
           a.id,
-          `suite-v2/${String(s).padStart(2, '0')}`,
+          suite,
+          `${suite}/${String(s).padStart(2, '0')}`,
           0.0123456 + (i * s) / 1e5,
         ]);
       }

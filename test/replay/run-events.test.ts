@@ -93,7 +93,7 @@ describe.each(backends())('a replay run’s event stream on $name', (backend) =>
     }
 
     // In order, none missed: exactly the run account's log, as list_events reads it with the run's key (over MCP).
-    const log = (await mcpCall(t, 'list_events', { cursor: String(trade!.seq - 1), limit: 500 }, bearer(run.apiKey))).result.structuredContent
+    const log = (await mcpCall(t, 'list_events', { cursor: String(trade!.seq - 1), limit: 200 }, bearer(run.apiKey))).result.structuredContent
       .events as Event[];
     await stream.until((c) => c.messages.length >= log.length, 8000, 'the whole log');
     expect(received(stream)).toEqual(log);
