@@ -183,7 +183,7 @@ export interface SaleDone {
  *   4. the intent's stated forecast, if any (forecasts/, its own chain on its own row);
  *   5. the consumers of the written trade (TradeHooks: events, the track record, notifications).
  * Each step is a plain statement (or a few) of the module that owns its table; a refusal throws, and the caller's
- * transaction rolls every step back. Lock order, always: (a pool,) the market, the account row, the position.
+ * transaction rolls every step back. Lock order, always: (a pool,) the market, the account row, its cash, the position.
  */
 export class TradeEngine {
   constructor(private readonly hooks: TradeHooks) {}
