@@ -126,13 +126,16 @@ async function generate(c: Client, { accounts: ACCOUNTS, forecasts: FORECASTS, m
   const perUser = Math.max(1, Math.floor(FORECASTS / ACCOUNTS));
   await timed(`${ACCOUNTS} accounts`, () =>
     c.query(
-      `INSERT INTO users (id, email, password_hash, display_name, is_agent, referral_code, balance_micro, xp, created_at, last_active_at, api_key_hash)
-       SELECT ${userIdSql('i')}, 'trader' || i || '@bench.test', 'bench', 'Trader ' || i, i % 3 = 0, 'BENCH' || i, 1000000000, 0,
+      `INSERT INTO users (id, email, password_hash, display_name, is_agent, referral_code, created_at, last_active_at, api_key_hash)
+       SELECT ${userIdSql('i')}, 'trader' || i || '@bench.test', 'bench', 'Trader ' || i, i % 3 = 0, 'BENCH' || i,
               now() - interval '200 days', now(), CASE WHEN i <= ${KEYS} THEN encode(sha256(convert_to('svc_' || md5('k' || i), 'UTF8')), 'hex') END
        FROM generate_series(1, $1::int) i`,
       [ACCOUNTS],
     ),
   );
+  // Each account's cash row and track record, as the account module opens them with the account.
+  await c.query('INSERT INTO cash_balances (user_id, balance_micro) SELECT id, 1000000000 FROM users');
+  await c.query('INSERT INTO track_figures (user_id) SELECT id FROM users');
   // Resolved over the last 110 days (four or five UTC months), each closed at its resolution.
   await timed(`${MARKETS} resolved markets`, () =>
     c.query(

@@ -18,7 +18,7 @@ import { openDatabase, type Queryable } from '../src/db/database';
 import { testConfig } from '../src/config';
 import { createLogger } from '../src/logger';
 import { createAppServer } from '../src/http/app-server';
-import { TRACK_RECORD_BACKFILL_V27 } from '../src/db/migrations/1700000000027-badges-on-account';
+import { TRACK_RECORD_BACKFILL_V80 } from '../src/db/migrations/1700000000080-track-figures';
 import { rawBuy } from './support/raw-buy';
 import { LeaderboardService, type Audience, type Metric } from '../src/domain/track-record/leaderboard-service';
 import type { Period } from '../src/domain/track-record/periods';
@@ -97,13 +97,15 @@ async function generate(c: Client): Promise<Record<string, number>> {
 
   await timed(`${ACCOUNTS} accounts`, () =>
     c.query(
-      `INSERT INTO users (id, email, password_hash, display_name, is_agent, referral_code, balance_micro, xp, created_at, last_active_at)
-       SELECT ${uuidSql('8000', 'i')}, 'trader' || i || '@bench.test', 'bench', 'Trader ' || i, i % 3 = 0, 'BENCH' || i, 1000000000, (i * 7919) % 4000,
-              now() - interval '200 days', now()
+      `INSERT INTO users (id, email, password_hash, display_name, is_agent, referral_code, created_at, last_active_at)
+       SELECT ${uuidSql('8000', 'i')}, 'trader' || i || '@bench.test', 'bench', 'Trader ' || i, i % 3 = 0, 'BENCH' || i, now() - interval '200 days', now()
        FROM generate_series(1, $1::int) i`,
       [ACCOUNTS],
     ),
   );
+  // Each account's cash row and track record (the account module opens both with the account).
+  await c.query('INSERT INTO cash_balances (user_id, balance_micro) SELECT id, 1000000000 FROM users');
+  await c.query(`INSERT INTO track_figures (user_id, xp) SELECT id, (row_number() OVER (ORDER BY id) * 7919) % 4000 FROM users`);
   await c.query(
     `INSERT INTO transfers (debit_account, credit_account, asset, amount_micro, kind, ref, created_at)
      SELECT 'grants', 'cash:' || id, 'USD', 1000000000, 'grant', 'registration', created_at FROM users`,
@@ -164,7 +166,7 @@ async function generate(c: Client): Promise<Record<string, number>> {
   await c.query('SET session_replication_role = DEFAULT');
   // The aggregates, built set-based with the migration's backfill (the listener's per-event definitions).
   await timed('aggregates (backfill)', async () => {
-    for (const sql of TRACK_RECORD_BACKFILL_V27) await c.query(sql);
+    for (const sql of TRACK_RECORD_BACKFILL_V80) await c.query(sql);
   });
   await timed('indexes', async () => {
     for (const i of indexes) await c.query(i.indexdef);
@@ -530,10 +532,11 @@ async function httpTrades(url: string) {
         `WITH agent AS (SELECT * FROM unnest($1::uuid[], $2::text[]) AS a(id, key_hash)),
          grant_ AS (
            INSERT INTO transfers (debit_account, credit_account, asset, amount_micro, kind, ref, created_at)
-           SELECT 'grants', 'cash:' || u.id, 'USD', 10000000000 - u.balance_micro, 'grant', 'bench top-up', now() FROM users u JOIN agent a ON a.id = u.id
-           WHERE u.balance_micro < 10000000000
-         )
-         UPDATE users u SET api_key_hash = a.key_hash, balance_micro = greatest(u.balance_micro, 10000000000) FROM agent a WHERE u.id = a.id`,
+           SELECT 'grants', 'cash:' || c.user_id, 'USD', 10000000000 - c.balance_micro, 'grant', 'bench top-up', now() FROM cash_balances c JOIN agent a ON a.id = c.user_id
+           WHERE c.balance_micro < 10000000000
+         ),
+         cash AS (UPDATE cash_balances c SET balance_micro = greatest(c.balance_micro, 10000000000) FROM agent a WHERE c.user_id = a.id)
+         UPDATE users u SET api_key_hash = a.key_hash FROM agent a WHERE u.id = a.id`,
         agents,
       );
     let n = 0;

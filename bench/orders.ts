@@ -71,14 +71,17 @@ async function main(): Promise<void> {
       [MARKETS],
     );
     await gen.query(
-      `INSERT INTO users (id, email, password_hash, display_name, is_agent, referral_code, balance_micro, created_at, last_active_at)
-       SELECT ${uuidSql('8000', 'i')}, 'orders' || i || '@bench.test', 'bench', 'Orders ' || i, true, 'OB' || i, 1000000000000, now(), now()
+      `INSERT INTO users (id, email, password_hash, display_name, is_agent, referral_code, created_at, last_active_at)
+       SELECT ${uuidSql('8000', 'i')}, 'orders' || i || '@bench.test', 'bench', 'Orders ' || i, true, 'OB' || i, now(), now()
        FROM generate_series(1, $1::int) i`,
       [ACCOUNTS],
     );
+    // Each account's cash row and track record (the account module opens both with the account).
+    await gen.query(`INSERT INTO cash_balances (user_id, balance_micro) SELECT id, 1000000000000 FROM users`);
+    await gen.query(`INSERT INTO track_figures (user_id) SELECT id FROM users`);
     await gen.query(
       `INSERT INTO transfers (debit_account, credit_account, asset, amount_micro, kind, ref, created_at)
-       SELECT 'grants', 'cash:' || id, 'USD', balance_micro, 'grant', 'registration', now() FROM users`,
+       SELECT 'grants', 'cash:' || user_id, 'USD', balance_micro, 'grant', 'registration', now() FROM cash_balances`,
     );
     // Buy orders resting below the ask: per market ORDERS/MARKETS orders spread over limits 0.05..0.44 ($10 each, reserved),
     // sized in dollars ('amount', as a BUY placed with `amount` is; migration 45 made sized_by NOT NULL).
@@ -95,7 +98,7 @@ async function main(): Promise<void> {
     );
     // Each resting order holds its $10 as a pending transfer (the ledger's answer to what it holds); the accounts' reserved balances sum them.
     await gen.query(
-      `UPDATE users u SET reserved_micro = r.s FROM (SELECT user_id, sum(size_micro) AS s FROM orders GROUP BY user_id) r WHERE r.user_id = u.id`,
+      `UPDATE cash_balances c SET reserved_micro = r.s FROM (SELECT user_id, sum(size_micro) AS s FROM orders GROUP BY user_id) r WHERE r.user_id = c.user_id`,
     );
     await gen.query('ANALYZE');
     log(`generated ${MARKETS} markets, ${ACCOUNTS} accounts, ${ORDERS} resting orders in ${round((Date.now() - t0) / 1000, 1)} s`);

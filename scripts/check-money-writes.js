@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // The money check of `npm run lint`: only the ledger module writes money (DESIGN.md, "Money (one path)"). Any other
-// file under src/ that writes the journal (transfers), an account's cash or reserved cash (users.balance_micro,
-// users.reserved_micro), a position (positions: held and reserved shares) or a community pool's cash (pool_balances, and
-// the column community_pools.cash_micro it replaced) fails it. Usage: node scripts/check-money-writes.js [dir]
+// file under src/ that writes the journal (transfers), an account's cash or reserved cash (cash_balances, and the columns
+// users.balance_micro and users.reserved_micro it replaced), a position (positions: held and reserved shares) or a
+// community pool's cash (pool_balances, and the column community_pools.cash_micro it replaced) fails it. Usage: node scripts/check-money-writes.js [dir]
 const fs = require('node:fs');
 const path = require('node:path');
 
@@ -11,7 +11,7 @@ const ALLOWED = ['domain/ledger/', 'db/migrations/'];
 
 /** Statements that write a money table, whatever they set. `FOR UPDATE` / `FOR NO KEY UPDATE` (a lock) is not a write. */
 const TABLE_WRITE =
-  /(?<!\bFOR\s+)(?<!\bKEY\s+)\b(INSERT\s+INTO|UPDATE|DELETE\s+FROM|TRUNCATE(?:\s+TABLE)?|MERGE\s+INTO|COPY)\s+(?:ONLY\s+)?(transfers|positions|pool_balances)\b/gi;
+  /(?<!\bFOR\s+)(?<!\bKEY\s+)\b(INSERT\s+INTO|UPDATE|DELETE\s+FROM|TRUNCATE(?:\s+TABLE)?|MERGE\s+INTO|COPY)\s+(?:ONLY\s+)?(transfers|positions|pool_balances|cash_balances)\b/gi;
 /**
  * Tables whose rows hold money in some columns only (the rest is written by their owner): an UPDATE whose SET list
  * assigns one of those columns, or an INSERT whose column list names one, is a money write.

@@ -323,7 +323,7 @@ describeCluster('three processes behind HAProxy on one PostgreSQL and Redis', ()
       const expected = START_MICRO - tally.spent + tally.received;
       const [row] = await db.query<{ balance_micro: bigint; buys: bigint; sells: bigint }>(
         `SELECT balance_micro, (SELECT count(*) FROM trades WHERE user_id = $1 AND side = 'BUY') AS buys,
-                (SELECT count(*) FROM trades WHERE user_id = $1 AND side = 'SELL') AS sells FROM users WHERE id = $1`,
+                (SELECT count(*) FROM trades WHERE user_id = $1 AND side = 'SELL') AS sells FROM cash_balances WHERE user_id = $1`,
         [agent.id],
       );
       // Each answered trade happened once: no retry traded again, none was lost.

@@ -28,7 +28,7 @@ describeOnPostgres('a dropped database connection on $name', (backend) => {
   const buy = (apiKey: string, amount: number) =>
     s.t.api.post('/api/trade').set('Authorization', `Bearer ${apiKey}`).send({ marketId: m.id, marketSlug: m.slug, tokenId: m.yes, outcome: 'YES', amount });
   const balanceOf = async (userId: string) =>
-    Number((await s.direct.query<{ b: bigint }>('SELECT balance_micro AS b FROM users WHERE id = $1', [userId]))[0]!.b);
+    Number((await s.direct.query<{ b: bigint }>('SELECT balance_micro AS b FROM cash_balances WHERE user_id = $1', [userId]))[0]!.b);
 
   test('when the connection drops in the middle of trades, then those trades answer 503 with nothing committed, the process lives on and later trades succeed', async () => {
     const agents = await Promise.all([registerAgent(s.t), registerAgent(s.t), registerAgent(s.t)]);

@@ -65,7 +65,7 @@ export async function expectBooksMatch(db: Queryable, agents: LoadAgent[], outco
   for (const a of agents) {
     const ok = [...(byAgent.get(a.id)?.values() ?? [])];
     const [row] = await db.query<{ balance: bigint; trades: bigint; shares: bigint | null }>(
-      `SELECT (SELECT balance_micro FROM users WHERE id = $1) AS balance, (SELECT count(*) FROM trades WHERE user_id = $1) AS trades,
+      `SELECT (SELECT balance_micro FROM cash_balances WHERE user_id = $1) AS balance, (SELECT count(*) FROM trades WHERE user_id = $1) AS trades,
               (SELECT sum(quantity_micro)::bigint FROM positions WHERE user_id = $1) AS shares`,
       [a.id],
     );

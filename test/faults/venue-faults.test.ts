@@ -118,7 +118,7 @@ describe.each(backends())('the market venue failing on $name', (backend: Backend
   const books = async () => {
     const q = t.services.db.query.bind(t.services.db);
     const [row] = await q<{ balance: bigint; trades: bigint; shares: bigint | null; ledger: bigint }>(
-      `SELECT (SELECT balance_micro FROM users WHERE id = $1) AS balance, (SELECT count(*) FROM trades WHERE user_id = $1) AS trades,
+      `SELECT (SELECT balance_micro FROM cash_balances WHERE user_id = $1) AS balance, (SELECT count(*) FROM trades WHERE user_id = $1) AS trades,
               (SELECT sum(quantity_micro)::bigint FROM positions WHERE user_id = $1) AS shares,
               (SELECT count(*) FROM transfers WHERE asset = 'USD' AND phase = 'posted' AND ('cash:' || $1::text) IN (debit_account, credit_account)) AS ledger`,
       [agent.id],

@@ -90,7 +90,7 @@ describe.each(backends())('accounts on $name', (backend) => {
   test('every account starts with a ledger grant equal to its balance', async () => {
     const { id } = await registerAgent(t);
     const rows = await t.services.db.query<{ sum: bigint; balance: bigint }>(
-      `SELECT (SELECT sum(amount_micro) FROM transfers WHERE credit_account = 'cash:' || $1::text AND debit_account = 'grants')::bigint AS sum, (SELECT balance_micro FROM users WHERE id = $1::uuid) AS balance`,
+      `SELECT (SELECT sum(amount_micro) FROM transfers WHERE credit_account = 'cash:' || $1::text AND debit_account = 'grants')::bigint AS sum, (SELECT balance_micro FROM cash_balances WHERE user_id = $1::uuid) AS balance`,
       [id],
     );
     expect(rows[0]!.sum).toBe(1000_000000n);

@@ -201,7 +201,7 @@ describe.each(backends())('orders on $name', (backend) => {
       if (state !== 'cancelled') await new Promise((r) => setTimeout(r, 20));
     }
     expect(state).toBe('cancelled');
-    const u = await t.services.db.query<{ reserved_micro: bigint }>('SELECT reserved_micro FROM users WHERE id = $1', [a.id]);
+    const u = await t.services.db.query<{ reserved_micro: bigint }>('SELECT reserved_micro FROM cash_balances WHERE user_id = $1', [a.id]);
     expect(u[0]!.reserved_micro).toBe(0n);
   });
 
@@ -211,7 +211,7 @@ describe.each(backends())('orders on $name', (backend) => {
     await place(a.apiKey, { limitPrice: 0.5, size: 100 });
     await place(a.apiKey, { side: 'SELL', limitPrice: 0.9, size: 10 });
     const db = t.services.db;
-    await db.query('UPDATE users SET reserved_micro = reserved_micro - 1 WHERE id = $1', [a.id]);
+    await db.query('UPDATE cash_balances SET reserved_micro = reserved_micro - 1 WHERE user_id = $1', [a.id]);
     await db.query('UPDATE positions SET reserved_micro = reserved_micro + 1 WHERE user_id = $1', [a.id]);
     const report = await auditLedger(db);
     expect(report.violations).toEqual(
@@ -221,7 +221,7 @@ describe.each(backends())('orders on $name', (backend) => {
         expect.stringMatching(/^position .*: 160000000 shares reserved 10000001, but its transfers give 160000000 reserved 10000000$/),
       ]),
     );
-    await db.query('UPDATE users SET reserved_micro = reserved_micro + 1 WHERE id = $1', [a.id]);
+    await db.query('UPDATE cash_balances SET reserved_micro = reserved_micro + 1 WHERE user_id = $1', [a.id]);
     await db.query('UPDATE positions SET reserved_micro = reserved_micro - 1 WHERE user_id = $1', [a.id]);
     expect((await auditLedger(db)).violations).toEqual([]);
   });

@@ -40,7 +40,7 @@ describe.each(backends())('amounts and quantities finer than the ledger on $name
   const ledger = async () =>
     (
       await t.services.db.query<{ balance: bigint; trades: bigint; shares: bigint }>(
-        `SELECT (SELECT balance_micro FROM users WHERE id = $1) AS balance, (SELECT count(*) FROM trades WHERE user_id = $1) AS trades,
+        `SELECT (SELECT balance_micro FROM cash_balances WHERE user_id = $1) AS balance, (SELECT count(*) FROM trades WHERE user_id = $1) AS trades,
                 (SELECT sum(quantity_micro) FROM positions WHERE user_id = $1) AS shares`,
         [agent.id],
       )

@@ -31,7 +31,7 @@ describe.each(backends())('trading on $name', (backend) => {
   async function snapshot(userId: string) {
     const [rows] = await Promise.all([
       t.services.db.query<{ balance: bigint; ledger: bigint; positions: bigint; trades: bigint }>(
-        `SELECT (SELECT balance_micro FROM users WHERE id = $1) AS balance,
+        `SELECT (SELECT balance_micro FROM cash_balances WHERE user_id = $1) AS balance,
                 (SELECT count(*) FROM transfers WHERE asset = 'USD' AND phase = 'posted' AND ('cash:' || $1::text) IN (debit_account, credit_account)) AS ledger,
                 (SELECT count(*) FROM positions WHERE user_id = $1) AS positions,
                 (SELECT count(*) FROM trades WHERE user_id = $1) AS trades`,

@@ -36,7 +36,10 @@ describe('scripts/check-money-writes.js', () => {
       ].join('\n'),
       'domain/orders/reserve.ts': "export const R = 'UPDATE users u SET reserved_micro = u.reserved_micro + $2 WHERE u.id = $1';\n",
       'domain/trading/settle.ts': "export const S = 'UPDATE positions SET quantity_micro = 0 WHERE id = $1';\nexport const D = 'DELETE FROM transfers';\n",
-      'domain/accounts/open.ts': "export const O = 'INSERT INTO users (id, balance_micro) VALUES ($1, 1000)';\n",
+      'domain/accounts/open.ts': [
+        "export const O = 'INSERT INTO users (id, balance_micro) VALUES ($1, 1000)';",
+        "export const C = 'INSERT INTO cash_balances (user_id, balance_micro) VALUES ($1, 1000)';",
+      ].join('\n'),
       'domain/community/pool.ts': [
         "export const BOOK = 'UPDATE community_pools SET cash_micro = cash_micro + $2, trades = trades + 1 WHERE market_id = $1';",
         "export const FUND = 'INSERT INTO community_pools (market_id, b_micro, cash_micro) VALUES ($1, $2, $3)';",
@@ -51,10 +54,11 @@ describe('scripts/check-money-writes.js', () => {
     expect(r.stderr).toContain('domain/trading/settle.ts:1: UPDATE positions');
     expect(r.stderr).toContain('domain/trading/settle.ts:2: DELETE FROM transfers');
     expect(r.stderr).toContain('domain/accounts/open.ts:1: INSERT INTO users (balance_micro)');
+    expect(r.stderr).toContain('domain/accounts/open.ts:2: INSERT INTO cash_balances');
     expect(r.stderr).toContain('domain/community/pool.ts:1: UPDATE community_pools SET cash_micro');
     expect(r.stderr).toContain('domain/community/pool.ts:2: INSERT INTO community_pools (cash_micro)');
     expect(r.stderr).toContain('domain/community/pool.ts:3: UPDATE pool_balances');
-    expect(r.stderr).toMatch(/9 money writes outside/);
+    expect(r.stderr).toMatch(/10 money writes outside/);
   });
 
   it("when run on the project's own src/, it passes", () => {

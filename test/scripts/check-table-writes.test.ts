@@ -28,12 +28,19 @@ describe('scripts/check-table-writes.js', () => {
     write({
       'domain/trading/settle.ts': "export const S = `INSERT INTO trades (id) VALUES ($1)`;\nexport const D = 'DELETE FROM transfers';\n",
       'domain/community/pool.ts': "export const P = 'UPDATE ONLY positions SET quantity_micro = 0';\n",
+      // The account row is the account module's: the ledger's cash and the track record's figures have rows of their own.
+      'domain/ledger/cash.ts': "export const C = 'UPDATE users SET balance_micro = balance_micro - $2 WHERE id = $1';\n",
+      'domain/track-record/awards.ts': "export const X = 'UPDATE users SET xp = xp + $2 WHERE id = $1';\n",
+      'domain/accounts/open.ts': "export const O = 'INSERT INTO cash_balances (user_id) VALUES ($1)';\n",
     });
     const r = check(tree());
     expect(r.status).toBe(1);
     expect(r.stderr).toContain('domain/trading/settle.ts:1: INSERT INTO trades outside its owner domain/trading/trade-records.ts');
     expect(r.stderr).toContain('domain/trading/settle.ts:2: DELETE FROM transfers outside its owner domain/ledger/transfers.ts');
     expect(r.stderr).toContain('domain/community/pool.ts:1: UPDATE positions outside its owner domain/ledger/');
+    expect(r.stderr).toContain('domain/ledger/cash.ts:1: UPDATE users outside its owner domain/accounts/');
+    expect(r.stderr).toContain('domain/track-record/awards.ts:1: UPDATE users outside its owner domain/accounts/');
+    expect(r.stderr).toContain('domain/accounts/open.ts:1: INSERT INTO cash_balances outside its owner domain/ledger/');
   });
 
   it('when a file outside the migrations imports a migration (SQL cut from its text), it fails', () => {

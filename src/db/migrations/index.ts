@@ -46,6 +46,8 @@ import { JournalRetired1700000000074 } from './1700000000074-journal-retired';
 import { PoolBalances1700000000075 } from './1700000000075-pool-balances';
 import { RowsOfTheirOwn1700000000077 } from './1700000000077-rows-of-their-own';
 import { TrackRulesInCode1700000000078 } from './1700000000078-track-rules-in-code';
+import { CashBalances1700000000079 } from './1700000000079-cash-balances';
+import { TrackFigures1700000000080 } from './1700000000080-track-figures';
 
 /** Every migration, in order. A new one is appended here (no glob: the same list runs from ts and dist). */
 export const MIGRATIONS = [
@@ -97,4 +99,6 @@ export const MIGRATIONS = [
   PoolBalances1700000000075,
   RowsOfTheirOwn1700000000077,
   TrackRulesInCode1700000000078,
+  CashBalances1700000000079,
+  TrackFigures1700000000080,
 ];

@@ -1,9 +1,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { AppError } from '../../errors/app-error';
-import type { Database, Queryable } from '../../db/database';
 import { generateApiKey, hashSecret } from '../../auth/api-keys';
 import { hashPassword } from '../../auth/passwords';
-import { credit, STARTING_BALANCE_MICRO } from '../ledger/cash';
+import { together, type Database, type Queryable } from '../../db/database';
+import { cashOf, credit, openCash, STARTING_BALANCE_MICRO } from '../ledger/cash';
+import { openTrackFigures } from '../track-record/track-figures';
 import { GRANTS } from '../ledger/accounts';
 import { fromMicro } from '../money/micro';
 
@@ -105,6 +106,8 @@ export class AccountService {
             now,
           ],
         );
+        // The account's cash and its track record have rows of their own, each opened by its owner.
+        await together(openCash(tx, id), openTrackFigures(tx, id));
         await credit(tx, { userId: id, counter: GRANTS, type: 'grant', amountMicro: grant, ref: 'registration', at: now });
         for (const hook of this.hooks) await hook(tx, { id, referredBy, at: now });
         return {
@@ -138,7 +141,11 @@ export class AccountService {
       reserved_micro: bigint;
       referral_code: string;
       created_at: Date;
-    }>('SELECT id, email, display_name, is_agent, balance_micro, reserved_micro, referral_code, created_at FROM users WHERE id = $1', [userId]);
+    }>(
+      `SELECT u.id, u.email, u.display_name, u.is_agent, c.balance_micro, c.reserved_micro, u.referral_code, u.created_at
+       FROM users u JOIN cash_balances c ON c.user_id = u.id WHERE u.id = $1`,
+      [userId],
+    );
     const r = rows[0];
     if (!r) throw new AppError('NOT_FOUND', 'Account not found.');
     return {
@@ -165,12 +172,9 @@ export class AccountService {
 
   /** Cash, what resting buy orders reserve of it, and the rest, available to trade (balance = reserved + available). */
   async cash(userId: string): Promise<{ balance: number; reserved: number; available: number }> {
-    const rows = await this.db.query<{ balance_micro: bigint; reserved_micro: bigint }>('SELECT balance_micro, reserved_micro FROM users WHERE id = $1', [
-      userId,
-    ]);
-    if (!rows[0]) throw new AppError('NOT_FOUND', 'Account not found.');
-    const { balance_micro, reserved_micro } = rows[0];
-    return { balance: fromMicro(balance_micro), reserved: fromMicro(reserved_micro), available: fromMicro(balance_micro - reserved_micro) };
+    const c = await cashOf(this.db, userId);
+    if (!c) throw new AppError('NOT_FOUND', 'Account not found.');
+    return { balance: fromMicro(c.balanceMicro), reserved: fromMicro(c.reservedMicro), available: fromMicro(c.balanceMicro - c.reservedMicro) };
   }
 
   /**

@@ -13,7 +13,8 @@ export interface AuditReport {
 
 /**
  * Checks every money invariant straight from the tables:
- * - each balance is never negative (and equals its transfers: auditTransfers);
+ * - every account has its cash row (cash_balances, the ledger's), and each balance is never negative (and equals its
+ *   transfers: auditTransfers);
  * - each position's quantity = bought − sold − settled, matching its trade journal;
  * - cash conservation: all balances = grants + rewards − buys + sells + settlements, with every trade's cash transfer
  *   (price, fee, settlement) belonging to a trade;
@@ -29,7 +30,9 @@ export interface AuditReport {
  */
 export async function auditLedger(db: Queryable): Promise<AuditReport> {
   const violations: string[] = [];
-  const balances = await db.query<{ id: string; balance_micro: bigint }>('SELECT id, balance_micro FROM users WHERE balance_micro < 0');
+  const missing = await db.query<{ id: string }>('SELECT u.id FROM users u WHERE NOT EXISTS (SELECT 1 FROM cash_balances c WHERE c.user_id = u.id)');
+  for (const m of missing) violations.push(`account ${m.id}: has no cash row`);
+  const balances = await db.query<{ id: string; balance_micro: bigint }>('SELECT user_id AS id, balance_micro FROM cash_balances WHERE balance_micro < 0');
   for (const b of balances) violations.push(`account ${b.id}: balance ${b.balance_micro} is negative`);
 
   const positions = await db.query<{ id: string; quantity_micro: bigint; bought: bigint; sold: bigint; settled: bigint; b: bigint; s: bigint; st: bigint }>(
@@ -61,7 +64,7 @@ export async function auditLedger(db: Queryable): Promise<AuditReport> {
 
   const totals = await db.query<{ balances: bigint | null; ledger: bigint | null; flows: bigint | null }>(
     `WITH c AS (${ALL_CASH_MOVES})
-     SELECT (SELECT sum(balance_micro) FROM users)::bigint AS balances,
+     SELECT (SELECT sum(balance_micro) FROM cash_balances)::bigint AS balances,
             (SELECT sum(amount_micro) FROM c)::bigint AS ledger,
             ((SELECT coalesce(sum(amount_micro), 0) FROM c WHERE kind NOT IN ('buy', 'sell', 'settlement', 'fee'))
              + (SELECT coalesce(sum(cash_micro), 0) FROM trades))::bigint AS flows`,
@@ -112,7 +115,7 @@ async function auditPools(db: Queryable, violations: string[]): Promise<void> {
   // Money in accounts and pools = grants and rewards + what mirrored-market trades moved (they trade against the venue, not a pool).
   const money = await db.query<{ held: bigint | null; sources: bigint | null }>(
     `WITH c AS (${ALL_CASH_MOVES})
-     SELECT ((SELECT coalesce(sum(balance_micro), 0) FROM users) + (SELECT coalesce(sum(cash_micro), 0) FROM pool_balances))::bigint AS held,
+     SELECT ((SELECT coalesce(sum(balance_micro), 0) FROM cash_balances) + (SELECT coalesce(sum(cash_micro), 0) FROM pool_balances))::bigint AS held,
             ((SELECT coalesce(sum(amount_micro), 0) FROM c WHERE kind NOT IN ('buy', 'sell', 'settlement', 'fee', 'pool_fund', 'pool_return'))
              + (SELECT coalesce(sum(t.cash_micro), 0) FROM trades t WHERE NOT EXISTS (SELECT 1 FROM community_pools p WHERE p.market_id::text = t.market_id)))::bigint AS sources`,
   );
@@ -122,7 +125,7 @@ async function auditPools(db: Queryable, violations: string[]): Promise<void> {
 
 async function auditReservations(db: Queryable, violations: string[]): Promise<void> {
   const cash = await db.query<{ id: string; reserved_micro: bigint; balance_micro: bigint }>(
-    'SELECT id, reserved_micro, balance_micro FROM users WHERE reserved_micro < 0 OR reserved_micro > balance_micro',
+    'SELECT user_id AS id, reserved_micro, balance_micro FROM cash_balances WHERE reserved_micro < 0 OR reserved_micro > balance_micro',
   );
   for (const c of cash) violations.push(`account ${c.id}: reserved ${c.reserved_micro} of balance ${c.balance_micro}`);
   const shares = await db.query<{ id: string; reserved_micro: bigint; quantity_micro: bigint }>(
@@ -142,9 +145,9 @@ const SUMS = `WITH legs AS (
 /** The transfers against the maintained balances (see auditLedger). Returns the venue's cash, summed. */
 async function auditTransfers(db: Queryable, violations: string[]): Promise<bigint> {
   const cash = await db.query<{ id: string; balance_micro: bigint; reserved_micro: bigint; moved: bigint; held: bigint }>(
-    `WITH s AS (${SUMS}) SELECT u.id, u.balance_micro, u.reserved_micro, coalesce(s.moved, 0)::bigint AS moved, coalesce(s.held, 0)::bigint AS held
-     FROM users u LEFT JOIN s ON s.account = 'cash:' || u.id AND s.asset = 'USD'
-     WHERE u.balance_micro <> coalesce(s.moved, 0) OR u.reserved_micro <> coalesce(s.held, 0)`,
+    `WITH s AS (${SUMS}) SELECT c.user_id AS id, c.balance_micro, c.reserved_micro, coalesce(s.moved, 0)::bigint AS moved, coalesce(s.held, 0)::bigint AS held
+     FROM cash_balances c LEFT JOIN s ON s.account = 'cash:' || c.user_id AND s.asset = 'USD'
+     WHERE c.balance_micro <> coalesce(s.moved, 0) OR c.reserved_micro <> coalesce(s.held, 0)`,
   );
   for (const x of cash) {
     violations.push(`account ${x.id}: cash ${x.balance_micro} reserved ${x.reserved_micro}, but its transfers give ${x.moved} reserved ${x.held}`);

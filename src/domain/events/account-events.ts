@@ -69,7 +69,7 @@ export async function lastEventSeq(db: Queryable, userId: string): Promise<bigin
 }
 
 /**
- * The JSON of a `balance` event, computed in SQL from a `users` row (`u`): dollars as exact decimals (trim_scale drops
+ * The JSON of a `balance` event, computed in SQL from the account's `cash_balances` row (the ledger's): dollars as exact decimals (trim_scale drops
  * the trailing zeros, so 999.99 reads back as the number fromMicro would give).
  */
 export const BALANCE_EVENT_DATA_SQL = `jsonb_build_object('balance', trim_scale(balance_micro::numeric / 1000000),
@@ -77,12 +77,12 @@ export const BALANCE_EVENT_DATA_SQL = `jsonb_build_object('balance', trim_scale(
 
 /**
  * The account's cash after a change, as a `balance` event: balance, reserved by resting orders, available. One statement,
- * so every change of cash pays one round trip for its event. The caller's change of cash holds the account row, so the
+ * so every change of cash pays one round trip for its event. The caller's change of cash holds the cash row, so the
  * figures read are the ones this transaction leaves.
  */
 export async function appendBalanceEvent(tx: Queryable, userId: string, at: Date): Promise<bigint> {
   const rows = await tx.query<{ seq: bigint }>(
-    `WITH b AS (SELECT ${BALANCE_EVENT_DATA_SQL} AS data FROM users WHERE id = $1),
+    `WITH b AS (SELECT ${BALANCE_EVENT_DATA_SQL} AS data FROM cash_balances WHERE user_id = $1),
           s AS (${advanceSeqSql('$1::uuid', '1', 'EXISTS (SELECT 1 FROM b)')}),
           e AS (${insertEventSql('s, b', '$1', 'event_seq', "'balance'", 'b.data', '$2')})
      SELECT seq, ${announceSql('$1', 'seq')} FROM e`,

@@ -9,7 +9,7 @@ import { advanceSeqSql, announceSql, BALANCE_EVENT_DATA_SQL } from './account-ev
  * seqs follow the account's previous events with no gap; one announcement (the later seq) wakes the subscribers, who
  * read the log from where they are. An account that does not exist writes nothing (the trade itself is refused).
  */
-const APPEND_TRADE_EVENTS = `WITH b AS (SELECT ${BALANCE_EVENT_DATA_SQL} AS balance FROM users WHERE id = $1),
+const APPEND_TRADE_EVENTS = `WITH b AS (SELECT ${BALANCE_EVENT_DATA_SQL} AS balance FROM cash_balances WHERE user_id = $1),
   s AS (${advanceSeqSql('$1::uuid', '2', 'EXISTS (SELECT 1 FROM b)')}),
   e AS (INSERT INTO account_events (user_id, seq, type, data, created_at)
         SELECT $1::uuid, event_seq - 1, $2::text, $3::jsonb, $4::timestamptz FROM s UNION ALL SELECT $1::uuid, event_seq, 'balance', b.balance, $4::timestamptz FROM s, b)

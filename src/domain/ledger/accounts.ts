@@ -1,6 +1,6 @@
 /**
  * The ledger's accounts, by name (a transfer's debit_account and credit_account). Accounts with a limit carry a
- * maintained balance on their own row — a person's cash (users.balance_micro, reserved_micro), a holding
+ * maintained balance on their own row — a person's cash (cash_balances.balance_micro, reserved_micro, ledger/cash.ts), a holding
  * (positions.quantity_micro, reserved_micro), a community pool's cash (pool_balances.cash_micro, ledger/pool-cash.ts) — that must always
  * equal the sum of their transfers. The counter-accounts keep no stored balance (the audit sums them), so no trade waits
  * on a hot row: the venue (the other side of every mirrored or simulated fill), grants, rewards and settlement.

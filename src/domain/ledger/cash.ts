@@ -7,10 +7,11 @@ import { moveCounterBalance } from './pool-cash';
 import { insertTransfersSql, type CashKind } from './transfers';
 
 /**
- * An account's cash: `balance_micro` (what the ledger sums to) and `reserved_micro` (what its resting buy orders
- * hold). Available = balance − reserved, never negative: the rule every debit and every reservation keeps is
- * covers(), written here once. A refused debit or reservation changes nothing (its statement updates no row). Every
- * change of either is a transfer recorded in the same statement (transfers.ts), so both always equal their transfers.
+ * An account's cash, on its own row (table cash_balances, written by the ledger alone; migration 1700000000079):
+ * `balance_micro` (what the ledger sums to) and `reserved_micro` (what its resting buy orders hold). Available =
+ * balance − reserved, never negative: the rule every debit and every reservation keeps is covers(), written here once.
+ * A refused debit or reservation changes nothing (its statement updates no row). Every change of either is a transfer
+ * recorded in the same statement (transfers.ts), so both always equal their transfers.
  */
 
 /** Every account starts with this many micro-dollars (its first transfer, a 'grant'). */
@@ -24,38 +25,31 @@ export const insufficientBalance = (message: string) =>
     hint: 'Read get_balance (available = balance − reserved by resting buy orders); cancel resting buy orders or use a smaller amount.',
   });
 
-/** SQL parts a caller's statement takes from a debit (its `UPDATE users` body): all are SQL expressions. */
-export interface DebitSql {
+/** The parts of a debit (its `UPDATE cash_balances` body): SQL expressions. */
+interface DebitSql {
   user: string;
   amount: string;
   /** Reserved cash consumed by this debit (a resting buy order's fill settles its reservation): released and spent at once. */
   release?: string;
-  /** Further assignments on the account row, `col = expr, ...` (the row's alias is `s`). */
-  set?: string[];
-  /** Further conditions the debit needs (e.g. that the market is open). */
-  when?: string;
-  /** Further columns read back (`expression AS name`). */
-  returning?: string[];
 }
 
 /**
- * The body of a debit CTE: `UPDATE users s SET ...` that moves `amount` out of the account only if its available cash
+ * The body of a debit CTE: `UPDATE cash_balances s SET ...` that moves `amount` out of the account only if its available cash
  * covers it (after `release` of its reservation is freed). Pair it with its transfer (insertTransfersSql, `from` this CTE).
  */
-export function debitSql(d: DebitSql): string {
+function debitSql(d: DebitSql): string {
   const release = d.release ?? '0';
-  const sets = [`balance_micro = s.balance_micro - ${d.amount}`, ...(d.release ? [`reserved_micro = s.reserved_micro - ${release}`] : []), ...(d.set ?? [])];
+  const sets = [`balance_micro = s.balance_micro - ${d.amount}`, ...(d.release ? [`reserved_micro = s.reserved_micro - ${release}`] : [])];
   return (
-    `UPDATE users s SET ${sets.join(', ')}\n` +
-    `   WHERE s.id = ${d.user} AND ${covers(d.amount, release, 's.')}${d.when ? ` AND ${d.when}` : ''}\n` +
-    `   RETURNING s.balance_micro${(d.returning ?? []).map((r) => `, ${r}`).join('')}`
+    `UPDATE cash_balances s SET ${sets.join(', ')}\n` +
+    `   WHERE s.user_id = ${d.user} AND ${covers(d.amount, release, 's.')}\n` +
+    `   RETURNING s.balance_micro`
   );
 }
 
-/** The body of a credit CTE: `amount` into the account (`when`: only if that holds). */
-export function creditSql(c: { user: string; amount: string; set?: string[]; when?: string }): string {
-  const sets = [`balance_micro = s.balance_micro + ${c.amount}`, ...(c.set ?? [])];
-  return `UPDATE users s SET ${sets.join(', ')} WHERE s.id = ${c.user}${c.when ? ` AND ${c.when}` : ''} RETURNING s.balance_micro`;
+/** The body of a credit CTE: `amount` into the account. */
+function creditSql(c: { user: string; amount: string }): string {
+  return `UPDATE cash_balances s SET balance_micro = s.balance_micro + ${c.amount} WHERE s.user_id = ${c.user} RETURNING s.balance_micro`;
 }
 
 interface Movement {
@@ -123,7 +117,7 @@ const holdSql = (phase: 'pending' | 'void', from: string) =>
 /** Holds `amountMicro` of available cash for resting buy order `orderId` (a pending transfer); refused (nothing changed) beyond available. */
 export async function reserveCash(tx: Queryable, userId: string, amountMicro: Micro, at: Date, orderId: string): Promise<void> {
   const ok = await tx.query(
-    `WITH held AS (UPDATE users SET reserved_micro = reserved_micro + $2 WHERE id = $1 AND ${covers('$2')} RETURNING id), pending AS (${holdSql('pending', 'held')})
+    `WITH held AS (UPDATE cash_balances SET reserved_micro = reserved_micro + $2 WHERE user_id = $1 AND ${covers('$2')} RETURNING user_id AS id), pending AS (${holdSql('pending', 'held')})
      SELECT id FROM held`,
     [userId, amountMicro.toString(), orderId, at],
     'ledger_reserve_cash',
@@ -135,11 +129,29 @@ export async function reserveCash(tx: Queryable, userId: string, amountMicro: Mi
 /** Gives back `amountMicro` of order `orderId`'s reservation (cancelled, expired or amended: its pending transfer voided); the balance event follows. */
 export async function releaseCash(tx: Queryable, userId: string, amountMicro: Micro, at: Date, orderId: string): Promise<void> {
   const ok = await tx.query(
-    `WITH freed AS (UPDATE users SET reserved_micro = reserved_micro - $2 WHERE id = $1 AND reserved_micro >= $2 RETURNING id), voided AS (${holdSql('void', 'freed')})
+    `WITH freed AS (UPDATE cash_balances SET reserved_micro = reserved_micro - $2 WHERE user_id = $1 AND reserved_micro >= $2 RETURNING user_id AS id), voided AS (${holdSql('void', 'freed')})
      SELECT id FROM freed`,
     [userId, amountMicro.toString(), orderId, at],
     'ledger_release_cash',
   );
   if (!ok[0]) throw new Error(`account ${userId} does not reserve ${amountMicro} to release`);
   await appendBalanceEvent(tx, userId, at);
+}
+
+/**
+ * Opens a new account's cash row, empty (its grant is its first transfer), in the caller's transaction: the account
+ * module calls this as it creates the account, so every account has one.
+ */
+export async function openCash(tx: Queryable, userId: string): Promise<void> {
+  await tx.query('INSERT INTO cash_balances (user_id) VALUES ($1)', [userId], 'ledger_open_cash');
+}
+
+/** An account's cash and what its resting buy orders reserve of it; undefined when there is no such account. */
+export async function cashOf(q: Queryable, userId: string): Promise<{ balanceMicro: Micro; reservedMicro: Micro } | undefined> {
+  const rows = await q.query<{ balance_micro: bigint; reserved_micro: bigint }>(
+    'SELECT balance_micro, reserved_micro FROM cash_balances WHERE user_id = $1',
+    [userId],
+    'ledger_cash_of',
+  );
+  return rows[0] ? { balanceMicro: BigInt(rows[0].balance_micro), reservedMicro: BigInt(rows[0].reserved_micro) } : undefined;
 }

@@ -12,7 +12,7 @@ import { insertTransfers, type Transfer } from './transfers';
  * price in cash between the account and the venue's account (the venue, or a community market's pool), the venue's fee
  * as a transfer of its own (kind 'fee', the account to the venue), the shares the other way, and for a resting order's
  * fill the `post` of what the fill consumed of the order's pending transfer.
- * Lock order, as every trade keeps it: the account row, then the position.
+ * Lock order, as every trade keeps it: the account row (the engine's, before these), then its cash, then the position.
  */
 
 export interface BuyMoves {
@@ -36,8 +36,8 @@ export interface BuyMoves {
   at: Date;
 }
 
-const SPEND = `UPDATE users SET balance_micro = balance_micro - $2, reserved_micro = reserved_micro - $3, last_active_at = $4
-  WHERE id = $1 AND ${covers('$2', '$3')} RETURNING balance_micro`;
+const SPEND = `UPDATE cash_balances SET balance_micro = balance_micro - $2, reserved_micro = reserved_micro - $3
+  WHERE user_id = $1 AND ${covers('$2', '$3')} RETURNING balance_micro`;
 
 const ADD_SHARES = `INSERT INTO positions (id, user_id, market_id, token_id, outcome, quantity_micro, cost_micro, bought_micro, created_at, updated_at)
   VALUES ($1, $2, $3, $4, $5, $6, $7, $6, $8, $8)
@@ -58,7 +58,7 @@ const ADD_SHARES = `INSERT INTO positions (id, user_id, market_id, token_id, out
 export async function buyMoves(tx: Queryable, b: BuyMoves): Promise<{ balanceMicro: Micro; positionId: string } | null> {
   if (b.feeMicro < 0n || b.feeMicro > b.amountMicro) throw new Error(`a buy's fee ${b.feeMicro} lies outside its amount ${b.amountMicro}`);
   const [spent, pos] = await together(
-    tx.query<{ balance_micro: bigint }>(SPEND, [b.userId, b.amountMicro.toString(), b.releaseMicro.toString(), b.at], 'ledger_buy_spend'),
+    tx.query<{ balance_micro: bigint }>(SPEND, [b.userId, b.amountMicro.toString(), b.releaseMicro.toString()], 'ledger_buy_spend'),
     tx.query<{ id: string }>(
       ADD_SHARES,
       [b.newPositionId, b.userId, b.marketId, b.tokenId, b.outcome, b.quantityMicro.toString(), b.amountMicro.toString(), b.at],
@@ -110,7 +110,7 @@ const REMOVE_SHARES = `UPDATE positions SET quantity_micro = quantity_micro - $2
     updated_at = $6, reserved_micro = reserved_micro - $7
   WHERE id = $1 AND NOT is_closed AND ${sellable('$2', '$7')} RETURNING id`;
 
-const EARN = 'UPDATE users SET balance_micro = balance_micro + $2, last_active_at = $3 WHERE id = $1 RETURNING balance_micro';
+const EARN = 'UPDATE cash_balances SET balance_micro = balance_micro + $2 WHERE user_id = $1 RETURNING balance_micro';
 
 /**
  * A sale's shares, money, transfers and the counter-account's maintained balance (a pool's cash), sent together (one round trip). Null when the position's unreserved shares do
@@ -132,7 +132,7 @@ export async function sellMoves(tx: Queryable, s: SellMoves): Promise<{ balanceM
       [s.positionId, s.quantityMicro.toString(), s.costRemovedMicro.toString(), s.realizedPnlMicro.toString(), s.closes, s.at, s.releaseMicro.toString()],
       'ledger_sell_shares',
     ),
-    tx.query<{ balance_micro: bigint }>(EARN, [s.userId, s.proceedsMicro.toString(), s.at], 'ledger_sell_earn'),
+    tx.query<{ balance_micro: bigint }>(EARN, [s.userId, s.proceedsMicro.toString()], 'ledger_sell_earn'),
     insertTransfers(tx, moves),
     moveCounterBalance(tx, s.counter, -(s.proceedsMicro + s.feeMicro)),
   );

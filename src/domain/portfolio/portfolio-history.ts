@@ -23,14 +23,14 @@ const VALUE = `SELECT user_id, positions_micro + stakes_micro AS value_micro FRO
  */
 const SNAPSHOT_SQL = `
   INSERT INTO portfolio_snapshots (user_id, bucket, cash_micro, positions_value_micro, taken_at)
-  SELECT u.id, $1, u.balance_micro, COALESCE(v.value_micro, 0), $2
-  FROM users u LEFT JOIN (${VALUE}) v ON v.user_id = u.id
+  SELECT u.id, $1, c.balance_micro, COALESCE(v.value_micro, 0), $2
+  FROM users u JOIN cash_balances c ON c.user_id = u.id LEFT JOIN (${VALUE}) v ON v.user_id = u.id
   WHERE u.deleted_at IS NULL AND u.created_at <= $2
   ON CONFLICT (user_id, bucket) DO NOTHING`;
 
 const LIVE_SQL = `
-  SELECT u.balance_micro AS cash_micro, COALESCE((SELECT v.value_micro FROM (${VALUE}) v WHERE v.user_id = $1), 0) AS value_micro
-  FROM users u WHERE u.id = $1`;
+  SELECT c.balance_micro AS cash_micro, COALESCE((SELECT v.value_micro FROM (${VALUE}) v WHERE v.user_id = $1), 0) AS value_micro
+  FROM cash_balances c WHERE c.user_id = $1`;
 
 export interface PortfolioHistoryQuery {
   period: HistoryPeriod;

@@ -9,7 +9,7 @@ import { monthStart, weekStart } from './periods';
  */
 export async function leaveBoards(tx: Queryable, account: { id: string; at: Date }): Promise<void> {
   await tx.query(
-    `INSERT INTO trader_activity (user_id, is_agent, display_name, xp) SELECT id, NULL, display_name, xp FROM users WHERE id = $1
+    `INSERT INTO trader_activity (user_id, is_agent, display_name, xp) SELECT u.id, NULL, u.display_name, f.xp FROM users u JOIN track_figures f ON f.user_id = u.id WHERE u.id = $1
      ON CONFLICT (user_id) DO UPDATE SET is_agent = NULL, display_name = EXCLUDED.display_name`,
     [account.id],
   );

@@ -20,12 +20,12 @@ export async function awardBadge(
     `WITH earned AS (
        INSERT INTO user_badges (user_id, badge, earned_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING badge
      ), s AS (
-       UPDATE users SET track_seq = track_seq + 1, badges = badges || $2::text WHERE id = $1 AND EXISTS (SELECT 1 FROM earned) RETURNING track_seq
+       UPDATE track_figures SET track_seq = track_seq + 1, badges = badges || $2::text WHERE user_id = $1 AND EXISTS (SELECT 1 FROM earned) RETURNING track_seq
      )
      SELECT track_seq FROM s`,
     [userId, badge, at],
   );
-  // The card's badges are on the account's track record, which the board folder copies: a new badge counts as a write of it.
+  // The card's badges are on the trader's figures row, which the board folder copies: a new badge counts as a write of it.
   const seq = rows[0]?.track_seq;
   if (seq === undefined) return;
   changed(userId, Number(seq));
@@ -48,13 +48,13 @@ export async function notifyLevelUp(tx: Queryable, userId: string, before: numbe
 }
 
 /**
- * Adds XP to an account (claims, referrals) and notifies a level-up. The total lives on the account row (migration
- * 1700000000026); the boards show the copy the board folder makes, which `changed` tells whose row changed.
+ * Adds XP to an account (claims, referrals) and notifies a level-up. The total lives on the trader's figures row
+ * (track-figures.ts); the boards show the copy the board folder makes, which `changed` tells whose row changed.
  */
 export async function addXp(tx: Queryable, userId: string, xp: number, at: Date, changed: (userId: string, seq: number) => void = () => {}): Promise<number> {
   // One statement (a bare UPDATE would come back from TypeORM as [rows, count]; in a CTE it is a SELECT).
   const rows = await tx.query<{ xp: number; track_seq: bigint }>(
-    'WITH u AS (UPDATE users SET xp = xp + $2, track_seq = track_seq + 1 WHERE id = $1 RETURNING xp, track_seq) SELECT xp, track_seq FROM u',
+    'WITH u AS (UPDATE track_figures SET xp = xp + $2, track_seq = track_seq + 1 WHERE user_id = $1 RETURNING xp, track_seq) SELECT xp, track_seq FROM u',
     [userId, xp],
   );
   if (rows[0]) changed(userId, Number(rows[0].track_seq));

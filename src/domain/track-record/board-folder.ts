@@ -3,7 +3,7 @@ import type { Database, Queryable } from '../../db/database';
 import type { Logger } from '../../logger';
 
 /**
- * How often a process copies its traders' account rows onto their board rows, while boards are read. Once a second
+ * How often a process copies its traders' figures rows onto their board rows, while boards are read. Once a second
  * rather than every quarter second, a trader who trades several times a second is copied once, not up to four times:
  * the fold's database time per trade fell by a third in the upkeep bench (bench/README.md); a board is kept a second
  * in the boards' cache anyway.
@@ -36,24 +36,24 @@ const FOLD_BATCH = 128;
 const MARK_TTL_MS = 10_000;
 
 /**
- * The figures and card values the board row copies from the account row. The badges are the account row's too
- * (migration 1700000000027): a badge earned in a transaction still open when a fold copies its trader comes with the
+ * The figures and card values the board row copies from the trader's figures row (track_figures), badges included: a badge earned in a transaction still open when a fold copies its trader comes with the
  * next copy, as its write count (track_seq) tells the fold.
  */
 const COPIED = ['w_bucket', 'w_trades', 'w_volume', 'm_bucket', 'm_trades', 'm_volume', 'a_trades', 'a_volume', 'xp', 'badges'];
 
 /**
- * A fold of one batch, in one statement: it reads the given traders' account rows as committed, and copies them onto
+ * A fold of one batch, in one statement: it reads the given traders' figures rows (and their accounts' names) as committed, and copies them onto
  * their board rows, each written only when older than the copy (`seq`: another process may have folded it
  * meanwhile); a trader's first board row is created with its card, once the account has traded (XP alone, from a
  * referral, puts no one on a board). It answers the write count it copied of each trader, so a mark whose trade had
- * not committed yet is kept. Nothing locks the account rows: a trade never waits for a fold. Folds take FOLD_LOCK
+ * not committed yet is kept. Nothing locks the figures rows: a trade never waits for a fold. Folds take FOLD_LOCK
  * first, so two of them never lock the same board rows in different orders (a deadlock); locking each batch's rows
  * in id order instead (`SELECT … ORDER BY user_id FOR UPDATE` before the update) cost a third of a copy's database
  * time (31 against 22 µs a row, bench/README.md).
  */
 const FOLD = `WITH src AS (
-  SELECT id, is_agent, deleted_at, display_name, track_seq, ${COPIED.join(', ')} FROM users WHERE id = ANY($1::uuid[]) AND a_trades > 0),
+  SELECT u.id, u.is_agent, u.deleted_at, u.display_name, f.track_seq, ${COPIED.map((c) => `f.${c}`).join(', ')}
+  FROM track_figures f JOIN users u ON u.id = f.user_id WHERE f.user_id = ANY($1::uuid[]) AND f.a_trades > 0),
 copied AS (
   UPDATE trader_activity t SET seq = s.track_seq, ${COPIED.map((c) => `${c} = s.${c}`).join(', ')}
   FROM src s WHERE t.user_id = s.id AND t.seq < s.track_seq)
@@ -65,13 +65,13 @@ copied AS (
   WHERE t.seq < EXCLUDED.seq)
 SELECT id AS user_id, track_seq AS seq FROM src`;
 
-/** Every trader whose board row is behind their account row (or missing), a batch of them, in id order. */
-const BEHIND = `SELECT u.id AS user_id FROM users u LEFT JOIN trader_activity t ON t.user_id = u.id
-  WHERE u.track_seq > coalesce(t.seq, 0) AND u.a_trades > 0 AND u.id > $1::uuid ORDER BY u.id LIMIT ${2 * FOLD_BATCH}`;
+/** Every trader whose board row is behind their figures row (or missing), a batch of them, in id order. */
+const BEHIND = `SELECT f.user_id FROM track_figures f LEFT JOIN trader_activity t ON t.user_id = f.user_id
+  WHERE f.track_seq > coalesce(t.seq, 0) AND f.a_trades > 0 AND f.user_id > $1::uuid ORDER BY f.user_id LIMIT ${2 * FOLD_BATCH}`;
 
 /**
  * A fold need not wait for the disk: lost in a crash, it is lost whole, and the board rows it copied are behind
- * their account rows again, to be folded by the next sweep.
+ * their figures rows again, to be folded by the next sweep.
  */
 const NO_FLUSH_WAIT = `SET LOCAL synchronous_commit = off`;
 
@@ -83,9 +83,9 @@ const NO_FLUSH_WAIT = `SET LOCAL synchronous_commit = off`;
 export const FOLD_LOCK = `SELECT pg_advisory_xact_lock(${0x425244464f4c44n})`;
 
 /**
- * Copies traders' live figures and XP from their account rows onto their board rows, which the boards rank
+ * Copies traders' live figures and XP from their figures rows (track_figures) onto their board rows, which the boards rank
  * (migration 1700000000026 says why a trade no longer writes those itself). A trade marks its trader with the
- * account row's write count it made (`mark`), before it commits; a fold copies what has committed and keeps the mark
+ * figures row's write count it made (`mark`), before it commits; a fold copies what has committed and keeps the mark
  * until a copy reaches that count, so no change is ever forgotten by the process that made it (one rolled back is
  * let go after MARK_TTL_MS). Before any board of its own is read (`beforeRead`), a process folds its marks, so its
  * own committed trades show at once. Other processes' trades show within FOLD_INTERVAL_MS more than the boards'
@@ -95,7 +95,7 @@ export const FOLD_LOCK = `SELECT pg_advisory_xact_lock(${0x425244464f4c44n})`;
  * have missed a word meanwhile). The rows of a process that died before folding are folded by the others' sweep.
  */
 export class BoardFolder {
-  /** Marked traders, with the least write count of their account row a fold must copy, and since when (ms). */
+  /** Marked traders, with the least write count of their figures row a fold must copy, and since when (ms). */
   private marked = new Map<string, { seq: number; at: number }>();
   private running: Promise<void> | undefined;
   private timer: NodeJS.Timeout | undefined;
@@ -128,7 +128,7 @@ export class BoardFolder {
   }
 
   /**
-   * A trade changed this trader's account row, its write count now `seq` (0: unknown, any copy will do): their board
+   * A trade changed this trader's figures row, its write count now `seq` (0: unknown, any copy will do): their board
    * row is to be brought up to date once the trade has committed.
    */
   mark(userId: string, seq = 0): void {
@@ -149,7 +149,7 @@ export class BoardFolder {
     const batch = this.marked;
     this.marked = new Map();
     this.running = this.fold(batch).catch((err: unknown) => {
-      // Kept for the next fold (a row folded already is as new as its account row: folding it again changes nothing).
+      // Kept for the next fold (a row folded already is as new as its figures row: folding it again changes nothing).
       for (const [id, m] of batch) this.keep(id, m);
       throw err;
     });
@@ -190,7 +190,7 @@ export class BoardFolder {
     clearTimeout(timer);
   }
 
-  /** Folds every board row that is behind its account row, whoever left it (rows a dead process left, and at start). */
+  /** Folds every board row that is behind its figures row, whoever left it (rows a dead process left, and at start). */
   async sweep(): Promise<number> {
     let folded = 0;
     let after = '00000000-0000-0000-0000-000000000000';

@@ -11,20 +11,20 @@ export interface ChallengeView {
   progress: { current: number; target: number; completed: boolean; claimed: boolean; percentComplete: number };
 }
 
-/** A day's challenge progress ($1 user, $2 day): the account row keeps today's and the previous active day's. */
-const PROGRESS_OF_DAY = `SELECT CASE WHEN day = $2::date THEN progress WHEN yday = $2::date THEN yday_progress END FROM users WHERE id = $1`;
+/** A day's challenge progress ($1 user, $2 day): the figures row keeps today's and the previous active day's. */
+const PROGRESS_OF_DAY = `SELECT CASE WHEN day = $2::date THEN progress WHEN yday = $2::date THEN yday_progress END FROM track_figures WHERE user_id = $1`;
 
 const units = (c: DailyChallenge, v: bigint) => (c.type === 'trade_volume' ? fromMicro(v) : Number(v));
 
 /**
  * The daily challenge: progress is advanced by the trade listener in the trades' own transactions
- * (users.progress); a claim pays the cash reward through the ledger and the XP in one transaction,
+ * (track_figures.progress); a claim pays the cash reward through the ledger and the XP in one transaction,
  * and a unique (user, challenge) row makes a second claim — racing or not — pay nothing.
  */
 export class ChallengeService {
   /**
    * `onClaimed` runs after a claim has committed (its XP moves the claimer's level on the boards); `xpAdded` hears, inside
-   * the claim's transaction, whose account row took XP (the board folder copies it to the boards).
+   * the claim's transaction, whose figures row took XP (the board folder copies it to the boards).
    */
   constructor(
     private readonly db: Database,

@@ -95,7 +95,7 @@ export interface Reputation {
   }>;
 }
 
-/** A trader's public record, read from the aggregates (one row per period) plus the account row. */
+/** A trader's public record, read from the aggregates (one row per period) plus the account, figures and cash rows. */
 export class StatsService {
   constructor(private readonly db: Queryable) {}
 
@@ -109,7 +109,7 @@ export class StatsService {
       this.db.query<StatsRow>(
         `SELECT a.a_trades, a.a_volume, r.a_pnl, r.a_closes, r.a_wins, r.a_settled, r.a_won,
                 CASE WHEN r.w_bucket = $2::date THEN r.w_pnl END AS w_pnl, CASE WHEN r.m_bucket = $3::date THEN r.m_pnl END AS m_pnl
-         FROM (SELECT $1::uuid AS user_id) k LEFT JOIN users a ON a.id = k.user_id LEFT JOIN trader_results r ON r.user_id = k.user_id`,
+         FROM (SELECT $1::uuid AS user_id) k LEFT JOIN track_figures a ON a.user_id = k.user_id LEFT JOIN trader_results r ON r.user_id = k.user_id`,
         [userId, weekStart(now), monthStart(now)],
       ),
       this.db.query<{ badge: string; earned_at: Date }>('SELECT badge, earned_at FROM user_badges WHERE user_id = $1 ORDER BY earned_at, badge', [userId]),
@@ -241,9 +241,9 @@ export class StatsService {
   private async user(userId: string): Promise<UserRow> {
     const rows = UUID.test(userId)
       ? await this.db.query<UserRow>(
-          // The XP total is on the account row (migration 1700000000026).
-          `SELECT u.id, u.display_name, u.is_agent, u.agent_description, u.created_at, u.last_active_at, u.xp, u.balance_micro
-           FROM users u WHERE u.id = $1 AND u.deleted_at IS NULL`,
+          // The XP total is on the trader's figures row, the cash on the ledger's cash row.
+          `SELECT u.id, u.display_name, u.is_agent, u.agent_description, u.created_at, u.last_active_at, f.xp, c.balance_micro
+           FROM users u JOIN track_figures f ON f.user_id = u.id JOIN cash_balances c ON c.user_id = u.id WHERE u.id = $1 AND u.deleted_at IS NULL`,
           [userId],
         )
       : [];

@@ -10,15 +10,15 @@ import { challengeForDay } from './challenges';
 import { calendarOf } from './periods';
 import { countsTowardRecord } from './record-rule';
 
-/** Hears whose account row a trade wrote, and the row's write count as of that write (`track_seq`). */
+/** Hears whose figures row (track_figures) a trade wrote, and the row's write count as of that write (`track_seq`). */
 export type Pending = (userId: string, seq: number) => void;
 
 /**
  * The TradeHooks listener: runs inside every buy's, sale's and settlement's transaction, once the trade is written. One
- * statement maintains every aggregate: TRACK_STATEMENT for a sale or settlement, for a buy its update of the account row
+ * statement maintains every aggregate: TRACK_STATEMENT for a sale or settlement, for a buy its update of the figures row
  * alone (BUY_ACTIVITY_STATEMENT). `pending` hears the traders whose board rows the board
  * folder is to bring up to date. Badges, level-ups and a completed challenge cost a statement each, only on the trade
- * that earns them (thresholds are crossed exactly once because the trader's account row is locked).
+ * that earns them (thresholds are crossed exactly once because the trader's figures row is locked).
  */
 export async function trackTrade(tx: Queryable, e: TradeEvent, pending: Pending = () => {}): Promise<void> {
   if (!countsTowardRecord(e)) return;
@@ -33,7 +33,7 @@ export async function trackTrade(tx: Queryable, e: TradeEvent, pending: Pending 
 
 /** What a trade's track-record row calls for: the board folder hears of it; badges, a level-up, a completed challenge. */
 async function consequences(tx: Queryable, e: TradeEvent, r: TrackRow, pending: Pending): Promise<void> {
-  // The account row, which this transaction now holds, has changed: the board folder copies it once this has committed.
+  // The figures row, which this transaction now holds, has changed: the board folder copies it once this has committed.
   if (r.r_seq !== null && r.r_seq !== undefined) pending(e.userId, Number(r.r_seq));
   const challenge = challengeForDay(calendarOf(e.at).day);
 

@@ -8,21 +8,21 @@ import { isCommunityMarketToken } from './record-rule';
 /**
  * Everything a trade, sale or settlement changes in the track record is ONE statement in the trade's own transaction,
  * run by its listener once the trade is written (track-listener.ts), with the rules written out here: for a buy its
- * update of the account row alone (BUY_ACTIVITY_STATEMENT); for a sale or settlement TRACK_STATEMENT, which also keeps
- * the results row and a settlement's calibration row, and updates the account row only when the event trades or earns
- * XP. The account row holds the trader's live figures, streak, day, challenge and XP (migration 1700000000026); the
+ * update of the figures row alone (BUY_ACTIVITY_STATEMENT); for a sale or settlement TRACK_STATEMENT, which also keeps
+ * the results row and a settlement's calibration row, and updates the figures row only when the event trades or earns
+ * XP. The trader's figures row (track_figures, track-figures.ts) holds the live figures, streak, day, challenge and XP; the
  * boards rank a copy of them, which the trader's process folds in moments later (board-folder.ts). These rules were
  * track_event(), a PL/pgSQL function in migrations 6, 9 and 26, until migration 1700000000078 dropped it; a test runs
  * these statements beside that function's last text on the same states and compares the rows.
  *
  * Parameters (trackStatementFor): $1 user, $2 week, $3 month, $4 day, $5 trades (1 or 0), $6 volume µ$, $7 challenge
  * progress, $8 the market for a distinct-markets challenge, $9 the challenge's target, $10 trade XP, $11 win XP, $12/$13
- * the daily XP caps, $14 whether the account row changes, $15 whether the results row does, $16 realized PnL µ$,
+ * the daily XP caps, $14 whether the figures row changes, $15 whether the results row does, $16 realized PnL µ$,
  * $17 settled (0/1), $18 won (0/1), $19 a close with PnL > 0 (0/1), $20 a profitable sale (0/1), $21 the calibration
  * bucket (null: none), $22 the forecast µ, $23 its squared error.
  */
 
-/** The account row's track-record assignments for one event (alias `s`): periods, streak, day, challenge, XP, write count. */
+/** The figures row's track-record assignments for one event (alias `s`): periods, streak, day, challenge, XP, write count. */
 const ACTIVITY_SET = `w_trades = CASE WHEN $5::integer = 0 OR $2::date < s.w_bucket THEN s.w_trades WHEN $2::date = s.w_bucket THEN s.w_trades + $5::integer ELSE $5::integer END,
       w_volume = CASE WHEN $5::integer = 0 OR $2::date < s.w_bucket THEN s.w_volume WHEN $2::date = s.w_bucket THEN s.w_volume + $6::bigint ELSE $6::bigint END,
       w_bucket = CASE WHEN $5::integer = 0 THEN s.w_bucket ELSE greatest(s.w_bucket, $2::date) END,
@@ -52,13 +52,13 @@ const ACTIVITY_SET = `w_trades = CASE WHEN $5::integer = 0 OR $2::date < s.w_buc
       day = greatest(s.day, $4::date),
       track_seq = s.track_seq + 1`;
 
-/** What the account row's update reads back. */
+/** What the figures row's update reads back. */
 const ACTIVITY_RETURNING = `s.a_trades AS r_trades, s.streak AS r_streak, s.day_trades AS r_day_trades, s.progress AS r_progress,
     s.prev_progress AS r_prev_progress, s.xp_gain AS r_xp_gain, s.xp AS r_xp, s.track_seq AS r_seq`;
 
-/** A buy's track record: its update of the account row alone (a buy touches neither the results nor the calibration rows). */
-export const BUY_ACTIVITY_STATEMENT = `UPDATE users s SET ${ACTIVITY_SET}
-  WHERE s.id = $1::uuid
+/** A buy's track record: its update of the figures row alone (a buy touches neither the results nor the calibration rows). */
+export const BUY_ACTIVITY_STATEMENT = `UPDATE track_figures s SET ${ACTIVITY_SET}
+  WHERE s.user_id = $1::uuid
   RETURNING ${ACTIVITY_RETURNING}, NULL::integer AS r_settled, NULL::integer AS r_won, NULL::integer AS r_profitable_sells`;
 
 /** A period's running figure in the results row: a newer bucket restarts it, the same one adds to it, an older one leaves it. */
@@ -66,13 +66,13 @@ const period = (col: string, bucket: string, at: string, add: string) =>
   `${col} = CASE WHEN ${at} < s.${bucket} THEN s.${col} WHEN ${at} = s.${bucket} THEN s.${col} + ${add} ELSE ${add} END`;
 
 /**
- * A sale's or settlement's track record: the account row (when $14), the results row (when $15; its first event creates
+ * A sale's or settlement's track record: the figures row (when $14), the results row (when $15; its first event creates
  * it, with the account's agent flag) and the calibration bucket (when $21 is set), in one statement. One answer row,
  * null where a row was not written.
  */
 export const TRACK_STATEMENT = `WITH a AS (
-    UPDATE users s SET ${ACTIVITY_SET}
-    WHERE s.id = $1::uuid AND $14::boolean
+    UPDATE track_figures s SET ${ACTIVITY_SET}
+    WHERE s.user_id = $1::uuid AND $14::boolean
     RETURNING ${ACTIVITY_RETURNING}
   ), r AS (
     INSERT INTO trader_results AS s (user_id, is_agent, w_bucket, w_pnl, w_settled, w_won, m_bucket, m_pnl, m_settled, m_won,
@@ -124,7 +124,7 @@ export interface TrackRow {
   r_settled: number | null;
   r_won: number | null;
   r_profitable_sells: number | null;
-  /** The account row's track-record writes, this one's included (null: the row was not written). */
+  /** The figures row's writes, this one's included (null: the row was not written). */
   r_seq: bigint | null;
 }
 
@@ -165,7 +165,7 @@ export function trackStatementFor(e: TradeEvent): { sql: string; params: unknown
     won ? XP_RULES.perWin : 0,
     XP_RULES.tradeDailyCap,
     XP_RULES.winDailyCap,
-    trade || won, // the account row's track record: trading, or XP earned by a win
+    trade || won, // the figures row: trading, or XP earned by a win
     e.side !== 'BUY', // the results row: anything that realizes PnL
     e.realizedPnlMicro.toString(),
     forecast ? 1 : 0,

@@ -1,5 +1,6 @@
 import { together, type Queryable } from '../../db/database';
 import { AppError } from '../../errors/app-error';
+import { markActive } from '../accounts/activity';
 import { insufficientBalance } from '../ledger/cash';
 import { sharesShort } from '../ledger/shares';
 import { randomUUID } from 'node:crypto';
@@ -178,7 +179,7 @@ export interface SaleDone {
  *   4. the intent's stated forecast, if any (forecasts/, its own chain on its own row);
  *   5. the consumers of the written trade (TradeHooks: events, the track record, notifications).
  * Each step is a plain statement (or a few) of the module that owns its table; a refusal throws, and the caller's
- * transaction rolls every step back. Lock order, always: (a pool,) the market, the account row, the position.
+ * transaction rolls every step back. Lock order, always: (a pool,) the market, the account row, its cash, the position.
  */
 export class TradeEngine {
   constructor(private readonly hooks: TradeHooks) {}
@@ -269,9 +270,15 @@ export class TradeEngine {
       newPositionId: randomUUID(),
       at: b.at,
     };
-    // The gate, the ledger's moves and the venue's bookkeeping go out together (one round trip: the venue's row — the
-    // account's book consumption, a pool — is locked from its read to the commit); a refusal rolls them all back.
-    const [open, moved] = await together(this.marketOpen(tx, b.venue, b.marketId), buyMoves(tx, moves), booked ? booked() : Promise.resolve());
+    // The gate, the account row's mark (its lock, the market's then the account's as in every trade; accounts/activity.ts),
+    // the ledger's moves and the venue's bookkeeping go out together (one round trip: the venue's row — the account's book
+    // consumption, a pool — is locked from its read to the commit); a refusal rolls them all back.
+    const [open, , moved] = await together(
+      this.marketOpen(tx, b.venue, b.marketId),
+      markActive(tx, b.userId, b.at),
+      buyMoves(tx, moves),
+      booked ? booked() : Promise.resolve(),
+    );
     if (!open) throw await this.closed(tx, b.venue, b.marketId);
     if (!moved) {
       const exists = await tx.query('SELECT 1 FROM users WHERE id = $1', [b.userId]);
@@ -363,7 +370,7 @@ export class TradeEngine {
     }
     const fill = pricer.fill(pos, want);
     const tradeId = randomUUID();
-    // The ledger's moves and the venue's bookkeeping (the book's consumption, a pool's curve) go out together, one round trip.
+    // The ledger's moves, the account's mark and the venue's bookkeeping (the book's consumption, a pool's curve) go out together, one round trip.
     const [out] = await together(
       sellMoves(tx, {
         userId: s.userId,
@@ -381,6 +388,7 @@ export class TradeEngine {
         tradeId,
         at: s.at,
       }),
+      markActive(tx, s.userId, s.at),
       pricer.booked ? pricer.booked(tx, fill) : Promise.resolve(),
     );
     // The position is locked and checked above, so the ledger's own guard can only fail on a broken invariant.

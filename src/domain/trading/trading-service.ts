@@ -403,7 +403,7 @@ export class TradingService {
          WHERE p.user_id = $1 ORDER BY p.created_at DESC, p.id DESC`,
         [userId],
       ),
-      this.db.query<{ balance_micro: bigint }>('SELECT balance_micro FROM users WHERE id = $1', [userId]),
+      this.db.query<{ balance_micro: bigint }>('SELECT balance_micro FROM cash_balances WHERE user_id = $1', [userId]),
       this.db.query<{ value_micro: bigint }>(`SELECT s.value_micro FROM (${POOL_STAKES}) s WHERE s.user_id = $1`, [userId]),
     ]);
     let marketValue = 0n;

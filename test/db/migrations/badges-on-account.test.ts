@@ -20,7 +20,9 @@ describe.each(backends())('migration 1700000000027 (badges on the account row) o
     await t.close();
   });
 
-  const accountBadges = async (id: string) => (await t.services.db.query<{ badges: string[] }>('SELECT badges FROM users WHERE id = $1', [id]))[0]?.badges;
+  // The account row's badges since moved, with the rest of the track record's figures, to the figures row (migration 80).
+  const accountBadges = async (id: string) =>
+    (await t.services.db.query<{ badges: string[] }>('SELECT badges FROM track_figures WHERE user_id = $1', [id]))[0]?.badges;
   const cardBadges = async (id: string) =>
     (await t.services.db.query<{ badges: string[] }>('SELECT badges FROM trader_activity WHERE user_id = $1', [id]))[0]?.badges;
 
@@ -63,7 +65,7 @@ describe.each(backends())('migration 1700000000027 (badges on the account row) o
     });
     expect(await accountBadges(r.id)).toEqual(['first_profit', 'first_trade']);
     const untouched = await t.services.db.query<{ n: bigint }>(
-      `SELECT count(*) AS n FROM users u WHERE u.badges <> ARRAY(SELECT b.badge FROM user_badges b WHERE b.user_id = u.id ORDER BY b.earned_at, b.badge)`,
+      `SELECT count(*) AS n FROM track_figures f WHERE f.badges <> ARRAY(SELECT b.badge FROM user_badges b WHERE b.user_id = f.user_id ORDER BY b.earned_at, b.badge)`,
     );
     expect(untouched[0]!.n).toBe(0n);
   });

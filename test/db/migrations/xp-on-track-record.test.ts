@@ -21,10 +21,12 @@ describe.each(backends())('migration 1700000000009 (XP on the activity row) on $
     await t.close();
   });
 
-  const stored = async (id: string) =>
+  /** The XP total and the card's copy. The total is on the figures row since migration 80 (`onAccount`: on the account row, before it). */
+  const stored = async (id: string, onAccount = false) =>
     (
       await t.services.db.query<{ users_xp: number; card_xp: number | null }>(
-        'SELECT u.xp AS users_xp, (SELECT a.xp FROM trader_activity a WHERE a.user_id = u.id) AS card_xp FROM users u WHERE u.id = $1',
+        `SELECT u.xp AS users_xp, (SELECT a.xp FROM trader_activity a WHERE a.user_id = u.${onAccount ? 'id' : 'user_id'}) AS card_xp
+         FROM ${onAccount ? 'users u WHERE u.id = $1' : 'track_figures u WHERE u.user_id = $1'}`,
         [id],
       )
     )[0];
@@ -63,7 +65,7 @@ describe.each(backends())('migration 1700000000009 (XP on the activity row) on $
     await t.services.trackRecord.folder.flush();
     expect(await stored(r.id)).toEqual({ users_xp: 10, card_xp: 10 });
     await withMigrationsUndone(t.services.db.dataSource, XpOnTrackRecord1700000000009, async () => {
-      expect(await stored(r.id)).toEqual({ users_xp: 10, card_xp: 10 });
+      expect(await stored(r.id, true)).toEqual({ users_xp: 10, card_xp: 10 });
       // The first version of track_event() is back (the service's own code follows the latest migration).
       const { params } = trackStatementFor({
         userId: r.id,
@@ -79,7 +81,7 @@ describe.each(backends())('migration 1700000000009 (XP on the activity row) on $
       const call = `SELECT * FROM track_event($1::uuid, $2::date, $3::date, $4::date, $5::int, $6::bigint, $7::bigint, $8::text, $9::bigint,
         $10::int, $11::int, $12::int, $13::int, $14::boolean, $15::boolean, $16::bigint, $17::int, $18::int, $19::int, $20::int, $21::smallint, $22::bigint, $23::bigint)`;
       await t.services.db.transaction((tx) => tx.query(call, params));
-      expect(await stored(r.id)).toEqual({ users_xp: 20, card_xp: 20 });
+      expect(await stored(r.id, true)).toEqual({ users_xp: 20, card_xp: 20 });
     });
     await buy(t, prices, r, m, 'YES', 1, 0.5);
     await t.services.trackRecord.folder.flush();

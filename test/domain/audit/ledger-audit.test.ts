@@ -125,4 +125,22 @@ describe.each(backends())('the ledger audit over transfers on $name', (backend) 
     expect(transfer).toContain(`pool ${market.id}: cash 110000000, but its transfers give 109999999`);
     expect(await violations()).toEqual([]);
   });
+
+  test("when an account's cash row is altered or missing, the audit fails naming the account", async () => {
+    const a = await registerAgent(t);
+    expect(await violations()).toEqual([]);
+    const altered = await alteredAudit(
+      'UPDATE cash_balances SET balance_micro = balance_micro + 1 WHERE user_id = $1',
+      'UPDATE cash_balances SET balance_micro = balance_micro - 1 WHERE user_id = $1',
+      [a.id],
+    );
+    expect(altered).toContain(`account ${a.id}: cash 1000000001 reserved 0, but its transfers give 1000000000 reserved 0`);
+    const missing = await alteredAudit(
+      'DELETE FROM cash_balances WHERE user_id = $1',
+      'INSERT INTO cash_balances (user_id, balance_micro) VALUES ($1, 1000000000)',
+      [a.id],
+    );
+    expect(missing).toContain(`account ${a.id}: has no cash row`);
+    expect(await violations()).toEqual([]);
+  });
 });

@@ -14,14 +14,14 @@ import { startTestApp, registerAgent, type TestApp } from '../../support/app';
  */
 async function cashOf(db: Database, userId: string) {
   const rows = await db.query<{ balance: bigint; reserved: bigint; entries: bigint; events: bigint; moved: bigint; held: bigint }>(
-    `SELECT u.balance_micro AS balance, u.reserved_micro AS reserved,
+    `SELECT c.balance_micro AS balance, c.reserved_micro AS reserved,
             (SELECT coalesce(sum(CASE WHEN credit_account = 'cash:' || u.id THEN amount_micro ELSE -amount_micro END), 0) FROM transfers
               WHERE phase = 'posted' AND 'cash:' || u.id IN (debit_account, credit_account))::bigint AS moved,
             (SELECT coalesce(sum(CASE WHEN phase = 'pending' THEN amount_micro ELSE -amount_micro END), 0) FROM transfers
               WHERE phase <> 'posted' AND debit_account = 'cash:' || u.id)::bigint AS held,
             (SELECT count(*) FROM transfers WHERE phase = 'posted' AND 'cash:' || u.id IN (debit_account, credit_account)) AS entries,
             (SELECT count(*) FROM account_events WHERE user_id = u.id AND type = 'balance') AS events
-     FROM users u WHERE u.id = $1`,
+     FROM users u JOIN cash_balances c ON c.user_id = u.id WHERE u.id = $1`,
     [userId],
   );
   const r = rows[0]!;

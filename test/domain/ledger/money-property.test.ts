@@ -196,8 +196,8 @@ type Outcome = { call: true; status: number; body: Record<string, unknown> } | {
  * has in all, with the ledger's sum (earlier runs' rows are still there and must not move either).
  */
 const SNAPSHOT = `SELECT
-  (SELECT count(*) || ' | ' || coalesce(string_agg(id || ' ' || balance_micro || ' ' || reserved_micro, '; ' ORDER BY id) FILTER (WHERE id = ANY($1::uuid[])), '')
-     FROM users) AS users,
+  (SELECT count(*) || ' | ' || coalesce(string_agg(user_id || ' ' || balance_micro || ' ' || reserved_micro, '; ' ORDER BY user_id) FILTER (WHERE user_id = ANY($1::uuid[])), '')
+     FROM cash_balances) AS cash,
   (SELECT count(*) || ' | ' || coalesce(string_agg(p::text, '; ' ORDER BY p.id) FILTER (WHERE p.user_id = ANY($1::uuid[])), '') FROM positions p) AS positions,
   (SELECT count(*) || ' | ' || coalesce(string_agg(o::text, '; ' ORDER BY o.id) FILTER (WHERE o.user_id = ANY($1::uuid[])), '') FROM orders o) AS orders,
   (SELECT count(*) || ' transfers, sum ' || coalesce(sum(amount_micro), 0) FROM transfers) AS ledger,
@@ -225,8 +225,8 @@ const LEGS = `SELECT account, asset, sum(moved)::bigint AS moved, sum(held)::big
  * and reserved shares, a pool's cash — is the sum of its account's transfers; an order holds nothing once it ended,
  * never a negative amount, and a BUY by shares holds ceil(unfilled × limit).
  */
-const BROKEN = `SELECT 'account ' || id || ': balance ' || balance_micro || ', reserved ' || reserved_micro || ', available ' || (balance_micro - reserved_micro) AS v
-  FROM users WHERE reserved_micro < 0 OR reserved_micro > balance_micro OR balance_micro - reserved_micro < 0
+const BROKEN = `SELECT 'account ' || user_id || ': balance ' || balance_micro || ', reserved ' || reserved_micro || ', available ' || (balance_micro - reserved_micro) AS v
+  FROM cash_balances WHERE reserved_micro < 0 OR reserved_micro > balance_micro OR balance_micro - reserved_micro < 0
   UNION ALL
   SELECT 'position ' || id || ': holds ' || quantity_micro || ' shares, reserves ' || reserved_micro
   FROM positions WHERE reserved_micro < 0 OR reserved_micro > quantity_micro
@@ -234,9 +234,9 @@ const BROKEN = `SELECT 'account ' || id || ': balance ' || balance_micro || ', r
   SELECT 'transfer ' || id || ': ' || amount_micro || ' from ' || debit_account || ' to ' || credit_account
   FROM transfers WHERE amount_micro <= 0 OR debit_account = credit_account
   UNION ALL
-  SELECT 'account ' || u.id || ': cash ' || u.balance_micro || ' reserved ' || u.reserved_micro || ', its transfers ' || coalesce(l.moved, 0) || ' held ' || coalesce(l.held, 0)
-  FROM users u LEFT JOIN (${LEGS}) l ON l.account = 'cash:' || u.id AND l.asset = 'USD'
-  WHERE u.balance_micro <> coalesce(l.moved, 0) OR u.reserved_micro <> coalesce(l.held, 0)
+  SELECT 'account ' || c.user_id || ': cash ' || c.balance_micro || ' reserved ' || c.reserved_micro || ', its transfers ' || coalesce(l.moved, 0) || ' held ' || coalesce(l.held, 0)
+  FROM cash_balances c LEFT JOIN (${LEGS}) l ON l.account = 'cash:' || c.user_id AND l.asset = 'USD'
+  WHERE c.balance_micro <> coalesce(l.moved, 0) OR c.reserved_micro <> coalesce(l.held, 0)
   UNION ALL
   SELECT 'position ' || p.id || ': ' || p.quantity_micro || ' shares reserved ' || p.reserved_micro || ', its transfers ' || coalesce(l.moved, 0) || ' held ' || coalesce(l.held, 0)
   FROM positions p LEFT JOIN (${LEGS}) l ON l.account = 'position:' || p.id AND l.asset = p.token_id
@@ -557,7 +557,7 @@ class MoneyRun {
 
   /** `f` of the person's balance in dollars (at least a micro-dollar). */
   private async dollars(p: Person, f: number): Promise<number> {
-    const rows = await this.t.services.db.query<{ balance_micro: bigint }>('SELECT balance_micro FROM users WHERE id = $1', [p.id]);
+    const rows = await this.t.services.db.query<{ balance_micro: bigint }>('SELECT balance_micro FROM cash_balances WHERE user_id = $1', [p.id]);
     const micro = (rows[0]!.balance_micro * BigInt(Math.round(f * 1000))) / 1000n;
     return fromMicro(micro > 0n ? micro : 1n);
   }

@@ -49,10 +49,10 @@ describeOnPostgres('one account racing its resting fill, a community buy and a p
   /** The account's cash, what it reserves and what its open buy orders hold, read in one statement (one snapshot). */
   const cashOf = async (userId: string) => {
     const rows = await t.services.db.query<{ balance: bigint; reserved: bigint; held: bigint }>(
-      `SELECT u.balance_micro AS balance, u.reserved_micro AS reserved,
+      `SELECT c.balance_micro AS balance, c.reserved_micro AS reserved,
               (SELECT coalesce(sum(CASE WHEN h.phase = 'pending' THEN h.amount_micro ELSE -h.amount_micro END), 0) FROM transfers h JOIN orders o ON o.id = h.order_id
                 WHERE o.user_id = u.id AND o.side = 'BUY' AND o.state IN ('open', 'partially_filled'))::bigint AS held
-       FROM users u WHERE u.id = $1`,
+       FROM users u JOIN cash_balances c ON c.user_id = u.id WHERE u.id = $1`,
       [userId],
     );
     const r = rows[0]!;

@@ -137,8 +137,8 @@ describe.each(backends())('limit BUYs sized by shares on $name', (backend) => {
           const cash = await t.services.accounts.cash(agent.id);
           expect(cash.available).toBeGreaterThanOrEqual(0);
           const [row] = await t.services.db.query<{ balance: bigint; reserved: bigint; cost: bigint }>(
-            `SELECT u.balance_micro AS balance, u.reserved_micro AS reserved,
-               (SELECT coalesce(sum(cost_micro), 0) FROM positions p WHERE p.user_id = u.id)::bigint AS cost FROM users u WHERE u.id = $1`,
+            `SELECT c.balance_micro AS balance, c.reserved_micro AS reserved,
+               (SELECT coalesce(sum(cost_micro), 0) FROM positions p WHERE p.user_id = u.id)::bigint AS cost FROM users u JOIN cash_balances c ON c.user_id = u.id WHERE u.id = $1`,
             [agent.id],
           );
           // Every micro-dollar of the grant is in cash (available + reserved) or in what the bought shares cost.

@@ -19,6 +19,7 @@ async function newTrader(db: Database): Promise<string> {
     `${id}@example.com`,
     id.slice(0, 12),
   ]);
+  await db.query('INSERT INTO track_figures (user_id) VALUES ($1)', [id]);
   return id;
 }
 
@@ -82,13 +83,13 @@ describe.each(backends())('the board folder on $name', (backend) => {
             const e = buy(user, new Date(BASE + s.day * DAY), BigInt(s.cash), s.sell ? 'SELL' : 'BUY');
             await db.transaction((tx) => trackTrade(tx, e, (id, seq) => folder.mark(id, seq)));
             events.push(e);
-            const [row] = await db.query<{ n: number }>('SELECT a_trades AS n FROM users WHERE id = $1', [user]);
+            const [row] = await db.query<{ n: number }>('SELECT a_trades AS n FROM track_figures WHERE user_id = $1', [user]);
             expect(row!.n).toBe(events.length);
             if (s.foldAfter) await folder.flush();
           }
           await folder.flush();
           const [row] = await db.query(
-            `SELECT ${RANKED}, seq = (SELECT track_seq FROM users WHERE id = $1) AS current FROM trader_activity WHERE user_id = $1`,
+            `SELECT ${RANKED}, seq = (SELECT track_seq FROM track_figures WHERE user_id = $1) AS current FROM trader_activity WHERE user_id = $1`,
             [user],
           );
           expect(row).toEqual({ ...expected(events), current: true });
@@ -98,7 +99,7 @@ describe.each(backends())('the board folder on $name', (backend) => {
     );
   });
 
-  test("when a buy updates a trader's account row, then the update is heap-only: no index is written, and the board row is not touched", async () => {
+  test("when a buy updates a trader's figures row, then the update is heap-only: no index is written, and the board row is not touched", async () => {
     const user = await newTrader(db);
     await db.transaction((tx) => trackTrade(tx, buy(user, new Date(BASE), 1_000_000n)));
     const counts = await db.transaction(async (tx) => {
@@ -106,7 +107,7 @@ describe.each(backends())('the board folder on $name', (backend) => {
       const read = async () =>
         (
           await tx.query<{ updated: bigint; hot: bigint; board: bigint }>(
-            `SELECT pg_stat_get_xact_tuples_updated('users'::regclass) AS updated, pg_stat_get_xact_tuples_hot_updated('users'::regclass) AS hot,
+            `SELECT pg_stat_get_xact_tuples_updated('track_figures'::regclass) AS updated, pg_stat_get_xact_tuples_hot_updated('track_figures'::regclass) AS hot,
                     pg_stat_get_xact_tuples_updated('trader_activity'::regclass) + pg_stat_get_xact_tuples_inserted('trader_activity'::regclass) AS board`,
           )
         )[0]!;
@@ -127,7 +128,7 @@ describe.each(backends())('the board folder on $name', (backend) => {
     }
     expect(await new BoardFolder(db).sweep()).toBeGreaterThanOrEqual(2);
     const rows = await db.query(
-      'SELECT t.a_trades, t.a_volume, t.seq = u.track_seq AS current FROM trader_activity t JOIN users u ON u.id = t.user_id WHERE t.user_id = ANY($1::uuid[])',
+      'SELECT t.a_trades, t.a_volume, t.seq = f.track_seq AS current FROM trader_activity t JOIN track_figures f ON f.user_id = t.user_id WHERE t.user_id = ANY($1::uuid[])',
       [users],
     );
     expect(rows).toEqual([
@@ -155,7 +156,7 @@ describe.each(backends())('boards read, and folds, across processes on $name', (
   const pending = async (user: string) =>
     (
       await db.query<{ n: number }>(
-        'SELECT u.a_trades - coalesce(t.a_trades, 0) AS n FROM users u LEFT JOIN trader_activity t ON t.user_id = u.id WHERE u.id = $1',
+        'SELECT f.a_trades - coalesce(t.a_trades, 0) AS n FROM track_figures f LEFT JOIN trader_activity t ON t.user_id = f.user_id WHERE f.user_id = $1',
         [user],
       )
     )[0]!.n;
@@ -388,7 +389,7 @@ describeOnPostgres('the board folder under concurrency on $name', (backend) => {
     await folding;
     await Promise.all(folders.map((f) => f.flush()));
     const rows = await db.query<{ a_trades: number; current: boolean }>(
-      'SELECT t.a_trades, t.seq = u.track_seq AS current FROM trader_activity t JOIN users u ON u.id = t.user_id WHERE t.user_id = ANY($1::uuid[])',
+      'SELECT t.a_trades, t.seq = f.track_seq AS current FROM trader_activity t JOIN track_figures f ON f.user_id = t.user_id WHERE t.user_id = ANY($1::uuid[])',
       [users],
     );
     expect(rows).toHaveLength(5);

@@ -59,7 +59,7 @@ describeOnPostgres('track record under concurrency on $name', (backend) => {
     // The boards' columns once this process's pending trades are folded (as before any board is read).
     await t.services.trackRecord.folder.flush();
     const rows = await t.services.db.query(
-      'SELECT t.w_trades, t.w_volume, t.m_trades, t.m_volume, t.a_trades, t.a_volume, u.day_trades FROM trader_activity t JOIN users u ON u.id = t.user_id WHERE t.user_id = $1',
+      'SELECT t.w_trades, t.w_volume, t.m_trades, t.m_volume, t.a_trades, t.a_volume, f.day_trades FROM trader_activity t JOIN track_figures f ON f.user_id = t.user_id WHERE t.user_id = $1',
       [a.id],
     );
     expect(rows).toEqual([{ w_trades: 30, w_volume: 60_000_000n, m_trades: 30, m_volume: 60_000_000n, a_trades: 30, a_volume: 60_000_000n, day_trades: 30 }]);

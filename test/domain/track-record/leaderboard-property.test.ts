@@ -8,7 +8,7 @@ import { AppError } from '../../../src/errors/app-error';
 import { PERIODS } from '../../../src/domain/track-record/periods';
 import { levelOf } from '../../../src/domain/track-record/levels';
 import { badgeOf } from '../../../src/domain/track-record/badges';
-import { TRACK_RECORD_BACKFILL_V27 } from '../../../src/db/migrations/1700000000027-badges-on-account';
+import { TRACK_RECORD_BACKFILL_V80 } from '../../../src/db/migrations/1700000000080-track-figures';
 import { bruteForceBoard, bruteForceXp, readJournal } from './brute-force';
 
 type Op =
@@ -178,30 +178,30 @@ describe.each(backends())('leaderboards against a brute-force recomputation on $
     const card = 'display_name, xp, (SELECT array_agg(x ORDER BY x) FROM unnest(badges) x) AS badges';
     const ranked = 'w_bucket, w_trades, w_volume, m_bucket, m_trades, m_volume, a_trades, a_volume';
     const activity = `user_id, is_agent, ${card}, ${ranked}, seq`;
-    const account = `id, ${ranked}, streak, last_trade_day, track_seq, (SELECT array_agg(x ORDER BY x) FROM unnest(badges) x) AS badges`;
+    const figures = `user_id, ${ranked}, streak, last_trade_day, track_seq, (SELECT array_agg(x ORDER BY x) FROM unnest(badges) x) AS badges`;
     const results = `user_id, is_agent, w_bucket, w_pnl, w_settled, w_won, w_accuracy, m_bucket, m_pnl, m_settled, m_won, m_accuracy, a_pnl, a_settled, a_won, a_accuracy, a_closes, a_wins, a_profitable_sells`;
     const tables: Array<[string, string]> = [
       ['trader_activity', activity],
-      ['users', account],
+      ['track_figures', figures],
       ['trader_results', results],
       ['user_calibration', '*'],
     ];
     const rollback = new Error('rollback');
-    // Every board row a copy of its account row, as the backfill leaves them.
+    // Every board row a copy of its figures row, as the backfill leaves them.
     await t.services.trackRecord.folder.sweep();
     const diff = await t.services.db
       .transaction(async (tx) => {
         for (const [table, cols] of tables) await tx.query(`CREATE TABLE live_${table} AS SELECT ${cols} FROM ${table}`);
         // The write counts start over at 1 with the backfill: compared as "written" (1) or not (0).
-        await tx.query('UPDATE live_users SET track_seq = least(track_seq, 1)');
+        await tx.query('UPDATE live_track_figures SET track_seq = least(track_seq, 1)');
         await tx.query('UPDATE live_trader_activity SET seq = least(seq, 1)');
         for (const [table] of tables) {
-          if (table === 'users') {
-            await tx.query(`UPDATE users SET w_bucket = NULL, w_trades = 0, w_volume = 0, m_bucket = NULL, m_trades = 0, m_volume = 0,
+          if (table === 'track_figures') {
+            await tx.query(`UPDATE track_figures SET w_bucket = NULL, w_trades = 0, w_volume = 0, m_bucket = NULL, m_trades = 0, m_volume = 0,
               a_trades = 0, a_volume = 0, streak = 0, last_trade_day = NULL, track_seq = 0, badges = '{}'`);
           } else await tx.query(`DELETE FROM ${table}`);
         }
-        for (const sql of TRACK_RECORD_BACKFILL_V27) await tx.query(sql);
+        for (const sql of TRACK_RECORD_BACKFILL_V80) await tx.query(sql);
         const counts: Record<string, bigint> = {};
         for (const [table, cols] of tables) {
           const r = await tx.query<{ n: bigint; live: bigint }>(

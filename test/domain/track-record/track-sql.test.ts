@@ -4,13 +4,18 @@ import { backends } from '../../support/backends';
 import type { Database, Queryable } from '../../../src/db/database';
 import { BUY_ACTIVITY_PARAMS, BUY_ACTIVITY_STATEMENT, trackStatementFor, type TrackRow } from '../../../src/domain/track-record/track-sql';
 import { TRACK_EVENT_V4 } from '../../../src/db/migrations/1700000000026-track-on-account';
+import { TRACK_FIGURE_COLUMNS } from '../../../src/db/migrations/1700000000080-track-figures';
 import type { TradeEvent } from '../../../src/domain/trading/trade-hooks';
 import { dayOf, monthStart, weekStart } from '../../../src/domain/track-record/periods';
 
 const DAY = 86_400_000;
 /**
  * The rules as they were: track_event(), the PL/pgSQL function of migration 26 (dropped by migration 78), installed
- * inside each rolled-back transaction and called with the same parameters as the track record's own statements.
+ * inside each rolled-back transaction and called with the same parameters as the track record's own statements. It
+ * wrote the figures on the account row, which migration 80 moved to track_figures: that transaction puts them back.
+ */
+const OLD_FIGURES = `ALTER TABLE users ${TRACK_FIGURE_COLUMNS.map((c) => `ADD COLUMN ${c}`).join(', ')}`;
+/**
  */
 const TRACK_EVENT_CALL = `SELECT * FROM track_event($1::uuid, $2::date, $3::date, $4::date, $5::int, $6::bigint, $7::bigint, $8::text, $9::bigint,
   $10::int, $11::int, $12::int, $13::int, $14::boolean, $15::boolean, $16::bigint, $17::int, $18::int, $19::int, $20::int, $21::smallint, $22::bigint, $23::bigint)`;
@@ -25,10 +30,8 @@ describe.each(backends())("the buy's track statement on $name", (backend) => {
 
   beforeAll(async () => {
     ({ db, drop } = await backend.open());
-    await db.query(
-      `INSERT INTO users (id, email, password_hash, display_name, referral_code, balance_micro) VALUES ($1, 'x@example.com', 'x', 'X', 'XCODE', 1000000000000)`,
-      [user],
-    );
+    await db.query(`INSERT INTO users (id, email, password_hash, display_name, referral_code) VALUES ($1, 'x@example.com', 'x', 'X', 'XCODE')`, [user]);
+    await db.query('INSERT INTO track_figures (user_id) VALUES ($1)', [user]);
   });
   afterAll(async () => drop());
 
@@ -45,10 +48,13 @@ describe.each(backends())("the buy's track statement on $name", (backend) => {
     let out: unknown;
     await db
       .transaction(async (tx) => {
+        if (opts.old) await tx.query(OLD_FIGURES);
         if (opts.old) await tx.query(TRACK_EVENT_V4);
+        // The figures' row: the account row for the old function, the track record's own row for its statements.
+        const [table, key] = opts.old ? ['users', 'id'] : ['track_figures', 'user_id'];
         const cols = Object.keys(state);
         if (cols.length > 0)
-          await tx.query(`UPDATE users SET ${cols.map((c, i) => `${c} = $${i + 2}`).join(', ')} WHERE id = $1`, [user, ...cols.map((c) => state[c])]);
+          await tx.query(`UPDATE ${table} SET ${cols.map((c, i) => `${c} = $${i + 2}`).join(', ')} WHERE ${key} = $1`, [user, ...cols.map((c) => state[c])]);
         for (const [table, row] of [
           ['trader_results', opts.results],
           ['user_calibration', opts.calibration],
@@ -60,7 +66,7 @@ describe.each(backends())("the buy's track statement on $name", (backend) => {
         const returned = await fn(tx);
         out = {
           returned: returned && { ...returned, calibrated: undefined },
-          row: (await tx.query(`SELECT ${ROW} FROM users WHERE id = $1`, [user]))[0],
+          row: (await tx.query(`SELECT ${ROW} FROM ${table} WHERE ${key} = $1`, [user]))[0],
           results: await tx.query(`SELECT ${RESULTS} FROM trader_results WHERE user_id = $1`, [user]),
           calibration: await tx.query('SELECT bucket, n, sum_forecast_micro, wins, sum_sq_error FROM user_calibration WHERE user_id = $1 ORDER BY bucket', [
             user,
