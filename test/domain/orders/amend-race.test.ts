@@ -49,8 +49,8 @@ describe.each(backends())('an amend racing a fill and a cancel of one order on $
     }>(
       `SELECT o.id, o.state, o.sized_by, o.size_micro AS size, o.filled_size_micro AS filled, o.limit_price_micro AS limit_micro,
               (SELECT coalesce(sum(CASE WHEN h.phase = 'pending' THEN h.amount_micro ELSE -h.amount_micro END), 0) FROM transfers h WHERE h.order_id = o.id)::bigint AS held,
-              u.reserved_micro AS reserved, u.balance_micro AS balance
-       FROM orders o JOIN users u ON u.id = o.user_id WHERE o.user_id = $1 ORDER BY o.created_at`,
+              c.reserved_micro AS reserved, c.balance_micro AS balance
+       FROM orders o JOIN cash_balances c ON c.user_id = o.user_id WHERE o.user_id = $1 ORDER BY o.created_at`,
       [userId],
     );
     return rows.map((r) => ({
