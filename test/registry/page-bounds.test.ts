@@ -44,7 +44,8 @@ interface Measure {
   rows: number;
 }
 
-describe.each(backends())('list methods at their maximum page on $name', (backend) => {
+// One backend (PostgreSQL where set): an answer's size does not depend on the database, and the fill costs a minute and a half.
+describe.each(backends().slice(-1))('list methods at their maximum page on $name', (backend) => {
   let t: TestApp;
   const prices = new ControlledPrices();
   let trader: { id: string; apiKey: string };
