@@ -4,6 +4,8 @@ import type { Estimate } from '../domain/benchmark/estimate';
 import type { SimulatedScenario } from '../domain/replay/replay-runs';
 import { callAs, coinFlip, statedMid, type AgentDeps } from '../transports/reference-forecasters';
 import { NEWS_SOURCES } from '../market-data/simulated/information';
+import { ALL_METHODS } from '../methods';
+import { maxPageOf } from '../registry/pages';
 
 /**
  * The built-in reference agents of replay (issue 35 item 4): agents of the service's own that play a stepped replay run
@@ -31,7 +33,8 @@ export const SHARP_NEWS_PUSH = 1.25;
 export const NEWS_STAKE = 5;
 
 const DAY_S = 86_400;
-const PAGE = 100;
+/** A list method's largest page as its schema states it (src/registry/pages.ts): the agents read whole lists in as few calls as they may. */
+const pageOf = (name: string): number => maxPageOf(ALL_METHODS.find((m) => m.name === name)!)!;
 /** The news-reader's forecasts stay in [0.01, 0.99] and carry 6 decimals at most (the forecast schema's rule). */
 const FLOOR = 0.01;
 
@@ -184,7 +187,7 @@ class RunAgent {
     const all: MarketRow[] = [];
     let cursor: string | null | undefined;
     do {
-      const page = (await this.call('list_markets', { status: 'active', sort: 'volume', limit: PAGE, ...(cursor ? { cursor } : {}) })) as {
+      const page = (await this.call('list_markets', { status: 'active', sort: 'volume', limit: pageOf('list_markets'), ...(cursor ? { cursor } : {}) })) as {
         markets: MarketRow[];
         nextCursor: string | null;
       };
@@ -199,7 +202,7 @@ class RunAgent {
     const all: NewsRow[] = [];
     let cursor: string | null | undefined;
     do {
-      const page = (await this.call('list_news', { limit: PAGE, since, ...(cursor ? { cursor } : {}) })) as {
+      const page = (await this.call('list_news', { limit: pageOf('list_news'), since, ...(cursor ? { cursor } : {}) })) as {
         news: NewsRow[];
         nextCursor: string | null;
       };
