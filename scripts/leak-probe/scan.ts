@@ -177,7 +177,11 @@ export function scanAnswer(method: string, answer: unknown, clockMs: number, ven
       const stamp = STAMP_FIELD.map((f) => timeOf(o[f], f)).find((t) => t !== null) ?? (typeof o.t === 'number' ? timeOf(o.t, 't') : null);
       if (stamp !== null && stamp !== undefined) here.stampMs = stamp;
       if (here.spec && ref) checkState(path || '(answer)', o, here.spec);
-      for (const [k, x] of Object.entries(o)) walk(x, path ? `${path}.${k}` : k, k, here, history);
+      // An order event's `fill` happened when the order last changed (its updatedAt), not when it was placed (createdAt):
+      // a resting order fills at a later step, at the book of that moment.
+      const fillAt = timeOf(o.updatedAt, 'updatedAt');
+      for (const [k, x] of Object.entries(o))
+        walk(x, path ? `${path}.${k}` : k, k, k === 'fill' && fillAt !== null && fillAt !== undefined ? { ...here, stampMs: fillAt } : here, history);
       return;
     }
     const field = path || '(answer)';
