@@ -6,5 +6,5 @@ import type { Queryable } from '../../db/database';
  * also the trade's lock of the account row (every trade's lock order: the account row, then its cash and position).
  */
 export async function markActive(tx: Queryable, userId: string, at: Date): Promise<void> {
-  await tx.query('WITH a AS (UPDATE users SET last_active_at = $2 WHERE id = $1 RETURNING 1) SELECT 1 FROM a', [userId, at], 'account_mark_active');
+  await tx.query('UPDATE users SET last_active_at = $2 WHERE id = $1', [userId, at], 'account_mark_active');
 }
