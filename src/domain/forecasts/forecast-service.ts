@@ -114,6 +114,9 @@ function toView(r: ForecastRow): ForecastView {
   };
 }
 
+/** How many markets' tokens a service remembers before it starts afresh. */
+const TOKENS_REMEMBERED = 50_000;
+
 /**
  * Stated forecasts (issue 33): recorded alone (submit_forecast) or in a trade's own transaction (a trade that is refused
  * records nothing), stamped with the time and the market's mid(s), immutable, hash-chained per account. An account's
@@ -126,6 +129,9 @@ export class ForecastService {
     private readonly prices?: PriceService,
   ) {}
 
+  /** A market's YES and NO tokens, YES first: facts that never change, remembered (bounded) so a trade's forecast adds no round trip. */
+  private readonly binaryTokens = new Map<string, Array<{ token_id: string; outcome: 'YES' | 'NO' }>>();
+
   /**
    * A mirrored market's YES mid as quoted live now (issue 49 item 3: a forecast is stamped with the price the agent was
    * quoted, never an older sync): from the token a trade carrying the forecast buys (the very quote its fill takes, within
@@ -135,13 +141,9 @@ export class ForecastService {
   async quotedMid(marketId: string | null, tokenId?: string): Promise<Micro | null | undefined> {
     if (!this.prices) return undefined;
     // The market's YES and NO tokens (found from the traded token when the market is not named), the traded one first.
-    const tokens = await this.db.query<{ token_id: string; outcome: 'YES' | 'NO' }>(
-      `SELECT token_id, outcome FROM market_tokens
-       WHERE market_id = coalesce($1::text, (SELECT market_id FROM market_tokens WHERE token_id = $2::text)) AND outcome IN ('YES', 'NO')
-       ORDER BY token_id = $2::text DESC NULLS LAST, outcome DESC`,
-      [marketId, tokenId ?? null],
-      'forecast_quote_tokens',
-    );
+    const market = marketId ?? (await this.marketOfToken(tokenId));
+    if (market === undefined) return null;
+    const tokens = [...(await this.binaryTokensOf(market))].sort((a, b) => Number(b.token_id === tokenId) - Number(a.token_id === tokenId));
     for (const t of tokens) {
       try {
         const q = await this.prices.live(t.token_id);
@@ -152,6 +154,26 @@ export class ForecastService {
       }
     }
     return null;
+  }
+
+  private async binaryTokensOf(marketId: string): Promise<Array<{ token_id: string; outcome: 'YES' | 'NO' }>> {
+    const known = this.binaryTokens.get(marketId);
+    if (known) return known;
+    const tokens = await this.db.query<{ token_id: string; outcome: 'YES' | 'NO' }>(
+      `SELECT token_id, outcome FROM market_tokens WHERE market_id = $1 AND outcome IN ('YES', 'NO') ORDER BY outcome DESC`,
+      [marketId],
+      'forecast_quote_tokens',
+    );
+    if (!tokens.length) return tokens; // not (yet) a market of ours: nothing to remember
+    if (this.binaryTokens.size >= TOKENS_REMEMBERED) this.binaryTokens.clear();
+    this.binaryTokens.set(marketId, tokens);
+    return tokens;
+  }
+
+  private async marketOfToken(tokenId: string | undefined): Promise<string | undefined> {
+    if (tokenId === undefined) return undefined;
+    const rows = await this.db.query<{ market_id: string }>('SELECT market_id FROM market_tokens WHERE token_id = $1', [tokenId], 'forecast_token_market');
+    return rows[0]?.market_id;
   }
 
   /** submit_forecast: a forecast without a trade, on a market that is open. */
@@ -189,10 +211,7 @@ export class ForecastService {
     venue: ForecastVenue = 'mirrored',
   ): Promise<IntentForecast | undefined> {
     if (!stated) return undefined;
-    const market =
-      marketId ??
-      (await this.db.query<{ market_id: string }>('SELECT market_id FROM market_tokens WHERE token_id = $1', [tokenId ?? null], 'forecast_token_market'))[0]
-        ?.market_id;
+    const market = marketId ?? (await this.marketOfToken(tokenId));
     if (market === undefined) return undefined;
     const outcomes = venue === 'mirrored' ? 1 : (stated.probabilities?.length ?? 0);
     const facts = this.facts(userId, market, venue, source, statedProbabilities(venue, outcomes, stated), stated.rationale, now);
