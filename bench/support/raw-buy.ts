@@ -1,5 +1,5 @@
 import type { PoolClient } from 'pg';
-import type { Queryable } from '../../src/db/database';
+import { coalescedWrites, type Queryable } from '../../src/db/database';
 import { mirroredOpen, TradeEngine, type IntentForecast, type Pricer } from '../../src/domain/trading/engine';
 import { VENUE } from '../../src/domain/ledger/accounts';
 import type { Micro } from '../../src/domain/money/micro';
@@ -78,8 +78,14 @@ function fixedPricer(buy: RawBuy): Pricer {
  * board folder is to bring up to date.
  */
 export async function rawBuy(client: PoolClient, buy: RawBuy, listeners: RawBuyListeners, pending: Pending = unheard): Promise<{ positionId: string | null }> {
-  const tx: Queryable = { query: async (sql, params, name) => (await client.query({ name, text: sql, values: params })).rows as never[] };
-  const begun = client.query('BEGIN');
+  // Written as the service's transactions write (Database.transaction): what is issued in one tick goes out in one write.
+  const coalesce = coalescedWrites(client);
+  const send = (text: string, values?: unknown[], name?: string) => {
+    coalesce();
+    return client.query({ name, text, values });
+  };
+  const tx: Queryable = { query: async (sql, params, name) => (await send(sql, params, name)).rows as never[] };
+  const begun = send('BEGIN');
   try {
     const intent = {
       userId: buy.userId,
@@ -92,10 +98,10 @@ export async function rawBuy(client: PoolClient, buy: RawBuy, listeners: RawBuyL
       at: buy.at,
     };
     const [, bought] = await Promise.all([begun, engineFor(listeners, pending).execute(tx, intent, fixedPricer(buy))]);
-    await client.query('COMMIT');
+    await send('COMMIT');
     return { positionId: bought.positionId };
   } catch (err) {
-    await client.query('ROLLBACK');
+    await send('ROLLBACK');
     if ((err as { code?: string }).code === 'INSUFFICIENT_BALANCE') return { positionId: null };
     throw err;
   }

@@ -307,7 +307,7 @@ export async function migrate(db: Database, log: Logger): Promise<void> {
  * sides' TCP stack, and a profile of the trade bench had a sixth of the service's time in those calls, for a dozen
  * statements a trade. The socket's cork counter nests, so pg's own cork and uncork around each statement stay inside.
  */
-function coalescedWrites(client: PoolClient): () => void {
+export function coalescedWrites(client: PoolClient): () => void {
   const stream = (client as unknown as { connection?: { stream?: { cork?(): void; uncork?(): void } } }).connection?.stream;
   if (!stream?.cork || !stream.uncork) return () => {};
   const { cork, uncork } = { cork: stream.cork.bind(stream), uncork: stream.uncork.bind(stream) };
