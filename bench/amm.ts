@@ -2,8 +2,7 @@ import 'reflect-metadata';
 import type { Pool } from 'pg';
 import { benchPool, createDatabase, load, median, round, startServiceProcess, type LoadFigures, type RequestSetup } from './support/harness';
 // Loaded for its effect too: pg's int8 parser returns bigint, as in the service, so the domain code reads the same values.
-import '../src/db/database';
-import type { Database, Queryable } from '../src/db/database';
+import { coalescedWrites, type Database, type Queryable } from '../src/db/database';
 import { CommunityMarketService } from '../src/domain/community/community-market-service';
 import { CommunityTradingService } from '../src/domain/community/community-trading-service';
 import { SettlementService } from '../src/domain/trading/settlement-service';
@@ -34,20 +33,28 @@ interface Agent {
   key: string;
 }
 
-/** The service's Database surface over a pipelined pg pool: the same transaction shape, nothing else. */
+/**
+ * The service's Database surface over a pipelined pg pool: the same transaction shape (Database.transaction), nothing
+ * else — BEGIN travels with the first statements, and what is issued in one tick goes out in one write.
+ */
 function rawDatabase(pool: Pool): Database {
   const query = async (sql: string, params?: unknown[], name?: string) => (await pool.query({ name, text: sql, values: params })).rows as never[];
   const transaction = async <T>(fn: (tx: Queryable) => Promise<T>): Promise<T> => {
     const c = await pool.connect();
+    const coalesce = coalescedWrites(c);
+    const send = (text: string, values?: unknown[], name?: string) => {
+      coalesce();
+      return c.query({ name, text, values });
+    };
     try {
-      const tx: Queryable = { query: async (sql, params, name) => (await c.query({ name, text: sql, values: params })).rows as never[] };
-      await c.query('BEGIN');
+      const tx: Queryable = { query: async (sql, params, name) => (await send(sql, params, name)).rows as never[] };
+      const begun = send('BEGIN');
       try {
-        const out = await fn(tx);
-        await c.query('COMMIT');
+        const [, out] = await Promise.all([begun, fn(tx)]);
+        await send('COMMIT');
         return out;
       } catch (err) {
-        await c.query('ROLLBACK');
+        await send('ROLLBACK');
         throw err;
       }
     } finally {
