@@ -1,4 +1,4 @@
-import { type Database, type Queryable } from '../../db/database';
+import { together, type Database, type Queryable } from '../../db/database';
 import { AppError } from '../../errors/app-error';
 import { rangeFor, type Interval } from '../trading/price-intervals';
 import { fromMicro, toMicro, MICRO, type Micro } from '../money/micro';
@@ -147,7 +147,7 @@ export class CommunityTradingService {
     if ((order.amount === undefined) === (order.shares === undefined))
       throw new AppError('VALIDATION_ERROR', 'send exactly one of amount (dollars to spend) or shares (shares to buy).');
     const done = await this.db.transaction(async (tx) => {
-      const { pool, i } = await this.poolOfToken(tx, order.tokenId, true);
+      const { pool, i, thin } = await this.heldPoolOf(tx, order.tokenId, userId);
       if (order.market) namedAs(pool, order.tokenId, order.market);
       this.requireOpen(pool, now);
       const intent: Intent = {
@@ -161,7 +161,7 @@ export class CommunityTradingService {
         ...(forecast ? { forecast } : {}),
         at: now,
       };
-      const ex = await this.path.execute(tx, intent, this.poolPricer(pool, i, order.tokenId, now, userId, await isThin(tx, pool, userId)));
+      const ex = await this.path.execute(tx, intent, this.poolPricer(pool, i, order.tokenId, now, userId, thin));
       if (ex.side !== 'BUY') throw new Error('a buy executed as a sale');
       const after = moved(lmsrOf(pool), i, ex.fill.quantityMicro);
       const result = {
@@ -247,7 +247,7 @@ export class CommunityTradingService {
       throw new AppError('NOT_FOUND', `Position ${positionId} not found.`, { hint: 'List your positions with get_portfolio.' });
     const tokenId = found[0].token_id;
     const done = await this.db.transaction(async (tx) => {
-      const { pool, i } = await this.poolOfToken(tx, tokenId, true);
+      const { pool, i, thin } = await this.heldPoolOf(tx, tokenId, userId);
       const intent: Intent = {
         userId,
         marketId: pool.marketId,
@@ -259,7 +259,7 @@ export class CommunityTradingService {
         ...(minAveragePrice !== undefined ? { limitMicro: toMicro(minAveragePrice) } : {}),
         at: now,
       };
-      const ex = await this.path.execute(tx, intent, this.poolPricer(pool, i, tokenId, now, userId, await isThin(tx, pool, userId)));
+      const ex = await this.path.execute(tx, intent, this.poolPricer(pool, i, tokenId, now, userId, thin));
       if (ex.side !== 'SELL') throw new Error('a sale executed as a buy');
       const { fill, balanceMicro } = ex;
       const after = moved(lmsrOf(pool), i, -fill.quantityMicro);
@@ -323,7 +323,7 @@ export class CommunityTradingService {
     const open = await this.db.query<{ id: string; user_id: string }>('SELECT id, user_id FROM positions WHERE market_id = $1 AND NOT is_closed', [marketId]);
     let settled = 0;
     // Whether the market was thick enough for the record, once: no trade comes after its resolution.
-    const thin = open.length > 0 && (await isThin(this.db, pool, pool.creatorId));
+    const thin = open.length > 0 && (await isThin(this.db, marketId, pool.creatorId));
     for (const p of open) {
       const ok = await this.settlement.settle(p.id, p.user_id, now, {
         winnerLabel: resolved,
@@ -378,6 +378,16 @@ export class CommunityTradingService {
     if (now.getTime() >= pool.endDate.getTime()) throw closed('has passed its endDate');
   }
 
+  /**
+   * A trade's pool: the token's, locked, with whether its market is still thin for the record when `userId` trades in
+   * it, read together (one round trip while the pool, which every trade of the market waits for, is held).
+   */
+  private async heldPoolOf(tx: Queryable, tokenId: string, userId: string): Promise<{ pool: PoolState; i: number; thin: boolean }> {
+    const marketId = marketOfToken(tokenId);
+    const [held, thin] = await together(this.poolOfToken(tx, tokenId, true), marketId ? isThin(tx, marketId, userId) : Promise.resolve(false));
+    return { ...held, thin };
+  }
+
   private async poolOfToken(q: Queryable, tokenId: string, lock: boolean): Promise<{ pool: PoolState; i: number }> {
     const marketId = marketOfToken(tokenId);
     const pool = marketId ? await readPool(q, marketId, lock) : undefined;
@@ -404,7 +414,7 @@ function namedAs(pool: PoolState, tokenId: string, market: { id: string; slug: s
 const round6 = (x: number) => Math.round(x * 1e6) / 1e6;
 
 /** Whether the market is still too thin for the track record when `userId` trades in it (record-rule.ts). */
-async function isThin(q: Queryable, pool: PoolState, userId: string): Promise<boolean> {
-  const rows = await q.query<{ thin: boolean }>(THIN_MARKET_SQL, [pool.marketId, pool.creatorId, userId], 'community_thin_market');
+async function isThin(q: Queryable, marketId: string, userId: string): Promise<boolean> {
+  const rows = await q.query<{ thin: boolean }>(THIN_MARKET_SQL, [marketId, userId], 'community_thin_market');
   return rows[0]?.thin === true;
 }

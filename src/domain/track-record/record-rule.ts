@@ -24,13 +24,15 @@ export const COMMUNITY_MIN_TRADERS = 5;
 
 /**
  * Whether a community market is still too thin for the record when `userId` trades (or holds) in it: fewer than
- * COMMUNITY_MIN_TRADERS distinct accounts besides `creatorId` have bought in it, counting `userId`. `$1` the market,
- * `$2` the creator, `$3` the trader; answers `thin`. The count stops at the threshold, so a busy market costs no more.
+ * COMMUNITY_MIN_TRADERS distinct accounts besides its creator have bought in it, counting `userId`. `$1` the market,
+ * `$2` the trader; answers `thin`. The count stops at the threshold, so a busy market costs no more. It names no
+ * creator, so a trade can send it with its read of the pool (one round trip while the pool is held).
  */
-export const THIN_MARKET_SQL = `SELECT (
-    (SELECT count(*) FROM (SELECT DISTINCT t.user_id FROM trades t WHERE t.market_id = $1 AND t.side = 'BUY'
-       AND t.user_id <> $2::uuid AND t.user_id <> $3::uuid LIMIT ${COMMUNITY_MIN_TRADERS}) x)
-    + CASE WHEN $3::uuid = $2::uuid THEN 0 ELSE 1 END) < ${COMMUNITY_MIN_TRADERS} AS thin`;
+export const THIN_MARKET_SQL = `WITH c AS (SELECT creator_id FROM community_markets WHERE id = $1::text::uuid)
+  SELECT (
+    (SELECT count(*) FROM (SELECT DISTINCT t.user_id FROM trades t, c WHERE t.market_id = $1::text AND t.side = 'BUY'
+       AND t.user_id <> c.creator_id AND t.user_id <> $2::uuid LIMIT ${COMMUNITY_MIN_TRADERS}) x)
+    + CASE WHEN $2::uuid = (SELECT creator_id FROM c) THEN 0 ELSE 1 END) < ${COMMUNITY_MIN_TRADERS} AS thin`;
 
 /** A community market's token (`cm-<market id without dashes>-<outcome index>`, tokenIdOf in community-trading-service.ts). */
 export const isCommunityMarketToken = (tokenId: string): boolean => /^cm-[0-9a-f]{32}-\d{1,2}$/i.test(tokenId);
