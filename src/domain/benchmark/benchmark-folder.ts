@@ -118,7 +118,8 @@ export class BenchmarkFolder {
       const taken = await tx.query<{ user_id: string; season: string }>(TAKE, [BATCH]);
       for (const { user_id, season } of taken) {
         const current = season === ALL_SEASONS || season === seasonOf(now);
-        const record = await this.score(season, await readInputs(tx, user_id, season, current, this.path), `${user_id}|${season}`);
+        const { inputs, othersJson } = await readInputs(tx, user_id, season, current, this.path);
+        const record = await this.score(season, inputs, `${user_id}|${season}`, othersJson);
         const f = boardFigures(record);
         await tx.query(UPSERT, [
           user_id,

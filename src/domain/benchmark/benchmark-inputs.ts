@@ -51,12 +51,19 @@ const FORECASTS_SQL = `WITH ${RESOLVED}
   FROM resolved r JOIN forecasts f ON f.user_id = $1 AND f.market_id = r.market_id
   ORDER BY r.market_id, f.seq`;
 
-/** Every other account's forecasts on the markets the account stated one on (peer scores: references included). */
+/**
+ * Every other account's forecasts on the markets the account stated one on (peer scores: references included), as one
+ * JSON text: `[market, forecaster, reference, stated at (ms), probabilities (micro)]` each. At scale these are most of a
+ * record's rows (some 200 forecasters a market at 100,000 accounts: 2,000 rows for ten questions), and parsing them,
+ * building them and cloning them to the scoring thread held the event loop (issue 52 item 1); as one text they cross to
+ * the thread as one string and are built there (withOthers). The instant is the driver's own reading of the timestamp
+ * (its whole milliseconds), so the records are those the rows gave.
+ */
 const OTHERS_SQL = `WITH ${RESOLVED}
-  SELECT f.market_id, f.user_id, u.reference, f.created_at, f.probabilities_micro
+  SELECT coalesce(json_agg(json_build_array(f.market_id, f.user_id, u.reference, floor(extract(epoch FROM f.created_at) * 1000)::bigint, f.probabilities_micro)
+    ORDER BY f.market_id, f.created_at, f.user_id, f.seq), '[]')::text AS others
   FROM resolved r JOIN forecasts f ON f.market_id = r.market_id AND f.user_id <> $1 JOIN users u ON u.id = f.user_id
-  WHERE EXISTS (SELECT 1 FROM forecasts g WHERE g.user_id = $1 AND g.market_id = r.market_id)
-  ORDER BY f.market_id, f.created_at, f.user_id, f.seq`;
+  WHERE EXISTS (SELECT 1 FROM forecasts g WHERE g.user_id = $1 AND g.market_id = r.market_id)`;
 
 /** The YES token's last snapshot at each horizon before the close, on the markets the account stated a forecast on. */
 const HORIZONS_SQL = `WITH ${RESOLVED}
@@ -185,18 +192,24 @@ async function fromPath(path: PricePath, b: BuyRow): Promise<Pick<TimedBuy, 'aft
 }
 
 /**
+ * One account's inputs as read: whole but for everyone else's forecasts, which are still the database's JSON text
+ * (OTHERS_SQL); withOthers adds them where the record is scored.
+ */
+export interface InputsAsRead {
+  inputs: BenchmarkInputs;
+  othersJson: string;
+}
+
+/**
  * Reads one account's inputs for a season. `current` says whether the season includes today (then open positions count
  * for exposure); `path`, the venue's own price path, sets the timing horizons when the venue has one (a simulated venue).
  */
-export async function readInputs(db: Queryable, userId: string, season: Season, current: boolean, path?: PricePath): Promise<BenchmarkInputs> {
+export async function readInputs(db: Queryable, userId: string, season: Season, current: boolean, path?: PricePath): Promise<InputsAsRead> {
   const range = seasonRange(season);
   const params = [userId, range?.from ?? null, range?.to ?? null];
   const [forecastRows, othersRows, horizonRows, buyRows, dayRows, startRows, positionRows] = await Promise.all([
     db.query<ForecastRow>(FORECASTS_SQL, params),
-    db.query<{ market_id: string; user_id: string; reference: string | null; created_at: Date; probabilities_micro: Array<string | bigint> }>(
-      OTHERS_SQL,
-      params,
-    ),
+    db.query<{ others: string }>(OTHERS_SQL, params),
     db.query<Record<string, string | bigint | null> & { market_id: string; token_id: string; closed_at: Date }>(HORIZONS_SQL, params),
     db.query<BuyRow>(BUYS_SQL, params),
     db.query<{ day: string; equity_micro: string | bigint; flow_micro: string | bigint }>(DAYS_SQL, params),
@@ -214,16 +227,8 @@ export async function readInputs(db: Queryable, userId: string, season: Season, 
   }
 
   const contexts: Record<string, QuestionContext> = {};
-  const contextOf = (marketId: string) => (contexts[marketId] ??= { others: [], horizonMids: HORIZONS.map(() => null) });
-  for (const r of othersRows)
-    contextOf(r.market_id).others.push({
-      forecaster: r.user_id,
-      reference: r.reference,
-      t: ms(r.created_at),
-      probabilities: r.probabilities_micro.map((x) => p(x)!),
-    });
   for (const r of horizonRows) {
-    const c = contextOf(r.market_id);
+    const c = contextOf(contexts, r.market_id);
     for (let i = 0; i < HORIZONS.length; i++) {
       // The venue's own path, when it has one, as for the timing horizons; else the mirror's snapshots.
       const fromPath = path ? await path(r.token_id, ms(r.closed_at) - HORIZONS[i]!.ms) : undefined;
@@ -261,7 +266,7 @@ export async function readInputs(db: Queryable, userId: string, season: Season, 
   const days = dayRows.map((d) => ({ day: d.day, equity: p(d.equity_micro)!, flow: p(d.flow_micro)! }));
   const before = startRows[0];
   const startEquity = before ? p(before.before_micro)! : (days.shift()?.equity ?? 0);
-  return {
+  const inputs: BenchmarkInputs = {
     // By market id in code-point order, whatever the database's collation: the bootstrap's resamples follow this order,
     // so the same record gives the same interval anywhere (and from the export: scripts/recompute-benchmark.ts).
     questions: [...questions.values()].sort((a, b) => (a.marketId < b.marketId ? -1 : a.marketId > b.marketId ? 1 : 0)),
@@ -274,4 +279,20 @@ export async function readInputs(db: Queryable, userId: string, season: Season, 
     days,
     positions: positionRows.map((r) => p(r.value_micro)!),
   };
+  return { inputs, othersJson: othersRows[0]?.others ?? '[]' };
+}
+
+/** A market's context in `contexts`, made empty on first use. */
+function contextOf(contexts: Record<string, QuestionContext>, marketId: string): QuestionContext {
+  return (contexts[marketId] ??= { others: [], horizonMids: HORIZONS.map(() => null) });
+}
+
+/** OTHERS_SQL's row, as its JSON text holds it. */
+type OtherForecastJson = [marketId: string, forecaster: string, reference: string | null, t: number, probabilitiesMicro: number[]];
+
+/** The inputs made whole: everyone else's forecasts from their JSON text (readInputs) added to the contexts, in the text's order. */
+export function withOthers(inputs: BenchmarkInputs, othersJson: string): BenchmarkInputs {
+  for (const [marketId, forecaster, reference, t, probabilities] of JSON.parse(othersJson) as OtherForecastJson[])
+    contextOf(inputs.contexts, marketId).others.push({ forecaster, reference, t, probabilities: probabilities.map((x) => p(x)!) });
+  return inputs;
 }

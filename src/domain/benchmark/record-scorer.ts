@@ -4,21 +4,27 @@ import type { BenchmarkInputs } from './benchmark-inputs';
 import type { BenchmarkRecord } from './benchmark-record';
 import type { Season } from './seasons';
 
-/** Scores one account's season from its inputs (benchmark-record.ts's scoreRecord), wherever that runs. */
-export type RecordScorer = (season: Season, inputs: BenchmarkInputs, seedLabel: string) => Promise<BenchmarkRecord>;
+/**
+ * Scores one account's season from its inputs (benchmark-record.ts's scoreRecord), wherever that runs. `othersJson`:
+ * everyone else's forecasts still as the database's text (benchmark-inputs.ts, readInputs), added to the inputs where
+ * the record is scored (withOthers).
+ */
+export type RecordScorer = (season: Season, inputs: BenchmarkInputs, seedLabel: string, othersJson?: string) => Promise<BenchmarkRecord>;
 
 export interface ScoreRequest {
   id: number;
   season: Season;
   inputs: BenchmarkInputs;
   seedLabel: string;
+  othersJson?: string;
 }
 export type ScoreReply = { id: number; record: BenchmarkRecord; error?: undefined } | { id: number; error: string; record?: undefined };
 
 /**
  * The thread's entry. Built, it is the compiled scoring-thread.js beside this file. The tests run the TypeScript source
  * (ts-jest), which a worker thread cannot load by itself: there the thread first teaches require to load `.ts` with
- * TypeScript's own transpileModule (the scoring modules import nothing else), then loads the same source.
+ * TypeScript's own transpileModule (the scoring modules and benchmark-inputs.ts import nothing else at run time), then
+ * loads the same source.
  */
 const ENTRY = path.join(__dirname, `scoring-thread${path.extname(__filename)}`);
 const TS_BOOT = `
@@ -44,13 +50,13 @@ export class ThreadScorer {
   private nextId = 1;
   private readonly pending = new Map<number, { resolve: (r: BenchmarkRecord) => void; reject: (e: Error) => void }>();
 
-  readonly score: RecordScorer = (season, inputs, seedLabel) =>
+  readonly score: RecordScorer = (season, inputs, seedLabel, othersJson) =>
     new Promise<BenchmarkRecord>((resolve, reject) => {
       const worker = this.thread();
       const id = this.nextId++;
       this.pending.set(id, { resolve, reject });
       if (this.pending.size === 1) worker.ref();
-      worker.postMessage({ id, season, inputs, seedLabel } satisfies ScoreRequest);
+      worker.postMessage({ id, season, inputs, seedLabel, othersJson } satisfies ScoreRequest);
     });
 
   /** Stops the thread (what it was scoring fails). */
