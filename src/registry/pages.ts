@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { AnyMethod } from './method';
+import { ATTEMPTS_LISTED } from '../domain/webhooks/webhook-deliveries';
 
 /**
  * Answers a model can afford (issue 51 item 2): every list method states its maximum page, and the largest answer at that
@@ -22,7 +23,7 @@ export const NESTED_LISTS: ReadonlyMap<string, string> = new Map([
     "`outcomes` and `outcomeTokens` of a market: at most 10 each (the SPEC's outcomes); a full-length market is about 4.3 kB, so a page of 100 ends at about 23",
   ],
   ['list_comments', '`rationales` beside the first page of a closed market: at most 100 (one per forecaster, 280 characters each: under 60 kB)'],
-  ['list_webhook_deliveries', '`attempts` of a delivery: one per try (8 by the default retry schedule, 8 more per replay), about 150 bytes each'],
+  ['list_webhook_deliveries', `\`attempts\` of a delivery: the latest ${ATTEMPTS_LISTED} (n counts every one), each at most about 650 bytes`],
   [
     'get_replay_suite_board',
     '`runs` of an entry and of `you`: one per ended run, about 130 bytes each; an entry of more than about 700 runs alone passes the budget',
