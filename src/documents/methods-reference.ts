@@ -1,5 +1,5 @@
 import { onSurface, type AnyMethod } from '../registry/method';
-import { defaultPageOf, isListMethod, maxPageOf, OVER_BOUND_BY_SPEC, PAGE_BYTES_BOUND } from '../registry/pages';
+import { defaultPageOf, isListMethod, maxPageOf, NESTED_LISTS, PAGE_BYTES_BOUND } from '../registry/pages';
 
 /** How a REST path reads in the reference: `:id` as `{id}`, and a status other than 200 beside it. */
 function restOf(m: AnyMethod): string {
@@ -46,14 +46,17 @@ export function methodsReference(methods: readonly AnyMethod[]): string {
     '## Pages',
     '',
     'Each list method answers a page (`limit`) and a `nextCursor` to pass as `cursor` for the next. Its maximum page is the',
-    `most \`limit\` takes; at it, no answer exceeds ${PAGE_BYTES_BOUND} bytes (about 25,000 tokens; measured over`,
-    'realistic data at full length by test/registry/page-bounds.test.ts), but where the SPEC sets the limit and a note says so.',
+    `most \`limit\` takes. No answer exceeds ${PAGE_BYTES_BOUND} bytes (about 25,000 tokens): a page that would ends early,`,
+    'with fewer items than `limit` and a `nextCursor` at the first item left out, so paging on loses and repeats nothing',
+    '(`limit` is a maximum, not a promise). Fewer items with a cursor is therefore normal paging; only `nextCursor: null`',
+    'ends a list. A page ends between items, never inside one; the lists that grow inside an item are in the last column.',
+    'Measured at each maximum page over data at full length by test/registry/page-bounds.test.ts.',
     '',
-    '| method | maximum page | default page | note |',
+    '| method | maximum page | default page | lists inside an item |',
     '|---|---|---|---|',
   );
   for (const m of methods.filter(isListMethod)) {
-    lines.push(`| \`${m.name}\` | ${maxPageOf(m)} | ${defaultPageOf(m)} | ${cell(OVER_BOUND_BY_SPEC.get(m.name) ?? '')} |`);
+    lines.push(`| \`${m.name}\` | ${maxPageOf(m)} | ${defaultPageOf(m)} | ${cell(NESTED_LISTS.get(m.name) ?? '')} |`);
   }
   return lines.join('\n') + '\n';
 }

@@ -3,6 +3,7 @@ import { defineMethod } from '../registry/method';
 import { requirePrincipal } from '../registry/context';
 import { ACCOUNT_EVENT_TYPES } from '../domain/events/account-events';
 import { AppError } from '../errors/app-error';
+import { ATTEMPTS_LISTED } from '../domain/webhooks/webhook-deliveries';
 
 const WebhookId = z.string().min(1).max(100).describe('Webhook.id, from create_webhook or list_webhooks.');
 const EventType = z.enum(ACCOUNT_EVENT_TYPES);
@@ -39,7 +40,7 @@ const Delivery = z
     seq: z.number().int().min(1).describe("The event's sequence number in your account's event log."),
     type: EventType.describe('The event type.'),
     state: z.enum(['pending', 'succeeded', 'failed']).describe('pending (queued or being retried), succeeded (2xx), failed (retries exhausted, or 410).'),
-    attempts: z.array(Attempt).describe('Its attempts, oldest first.'),
+    attempts: z.array(Attempt).describe(`Its latest ${ATTEMPTS_LISTED} attempts at most, oldest first (n counts every attempt).`),
     nextAttemptAt: z.iso.datetime().nullable().describe('When the next attempt is due; null when done or waiting behind an earlier event.'),
     createdAt: z.iso.datetime().describe('When it was queued.'),
     finishedAt: z.iso.datetime().nullable().describe('When it succeeded or failed; null while pending.'),

@@ -7,6 +7,7 @@ import type { Logger } from '../logger';
 import { requestHash } from '../domain/idempotency/idempotency-store';
 import { answerVocabulary, checkDeprecatedInput, noteDeprecatedMethod } from './deprecations';
 import { withSelectedFields } from './fields';
+import { withinPageBudget } from './pages';
 import { BROWSER_KEY_PREFIX, type LimitClass } from '../limits/rate-limiter';
 
 export interface InvokeDeps {
@@ -117,17 +118,19 @@ async function run(deps: InvokeDeps, method: AnyMethod, rawInput: unknown, call:
   checkDeprecatedInput(method, rawInput, call);
   noteDeprecatedMethod(method, call);
   const ctx = new CallContext(principal, deps, call, method.name);
-  const result =
-    method.idempotent && principal ? await withIdempotency(deps, method, ctx, principal.userId, parsed.data) : await method.handler(ctx, parsed.data);
-  if (deps.validateOutput) {
-    const check = method.output.safeParse(result);
-    if (!check.success) {
-      deps.log.error('output schema violation', { method: method.name, issues: check.error.issues });
-      throw new AppError('INTERNAL', `Output of ${method.name} does not match its schema`);
+  // A list answer that would pass the page budget is asked again for fewer items (src/registry/pages.ts).
+  return withinPageBudget(method, parsed.data as Record<string, unknown>, async (input) => {
+    const result = method.idempotent && principal ? await withIdempotency(deps, method, ctx, principal.userId, input) : await method.handler(ctx, input);
+    if (deps.validateOutput) {
+      const check = method.output.safeParse(result);
+      if (!check.success) {
+        deps.log.error('output schema violation', { method: method.name, issues: check.error.issues });
+        throw new AppError('INTERNAL', `Output of ${method.name} does not match its schema`);
+      }
     }
-  }
-  // The whole answer is checked above; the selection only leaves fields out (a method's schema says they may go).
-  return answerVocabulary(method, withSelectedFields(method, result, (parsed.data as { fields?: unknown }).fields), call);
+    // The whole answer is checked above; the selection only leaves fields out (a method's schema says they may go).
+    return answerVocabulary(method, withSelectedFields(method, result, (input as { fields?: unknown }).fields), call);
+  });
 }
 
 /**

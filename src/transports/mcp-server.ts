@@ -5,6 +5,7 @@ import type { CallInfo } from '../registry/context';
 import type { AppError } from '../errors/app-error';
 import type { McpTools, ToolOutcome } from './mcp-tools';
 import { TOOLSET_NAMES } from '../registry/toolsets';
+import { PAGE_BYTES_BOUND } from '../registry/pages';
 
 /** The error body, described once here rather than in every tool's output schema (src/transports/mcp-tools.ts). */
 const ERROR_BODY_NOTE =
@@ -18,6 +19,11 @@ const ERROR_BODY_NOTE =
 const OUTPUT_SCHEMA_NOTE =
   "A tool's output schema lists the fields of its result: each is always sent (null where its schema allows null), except where an " +
   'object lists its required fields; times are ISO 8601 strings in UTC. ';
+
+/** How a list pages, said once (the budget: src/registry/pages.ts). */
+const PAGING_NOTE =
+  `A list answers at most limit items and at most ${PAGE_BYTES_BOUND} bytes, so a page may end early: fewer items with a nextCursor is ` +
+  'not the end; pass nextCursor as cursor until it is null. ';
 
 /** Where the other tools are: this list is one selection of toolsets (src/registry/toolsets.ts). */
 const TOOLSETS_NOTE =
@@ -39,6 +45,7 @@ export const mcpInstructions = (marketNotice: string): string =>
   'A tool that takes idempotencyKey (any string of 1 to 255 characters, yours to choose): a retry with the same key and ' +
   'arguments returns the first result instead of acting twice (keys are kept 24 hours). ' +
   OUTPUT_SCHEMA_NOTE +
+  PAGING_NOTE +
   ERROR_BODY_NOTE +
   TOOLSETS_NOTE;
 

@@ -122,6 +122,8 @@ describe.each(backends())('MCP at /mcp on $name', (backend) => {
     for (const code of ['VALIDATION_ERROR', 'INSUFFICIENT_BALANCE', 'RATE_LIMITED']) expect(instructions).toContain(code);
     // What descriptions would otherwise each repeat is said once there: idempotencyKey, and where market data comes from on this instance.
     expect(instructions).toMatch(/idempotencyKey .*same key and arguments returns the first result/);
+    // And how a list pages: a page may end early at the byte budget, so only a null nextCursor ends a list.
+    expect(instructions).toMatch(/at most 100000 bytes, so a page may end early: fewer items with a nextCursor is not the end/);
     expect(instructions).toContain(marketDataNotice(t.config));
     for (const tool of tools) expect(tool.description).not.toContain('mirrored on a delay');
     // 274 KB for 43 tools before the error branch was compacted (215 KB after), 235 KB with the four tools added since,

@@ -180,6 +180,26 @@ describe.each(backends())('webhooks on $name', (backend) => {
     expect((await deliveries(a.apiKey, webhook.id, '?state=succeeded')).deliveries).toHaveLength(0);
   });
 
+  test('when a delivery has more attempts than a listing shows, then it lists the latest 20, oldest first, numbered from the first', async () => {
+    const a = await registerAgent(t);
+    const { webhook } = await register(a.apiKey);
+    rx.answer(() => 500);
+    await append(t, a.id, 'notification', { title: 'many tries' });
+    await run();
+    const [d] = (await deliveries(a.apiKey, webhook.id)).deliveries;
+    expect(d!.attempts.map((x) => x.n)).toEqual([1]);
+    // As replays of a failing receiver leave them: 25 in all.
+    for (let n = 2; n <= 25; n++)
+      await t.services.db.query(
+        `INSERT INTO webhook_attempts (delivery_id, n, at, status, error, duration_ms) VALUES ($1, $2::int, now() + $2::int * interval '1 second', 500, NULL, 3)`,
+        [d!.id, n],
+      );
+    const listed = (await deliveries(a.apiKey, webhook.id)).deliveries[0]!;
+    expect(listed.attempts.map((x) => x.n)).toEqual(Array.from({ length: 20 }, (_, i) => i + 6));
+    // Its retries would reach the receiver the next tests read.
+    expect((await t.api.delete(`/api/webhooks/${webhook.id}`).set(bearer(a.apiKey))).status).toBe(200);
+  });
+
   test('when a delivery is replayed, then it is sent again with the same webhook-id; fromSeq re-sends events, also from before the webhook', async () => {
     const a = await registerAgent(t);
     const seq = await seqFrom(a.id);

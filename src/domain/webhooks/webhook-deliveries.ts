@@ -62,6 +62,12 @@ export type Recorded = 'succeeded' | 'retrying' | 'failed' | 'disabled' | 'lost'
 
 /** Events read per transaction when queueing an endpoint's backlog. */
 const ENQUEUE_BATCH = 500;
+/**
+ * Attempts listed per delivery: the latest this many (n still numbers every attempt from 1). Each replay adds a
+ * schedule's worth, so without a bound one delivery could outgrow a page's byte budget (src/registry/pages.ts).
+ */
+export const ATTEMPTS_LISTED = 20;
+
 /** Deliveries a replay from a seq re-queues per call; the answer says where to go on. */
 export const REPLAY_BATCH = 1000;
 const SORT = 'seq';
@@ -286,8 +292,10 @@ export class WebhookDeliveries {
     const page = rows.slice(0, q.limit);
     const attempts = page.length
       ? await this.db.query<{ delivery_id: string; n: number; at: Date; status: number | null; error: string | null; duration_ms: number }>(
-          'SELECT delivery_id, n, at, status, error, duration_ms FROM webhook_attempts WHERE delivery_id = ANY($1::uuid[]) ORDER BY delivery_id, n',
-          [page.map((r) => r.id)],
+          `SELECT delivery_id, n, at, status, error, duration_ms
+           FROM (SELECT *, row_number() OVER (PARTITION BY delivery_id ORDER BY n DESC) AS latest FROM webhook_attempts WHERE delivery_id = ANY($1::uuid[])) a
+           WHERE latest <= $2 ORDER BY delivery_id, n`,
+          [page.map((r) => r.id), ATTEMPTS_LISTED],
         )
       : [];
     const byDelivery = new Map<string, AttemptView[]>();

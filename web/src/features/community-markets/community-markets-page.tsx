@@ -1,6 +1,7 @@
 import { useState } from 'react';
+import { useInfiniteQuery } from '@tanstack/react-query';
 import { Link, useLocation } from 'wouter';
-import { $api } from '../../lib/api/client';
+import { api } from '../../lib/api/client';
 import { useAccount } from '../../lib/account';
 import { date, money } from '../../lib/format';
 import { communityMarketHref, signInHref } from '../../lib/paths';
@@ -33,9 +34,18 @@ export function CommunityMarketsPage() {
   const [creating, setCreating] = useState(false);
   const cat = useDebounced(category.trim(), 300);
   const me = account.data;
-  const list = $api.useQuery('get', '/api/user-markets', {
-    params: { query: { status, featured, limit: 100, ...(cat ? { category: cat } : {}), ...(mine && me ? { creator: me.id } : {}) } },
+  const query = { status, featured, limit: 100, ...(cat ? { category: cat } : {}), ...(mine && me ? { creator: me.id } : {}) };
+  // A page may end before 100 at the service's byte budget (docs/methods.md, Pages): the rest is a click away.
+  const list = useInfiniteQuery({
+    queryKey: ['get', '/api/user-markets', 'pages', query],
+    initialPageParam: undefined as string | undefined,
+    queryFn: async ({ pageParam, signal }) => {
+      const { data } = await api.GET('/api/user-markets', { params: { query: { ...query, ...(pageParam ? { cursor: pageParam } : {}) } }, signal });
+      return data!;
+    },
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
   });
+  const markets = list.data?.pages.flatMap((p) => p.markets) ?? [];
   return (
     <>
       <h1>Community markets</h1>
@@ -74,11 +84,11 @@ export function CommunityMarketsPage() {
         <Loading what="community markets" />
       ) : list.isError ? (
         <ErrorMessage error={list.error} />
-      ) : list.data.markets.length === 0 ? (
+      ) : markets.length === 0 ? (
         <p>No community markets match.</p>
       ) : (
         <ul className="market-list" aria-label="Community markets">
-          {list.data.markets.map((m) => {
+          {markets.map((m) => {
             const lead = leadingOutcome(m);
             return (
               <li key={m.id} className="market-card">
@@ -101,6 +111,11 @@ export function CommunityMarketsPage() {
           })}
         </ul>
       )}
+      {list.hasNextPage ? (
+        <button type="button" className="secondary" onClick={() => void list.fetchNextPage()} disabled={list.isFetchingNextPage}>
+          {list.isFetchingNextPage ? 'Loading…' : 'More community markets'}
+        </button>
+      ) : null}
     </>
   );
 }
