@@ -14184,7 +14184,7 @@ export interface operations {
                              * @enum {string}
                              */
                             state: "pending" | "succeeded" | "failed";
-                            /** @description Its attempts, oldest first. */
+                            /** @description Its latest 20 attempts at most, oldest first (n counts every attempt). */
                             attempts: {
                                 /** @description Attempt number, from 1. */
                                 n: number;
