@@ -125,6 +125,8 @@ describe('the replay leak probe (issue 52 item 5)', () => {
       for (const m of reachable) expect(r.byMethod[m.name]!.calls).toBeGreaterThan(0);
       // Every stream a run key reaches was held open and pushed something (its first prices; the trades' events).
       for (const s of runReachableStreams(ALL_STREAMS)) expect(r.byStream[s.name]).toBeGreaterThan(0);
+      // stream_prices pushed prices as the run's clock moved (its steps' syncs), not only its first ones, each scanned.
+      expect(r.pricesStreamed).toBeGreaterThan(0);
       // The clock moved, trades were made, and the answers held times and prices to check.
       expect(Date.parse(r.clockTo)).toBeGreaterThan(Date.parse(r.clockFrom));
       expect(r.trades).toBeGreaterThan(0);
@@ -215,7 +217,7 @@ function summaryLine(r: EpisodeResult): string {
     .join(', ');
   return (
     `leak probe ${r.episode} seed ${r.seed}: ${r.reads} reads over ${Object.keys(r.byMethod).length} methods (${refused} refused), streams held open (${pushed}), ${r.steps} steps ` +
-    `${r.clockFrom} → ${r.clockTo}, ${r.trades} trades; ${r.stamps} times and ${r.prices} prices checked; ${r.leaks.length} leaks, ${r.ahead.length} prices ahead of their news; ` +
+    `${r.clockFrom} → ${r.clockTo}, ${r.trades} trades; ${r.stamps} times and ${r.prices} prices checked (${r.pricesStreamed} pushed by stream_prices as the clock moved); ${r.leaks.length} leaks, ${r.ahead.length} prices ahead of their news; ` +
     `${(r.wallMs / 1000).toFixed(1)} s (calls ${(r.callMs / 1000).toFixed(1)} s, scans ${(r.scanMs / 1000).toFixed(1)} s)`
   );
 }
