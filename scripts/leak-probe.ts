@@ -65,7 +65,7 @@ async function main(): Promise<void> {
     const refused = Object.values(r.byMethod).reduce((s, m) => s + m.refused, 0);
     console.log(
       `${r.episode} seed ${r.seed}: ${r.reads} reads (${refused} refused), ${r.steps} steps ${r.clockFrom} → ${r.clockTo}, ${r.trades} trades; ` +
-        `${r.stamps} times, ${r.prices} prices checked; ${r.leaks.length} leaks, ${r.ahead.length} prices ahead of their news; unprobed [${r.unprobed.join(', ')}]; ${(r.wallMs / 1000).toFixed(1)} s`,
+        `${r.stamps} times, ${r.prices} prices checked (${r.pricesStreamed} pushed by stream_prices as the clock moved); ${r.leaks.length} leaks, ${r.ahead.length} prices ahead of their news; unprobed [${r.unprobed.join(', ')}]; ${(r.wallMs / 1000).toFixed(1)} s`,
     );
     for (const l of r.leaks.slice(0, 20)) console.log(`  LEAK ${l.method} ${l.field} = ${JSON.stringify(l.value)}: ${l.why}`);
     for (const l of r.ahead.slice(0, 3)) console.log(`  AHEAD ${l.method} ${l.field} = ${JSON.stringify(l.value)}: ${l.why}`);
@@ -82,6 +82,7 @@ async function main(): Promise<void> {
       trades: results.reduce((s, r) => s + r.trades, 0),
       stamps: results.reduce((s, r) => s + r.stamps, 0),
       prices: results.reduce((s, r) => s + r.prices, 0),
+      pricesStreamed: results.reduce((s, r) => s + r.pricesStreamed, 0),
       leaks,
       pricesAheadOfNews: results.reduce((s, r) => s + r.ahead.length, 0),
       unprobed,

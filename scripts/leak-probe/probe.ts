@@ -122,6 +122,11 @@ export interface EpisodeResult {
   byMethod: Record<string, MethodTally>;
   /** Events each reachable stream sent while held open through the episode (a stream refused at opening: absent). */
   byStream: Record<string, number>;
+  /**
+   * Prices stream_prices pushed as the run's clock moved (stamped after the run's start: its steps' syncs), each scanned
+   * at the clock when it arrived; the first prices of the stream are not counted here.
+   */
+  pricesStreamed: number;
   /** Reachable read methods never answered with data (NO_DATA_IN_A_RUN's aside), and streams that could not be opened. */
   unprobed: string[];
   leaks: Leak[];
@@ -226,8 +231,14 @@ export async function probeEpisode(o: EpisodeOptions): Promise<EpisodeResult> {
   };
   const sinks = new Map<string, CollectingSink>();
   /** Scans what the streams pushed since the last call, at the clock now (a step's events come before its answer). */
+  let pricesStreamed = 0;
   const drainStreams = () => {
-    for (const [name, sink] of sinks) for (const e of sink.take()) scan(name, e.data);
+    for (const [name, sink] of sinks)
+      for (const e of sink.take()) {
+        scan(name, e.data);
+        const at = (e.data as { at?: unknown }).at;
+        if (name === 'stream_prices' && typeof at === 'string' && Date.parse(at) > Date.parse(run.startAt)) pricesStreamed += 1;
+      }
   };
   const refreshUnborn = () => {
     const { to } = candidateRange(venue.feed.params, known.clockMs + 2 * 86_400_000);
@@ -322,6 +333,7 @@ export async function probeEpisode(o: EpisodeOptions): Promise<EpisodeResult> {
       clockTo: new Date(known.clockMs).toISOString(),
       byMethod,
       byStream: Object.fromEntries([...sinks].map(([name, sink]) => [name, sink.received])),
+      pricesStreamed,
       unprobed,
       leaks,
       ahead,

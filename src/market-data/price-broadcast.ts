@@ -1,6 +1,7 @@
 import type { Queryable } from '../db/database';
 import type { Logger } from '../logger';
 import { PriceCoalescer } from './price-coalescer';
+import { OnDemandStart } from '../db/on-demand-start';
 
 /** The channel changed prices are announced on (the sync's writes and live quotes), to every process (payload: lines of PriceTick, see encode). */
 export const PRICE_CHANGES_CHANNEL = 'price_changes';
@@ -73,6 +74,7 @@ export class PriceBroadcast {
   private readonly lost = new Set<() => void>();
   private readonly coalescer: PriceCoalescer<PriceTick>;
   private stopListening: (() => Promise<void>) | undefined;
+  private readonly onDemand = new OnDemandStart();
   /** Live quotes waiting for the next announcement (the latest per token), and the one under way. */
   private readonly outgoing = new Map<string, QuoteTick>();
   private announcing: Promise<void> | undefined;
@@ -156,6 +158,19 @@ export class PriceBroadcast {
   }
 
   /**
+   * Listens with `listen` only once a stream needs it (ready()): a replay run's broadcast, whose listening session would
+   * otherwise cost a connection for every run loaded, streamed or not.
+   */
+  listenOnDemand(listen: Listen): void {
+    this.onDemand.set(() => this.start(listen));
+  }
+
+  /** Whether any stream is subscribed to some token now. */
+  get subscribed(): boolean {
+    return this.byToken.size > 0;
+  }
+
+  /**
    * After the listening session came back, announcements made meanwhile are lost: the mirror's current prices of the
    * tokens subscribed go through the coalescer (which drops those older than a price already sent). When they cannot
    * be read, the subscribers hear `onLost` (a stream ends; its client reconnects and starts from the current prices).
@@ -177,6 +192,7 @@ export class PriceBroadcast {
   /** Finishes the announcement under way, then stops listening. */
   async stop(): Promise<void> {
     this.stopped = true;
+    await this.onDemand.cancel();
     await this.announcing;
     this.outgoing.clear();
     this.coalescer.clear();
@@ -193,6 +209,11 @@ export class PriceBroadcast {
         this.log.error('price subscriber failed', { error: err instanceof Error ? err.message : String(err) });
       }
     }
+  }
+
+  /** Resolves once announcements reach this broadcast's subscribers: at once when it listens (or never will), else after starting. */
+  async ready(): Promise<void> {
+    await this.onDemand.ready(this.stopListening !== undefined);
   }
 
   /** Hears the changes of these tokens (and `onLost` when some may have been missed for good); returns the unsubscribe. */

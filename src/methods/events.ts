@@ -205,6 +205,8 @@ export const streamPrices = defineStream({
         hint: 'Take tokenIds from outcomeTokens[] of search_prediction_markets.',
       });
     const { priceBroadcast } = ctx.services;
+    // A replay run's broadcast listens from its first stream on; before the prices are read, so no sync slips between.
+    await priceBroadcast.ready();
     const found = await priceBroadcast.current(tokens, markets);
     const missing = [
       ...tokens.filter((id) => !found.some((t) => t.tokenId === id)),

@@ -65,7 +65,7 @@ export const createWebhook = defineMethod({
   brief:
     'Registers an http(s) URL that receives your account events (all, or the types listed) as signed POSTs in seq order (Standard Webhooks headers), retried with backoff. The signing secret is shown once. Accounts hold a limited number of webhooks.',
   description:
-    "Registers an http(s) URL that receives your account's events from now on (all, or the `types` you list) as signed POSTs of {type, seq, timestamp, data} with webhook-id (dedupe on it), webhook-timestamp and webhook-signature headers: verify them with a `standardwebhooks` library and the returned secret (shown once). Events go out in seq order; a non-2xx or slow answer is retried with backoff, then fails; 410 Gone disables the webhook. At most WEBHOOK_MAX_ENDPOINTS webhooks per account (default 5). Errors: ADDRESS_NOT_ALLOWED (400, a private address), VALIDATION_ERROR (400); CONFLICT (409, at the limit).",
+    "Registers an http(s) URL that receives your account's events from now on (all, or the `types` you list) as signed POSTs of {type, seq, timestamp, data} with webhook-id (dedupe on it), webhook-timestamp and webhook-signature headers: verify them with a `standardwebhooks` library and the returned secret (shown once). Events go out in seq order; a non-2xx or slow answer is retried with backoff, then fails; 410 Gone disables the webhook. At most WEBHOOK_MAX_ENDPOINTS webhooks per account (default 5). Not with a replay run's key (FORBIDDEN, 403): a run's events are followed with stream_events or list_events. Errors: ADDRESS_NOT_ALLOWED (400, a private address), VALIDATION_ERROR (400); CONFLICT (409, at the limit); FORBIDDEN (403, a replay run's key).",
   auth: 'key',
   limit: 'api',
   input: z.object({
@@ -79,7 +79,7 @@ export const createWebhook = defineMethod({
   output: z.object({ webhook: Webhook, secret: Secret }),
   rest: { method: 'POST', path: '/api/webhooks', status: 201 },
   annotations: { title: 'Create a webhook', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
-  errors: ['ADDRESS_NOT_ALLOWED', 'CONFLICT'],
+  errors: ['ADDRESS_NOT_ALLOWED', 'CONFLICT', 'FORBIDDEN'],
   examples: [
     {
       input: { url: EXAMPLE_WEBHOOK.url, types: EXAMPLE_WEBHOOK.types, description: EXAMPLE_WEBHOOK.description },
@@ -87,6 +87,13 @@ export const createWebhook = defineMethod({
     },
   ],
   handler: async (ctx, input) => {
+    // A run's events are stamped on its clock and its books are its own: signed POSTs to the outside world, timestamped on
+    // the wall clock and retried on it, would be neither (issue 52 item 5). Its streams and log serve it instead.
+    if (ctx.run) {
+      throw new AppError('FORBIDDEN', 'A replay run’s key cannot register a webhook: a run’s events are followed with stream_events or list_events.', {
+        hint: 'Hold GET /api/events (stream_events) or poll list_events with the run’s key; webhooks are for your live account.',
+      });
+    }
     const { secret, ...webhook } = await ctx.services.webhooks.create(requirePrincipal(ctx).userId, input, ctx.clock.now());
     return { webhook, secret };
   },

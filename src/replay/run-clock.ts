@@ -14,9 +14,19 @@ export class RunClock implements Clock {
     simNowMs: number,
     private readonly wallStartedMs: number,
     private readonly wall: Clock,
-    private ended = false,
+    private frozen = false,
   ) {
     this.simNowMs = simNowMs;
+  }
+
+  /** Simulated seconds per wall second; null for a stepped run. */
+  get speed(): number | null {
+    return this.mode.kind === 'speed' ? this.mode.speed : null;
+  }
+
+  /** The run has ended: its clock stays at the window's end. */
+  get ended(): boolean {
+    return this.frozen;
   }
 
   now(): Date {
@@ -24,7 +34,7 @@ export class RunClock implements Clock {
   }
 
   nowMs(): number {
-    if (this.mode.kind === 'step' || this.ended) return this.simNowMs;
+    if (this.mode.kind === 'step' || this.frozen) return this.simNowMs;
     return Math.min(this.endMs, Math.floor(this.startMs + this.mode.speed * (this.wall.now().getTime() - this.wallStartedMs)));
   }
 
@@ -36,6 +46,6 @@ export class RunClock implements Clock {
   /** Stops the clock at the window's end (end_replay). */
   freeze(): void {
     this.simNowMs = this.endMs;
-    this.ended = true;
+    this.frozen = true;
   }
 }

@@ -233,7 +233,7 @@ export class RunHost implements ReplayRuns, RunScopes {
     if (row.state === 'ended') h.clock.freeze();
     // Another process may have advanced the run: its clock never goes back.
     else if (row.mode === 'step' && row.sim_now.getTime() > h.clock.nowMs()) h.clock.set(row.sim_now.getTime());
-    else if (row.mode === 'speed') await this.catchUp(h, row);
+    else if (row.mode === 'speed') await this.catchUp(h);
     return {
       runId: row.id,
       services: h.services,
@@ -284,6 +284,7 @@ export class RunHost implements ReplayRuns, RunScopes {
   private async stop(h: RunHandle): Promise<void> {
     await h.queue.catch(() => {});
     await h.services.eventFeed.stop();
+    await h.services.priceBroadcast.stop();
     await h.services.marketSync.stop();
     await h.services.priceChanges.idle();
     await h.services.idempotency.close();
@@ -343,7 +344,42 @@ export class RunHost implements ReplayRuns, RunScopes {
     // The run's account events wake its own streams: its database's announcements (a schema's own channel on PostgreSQL).
     services.eventFeed.listenOnDemand((channel, onPayload, onResumed) => db.listen(channel, onPayload, onResumed));
     services.replay = this;
-    return { id, services, clock, db, queue: Promise.resolve(), lastSyncMs: -Infinity };
+    const h: RunHandle = { id, services, clock, db, queue: Promise.resolve(), lastSyncMs: -Infinity };
+    // So do the prices its syncs store and the quotes it reads (stream_prices with the run's key), at the run's clock.
+    services.priceBroadcast.listenOnDemand(async (channel, onPayload, onResumed) => {
+      const stopListening = await db.listen(channel, onPayload, onResumed);
+      const stopPacing = clock.speed === null ? () => {} : this.paceWhileStreamed(h);
+      return async () => {
+        stopPacing();
+        await stopListening();
+      };
+    });
+    return h;
+  }
+
+  /**
+   * A run at a speed syncs when a call with its key comes (catchUp); its price streams need none: while one is open, the
+   * run catches up each wall second as a call would, so its prices move with its clock (never past it: a sync lists the
+   * venue at the clock's now). Returns the stop.
+   */
+  private paceWhileStreamed(h: RunHandle): () => void {
+    const pace = async () => {
+      if (!h.services.priceBroadcast.subscribed || h.clock.ended) return;
+      // As scopeOf reads it: a run ended (or deleted) by another process syncs no more.
+      const row = await this.store.byId(h.id);
+      if (!row || row.state === 'ended') return h.clock.freeze();
+      await this.catchUp(h);
+    };
+    let busy = false;
+    const timer = setInterval(() => {
+      if (busy) return;
+      busy = true;
+      pace()
+        .catch((err) => h.services.log.warn('a streamed replay run’s sync failed', { error: err instanceof Error ? err.message : String(err) }))
+        .finally(() => (busy = false));
+    }, 1000);
+    timer.unref();
+    return () => clearInterval(timer);
   }
 
   private handleOf(row: ReplayRunRow): Promise<RunHandle> {
@@ -433,8 +469,8 @@ export class RunHost implements ReplayRuns, RunScopes {
   }
 
   /** A run at a speed syncs when its clock has moved a sync interval (and a wall second) since the last one. */
-  private async catchUp(h: RunHandle, row: ReplayRunRow): Promise<void> {
-    const gapMs = Math.max(this.live.config.MARKET_SYNC_INTERVAL_S * 1000, (row.speed ?? 1) * 1000);
+  private async catchUp(h: RunHandle): Promise<void> {
+    const gapMs = Math.max(this.live.config.MARKET_SYNC_INTERVAL_S * 1000, (h.clock.speed ?? 1) * 1000);
     if (h.clock.nowMs() - h.lastSyncMs < gapMs) return;
     await this.exclusive(h, async () => {
       if (h.clock.nowMs() - h.lastSyncMs >= gapMs) await this.syncNow(h);

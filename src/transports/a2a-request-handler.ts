@@ -21,7 +21,7 @@ import type {
 import type { A2ARequestHandler, ServerCallContext } from '@a2a-js/sdk/server';
 import { RequestMalformedError, TaskNotCancelableError, TaskNotFoundError, UnsupportedOperationError } from '@a2a-js/sdk/errors';
 import { AppError, toAppError } from '../errors/app-error';
-import { invoke, type InvokeDeps } from '../registry/invoke';
+import { callerKey, invoke, runScoped, type InvokeDeps } from '../registry/invoke';
 import type { AnyMethod } from '../registry/method';
 import type { CallInfo, Principal } from '../registry/context';
 import type { OrderView } from '../domain/orders/order-service';
@@ -48,6 +48,12 @@ import { isPlainObject, prepareCall } from './rpc-call';
 
 /** What the HTTP glue (./a2a.ts) puts in each call's ServerCallContext.state. */
 export const STATE = { call: 'svc.call', failure: 'svc.failure', wire: 'svc.wire', signal: 'svc.signal' } as const;
+
+/** A call's services, as runScoped gives them: a replay run's key reaches its run's (orders, events, task contexts). */
+interface Scope {
+  deps: InvokeDeps;
+  call: CallInfo;
+}
 
 /** A stream re-reads its order this often even without a wake (a lost notification costs at most this). */
 const RECHECK_MS = 30_000;
@@ -102,6 +108,9 @@ export class ServiceA2aHandler implements A2ARequestHandler {
         throw new UnsupportedOperationError(`Task ${message.taskId} is an order: it takes no further messages. Read it with GetTask, end it with CancelTask.`);
       }
       const contextId = message.contextId || randomUUID();
+      const push = params.configuration?.taskPushNotificationConfig;
+      // Refused before the skill runs: a refused push config places no order.
+      if (push?.url) await this.refusePushInRun(ctx);
       const skillCall = skillCallOf(message.parts);
       if (!skillCall) return agentMessage(contextId, [textPart(this.deps.helpText(call.address.origin))], { messageId: randomUUID() });
 
@@ -117,12 +126,12 @@ export class ServiceA2aHandler implements A2ARequestHandler {
       const order = method.name === TASK_SKILL ? (result as { order: OrderView }).order : undefined;
       if (order && isResting(order)) {
         const principal = await this.principal(ctx);
-        await this.deps.services.taskPush.rememberContext(principal.userId, order.id, contextId, this.deps.clock.now());
-        const push = params.configuration?.taskPushNotificationConfig;
+        const { services, clock } = (await this.scope(ctx)).deps;
+        await services.taskPush.rememberContext(principal.userId, order.id, contextId, clock.now());
         if (push?.url) await this.saveTarget(ctx, principal, { ...push, taskId: order.id });
         // Read again: a fill between placement and now shows in the task.
-        const contexts = await this.deps.services.taskPush.contextsOf(principal.userId, [order.id]);
-        return taskOf(await this.deps.services.orders.get(principal.userId, order.id), contexts.get(order.id) ?? contextId);
+        const contexts = await services.taskPush.contextsOf(principal.userId, [order.id]);
+        return taskOf(await services.orders.get(principal.userId, order.id), contexts.get(order.id) ?? contextId);
       }
       return agentMessage(contextId, [dataPart(result)], { messageId: randomUUID(), metadata: { skill: method.name } });
     });
@@ -161,9 +170,11 @@ export class ServiceA2aHandler implements A2ARequestHandler {
     return this.guard(ctx, async () => {
       const creds = callOf(ctx).credentials;
       if (!needsKey && creds.bearer === undefined && creds.sessionToken === undefined) return () => {};
-      const { userId } = await this.principal(ctx);
+      const principal = await this.principal(ctx);
+      const { deps, call } = await this.scope(ctx);
       const max = this.deps.services.config.EVENT_STREAMS_PER_ACCOUNT;
-      const release = this.streamSlots.take(`a2a:user:${userId}`, max);
+      // A run's streams count under the run (callerKey), as its event streams do.
+      const release = this.streamSlots.take(`a2a:${callerKey(deps, principal, call)}`, max);
       if (!release) {
         throw new AppError('RATE_LIMITED', `${max} A2A streams are already open for this account; close one first.`, {
           hint: 'SendStreamingMessage and SubscribeToTask hold a stream each: close one you no longer read, or follow tasks with a push notification config or GetTask.',
@@ -191,15 +202,17 @@ export class ServiceA2aHandler implements A2ARequestHandler {
       const pageSize = Math.min(Math.max(params.pageSize ?? 50, 1), 100);
       // list_orders filters by one state and a task state spans several: its pipeline (key, rate limit), then the domain list.
       const principal = await this.principal(ctx);
-      const listOrders = this.deps.services.registry.get('list_orders');
+      const { deps, call } = await this.scope(ctx);
+      const { services } = deps;
+      const listOrders = services.registry.get('list_orders');
       if (!listOrders) throw new Error('registry method list_orders is missing');
-      await this.deps.services.limiter.consume(listOrders.limit, `user:${principal.userId}`, callOf(ctx).ip);
-      const page = await this.deps.services.orders.list(principal.userId, {
+      await services.limiter.consume(listOrders.limit, callerKey(deps, principal, call), call.ip);
+      const page = await services.orders.list(principal.userId, {
         limit: pageSize,
         ...(states ? { states } : {}),
         ...(params.pageToken ? { cursor: params.pageToken } : {}),
       });
-      const contexts = await this.deps.services.taskPush.contextsOf(
+      const contexts = await services.taskPush.contextsOf(
         principal.userId,
         page.orders.map((o) => o.id),
       );
@@ -213,7 +226,7 @@ export class ServiceA2aHandler implements A2ARequestHandler {
         tasks,
         nextPageToken: page.nextCursor ?? '',
         pageSize,
-        totalSize: await this.deps.services.taskPush.countTasks(principal.userId, states),
+        totalSize: await services.taskPush.countTasks(principal.userId, states),
       };
     });
   }
@@ -234,6 +247,7 @@ export class ServiceA2aHandler implements A2ARequestHandler {
 
   async createTaskPushNotificationConfig(params: TaskPushNotificationConfig, ctx: ServerCallContext): Promise<TaskPushNotificationConfig> {
     return this.guard(ctx, async () => {
+      await this.refusePushInRun(ctx);
       const principal = await this.principal(ctx);
       await this.requireOrder(ctx, params.taskId);
       return configOf(await this.saveTarget(ctx, principal, params));
@@ -244,7 +258,7 @@ export class ServiceA2aHandler implements A2ARequestHandler {
     return this.guard(ctx, async () => {
       const principal = await this.principal(ctx);
       await this.requireOrder(ctx, params.taskId);
-      const target = (await this.deps.services.taskPush.targets(principal.userId, params.taskId)).find((t) => t.id === params.id);
+      const target = (await (await this.scope(ctx)).deps.services.taskPush.targets(principal.userId, params.taskId)).find((t) => t.id === params.id);
       if (!target) throw new TaskNotFoundError(`Push notification config ${params.id} not found for task ${params.taskId}.`);
       return configOf(target);
     });
@@ -257,7 +271,8 @@ export class ServiceA2aHandler implements A2ARequestHandler {
     return this.guard(ctx, async () => {
       const principal = await this.principal(ctx);
       await this.requireOrder(ctx, params.taskId);
-      return { configs: (await this.deps.services.taskPush.targets(principal.userId, params.taskId)).map(configOf), nextPageToken: '' };
+      const { services } = (await this.scope(ctx)).deps;
+      return { configs: (await services.taskPush.targets(principal.userId, params.taskId)).map(configOf), nextPageToken: '' };
     });
   }
 
@@ -265,7 +280,7 @@ export class ServiceA2aHandler implements A2ARequestHandler {
     return this.guard(ctx, async () => {
       const principal = await this.principal(ctx);
       await this.requireOrder(ctx, params.taskId);
-      await this.deps.services.taskPush.deleteTarget(principal.userId, params.taskId, params.id);
+      await (await this.scope(ctx)).deps.services.taskPush.deleteTarget(principal.userId, params.taskId, params.id);
     });
   }
 
@@ -276,7 +291,9 @@ export class ServiceA2aHandler implements A2ARequestHandler {
    * and sends nothing.
    */
   private async *follow(ctx: ServerCallContext, taskId: string, fromSend: boolean): AsyncGenerator<StreamResponse, void, undefined> {
-    const { services } = this.deps;
+    const { services } = (await this.scope(ctx)).deps;
+    // A replay run's feed listens from its first stream on; before the log is read, so no commit slips between.
+    await services.eventFeed.ready();
     const signal = ctx.state.get(STATE.signal) as AbortSignal | undefined;
     let principal: Principal;
     let order: OrderView;
@@ -363,7 +380,8 @@ export class ServiceA2aHandler implements A2ARequestHandler {
     if ((p.token?.length ?? 0) > 1000 || (p.authentication?.credentials.length ?? 0) > 4000 || p.url.length > 2000 || (p.id?.length ?? 0) > 200) {
       throw new AppError('VALIDATION_ERROR', 'The push notification config is too large (url ≤ 2000, token ≤ 1000, credentials ≤ 4000, id ≤ 200 characters).');
     }
-    return this.deps.services.taskPush.saveTarget(
+    const { services, clock } = (await this.scope(ctx)).deps;
+    return services.taskPush.saveTarget(
       principal.userId,
       {
         taskId: p.taskId,
@@ -374,13 +392,13 @@ export class ServiceA2aHandler implements A2ARequestHandler {
         authCredentials: p.authentication?.credentials || null,
         wireVersion: (ctx.state.get(STATE.wire) as string | undefined) ?? '1.0',
       },
-      this.deps.clock.now(),
+      clock.now(),
     );
   }
 
   private async toTask(ctx: ServerCallContext, order: OrderView): Promise<Task> {
     const principal = await this.principal(ctx);
-    const contexts = await this.deps.services.taskPush.contextsOf(principal.userId, [order.id]);
+    const contexts = await (await this.scope(ctx)).deps.services.taskPush.contextsOf(principal.userId, [order.id]);
     return taskOf(order, contexts.get(order.id) ?? order.id);
   }
 
@@ -414,11 +432,34 @@ export class ServiceA2aHandler implements A2ARequestHandler {
   private async principal(ctx: ServerCallContext): Promise<Principal> {
     const cached = ctx.state.get('svc.principal') as Principal | undefined;
     if (cached) return cached;
-    const call = callOf(ctx);
-    const principal = await this.deps.services.authenticator.authenticate('key', call);
+    const { deps, call } = await this.scope(ctx);
+    const principal = await deps.services.authenticator.authenticate('key', call);
     if (!principal) throw new AppError('UNAUTHORIZED', 'This A2A method needs an API key or access token.');
     ctx.state.set('svc.principal', principal);
     return principal;
+  }
+
+  /**
+   * The services a call reaches: a replay run's key the run's (runScoped, as invoke does), every other key the live ones.
+   * Only reads go through here; writes are skills, and invoke refuses them in an ended run.
+   */
+  private async scope(ctx: ServerCallContext): Promise<Scope> {
+    const cached = ctx.state.get('svc.scope') as Scope | undefined;
+    if (cached) return cached;
+    const scope = await runScoped(this.deps, callOf(ctx), true);
+    ctx.state.set('svc.scope', scope);
+    return scope;
+  }
+
+  /**
+   * A replay run sends no push notifications: its orders change on its own clock, and a POST to the outside world would
+   * carry simulated times on the wall clock's network. Its tasks are followed with SubscribeToTask or GetTask.
+   */
+  private async refusePushInRun(ctx: ServerCallContext): Promise<void> {
+    if (!(await this.scope(ctx)).deps.run) return;
+    throw new AppError('FORBIDDEN', 'A replay run sends no push notifications: follow its tasks with SubscribeToTask (or SendStreamingMessage) or GetTask.', {
+      hint: 'Drop the push notification config from calls made with the run’s key; push notifications are for live tasks.',
+    });
   }
 
   /** Runs `work`; an error of the service (not an A2A error) is recorded for the glue, which answers it. */

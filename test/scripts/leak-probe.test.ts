@@ -9,6 +9,7 @@ import { Random } from '../../scripts/leak-probe/random';
 import { priceKey, VenueTruth } from '../../scripts/leak-probe/venue-truth';
 import { scenarioFeed } from '../../src/market-data/simulated/scenario-feed';
 import { scenariosOf, SUITES, type SuiteScenario } from '../../src/domain/replay/replay-suite';
+import { REPLAY_START_MS } from '../../src/domain/replay/replay-runs';
 import { ALL_METHODS, ALL_STREAMS } from '../../src/methods';
 import { defineMethod, type AnyMethod } from '../../src/registry/method';
 import type { AgentDeps } from '../../src/transports/reference-forecasters';
@@ -125,6 +126,8 @@ describe('the replay leak probe (issue 52 item 5)', () => {
       for (const m of reachable) expect(r.byMethod[m.name]!.calls).toBeGreaterThan(0);
       // Every stream a run key reaches was held open and pushed something (its first prices; the trades' events).
       for (const s of runReachableStreams(ALL_STREAMS)) expect(r.byStream[s.name]).toBeGreaterThan(0);
+      // stream_prices pushed prices as the run's clock moved (its steps' syncs), not only its first ones, each scanned.
+      expect(r.pricesStreamed).toBeGreaterThan(0);
       // The clock moved, trades were made, and the answers held times and prices to check.
       expect(Date.parse(r.clockTo)).toBeGreaterThan(Date.parse(r.clockFrom));
       expect(r.trades).toBeGreaterThan(0);
@@ -133,7 +136,7 @@ describe('the replay leak probe (issue 52 item 5)', () => {
     }
   });
 
-  test('when leaks are planted (a later price in get_market_odds, a news reader whose clock runs 12 h ahead, a resolution not yet due in list_markets, the run’s own venue secret in get_venue_commitments, price events stamped an hour ahead), then the probe catches each, naming the method and the field', async () => {
+  test('when leaks are planted (a later price in get_market_odds, a news reader whose clock runs 12 h ahead, a resolution not yet due in list_markets, the run’s own venue secret in get_venue_commitments, prices pushed as the clock moves stamped an hour after their sync), then the probe catches each, naming the method and the field', async () => {
     const scenario = scenariosOf(suite)[0]!;
     const truth = new VenueTruth(TEST_MASTER, scenario);
     let clockMs = 0;
@@ -167,11 +170,14 @@ describe('the replay leak probe (issue 52 item 5)', () => {
       }
       return answer;
     };
-    // A price stream whose events are stamped an hour ahead.
+    // A price stream whose pushes as the run's clock moves (stamped after its start) are stamped an hour after their sync;
+    // its first prices stay honest, so what is caught was read while the run went on.
     const honestStream = pipelineStream(deps);
+    const startMs = REPLAY_START_MS;
+    const later = (data: { at: string }) => (Date.parse(data.at) > startMs ? { ...data, at: new Date(Date.parse(data.at) + 3_600_000).toISOString() } : data);
     const plantedStream: ProbeStream = (key, name, input, sink) =>
       honestStream(key, name, input, {
-        send: (e) => sink.send(name === 'stream_prices' ? { ...e, data: { ...(e.data as object), at: new Date(clockMs + 3_600_000).toISOString() } } : e),
+        send: (e) => sink.send(name === 'stream_prices' ? { ...e, data: later(e.data as { at: string }) } : e),
         drained: () => sink.drained(),
         onClose: (l) => sink.onClose(l),
         end: () => sink.end(),
@@ -201,6 +207,7 @@ describe('the replay leak probe (issue 52 item 5)', () => {
     expect(caught).toContain('list_markets markets[]');
     expect(caught).toContain('get_venue_commitments scopes[].secret');
     expect(caught).toContain('stream_prices at');
+    for (const l of r.leaks.filter((x) => x.method === 'stream_prices')) expect(Date.parse(l.value as string)).toBeGreaterThan(startMs + 3_600_000);
     expect(r.leaks.find((l) => l.method === 'get_market_odds')!.why).toMatch(/later price of sim-\d+/);
     expect(r.leaks.find((l) => l.method === 'list_markets')!.why).toMatch(/resolved before its resolution/);
     // Nothing else was caught: the probe names what was planted, not noise.
@@ -215,7 +222,7 @@ function summaryLine(r: EpisodeResult): string {
     .join(', ');
   return (
     `leak probe ${r.episode} seed ${r.seed}: ${r.reads} reads over ${Object.keys(r.byMethod).length} methods (${refused} refused), streams held open (${pushed}), ${r.steps} steps ` +
-    `${r.clockFrom} → ${r.clockTo}, ${r.trades} trades; ${r.stamps} times and ${r.prices} prices checked; ${r.leaks.length} leaks, ${r.ahead.length} prices ahead of their news; ` +
+    `${r.clockFrom} → ${r.clockTo}, ${r.trades} trades; ${r.stamps} times and ${r.prices} prices checked (${r.pricesStreamed} pushed by stream_prices as the clock moved); ${r.leaks.length} leaks, ${r.ahead.length} prices ahead of their news; ` +
     `${(r.wallMs / 1000).toFixed(1)} s (calls ${(r.callMs / 1000).toFixed(1)} s, scans ${(r.scanMs / 1000).toFixed(1)} s)`
   );
 }

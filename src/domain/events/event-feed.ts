@@ -1,5 +1,6 @@
 import type { Logger } from '../../logger';
 import { ACCOUNT_EVENTS_CHANNEL, parseAnnouncement } from './account-events';
+import { OnDemandStart } from '../../db/on-demand-start';
 
 /** Where the feed hears committed events: Database.listen (PostgreSQL LISTEN/NOTIFY, or the embedded database's). */
 export type Listen = (channel: string, onPayload: (payload: string) => void, onResumed: () => void) => Promise<() => Promise<void>>;
@@ -16,8 +17,7 @@ export class EventFeed {
   private readonly byUser = new Map<string, Set<Wake>>();
   private readonly all = new Set<Wake>();
   private stopListening: (() => Promise<void>) | undefined;
-  private onDemand: Listen | undefined;
-  private starting: Promise<void> | undefined;
+  private readonly onDemand = new OnDemandStart();
 
   constructor(private readonly log: Logger) {}
 
@@ -42,22 +42,16 @@ export class EventFeed {
    * otherwise cost a connection for every run loaded, streamed or not.
    */
   listenOnDemand(listen: Listen): void {
-    this.onDemand = listen;
+    this.onDemand.set(() => this.start(listen));
   }
 
   /** Resolves once commits wake this feed's subscribers: at once when it listens (or never will), else after starting. */
   async ready(): Promise<void> {
-    const listen = this.onDemand;
-    if (this.stopListening || !listen) return;
-    this.starting ??= this.start(listen).finally(() => {
-      this.starting = undefined;
-    });
-    await this.starting;
+    await this.onDemand.ready(this.stopListening !== undefined);
   }
 
   async stop(): Promise<void> {
-    this.onDemand = undefined;
-    await this.starting?.catch(() => {});
+    await this.onDemand.cancel();
     const stop = this.stopListening;
     this.stopListening = undefined;
     await stop?.();

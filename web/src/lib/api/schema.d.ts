@@ -1308,7 +1308,7 @@ export interface paths {
         put?: never;
         /**
          * Register a URL that receives your account events, signed the Standard Webhooks way
-         * @description Registers an http(s) URL that receives your account's events from now on (all, or the `types` you list) as signed POSTs of {type, seq, timestamp, data} with webhook-id (dedupe on it), webhook-timestamp and webhook-signature headers: verify them with a `standardwebhooks` library and the returned secret (shown once). Events go out in seq order; a non-2xx or slow answer is retried with backoff, then fails; 410 Gone disables the webhook. At most WEBHOOK_MAX_ENDPOINTS webhooks per account (default 5). Errors: ADDRESS_NOT_ALLOWED (400, a private address), VALIDATION_ERROR (400); CONFLICT (409, at the limit).
+         * @description Registers an http(s) URL that receives your account's events from now on (all, or the `types` you list) as signed POSTs of {type, seq, timestamp, data} with webhook-id (dedupe on it), webhook-timestamp and webhook-signature headers: verify them with a `standardwebhooks` library and the returned secret (shown once). Events go out in seq order; a non-2xx or slow answer is retried with backoff, then fails; 410 Gone disables the webhook. At most WEBHOOK_MAX_ENDPOINTS webhooks per account (default 5). Not with a replay run's key (FORBIDDEN, 403): a run's events are followed with stream_events or list_events. Errors: ADDRESS_NOT_ALLOWED (400, a private address), VALIDATION_ERROR (400); CONFLICT (409, at the limit); FORBIDDEN (403, a replay run's key).
          *
          *     Rate limit: 30 api requests per minute per account (per IP address when anonymous).
          */
