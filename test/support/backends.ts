@@ -4,6 +4,7 @@ import { openDatabase, type Database } from '../../src/db/database';
 import { testConfig } from '../../src/config';
 import { createLogger } from '../../src/logger';
 import { migratedImage } from './pglite-image';
+import { migratedTemplate } from './postgres-template';
 
 export interface Backend {
   name: 'pglite' | 'postgres';
@@ -21,14 +22,15 @@ const pglite: Backend = {
   },
 };
 
-/** A throwaway database on TEST_DATABASE_URL's server, so test files never see each other's rows. */
+/** A throwaway database on TEST_DATABASE_URL's server, so test files never see each other's rows; a copy of a migrated one. */
 const postgres = (adminUrl: string): Backend => ({
   name: 'postgres',
   async open() {
     const name = `t_${randomBytes(6).toString('hex')}`;
+    const template = await migratedTemplate(adminUrl);
     const admin = new Client({ connectionString: adminUrl });
     await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
     await admin.end();
     const url = new URL(adminUrl);
     url.pathname = `/${name}`;
