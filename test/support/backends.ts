@@ -55,6 +55,15 @@ export function backends(): Backend[] {
   return url ? [pglite, postgres(url)] : [pglite];
 }
 
+/**
+ * One backend, PostgreSQL where set (PGlite otherwise): for a file whose outcome the database cannot change (an answer's
+ * size, the replay engine's determinism, a limiter that counts in memory), where a second run on PGlite would only
+ * double its time in CI. Each caller says why in a comment.
+ */
+export function oneBackend(): Backend[] {
+  return backends().slice(-1);
+}
+
 /** Only PostgreSQL: concurrency tests prove nothing on PGlite's single connection. */
 export function postgresOnly(): Backend[] {
   return backends().filter((b) => b.name === 'postgres');
