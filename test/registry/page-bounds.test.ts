@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { backends } from '../support/backends';
+import { oneBackend } from '../support/backends';
 import { registerAgent, startTestApp, type TestApp } from '../support/app';
 import { signedInPerson } from '../support/identity';
 import { mcpCall } from '../support/rpc';
@@ -45,7 +45,7 @@ interface Measure {
 }
 
 // One backend (PostgreSQL where set): an answer's size does not depend on the database, and the fill costs a minute and a half.
-describe.each(backends().slice(-1))('list methods at their maximum page on $name', (backend) => {
+describe.each(oneBackend())('list methods at their maximum page on $name', (backend) => {
   let t: TestApp;
   const prices = new ControlledPrices();
   let trader: { id: string; apiKey: string };

@@ -1,4 +1,4 @@
-import { backends } from '../support/backends';
+import { oneBackend } from '../support/backends';
 import { registerAgent, startTestApp, type TestApp } from '../support/app';
 import { ManualClock } from '../support/identity';
 
@@ -17,7 +17,13 @@ const SCENARIO = { seed: 17, days: 1 };
 // Each run builds a migrated database of its own and syncs its venue once per simulated day; ten at once share two cores.
 jest.setTimeout(900_000);
 
-describe.each(backends())('replay runs reproduce and stay apart on $name', (backend) => {
+/**
+ * One backend (PostgreSQL where set): PGlite is the same PostgreSQL engine on one connection, so a record that differs
+ * between two plays differs on PostgreSQL too, whose pool, concurrent runs and shared server (a run is a schema there,
+ * a whole instance of its own on PGlite) are the harder case for both reproducing and staying apart. A run on PGlite
+ * is still played, stepped and recorded by test/replay/run-host.test.ts and run-events.test.ts on both.
+ */
+describe.each(oneBackend())('replay runs reproduce and stay apart on $name', (backend) => {
   let t: TestApp;
   let live: { id: string; apiKey: string };
   const clock = new ManualClock();

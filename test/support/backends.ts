@@ -4,6 +4,7 @@ import { openDatabase, type Database } from '../../src/db/database';
 import { testConfig } from '../../src/config';
 import { createLogger } from '../../src/logger';
 import { migratedImage } from './pglite-image';
+import { migratedTemplate } from './postgres-template';
 
 export interface Backend {
   name: 'pglite' | 'postgres';
@@ -21,14 +22,15 @@ const pglite: Backend = {
   },
 };
 
-/** A throwaway database on TEST_DATABASE_URL's server, so test files never see each other's rows. */
+/** A throwaway database on TEST_DATABASE_URL's server, so test files never see each other's rows; a copy of a migrated one. */
 const postgres = (adminUrl: string): Backend => ({
   name: 'postgres',
   async open() {
     const name = `t_${randomBytes(6).toString('hex')}`;
+    const template = await migratedTemplate(adminUrl);
     const admin = new Client({ connectionString: adminUrl });
     await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
     await admin.end();
     const url = new URL(adminUrl);
     url.pathname = `/${name}`;
@@ -51,6 +53,15 @@ const postgres = (adminUrl: string): Backend => ({
 export function backends(): Backend[] {
   const url = process.env.TEST_DATABASE_URL;
   return url ? [pglite, postgres(url)] : [pglite];
+}
+
+/**
+ * One backend, PostgreSQL where set (PGlite otherwise): for a file whose outcome the database cannot change (an answer's
+ * size, the replay engine's determinism, a limiter that counts in memory), where a second run on PGlite would only
+ * double its time in CI. Each caller says why in a comment.
+ */
+export function oneBackend(): Backend[] {
+  return backends().slice(-1);
 }
 
 /** Only PostgreSQL: concurrency tests prove nothing on PGlite's single connection. */
