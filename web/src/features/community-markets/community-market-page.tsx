@@ -160,7 +160,10 @@ function ResolveForm({ id, slug, outcomes, ended }: { id: string; slug: string; 
         })
         .then((r) => r.data!),
     onSuccess: async (resolved) => {
-      client.setQueryData(['get', '/api/user-markets/{slug}', { params: { path: { slug } } }], resolved);
+      const key = ['get', '/api/user-markets/{slug}', { params: { path: { slug } } }];
+      // A read of the market already in flight (a trade's or a refocus's refetch) would land after this and show it unresolved.
+      await client.cancelQueries({ queryKey: key });
+      client.setQueryData(key, resolved);
       // Resolving settles every position and returns the market maker's cash to its creator: balance, positions and the list change.
       await Promise.all([client.invalidateQueries({ queryKey: ['get', '/api/user-markets'] }), refreshAfterTrade()]);
     },
