@@ -1,6 +1,6 @@
 import type { PoolClient } from 'pg';
 import { coalescedWrites, type Queryable } from '../../src/db/database';
-import { mirroredOpen, TradeEngine, type IntentForecast, type Pricer } from '../../src/domain/trading/engine';
+import { mirroredOpen, TradeEngine, venueOf, type IntentForecast, type Pricer } from '../../src/domain/trading/engine';
 import { VENUE } from '../../src/domain/ledger/accounts';
 import type { Micro } from '../../src/domain/money/micro';
 import { TradeHooks } from '../../src/domain/trading/trade-hooks';
@@ -60,7 +60,6 @@ export interface RawBuy {
 /** The bench's fill as the engine's pricer: the mirrored venue, answering the buy as the bench priced it. */
 function fixedPricer(buy: RawBuy): Pricer {
   return {
-    venue: 'mirrored',
     account: VENUE,
     buy: () => ({ amountMicro: buy.amountMicro, quantityMicro: buy.quantityMicro, priceMicro: buy.priceMicro }),
     check: mirroredOpen,
@@ -97,7 +96,7 @@ export async function rawBuy(client: PoolClient, buy: RawBuy, listeners: RawBuyL
       ...(buy.forecast ? { forecast: buy.forecast } : {}),
       at: buy.at,
     };
-    const [, bought] = await Promise.all([begun, engineFor(listeners, pending).execute(tx, intent, fixedPricer(buy))]);
+    const [, bought] = await Promise.all([begun, engineFor(listeners, pending).execute(tx, intent, venueOf('mirrored', fixedPricer(buy)))]);
     await send('COMMIT');
     return { positionId: bought.positionId };
   } catch (err) {

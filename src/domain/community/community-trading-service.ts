@@ -4,7 +4,7 @@ import { rangeFor, type Interval } from '../trading/price-intervals';
 import { fromMicro, toMicro, MICRO, type Micro } from '../money/micro';
 import type { BeforeCommit, BuyResult, SellResult } from '../trading/trading-service';
 import { fillAt } from '../trading/fills';
-import { TradeEngine, type Intent, type IntentForecast, type Pricer } from '../trading/engine';
+import { TradeEngine, type Intent, type IntentForecast, type Pricer, type VenueRead } from '../trading/engine';
 import { credit, debit } from '../ledger/cash';
 import { poolAccount } from '../ledger/accounts';
 import { poolCash } from '../ledger/pool-cash';
@@ -146,13 +146,15 @@ export class CommunityTradingService {
   ): Promise<BuyResult & { avgPrice: number; averagePrice: number; priceAfter: number; outcome: string; marketId: string }> {
     if ((order.amount === undefined) === (order.shares === undefined))
       throw new AppError('VALIDATION_ERROR', 'send exactly one of amount (dollars to spend) or shares (shares to buy).');
+    const marketId = marketOfToken(order.tokenId);
+    if (!marketId) throw notCommunityToken(order.tokenId);
     const done = await this.db.transaction(async (tx) => {
-      const { pool, i, thin } = await this.heldPoolOf(tx, order.tokenId, userId);
-      if (order.market) namedAs(pool, order.tokenId, order.market);
-      this.requireOpen(pool, now);
+      const venue = this.poolVenue(order.tokenId, userId, now, (pool) => {
+        if (order.market) namedAs(pool, order.tokenId, order.market);
+      });
       const intent: Intent = {
         userId,
-        marketId: pool.marketId,
+        marketId,
         tokenId: order.tokenId,
         outcome: 'YES',
         side: 'BUY',
@@ -161,8 +163,9 @@ export class CommunityTradingService {
         ...(forecast ? { forecast } : {}),
         at: now,
       };
-      const ex = await this.path.execute(tx, intent, this.poolPricer(pool, i, order.tokenId, now, userId, thin));
+      const ex = await this.path.execute(tx, intent, venue);
       if (ex.side !== 'BUY') throw new Error('a buy executed as a sale');
+      const { pool, i } = venue.held();
       const after = moved(lmsrOf(pool), i, ex.fill.quantityMicro);
       const result = {
         success: true as const,
@@ -185,6 +188,29 @@ export class CommunityTradingService {
   }
 
   /**
+   * A community market's pool as the engine's venue: the read of its pool (locked) and whether the market is thin for
+   * the record, then `check` (the caller's own refusal) and the pool's being open; `held()` gives the pool read once the
+   * trade has run.
+   */
+  private poolVenue(tokenId: string, userId: string, now: Date, check?: (pool: PoolState) => void): VenueRead & { held(): { pool: PoolState; i: number } } {
+    let held: { pool: PoolState; i: number } | undefined;
+    return {
+      venue: 'pool',
+      pricer: async (tx) => {
+        const { pool, i, thin } = await this.heldPoolOf(tx, tokenId, userId);
+        check?.(pool);
+        this.requireOpen(pool, now);
+        held = { pool, i };
+        return this.poolPricer(pool, i, tokenId, now, userId, thin);
+      },
+      held: () => {
+        if (!held) throw new Error('the pool was not read');
+        return held;
+      },
+    };
+  }
+
+  /**
    * The pricer of a community market's pool (read and locked in the trade's transaction): its LMSR curve prices a buy by
    * amount or by shares and a sale of shares; the fill moves the curve (shares out, prices, a price point) with the
    * ledger's moves, which carry its cash (the pool's account).
@@ -192,7 +218,6 @@ export class CommunityTradingService {
   private poolPricer(pool: PoolState, i: number, tokenId: string, now: Date, userId: string, thin: boolean): Pricer {
     const state = lmsrOf(pool);
     return {
-      venue: 'pool',
       account: poolAccount(pool.marketId),
       buy: (intent) => {
         let amount: Micro;
@@ -246,11 +271,12 @@ export class CommunityTradingService {
     if (!found[0] || !isCommunityToken(found[0].token_id))
       throw new AppError('NOT_FOUND', `Position ${positionId} not found.`, { hint: 'List your positions with get_portfolio.' });
     const tokenId = found[0].token_id;
+    const marketId = marketOfToken(tokenId)!;
     const done = await this.db.transaction(async (tx) => {
-      const { pool, i, thin } = await this.heldPoolOf(tx, tokenId, userId);
+      const venue = this.poolVenue(tokenId, userId, now);
       const intent: Intent = {
         userId,
-        marketId: pool.marketId,
+        marketId,
         tokenId,
         outcome: 'YES',
         side: 'SELL',
@@ -259,8 +285,9 @@ export class CommunityTradingService {
         ...(minAveragePrice !== undefined ? { limitMicro: toMicro(minAveragePrice) } : {}),
         at: now,
       };
-      const ex = await this.path.execute(tx, intent, this.poolPricer(pool, i, tokenId, now, userId, thin));
+      const ex = await this.path.execute(tx, intent, venue);
       if (ex.side !== 'SELL') throw new Error('a sale executed as a buy');
+      const { pool, i } = venue.held();
       const { fill, balanceMicro } = ex;
       const after = moved(lmsrOf(pool), i, -fill.quantityMicro);
       const result = {
@@ -392,10 +419,7 @@ export class CommunityTradingService {
     const marketId = marketOfToken(tokenId);
     const pool = marketId ? await readPool(q, marketId, lock) : undefined;
     const i = pool ? pool.outcomes.findIndex((o) => o.tokenId === tokenId) : -1;
-    if (!pool || i < 0)
-      throw new AppError('NOT_FOUND', `Token ${tokenId} is not a community market outcome.`, {
-        hint: 'Use outcomeTokens[].tokenId from get_community_market.',
-      });
+    if (!pool || i < 0) throw notCommunityToken(tokenId);
     return { pool, i };
   }
 }
@@ -410,6 +434,9 @@ function namedAs(pool: PoolState, tokenId: string, market: { id: string; slug: s
   if (market.outcome !== 'YES')
     throw new AppError('VALIDATION_ERROR', 'A community market outcome is bought as YES of its label: send outcome YES with its tokenId.');
 }
+
+const notCommunityToken = (tokenId: string) =>
+  new AppError('NOT_FOUND', `Token ${tokenId} is not a community market outcome.`, { hint: 'Use outcomeTokens[].tokenId from get_community_market.' });
 
 const round6 = (x: number) => Math.round(x * 1e6) / 1e6;
 

@@ -20,6 +20,13 @@ export const STARTING_BALANCE_MICRO: Micro = 1000n * 1_000_000n;
 /** The one rule of money out: the account's available cash, counting `release` of its reservation as freed, covers `amount`. */
 export const covers = (amount: string, release = '0', alias = '') => `${alias}balance_micro - (${alias}reserved_micro - ${release}) >= ${amount}`;
 
+/**
+ * covers() of cash already read (cashOf, under the account row's lock): the trade engine refuses a buy with it before
+ * sending its writes. The debit's own covers() stays the guard.
+ */
+export const coversMicro = (cash: { balanceMicro: Micro; reservedMicro: Micro }, amount: Micro, release: Micro = 0n): boolean =>
+  cash.balanceMicro - (cash.reservedMicro - release) >= amount;
+
 export const insufficientBalance = (message: string) =>
   new AppError('INSUFFICIENT_BALANCE', message, {
     hint: 'Read get_balance (available = balance − reserved by resting buy orders); cancel resting buy orders or use a smaller amount.',

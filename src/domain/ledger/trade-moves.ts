@@ -30,9 +30,10 @@ export interface BuyMoves {
   /** Of the account's reserved cash, what this buy spends (a resting buy order's fill), and that order. */
   releaseMicro: Micro;
   orderId: string | null;
-  /** The trade's id (every transfer's ref) and the position's id should the buy open one. */
+  /** The trade's id (every transfer's ref). */
   tradeId: string;
-  newPositionId: string;
+  /** The position the shares go into: the account's open one in the token (openPositionOf), or the id of the one the buy opens. */
+  positionId: string;
   at: Date;
 }
 
@@ -49,38 +50,49 @@ const ADD_SHARES = `INSERT INTO positions (id, user_id, market_id, token_id, out
   RETURNING id`;
 
 /**
- * A buy's money and shares: the debit, the position and the counter-account's maintained balance (a pool's cash; the
- * venue keeps none), sent together (one round trip). Null when the account's
- * available cash (counting the order's consumed reservation as freed) does not cover it, or the account does not exist:
- * the position went out with the debit, so the caller must roll back (the engine's refusal does). buyTransfers()
- * records the transfers once the position is known.
+ * The account's open position in `tokenId`, if any: read under the account row's lock (every writer of a position holds
+ * it), so a buy's moves know the position they add to before they are sent.
  */
-export async function buyMoves(tx: Queryable, b: BuyMoves): Promise<{ balanceMicro: Micro; positionId: string } | null> {
-  if (b.feeMicro < 0n || b.feeMicro > b.amountMicro) throw new Error(`a buy's fee ${b.feeMicro} lies outside its amount ${b.amountMicro}`);
-  const [spent, pos] = await together(
-    tx.query<{ balance_micro: bigint }>(SPEND, [b.userId, b.amountMicro.toString(), b.releaseMicro.toString()], 'ledger_buy_spend'),
-    tx.query<{ id: string }>(
-      ADD_SHARES,
-      [b.newPositionId, b.userId, b.marketId, b.tokenId, b.outcome, b.quantityMicro.toString(), b.amountMicro.toString(), b.at],
-      'ledger_buy_shares',
-    ),
-    // The price (the amount less the venue's fee) into the counter-account's maintained balance, when it keeps one (a pool).
-    moveCounterBalance(tx, b.counter, b.amountMicro - b.feeMicro),
+export async function openPositionOf(tx: Queryable, userId: string, tokenId: string): Promise<string | undefined> {
+  const rows = await tx.query<{ id: string }>(
+    'SELECT id FROM positions WHERE user_id = $1 AND token_id = $2 AND NOT is_closed',
+    [userId, tokenId],
+    'ledger_open_position',
   );
-  if (!spent[0]) return null;
-  return { balanceMicro: BigInt(spent[0].balance_micro), positionId: pos[0]!.id };
+  return rows[0]?.id;
 }
 
-/** A buy's transfers: the price to the venue's account, the fee to the venue, shares into the position, and the post of a consumed reservation. */
-export async function buyTransfers(tx: Queryable, b: BuyMoves, positionId: string): Promise<void> {
+/**
+ * A buy's money and shares, sent together (one round trip): the debit, the shares into the position (`b.positionId`),
+ * the counter-account's maintained balance (a pool's cash; the venue keeps none) and the transfers — the price to the
+ * venue's account, the fee to the venue, the shares into the position, and the post of a consumed reservation. Null
+ * when the account's available cash (counting the order's consumed reservation as freed) does not cover it: the rest
+ * went out with the debit, so the caller must roll back (the engine's refusal does).
+ */
+export async function buyMoves(tx: Queryable, b: BuyMoves): Promise<{ balanceMicro: Micro } | null> {
+  if (b.feeMicro < 0n || b.feeMicro > b.amountMicro) throw new Error(`a buy's fee ${b.feeMicro} lies outside its amount ${b.amountMicro}`);
   const cash = cashAccount(b.userId);
   const moves: Transfer[] = [
     { debit: cash, credit: b.counter, asset: USD, amountMicro: b.amountMicro - b.feeMicro, kind: 'buy', ref: b.tradeId, at: b.at },
     { debit: cash, credit: VENUE, asset: USD, amountMicro: b.feeMicro, kind: 'fee', ref: b.tradeId, at: b.at },
-    { debit: b.counter, credit: positionAccount(positionId), asset: b.tokenId, amountMicro: b.quantityMicro, kind: 'buy', ref: b.tradeId, at: b.at },
+    { debit: b.counter, credit: positionAccount(b.positionId), asset: b.tokenId, amountMicro: b.quantityMicro, kind: 'buy', ref: b.tradeId, at: b.at },
   ];
   if (b.orderId) moves.push(postOf(cash, USD, b.releaseMicro, b.orderId, b.tradeId, b.at));
-  await insertTransfers(tx, moves);
+  const [spent, pos] = await together(
+    tx.query<{ balance_micro: bigint }>(SPEND, [b.userId, b.amountMicro.toString(), b.releaseMicro.toString()], 'ledger_buy_spend'),
+    tx.query<{ id: string }>(
+      ADD_SHARES,
+      [b.positionId, b.userId, b.marketId, b.tokenId, b.outcome, b.quantityMicro.toString(), b.amountMicro.toString(), b.at],
+      'ledger_buy_shares',
+    ),
+    // The price (the amount less the venue's fee) into the counter-account's maintained balance, when it keeps one (a pool).
+    moveCounterBalance(tx, b.counter, b.amountMicro - b.feeMicro),
+    insertTransfers(tx, moves),
+  );
+  // The position was read under the account's lock, which every writer of a position holds: another id is a broken invariant.
+  if (pos[0]?.id !== b.positionId) throw new Error(`a buy's shares went into position ${pos[0]?.id}, not the expected ${b.positionId}`);
+  if (!spent[0]) return null;
+  return { balanceMicro: BigInt(spent[0].balance_micro) };
 }
 
 export interface SellMoves {

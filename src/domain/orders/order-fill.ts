@@ -2,7 +2,8 @@ import type { Queryable } from '../../db/database';
 import { appendEvent } from '../events/account-events';
 import { sharesShort } from '../ledger/shares';
 import { fromMicro, type Micro } from '../money/micro';
-import type { IntentForecast, TradeEngine } from '../trading/engine';
+import { venueOf, type IntentForecast, type TradeEngine } from '../trading/engine';
+import { openPositionOf } from '../ledger/trade-moves';
 import { toView, type OrderRow } from './order-rows';
 import type { Take } from './order-rules';
 import { restingOrderIntent, restingOrderPricer } from './resting-order-pricer';
@@ -29,11 +30,11 @@ export async function fillOrder(tx: Queryable, engine: TradeEngine, o: OrderRow,
     const priced = pricer.buy(intent);
     shares = priced.quantityMicro;
     cash = priced.amountMicro;
-    sent.push(engine.execute(tx, intent, pricer));
+    sent.push(engine.execute(tx, intent, venueOf('mirrored', pricer)));
   } else {
     // A sell order's fill, from the position its reservation holds (or the account's open one in the token).
     const positionId = o.position_id ?? (await openPosition(tx, o, t));
-    const sold = await engine.execute(tx, restingOrderIntent(o, t, now, positionId, forecast), pricer);
+    const sold = await engine.execute(tx, restingOrderIntent(o, t, now, positionId, forecast), venueOf('mirrored', pricer));
     if (sold.side !== 'SELL') throw new Error('a sell order executed as a buy');
     shares = sold.fill.quantityMicro;
     cash = sold.fill.proceedsMicro;
@@ -65,7 +66,7 @@ export async function fillOrder(tx: Queryable, engine: TradeEngine, o: OrderRow,
 }
 
 async function openPosition(tx: Queryable, o: OrderRow, t: Take): Promise<string> {
-  const held = await tx.query<{ id: string }>('SELECT id FROM positions WHERE user_id = $1 AND token_id = $2 AND NOT is_closed', [o.user_id, o.token_id]);
-  if (!held[0]) throw sharesShort(`Not enough unreserved shares of this token to sell ${fromMicro(t.sizeMicro)}.`);
-  return held[0].id;
+  const held = await openPositionOf(tx, o.user_id, o.token_id);
+  if (!held) throw sharesShort(`Not enough unreserved shares of this token to sell ${fromMicro(t.sizeMicro)}.`);
+  return held;
 }

@@ -14,7 +14,6 @@ import type { Take } from './order-rules';
  */
 export function restingOrderPricer(o: OrderRow, t: Take, release: Micro): Pricer {
   return {
-    venue: 'mirrored',
     account: VENUE,
     buy: () => {
       const fill =

@@ -1,11 +1,10 @@
 import { together, type Queryable } from '../../db/database';
 import { AppError } from '../../errors/app-error';
 import { markActive } from '../accounts/activity';
-import { insufficientBalance } from '../ledger/cash';
+import { cashOf, coversMicro, insufficientBalance } from '../ledger/cash';
 import { sharesShort } from '../ledger/shares';
 import { randomUUID } from 'node:crypto';
-import { poolAccount, VENUE } from '../ledger/accounts';
-import { buyMoves, buyTransfers, sellMoves, type BuyMoves } from '../ledger/trade-moves';
+import { buyMoves, openPositionOf, sellMoves } from '../ledger/trade-moves';
 import { fromMicro, MICRO, type Micro } from '../money/micro';
 import type { SellFill } from './fills';
 import type { TradeHooks } from './trade-hooks';
@@ -54,13 +53,12 @@ export interface Fill {
 }
 
 /**
- * How one venue prices an intent, read (and locked) in the trade's transaction before the engine runs: a mirrored or
+ * How one venue prices an intent, read (and locked) in the trade's transaction with the engine's reads (VenueRead): a mirrored or
  * simulated market's book (less what the account took of this snapshot), a community market's pool curve, and a limit
  * order's fill (orders/resting-order-pricer.ts: the order's take at its price, `holds` naming the order whose
  * reservation the trade consumes).
  */
 export interface Pricer {
-  venue: Venue;
   /** The venue's ledger account, the other side of the transfers (ledger/accounts.ts): the venue, or a pool. */
   account: string;
   /** A buy's fill of the intent's size; throws to refuse (INSUFFICIENT_DEPTH, a size too small, above the trade limit). */
@@ -82,36 +80,26 @@ export interface Pricer {
   thinMarket?: boolean;
 }
 
+/**
+ * How the engine gets a venue's Pricer in the trade's transaction: the venue's own reads and locks (a pool's row, the
+ * account's claim on a book's snapshot), or the pricer itself when it needs none (a resting order's fill). The engine
+ * sends its own reads beside them, in the same round trip and after them, so the lock order stays the venue's first:
+ * a venue issues its locking statement before its first await.
+ */
+export interface VenueRead {
+  /** Where the trade executes: which market gate it passes and whose ledger account is the other side. */
+  venue: Venue;
+  /** The venue's pricer, read (and locked) in the trade's transaction; issues its locking statement before its first await. */
+  pricer(tx: Queryable): Promise<Pricer>;
+}
+
+/** A venue whose pricer is already in hand (read earlier in the transaction, or pure: a resting order's fill). */
+export const venueOf = (venue: Venue, pricer: Pricer): VenueRead => ({ venue, pricer: async () => pricer });
+
 /** What execute() did: a buy's position and balance, or a sale. */
 export type Executed =
   | { side: 'BUY'; fill: Fill; positionId: string; balanceMicro: Micro }
   | { side: 'SELL'; fill: SellFill; positionId: string; balanceMicro: Micro; position: HeldPosition };
-
-/** A buy once priced: what it spends and the shares it gets at what price (a pricer's fill of the intent). */
-interface PricedBuy {
-  venue: Venue;
-  userId: string;
-  marketId: string;
-  tokenId: string;
-  /** YES or NO of a mirrored market; a community outcome is held as YES of "this label wins". */
-  outcome: 'YES' | 'NO';
-  amountMicro: Micro;
-  quantityMicro: Micro;
-  priceMicro: Micro;
-  /** Of the account's reserved cash, what this buy consumes (a limit order's fill: Pricer.holds). */
-  releaseMicro?: Micro;
-  /** The order whose reservation that is (the ledger posts its pending transfer by releaseMicro). */
-  orderId?: string;
-  /** The venue's fee, included in amountMicro (book-walk.ts) and recorded on the trade; 0 when absent. */
-  feeMicro?: Micro;
-  /** The buyer created this market (TradeEvent.ownMarket). */
-  ownMarket?: boolean;
-  /** A community market still too thin for the record (TradeEvent.thinMarket). */
-  thinMarket?: boolean;
-  at: Date;
-  /** The intent's stated forecast (paper_trade's `forecast`): a refused buy records none. */
-  forecast?: IntentForecast;
-}
 
 /** A position as a sale sees it, locked in the sale's transaction. */
 export interface HeldPosition {
@@ -125,41 +113,10 @@ export interface HeldPosition {
   marketStatus: string | null;
 }
 
-/** How a sale is priced (execute()'s wrapping of the Pricer): the proceeds of `shares` of the position, after the venue's own checks. */
-interface SellPricer {
-  /** Refuses a sale this venue does not take now (a closed market), before any share is counted. */
-  check(pos: HeldPosition): void;
-  /** The sale's fill: the shares, their proceeds and price, the cost basis they carried. Throws to refuse (a price limit). */
-  fill(pos: HeldPosition, sharesMicro: Micro): SellFill;
-  /** The venue's own bookkeeping (the book's consumption, a pool's curve), sent with the ledger's moves (one round trip). */
-  booked?(tx: Queryable, fill: SellFill): Promise<void>;
-  /** The venue's ledger account, the other side of the sale's transfers (ledger/accounts.ts): the venue's unless a pool's. */
-  account?: string;
-}
-
 /** A mirrored market's sale needs it open (its status as read with the locked position). */
 export const mirroredOpen = (pos: HeldPosition): void => {
   if (pos.marketStatus !== 'active') throw marketClosed(pos.marketStatus ?? 'closed');
 };
-
-/** A sale as execute() hands it on: the intent's account, position and shares, with the reservation it consumes. */
-interface SellRequest {
-  userId: string;
-  positionId: string;
-  /** Shares to sell; undefined sells the whole position. */
-  wantedMicro: Micro | undefined;
-  /** Of the position's reserved shares, what this sale consumes (a limit sell order's fill: Pricer.holds). */
-  releaseMicro?: Micro;
-  /** The resting order whose reservation that is. */
-  orderId?: string;
-  /** The seller created this market (TradeEvent.ownMarket). */
-  ownMarket?: boolean;
-  /** A community market still too thin for the record (TradeEvent.thinMarket). */
-  thinMarket?: boolean;
-  at: Date;
-  /** The intent's stated forecast (a sell order's `probability`): recorded once the sale is written; a refused sale records none. */
-  forecast?: IntentForecast;
-}
 
 export interface SaleDone {
   fill: SellFill;
@@ -168,185 +125,141 @@ export interface SaleDone {
 }
 
 /**
- * The trade engine, one file to read to learn what a trade does. It has one way in, execute(intent, pricer): every buy
+ * The trade engine, one file to read to learn what a trade does. It has one way in, execute(intent, venue): every buy
  * and every sale of every venue — paper_trade, sell_position, a community market's pool, a limit order's fill (new or
- * resting) — is one Intent, priced by its venue's Pricer and written here, in the caller's transaction. A buy, in order:
- *   1. the market gate: the market is open (a mirrored market's row is locked shared, so it cannot close meanwhile;
- *      a community market's pool row is already locked by its service);
- *   2. the ledger's moves (ledger/trade-moves.ts): cash out of the account (refused beyond available cash), the shares
- *      into the position, and the transfers — the price to the venue's account, the fee to the venue, the shares back;
- *   3. the trade record (trade-records.ts);
- *   4. the intent's stated forecast, if any (forecasts/, its own chain on its own row);
- *   5. the consumers of the written trade (TradeHooks: events, the track record, notifications).
- * Each step is a plain statement (or a few) of the module that owns its table; a refusal throws, and the caller's
- * transaction rolls every step back. Lock order, always: (a pool,) the market, the account row, its cash, the position.
+ * resting) — is one Intent, priced by its venue's Pricer and written here, in the caller's transaction, in two round
+ * trips. A buy, in order:
+ *   1. the reads, sent together: the venue's (a pool's row, locked; the account's claim on a book's snapshot), the market
+ *      gate (open; a mirrored market's row is locked shared, so it cannot close meanwhile), the account row's mark (its
+ *      lock: accounts/activity.ts), its cash and its open position in the token (ledger/);
+ *   2. the price: the venue's fill of the intent, held to the intent's limit and to the account's available cash;
+ *   3. the writes, sent together: the ledger's moves (cash out of the account, refused beyond available cash; the shares
+ *      into the position; the transfers — the price to the venue's account, the fee to the venue, the shares back), the
+ *      venue's bookkeeping (the book's consumption, a pool's curve), the trade record (trade-records.ts), the intent's
+ *      stated forecast (forecasts/, its own chain on its own row) and the consumers of the written trade (TradeHooks:
+ *      events, the track record, notifications).
+ * A sale is the same with the position locked in step 1 and its shares out in step 3. Each step is a plain statement (or
+ * a few) of the module that owns its table; a refusal throws, and the caller's transaction rolls every step back. Lock
+ * order, always: the venue's (a pool, a book claim), the market, the account row, its cash, the position.
  */
 export class TradeEngine {
   constructor(private readonly hooks: TradeHooks) {}
 
   /**
-   * Executes `intent` against `pricer` in `tx`: the pricer's fill, the intent's limit, then the buy or the sale below
-   * (the ledger's moves, the venue's bookkeeping, the trade record, the forecast and the consumers). A refusal throws and
-   * the caller's transaction rolls every step back. The caller runs hooks.committed() after its commit.
+   * Executes `intent` in `tx` at `venue`: the buy or the sale below. A refusal throws and the caller's transaction rolls
+   * every step back. The caller runs hooks.committed() after its commit.
    */
-  async execute(tx: Queryable, intent: Intent, pricer: Pricer): Promise<Executed> {
-    // What either side carries from the intent and the pricer: the order whose reservation it consumes, the forecast, the flags.
-    const carried = {
-      ...(pricer.holds ? { releaseMicro: pricer.holds.releaseMicro, orderId: pricer.holds.orderId } : {}),
-      ...(intent.forecast ? { forecast: intent.forecast } : {}),
-      ...(pricer.ownMarket ? { ownMarket: true } : {}),
-      ...(pricer.thinMarket ? { thinMarket: true } : {}),
-      at: intent.at,
-    };
-    if (intent.side === 'BUY') {
-      const fill = pricer.buy(intent);
-      if (intent.limitMicro !== undefined && fill.amountMicro * MICRO > intent.limitMicro * fill.quantityMicro)
-        throw priceLimit('buy', fill.priceMicro, 'above', intent.limitMicro);
-      const priced: PricedBuy = {
-        venue: pricer.venue,
+  async execute(tx: Queryable, intent: Intent, venue: VenueRead): Promise<Executed> {
+    return intent.side === 'BUY' ? this.buy(tx, intent, venue) : this.sell(tx, intent, venue);
+  }
+
+  /**
+   * A buy: the reads (the venue's, the gate, the account's mark, its open position), the fill held to the intent's limit,
+   * then the writes. Refused with NOT_FOUND for no account, MARKET_CLOSED when the market is not open,
+   * PRICE_LIMIT_EXCEEDED, the venue's own refusals, and INSUFFICIENT_BALANCE beyond available cash.
+   */
+  private async buy(tx: Queryable, intent: Intent, venue: VenueRead): Promise<Executed> {
+    const [pricer, open, , cash, heldId] = await together(
+      venue.pricer(tx),
+      this.marketOpen(tx, venue.venue, intent.marketId),
+      markActive(tx, intent.userId, intent.at),
+      cashOf(tx, intent.userId),
+      openPositionOf(tx, intent.userId, intent.tokenId),
+    );
+    if (!cash) throw new AppError('NOT_FOUND', 'Account not found.');
+    if (!open) throw await this.closed(tx, venue.venue, intent.marketId);
+    const fill = pricer.buy(intent);
+    if (intent.limitMicro !== undefined && fill.amountMicro * MICRO > intent.limitMicro * fill.quantityMicro)
+      throw priceLimit('buy', fill.priceMicro, 'above', intent.limitMicro);
+    const c = carried(intent, pricer);
+    const refused = () => insufficientBalance(`Insufficient available balance for a ${fromMicro(fill.amountMicro)} dollar buy.`);
+    if (!coversMicro(cash, fill.amountMicro, c.releaseMicro)) throw refused();
+    const tradeId = randomUUID();
+    const positionId = heldId ?? randomUUID();
+    const fee = fill.feeMicro ?? 0n;
+    // The writes go out together, in this order, each seeing those before it; a refusal rolls them all back.
+    const [moved] = await together(
+      buyMoves(tx, {
         userId: intent.userId,
         marketId: intent.marketId,
         tokenId: intent.tokenId,
         outcome: intent.outcome,
         amountMicro: fill.amountMicro,
+        feeMicro: fee,
         quantityMicro: fill.quantityMicro,
-        priceMicro: fill.priceMicro,
-        ...(fill.feeMicro !== undefined ? { feeMicro: fill.feeMicro } : {}),
-        ...carried,
-      };
-      const booked = pricer.booked;
-      const done = await this.buyWith(
-        tx,
-        priced,
-        booked ? () => booked(tx, 'BUY', { sharesMicro: fill.quantityMicro, cashMicro: fill.amountMicro }) : undefined,
-      );
-      return { side: 'BUY', fill, ...done };
-    }
-    if (!intent.positionId) throw new Error('a sale intent names its position');
-    if (intent.size.by !== 'shares') throw new AppError('VALIDATION_ERROR', 'A sale is sized in shares.');
-    const limit = intent.limitMicro;
-    const booked = pricer.booked;
-    const sale = await this.sell(
-      tx,
-      {
-        userId: intent.userId,
-        positionId: intent.positionId,
-        wantedMicro: intent.size.micro,
-        ...carried,
-      },
-      {
-        account: pricer.account,
-        check: (pos) => pricer.check(pos),
-        fill: (pos, shares) => {
-          const fill = pricer.sell(pos, shares);
-          if (limit !== undefined && fill.proceedsMicro * MICRO < limit * fill.quantityMicro) throw priceLimit('sale', fill.priceMicro, 'below', limit);
-          return fill;
-        },
-        ...(booked ? { booked: (q: Queryable, fill: SellFill) => booked(q, 'SELL', { sharesMicro: fill.quantityMicro, cashMicro: fill.proceedsMicro }) } : {}),
-      },
-    );
-    return { side: 'SELL', fill: sale.fill, positionId: intent.positionId, balanceMicro: sale.balanceMicro, position: sale.position };
-  }
-
-  /**
-   * A priced buy in `tx`, with the venue's bookkeeping (`booked`) sent alongside the ledger's first statements. Refused
-   * — and the transaction is to be rolled back — with INSUFFICIENT_BALANCE beyond available cash, MARKET_CLOSED when
-   * the market is not open, NOT_FOUND for no account.
-   */
-  private async buyWith(tx: Queryable, b: PricedBuy, booked: (() => Promise<void>) | undefined): Promise<{ balanceMicro: Micro; positionId: string }> {
-    const tradeId = randomUUID();
-    const moves: BuyMoves = {
-      userId: b.userId,
-      marketId: b.marketId,
-      tokenId: b.tokenId,
-      outcome: b.outcome,
-      amountMicro: b.amountMicro,
-      feeMicro: b.feeMicro ?? 0n,
-      quantityMicro: b.quantityMicro,
-      counter: b.venue === 'pool' ? poolAccount(b.marketId) : VENUE,
-      releaseMicro: b.releaseMicro ?? 0n,
-      orderId: b.orderId ?? null,
-      tradeId,
-      newPositionId: randomUUID(),
-      at: b.at,
-    };
-    // The gate, the account row's mark (its lock, the market's then the account's as in every trade; accounts/activity.ts),
-    // the ledger's moves and the venue's bookkeeping go out together (one round trip: the venue's row — the account's book
-    // consumption, a pool — is locked from its read to the commit); a refusal rolls them all back.
-    const [open, , moved] = await together(
-      this.marketOpen(tx, b.venue, b.marketId),
-      markActive(tx, b.userId, b.at),
-      buyMoves(tx, moves),
-      booked ? booked() : Promise.resolve(),
-    );
-    if (!open) throw await this.closed(tx, b.venue, b.marketId);
-    if (!moved) {
-      const exists = await tx.query('SELECT 1 FROM users WHERE id = $1', [b.userId]);
-      if (!exists[0]) throw new AppError('NOT_FOUND', 'Account not found.');
-      throw insufficientBalance(`Insufficient available balance for a ${fromMicro(b.amountMicro)} dollar buy.`);
-    }
-    // The transfers, the record, the forecast and the consumers' first statements go out together, in this order, and
-    // each sees those before it.
-    await together(
-      buyTransfers(tx, moves, moved.positionId),
+        counter: pricer.account,
+        releaseMicro: c.releaseMicro ?? 0n,
+        orderId: c.orderId ?? null,
+        tradeId,
+        positionId,
+        at: intent.at,
+      }),
+      pricer.booked ? pricer.booked(tx, 'BUY', { sharesMicro: fill.quantityMicro, cashMicro: fill.amountMicro }) : Promise.resolve(),
       recordTrade(tx, {
         id: tradeId,
-        userId: b.userId,
-        positionId: moved.positionId,
-        marketId: b.marketId,
-        tokenId: b.tokenId,
+        userId: intent.userId,
+        positionId,
+        marketId: intent.marketId,
+        tokenId: intent.tokenId,
         side: 'BUY',
-        quantityMicro: b.quantityMicro,
-        priceMicro: b.priceMicro,
-        cashMicro: -b.amountMicro,
+        quantityMicro: fill.quantityMicro,
+        priceMicro: fill.priceMicro,
+        cashMicro: -fill.amountMicro,
         realizedPnlMicro: 0n,
-        feeMicro: b.feeMicro ?? 0n,
-        at: b.at,
+        feeMicro: fee,
+        at: intent.at,
       }),
-      b.forecast ? b.forecast.record(tx) : Promise.resolve(),
+      c.forecast ? c.forecast.record(tx) : Promise.resolve(),
       this.hooks.afterTrade(tx, {
-        userId: b.userId,
+        userId: intent.userId,
         side: 'BUY',
-        marketId: b.marketId,
-        tokenId: b.tokenId,
-        quantityMicro: b.quantityMicro,
-        cashMicro: b.amountMicro,
+        marketId: intent.marketId,
+        tokenId: intent.tokenId,
+        quantityMicro: fill.quantityMicro,
+        cashMicro: fill.amountMicro,
         realizedPnlMicro: 0n,
-        priceMicro: b.priceMicro,
-        ...(b.ownMarket ? { ownMarket: true } : {}),
-        ...(b.thinMarket ? { thinMarket: true } : {}),
-        at: b.at,
+        priceMicro: fill.priceMicro,
+        ...(c.ownMarket ? { ownMarket: true } : {}),
+        ...(c.thinMarket ? { thinMarket: true } : {}),
+        at: intent.at,
       }),
     );
-    return moved;
+    // Refused here only when a writer of the account's cash that does not hold its row's lock came between (the debit's guard).
+    if (!moved) throw refused();
+    return { side: 'BUY', fill, positionId, balanceMicro: moved.balanceMicro };
   }
 
   /**
-   * A sale in `tx`, priced by `pricer`: locks the account row, then the position; sells only shares not reserved by
-   * resting sell orders, after freeing `releaseMicro` of the position's reservation (a resting sell order consuming its
-   * own shares).
+   * A sale: the reads (the venue's, the account's mark — its lock —, the position, locked), the venue's check, the fill
+   * held to the intent's limit, then the writes. Sells only shares not reserved by resting sell orders, after freeing
+   * what the intent's order consumes of the position's reservation (a resting sell order selling its own shares).
    */
-  private async sell(tx: Queryable, s: SellRequest, pricer: SellPricer): Promise<SaleDone> {
-    await tx.query('SELECT 1 FROM users WHERE id = $1 FOR UPDATE', [s.userId], 'trade_lock_account');
-    const rows = await tx.query<{
-      quantity_micro: bigint;
-      cost_micro: bigint;
-      reserved_micro: bigint;
-      is_closed: boolean;
-      market_id: string;
-      token_id: string;
-      status: string | null;
-    }>(
-      `SELECT p.quantity_micro, p.cost_micro, p.reserved_micro, p.is_closed, p.market_id, p.token_id, m.status
-       FROM positions p LEFT JOIN markets m ON m.id = p.market_id WHERE p.id = $1 AND p.user_id = $2 FOR UPDATE OF p`,
-      [s.positionId, s.userId],
-      'trade_lock_position',
+  private async sell(tx: Queryable, intent: Intent, venue: VenueRead): Promise<Executed> {
+    if (!intent.positionId) throw new Error('a sale intent names its position');
+    if (intent.size.by !== 'shares') throw new AppError('VALIDATION_ERROR', 'A sale is sized in shares.');
+    const [pricer, , rows] = await together(
+      venue.pricer(tx),
+      markActive(tx, intent.userId, intent.at),
+      tx.query<{
+        quantity_micro: bigint;
+        cost_micro: bigint;
+        reserved_micro: bigint;
+        is_closed: boolean;
+        market_id: string;
+        token_id: string;
+        status: string | null;
+      }>(
+        `SELECT p.quantity_micro, p.cost_micro, p.reserved_micro, p.is_closed, p.market_id, p.token_id, m.status
+         FROM positions p LEFT JOIN markets m ON m.id = p.market_id WHERE p.id = $1 AND p.user_id = $2 FOR UPDATE OF p`,
+        [intent.positionId, intent.userId],
+        'trade_lock_position',
+      ),
     );
     const r = rows[0];
-    if (!r) throw new AppError('NOT_FOUND', `Position ${s.positionId} not found.`, { hint: 'List your positions with get_portfolio.' });
+    if (!r) throw new AppError('NOT_FOUND', `Position ${intent.positionId} not found.`, { hint: 'List your positions with get_portfolio.' });
     if (r.is_closed) throw positionClosed();
     const pos: HeldPosition = {
-      id: s.positionId,
+      id: intent.positionId,
       quantityMicro: BigInt(r.quantity_micro),
       costMicro: BigInt(r.cost_micro),
       reservedMicro: BigInt(r.reserved_micro),
@@ -355,10 +268,11 @@ export class TradeEngine {
       marketStatus: r.status,
     };
     pricer.check(pos);
-    const release = s.releaseMicro ?? 0n;
+    const c = carried(intent, pricer);
+    const release = c.releaseMicro ?? 0n;
     const reserved = pos.reservedMicro - release;
-    if (reserved < 0n) throw new Error(`position ${s.positionId} reserves ${pos.reservedMicro}, cannot release ${release}`);
-    const want = s.wantedMicro ?? pos.quantityMicro;
+    if (reserved < 0n) throw new Error(`position ${pos.id} reserves ${pos.reservedMicro}, cannot release ${release}`);
+    const want = intent.size.micro ?? pos.quantityMicro;
     if (want <= 0n) throw new AppError('VALIDATION_ERROR', 'quantity must be greater than 0.');
     if (want > pos.quantityMicro) {
       throw new AppError('VALIDATION_ERROR', `quantity ${fromMicro(want)} exceeds the ${fromMicro(pos.quantityMicro)} shares held.`, {
@@ -368,13 +282,15 @@ export class TradeEngine {
     if (want > pos.quantityMicro - reserved) {
       throw sharesShort(`quantity ${fromMicro(want)} exceeds the ${fromMicro(pos.quantityMicro - reserved)} shares available.`, reserved);
     }
-    const fill = pricer.fill(pos, want);
+    const fill = pricer.sell(pos, want);
+    if (intent.limitMicro !== undefined && fill.proceedsMicro * MICRO < intent.limitMicro * fill.quantityMicro)
+      throw priceLimit('sale', fill.priceMicro, 'below', intent.limitMicro);
     const tradeId = randomUUID();
-    // The ledger's moves, the account's mark and the venue's bookkeeping (the book's consumption, a pool's curve) go out together, one round trip.
+    // The writes go out together, in this order, each seeing those before it; a refusal rolls them all back.
     const [out] = await together(
       sellMoves(tx, {
-        userId: s.userId,
-        positionId: s.positionId,
+        userId: intent.userId,
+        positionId: pos.id,
         tokenId: pos.tokenId,
         quantityMicro: fill.quantityMicro,
         costRemovedMicro: fill.costRemovedMicro,
@@ -382,23 +298,17 @@ export class TradeEngine {
         closes: fill.closes,
         proceedsMicro: fill.proceedsMicro,
         feeMicro: fill.feeMicro ?? 0n,
-        counter: pricer.account ?? VENUE,
+        counter: pricer.account,
         releaseMicro: release,
-        orderId: s.orderId ?? null,
+        orderId: c.orderId ?? null,
         tradeId,
-        at: s.at,
+        at: intent.at,
       }),
-      markActive(tx, s.userId, s.at),
-      pricer.booked ? pricer.booked(tx, fill) : Promise.resolve(),
-    );
-    // The position is locked and checked above, so the ledger's own guard can only fail on a broken invariant.
-    if (!out) throw new Error(`sale of position ${s.positionId} was refused by the ledger after its checks passed`);
-    // The record, the forecast and the consumers' first statements go out together, in this order.
-    await together(
+      pricer.booked ? pricer.booked(tx, 'SELL', { sharesMicro: fill.quantityMicro, cashMicro: fill.proceedsMicro }) : Promise.resolve(),
       recordTrade(tx, {
         id: tradeId,
-        userId: s.userId,
-        positionId: s.positionId,
+        userId: intent.userId,
+        positionId: pos.id,
         marketId: pos.marketId,
         tokenId: pos.tokenId,
         side: 'SELL',
@@ -407,11 +317,11 @@ export class TradeEngine {
         cashMicro: fill.proceedsMicro,
         realizedPnlMicro: fill.realizedPnlMicro,
         feeMicro: fill.feeMicro ?? 0n,
-        at: s.at,
+        at: intent.at,
       }),
-      s.forecast ? s.forecast.record(tx) : Promise.resolve(),
+      c.forecast ? c.forecast.record(tx) : Promise.resolve(),
       this.hooks.afterTrade(tx, {
-        userId: s.userId,
+        userId: intent.userId,
         side: 'SELL',
         marketId: pos.marketId,
         tokenId: pos.tokenId,
@@ -419,13 +329,15 @@ export class TradeEngine {
         cashMicro: fill.proceedsMicro,
         realizedPnlMicro: fill.realizedPnlMicro,
         priceMicro: fill.priceMicro,
-        positionId: s.positionId,
-        ...(s.ownMarket ? { ownMarket: true } : {}),
-        ...(s.thinMarket ? { thinMarket: true } : {}),
-        at: s.at,
+        positionId: pos.id,
+        ...(c.ownMarket ? { ownMarket: true } : {}),
+        ...(c.thinMarket ? { thinMarket: true } : {}),
+        at: intent.at,
       }),
     );
-    return { fill, balanceMicro: out.balanceMicro, position: pos };
+    // The position is locked and checked above, so the ledger's own guard can only fail on a broken invariant.
+    if (!out) throw new Error(`sale of position ${pos.id} was refused by the ledger after its checks passed`);
+    return { side: 'SELL', fill, positionId: pos.id, balanceMicro: out.balanceMicro, position: pos };
   }
 
   /** The market gate: open, and (a mirrored market) locked shared until the trade commits, so it cannot close under it. */
@@ -444,6 +356,19 @@ export class TradeEngine {
         : await tx.query<{ status: string }>('SELECT status FROM community_markets WHERE id = $1::uuid', [marketId]);
     return marketClosed(rows[0]?.status ?? 'closed', venue);
   }
+}
+
+/** What a trade carries from its intent and its pricer: the order whose reservation it consumes, the forecast, the flags. */
+function carried(
+  intent: Intent,
+  pricer: Pricer,
+): { releaseMicro?: Micro; orderId?: string; forecast?: IntentForecast; ownMarket?: boolean; thinMarket?: boolean } {
+  return {
+    ...(pricer.holds ? { releaseMicro: pricer.holds.releaseMicro, orderId: pricer.holds.orderId } : {}),
+    ...(intent.forecast ? { forecast: intent.forecast } : {}),
+    ...(pricer.ownMarket ? { ownMarket: true } : {}),
+    ...(pricer.thinMarket ? { thinMarket: true } : {}),
+  };
 }
 
 export function marketClosed(status: string, venue: Venue = 'mirrored'): AppError {

@@ -11,7 +11,7 @@ import { PUBLISHED_ONLY, type VenueBooks } from './venue-books';
 import type { TradeHooks } from './trade-hooks';
 import type { IntentForecast } from './engine';
 import { marketIdOf } from './market-ref';
-import { marketClosed, mirroredOpen, positionClosed, TradeEngine, type Intent, type Pricer, type SaleDone } from './engine';
+import { marketClosed, mirroredOpen, positionClosed, TradeEngine, venueOf, type Intent, type Pricer, type SaleDone, type VenueRead } from './engine';
 import { POOL_STAKES } from '../portfolio/holdings-value';
 
 export interface BuyOrder {
@@ -153,9 +153,9 @@ export class TradingService {
       ...(beforeCommit ? { complete: beforeCommit } : {}),
       at: now,
     };
+    const book = await this.bookOf(order.marketId, order.outcome, quote);
     const done = await this.db.transaction(async (tx) => {
-      const book = await this.claimBook(tx, userId, order.marketId, order.outcome, quote, now);
-      const ex = await this.path.execute(tx, intent, this.bookPricer(userId, book, order.shares));
+      const ex = await this.path.execute(tx, intent, this.bookVenue(userId, book, now, order.shares));
       if (ex.side !== 'BUY') throw new Error('a buy executed as a sale');
       const result: BuyResult = {
         success: true,
@@ -173,8 +173,13 @@ export class TradingService {
   }
 
   async sell(userId: string, positionId: string, quantity: number | undefined, now: Date, beforeCommit?: BeforeCommit): Promise<SellResult> {
-    return this.onPositionBook(userId, positionId, now, async (tx, book) => {
-      const sale = await this.sellOn(tx, book, { userId, positionId, wantedMicro: quantity === undefined ? undefined : toMicro(quantity), at: now });
+    return this.onPositionBook(userId, positionId, async (tx, book) => {
+      const sale = await this.sellOn(tx, book, this.bookVenue(userId, book, now), {
+        userId,
+        positionId,
+        wantedMicro: quantity === undefined ? undefined : toMicro(quantity),
+        at: now,
+      });
       const result = saleResult(sale, positionId);
       if (beforeCommit) await beforeCommit(tx, result);
       return result;
@@ -182,13 +187,15 @@ export class TradingService {
   }
 
   /**
-   * Runs `step` in one transaction on the book of an open position's token (its live quote, claimed for this account),
-   * then lets the trade's consumers know it committed. Refused before any quote when the position cannot sell.
+   * Runs `step` in one transaction on the book of an open position's token (its live quote; bookVenue claims it for this
+   * account in the trade), then lets the trade's consumers know it committed. Refused before any quote when the position
+   * cannot sell.
    */
-  private async onPositionBook<T>(userId: string, positionId: string, now: Date, step: (tx: Queryable, book: MarketBook) => Promise<T>): Promise<T> {
+  private async onPositionBook<T>(userId: string, positionId: string, step: (tx: Queryable, book: MarketBook) => Promise<T>): Promise<T> {
     const token = await this.openTokenOf(userId, positionId);
     const quote = await this.prices.live(token.tokenId);
-    const done = await this.db.transaction(async (tx) => step(tx, await this.claimBook(tx, userId, token.marketId, token.outcome, quote, now)));
+    const book = await this.bookOf(token.marketId, token.outcome, quote);
+    const done = await this.db.transaction(async (tx) => step(tx, book));
     this.hooks.committed();
     return done;
   }
@@ -204,14 +211,16 @@ export class TradingService {
    * the orders, the account, the position (as settlement keeps it). Answers the sale and the orders it cancelled.
    */
   async close(userId: string, positionId: string, now: Date): Promise<SellResult & { cancelledOrders: string[] }> {
-    return this.onPositionBook(userId, positionId, now, async (tx, book) => {
+    return this.onPositionBook(userId, positionId, async (tx, book) => {
+      // The book is claimed first (lock order: the venue's, the orders, the account, the position).
+      const pricer = await this.bookVenue(userId, book, now).pricer(tx);
       const releases: Array<(now: Date) => Promise<string[]>> = [];
       for (const hold of this.holds) releases.push(await hold(tx, positionId));
       await tx.query('SELECT 1 FROM users WHERE id = $1 FOR UPDATE', [userId]);
       await tx.query('SELECT 1 FROM positions WHERE id = $1 FOR UPDATE', [positionId]);
       const cancelledOrders: string[] = [];
       for (const release of releases) cancelledOrders.push(...(await release(now)));
-      const sale = await this.sellOn(tx, book, { userId, positionId, wantedMicro: undefined, at: now });
+      const sale = await this.sellOn(tx, book, venueOf('mirrored', pricer), { userId, positionId, wantedMicro: undefined, at: now });
       return { ...saleResult(sale, positionId), cancelledOrders };
     });
   }
@@ -258,14 +267,26 @@ export class TradingService {
   }
 
   /**
-   * The venue's book of a quote as this account may take it, in `tx`: its published levels (or the simulated venue's),
-   * less what the account took of this snapshot, claimed (locked) before the account row. No book: nothing to claim.
+   * The venue's book of a quote: its published levels (or the simulated venue's, sized by the market's traded dollars),
+   * the snapshot's key and the fee. What this account took of the snapshot is claimed in the trade (bookVenue).
    */
-  private async claimBook(tx: Queryable, userId: string, marketId: string, outcome: 'YES' | 'NO', quote: LivePrice, now: Date): Promise<MarketBook> {
-    const depth = this.books.depth(quote, quote.depth || quote.source !== 'simulated' ? null : await this.volumeOf(tx, marketId));
-    const key = depth ? snapshotKey(depth) : null;
-    const taken = key ? await claimTaken(tx, userId, quote.tokenId, key, now) : { bidMicro: 0n, askMicro: 0n };
-    return { marketId, outcome, quote, depth, key, taken, fee: this.books.fee(quote) };
+  private async bookOf(marketId: string, outcome: 'YES' | 'NO', quote: LivePrice): Promise<MarketBook> {
+    const depth = this.books.depth(quote, quote.depth || quote.source !== 'simulated' ? null : await this.volumeOf(this.db, marketId));
+    return { marketId, outcome, quote, depth, key: depth ? snapshotKey(depth) : null, fee: this.books.fee(quote) };
+  }
+
+  /**
+   * A mirrored (or simulated) market's book as the engine's venue: in the trade's transaction, what the account took of
+   * this snapshot is claimed (locked, before the account row) and the book's pricer takes the rest. No sizes: nothing to claim.
+   */
+  private bookVenue(userId: string, book: MarketBook, now: Date, shares?: number): VenueRead {
+    return {
+      venue: 'mirrored',
+      pricer: async (tx) => {
+        const taken = book.key ? await claimTaken(tx, userId, book.quote.tokenId, book.key, now) : { bidMicro: 0n, askMicro: 0n };
+        return this.bookPricer(userId, book, taken, shares);
+      },
+    };
   }
 
   /**
@@ -273,11 +294,10 @@ export class TradingService {
    * transaction): a buy walks its asks, a sale its bids, each less what the account took of this snapshot, and the fill's
    * shares are added to that consumption with the ledger's moves. `shares`: a buy sized in shares, held to the trade limit.
    */
-  private bookPricer(userId: string, book: MarketBook, shares?: number): Pricer {
-    const walk = (intent: WalkIntent) => priceMarketOrder(book.quote, book.depth, book.taken, intent, book.fee);
+  private bookPricer(userId: string, book: MarketBook, taken: Taken, shares?: number): Pricer {
+    const walk = (intent: WalkIntent) => priceMarketOrder(book.quote, book.depth, taken, intent, book.fee);
     const key = book.key;
     return {
-      venue: 'mirrored',
       account: VENUE,
       buy: (intent) => {
         const fill = walk({ side: 'BUY', sizedBy: intent.size.by, sizeMicro: intent.size.micro ?? 0n });
@@ -295,10 +315,11 @@ export class TradingService {
     };
   }
 
-  /** A sale of a mirrored position walking the bids of `book` (claimed in `tx`), its consumption recorded with it. */
+  /** A sale of a mirrored position walking the bids of `book` at `venue` (its claim in `tx`), its consumption recorded with it. */
   private async sellOn(
     tx: Queryable,
     book: MarketBook,
+    venue: VenueRead,
     s: { userId: string; positionId: string; wantedMicro: Micro | undefined; at: Date },
   ): Promise<SaleDone> {
     const ex = await this.path.execute(
@@ -313,7 +334,7 @@ export class TradingService {
         positionId: s.positionId,
         at: s.at,
       },
-      this.bookPricer(s.userId, book),
+      venue,
     );
     if (ex.side !== 'SELL') throw new Error('a sale executed as a buy');
     return { fill: ex.fill, balanceMicro: ex.balanceMicro, position: ex.position };
@@ -481,7 +502,7 @@ export class TradingService {
   }
 }
 
-/** A venue's book as one account may take it in one transaction (TradingService.claimBook). */
+/** A venue's book of a quote (TradingService.bookOf); what one account took of it is claimed in its trade (bookVenue). */
 interface MarketBook {
   marketId: string;
   outcome: 'YES' | 'NO';
@@ -489,7 +510,6 @@ interface MarketBook {
   depth: ReturnType<VenueBooks['depth']>;
   /** The snapshot's key, or null when the venue shows no sizes (nothing to remember). */
   key: string | null;
-  taken: Taken;
   fee: ReturnType<VenueBooks['fee']>;
 }
 
