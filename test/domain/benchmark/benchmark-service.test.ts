@@ -29,8 +29,7 @@ class Scripted {
     if (sql.includes('u.reference IS NOT NULL')) return (this.reads.references++, [] as T[]);
     if (sql.includes('string_agg')) {
       this.reads.standings += 1;
-      const standings = this.agents.map(([f, id]) => `${f} 40 ${id}`).join(',');
-      return [{ version: this.mark, standings: params[1] === 'agents' ? standings : null }] as T[];
+      return [{ version: this.mark, standings: params[1] === 'agents' ? packed(this.agents) : null }] as T[];
     }
     if (sql.includes('sort_brier')) {
       this.reads.callerRow += 1;
@@ -55,6 +54,17 @@ class Scripted {
     this.reads.record += 1;
     return [{ user_id: U1, display_name: this.name, is_agent: true, reference: null, resolved_markets: 0, record: null, computed_at: null }] as T[];
   }
+}
+
+/** Standings as PostgreSQL packs them (float8send, int4send, the id's first 4 bytes), each with 40 resolved markets, in the order given. */
+function packed(standings: Array<[number, string]>): Buffer {
+  const bytes = Buffer.alloc(standings.length * 16);
+  standings.forEach(([f, id], i) => {
+    bytes.writeDoubleBE(f, i * 16);
+    bytes.writeUInt32BE(40, i * 16 + 8);
+    bytes.writeUInt32BE(parseInt(id, 16), i * 16 + 12);
+  });
+  return bytes;
 }
 
 const board = { season: 'all' as const, metric: 'brier' as const, audience: 'bots' as const, limit: 100 };

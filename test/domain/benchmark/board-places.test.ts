@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { BoardStandings, idPrefixOf, placeAmong, type Standing } from '../../../src/domain/benchmark/board-places';
+import { BoardStandings, idPrefixOf, placeAmong, STANDING_BYTES, type Standing } from '../../../src/domain/benchmark/board-places';
 
 type Account = Standing & { id: string; audience: 0 | 1 };
 
@@ -67,5 +67,48 @@ describe('placeAmong', () => {
       ),
       { numRuns: 1000 },
     );
+  });
+});
+
+/** Standings packed as readStandings' statement packs them: float8send(figure), int4send(resolved markets), the id's first 4 bytes. */
+function packed(standings: readonly Standing[]): Buffer {
+  const bytes = Buffer.alloc(standings.length * STANDING_BYTES);
+  standings.forEach((s, i) => {
+    bytes.writeDoubleBE(s.figure, i * STANDING_BYTES);
+    bytes.writeUInt32BE(s.resolvedMarkets, i * STANDING_BYTES + 8);
+    bytes.writeUInt32BE(s.idPrefix, i * STANDING_BYTES + 12);
+  });
+  return bytes;
+}
+
+describe('BoardStandings.fromBytes', () => {
+  const standing = fc.record({
+    figure: fc.constantFrom(-0.5, -0.1, -0, 0, 0.05, 0.1, 0.2, 1.5, 0.1 + 0.2),
+    resolvedMarkets: fc.integer({ min: 30, max: 33 }),
+    idPrefix: fc.constantFrom(0, 1, 0x7fffffff, 0x80000000, 0xfffffffe, 0xffffffff),
+  });
+
+  test('the bytes in the board order (as the statement sends them) or in any order place every caller as the standings themselves do', () => {
+    fc.assert(
+      fc.property(fc.array(standing, { maxLength: 40 }), fc.boolean(), fc.boolean(), (raw, lowFirst, inBoardOrder) => {
+        const reference = BoardStandings.of(raw, lowFirst);
+        const boardOrder = (a: Standing, b: Standing) =>
+          (lowFirst ? a.figure - b.figure : b.figure - a.figure) || b.resolvedMarkets - a.resolvedMarkets || a.idPrefix - b.idPrefix;
+        const order = inBoardOrder ? [...raw].sort(boardOrder) : raw;
+        const read = BoardStandings.fromBytes(packed(order), lowFirst);
+        expect(read.size).toBe(raw.length);
+        for (const s of raw) expect(read.around(s)).toEqual(reference.around(s));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  test('a hand-made board: ids above 2^31 order after those below (the bytes are unsigned), and a slice of a larger buffer reads as itself', () => {
+    const rows = [at(0.1, 40, '7fffffff'), at(0.1, 40, '80000000'), at(0.2, 41, '00000001')];
+    const inside = Buffer.concat([Buffer.alloc(5), packed(rows)]).subarray(5);
+    const read = BoardStandings.fromBytes(inside, true);
+    expect(placeAmong([read], at(0.1, 40, '80000000'))).toBe(2);
+    expect(placeAmong([read], at(0.2, 41, '00000001'))).toBe(3);
+    expect(() => BoardStandings.fromBytes(Buffer.alloc(17), true)).toThrow(/not a multiple of 16/);
   });
 });
