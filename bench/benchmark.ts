@@ -377,14 +377,17 @@ async function measure(sz: Size): Promise<Record<string, unknown>> {
       const names = ['record', 'board', 'boardKeyed'] as const;
       for (const n of names) {
         const r = await fetch(`${service.baseUrl}${s[n]({}).path}`, { headers: s[n]({}).headers });
-        if (!r.ok) throw new Error(`${n}: ${r.status} ${(await r.text()).slice(0, 300)}`);
+        // Every body read to its end: a response left unread holds its request open in the service, whose stop then
+        // waited out its whole 15-second drain (after each scale's runs, on boards too large for the socket's buffers).
+        const body = await r.text();
+        if (!r.ok) throw new Error(`${n}: ${r.status} ${body.slice(0, 300)}`);
       }
       // Warm: every board once with a key, so each audience's standings are read before anything is timed.
       for (const season of seasons) {
         for (const metric of METRICS) {
           for (const audience of AUDIENCES) {
             const path = `/api/benchmark/leaderboard?season=${season}&metric=${metric}&audience=${audience}&limit=100`;
-            await fetch(`${service.baseUrl}${path}`, { headers: s.boardKeyed({}).headers });
+            await (await fetch(`${service.baseUrl}${path}`, { headers: s.boardKeyed({}).headers })).arrayBuffer();
           }
         }
       }

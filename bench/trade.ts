@@ -203,7 +203,8 @@ async function main(): Promise<void> {
     // a fold, after a board read, or on the 30-second sweep): waited for here, or it lands in whichever side's window
     // it falls in and the check fails by a race.
     for (const deadline = Date.now() + 40_000; ;) {
-      await fetch(`${service.baseUrl}/api/leaderboard?period=alltime&metric=volume`);
+      // Read to its end: an unread body holds its request open in the service (its stop then waits out the drain).
+      await (await fetch(`${service.baseUrl}/api/leaderboard?period=alltime&metric=volume`)).arrayBuffer();
       const folded = await pool.query('SELECT 1 FROM trader_activity WHERE user_id = $1', [parity.id]);
       if (folded.rowCount) break;
       if (Date.now() > deadline) throw new Error('the board folder never copied the parity agent');
