@@ -85,7 +85,7 @@ const SMALL = size(
   LARGE.markets,
   Math.min(LARGE.foldUsers, benchSetting('BENCH_SMALL_ACCOUNTS', 1_000, 20)),
 );
-const SECONDS = benchSetting('BENCH_SECONDS', 8, 1);
+const SECONDS = benchSetting('BENCH_SECONDS', 8, 0.5);
 const RUNS = benchSetting('BENCH_RUNS', 3, 1);
 const CONNECTIONS = 10;
 const SLICE_SECONDS = 0.5;
@@ -391,7 +391,7 @@ async function measure(sz: Size): Promise<Record<string, unknown>> {
           }
         }
       }
-      for (const n of names) await load(service.baseUrl, { connections: CONNECTIONS, seconds: SMOKE ? 1 : 2, setup: s[n] });
+      for (const n of names) await load(service.baseUrl, { connections: CONNECTIONS, seconds: SMOKE ? 0.5 : 2, setup: s[n] });
       // Each read offered alone at half its own closed throughput (BENCHMARKS.md), /health beside it at the same pace:
       // its floor, measured in the same seconds.
       type Pair = [SlicedFigures, SlicedFigures];

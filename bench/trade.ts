@@ -29,7 +29,7 @@ import { benchSetting } from './support/smoke';
  * Each figure is the median of RUNS runs. Last line: one JSON object with every figure.
  */
 const AGENTS = benchSetting('BENCH_AGENTS', 50, 4);
-const SECONDS = benchSetting('BENCH_SECONDS', 10, 1);
+const SECONDS = benchSetting('BENCH_SECONDS', 10, 0.5);
 const RUNS = benchSetting('BENCH_RUNS', 3, 1);
 /** The service's pool and the raw driver's (BENCH_POOL overrides both). */
 const POOL = Number(process.env.BENCH_POOL ?? 10);
