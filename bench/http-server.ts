@@ -1,5 +1,8 @@
 import 'reflect-metadata';
 import { fork, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
 import { constants } from 'node:perf_hooks';
@@ -13,7 +16,7 @@ import { benchSetting, SMOKE } from './support/smoke';
 
 /**
  * npm run bench:http-server — what creating the app's requests with express's prototypes (src/http/app-server.ts)
- * saves. The service (in-memory PGlite, no background work) runs in a child process behind either express's
+ * saves. The service (embedded PGlite in a throwaway data directory, no background work) runs in a child process behind either express's
  * own app.listen (every request re-parented with Object.setPrototypeOf) or createAppServer, and GET /health
  * is paced at RATE/s from this process. The child counts its young-generation collections (scavenges) with a
  * PerformanceObserver. The two servers alternate, RUNS times each; figures are medians.
@@ -31,7 +34,7 @@ interface GcStats {
 }
 
 async function child(mode: Mode): Promise<void> {
-  const config = loadConfig({ ...process.env, DATA_DIR: process.env.DATABASE_URL ? undefined : 'memory', LOG_LEVEL: 'warn' });
+  const config = loadConfig({ ...process.env, LOG_LEVEL: 'warn' });
   const service = await startService(config, createLogger('warn'), { background: false });
   let server: Server;
   if (mode === 'createAppServer') {
@@ -68,7 +71,25 @@ function ask<T>(c: ChildProcess, msg: string): Promise<T> {
 }
 
 async function runOnce(mode: Mode) {
-  const c = fork(__filename, ['child', mode], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  // A data directory of its own, which starts as a copy of the build's migrated template as `npm start`'s does: an
+  // in-memory PGlite ran initdb and every migration in each child (some 20 s of a loaded CI machine's, per child), for
+  // a bench whose requests (GET /health) never reach the database.
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'http-server-bench-'));
+  const env = process.env.DATABASE_URL ? process.env : { ...process.env, DATA_DIR: path.join(dataDir, 'data') };
+  const c = fork(__filename, ['child', mode], { env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  try {
+    return await measure(c);
+  } finally {
+    if (c.exitCode === null && c.signalCode === null) {
+      const exited = new Promise((resolve) => c.once('exit', resolve));
+      c.kill();
+      await exited;
+    }
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function measure(c: ChildProcess) {
   const { port } = await new Promise<{ port: number }>((resolve) => c.once('message', (m) => resolve(m as { port: number })));
   const url = `http://127.0.0.1:${port}`;
   const setup = () => ({ path: '/health' });
@@ -76,7 +97,6 @@ async function runOnce(mode: Mode) {
   c.send('reset');
   const load = await pacedLoadInChild(url, { rate: RATE, seconds: SECONDS, connections: 50, setup });
   const gc = await ask<GcStats>(c, 'stats');
-  c.kill();
   return { p50: load.p50, p99: load.p99, non2xx: load.non2xx + load.errors, ...gc };
 }
 

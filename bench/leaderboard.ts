@@ -48,16 +48,16 @@ import { benchSetting, SMOKE } from './support/smoke';
 const ACCOUNTS = benchSetting('BENCH_ACCOUNTS', 100_000, 200);
 const TRADES = benchSetting('BENCH_TRADES', 5_000_000, 2000);
 const MARKETS = 2_000;
-const SECONDS = benchSetting('BENCH_SECONDS', 8, 1);
+const SECONDS = benchSetting('BENCH_SECONDS', 8, 0.5);
 const RUNS = benchSetting('BENCH_RUNS', 3, 1);
 /**
  * The whole-service trade comparison: this many adjacent with/without pairs of this many seconds each. A run lasts two
- * fold intervals, so that most of its trades are folded at the service's own pace, beside them, and the fold after
+ * fold intervals (one in smoke mode, whose figures are not read), so that most of its trades are folded at the service's own pace, beside them, and the fold after
  * it (`settle`, in its time) takes only its tail: in runs shorter than the interval, nearly every fold would be that
  * one, in series with the trades, which no service does.
  */
 const TRADE_PAIRS = benchSetting('BENCH_TRADE_PAIRS', 50, 1);
-const TRADE_PAIR_SECONDS = Number(process.env.BENCH_TRADE_PAIR_SECONDS ?? (2 * FOLD_INTERVAL_MS) / 1000);
+const TRADE_PAIR_SECONDS = Number(process.env.BENCH_TRADE_PAIR_SECONDS ?? ((SMOKE ? 1 : 2) * FOLD_INTERVAL_MS) / 1000);
 const CONNECTIONS = 10;
 /** A board's paced run and its floor's take turns in slices this long. */
 const FLOOR_SLICE_SECONDS = 0.5;
@@ -629,7 +629,7 @@ async function boardFigures(
   try {
     const boards: Record<string, unknown> = {};
     // Warm-up (JIT, caches, connections), not measured.
-    for (const metric of METRICS) await load(service.baseUrl, { connections: CONNECTIONS, seconds: SMOKE ? 1 : 2, setup: boardSetup(metric) });
+    for (const metric of METRICS) await load(service.baseUrl, { connections: CONNECTIONS, seconds: SMOKE ? 0.5 : 2, setup: boardSetup(metric) });
     for (const metric of METRICS) {
       const runs = [];
       for (let r = 0; r < RUNS; r += 1) runs.push(await boardLoad(service.baseUrl, metric));

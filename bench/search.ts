@@ -30,7 +30,7 @@ import { benchSetting, SMOKE } from './support/smoke';
  */
 const MARKETS = benchSetting('BENCH_MARKETS', 100_000, 1000);
 const CONNECTIONS = benchSetting('BENCH_CONNECTIONS', 50, 4);
-const SECONDS = benchSetting('BENCH_SECONDS', 10, 1);
+const SECONDS = benchSetting('BENCH_SECONDS', 10, 0.5);
 const RUNS = benchSetting('BENCH_RUNS', 3, 1);
 /** The service's pool and the raw driver's (BENCH_POOL overrides both). */
 const POOL = Number(process.env.BENCH_POOL ?? 10);
@@ -126,7 +126,7 @@ async function main(): Promise<void> {
     const probe = await fetch(`${service.baseUrl}/api/search?q=will`);
     const body = (await probe.json()) as { markets?: unknown[] };
     if (!probe.ok || body.markets?.length !== 8) throw new Error(`search sanity check failed: ${probe.status} ${JSON.stringify(body).slice(0, 300)}`);
-    await load(service.baseUrl, { connections: CONNECTIONS, seconds: SMOKE ? 1 : 3, setup }); // warm-up
+    await load(service.baseUrl, { connections: CONNECTIONS, seconds: SMOKE ? 0.5 : 3, setup }); // warm-up
 
     const runs: Record<'http' | 'httpOpen' | 'httpPaced' | 'sql' | 'sqlPaced' | 'sqlPacedGated' | 'healthPaced', LoadFigures[]> = {
       http: [],

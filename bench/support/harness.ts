@@ -7,6 +7,7 @@ import { Client, Pool } from 'pg';
 import autocannon from 'autocannon';
 import { RawHttpClient } from './raw-http-load';
 import { startScriptNodeArgs } from '../../scripts/node-flags';
+import { SMOKE } from './smoke';
 
 // Benches run the service with the runtime flags it is deployed with, written in one place (package.json's start script).
 export { startScriptNodeArgs };
@@ -139,8 +140,8 @@ export function median(xs: number[]): number {
   return s[Math.floor(s.length / 2)]!;
 }
 
-/** How long a paced run sends at its pace before it starts counting (pacedCalls). */
-export const WARMUP_SECONDS = 1;
+/** How long a paced run sends at its pace before it starts counting (pacedCalls); a smoke run's figures are not read. */
+export const WARMUP_SECONDS = SMOKE ? 0.25 : 1;
 
 export const round = (x: number, d = 2) => Math.round(x * 10 ** d) / 10 ** d;
 

@@ -1,5 +1,5 @@
 /**
- * Smoke mode (BENCH_SMOKE=1): each bench runs its real code paths on tiny data for a second or two of load, so CI
+ * Smoke mode (BENCH_SMOKE=1): each bench runs its real code paths on tiny data for a second or less of load a phase, so CI
  * can run every bench on every change (test/bench/smoke.test.ts) and a bench that no longer runs is caught the day it
  * breaks, not the day someone next tunes it. Its figures mean nothing; only that it ends with its JSON line.
  */

@@ -68,7 +68,10 @@ export async function startTestApp(backend: Backend, opts: TestAppOptions = {}):
     await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
     baseUrl = `http://${opts.hostName ?? '127.0.0.1'}:${(server.address() as AddressInfo).port}`;
   }
-  const config = testConfig({ ...TEST_DEFAULTS, BASE_URL: baseUrl, ...(opts.config ?? {}) });
+  // The service is told the PostgreSQL database it is given, as main is: without DATABASE_URL it took itself for an
+  // embedded one, so a replay run on the postgres backend was an in-memory PGlite (not a schema on the server) whose
+  // image each service built by initdb and every migration on its first run, some 10 s of a loaded machine's CPU.
+  const config = testConfig({ ...TEST_DEFAULTS, ...(opened.url ? { DATABASE_URL: opened.url } : {}), BASE_URL: baseUrl, ...(opts.config ?? {}) });
   const service = await startService(config, opts.log ?? createLogger('silent'), {
     db: opened.db,
     clock: opts.clock,
