@@ -16,7 +16,8 @@ export interface Taken {
   askMicro: Micro;
 }
 
-const NONE: Taken = { bidMicro: 0n, askMicro: 0n };
+/** Nothing taken of a snapshot (a new snapshot, an account that took none, a book without sizes). */
+export const NONE: Taken = { bidMicro: 0n, askMicro: 0n };
 
 /** Which snapshot a book is: a hash of its levels, so the same book read again (a later quote of it) is the same snapshot. */
 export function snapshotKey(depth: Depth): string {

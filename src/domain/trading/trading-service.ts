@@ -4,7 +4,7 @@ import type { LivePrice, PriceService } from './price-service';
 import { fromMicro, toMicro, MICRO, type Micro } from '../money/micro';
 import { avgPriceMicro, fillAt } from './fills';
 import type { BookFill, WalkIntent } from './book-walk';
-import { addTaken, claimTaken, peekTaken, snapshotKey, type Taken } from './book-consumption';
+import { addTaken, claimTaken, NONE, peekTaken, snapshotKey, type Taken } from './book-consumption';
 import { VENUE } from '../ledger/accounts';
 import { priceMarketOrder } from './market-order';
 import { PUBLISHED_ONLY, type VenueBooks } from './venue-books';
@@ -283,7 +283,7 @@ export class TradingService {
     return {
       venue: 'mirrored',
       pricer: async (tx) => {
-        const taken = book.key ? await claimTaken(tx, userId, book.quote.tokenId, book.key, now) : { bidMicro: 0n, askMicro: 0n };
+        const taken = book.key ? await claimTaken(tx, userId, book.quote.tokenId, book.key, now) : NONE;
         return this.bookPricer(userId, book, taken, shares);
       },
     };
@@ -381,17 +381,15 @@ export class TradingService {
       if (input.quantity === undefined) throw new AppError('VALIDATION_ERROR', 'quantity is required for a SELL quote.');
       intent = { side: 'SELL', sizedBy: 'shares', sizeMicro: toMicro(input.quantity) };
     }
-    const depth = this.books.depth(price, price.depth || price.source !== 'simulated' ? null : await this.volumeOf(this.db, token.market_id));
-    const taken: Taken =
-      depth && userId && UUID.test(userId) ? await peekTaken(this.db, userId, input.tokenId, snapshotKey(depth)) : { bidMicro: 0n, askMicro: 0n };
-    const fee = this.books.fee(price);
-    const fill = priceMarketOrder(price, depth, taken, intent, fee);
+    const book = await this.bookOf(token.market_id, token.outcome, price);
+    const taken: Taken = book.key && userId && UUID.test(userId) ? await peekTaken(this.db, userId, input.tokenId, book.key) : NONE;
+    const fill = priceMarketOrder(price, book.depth, taken, intent, book.fee);
     return {
       ...base,
       price: fromMicro(fill.priceMicro),
       quantity: fromMicro(fill.sharesMicro),
       amount: fromMicro(fill.cashMicro),
-      ...fillFigures(fill, fee.rateBps),
+      ...fillFigures(fill, book.fee.rateBps),
     };
   }
 
