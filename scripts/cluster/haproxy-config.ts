@@ -41,6 +41,9 @@ export function haproxyConfig(o: HaproxyOptions): string {
     '  timeout client 60s',
     '  timeout server 60s',
     '  timeout http-keep-alive 10s',
+    // Without it a check must be answered within `inter`; a process busy on a loaded machine (two cores
+    // running the whole suite) was then never taken in. A stopped process still fails at once: refused.
+    '  timeout check 2s',
     '',
     'frontend www',
     `  bind ${o.listen.host}:${o.listen.port}`,
