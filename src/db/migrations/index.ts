@@ -48,6 +48,7 @@ import { RowsOfTheirOwn1700000000077 } from './1700000000077-rows-of-their-own';
 import { TrackRulesInCode1700000000078 } from './1700000000078-track-rules-in-code';
 import { CashBalances1700000000079 } from './1700000000079-cash-balances';
 import { TrackFigures1700000000080 } from './1700000000080-track-figures';
+import { ThickMarkets1700000000081 } from './1700000000081-thick-markets';
 
 /** Every migration, in order. A new one is appended here (no glob: the same list runs from ts and dist). */
 export const MIGRATIONS = [
@@ -101,4 +102,5 @@ export const MIGRATIONS = [
   TrackRulesInCode1700000000078,
   CashBalances1700000000079,
   TrackFigures1700000000080,
+  ThickMarkets1700000000081,
 ];

@@ -79,27 +79,29 @@ export function moved(pool: Pool, i: number, delta: Micro): Pool {
 
 /**
  * Books a fill on the pool's curve inside the trade's transaction: volume and trade count, the outcome's shares, every
- * outcome's new price, and one price point per outcome (every trade is a point of the history). The pool's cash is not
- * here: it moved with the trade's transfers, in the ledger (ledger/pool-cash.ts).
+ * outcome's new price, and one price point per outcome (every trade is a point of the history); with `thick` (the trade
+ * found the market no longer thin for the record), the moment it first was (`thick_at`, THIN_MARKET_SQL's shortcut). The
+ * pool's cash is not here: it moved with the trade's transfers, in the ledger (ledger/pool-cash.ts).
  */
 export async function bookFill(
   tx: Queryable,
   pool: PoolState,
   after: Pool,
-  fill: { tokenId: string; sharesDelta: Micro; volume: Micro; at: Date },
+  fill: { tokenId: string; sharesDelta: Micro; volume: Micro; at: Date; thick: boolean },
 ): Promise<void> {
   const prices = pricesMicro(after).map(String);
   const tokens = pool.outcomes.map((o) => o.tokenId);
   await tx.query(
     `WITH pool AS (
-       UPDATE community_pools SET volume_micro = volume_micro + $2::bigint, trades = trades + 1
+       UPDATE community_pools SET volume_micro = volume_micro + $2::bigint, trades = trades + 1,
+         thick_at = CASE WHEN $8::boolean THEN coalesce(thick_at, $7) ELSE thick_at END
        WHERE market_id = $1::uuid RETURNING market_id
      ), outs AS (
        UPDATE community_outcomes o SET shares_micro = o.shares_micro + CASE WHEN o.token_id = $3::text THEN $4::bigint ELSE 0 END, price_micro = x.price
        FROM unnest($5::text[], $6::bigint[]) AS x(token_id, price) WHERE o.token_id = x.token_id RETURNING o.token_id
      )
      INSERT INTO community_price_points (token_id, t, price_micro) SELECT x.token_id, $7, x.price FROM unnest($5::text[], $6::bigint[]) AS x(token_id, price)`,
-    [pool.marketId, fill.volume.toString(), fill.tokenId, fill.sharesDelta.toString(), tokens, prices, fill.at],
+    [pool.marketId, fill.volume.toString(), fill.tokenId, fill.sharesDelta.toString(), tokens, prices, fill.at, fill.thick],
     'community-pool-book',
   );
 }

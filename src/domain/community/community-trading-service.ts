@@ -241,7 +241,7 @@ export class CommunityTradingService {
       },
       booked: (tx, side, fill) => {
         const delta = side === 'BUY' ? fill.sharesMicro : -fill.sharesMicro;
-        return bookFill(tx, pool, moved(state, i, delta), { tokenId, sharesDelta: delta, volume: fill.cashMicro, at: now });
+        return bookFill(tx, pool, moved(state, i, delta), { tokenId, sharesDelta: delta, volume: fill.cashMicro, at: now, thick: !thin });
       },
       ownMarket: pool.creatorId === userId,
       thinMarket: thin,

@@ -25,14 +25,18 @@ export const COMMUNITY_MIN_TRADERS = 5;
 /**
  * Whether a community market is still too thin for the record when `userId` trades (or holds) in it: fewer than
  * COMMUNITY_MIN_TRADERS distinct accounts besides its creator have bought in it, counting `userId`. `$1` the market,
- * `$2` the trader; answers `thin`. The count stops at the threshold, so a busy market costs no more. It names no
- * creator, so a trade can send it with its read of the pool (one round trip while the pool is held).
+ * `$2` the trader; answers `thin`. A market that has had them always has (no trade is removed), and its pool says so:
+ * a trade the check finds not thin stamps `community_pools.thick_at` (counting its trader, the market has had them once
+ * it is done; the creator's check counts only others; a seller has bought before), and from then on the
+ * market's trades are not read at all (a CASE evaluates its subqueries only when reached), so the check costs the same
+ * at its millionth trade as at its first, while the pool, which every trade of the market waits for, is held. Until
+ * then it reads the market's buys. It names no creator, so a trade can send it with its read of the pool.
  */
 export const THIN_MARKET_SQL = `WITH c AS (SELECT creator_id FROM community_markets WHERE id = $1::text::uuid)
-  SELECT (
+  SELECT CASE WHEN (SELECT thick_at FROM community_pools WHERE market_id = $1::text::uuid) IS NOT NULL THEN false ELSE (
     (SELECT count(*) FROM (SELECT DISTINCT t.user_id FROM trades t, c WHERE t.market_id = $1::text AND t.side = 'BUY'
        AND t.user_id <> c.creator_id AND t.user_id <> $2::uuid LIMIT ${COMMUNITY_MIN_TRADERS}) x)
-    + CASE WHEN $2::uuid = (SELECT creator_id FROM c) THEN 0 ELSE 1 END) < ${COMMUNITY_MIN_TRADERS} AS thin`;
+    + CASE WHEN $2::uuid = (SELECT creator_id FROM c) THEN 0 ELSE 1 END) < ${COMMUNITY_MIN_TRADERS} END AS thin`;
 
 /** A community market's token (`cm-<market id without dashes>-<outcome index>`, tokenIdOf in community-trading-service.ts). */
 export const isCommunityMarketToken = (tokenId: string): boolean => /^cm-[0-9a-f]{32}-\d{1,2}$/i.test(tokenId);
