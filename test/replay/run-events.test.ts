@@ -1,14 +1,12 @@
 import { backends } from '../support/backends';
-import { registerAgent, startTestApp, type TestApp } from '../support/app';
+import { bearer, type TestApp } from '../support/app';
 import { ManualClock } from '../support/identity';
 import { mcpCall } from '../support/rpc';
+import { listMarkets, startReplayHost, startRun } from '../support/replay-runs';
 import { SseClient } from '../support/sse-client';
+import type { MarketView } from '../../src/market-data/market-view';
 
-type Market = { id: string; slug: string; endDate: string | null; outcomeTokens: Array<{ outcome: string; tokenId: string }> };
-type Run = { runId: string; apiKey: string; clock: string; startAt: string; endAt: string };
 type Event = { seq: number; type: string; data: Record<string, unknown>; createdAt: string };
-
-const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
 
 // Each run builds a migrated database of its own and syncs its venue once per simulated day.
 jest.setTimeout(180_000);
@@ -21,18 +19,11 @@ describe.each(backends())('a replay run’s event stream on $name', (backend) =>
   const open: SseClient[] = [];
 
   beforeAll(async () => {
-    t = await startTestApp(backend, { listen: true, clock, background: false, config: { SIM_SPEED: 60, EVENT_STREAM_HEARTBEAT_MS: 300 } });
-    await t.services.marketSync.runOnce();
-    live = await registerAgent(t, 'Streamer');
+    ({ t, live } = await startReplayHost(backend, 'Streamer', { clock, config: { SIM_SPEED: 60, EVENT_STREAM_HEARTBEAT_MS: 300 } }));
   });
   afterEach(() => open.splice(0).forEach((c) => c.close()));
   afterAll(async () => t.close());
 
-  const start = async (body: Record<string, unknown>): Promise<Run> => {
-    const res = await t.api.post('/api/replays').set(bearer(live.apiKey)).send(body);
-    expect(res.status).toBe(201);
-    return res.body as Run;
-  };
   const connect = async (key: string) => {
     const c = await SseClient.open(`${t.baseUrl}/api/events`, bearer(key));
     expect(c.status).toBe(200);
@@ -40,14 +31,7 @@ describe.each(backends())('a replay run’s event stream on $name', (backend) =>
     return c;
   };
   const received = (c: SseClient) => c.events.map((e) => e.data as Event);
-  const markets = async (key: string, query: Record<string, unknown> = {}) =>
-    (
-      await t.api
-        .get('/api/markets')
-        .query({ limit: 50, ...query })
-        .set(bearer(key))
-    ).body.markets as Market[];
-  const buy = async (key: string, m: Market, amount: number) => {
+  const buy = async (key: string, m: MarketView, amount: number) => {
     const yes = m.outcomeTokens.find((o) => o.outcome === 'YES')!;
     const res = await t.api.post('/api/trade').set(bearer(key)).send({ marketId: m.id, marketSlug: m.slug, tokenId: yes.tokenId, outcome: 'YES', amount });
     expect(res.status).toBe(200);
@@ -55,11 +39,11 @@ describe.each(backends())('a replay run’s event stream on $name', (backend) =>
 
   test('when an agent trades, places and cancels an order and steps its run, then the run key’s stream receives each event in order, stamped with the run’s clock and never after it, and the owner’s live stream receives none', async () => {
     const liveStream = await connect(live.apiKey);
-    const run = await start({ seed: 7, days: 2 });
+    const run = await startRun(t, live.apiKey, { seed: 7, days: 2 });
     const stream = await connect(run.apiKey);
 
     // A market of the run that ends inside the window, so stepping to the end settles the position.
-    const ending = (await markets(run.apiKey, { sort: 'ending' })).filter((m) => m.endDate !== null && m.endDate <= run.endAt);
+    const ending = (await listMarkets(t, run.apiKey, { sort: 'ending' })).filter((m) => m.endDate !== null && m.endDate <= run.endAt);
     expect(ending.length).toBeGreaterThan(0);
     const m = ending[0]!;
     await buy(run.apiKey, m, 100);
@@ -100,7 +84,7 @@ describe.each(backends())('a replay run’s event stream on $name', (backend) =>
     expect(stream.messages.map((x) => [x.id, x.event])).toEqual(log.map((e) => [String(e.seq), e.type]));
 
     // The owner's live stream got none of it: its first event is the live account's own next trade.
-    await buy(live.apiKey, (await markets(live.apiKey))[0]!, 10);
+    await buy(live.apiKey, (await listMarkets(t, live.apiKey))[0]!, 10);
     await liveStream.until((c) => c.messages.length >= 1, 8000, 'the live trade');
     expect(received(liveStream)[0]).toMatchObject({ type: 'trade', data: { cash: 10 } });
     expect(Date.parse(received(liveStream)[0]!.createdAt)).toBe(clock.now().getTime());
@@ -108,11 +92,11 @@ describe.each(backends())('a replay run’s event stream on $name', (backend) =>
   });
 
   test('when two runs of one scenario (one account id) trade, then each run key’s stream receives only its own run’s events', async () => {
-    const a = await start({ seed: 11, days: 1 });
-    const b = await start({ seed: 11, days: 1 });
+    const a = await startRun(t, live.apiKey, { seed: 11, days: 1 });
+    const b = await startRun(t, live.apiKey, { seed: 11, days: 1 });
     const streamA = await connect(a.apiKey);
     const streamB = await connect(b.apiKey);
-    const m = (await markets(a.apiKey))[0]!;
+    const m = (await listMarkets(t, a.apiKey))[0]!;
     await buy(b.apiKey, m, 7);
     await buy(a.apiKey, m, 13);
     await streamA.until((c) => c.messages.length >= 2, 8000, 'run a’s trade');

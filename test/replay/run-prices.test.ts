@@ -1,15 +1,10 @@
 import { backends } from '../support/backends';
-import { registerAgent, startTestApp, type TestApp } from '../support/app';
-import { ManualClock } from '../support/identity';
+import { bearer, type TestApp } from '../support/app';
+import { DAY, HOUR, ManualClock } from '../support/identity';
+import { listMarkets, startReplayHost, startRun, type StartedRun } from '../support/replay-runs';
 import { SseClient } from '../support/sse-client';
 
-type Market = { id: string; slug: string; endDate: string | null; yesPrice?: number; outcomeTokens: Array<{ outcome: string; tokenId: string }> };
-type Run = { runId: string; apiKey: string; clock: string; startAt: string; endAt: string };
 type Tick = { tokenId: string; marketId: string; price: number; bid: number | null; ask: number | null; at: string };
-
-const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
-const HOUR = 3_600_000;
-const DAY = 24 * HOUR;
 
 // Each run builds a migrated database of its own and syncs its venue once per simulated day.
 jest.setTimeout(180_000);
@@ -22,26 +17,18 @@ describe.each(backends())('a replay run’s price stream on $name', (backend) =>
   const open: SseClient[] = [];
 
   beforeAll(async () => {
-    t = await startTestApp(backend, { listen: true, clock, background: false, config: { SIM_SPEED: 60, EVENT_STREAM_HEARTBEAT_MS: 300 } });
-    await t.services.marketSync.runOnce();
-    live = await registerAgent(t, 'Price streamer');
+    ({ t, live } = await startReplayHost(backend, 'Price streamer', { clock, config: { SIM_SPEED: 60, EVENT_STREAM_HEARTBEAT_MS: 300 } }));
   });
   afterEach(() => open.splice(0).forEach((c) => c.close()));
   afterAll(async () => t.close());
 
-  const start = async (body: Record<string, unknown>): Promise<Run> => {
-    const res = await t.api.post('/api/replays').set(bearer(live.apiKey)).send(body);
-    expect(res.status).toBe(201);
-    return res.body as Run;
-  };
   const connect = async (query: string, key: string) => {
     const c = await SseClient.open(`${t.baseUrl}/api/markets/stream${query}`, bearer(key));
     open.push(c);
     return c;
   };
   const ticks = (c: SseClient) => c.events.map((e) => e.data as Tick);
-  const markets = async (key: string) => (await t.api.get('/api/markets').query({ limit: 50 }).set(bearer(key))).body.markets as Market[];
-  const advance = async (run: Run, body: Record<string, unknown>): Promise<number> => {
+  const advance = async (run: StartedRun, body: Record<string, unknown>): Promise<number> => {
     const res = await t.api.post(`/api/replays/${run.runId}/advance`).set(bearer(run.apiKey)).send(body);
     expect(res.status).toBe(200);
     return Date.parse(res.body.clock as string);
@@ -52,10 +39,10 @@ describe.each(backends())('a replay run’s price stream on $name', (backend) =>
   };
 
   test('when a stepped run’s clock moves, then the run key’s price stream pushes each market’s price at each sync on the way, stamped with the run’s clock and never after it, the price the run then shows; the live service hears none of it', async () => {
-    const run = await start({ seed: 7, days: 3 });
+    const run = await startRun(t, live.apiKey, { seed: 7, days: 3 });
     const startMs = Date.parse(run.clock);
     // Markets that stay open through the window, so every step has a price of each to push.
-    const chosen = (await markets(run.apiKey)).filter((m) => m.endDate !== null && Date.parse(m.endDate) > Date.parse(run.endAt)).slice(0, 6);
+    const chosen = (await listMarkets(t, run.apiKey)).filter((m) => m.endDate !== null && Date.parse(m.endDate) > Date.parse(run.endAt)).slice(0, 6);
     expect(chosen.length).toBeGreaterThan(2);
     const stream = await connect(`?markets=${chosen.map((m) => m.id).join(',')}`, run.apiKey);
     expect(stream.status).toBe(200);
@@ -86,7 +73,7 @@ describe.each(backends())('a replay run’s price stream on $name', (backend) =>
     const stamps = new Set(ticks(stream).map((x) => Date.parse(x.at)));
     expect([...stamps].sort((a, b) => a - b)).toEqual([startMs, c1, c1 + DAY, c2]);
     // The last price pushed of each YES token is the price the run shows at its clock.
-    const shown = new Map((await markets(run.apiKey)).map((m) => [m.id, m]));
+    const shown = new Map((await listMarkets(t, run.apiKey)).map((m) => [m.id, m]));
     for (const m of chosen) {
       const yes = m.outcomeTokens.find((o) => o.outcome === 'YES')!.tokenId;
       const last = ticks(stream)
@@ -101,9 +88,9 @@ describe.each(backends())('a replay run’s price stream on $name', (backend) =>
 
   test('when a run at a speed is streamed and no call is made with its key, then its prices still move with its clock, never after it', async () => {
     // 3,600 simulated seconds a wall second: a sync interval of the run passes every wall second.
-    const run = await start({ seed: 9, days: 1, mode: { speed: 3600 } });
+    const run = await startRun(t, live.apiKey, { seed: 9, days: 1, mode: { speed: 3600 } });
     const startMs = Date.parse(run.startAt);
-    const chosen = (await markets(run.apiKey)).filter((m) => m.endDate !== null && Date.parse(m.endDate) > Date.parse(run.endAt)).slice(0, 4);
+    const chosen = (await listMarkets(t, run.apiKey)).filter((m) => m.endDate !== null && Date.parse(m.endDate) > Date.parse(run.endAt)).slice(0, 4);
     expect(chosen.length).toBeGreaterThan(1);
     const stream = await connect(`?markets=${chosen.map((m) => m.id).join(',')}`, run.apiKey);
     expect(stream.status).toBe(200);

@@ -1,45 +1,15 @@
-import { randomUUID } from 'node:crypto';
-import type { Client } from '@a2a-js/sdk/client';
-import type { Part, SendMessageRequest, StreamResponse, Task } from '@a2a-js/sdk';
+import type { StreamResponse, Task } from '@a2a-js/sdk';
 import { backends } from '../support/backends';
-import { registerAgent, startTestApp, type TestApp } from '../support/app';
+import { bearer, type TestApp } from '../support/app';
 import { ManualClock } from '../support/identity';
+import { a2aClient, dataPart, loadA2aSdk, messageRequest, type A2aSdk } from '../support/a2a-client';
+import { listMarkets, startReplayHost, startRun, type StartedRun } from '../support/replay-runs';
+import type { MarketView } from '../../src/market-data/market-view';
 
-type Market = { id: string; slug: string; endDate: string | null; outcomeTokens: Array<{ outcome: string; tokenId: string }> };
-type Run = { runId: string; apiKey: string; clock: string; startAt: string; endAt: string };
-
-const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
-const withKey =
-  (key: string): typeof fetch =>
-  (input, init) => {
-    const headers = new Headers(init?.headers);
-    headers.set('Authorization', `Bearer ${key}`);
-    return fetch(input, { ...init, headers });
-  };
-
-// The SDK's main entry points load jose (ESM-only): jest reaches them through import().
-let sdk: typeof import('@a2a-js/sdk');
-let sdkClient: typeof import('@a2a-js/sdk/client');
+let sdk: A2aSdk;
 beforeAll(async () => {
-  sdk = await import('@a2a-js/sdk');
-  sdkClient = await import('@a2a-js/sdk/client');
+  sdk = await loadA2aSdk();
 });
-
-const dataPart = (value: unknown): Part => ({ content: { $case: 'data', value }, metadata: undefined, filename: '', mediaType: 'application/json' });
-function request(parts: Part[], contextId = '', push?: { url: string; token: string }): SendMessageRequest {
-  return {
-    tenant: '',
-    message: { messageId: randomUUID(), contextId, taskId: '', role: sdk.Role.ROLE_USER, parts, metadata: undefined, extensions: [], referenceTaskIds: [] },
-    configuration: push
-      ? {
-          acceptedOutputModes: [],
-          returnImmediately: false,
-          taskPushNotificationConfig: { tenant: '', id: 'at-send', taskId: '', url: push.url, token: push.token, authentication: undefined },
-        }
-      : undefined,
-    metadata: undefined,
-  };
-}
 
 // Each run builds a migrated database of its own and syncs its venue at its start.
 jest.setTimeout(180_000);
@@ -48,34 +18,24 @@ jest.setTimeout(180_000);
 describe.each(backends())('A2A tasks and webhooks in a replay run on $name', (backend) => {
   let t: TestApp;
   let live: { id: string; apiKey: string };
-  let run: Run;
-  let m: Market;
+  let run: StartedRun;
+  let m: MarketView;
 
   beforeAll(async () => {
-    t = await startTestApp(backend, { listen: true, clock: new ManualClock(), background: false, config: { OUTBOUND_ALLOW_PRIVATE: 'true' } });
-    await t.services.marketSync.runOnce();
-    live = await registerAgent(t, 'Task runner');
-    const res = await t.api.post('/api/replays').set(bearer(live.apiKey)).send({ seed: 7, days: 2 });
-    expect(res.status).toBe(201);
-    run = res.body as Run;
-    const markets = (await t.api.get('/api/markets').query({ limit: 50 }).set(bearer(run.apiKey))).body.markets as Market[];
-    m = markets.find((x) => x.endDate !== null && x.endDate > run.endAt)!;
+    ({ t, live } = await startReplayHost(backend, 'Task runner', { clock: new ManualClock(), config: { OUTBOUND_ALLOW_PRIVATE: 'true' } }));
+    run = await startRun(t, live.apiKey, { seed: 7, days: 2 });
+    m = (await listMarkets(t, run.apiKey)).find((x) => x.endDate !== null && x.endDate > run.endAt)!;
   });
   afterAll(async () => t.close());
 
-  async function client(key: string): Promise<Client> {
-    const { ClientFactory, ClientFactoryOptions, JsonRpcTransportFactory } = sdkClient;
-    const options = ClientFactoryOptions.createFrom(ClientFactoryOptions.default, { transports: [new JsonRpcTransportFactory({ fetchImpl: withKey(key) })] });
-    return new ClientFactory(options).createFromUrl(t.baseUrl);
-  }
   /** A bid far below the market: it rests, so it is a task. */
   const restingBid = () => dataPart({ skill: 'place_order', input: { tokenId: yesOf(m), side: 'BUY', limitPrice: 0.01, amount: 5 } });
-  const yesOf = (x: Market) => x.outcomeTokens.find((o) => o.outcome === 'YES')!.tokenId;
+  const yesOf = (x: MarketView) => x.outcomeTokens.find((o) => o.outcome === 'YES')!.tokenId;
   const runOrders = async () => (await t.api.get('/api/orders').set(bearer(run.apiKey))).body.orders as Array<{ id: string; state: string }>;
 
   test('when a run key places a resting order over A2A, then the task is the run’s order: GetTask and ListTasks read it, SubscribeToTask follows it to its cancel, and the live account has no such task', async () => {
-    const a2a = await client(run.apiKey);
-    const task = (await a2a.sendMessage(request([restingBid()], 'ctx-run'))) as Task;
+    const a2a = await a2aClient(t.baseUrl, run.apiKey);
+    const task = (await a2a.sendMessage(messageRequest([restingBid()], 'ctx-run'))) as Task;
     expect(task.status?.state).toBe(sdk.TaskState.TASK_STATE_WORKING);
     expect(task.contextId).toBe('ctx-run');
     expect((await runOrders()).find((o) => o.id === task.id)).toMatchObject({ state: 'open' });
@@ -101,14 +61,14 @@ describe.each(backends())('A2A tasks and webhooks in a replay run on $name', (ba
     expect((seen[2]!.payload!.value as { status: { state: number } }).status.state).toBe(sdk.TaskState.TASK_STATE_CANCELED);
 
     // The run's order is no task of the live account (nor of anyone live).
-    const err = await (await client(live.apiKey)).getTask({ tenant: '', id: task.id }).catch((e: Error) => e);
+    const err = await (await a2aClient(t.baseUrl, live.apiKey)).getTask({ tenant: '', id: task.id }).catch((e: Error) => e);
     expect((err as Error).name).toBe('TaskNotFoundError');
   });
 
   test('when a run key streams SendStreamingMessage, then it follows the run’s order; a run key’s push notification config is refused with FORBIDDEN and places nothing', async () => {
-    const a2a = await client(run.apiKey);
+    const a2a = await a2aClient(t.baseUrl, run.apiKey);
     const seen: StreamResponse[] = [];
-    for await (const ev of a2a.sendMessageStream(request([restingBid()]))) {
+    for await (const ev of a2a.sendMessageStream(messageRequest([restingBid()]))) {
       seen.push(ev);
       if (seen.length === 1) {
         const id = (ev.payload!.value as Task).id;
@@ -118,12 +78,12 @@ describe.each(backends())('A2A tasks and webhooks in a replay run on $name', (ba
     expect(seen.map((e) => e.payload?.$case)).toEqual(['task', 'artifactUpdate', 'statusUpdate']);
 
     const before = (await runOrders()).length;
-    const refused = await a2a.sendMessage(request([restingBid()], '', { url: 'http://127.0.0.1:9/hook', token: 'x' })).catch((e: Error) => e);
+    const refused = await a2a.sendMessage(messageRequest([restingBid()], '', { url: 'http://127.0.0.1:9/hook', token: 'x' })).catch((e: Error) => e);
     expect((refused as { data?: { code?: string } }).data?.code).toBe('FORBIDDEN');
     expect((refused as Error).message).toMatch(/A replay run sends no push notifications/);
     expect((await runOrders()).length).toBe(before);
 
-    const open = (await a2a.sendMessage(request([restingBid()]))) as Task;
+    const open = (await a2a.sendMessage(messageRequest([restingBid()]))) as Task;
     const config = await a2a
       .createTaskPushNotificationConfig({ tenant: '', id: 'hook', taskId: open.id, url: 'http://127.0.0.1:9/hook', token: 'x', authentication: undefined })
       .catch((e: Error) => e);

@@ -100,6 +100,9 @@ export async function startTestApp(backend: Backend, opts: TestAppOptions = {}):
   };
 }
 
+/** The header that authenticates a call with an agent's (or a replay run's) key. */
+export const bearer = (key: string): { Authorization: string } => ({ Authorization: `Bearer ${key}` });
+
 let counter = 0;
 
 /** Registers a fresh agent over REST and returns its id and key. */

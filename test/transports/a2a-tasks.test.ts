@@ -1,49 +1,21 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
-import type { Client } from '@a2a-js/sdk/client';
 import { LegacyJsonRpcTransport } from '@a2a-js/sdk/compat/v0_3/client';
-import type { Message, Part, SendMessageRequest, StreamResponse, Task } from '@a2a-js/sdk';
+import type { Message, Part, StreamResponse, Task } from '@a2a-js/sdk';
 import { backends, describeOnPostgres } from '../support/backends';
 import { registerAgent, startTestApp, type TestApp } from '../support/app';
+import { a2aClient, dataPart, loadA2aSdk, messageRequest, withKey, type A2aSdk } from '../support/a2a-client';
 import { ControlledPrices, moveQuote, seedMarket, type SeededMarket } from '../support/markets';
 import { ERROR_TABLE } from '../../src/errors/app-error';
 import { TaskPushWorker } from '../../src/a2a-tasks/push-worker';
 import { TaskPushStore } from '../../src/domain/task-push/task-push-store';
 import type { Database } from '../../src/db/database';
 
-const withKey =
-  (key?: string): typeof fetch =>
-  (input, init) => {
-    const headers = new Headers(init?.headers);
-    if (key) headers.set('Authorization', `Bearer ${key}`);
-    return fetch(input, { ...init, headers });
-  };
-
-// The SDK's main entry points load jose (ESM-only): jest reaches them through import().
-type Sdk = typeof import('@a2a-js/sdk');
-let sdk: Sdk;
-let sdkClient: typeof import('@a2a-js/sdk/client');
+let sdk: A2aSdk;
 beforeAll(async () => {
-  sdk = await import('@a2a-js/sdk');
-  sdkClient = await import('@a2a-js/sdk/client');
+  sdk = await loadA2aSdk();
 });
-
-const dataPart = (value: unknown): Part => ({ content: { $case: 'data', value }, metadata: undefined, filename: '', mediaType: 'application/json' });
-function request(parts: Part[], contextId = '', push?: { url: string; token: string }): SendMessageRequest {
-  return {
-    tenant: '',
-    message: { messageId: randomUUID(), contextId, taskId: '', role: sdk.Role.ROLE_USER, parts, metadata: undefined, extensions: [], referenceTaskIds: [] },
-    configuration: push
-      ? {
-          acceptedOutputModes: [],
-          returnImmediately: false,
-          taskPushNotificationConfig: { tenant: '', id: 'at-send', taskId: '', url: push.url, token: push.token, authentication: undefined },
-        }
-      : undefined,
-    metadata: undefined,
-  };
-}
 
 /** A local receiver of push notifications (allowed: the app runs with OUTBOUND_ALLOW_PRIVATE=true). */
 class Receiver {
@@ -151,11 +123,7 @@ describe.each(backends())('A2A tasks (orders) on $name', (backend) => {
   }
   const placeOrder = (limitPrice = 0.5, size = 10) => dataPart({ skill: 'place_order', input: { tokenId: m.yes, side: 'BUY', limitPrice, size } });
 
-  async function v1(key = agent.apiKey): Promise<Client> {
-    const { ClientFactory, ClientFactoryOptions, JsonRpcTransportFactory } = sdkClient;
-    const options = ClientFactoryOptions.createFrom(ClientFactoryOptions.default, { transports: [new JsonRpcTransportFactory({ fetchImpl: withKey(key) })] });
-    return new ClientFactory(options).createFromUrl(t.baseUrl);
-  }
+  const v1 = (key = agent.apiKey) => a2aClient(t.baseUrl, key);
   const v03 = (key = agent.apiKey) => new LegacyJsonRpcTransport({ endpoint: `${t.baseUrl}/api/a2a`, fetchImpl: withKey(key) });
   const orderOf = (task: Task) => (task.artifacts[0]!.parts[0]!.content!.value as { order: { id: string; state: string } }).order;
 
@@ -163,7 +131,7 @@ describe.each(backends())('A2A tasks (orders) on $name', (backend) => {
     test('when place_order rests, then SendMessage answers a working task whose id is the order id, and GetTask / ListTasks read it', async () => {
       const client = await v1();
       expect(client.protocolVersion).toBe('1.0');
-      const task = (await client.sendMessage(request([placeOrder()], 'ctx-orders'))) as Task;
+      const task = (await client.sendMessage(messageRequest([placeOrder()], 'ctx-orders'))) as Task;
       expect(task.status?.state).toBe(sdk.TaskState.TASK_STATE_WORKING);
       expect(task.contextId).toBe('ctx-orders');
       const order = orderOf(task);
@@ -199,12 +167,12 @@ describe.each(backends())('A2A tasks (orders) on $name', (backend) => {
           [0.55, 1000],
         ],
       );
-      const partial = (await client.sendMessage(request([placeOrder(0.5, 100)]))) as Task;
+      const partial = (await client.sendMessage(messageRequest([placeOrder(0.5, 100)]))) as Task;
       expect(partial.status?.state).toBe(sdk.TaskState.TASK_STATE_WORKING);
       expect(orderOf(partial).state).toBe('partially_filled');
       const expiresAt = new Date(Date.now() + 60_000).toISOString();
       const gtd = (await client.sendMessage(
-        request([dataPart({ skill: 'place_order', input: { tokenId: m.yes, side: 'BUY', limitPrice: 0.3, size: 10, timeInForce: 'GTD', expiresAt } })]),
+        messageRequest([dataPart({ skill: 'place_order', input: { tokenId: m.yes, side: 'BUY', limitPrice: 0.3, size: 10, timeInForce: 'GTD', expiresAt } })]),
       )) as Task;
       expect(orderOf(gtd).state).toBe('open');
       await t.services.orders.expireDue(new Date(Date.now() + 120_000));
@@ -230,7 +198,7 @@ describe.each(backends())('A2A tasks (orders) on $name', (backend) => {
 
     test('when place_order fills at once, then the answer is a message with the order (no task), as every other skill', async () => {
       const client = await v1();
-      const result = (await client.sendMessage(request([placeOrder(0.7)]))) as Message;
+      const result = (await client.sendMessage(messageRequest([placeOrder(0.7)]))) as Message;
       expect(result.messageId).toBeTruthy();
       expect((result.parts[0]!.content!.value as { order: { state: string } }).order.state).toBe('filled');
     });
@@ -238,7 +206,7 @@ describe.each(backends())('A2A tasks (orders) on $name', (backend) => {
     test('when SendStreamingMessage places a resting order that then fills, then the stream shows working, the filled order and completed, and ends', async () => {
       const client = await v1();
       const seen: StreamResponse[] = [];
-      for await (const ev of client.sendMessageStream(request([placeOrder()]))) {
+      for await (const ev of client.sendMessageStream(messageRequest([placeOrder()]))) {
         seen.push(ev);
         if (seen.length === 1) {
           expect(ev.payload?.$case).toBe('task');
@@ -255,7 +223,7 @@ describe.each(backends())('A2A tasks (orders) on $name', (backend) => {
 
     test('when SubscribeToTask follows a resting order cancelled over REST, then it sees canceled and ends; a subscription to an ended task is refused', async () => {
       const client = await v1();
-      const task = (await client.sendMessage(request([placeOrder()]))) as Task;
+      const task = (await client.sendMessage(messageRequest([placeOrder()]))) as Task;
       const seen: StreamResponse[] = [];
       for await (const ev of client.resubscribeTask({ tenant: '', id: task.id })) {
         seen.push(ev);
@@ -272,7 +240,7 @@ describe.each(backends())('A2A tasks (orders) on $name', (backend) => {
 
     test('when CancelTask cancels a working task, then the order is cancelled, its reservation released, and a second cancel is TaskNotCancelable', async () => {
       const client = await v1();
-      const task = (await client.sendMessage(request([placeOrder(0.5, 25)]))) as Task;
+      const task = (await client.sendMessage(messageRequest([placeOrder(0.5, 25)]))) as Task;
       expect((await t.api.get('/api/user/balance').set('Authorization', `Bearer ${agent.apiKey}`)).body.reserved).toBeGreaterThanOrEqual(25);
       const cancelled = await client.cancelTask({ tenant: '', id: task.id, metadata: undefined });
       expect(cancelled.status?.state).toBe(sdk.TaskState.TASK_STATE_CANCELED);
@@ -285,7 +253,7 @@ describe.each(backends())('A2A tasks (orders) on $name', (backend) => {
 
     test("when another account asks for an agent's task, then it does not exist for them", async () => {
       const other = await registerAgent(t, 'Other');
-      const task = (await (await v1()).sendMessage(request([placeOrder()]))) as Task;
+      const task = (await (await v1()).sendMessage(messageRequest([placeOrder()]))) as Task;
       const err = await (await v1(other.apiKey)).getTask({ tenant: '', id: task.id }).catch((e: Error) => e);
       expect((err as Error).name).toBe('TaskNotFoundError');
       const cancel = await (await v1(other.apiKey)).cancelTask({ tenant: '', id: task.id, metadata: undefined }).catch((e: Error) => e);
@@ -294,7 +262,7 @@ describe.each(backends())('A2A tasks (orders) on $name', (backend) => {
 
     test('when a push config is created, then get/list show it, a fill is POSTed to the URL with its token and credentials, and delete removes it', async () => {
       const client = await v1();
-      const task = (await client.sendMessage(request([placeOrder()]))) as Task;
+      const task = (await client.sendMessage(messageRequest([placeOrder()]))) as Task;
       const created = await client.createTaskPushNotificationConfig({
         tenant: '',
         id: 'hook-1',
@@ -323,9 +291,9 @@ describe.each(backends())('A2A tasks (orders) on $name', (backend) => {
 
     test('when SendMessage carries a push config, then the resting task pushes its cancellation there', async () => {
       const client = await v1();
-      const task = (await client.sendMessage(request([placeOrder()]), undefined)) as Task;
+      const task = (await client.sendMessage(messageRequest([placeOrder()]), undefined)) as Task;
       expect(task.id).toBeTruthy();
-      const withPush = (await client.sendMessage(request([placeOrder()], '', { url: receiver.url, token: 'at-send' }))) as Task;
+      const withPush = (await client.sendMessage(messageRequest([placeOrder()], '', { url: receiver.url, token: 'at-send' }))) as Task;
       const before = receiver.got.length;
       await cancelOverRest(withPush.id);
       await receiver.next(before + 1);
@@ -335,7 +303,7 @@ describe.each(backends())('A2A tasks (orders) on $name', (backend) => {
 
     test('when a push URL is not http(s), then the config is refused with VALIDATION_ERROR and nothing is stored', async () => {
       const client = await v1();
-      const task = (await client.sendMessage(request([placeOrder()]))) as Task;
+      const task = (await client.sendMessage(messageRequest([placeOrder()]))) as Task;
       const err = await client
         .createTaskPushNotificationConfig({ tenant: '', id: 'bad', taskId: task.id, url: 'ftp://example.com/x', token: '', authentication: undefined })
         .catch((e: { data?: { code?: string } }) => e);
@@ -357,7 +325,7 @@ describe.each(backends())('A2A tasks (orders) on $name', (backend) => {
     test('when place_order rests, then message/send answers a working task that tasks/get reads and tasks/cancel cancels', async () => {
       const legacy = v03();
       expect(legacy.protocolVersion).toBe('0.3');
-      const task = (await legacy.sendMessage(request([placeOrder()], 'ctx-03'))) as Task;
+      const task = (await legacy.sendMessage(messageRequest([placeOrder()], 'ctx-03'))) as Task;
       expect(task.status?.state).toBe(sdk.TaskState.TASK_STATE_WORKING);
       expect(task.contextId).toBe('ctx-03');
       expect((await legacy.getTask({ tenant: '', id: task.id })).status?.state).toBe(sdk.TaskState.TASK_STATE_WORKING);
@@ -367,7 +335,7 @@ describe.each(backends())('A2A tasks (orders) on $name', (backend) => {
 
     test('when message/stream places a resting order that fills, then the stream ends completed', async () => {
       const seen: StreamResponse[] = [];
-      for await (const ev of v03().sendMessageStream(request([placeOrder()]))) {
+      for await (const ev of v03().sendMessageStream(messageRequest([placeOrder()]))) {
         seen.push(ev);
         if (seen.length === 1) await fill((ev.payload!.value as Task).id);
       }
@@ -379,7 +347,7 @@ describe.each(backends())('A2A tasks (orders) on $name', (backend) => {
 
     test('when tasks/resubscribe follows a task cancelled over REST, then it ends canceled', async () => {
       const legacy = v03();
-      const task = (await legacy.sendMessage(request([placeOrder()]))) as Task;
+      const task = (await legacy.sendMessage(messageRequest([placeOrder()]))) as Task;
       const seen: StreamResponse[] = [];
       for await (const ev of legacy.resubscribeTask({ tenant: '', id: task.id })) {
         seen.push(ev);
@@ -391,7 +359,7 @@ describe.each(backends())('A2A tasks (orders) on $name', (backend) => {
 
     test('when a push config is set over v0.3, then the push body is the v0.3 task (kind task, state completed) and get/list/delete work', async () => {
       const legacy = v03();
-      const task = (await legacy.sendMessage(request([placeOrder()]))) as Task;
+      const task = (await legacy.sendMessage(messageRequest([placeOrder()]))) as Task;
       await legacy.createTaskPushNotificationConfig({
         tenant: '',
         id: 'old-hook',
@@ -420,7 +388,7 @@ describe.each(backends())('A2A tasks (orders) on $name', (backend) => {
   test('when an account is deleted, then its push configs and push cursor go with it', async () => {
     const doomed = await registerAgent(t, 'Doomed');
     const client = await v1(doomed.apiKey);
-    const task = (await client.sendMessage(request([placeOrder()]))) as Task;
+    const task = (await client.sendMessage(messageRequest([placeOrder()]))) as Task;
     await client.createTaskPushNotificationConfig({ tenant: '', id: 'gone', taskId: task.id, url: receiver.url, token: 'x', authentication: undefined });
     const count = async () =>
       (
@@ -467,7 +435,7 @@ describe.each(backends())('A2A tasks (orders) on $name', (backend) => {
     const a = await registerAgent(t, 'Streamer');
     const client = await v1(a.apiKey);
     const tasks = [];
-    for (let i = 0; i < 3; i++) tasks.push((await client.sendMessage(request([placeOrder()]))) as Task);
+    for (let i = 0; i < 3; i++) tasks.push((await client.sendMessage(messageRequest([placeOrder()]))) as Task);
     const subscribe = async (id: string, signal?: AbortSignal) =>
       fetch(`${t.baseUrl}/api/a2a`, {
         method: 'POST',
@@ -493,14 +461,14 @@ describe.each(backends())('A2A tasks (orders) on $name', (backend) => {
     const count = async () => (await t.api.get('/api/orders').set('Authorization', `Bearer ${a.apiKey}`)).body.orders.length as number;
     const before = await count();
     const err = await (async () => {
-      for await (const _ of client.sendMessageStream(request([placeOrder()]))) return null;
+      for await (const _ of client.sendMessageStream(messageRequest([placeOrder()]))) return null;
       return null;
     })().catch((e: Error) => e);
     expect(err).toBeInstanceOf(Error);
     expect(await count()).toBe(before);
     // Another account is not held back.
     const other = await registerAgent(t, 'OtherStreamer');
-    const mine = (await (await v1(other.apiKey)).sendMessage(request([placeOrder()]))) as Task;
+    const mine = (await (await v1(other.apiKey)).sendMessage(messageRequest([placeOrder()]))) as Task;
     const otherRes = await fetch(`${t.baseUrl}/api/a2a`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'a2a-version': '1.0', authorization: `Bearer ${other.apiKey}` },
@@ -543,7 +511,7 @@ describe.each(backends())('A2A tasks (orders) on $name', (backend) => {
       // An account that registers a target is announced, joins the set, and its events are claimed.
       const pushy = await registerAgent(t, 'Push');
       const client = await v1(pushy.apiKey);
-      const task = (await client.sendMessage(request([placeOrder()], '', { url: receiver.url, token: 'counted' }))) as Task;
+      const task = (await client.sendMessage(messageRequest([placeOrder()], '', { url: receiver.url, token: 'counted' }))) as Task;
       await until('the announcement to be read', () => statements.query >= 1);
       const claims = statements.transaction;
       const before = receiver.got.length;
@@ -592,14 +560,6 @@ describeOnPostgres('A2A tasks across processes on $name', (backend) => {
     await receiver.close();
   });
 
-  const client = async (t: TestApp): Promise<Client> => {
-    const { ClientFactory, ClientFactoryOptions, JsonRpcTransportFactory } = sdkClient;
-    const options = ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
-      transports: [new JsonRpcTransportFactory({ fetchImpl: withKey(agent.apiKey) })],
-    });
-    return new ClientFactory(options).createFromUrl(t.baseUrl);
-  };
-
   test('when a task is placed on one process and filled there, then another process streams it to the end, reads it, and the fill is pushed once', async () => {
     const m = await seedMarket(one.services.db);
     prices.set(m.yes, 0.6, 0.62);
@@ -609,13 +569,13 @@ describeOnPostgres('A2A tasks across processes on $name', (backend) => {
         [m.yes, Math.round(bid * 1e6), Math.round(ask * 1e6)],
       );
     await book(0.6, 0.62);
-    const onOne = await client(one);
+    const onOne = await a2aClient(one.baseUrl, agent.apiKey);
     const task = (await onOne.sendMessage(
-      request([dataPart({ skill: 'place_order', input: { tokenId: m.yes, side: 'BUY', limitPrice: 0.5, size: 10 } })], 'ctx-two'),
+      messageRequest([dataPart({ skill: 'place_order', input: { tokenId: m.yes, side: 'BUY', limitPrice: 0.5, size: 10 } })], 'ctx-two'),
     )) as Task;
     await onOne.createTaskPushNotificationConfig({ tenant: '', id: 'once', taskId: task.id, url: receiver.url, token: 'tok', authentication: undefined });
 
-    const onTwo = await client(two);
+    const onTwo = await a2aClient(two.baseUrl, agent.apiKey);
     expect(await onTwo.getTask({ tenant: '', id: task.id })).toMatchObject({ contextId: 'ctx-two', status: { state: sdk.TaskState.TASK_STATE_WORKING } });
     const seen: StreamResponse[] = [];
     for await (const ev of onTwo.resubscribeTask({ tenant: '', id: task.id })) {
@@ -642,15 +602,9 @@ describeOnPostgres('A2A tasks across processes on $name', (backend) => {
         [m.yes],
       );
       const other = await registerAgent(one, 'Announced');
-      const onOne = async () => {
-        const { ClientFactory, ClientFactoryOptions, JsonRpcTransportFactory } = sdkClient;
-        const options = ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
-          transports: [new JsonRpcTransportFactory({ fetchImpl: withKey(other.apiKey) })],
-        });
-        return new ClientFactory(options).createFromUrl(one.baseUrl);
-      };
-      const c = await onOne();
-      const place = () => c.sendMessage(request([dataPart({ skill: 'place_order', input: { tokenId: m.yes, side: 'BUY', limitPrice: 0.5, size: 10 } })]));
+      const c = await a2aClient(one.baseUrl, other.apiKey);
+      const place = () =>
+        c.sendMessage(messageRequest([dataPart({ skill: 'place_order', input: { tokenId: m.yes, side: 'BUY', limitPrice: 0.5, size: 10 } })]));
       statements.query = statements.transaction = 0;
       const task = (await place()) as Task; // its events reach process two's feed: no target yet, nothing run
       await new Promise((r) => setTimeout(r, 300));

@@ -1,29 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import type { Client } from '@a2a-js/sdk/client';
 import { LegacyJsonRpcTransport } from '@a2a-js/sdk/compat/v0_3/client';
 import type { Message, Part, SendMessageRequest } from '@a2a-js/sdk';
 import { backends } from '../support/backends';
 import { registerAgent, startTestApp, type TestApp } from '../support/app';
+import { a2aClient, loadA2aSdk, withKey, type A2aSdk } from '../support/a2a-client';
 import { ERROR_TABLE } from '../../src/errors/app-error';
 import { onSurface } from '../../src/registry/method';
 
-/** A fetch that adds the bearer key to every request, the way an agent's HTTP layer would. */
-const withKey =
-  (key?: string): typeof fetch =>
-  (input, init) => {
-    const headers = new Headers(init?.headers);
-    if (key) headers.set('Authorization', `Bearer ${key}`);
-    return fetch(input, { ...init, headers });
-  };
-
-// The SDK's main entry points load jose, which is ESM-only: jest reaches them through import(), not require.
-type Sdk = typeof import('@a2a-js/sdk');
-type SdkClient = typeof import('@a2a-js/sdk/client');
-let Role: Sdk['Role'];
-let sdkClientModule: SdkClient;
+let Role: A2aSdk['Role'];
 beforeAll(async () => {
-  Role = (await import('@a2a-js/sdk')).Role;
-  sdkClientModule = await import('@a2a-js/sdk/client');
+  Role = (await loadA2aSdk()).Role;
 });
 
 const dataPart = (value: unknown): Part => ({ content: { $case: 'data', value }, metadata: undefined, filename: '', mediaType: '' });
@@ -48,13 +34,6 @@ describe.each(backends())('A2A on /api/a2a on $name', (backend) => {
   });
   afterAll(async () => t.close());
 
-  /** The SDK's v1.0 client, resolved from the service's origin (it fetches /.well-known/agent-card.json itself). */
-  async function sdkClient(key?: string): Promise<Client> {
-    const { ClientFactory, ClientFactoryOptions, JsonRpcTransportFactory } = sdkClientModule;
-    const options = ClientFactoryOptions.createFrom(ClientFactoryOptions.default, { transports: [new JsonRpcTransportFactory({ fetchImpl: withKey(key) })] });
-    return new ClientFactory(options).createFromUrl(t.baseUrl);
-  }
-
   const post = (body: unknown, key?: string) => {
     const r = t.api.post('/api/a2a');
     if (key) r.set('Authorization', `Bearer ${key}`);
@@ -75,7 +54,7 @@ describe.each(backends())('A2A on /api/a2a on $name', (backend) => {
 
   describe('the official @a2a-js/sdk client (A2A v1.0)', () => {
     test('when it resolves the card from the origin and sends a get_balance data part with the key, then the balance comes back as a data part', async () => {
-      const client = await sdkClient(agent.apiKey);
+      const client = await a2aClient(t.baseUrl, agent.apiKey);
       const result = await client.sendMessage(request([dataPart({ skill: 'get_balance', input: {} })], 'ctx-42'));
       expect('messageId' in result).toBe(true);
       const message = result as Message;
@@ -88,7 +67,7 @@ describe.each(backends())('A2A on /api/a2a on $name', (backend) => {
     });
 
     test('when it sends a text part, then the answer is text listing every skill and how to call it', async () => {
-      const client = await sdkClient();
+      const client = await a2aClient(t.baseUrl);
       const result = (await client.sendMessage(request([textPart('What can you do?')]))) as Message;
       expect(result.role).toBe(Role.ROLE_AGENT);
       const content = result.parts[0]!.content;
@@ -101,7 +80,7 @@ describe.each(backends())('A2A on /api/a2a on $name', (backend) => {
     });
 
     test('when it calls a keyed skill without a key, then it gets the UNAUTHORIZED JSON-RPC error with its data', async () => {
-      const client = await sdkClient();
+      const client = await a2aClient(t.baseUrl);
       const err = await client.sendMessage(request([dataPart({ skill: 'get_balance', input: {} })])).then(
         () => null,
         (e: unknown) => e as { envelopeCode?: number; data?: { code?: string }; message: string },
@@ -113,7 +92,7 @@ describe.each(backends())('A2A on /api/a2a on $name', (backend) => {
     });
 
     test('when it asks for a task that is not one of its orders, then it gets A2A TaskNotFoundError', async () => {
-      const client = await sdkClient(agent.apiKey);
+      const client = await a2aClient(t.baseUrl, agent.apiKey);
       const err = await client.getTask({ tenant: '', id: 'task-1' }).then(
         () => null,
         (e: unknown) => e as { name: string },
