@@ -7,6 +7,7 @@ import { Client, Pool } from 'pg';
 import autocannon from 'autocannon';
 import { RawHttpClient } from './raw-http-load';
 import { startScriptNodeArgs } from '../../scripts/node-flags';
+import { migratedTemplate } from './postgres-template';
 import { SMOKE } from './smoke';
 
 // Benches run the service with the runtime flags it is deployed with, written in one place (package.json's start script).
@@ -16,11 +17,13 @@ export { startScriptNodeArgs };
 
 export const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
+/** A throwaway database, migrated and empty: a copy of the server's migrated template (the service's migrations then find nothing to do). */
 export async function createDatabase(prefix: string, adminUrl = ADMIN_URL): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `${prefix}_${randomBytes(4).toString('hex')}`;
+  const template = await migratedTemplate(adminUrl);
   const admin = new Client({ connectionString: adminUrl });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;

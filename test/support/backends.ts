@@ -4,7 +4,7 @@ import { openDatabase, type Database } from '../../src/db/database';
 import { testConfig } from '../../src/config';
 import { createLogger } from '../../src/logger';
 import { migratedImage } from './pglite-image';
-import { migratedTemplate } from './postgres-template';
+import { migratedTemplate } from '../../bench/support/postgres-template';
 
 export interface Backend {
   name: 'pglite' | 'postgres';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { openDatabase } from '../../src/db/database';
 import { testConfig } from '../../src/config';
 import { createLogger } from '../../src/logger';
-import { migrationsDigest } from './migrations-digest';
+import { migrationsDigest } from '../../bench/support/migrations-digest';
 
 /**
  * A migrated, empty embedded database as one tar image, made once and shared by every test worker through a

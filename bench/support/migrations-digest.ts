@@ -5,9 +5,9 @@ import path from 'node:path';
 const MIGRATIONS_DIR = path.resolve(__dirname, '../../src/db/migrations');
 
 /**
- * A digest of every migration's name and contents, naming the migrated databases tests copy (PGlite's image, the
- * PostgreSQL template): a changed or added migration names a new one, so a stale copy is never used. `extra` is
- * whatever else the copy depends on.
+ * A digest of every migration's name and contents, naming the migrated databases tests and benches copy (PGlite's
+ * image, the PostgreSQL template): a changed or added migration names a new one, so a stale copy is never used. `extra`
+ * is whatever else the copy depends on. Built, it digests the built migrations (dist/src/db/migrations).
  */
 export function migrationsDigest(...extra: Buffer[]): string {
   const hash = createHash('sha256');

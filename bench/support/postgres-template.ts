@@ -6,9 +6,9 @@ import { createLogger } from '../../src/logger';
 import { migrationsDigest } from './migrations-digest';
 
 /**
- * A migrated, empty database on TEST_DATABASE_URL's server that every test database there is copied from (CREATE
- * DATABASE … TEMPLATE): a copy took 0.3 to 0.5 s where a fresh database and every migration took 3 to 4 s on this
- * loaded two-core machine, and CI opens hundreds. Named for the migrations, so a changed one makes a new template; made
+ * A migrated, empty database on a PostgreSQL server (TEST_DATABASE_URL's, a bench's) that every test or bench database
+ * there is copied from (CREATE DATABASE … TEMPLATE): a copy took 0.3 to 0.5 s where a fresh database and every
+ * migration took 3 to 4 s on this loaded two-core machine, and CI opens hundreds. Named for the migrations, so a changed one makes a new template; made
  * once per server by whichever worker needs it first, under a name of its own and then renamed into place, so no one
  * copies a half-migrated one (the loser of a race drops its own). Nothing ever connects to it once it is in place,
  * which a copy requires.
