@@ -27,34 +27,48 @@ export function snapshotKey(depth: Depth): string {
     .digest('base64url');
 }
 
-/**
- * Locks the account's record of the token's book in `tx` (creating it) and answers what the account took of the
- * snapshot `key`: what is recorded when it is the same snapshot, else nothing (and the record now names this one).
- * Lock order: this row before the account row, in every trade path that calls it.
- */
-export async function claimTaken(tx: Queryable, userId: string, tokenId: string, key: string, at: Date): Promise<Taken> {
-  const rows = await tx.query<{ bid_taken_micro: bigint; ask_taken_micro: bigint }>(
-    `INSERT INTO book_consumption AS b (user_id, token_id, book_hash, updated_at) VALUES ($1, $2, $3, $4)
-     ON CONFLICT (user_id, token_id) DO UPDATE SET
-       bid_taken_micro = CASE WHEN b.book_hash = EXCLUDED.book_hash THEN b.bid_taken_micro ELSE 0 END,
-       ask_taken_micro = CASE WHEN b.book_hash = EXCLUDED.book_hash THEN b.ask_taken_micro ELSE 0 END,
-       book_hash = EXCLUDED.book_hash, updated_at = EXCLUDED.updated_at
-     RETURNING bid_taken_micro, ask_taken_micro`,
-    [userId, tokenId, key, at],
-    'book_consumption_claim',
-  );
-  const r = rows[0];
-  return r ? { bidMicro: BigInt(r.bid_taken_micro), askMicro: BigInt(r.ask_taken_micro) } : NONE;
+/** The account's record of a token's book, as claimed in a trade: the snapshot it names and what the account took of it. */
+export interface Claim {
+  key: string;
+  taken: Taken;
 }
 
-/** Adds a fill's shares to what the account took of the snapshot claimed in this transaction (claimTaken first). */
-export async function addTaken(tx: Queryable, userId: string, tokenId: string, side: 'BUY' | 'SELL', sharesMicro: Micro): Promise<void> {
+/**
+ * Locks the account's record of the token's book in `tx` (creating it, naming no snapshot yet) and answers it. It needs
+ * no snapshot key, so it goes out with the trade's first reads while the book is still being sized (the simulated venue
+ * sizes its book by the market's traded dollars, read in the same round trip); takenOf() then reads it against the book.
+ * Lock order: this row before the account row, in every trade path that calls it.
+ */
+export async function claimTaken(tx: Queryable, userId: string, tokenId: string, at: Date): Promise<Claim> {
+  const rows = await tx.query<{ book_hash: string; bid_taken_micro: bigint; ask_taken_micro: bigint }>(
+    `INSERT INTO book_consumption AS b (user_id, token_id, book_hash, updated_at) VALUES ($1, $2, '', $3)
+     ON CONFLICT (user_id, token_id) DO UPDATE SET updated_at = EXCLUDED.updated_at
+     RETURNING book_hash, bid_taken_micro, ask_taken_micro`,
+    [userId, tokenId, at],
+    'book_consumption_lock',
+  );
+  const r = rows[0];
+  return r ? { key: r.book_hash, taken: { bidMicro: BigInt(r.bid_taken_micro), askMicro: BigInt(r.ask_taken_micro) } } : { key: '', taken: NONE };
+}
+
+/** What the account took of snapshot `key`, by its claimed record: what is recorded when it is the same snapshot, else nothing. */
+export const takenOf = (claim: Claim, key: string): Taken => (claim.key === key ? claim.taken : NONE);
+
+/**
+ * Adds a fill's shares to what the account took of snapshot `key` (its record claimed in this transaction, claimTaken
+ * first): added to what is recorded when the record names the same snapshot, else the record now names this one and
+ * holds the fill's shares alone.
+ */
+export async function addTaken(tx: Queryable, userId: string, tokenId: string, key: string, side: 'BUY' | 'SELL', sharesMicro: Micro, at: Date): Promise<void> {
+  const same = (column: string) => `CASE WHEN book_hash = $3 THEN ${column} ELSE 0 END`;
   await tx.query(
     side === 'BUY'
-      ? 'UPDATE book_consumption SET ask_taken_micro = ask_taken_micro + $3 WHERE user_id = $1 AND token_id = $2'
-      : 'UPDATE book_consumption SET bid_taken_micro = bid_taken_micro + $3 WHERE user_id = $1 AND token_id = $2',
-    [userId, tokenId, sharesMicro.toString()],
-    side === 'BUY' ? 'book_consumption_add_ask' : 'book_consumption_add_bid',
+      ? `UPDATE book_consumption SET ask_taken_micro = ${same('ask_taken_micro')} + $4, bid_taken_micro = ${same('bid_taken_micro')}, book_hash = $3, updated_at = $5
+         WHERE user_id = $1 AND token_id = $2`
+      : `UPDATE book_consumption SET bid_taken_micro = ${same('bid_taken_micro')} + $4, ask_taken_micro = ${same('ask_taken_micro')}, book_hash = $3, updated_at = $5
+         WHERE user_id = $1 AND token_id = $2`,
+    [userId, tokenId, key, sharesMicro.toString(), at],
+    side === 'BUY' ? 'book_consumption_take_ask' : 'book_consumption_take_bid',
   );
 }
 

@@ -1,10 +1,10 @@
-import { type Database, type Queryable } from '../../db/database';
+import { together, type Database, type Queryable } from '../../db/database';
 import { AppError } from '../../errors/app-error';
 import type { LivePrice, PriceService } from './price-service';
 import { fromMicro, toMicro, MICRO, type Micro } from '../money/micro';
 import { avgPriceMicro, fillAt } from './fills';
 import type { BookFill, WalkIntent } from './book-walk';
-import { addTaken, claimTaken, NONE, peekTaken, snapshotKey, type Taken } from './book-consumption';
+import { addTaken, claimTaken, NONE, peekTaken, snapshotKey, takenOf, type Taken } from './book-consumption';
 import { VENUE } from '../ledger/accounts';
 import { priceMarketOrder } from './market-order';
 import { PUBLISHED_ONLY, type VenueBooks } from './venue-books';
@@ -153,9 +153,8 @@ export class TradingService {
       ...(beforeCommit ? { complete: beforeCommit } : {}),
       at: now,
     };
-    const book = await this.bookOf(order.marketId, order.outcome, quote);
     const done = await this.db.transaction(async (tx) => {
-      const ex = await this.path.execute(tx, intent, this.bookVenue(userId, book, now, order.shares));
+      const ex = await this.path.execute(tx, intent, this.bookVenue(userId, { marketId: order.marketId, outcome: order.outcome, quote }, now, order.shares));
       if (ex.side !== 'BUY') throw new Error('a buy executed as a sale');
       const result: BuyResult = {
         success: true,
@@ -173,8 +172,8 @@ export class TradingService {
   }
 
   async sell(userId: string, positionId: string, quantity: number | undefined, now: Date, beforeCommit?: BeforeCommit): Promise<SellResult> {
-    return this.onPositionBook(userId, positionId, async (tx, book) => {
-      const sale = await this.sellOn(tx, book, this.bookVenue(userId, book, now), {
+    return this.onPositionBook(userId, positionId, async (tx, quoted) => {
+      const sale = await this.sellOn(tx, quoted, this.bookVenue(userId, quoted, now), {
         userId,
         positionId,
         wantedMicro: quantity === undefined ? undefined : toMicro(quantity),
@@ -187,15 +186,14 @@ export class TradingService {
   }
 
   /**
-   * Runs `step` in one transaction on the book of an open position's token (its live quote; bookVenue claims it for this
-   * account in the trade), then lets the trade's consumers know it committed. Refused before any quote when the position
-   * cannot sell.
+   * Runs `step` in one transaction on the live quote of an open position's token (bookVenue reads its book and claims it
+   * for this account in the trade), then lets the trade's consumers know it committed. Refused before any quote when the
+   * position cannot sell.
    */
-  private async onPositionBook<T>(userId: string, positionId: string, step: (tx: Queryable, book: MarketBook) => Promise<T>): Promise<T> {
+  private async onPositionBook<T>(userId: string, positionId: string, step: (tx: Queryable, quoted: QuotedToken) => Promise<T>): Promise<T> {
     const token = await this.openTokenOf(userId, positionId);
     const quote = await this.prices.live(token.tokenId);
-    const book = await this.bookOf(token.marketId, token.outcome, quote);
-    const done = await this.db.transaction(async (tx) => step(tx, book));
+    const done = await this.db.transaction(async (tx) => step(tx, { marketId: token.marketId, outcome: token.outcome, quote }));
     this.hooks.committed();
     return done;
   }
@@ -211,16 +209,16 @@ export class TradingService {
    * the orders, the account, the position (as settlement keeps it). Answers the sale and the orders it cancelled.
    */
   async close(userId: string, positionId: string, now: Date): Promise<SellResult & { cancelledOrders: string[] }> {
-    return this.onPositionBook(userId, positionId, async (tx, book) => {
+    return this.onPositionBook(userId, positionId, async (tx, quoted) => {
       // The book is claimed first (lock order: the venue's, the orders, the account, the position).
-      const pricer = await this.bookVenue(userId, book, now).pricer(tx);
+      const pricer = await this.bookVenue(userId, quoted, now).pricer(tx);
       const releases: Array<(now: Date) => Promise<string[]>> = [];
       for (const hold of this.holds) releases.push(await hold(tx, positionId));
       await tx.query('SELECT 1 FROM users WHERE id = $1 FOR UPDATE', [userId]);
       await tx.query('SELECT 1 FROM positions WHERE id = $1 FOR UPDATE', [positionId]);
       const cancelledOrders: string[] = [];
       for (const release of releases) cancelledOrders.push(...(await release(now)));
-      const sale = await this.sellOn(tx, book, venueOf('mirrored', pricer), { userId, positionId, wantedMicro: undefined, at: now });
+      const sale = await this.sellOn(tx, quoted, venueOf('mirrored', pricer), { userId, positionId, wantedMicro: undefined, at: now });
       return { ...saleResult(sale, positionId), cancelledOrders };
     });
   }
@@ -267,24 +265,28 @@ export class TradingService {
   }
 
   /**
-   * The venue's book of a quote: its published levels (or the simulated venue's, sized by the market's traded dollars),
-   * the snapshot's key and the fee. What this account took of the snapshot is claimed in the trade (bookVenue).
+   * The venue's book of a quote, read with `q`: its published levels (or the simulated venue's, sized by the market's
+   * traded dollars), the snapshot's key and the fee. What an account took of the snapshot is claimed in its trade (bookVenue).
    */
-  private async bookOf(marketId: string, outcome: 'YES' | 'NO', quote: LivePrice): Promise<MarketBook> {
-    const depth = this.books.depth(quote, quote.depth || quote.source !== 'simulated' ? null : await this.volumeOf(this.db, marketId));
-    return { marketId, outcome, quote, depth, key: depth ? snapshotKey(depth) : null, fee: this.books.fee(quote) };
+  private async bookOf(q: Queryable, quoted: QuotedToken): Promise<MarketBook> {
+    const { quote } = quoted;
+    const depth = this.books.depth(quote, quote.depth || quote.source !== 'simulated' ? null : await this.volumeOf(q, quoted.marketId));
+    return { ...quoted, depth, key: depth ? snapshotKey(depth) : null, fee: this.books.fee(quote) };
   }
 
   /**
-   * A mirrored (or simulated) market's book as the engine's venue: in the trade's transaction, what the account took of
-   * this snapshot is claimed (locked, before the account row) and the book's pricer takes the rest. No sizes: nothing to claim.
+   * A mirrored (or simulated) market's book as the engine's venue, read in the trade's transaction in its first round
+   * trip: the account's record of the token's book is claimed (locked, before the account row) while the book is read
+   * (the market's traded dollars, when the simulated venue sizes it and they are not remembered), and the book's pricer
+   * takes what the account has not taken of this snapshot. A book without sizes has no snapshot: its record is claimed all
+   * the same (the claim goes out before the book is known), but nothing is taken of it and nothing booked.
    */
-  private bookVenue(userId: string, book: MarketBook, now: Date, shares?: number): VenueRead {
+  private bookVenue(userId: string, quoted: QuotedToken, now: Date, shares?: number): VenueRead {
     return {
       venue: 'mirrored',
       pricer: async (tx) => {
-        const taken = book.key ? await claimTaken(tx, userId, book.quote.tokenId, book.key, now) : NONE;
-        return this.bookPricer(userId, book, taken, shares);
+        const [claim, book] = await together(claimTaken(tx, userId, quoted.quote.tokenId, now), this.bookOf(tx, quoted));
+        return this.bookPricer(userId, book, book.key ? takenOf(claim, book.key) : NONE, shares, now);
       },
     };
   }
@@ -294,7 +296,7 @@ export class TradingService {
    * transaction): a buy walks its asks, a sale its bids, each less what the account took of this snapshot, and the fill's
    * shares are added to that consumption with the ledger's moves. `shares`: a buy sized in shares, held to the trade limit.
    */
-  private bookPricer(userId: string, book: MarketBook, taken: Taken, shares?: number): Pricer {
+  private bookPricer(userId: string, book: MarketBook, taken: Taken, shares: number | undefined, now: Date): Pricer {
     const walk = (intent: WalkIntent) => priceMarketOrder(book.quote, book.depth, taken, intent, book.fee);
     const key = book.key;
     return {
@@ -310,7 +312,10 @@ export class TradingService {
         return { ...fillAt(pos, sold, fill.cashMicro, fill.priceMicro), feeMicro: fill.feeMicro };
       },
       ...(key
-        ? { booked: (tx: Queryable, side: 'BUY' | 'SELL', fill: { sharesMicro: Micro }) => addTaken(tx, userId, book.quote.tokenId, side, fill.sharesMicro) }
+        ? {
+            booked: (tx: Queryable, side: 'BUY' | 'SELL', fill: { sharesMicro: Micro }) =>
+              addTaken(tx, userId, book.quote.tokenId, key, side, fill.sharesMicro, now),
+          }
         : {}),
     };
   }
@@ -318,7 +323,7 @@ export class TradingService {
   /** A sale of a mirrored position walking the bids of `book` at `venue` (its claim in `tx`), its consumption recorded with it. */
   private async sellOn(
     tx: Queryable,
-    book: MarketBook,
+    quoted: QuotedToken,
     venue: VenueRead,
     s: { userId: string; positionId: string; wantedMicro: Micro | undefined; at: Date },
   ): Promise<SaleDone> {
@@ -326,9 +331,9 @@ export class TradingService {
       tx,
       {
         userId: s.userId,
-        marketId: book.marketId,
-        tokenId: book.quote.tokenId,
-        outcome: book.outcome,
+        marketId: quoted.marketId,
+        tokenId: quoted.quote.tokenId,
+        outcome: quoted.outcome,
         side: 'SELL',
         size: { by: 'shares', micro: s.wantedMicro },
         positionId: s.positionId,
@@ -342,7 +347,7 @@ export class TradingService {
 
   /**
    * The market's traded dollars, which size the simulated venue's book: they change only when the mirror syncs, so they
-   * are remembered for VOLUME_TTL_MS (a buy saves a round trip; the book may lag a sync by that long).
+   * are remembered for VOLUME_TTL_MS (a trade saves a statement; the book may lag a sync by that long).
    */
   private async volumeOf(q: Queryable, marketId: string): Promise<number | null> {
     const known = this.volumes.get(marketId);
@@ -381,7 +386,7 @@ export class TradingService {
       if (input.quantity === undefined) throw new AppError('VALIDATION_ERROR', 'quantity is required for a SELL quote.');
       intent = { side: 'SELL', sizedBy: 'shares', sizeMicro: toMicro(input.quantity) };
     }
-    const book = await this.bookOf(token.market_id, token.outcome, price);
+    const book = await this.bookOf(this.db, { marketId: token.market_id, outcome: token.outcome, quote: price });
     const taken: Taken = book.key && userId && UUID.test(userId) ? await peekTaken(this.db, userId, input.tokenId, book.key) : NONE;
     const fill = priceMarketOrder(price, book.depth, taken, intent, book.fee);
     return {
@@ -500,11 +505,15 @@ export class TradingService {
   }
 }
 
-/** A venue's book of a quote (TradingService.bookOf); what one account took of it is claimed in its trade (bookVenue). */
-interface MarketBook {
+/** A token's live quote with its market and outcome: what a trade knows of the venue before its transaction. */
+interface QuotedToken {
   marketId: string;
   outcome: 'YES' | 'NO';
   quote: LivePrice;
+}
+
+/** A venue's book of a quote (TradingService.bookOf); what one account took of it is claimed in its trade (bookVenue). */
+interface MarketBook extends QuotedToken {
   depth: ReturnType<VenueBooks['depth']>;
   /** The snapshot's key, or null when the venue shows no sizes (nothing to remember). */
   key: string | null;

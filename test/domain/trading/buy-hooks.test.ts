@@ -8,6 +8,7 @@ import { createLogger } from '../../../src/logger';
 import { TradingService } from '../../../src/domain/trading/trading-service';
 import { TradeHooks, type TradeListener } from '../../../src/domain/trading/trade-hooks';
 import { AppError } from '../../../src/errors/app-error';
+import { venueBooks } from '../../../src/market-data/venue-books';
 
 /** A buy's hooks are its consumers: they run in its transaction once it is written, see it, and roll back with it. */
 describe.each(backends())('a buy and its hooks on $name', (backend) => {
@@ -125,5 +126,19 @@ describeOnPostgres('a buy’s round trips on $name', (backend) => {
 
   test('when a buy has two listeners (the event log and the track record), then both go out together: no turn more than one', async () => {
     expect(await turnsOfABuy(2)).toBe(await turnsOfABuy(1));
+  });
+
+  test('when the simulated venue sizes its book by a market’s traded dollars not yet remembered, then the buy reads them in its first turn: one turn before BEGIN (the token), not two', async () => {
+    const agent = await registerAgent(t);
+    const [warm, fresh] = [await seedMarket(t.services.db), await seedMarket(t.services.db)];
+    prices.set(warm.yes, 0.5, 0.5);
+    prices.set(fresh.yes, 0.5, 0.5);
+    const trading = new TradingService(viaProxy, prices, new TradeHooks(), undefined, venueBooks({ simFeeBps: 0 }));
+    const buy = (m: typeof warm) => trading.buy(agent.id, { marketId: m.id, marketSlug: m.slug, tokenId: m.yes, outcome: 'YES', amount: 1 }, new Date());
+    await buy(warm); // opens the connection
+    const before = proxy.turns();
+    await buy(fresh);
+    // The token's facts; BEGIN + the book's claim and the traded dollars + the engine's reads; the writes; COMMIT.
+    expect(proxy.turns() - before).toBe(4);
   });
 });
