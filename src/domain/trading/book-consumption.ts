@@ -48,8 +48,14 @@ export async function claimTaken(tx: Queryable, userId: string, tokenId: string,
     'book_consumption_lock',
   );
   const r = rows[0];
-  return r ? { key: r.book_hash, taken: { bidMicro: BigInt(r.bid_taken_micro), askMicro: BigInt(r.ask_taken_micro) } } : { key: '', taken: NONE };
+  return r ? claimOf(r) : { key: '', taken: NONE };
 }
+
+/** An account's record of a book, as its row reads. */
+const claimOf = (r: { book_hash: string; bid_taken_micro: bigint; ask_taken_micro: bigint }): Claim => ({
+  key: r.book_hash,
+  taken: { bidMicro: BigInt(r.bid_taken_micro), askMicro: BigInt(r.ask_taken_micro) },
+});
 
 /** What the account took of snapshot `key`, by its claimed record: what is recorded when it is the same snapshot, else nothing. */
 export const takenOf = (claim: Claim, key: string): Taken => (claim.key === key ? claim.taken : NONE);
@@ -72,12 +78,12 @@ export async function addTaken(tx: Queryable, userId: string, tokenId: string, k
   );
 }
 
-/** What the account took of snapshot `key`, read without a lock (a quote). */
+/** What the account took of snapshot `key`, read without a lock (a quote): its record, held to the key as a trade's claim is. */
 export async function peekTaken(db: Queryable, userId: string, tokenId: string, key: string): Promise<Taken> {
-  const rows = await db.query<{ bid_taken_micro: bigint; ask_taken_micro: bigint }>(
-    'SELECT bid_taken_micro, ask_taken_micro FROM book_consumption WHERE user_id = $1 AND token_id = $2 AND book_hash = $3',
-    [userId, tokenId, key],
+  const rows = await db.query<{ book_hash: string; bid_taken_micro: bigint; ask_taken_micro: bigint }>(
+    'SELECT book_hash, bid_taken_micro, ask_taken_micro FROM book_consumption WHERE user_id = $1 AND token_id = $2',
+    [userId, tokenId],
   );
   const r = rows[0];
-  return r ? { bidMicro: BigInt(r.bid_taken_micro), askMicro: BigInt(r.ask_taken_micro) } : NONE;
+  return r ? takenOf(claimOf(r), key) : NONE;
 }
