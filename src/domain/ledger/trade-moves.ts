@@ -1,10 +1,10 @@
 import { together, type Queryable } from '../../db/database';
 import type { Micro } from '../money/micro';
-import { cashAccount, positionAccount, USD, VENUE } from './accounts';
+import { cashAccount, cashAccountSql, positionAccount, positionAccountSql, USD, VENUE } from './accounts';
 import { covers } from './cash';
 import { moveCounterBalance } from './pool-cash';
 import { sellable } from './shares';
-import { insertTransfers, type Transfer } from './transfers';
+import { insertTransfers, insertTransfersSql, type Transfer } from './transfers';
 
 /**
  * What a trade moves, in the ledger's own plain statements (the trade engine calls these in its transaction, then writes
@@ -32,22 +32,99 @@ export interface BuyMoves {
   orderId: string | null;
   /** The trade's id (every transfer's ref). */
   tradeId: string;
-  /** The position the shares go into: the account's open one in the token (openPositionOf), or the id of the one the buy opens. */
+  /** The position the shares go into: the account's open one in the token (buyerOf), or the id of the one the buy opens. */
   positionId: string;
   at: Date;
 }
 
-const SPEND = `UPDATE cash_balances SET balance_micro = balance_micro - $2, reserved_micro = reserved_micro - $3
-  WHERE user_id = $1 AND ${covers('$2', '$3')} RETURNING balance_micro`;
+/**
+ * A buy's money and shares in one statement (every part of it this module's): the debit, refused beyond available cash
+ * (covers(), counting `release` of the account's reservation as freed); then, only from a debit that moved, the shares
+ * into the position (the account's open one in the token, or the one the buy opens) and the transfers — the price to the
+ * venue's account, the fee to the venue, the shares from the venue's account into the position, and the post of a
+ * consumed reservation (those of zero amount record nothing).
+ * $1 user, $2 amount (fee included), $3 release, $4 position, $5 market, $6 token, $7 outcome, $8 shares, $9 time,
+ * $10 the venue's account, $11 fee, $12 trade (every transfer's ref), $13 the order whose reservation is consumed.
+ */
+const BUY = `WITH spent AS (
+    UPDATE cash_balances SET balance_micro = balance_micro - $2::bigint, reserved_micro = reserved_micro - $3::bigint
+    WHERE user_id = $1::uuid AND ${covers('$2::bigint', '$3::bigint')} RETURNING balance_micro),
+  held AS (
+    INSERT INTO positions (id, user_id, market_id, token_id, outcome, quantity_micro, cost_micro, bought_micro, created_at, updated_at)
+    SELECT $4::uuid, $1::uuid, $5::text, $6::text, $7::text, $8::bigint, $2::bigint, $8::bigint, $9::timestamptz, $9::timestamptz FROM spent
+    ON CONFLICT (user_id, token_id) WHERE NOT is_closed DO UPDATE SET
+      quantity_micro = positions.quantity_micro + EXCLUDED.quantity_micro,
+      cost_micro = positions.cost_micro + EXCLUDED.cost_micro,
+      bought_micro = positions.bought_micro + EXCLUDED.bought_micro,
+      updated_at = EXCLUDED.updated_at
+    RETURNING id),
+  moves AS (${insertTransfersSql([
+    {
+      debit: cashAccountSql('$1::uuid::text'),
+      credit: '$10::text',
+      asset: `'${USD}'`,
+      amount: '$2::bigint - $11::bigint',
+      kind: 'buy',
+      ref: '$12::text',
+      at: '$9::timestamptz',
+      from: 'spent',
+    },
+    {
+      debit: cashAccountSql('$1::uuid::text'),
+      credit: `'${VENUE}'`,
+      asset: `'${USD}'`,
+      amount: '$11::bigint',
+      kind: 'fee',
+      ref: '$12::text',
+      at: '$9::timestamptz',
+      from: 'spent',
+    },
+    {
+      debit: '$10::text',
+      credit: positionAccountSql('$4::uuid::text'),
+      asset: '$6::text',
+      amount: '$8::bigint',
+      kind: 'buy',
+      ref: '$12::text',
+      at: '$9::timestamptz',
+      from: 'spent',
+    },
+    // The post of what the fill consumed of a resting order's reservation: the reservation's own accounts (cash to the venue).
+    {
+      debit: cashAccountSql('$1::uuid::text'),
+      credit: `'${VENUE}'`,
+      asset: `'${USD}'`,
+      amount: '$3::bigint',
+      kind: 'reserve',
+      phase: 'post',
+      order: '$13',
+      ref: '$12::text',
+      at: '$9::timestamptz',
+      from: 'spent',
+    },
+  ])})
+  SELECT spent.balance_micro, held.id FROM spent, held`;
 
-const ADD_SHARES = `INSERT INTO positions (id, user_id, market_id, token_id, outcome, quantity_micro, cost_micro, bought_micro, created_at, updated_at)
-  VALUES ($1, $2, $3, $4, $5, $6, $7, $6, $8, $8)
-  ON CONFLICT (user_id, token_id) WHERE NOT is_closed DO UPDATE SET
-    quantity_micro = positions.quantity_micro + EXCLUDED.quantity_micro,
-    cost_micro = positions.cost_micro + EXCLUDED.cost_micro,
-    bought_micro = positions.bought_micro + EXCLUDED.bought_micro,
-    updated_at = EXCLUDED.updated_at
-  RETURNING id`;
+/** What a buy needs to know of its account, read together under the account row's lock: its cash and its open position in the token. */
+export interface Buyer {
+  balanceMicro: Micro;
+  reservedMicro: Micro;
+  /** The account's open position in the token, if any: every writer of a position holds the account row's lock, so it stays the one. */
+  positionId: string | undefined;
+}
+
+/** The account's cash and its open position in `tokenId` (one statement); undefined when there is no such account. */
+export async function buyerOf(tx: Queryable, userId: string, tokenId: string): Promise<Buyer | undefined> {
+  const rows = await tx.query<{ balance_micro: bigint; reserved_micro: bigint; position_id: string | null }>(
+    `SELECT c.balance_micro, c.reserved_micro,
+       (SELECT p.id FROM positions p WHERE p.user_id = $1 AND p.token_id = $2 AND NOT p.is_closed) AS position_id
+     FROM cash_balances c WHERE c.user_id = $1`,
+    [userId, tokenId],
+    'ledger_buyer_of',
+  );
+  const r = rows[0];
+  return r && { balanceMicro: BigInt(r.balance_micro), reservedMicro: BigInt(r.reserved_micro), positionId: r.position_id ?? undefined };
+}
 
 /**
  * The account's open position in `tokenId`, if any: read under the account row's lock (every writer of a position holds
@@ -63,36 +140,42 @@ export async function openPositionOf(tx: Queryable, userId: string, tokenId: str
 }
 
 /**
- * A buy's money and shares, sent together (one round trip): the debit, the shares into the position (`b.positionId`),
- * the counter-account's maintained balance (a pool's cash; the venue keeps none) and the transfers — the price to the
- * venue's account, the fee to the venue, the shares into the position, and the post of a consumed reservation. Null
- * when the account's available cash (counting the order's consumed reservation as freed) does not cover it: the rest
- * went out with the debit, so the caller must roll back (the engine's refusal does).
+ * A buy's money and shares (BUY, one statement), and the counter-account's maintained balance when it keeps one (a
+ * pool's cash; the venue keeps none), sent together. Null when the account's available cash (counting the order's
+ * consumed reservation as freed) does not cover it: nothing of the buy was written, though a pool's balance may have
+ * moved, so the caller must roll back (the engine's refusal does).
  */
 export async function buyMoves(tx: Queryable, b: BuyMoves): Promise<{ balanceMicro: Micro } | null> {
   if (b.feeMicro < 0n || b.feeMicro > b.amountMicro) throw new Error(`a buy's fee ${b.feeMicro} lies outside its amount ${b.amountMicro}`);
-  const cash = cashAccount(b.userId);
-  const moves: Transfer[] = [
-    { debit: cash, credit: b.counter, asset: USD, amountMicro: b.amountMicro - b.feeMicro, kind: 'buy', ref: b.tradeId, at: b.at },
-    { debit: cash, credit: VENUE, asset: USD, amountMicro: b.feeMicro, kind: 'fee', ref: b.tradeId, at: b.at },
-    { debit: b.counter, credit: positionAccount(b.positionId), asset: b.tokenId, amountMicro: b.quantityMicro, kind: 'buy', ref: b.tradeId, at: b.at },
-  ];
-  if (b.orderId) moves.push(postOf(cash, USD, b.releaseMicro, b.orderId, b.tradeId, b.at));
-  const [spent, pos] = await together(
-    tx.query<{ balance_micro: bigint }>(SPEND, [b.userId, b.amountMicro.toString(), b.releaseMicro.toString()], 'ledger_buy_spend'),
-    tx.query<{ id: string }>(
-      ADD_SHARES,
-      [b.positionId, b.userId, b.marketId, b.tokenId, b.outcome, b.quantityMicro.toString(), b.amountMicro.toString(), b.at],
-      'ledger_buy_shares',
+  if (b.releaseMicro < 0n || (b.releaseMicro > 0n && !b.orderId)) throw new Error(`a buy releases ${b.releaseMicro} of no order's reservation`);
+  const [bought] = await together(
+    tx.query<{ balance_micro: bigint; id: string }>(
+      BUY,
+      [
+        b.userId,
+        b.amountMicro.toString(),
+        b.releaseMicro.toString(),
+        b.positionId,
+        b.marketId,
+        b.tokenId,
+        b.outcome,
+        b.quantityMicro.toString(),
+        b.at,
+        b.counter,
+        b.feeMicro.toString(),
+        b.tradeId,
+        b.orderId,
+      ],
+      'ledger_buy',
     ),
     // The price (the amount less the venue's fee) into the counter-account's maintained balance, when it keeps one (a pool).
     moveCounterBalance(tx, b.counter, b.amountMicro - b.feeMicro),
-    insertTransfers(tx, moves),
   );
+  const row = bought[0];
+  if (!row) return null;
   // The position was read under the account's lock, which every writer of a position holds: another id is a broken invariant.
-  if (pos[0]?.id !== b.positionId) throw new Error(`a buy's shares went into position ${pos[0]?.id}, not the expected ${b.positionId}`);
-  if (!spent[0]) return null;
-  return { balanceMicro: BigInt(spent[0].balance_micro) };
+  if (row.id !== b.positionId) throw new Error(`a buy's shares went into position ${row.id}, not the expected ${b.positionId}`);
+  return { balanceMicro: BigInt(row.balance_micro) };
 }
 
 export interface SellMoves {

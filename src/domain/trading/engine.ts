@@ -1,10 +1,10 @@
 import { together, type Queryable } from '../../db/database';
 import { AppError } from '../../errors/app-error';
 import { markActive } from '../accounts/activity';
-import { cashOf, coversMicro, insufficientBalance } from '../ledger/cash';
+import { coversMicro, insufficientBalance } from '../ledger/cash';
 import { sharesShort } from '../ledger/shares';
 import { randomUUID } from 'node:crypto';
-import { buyMoves, openPositionOf, sellMoves } from '../ledger/trade-moves';
+import { buyerOf, buyMoves, sellMoves } from '../ledger/trade-moves';
 import { fromMicro, MICRO, type Micro } from '../money/micro';
 import type { SellFill } from './fills';
 import type { TradeHooks } from './trade-hooks';
@@ -159,12 +159,11 @@ export class TradeEngine {
    * PRICE_LIMIT_EXCEEDED, the venue's own refusals, and INSUFFICIENT_BALANCE beyond available cash.
    */
   private async buy(tx: Queryable, intent: Intent, venue: VenueRead): Promise<Executed> {
-    const [pricer, open, , cash, heldId] = await together(
+    const [pricer, open, , cash] = await together(
       venue.pricer(tx),
       this.marketOpen(tx, venue.venue, intent.marketId),
       markActive(tx, intent.userId, intent.at),
-      cashOf(tx, intent.userId),
-      openPositionOf(tx, intent.userId, intent.tokenId),
+      buyerOf(tx, intent.userId, intent.tokenId),
     );
     if (!cash) throw new AppError('NOT_FOUND', 'Account not found.');
     if (!open) throw await this.closed(tx, venue.venue, intent.marketId);
@@ -175,7 +174,7 @@ export class TradeEngine {
     const refused = () => insufficientBalance(`Insufficient available balance for a ${fromMicro(fill.amountMicro)} dollar buy.`);
     if (!coversMicro(cash, fill.amountMicro, c.releaseMicro)) throw refused();
     const tradeId = randomUUID();
-    const positionId = heldId ?? randomUUID();
+    const positionId = cash.positionId ?? randomUUID();
     const fee = fill.feeMicro ?? 0n;
     // The writes go out together, in this order, each seeing those before it; a refusal rolls them all back.
     const [moved] = await together(

@@ -49,7 +49,7 @@ describe.each(backends())('a buy and its hooks on $name', (backend) => {
     });
     await t.services.trading.buy(agent.id, { marketId: m.id, marketSlug: m.slug, tokenId: m.yes, outcome: 'YES', amount: 10 }, new Date());
     expect(prepared).toEqual(
-      expect.arrayContaining(['trade_gate_mirrored', 'ledger_buy_spend', 'ledger_buy_shares', 'trade_record', 'track_buy', 'append_trade_events']),
+      expect.arrayContaining(['trade_gate_mirrored', 'ledger_buyer_of', 'ledger_buy', 'trade_record', 'track_buy', 'append_trade_events']),
     );
   });
 
