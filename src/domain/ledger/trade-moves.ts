@@ -37,6 +37,11 @@ export interface BuyMoves {
   at: Date;
 }
 
+/** What BUY's transfers share: the buyer's cash account, the asset of cash, and the trade's ref and time, each written after the debit. */
+const BUYER_CASH = cashAccountSql('$1::uuid::text');
+const CASH = `'${USD}'`;
+const OF_THE_BUY = { ref: '$12::text', at: '$9::timestamptz', from: 'spent' } as const;
+
 /**
  * A buy's money and shares in one statement (every part of it this module's): the debit, refused beyond available cash
  * (covers(), counting `release` of the account's reservation as freed); then, only from a debit that moved, the shares
@@ -59,49 +64,11 @@ const BUY = `WITH spent AS (
       updated_at = EXCLUDED.updated_at
     RETURNING id),
   moves AS (${insertTransfersSql([
-    {
-      debit: cashAccountSql('$1::uuid::text'),
-      credit: '$10::text',
-      asset: `'${USD}'`,
-      amount: '$2::bigint - $11::bigint',
-      kind: 'buy',
-      ref: '$12::text',
-      at: '$9::timestamptz',
-      from: 'spent',
-    },
-    {
-      debit: cashAccountSql('$1::uuid::text'),
-      credit: `'${VENUE}'`,
-      asset: `'${USD}'`,
-      amount: '$11::bigint',
-      kind: 'fee',
-      ref: '$12::text',
-      at: '$9::timestamptz',
-      from: 'spent',
-    },
-    {
-      debit: '$10::text',
-      credit: positionAccountSql('$4::uuid::text'),
-      asset: '$6::text',
-      amount: '$8::bigint',
-      kind: 'buy',
-      ref: '$12::text',
-      at: '$9::timestamptz',
-      from: 'spent',
-    },
+    { debit: BUYER_CASH, credit: '$10::text', asset: CASH, amount: '$2::bigint - $11::bigint', kind: 'buy', ...OF_THE_BUY },
+    { debit: BUYER_CASH, credit: `'${VENUE}'`, asset: CASH, amount: '$11::bigint', kind: 'fee', ...OF_THE_BUY },
+    { debit: '$10::text', credit: positionAccountSql('$4::uuid::text'), asset: '$6::text', amount: '$8::bigint', kind: 'buy', ...OF_THE_BUY },
     // The post of what the fill consumed of a resting order's reservation: the reservation's own accounts (cash to the venue).
-    {
-      debit: cashAccountSql('$1::uuid::text'),
-      credit: `'${VENUE}'`,
-      asset: `'${USD}'`,
-      amount: '$3::bigint',
-      kind: 'reserve',
-      phase: 'post',
-      order: '$13',
-      ref: '$12::text',
-      at: '$9::timestamptz',
-      from: 'spent',
-    },
+    { debit: BUYER_CASH, credit: `'${VENUE}'`, asset: CASH, amount: '$3::bigint', kind: 'reserve', phase: 'post', order: '$13', ...OF_THE_BUY },
   ])})
   SELECT spent.balance_micro, held.id FROM spent, held`;
 
