@@ -72,6 +72,9 @@ const BUY = `WITH spent AS (
   ])})
   SELECT spent.balance_micro, held.id FROM spent, held`;
 
+/** The account's ($1) open position in the token ($2): at most one (a partial unique index), read by buyerOf and openPositionOf. */
+const OPEN_POSITION = 'SELECT id FROM positions WHERE user_id = $1 AND token_id = $2 AND NOT is_closed';
+
 /** What a buy needs to know of its account, read together under the account row's lock: its cash and its open position in the token. */
 export interface Buyer {
   balanceMicro: Micro;
@@ -83,9 +86,7 @@ export interface Buyer {
 /** The account's cash and its open position in `tokenId` (one statement); undefined when there is no such account. */
 export async function buyerOf(tx: Queryable, userId: string, tokenId: string): Promise<Buyer | undefined> {
   const rows = await tx.query<{ balance_micro: bigint; reserved_micro: bigint; position_id: string | null }>(
-    `SELECT c.balance_micro, c.reserved_micro,
-       (SELECT p.id FROM positions p WHERE p.user_id = $1 AND p.token_id = $2 AND NOT p.is_closed) AS position_id
-     FROM cash_balances c WHERE c.user_id = $1`,
+    `SELECT c.balance_micro, c.reserved_micro, (${OPEN_POSITION}) AS position_id FROM cash_balances c WHERE c.user_id = $1`,
     [userId, tokenId],
     'ledger_buyer_of',
   );
@@ -98,11 +99,7 @@ export async function buyerOf(tx: Queryable, userId: string, tokenId: string): P
  * it), so a buy's moves know the position they add to before they are sent.
  */
 export async function openPositionOf(tx: Queryable, userId: string, tokenId: string): Promise<string | undefined> {
-  const rows = await tx.query<{ id: string }>(
-    'SELECT id FROM positions WHERE user_id = $1 AND token_id = $2 AND NOT is_closed',
-    [userId, tokenId],
-    'ledger_open_position',
-  );
+  const rows = await tx.query<{ id: string }>(OPEN_POSITION, [userId, tokenId], 'ledger_open_position');
   return rows[0]?.id;
 }
 

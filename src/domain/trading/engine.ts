@@ -159,22 +159,22 @@ export class TradeEngine {
    * PRICE_LIMIT_EXCEEDED, the venue's own refusals, and INSUFFICIENT_BALANCE beyond available cash.
    */
   private async buy(tx: Queryable, intent: Intent, venue: VenueRead): Promise<Executed> {
-    const [pricer, open, , cash] = await together(
+    const [pricer, open, , buyer] = await together(
       venue.pricer(tx),
       this.marketOpen(tx, venue.venue, intent.marketId),
       markActive(tx, intent.userId, intent.at),
       buyerOf(tx, intent.userId, intent.tokenId),
     );
-    if (!cash) throw new AppError('NOT_FOUND', 'Account not found.');
+    if (!buyer) throw new AppError('NOT_FOUND', 'Account not found.');
     if (!open) throw await this.closed(tx, venue.venue, intent.marketId);
     const fill = pricer.buy(intent);
     if (intent.limitMicro !== undefined && fill.amountMicro * MICRO > intent.limitMicro * fill.quantityMicro)
       throw priceLimit('buy', fill.priceMicro, 'above', intent.limitMicro);
     const c = carried(intent, pricer);
     const refused = () => insufficientBalance(`Insufficient available balance for a ${fromMicro(fill.amountMicro)} dollar buy.`);
-    if (!coversMicro(cash, fill.amountMicro, c.releaseMicro)) throw refused();
+    if (!coversMicro(buyer, fill.amountMicro, c.releaseMicro)) throw refused();
     const tradeId = randomUUID();
-    const positionId = cash.positionId ?? randomUUID();
+    const positionId = buyer.positionId ?? randomUUID();
     const fee = fill.feeMicro ?? 0n;
     // The writes go out together, in this order, each seeing those before it; a refusal rolls them all back.
     const [moved] = await together(
