@@ -2,7 +2,8 @@ import 'reflect-metadata';
 import type { Pool } from 'pg';
 import { benchPool, createDatabase, load, median, round, startServiceProcess, type LoadFigures, type RequestSetup } from './support/harness';
 // Loaded for its effect too: pg's int8 parser returns bigint, as in the service, so the domain code reads the same values.
-import { coalescedWrites, type Database, type Queryable } from '../src/db/database';
+import type { Database, Queryable } from '../src/db/database';
+import { poolAnnouncer, rawTransaction } from './support/raw-transaction';
 import { CommunityMarketService } from '../src/domain/community/community-market-service';
 import { CommunityTradingService } from '../src/domain/community/community-trading-service';
 import { SettlementService } from '../src/domain/trading/settlement-service';
@@ -39,29 +40,16 @@ interface Agent {
  */
 function rawDatabase(pool: Pool): Database {
   const query = async (sql: string, params?: unknown[], name?: string) => (await pool.query({ name, text: sql, values: params })).rows as never[];
+  const announcer = poolAnnouncer(pool);
   const transaction = async <T>(fn: (tx: Queryable) => Promise<T>): Promise<T> => {
     const c = await pool.connect();
-    const coalesce = coalescedWrites(c);
-    const send = (text: string, values?: unknown[], name?: string) => {
-      coalesce();
-      return c.query({ name, text, values });
-    };
     try {
-      const tx: Queryable = { query: async (sql, params, name) => (await send(sql, params, name)).rows as never[] };
-      const begun = send('BEGIN');
-      try {
-        const [, out] = await Promise.all([begun, fn(tx)]);
-        await send('COMMIT');
-        return out;
-      } catch (err) {
-        await send('ROLLBACK');
-        throw err;
-      }
+      return await rawTransaction(c, announcer, fn);
     } finally {
       c.release();
     }
   };
-  return { query, transaction } as unknown as Database;
+  return { query, transaction, notify: (channel: string, payload: string) => announcer.announce(channel, payload) } as unknown as Database;
 }
 
 async function register(baseUrl: string, name: string): Promise<Agent> {

@@ -293,6 +293,9 @@ function capturingService(pool: Pool, captured: Array<{ sql: string; params?: un
       if (!sql.includes('AS mark FROM benchmark_changes')) captured.push({ sql, params });
       return (await pool.query(sql, params)).rows as never[];
     },
+    notify() {
+      throw new Error('a read announces nothing');
+    },
   };
   return new BenchmarkService(capture as Database, { cacheMs: 0 });
 }

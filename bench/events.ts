@@ -4,16 +4,18 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { benchPool, createDatabase, pacedCalls, round, startServiceProcess } from './support/harness';
 import { hashSecret } from '../src/auth/api-keys';
-import { ACCOUNT_EVENTS_CHANNEL } from '../src/domain/events/account-events';
+import { appendEvent } from '../src/domain/events/account-events';
+import { poolAnnouncer, rawTransaction } from './support/raw-transaction';
 import { benchSetting, SMOKE } from './support/smoke';
 
 /**
  * npm run bench:events — SUBSCRIBERS accounts each holding GET /api/events (Server-Sent Events) on the service in its
  * own process on PostgreSQL, while events commit at RATE a second spread evenly over the accounts (one per market per
  * second: every account follows one of RATE markets, and each market's price change fills one order of it). The
- * events are written by the bench, one autocommit statement each, with the service's own append statement
- * (appendEvent: seq bump, insert, NOTIFY): the commit instant is then known exactly, and the service's CPU is spent on
- * delivering only (hearing the NOTIFY, reading the log, writing the stream). Prints the commit-to-read latency
+ * events are written by the bench, one transaction each, with the service's own appendEvent (seq bump and insert, then
+ * the NOTIFY after the commit, many commits' in one statement, as the service sends it: src/db/announcer.ts): the
+ * commit instant is then known exactly, and the service's CPU is spent on delivering only (hearing the NOTIFY,
+ * reading the log, writing the stream). Prints the commit-to-read latency
  * (p50/p99, read by the client), every event checked delivered once and in order, and the service's CPU (utime +
  * stime of its process, as process.cpuUsage counts it) per 1,000 deliveries, against the same span idle with every
  * stream open. Last line: one JSON object with every figure.
@@ -26,11 +28,6 @@ const POOL = Number(process.env.BENCH_POOL ?? 10);
 const PRODUCERS = benchSetting('BENCH_PRODUCERS', 40, 4);
 /** The idle window (every stream open, heartbeats only) whose CPU is the floor of the loaded figure. */
 const IDLE_MS = SMOKE ? 1000 : 5000;
-
-const APPEND = `WITH s AS (INSERT INTO account_event_seqs AS q (user_id, event_seq) VALUES ($1, 1)
-    ON CONFLICT (user_id) DO UPDATE SET event_seq = q.event_seq + 1 RETURNING event_seq),
-  e AS (INSERT INTO account_events (user_id, seq, type, data, created_at) SELECT $1, event_seq, 'trade', $2, now() FROM s RETURNING seq)
-  SELECT seq, pg_notify('${ACCOUNT_EVENTS_CHANNEL}', $1::text || ':' || seq::text) FROM e`;
 
 /** CPU seconds (user + system) the process has used, from /proc (the figure process.cpuUsage reports inside it). */
 function cpuSeconds(pid: number): number {
@@ -105,15 +102,21 @@ async function main(): Promise<void> {
     await sleep(IDLE_MS);
     const idleCpuPerS = (cpuSeconds(service.child.pid!) - idleFrom) / ((performance.now() - idleStart) / 1000);
 
-    // Loaded: RATE events a second, round-robin over the accounts, each committed alone.
+    // Loaded: RATE events a second, round-robin over the accounts, each committed in its own transaction.
     const commits = new Map<string, number>();
-    const data = JSON.stringify({ marketId: '512345', tokenId: '7'.repeat(77), side: 'BUY', shares: 18.18, price: 0.55, cash: 10, realizedPnl: 0 });
+    const data = { marketId: '512345', tokenId: '7'.repeat(77), side: 'BUY', shares: 18.18, price: 0.55, cash: 10, realizedPnl: 0 };
+    const announcer = poolAnnouncer(pool);
     const cpuFrom = cpuSeconds(service.child.pid!);
     const t0 = performance.now();
     const produced = await pacedCalls({ rate: RATE, seconds: SECONDS, warmupSeconds: 0 }, async (i) => {
       const s = subs[i % subs.length]!;
-      const rows = await pool.query<{ seq: string }>({ name: 'bench_append', text: APPEND, values: [s.id, data] });
-      commits.set(`${s.id}:${rows.rows[0]!.seq}`, performance.now());
+      const c = await pool.connect();
+      try {
+        const seq = await rawTransaction(c, announcer, (tx) => appendEvent(tx, s.id, 'trade', data, new Date()));
+        commits.set(`${s.id}:${seq}`, performance.now());
+      } finally {
+        c.release();
+      }
     });
     const producedIn = (performance.now() - t0) / 1000;
     const total = commits.size;

@@ -214,6 +214,9 @@ async function explainBoards(pool: Pool): Promise<{ seqScans: number; maxExecuti
       captured.push({ sql, params });
       return [] as never[];
     },
+    notify() {
+      throw new Error('a read announces nothing');
+    },
   };
   const service = new LeaderboardService(capture);
   for (const metric of METRICS) {

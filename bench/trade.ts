@@ -14,6 +14,7 @@ import {
 import { buyFill } from '../src/domain/trading/fills';
 import { toMicro } from '../src/domain/money/micro';
 import { rawBuy, rawForecast } from './support/raw-buy';
+import { poolAnnouncer } from './support/raw-transaction';
 import { buyWrites, compareWrites, type BuyWrites } from './support/buy-writes';
 import type { IntentForecast } from '../src/domain/trading/engine';
 import { randomUUID } from 'node:crypto';
@@ -178,7 +179,7 @@ async function main(): Promise<void> {
             at: now,
             ...(forecastOf ? { forecast: forecastOf } : {}),
           },
-          { track: true, events },
+          { track: true, events, announcer: poolAnnouncer(pool) },
         );
         if (!positionId) throw new Error(`raw buy refused for ${agent.id}`);
       } finally {

@@ -1,5 +1,6 @@
 import type { PoolClient } from 'pg';
-import { coalescedWrites, type Queryable } from '../../src/db/database';
+import type { Announcer } from '../../src/db/announcer';
+import { rawTransaction } from './raw-transaction';
 import { mirroredOpen, TradeEngine, venueOf, type IntentForecast, type Pricer } from '../../src/domain/trading/engine';
 import { VENUE } from '../../src/domain/ledger/accounts';
 import type { Micro } from '../../src/domain/money/micro';
@@ -18,9 +19,11 @@ export interface RawBuyListeners {
   track: boolean;
   /**
    * The trade's account events (src/domain/events/trade-events.ts, the service's own statement and name): the `trade`
-   * and `balance` rows, the account's event_seq, and the NOTIFY that wakes every process listening.
+   * and `balance` rows, the account's event_seq, and the NOTIFY that wakes every process listening, sent after the
+   * commit by `announcer` (poolAnnouncer: the bench pool's, as the service's process has one).
    */
   events: boolean;
+  announcer?: Announcer;
 }
 
 /** One engine per listener set and board-folder hook, as the service makes one when it starts. */
@@ -70,37 +73,28 @@ function fixedPricer(buy: RawBuy): Pricer {
 }
 
 /**
- * One buy transaction straight through `pg`: BEGIN, the trade engine's execute() of a buy intent against the bench's
- * own fill (src/domain/trading/engine.ts) with the
- * listeners asked for, COMMIT — or ROLLBACK for a refused buy. No HTTP, no registry, no price service: the benches'
- * baseline for a trade. The client must be pipelined (benchPool). `pending` hears the traders whose board rows the
+ * One buy transaction straight through `pg` (rawTransaction): the trade engine's execute() of a buy intent against the
+ * bench's own fill (src/domain/trading/engine.ts) with the listeners asked for — or ROLLBACK for a refused buy. No
+ * HTTP, no registry, no price service: the benches' baseline for a trade. The client must be pipelined (benchPool). `pending` hears the traders whose board rows the
  * board folder is to bring up to date.
  */
 export async function rawBuy(client: PoolClient, buy: RawBuy, listeners: RawBuyListeners, pending: Pending = unheard): Promise<{ positionId: string | null }> {
-  // Written as the service's transactions write (Database.transaction): what is issued in one tick goes out in one write.
-  const coalesce = coalescedWrites(client);
-  const send = (text: string, values?: unknown[], name?: string) => {
-    coalesce();
-    return client.query({ name, text, values });
+  const intent = {
+    userId: buy.userId,
+    marketId: buy.marketId,
+    tokenId: buy.tokenId,
+    outcome: buy.outcome,
+    side: 'BUY' as const,
+    size: { by: 'amount' as const, micro: buy.amountMicro },
+    ...(buy.forecast ? { forecast: buy.forecast } : {}),
+    at: buy.at,
   };
-  const tx: Queryable = { query: async (sql, params, name) => (await send(sql, params, name)).rows as never[] };
-  const begun = send('BEGIN');
   try {
-    const intent = {
-      userId: buy.userId,
-      marketId: buy.marketId,
-      tokenId: buy.tokenId,
-      outcome: buy.outcome,
-      side: 'BUY' as const,
-      size: { by: 'amount' as const, micro: buy.amountMicro },
-      ...(buy.forecast ? { forecast: buy.forecast } : {}),
-      at: buy.at,
-    };
-    const [, bought] = await Promise.all([begun, engineFor(listeners, pending).execute(tx, intent, venueOf('mirrored', fixedPricer(buy)))]);
-    await send('COMMIT');
+    const bought = await rawTransaction(client, listeners.announcer, (tx) =>
+      engineFor(listeners, pending).execute(tx, intent, venueOf('mirrored', fixedPricer(buy))),
+    );
     return { positionId: bought.positionId };
   } catch (err) {
-    await send('ROLLBACK');
     if ((err as { code?: string }).code === 'INSUFFICIENT_BALANCE') return { positionId: null };
     throw err;
   }

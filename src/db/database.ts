@@ -4,6 +4,7 @@ import type { Config } from '../config';
 import type { Logger } from '../logger';
 import { MIGRATIONS } from './migrations';
 import { openPglite, type EmbeddedPostgres, type EmbeddedSeed } from './pglite';
+import { Announcer } from './announcer';
 
 // int8 (sums, counts, micro-unit money) arrives as bigint, never as a float: JSON.stringify refuses a
 // bigint, so one that reaches the wire unconverted fails loudly in tests instead of losing precision.
@@ -15,6 +16,13 @@ export interface Queryable {
    * once, for statements on a hot path. A name must always stand for the same text.
    */
   query<T = Record<string, unknown>>(sql: string, params?: unknown[], name?: string): Promise<T[]>;
+  /**
+   * Announces `payload` to the listeners of `channel` (Database.listen), in this process and every other, once the
+   * transaction commits, and never if it rolls back; outside a transaction, at once. Sent after the commit, with
+   * other commits' (announcer.ts): a listener may hear it a moment late, and never if the process dies first, so
+   * a notification is a wake to read the tables, never the only copy of a fact.
+   */
+  notify(channel: string, payload: string): void;
 }
 
 export type DatabaseKind = 'postgres' | 'pglite';
@@ -29,6 +37,8 @@ const statement = (text: string, values: unknown[], name?: string) => (name ? { 
  * on the trade path.
  */
 export class Database implements Queryable {
+  private readonly announcer: Announcer;
+
   constructor(
     readonly dataSource: DataSource,
     readonly kind: DatabaseKind,
@@ -40,8 +50,17 @@ export class Database implements Queryable {
      * locks are its own, so a run's sync never waits on the live one's lock and its announcements reach only its listeners.
      */
     readonly scope?: string,
+    log?: Logger,
   ) {
     if (kind === 'postgres') guardConnections(this.pool);
+    this.announcer = new Announcer(
+      (sql, params) => this.query(sql, params),
+      (err, lost) => log?.warn('notifications were not sent; their listeners catch up later', { lost, error: String(err) }),
+    );
+  }
+
+  notify(channel: string, payload: string): void {
+    this.announcer.announce(channel, payload);
   }
 
   private get pool(): Pool {
@@ -98,11 +117,16 @@ export class Database implements Queryable {
     begin.catch(() => {});
     // Once `fn` has settled, a straggling statement would run after COMMIT or ROLLBACK, on its own: refused.
     let open = true;
+    const notifications: Array<[string, string]> = [];
     try {
       const tx: Queryable = {
         query: async (sql, params = [], name) => {
           if (!open) throw new Error('a statement was issued after its transaction had ended');
           return (await send(sql, params, name)).rows;
+        },
+        notify: (channel, payload) => {
+          if (!open) throw new Error('a notification was given after its transaction had ended');
+          notifications.push([channel, payload]);
         },
       };
       const out = await fn(tx).finally(() => {
@@ -110,6 +134,7 @@ export class Database implements Queryable {
       });
       await begin;
       await send('COMMIT');
+      for (const [channel, payload] of notifications) this.announcer.announce(channel, payload);
       return out;
     } catch (err) {
       await send('ROLLBACK').catch((e: Error) => {
@@ -207,6 +232,7 @@ export class Database implements Queryable {
   }
 
   async close(): Promise<void> {
+    await this.announcer.drained();
     if (this.dataSource.isInitialized) await this.dataSource.destroy();
     await this.onClose();
   }
@@ -279,7 +305,7 @@ export async function openDatabase(config: Config, log: Logger, seed: EmbeddedSe
   if (config.DATABASE_URL) {
     const ds = postgresDataSource(config);
     await ds.initialize();
-    db = new Database(ds, 'postgres');
+    db = new Database(ds, 'postgres', undefined, undefined, undefined, log);
   } else {
     db = await openEmbedded(config.DATA_DIR, log, seed);
   }
@@ -292,7 +318,7 @@ export async function openEmbedded(dataDir: string, log: Logger, seed: EmbeddedS
   const embedded = await openPglite(dataDir, log, seed);
   const ds = new DataSource({ ...common, installExtensions: false, extra: { ...embedded.pgConfig, max: 1, idleTimeoutMillis: 0 } });
   await ds.initialize();
-  return new Database(ds, 'pglite', embedded.close, embedded);
+  return new Database(ds, 'pglite', embedded.close, embedded, undefined, log);
 }
 
 /** Applies the migrations a database lacks. */

@@ -72,7 +72,7 @@ function postgresRuns(config: Config, log: Logger): RunDatabases {
       });
       const ds = postgresDataSource({ ...config, DB_POOL_SIZE: 3 }, undefined, schema);
       await ds.initialize();
-      const db = new Database(ds, 'postgres', async () => {}, undefined, schema);
+      const db = new Database(ds, 'postgres', async () => {}, undefined, schema, log);
       try {
         await migrate(db, log);
       } catch (err) {

@@ -5,6 +5,9 @@ import type { CallInfo } from '../../src/auth/caller';
 
 /** A users table of one key whose lookups the test answers one by one. */
 class HeldLookups implements Queryable {
+  notify(): void {
+    throw new Error('a read announces nothing');
+  }
   lookups = 0;
   /** The account the key belongs to; null once it has been rotated away. */
   owner: string | null = 'user-1';

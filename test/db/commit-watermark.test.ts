@@ -44,6 +44,7 @@ describe.each(backends())('CommitWatermark on $name', (backend) => {
         statements += 1;
         return db.query<T>(sql, params, name);
       },
+      notify: (channel, payload) => db.notify(channel, payload),
     });
     const [a, b] = await Promise.all([counted.read(), counted.read()]);
     expect(a).toBe(b);

@@ -4,6 +4,9 @@ import { parsePricePayload, PriceBroadcast, type QuoteTick } from '../../src/mar
 
 /** A database whose NOTIFY statements wait until the test lets them finish; the mirror holds tokens a1, b1 of markets a, b. */
 class HeldDatabase implements Queryable {
+  notify(): void {
+    throw new Error('a read announces nothing');
+  }
   readonly notified: string[][] = [];
   private release: Array<() => void> = [];
   async query<T>(sql: string, params: unknown[] = []): Promise<T[]> {

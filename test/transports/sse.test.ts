@@ -4,6 +4,8 @@ import { ControlledPrices, seedMarket, type SeededMarket } from '../support/mark
 import { accessToken, signedInPerson } from '../support/identity';
 import { SseClient } from '../support/sse-client';
 import { checkResponse } from '../support/openapi-check';
+import { appendEvent } from '../../src/domain/events/account-events';
+import { CATCH_UP_MS } from '../../src/domain/events/event-feed';
 
 /** GET /api/events: an account's events as Server-Sent Events over the real HTTP server. */
 describe.each(backends())('account event stream (SSE) on $name', (backend) => {
@@ -81,6 +83,27 @@ describe.each(backends())('account event stream (SSE) on $name', (backend) => {
     await new Promise((r) => setTimeout(r, 300));
     expect(seqs(all)).toEqual(everything);
     expect(everything).toEqual(everything.map((_, i) => i + 1));
+  });
+
+  test('when an event commits and its announcement is never sent (its process died between the two), then the stream still receives it within CATCH_UP_MS', async () => {
+    const a = await registerAgent(t);
+    const c = await connect(bearer(a.apiKey));
+    // A heartbeat first: the stream's own first read of the log is over, so the event can reach it only by a wake.
+    await c.until((x) => x.comments.length >= 1, 8000, 'a heartbeat');
+    // Appended as appendEvent does in any transaction, but the announcement is dropped: only the feed's catch-up can wake the stream.
+    const started = Date.now();
+    await t.services.db.transaction(async (tx) =>
+      appendEvent(
+        { query: tx.query, notify: () => {} },
+        a.id,
+        'notification',
+        { id: 'unannounced', kind: 'probe', title: 't', message: 'm', ref: null },
+        new Date(),
+      ),
+    );
+    await c.until((x) => x.messages.some((m) => m.event === 'notification'), CATCH_UP_MS + 4000, 'the unannounced event');
+    expect(Date.now() - started).toBeLessThan(CATCH_UP_MS + 4000);
+    expect(c.events.find((e) => e.data && (e.data as { type?: string }).type === 'notification')!.data).toMatchObject({ data: { id: 'unannounced' } });
   });
 
   test('when types are given, then only events of those types are sent', async () => {

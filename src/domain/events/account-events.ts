@@ -33,23 +33,26 @@ export const advanceSeqSql = (user: string, count: string, when?: string) =>
 export const insertEventSql = (from: string, user: string, seq: string, type: string, data: string, at: string) =>
   `INSERT INTO account_events (user_id, seq, type, data, created_at) SELECT ${user}, ${seq}, ${type}, ${data}, ${at} FROM ${from} RETURNING seq`;
 
-/** The announcement of an appended event (`<userId>:<seq>`), sent on commit. */
-export const announceSql = (user: string, seq: string) => `pg_notify('${ACCOUNT_EVENTS_CHANNEL}', ${user}::text || ':' || ${seq}::text)`;
+/** Announces the account's events up to `seq` (`<userId>:<seq>`) once the transaction commits (Queryable.notify). */
+export function announce(tx: Queryable, userId: string, seq: bigint | string): void {
+  tx.notify(ACCOUNT_EVENTS_CHANNEL, `${userId}:${seq}`);
+}
 
 /**
  * Appends one event to the account's log inside the caller's transaction and returns its sequence number; the
- * announcement goes out on commit and never for a rolled-back event. `data` must be JSON (no bigint).
+ * announcement goes out after the commit and never for a rolled-back event. `data` must be JSON (no bigint).
  */
 export async function appendEvent(tx: Queryable, userId: string, type: AccountEventType, data: Record<string, unknown>, at: Date): Promise<bigint> {
   const rows = await tx.query<{ seq: bigint }>(
     `WITH s AS (${advanceSeqSql('$1::uuid', '1')}),
           e AS (${insertEventSql('s', '$1', 'event_seq', '$2', '$3', '$4')})
-     SELECT seq, ${announceSql('$1', 'seq')} FROM e`,
+     SELECT seq FROM e`,
     [userId, type, JSON.stringify(data), at],
     'append_account_event',
   );
   const row = rows[0];
   if (!row) throw new Error(`appendEvent: account ${userId} does not exist`);
+  announce(tx, userId, row.seq);
   return BigInt(row.seq);
 }
 
@@ -85,12 +88,13 @@ export async function appendBalanceEvent(tx: Queryable, userId: string, at: Date
     `WITH b AS (SELECT ${BALANCE_EVENT_DATA_SQL} AS data FROM cash_balances WHERE user_id = $1),
           s AS (${advanceSeqSql('$1::uuid', '1', 'EXISTS (SELECT 1 FROM b)')}),
           e AS (${insertEventSql('s, b', '$1', 'event_seq', "'balance'", 'b.data', '$2')})
-     SELECT seq, ${announceSql('$1', 'seq')} FROM e`,
+     SELECT seq FROM e`,
     [userId, at],
     'append_balance_event',
   );
   const row = rows[0];
   if (!row) throw new Error(`appendBalanceEvent: account ${userId} does not exist`);
+  announce(tx, userId, row.seq);
   return BigInt(row.seq);
 }
 

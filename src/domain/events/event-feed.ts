@@ -9,17 +9,28 @@ export type Listen = (channel: string, onPayload: (payload: string) => void, onR
 export type Wake = (userId: string, seq: bigint | null) => void;
 
 /**
+ * How often every subscriber is woken to catch up from the log, whatever it heard: an announcement goes out after its
+ * commit (Queryable.notify), and one whose process died in between never comes.
+ */
+export const CATCH_UP_MS = 5000;
+
+/**
  * Wakes subscribers when an account's events commit, in whichever process wrote them. A wake is only a hint: a
  * subscriber reads the log (EventLog.after) from the last seq it delivered, so a lost, late or repeated wake never
- * loses or repeats an event; after the listening session reconnects every subscriber is woken to catch up.
+ * loses or repeats an event; after the listening session reconnects, and every `catchUpMs` while it listens, every
+ * subscriber is woken to catch up.
  */
 export class EventFeed {
   private readonly byUser = new Map<string, Set<Wake>>();
   private readonly all = new Set<Wake>();
   private stopListening: (() => Promise<void>) | undefined;
   private readonly onDemand = new OnDemandStart();
+  private catchUpTimer: NodeJS.Timeout | undefined;
 
-  constructor(private readonly log: Logger) {}
+  constructor(
+    private readonly log: Logger,
+    private readonly catchUpMs = CATCH_UP_MS,
+  ) {}
 
   async start(listen: Listen): Promise<void> {
     if (this.stopListening) return;
@@ -31,10 +42,11 @@ export class EventFeed {
       },
       () => {
         this.log.info('event feed resumed: subscribers catch up from the log');
-        for (const [userId, subs] of this.byUser) for (const s of subs) s(userId, null);
-        for (const s of this.all) s('', null);
+        this.catchUp();
       },
     );
+    this.catchUpTimer = setInterval(() => this.catchUp(), this.catchUpMs);
+    this.catchUpTimer.unref();
   }
 
   /**
@@ -51,6 +63,8 @@ export class EventFeed {
   }
 
   async stop(): Promise<void> {
+    clearInterval(this.catchUpTimer);
+    this.catchUpTimer = undefined;
     await this.onDemand.cancel();
     const stop = this.stopListening;
     this.stopListening = undefined;
@@ -74,12 +88,18 @@ export class EventFeed {
     return () => this.all.delete(wake);
   }
 
+  /** Wakes every subscriber with no seq: each reads the log from where it is. */
+  private catchUp(): void {
+    for (const [userId, subs] of this.byUser) for (const s of subs) this.safely(s, userId, null);
+    for (const s of this.all) this.safely(s, '', null);
+  }
+
   private wake(userId: string, seq: bigint): void {
     for (const s of this.byUser.get(userId) ?? []) this.safely(s, userId, seq);
     for (const s of this.all) this.safely(s, userId, seq);
   }
 
-  private safely(s: Wake, userId: string, seq: bigint): void {
+  private safely(s: Wake, userId: string, seq: bigint | null): void {
     try {
       s(userId, seq);
     } catch (err) {

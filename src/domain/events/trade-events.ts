@@ -1,7 +1,7 @@
 import type { Queryable } from '../../db/database';
 import { fromMicro, MICRO } from '../money/micro';
 import type { TradeEvent, TradeHooks } from '../trading/trade-hooks';
-import { advanceSeqSql, announceSql, BALANCE_EVENT_DATA_SQL } from './account-events';
+import { advanceSeqSql, announce, BALANCE_EVENT_DATA_SQL } from './account-events';
 
 /**
  * A trade's events: `trade` (a buy or sale, on a mirrored or a community market) or `settlement`, then `balance`, both in
@@ -13,7 +13,7 @@ const APPEND_TRADE_EVENTS = `WITH b AS (SELECT ${BALANCE_EVENT_DATA_SQL} AS bala
   s AS (${advanceSeqSql('$1::uuid', '2', 'EXISTS (SELECT 1 FROM b)')}),
   e AS (INSERT INTO account_events (user_id, seq, type, data, created_at)
         SELECT $1::uuid, event_seq - 1, $2::text, $3::jsonb, $4::timestamptz FROM s UNION ALL SELECT $1::uuid, event_seq, 'balance', b.balance, $4::timestamptz FROM s, b)
-  SELECT ${announceSql('$1', 'event_seq')} FROM s`;
+  SELECT event_seq FROM s`;
 
 /** What a `trade` or `settlement` event says (dollars and shares as numbers, like every response). */
 export function tradeEventData(e: TradeEvent): Record<string, unknown> {
@@ -34,7 +34,12 @@ export function tradeEventData(e: TradeEvent): Record<string, unknown> {
 }
 
 export async function appendTradeEvents(tx: Queryable, e: TradeEvent): Promise<void> {
-  await tx.query(APPEND_TRADE_EVENTS, [e.userId, e.side === 'SETTLE' ? 'settlement' : 'trade', JSON.stringify(tradeEventData(e)), e.at], 'append_trade_events');
+  const rows = await tx.query<{ event_seq: bigint }>(
+    APPEND_TRADE_EVENTS,
+    [e.userId, e.side === 'SETTLE' ? 'settlement' : 'trade', JSON.stringify(tradeEventData(e)), e.at],
+    'append_trade_events',
+  );
+  if (rows[0]) announce(tx, e.userId, rows[0].event_seq);
 }
 
 /** Every trade, sale and settlement writes its events in its own transaction (register before the track record's

@@ -24,7 +24,7 @@ export interface PushBatch {
   more: boolean;
 }
 
-/** Announces (on commit) an account whose push targets changed (payload: its id): every worker re-reads who has targets. */
+/** Announces (after commit) an account whose push targets changed (payload: its id): every worker re-reads who has targets. */
 export const PUSH_TARGETS_CHANNEL = 'a2a_push_targets';
 
 /** A task holds at most this many targets (a client registers one or two; more is a mistake or abuse). */
@@ -91,7 +91,7 @@ export class TaskPushStore {
            WHERE NOT EXISTS (SELECT 1 FROM a2a_push_configs WHERE user_id = $1)`,
         [userId],
       );
-      await tx.query('SELECT pg_notify($1, $2)', [PUSH_TARGETS_CHANNEL, userId]);
+      tx.notify(PUSH_TARGETS_CHANNEL, userId);
       const rows = await tx.query<TargetRow>(
         `INSERT INTO a2a_push_configs (task_id, id, user_id, url, token, auth_scheme, auth_credentials, wire_version, created_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
@@ -111,11 +111,8 @@ export class TaskPushStore {
 
   /** True when the target existed. */
   async deleteTarget(userId: string, taskId: string, id: string): Promise<boolean> {
-    const rows = await this.db.query(
-      `WITH d AS (DELETE FROM a2a_push_configs WHERE user_id = $1 AND task_id = $2 AND id = $3 RETURNING id)
-       SELECT id, pg_notify($4, $1::text) FROM d`,
-      [userId, taskId, id, PUSH_TARGETS_CHANNEL],
-    );
+    const rows = await this.db.query('DELETE FROM a2a_push_configs WHERE user_id = $1 AND task_id = $2 AND id = $3 RETURNING id', [userId, taskId, id]);
+    if (rows.length > 0) this.db.notify(PUSH_TARGETS_CHANNEL, userId);
     return rows.length > 0;
   }
 
@@ -142,7 +139,7 @@ export class TaskPushStore {
   async forget(tx: Queryable, userId: string): Promise<void> {
     await tx.query('DELETE FROM a2a_push_configs WHERE user_id = $1', [userId]);
     await tx.query('DELETE FROM a2a_push_cursors WHERE user_id = $1', [userId]);
-    await tx.query('SELECT pg_notify($1, $2)', [PUSH_TARGETS_CHANNEL, userId]);
+    tx.notify(PUSH_TARGETS_CHANNEL, userId);
   }
 
   /**

@@ -6,6 +6,9 @@ import { LeaderboardService } from '../../../src/domain/track-record/leaderboard
  * watermark checks answer at once with `mark`, which a test moves to stand for another process's commit.
  */
 class HeldReads implements Queryable {
+  notify(): void {
+    throw new Error('a read announces nothing');
+  }
   reads = 0;
   checks = 0;
   mark = 'm1';
@@ -219,6 +222,9 @@ describe('LeaderboardService board cache', () => {
 
 /** Board reads answer one row (trader u1, value 5); a caller's rank read answers `ranks[user]`, at once. Counts both. */
 class Callers implements Queryable {
+  notify(): void {
+    throw new Error('a read announces nothing');
+  }
   boardReads = 0;
   rankReads: string[] = [];
   ranks: Record<string, number | undefined> = { u2: 7, u3: 7 };

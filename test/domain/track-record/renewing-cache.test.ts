@@ -3,7 +3,10 @@ import { CommitWatermark } from '../../../src/db/commit-watermark';
 import { ConcurrencyGate } from '../../../src/db/concurrency-gate';
 import { RenewingCache } from '../../../src/domain/track-record/renewing-cache';
 
-const quiet: Queryable = { query: async <T>() => [{ mark: 'm1' }] as T[] };
+const unheard = () => {
+  throw new Error('a read announces nothing');
+};
+const quiet: Queryable = { query: async <T>() => [{ mark: 'm1' }] as T[], notify: unheard };
 
 describe('RenewingCache', () => {
   test('when it is full, then the oldest read is dropped, not every entry (boards others are served from stay)', async () => {
@@ -27,7 +30,7 @@ describe('RenewingCache', () => {
 
   test('when a value is read within cacheMs of a mark reading, then that reading is its mark (no second statement); past it, a new one is taken', async () => {
     let marks = 0;
-    const counted: Queryable = { query: async <T>() => (marks++, [{ mark: 'm1' }] as T[]) };
+    const counted: Queryable = { query: async <T>() => (marks++, [{ mark: 'm1' }] as T[]), notify: unheard };
     let clock = 0;
     const cache = new RenewingCache<number>({
       watermark: new CommitWatermark(counted, () => clock),
