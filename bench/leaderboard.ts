@@ -20,6 +20,7 @@ import { createLogger } from '../src/logger';
 import { createAppServer } from '../src/http/app-server';
 import { TRACK_RECORD_BACKFILL_V80 } from '../src/db/migrations/1700000000080-track-figures';
 import { rawBuy } from './support/raw-buy';
+import { poolAnnouncer } from './support/raw-transaction';
 import { LeaderboardService, type Audience, type Metric } from '../src/domain/track-record/leaderboard-service';
 import type { Period } from '../src/domain/track-record/periods';
 import { hashSecret } from '../src/auth/api-keys';
@@ -353,7 +354,7 @@ async function tradeRun(pool: Pool, track: boolean, workers: number, db: Databas
             at: now,
           },
           // The track record's cost alone: no events on either side.
-          { track, events: false },
+          { track, events: false, announcer: poolAnnouncer(pool) },
           (userId, seq) => folder.mark(userId, seq),
         );
         lat.push(Number(process.hrtime.bigint() - t0) / 1e6);

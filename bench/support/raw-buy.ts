@@ -19,11 +19,14 @@ export interface RawBuyListeners {
   track: boolean;
   /**
    * The trade's account events (src/domain/events/trade-events.ts, the service's own statement and name): the `trade`
-   * and `balance` rows, the account's event_seq, and the NOTIFY that wakes every process listening, sent after the
-   * commit by `announcer` (poolAnnouncer: the bench pool's, as the service's process has one).
+   * and `balance` rows, the account's event_seq, and the NOTIFY that wakes every process listening.
    */
   events: boolean;
-  announcer?: Announcer;
+  /**
+   * Where the transaction's notifications go after its commit (poolAnnouncer: the bench pool's, as the service's
+   * process has one): the trade's events, and the track record's own (a badge's notification) even without them.
+   */
+  announcer: Announcer;
 }
 
 /** One engine per listener set and board-folder hook, as the service makes one when it starts. */

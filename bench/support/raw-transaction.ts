@@ -20,10 +20,10 @@ export function poolAnnouncer(pool: Pool): Announcer {
 /**
  * One transaction straight through `pg`, written as the service's transactions are (Database.transaction): BEGIN
  * goes out with the first statements, what is issued in one tick goes out in one write, and the notifications are
- * announced after COMMIT by `announcer` (none given: the transaction may announce nothing). The client must be
- * pipelined (benchPool). A failure rolls back and is thrown.
+ * announced after COMMIT by `announcer` (poolAnnouncer). The client must be pipelined (benchPool). A failure rolls
+ * back and is thrown.
  */
-export async function rawTransaction<T>(client: PoolClient, announcer: Announcer | undefined, fn: (tx: Queryable) => Promise<T>): Promise<T> {
+export async function rawTransaction<T>(client: PoolClient, announcer: Announcer, fn: (tx: Queryable) => Promise<T>): Promise<T> {
   const coalesce = coalescedWrites(client);
   const send = (text: string, values?: unknown[], name?: string) => {
     coalesce();
@@ -32,16 +32,13 @@ export async function rawTransaction<T>(client: PoolClient, announcer: Announcer
   const notifications: Array<[string, string]> = [];
   const tx: Queryable = {
     query: async (sql, params, name) => (await send(sql, params, name)).rows as never[],
-    notify: (channel, payload) => {
-      if (!announcer) throw new Error('this raw transaction was given no announcer');
-      notifications.push([channel, payload]);
-    },
+    notify: (channel, payload) => void notifications.push([channel, payload]),
   };
   const begun = send('BEGIN');
   try {
     const [, out] = await Promise.all([begun, fn(tx)]);
     await send('COMMIT');
-    for (const [channel, payload] of notifications) announcer!.announce(channel, payload);
+    for (const [channel, payload] of notifications) announcer.announce(channel, payload);
     return out;
   } catch (err) {
     await send('ROLLBACK');
