@@ -131,7 +131,12 @@ describeWithChromium('the replay pages in Chromium', () => {
     const news = page.getByRole('region', { name: 'News' });
     const pick = news.getByRole('button', { name: /^Trade this market/ }).first();
     await pick.waitFor();
-    const movedTo = await clock.locator('time').getAttribute('datetime');
+    // The step re-reads the run and its news side by side: the news may show before the clock has moved.
+    let movedTo = startedAt;
+    for (const deadline = Date.now() + 10_000; movedTo === startedAt && Date.now() < deadline;) {
+      await page.waitForTimeout(50);
+      movedTo = await clock.locator('time').getAttribute('datetime');
+    }
     expect(Date.parse(movedTo!)).toBeGreaterThan(Date.parse(startedAt!));
     // The newest item is the one the clock moved to.
     await expect(news.locator('time').first().getAttribute('datetime')).resolves.toBe(movedTo);
