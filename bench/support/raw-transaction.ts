@@ -8,11 +8,11 @@ const announcers = new WeakMap<Pool, Announcer>();
 export function poolAnnouncer(pool: Pool): Announcer {
   let a = announcers.get(pool);
   if (!a) {
-    const made = new Announcer(
+    a = new Announcer(
       (sql, params) => pool.query(sql, params),
       (err) => console.error(`a raw transaction's notifications failed: ${String(err)}`),
     );
-    announcers.set(pool, (a = made));
+    announcers.set(pool, a);
   }
   return a;
 }
